@@ -1,0 +1,55 @@
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+// The pure tier (no storage, no Lance) must never reach @lancedb/*, neither
+// through its own dependencies nor through a workspace package it uses.
+const root = join(import.meta.dirname, "..");
+const PURE = ["nd-arrow", "casting", "stats", "format"];
+
+interface Manifest {
+  name: string;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+function manifest(dir: string): Manifest {
+  return JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8")) as Manifest;
+}
+
+const byName = new Map(readdirSync(join(root, "packages")).map((dir) => [manifest(dir).name, dir]));
+
+function dependencyClosure(dir: string, seen = new Set<string>()): Set<string> {
+  const m = manifest(dir);
+  for (const dep of Object.keys({ ...m.dependencies, ...m.peerDependencies, ...m.devDependencies })) {
+    if (seen.has(dep)) continue;
+    seen.add(dep);
+    const local = byName.get(dep);
+    if (local !== undefined) dependencyClosure(local, seen);
+  }
+  return seen;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+describe("package boundaries", () => {
+  for (const dir of PURE) {
+    it(`${dir} does not depend on @lancedb/* (directly or through workspace packages)`, () => {
+      const lance = [...dependencyClosure(dir)].filter((d) => d.startsWith("@lancedb/"));
+      expect(lance).toEqual([]);
+    });
+
+    it(`${dir} source does not import @lancedb/* or node: modules`, () => {
+      const offenders = sourceFiles(join(root, "packages", dir, "src")).filter((file) =>
+        /from\s+["'](@lancedb\/|node:)/.test(readFileSync(file, "utf8")),
+      );
+      expect(offenders).toEqual([]);
+    });
+  }
+});
