@@ -59,7 +59,7 @@ function isSupportedScalarAttrType(type: DataType): boolean {
 
 /** The `Struct<values, dim_names, dim_sizes[, attrs]>` type of an nd array column. */
 export function arrayColumnType(valueType: DataType, attrFields: readonly Field[] = []): Struct {
-  const children = [
+  const children: Field[] = [
     new Field("values", new List(new Field("item", valueType, true)), false),
     new Field("dim_names", new List(new Field("item", new Utf8(), false)), false),
     new Field("dim_sizes", new List(new Field("item", new Uint32(), false)), false),
