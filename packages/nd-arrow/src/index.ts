@@ -1,5 +1,17 @@
 /**
- * @lance-nd/nd-arrow: named-dimension arrays and record batches in Apache Arrow.
+ * @lance-nd/nd-arrow: named-dimension arrays and record batches in Apache
+ * Arrow (the nd-arrow format, version 1; see FORMAT.md).
+ *
+ * @example
+ * import { NdArray, NdRecordBatch, encode, decode, attr } from "@lance-nd/nd-arrow";
+ *
+ * const sst = NdArray.from(new Float32Array(2 * 3), {
+ *   dims: { lat: 2, lon: 3 },
+ *   attrs: { units: "K", valid_range: attr.float32([270, 310]) },
+ * });
+ * const rb = encode([new NdRecordBatch({ sst }, { id: "a" })]); // Arrow RecordBatch, one row
+ * const [batch] = decode(rb);                                   // NdRecordBatch[]
+ * batch?.grid(); // [{ name: "lat", size: 2 }, { name: "lon", size: 3 }]
  */
 export { NdArrowError, isNdArrowError } from "./errors.js";
 export type { NdArrowErrorCode, NdArrowErrorContext } from "./errors.js";
@@ -19,3 +31,13 @@ export {
   arrayColumnLayout,
 } from "./schema.js";
 export type { ArrayColumnLayout } from "./schema.js";
+export { sameType } from "./data-type.js";
+export type { TypedArray } from "./data-type.js";
+export { toVector, isVector } from "./values.js";
+export type { ValuesInput } from "./values.js";
+export { Attr, attr, toAttr, toAttrs } from "./attrs.js";
+export type { Attrs, AttrInput, AttrsInput, AttrHelper, AttrPlace, TimeUnitName } from "./attrs.js";
+export { NdArray, toDims, checkDims } from "./ndarray.js";
+export type { Dim, DimsInput, NdArrayOptions } from "./ndarray.js";
+export { NdRecordBatch } from "./batch.js";
+export type { ArraysInput } from "./batch.js";

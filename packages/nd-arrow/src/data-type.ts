@@ -1,0 +1,124 @@
+/**
+ * Arrow data type helpers that dispatch on `typeId` (never `instanceof`, so
+ * types from a second copy of apache-arrow work too).
+ */
+import {
+  Binary,
+  Bool,
+  Float32,
+  Float64,
+  Int16,
+  Int32,
+  Int64,
+  Int8,
+  Precision,
+  TimestampMillisecond,
+  Type,
+  Uint16,
+  Uint32,
+  Uint64,
+  Uint8,
+  Utf8,
+} from "apache-arrow";
+import type { DataType, Float, Int, List, Struct, Time, Timestamp, Date_, Duration } from "apache-arrow";
+
+/** The typed arrays the codec accepts as values. */
+export type TypedArray =
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | BigInt64Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | Uint16Array
+  | Uint32Array
+  | BigUint64Array
+  | Float32Array
+  | Float64Array;
+
+/**
+ * True when `a` and `b` are the same Arrow type: same type id and
+ * parameters (bit width, sign, precision, unit, time zone), and for nested
+ * types the same child types. List item field names and nullability are
+ * ignored; Struct field names count.
+ */
+export function sameType(a: DataType, b: DataType): boolean {
+  if (a.typeId !== b.typeId) return false;
+  switch (a.typeId) {
+    case Type.Int:
+      return (a as Int).bitWidth === (b as Int).bitWidth && (a as Int).isSigned === (b as Int).isSigned;
+    case Type.Float:
+      return (a as Float).precision === (b as Float).precision;
+    case Type.Timestamp:
+      return (
+        (a as Timestamp).unit === (b as Timestamp).unit &&
+        ((a as Timestamp).timezone ?? null) === ((b as Timestamp).timezone ?? null)
+      );
+    case Type.Date:
+      return (a as Date_).unit === (b as Date_).unit;
+    case Type.Time:
+      return (a as Time).unit === (b as Time).unit && (a as Time).bitWidth === (b as Time).bitWidth;
+    case Type.Duration:
+      return (a as Duration).unit === (b as Duration).unit;
+    case Type.List:
+      return sameType((a as List).children[0]!.type, (b as List).children[0]!.type);
+    case Type.Struct: {
+      const ca = (a as Struct).children;
+      const cb = (b as Struct).children;
+      return ca.length === cb.length && ca.every((f, i) => f.name === cb[i]!.name && sameType(f.type, cb[i]!.type));
+    }
+    default:
+      return true;
+  }
+}
+
+/** True for Float16 (stored as raw half-precision bits in a Uint16Array). */
+export function isFloat16(type: DataType): boolean {
+  return type.typeId === Type.Float && (type as Float).precision === Precision.HALF;
+}
+
+/** True for Utf8, LargeUtf8 and Binary: offsets plus a byte buffer. */
+export function isVariableWidth(type: DataType): boolean {
+  return type.typeId === Type.Utf8 || type.typeId === Type.LargeUtf8 || type.typeId === Type.Binary;
+}
+
+/** The Arrow type of a typed array's elements (Uint8ClampedArray is UInt8). */
+export function typedArrayType(values: TypedArray): DataType {
+  if (values instanceof Float64Array) return new Float64();
+  if (values instanceof Float32Array) return new Float32();
+  if (values instanceof Int8Array) return new Int8();
+  if (values instanceof Int16Array) return new Int16();
+  if (values instanceof Int32Array) return new Int32();
+  if (values instanceof BigInt64Array) return new Int64();
+  if (values instanceof Uint16Array) return new Uint16();
+  if (values instanceof Uint32Array) return new Uint32();
+  if (values instanceof BigUint64Array) return new Uint64();
+  return new Uint8();
+}
+
+/** True for any typed array (not a DataView). */
+export function isTypedArray(value: unknown): value is TypedArray {
+  return ArrayBuffer.isView(value) && !(value instanceof DataView);
+}
+
+/**
+ * The Arrow type of one JS value, as spec section 4 maps it: string -> Utf8,
+ * boolean -> Bool, bigint -> Int64, number -> Float64, Date ->
+ * Timestamp(ms, "UTC"), Uint8Array -> Binary. `undefined` for anything else.
+ */
+export function jsValueType(value: unknown): DataType | undefined {
+  switch (typeof value) {
+    case "string":
+      return new Utf8();
+    case "boolean":
+      return new Bool();
+    case "bigint":
+      return new Int64();
+    case "number":
+      return new Float64();
+    default:
+      if (value instanceof Date) return new TimestampMillisecond("UTC");
+      if (value instanceof Uint8Array) return new Binary();
+      return undefined;
+  }
+}
