@@ -1,0 +1,44 @@
+/** What went wrong, as a stable machine-readable code. */
+export type CliErrorCode =
+  | "FileNotFound" // an input path that does not exist
+  | "InvalidFile" // a file that is not (or no longer) what the command reads
+  | "InvalidArgument" // a bad option or argument value
+  | "WriteFailed"; // an output file could not be written
+
+/** Where an error happened, as far as it is known. */
+export interface CliErrorContext {
+  /** The file the command was reading or writing. */
+  path?: string;
+  /** The variable (array) involved. */
+  variable?: string;
+  /** The underlying error, if any. */
+  cause?: unknown;
+}
+
+/**
+ * The one error type of `@lance-nd/cli`. The command line prints its
+ * `message` as one line and exits with code 1.
+ *
+ * @example
+ * try { await readNetcdf("x.nc"); } catch (err) {
+ *   if (isCliError(err, "InvalidFile")) console.error(err.message);
+ * }
+ */
+export class CliError extends Error {
+  override readonly name = "CliError";
+  readonly code: CliErrorCode;
+  readonly path: string | undefined;
+  readonly variable: string | undefined;
+
+  constructor(code: CliErrorCode, message: string, context: CliErrorContext = {}) {
+    super(message, context.cause === undefined ? undefined : { cause: context.cause });
+    this.code = code;
+    this.path = context.path;
+    this.variable = context.variable;
+  }
+}
+
+/** True when `err` is a {@link CliError}, optionally with one of `codes`. */
+export function isCliError(err: unknown, ...codes: CliErrorCode[]): err is CliError {
+  return err instanceof CliError && (codes.length === 0 || codes.includes(err.code));
+}
