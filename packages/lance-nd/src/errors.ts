@@ -1,0 +1,144 @@
+/** What went wrong, as a stable machine-readable code. */
+export type LanceNdErrorCode =
+  | "TableNotFound" // no table at the uri
+  | "TableExists" // create of a table that already exists
+  | "InvalidTable" // a table that is not a lance-nd table of this release
+  | "SchemaMismatch" // rows that do not fit the table schema
+  | "CommitConflict" // another commit changed the table first (see `retryable`)
+  | "WriterFailed" // a write failed in storage; nothing was committed
+  | "InvalidInput"; // a bad argument: filter, column name, version, uri
+
+/** Where an error happened, as far as it is known. */
+export interface LanceNdErrorContext {
+  /** The table uri. */
+  uri?: string;
+  /** The column (or nested field path) at fault. */
+  column?: string;
+  /** The row at fault, counted from 0 in the rows of the call. */
+  row?: number;
+  /** For `CommitConflict`: true when the same operation may succeed on the latest version. */
+  retryable?: boolean;
+  /** The underlying error, typically the SDK's. */
+  cause?: unknown;
+}
+
+/**
+ * The one error type of `lance-nd`. `code` says what went wrong, `uri`,
+ * `column` and `row` say where, `cause` holds the SDK error.
+ *
+ * @example
+ * try { await open("data/missing.lance"); } catch (err) {
+ *   if (isLanceNdError(err, "TableNotFound")) console.error(err.uri);
+ * }
+ */
+export class LanceNdError extends Error {
+  override readonly name = "LanceNdError";
+  readonly code: LanceNdErrorCode;
+  readonly uri: string | undefined;
+  readonly column: string | undefined;
+  readonly row: number | undefined;
+  /** True for a `CommitConflict` that may succeed when run again on the latest version. */
+  readonly retryable: boolean;
+
+  constructor(code: LanceNdErrorCode, message: string, context: LanceNdErrorContext = {}) {
+    super(withPlace(message, context), context.cause === undefined ? undefined : { cause: context.cause });
+    this.code = code;
+    this.uri = context.uri;
+    this.column = context.column;
+    this.row = context.row;
+    this.retryable = code === "CommitConflict" && context.retryable === true;
+  }
+}
+
+/** True when `err` is a {@link LanceNdError}, optionally with one of `codes`. */
+export function isLanceNdError(err: unknown, ...codes: LanceNdErrorCode[]): err is LanceNdError {
+  return err instanceof LanceNdError && (codes.length === 0 || codes.includes(err.code));
+}
+
+/** What the library was doing when the SDK failed. */
+export interface SdkErrorContext {
+  /** The table uri. */
+  uri: string;
+  /** The operation, e.g. "append", "scan", "addColumns"; it starts the message. */
+  op: string;
+  /** The column the operation was about, when there is one. */
+  column?: string;
+}
+
+/**
+ * Turns an error thrown by `@lancedb/lancedb` (flat strings only) into a
+ * {@link LanceNdError}: the code comes from the message text (see
+ * SDK-NOTES.md, question 8), the message loses the Rust source paths and the
+ * repeated "Caused by" chain, and the SDK error stays as `cause`.
+ * A `LanceNdError` passes through unchanged.
+ */
+export function fromSdkError(err: unknown, context: SdkErrorContext): LanceNdError {
+  if (err instanceof LanceNdError) return err;
+  const raw = err instanceof Error ? err.message : String(err);
+  const reason = cleanSdkMessage(raw);
+  const { code, retryable } = classify(raw, context.op);
+  const column = context.column ?? columnOf(raw);
+  return new LanceNdError(code, `${context.op} failed: ${reason}`, {
+    uri: context.uri,
+    ...(column === undefined ? {} : { column }),
+    retryable,
+    cause: err,
+  });
+}
+
+/**
+ * The first line of reason of an SDK message: without "Caused by" repeats,
+ * Rust source locations (`/…/src/x.rs:12:34`) and wrapper prefixes.
+ */
+export function cleanSdkMessage(message: string): string {
+  const first = message.split(/\s+Caused by:/)[0] ?? message;
+  return first
+    .replace(/,?\s*(?:\/|[A-Za-z]:\\)[^\s,]*\.rs:\d+:\d+/g, "")
+    .replace(/^Failed to execute query stream: GenericFailure, /, "")
+    .replace(/^lance error: /, "")
+    .replace(/^LanceError\((\w+)\): /, "")
+    .replace(/^Invalid input, /, "")
+    .trim();
+}
+
+const WRITE_OPS = /^(create|append|overwrite|addColumns|addNullFields|castColumn|setFieldMetadata|addSchemaMetadata|delete|compact|cleanup|restore)/;
+
+function classify(raw: string, op: string): { code: LanceNdErrorCode; retryable: boolean } {
+  if (/Retryable commit conflict/i.test(raw)) return { code: "CommitConflict", retryable: true };
+  if (/Incompatible transaction|commit conflict/i.test(raw)) return { code: "CommitConflict", retryable: false };
+  if (/_versions\/\d+\.manifest was not found|version \d+ (?:does not exist|not found)/i.test(raw)) {
+    return { code: "InvalidInput", retryable: false };
+  }
+  if (/^Table '.*' was not found|Dataset at path .* was not found/.test(raw)) return { code: "TableNotFound", retryable: false };
+  if (/already exists/.test(raw) && !/Column .* already exists/.test(raw)) return { code: "TableExists", retryable: false };
+  if (/No field named|Error parsing statement|sql parser error|JSON access is not supported|checked out/.test(raw)) {
+    return { code: "InvalidInput", retryable: false };
+  }
+  if (/does not exist in table schema|Cast error|Cannot cast|unmasked nulls|contains nulls not present in parent|already exists|not found/i.test(raw)) {
+    return { code: "SchemaMismatch", retryable: false };
+  }
+  if (/^Invalid input|Invalid user input/.test(raw)) return { code: "InvalidInput", retryable: false };
+  return { code: WRITE_OPS.test(op) ? "WriterFailed" : "InvalidTable", retryable: false };
+}
+
+function columnOf(raw: string): string | undefined {
+  const match =
+    /No field named ([^.\s]+(?:\.[^.\s]+)*?)\. Valid fields/.exec(raw) ??
+    /field '([^']+)' does not exist/.exec(raw) ??
+    /Cannot cast column "([^"]+)"/.exec(raw) ??
+    /StructArray field "([^"]+)"/.exec(raw) ??
+    /Field (\S+) not found/.exec(raw) ??
+    /Column (\S+) already exists/.exec(raw);
+  return match?.[1]?.replace(/^"(.*)"$/, "$1");
+}
+
+function withPlace(message: string, { uri, column, row }: LanceNdErrorContext): string {
+  const place = [
+    uri === undefined ? "" : `table "${uri}"`,
+    column === undefined ? "" : `column "${column}"`,
+    row === undefined ? "" : `row ${row}`,
+  ]
+    .filter(Boolean)
+    .join(", ");
+  return place ? `${place}: ${message}` : message;
+}
