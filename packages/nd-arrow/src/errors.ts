@@ -35,10 +35,13 @@ export class NdArrowError extends Error {
   readonly code: NdArrowErrorCode;
   readonly column: string | undefined;
   readonly row: number | undefined;
+  /** The message without the place (column, row) prefix. */
+  readonly detail: string;
 
   constructor(code: NdArrowErrorCode, message: string, context: NdArrowErrorContext = {}) {
     super(withPlace(message, context), context.cause === undefined ? undefined : { cause: context.cause });
     this.code = code;
+    this.detail = message;
     this.column = context.column;
     this.row = context.row;
   }
@@ -47,6 +50,15 @@ export class NdArrowError extends Error {
 /** True when `err` is an {@link NdArrowError}, optionally with one of `codes`. */
 export function isNdArrowError(err: unknown, ...codes: NdArrowErrorCode[]): err is NdArrowError {
   return err instanceof NdArrowError && (codes.length === 0 || codes.includes(err.code));
+}
+
+/**
+ * The same error placed at `column` (unless it names one already) and `row`;
+ * other errors pass through unchanged.
+ */
+export function placeError(err: unknown, column: string | undefined, row: number | undefined): unknown {
+  if (!isNdArrowError(err)) return err;
+  return new NdArrowError(err.code, err.detail, { column: err.column ?? column, row: row ?? err.row, cause: err });
 }
 
 function withPlace(message: string, { column, row }: NdArrowErrorContext): string {
