@@ -1,0 +1,217 @@
+/**
+ * One NdRecordBatch to a netCDF-4 file (HDF5 with netCDF-4's dimension
+ * scale conventions), readable by ncdump, xarray and netCDF-C.
+ */
+import { DateUnit, Precision, Type } from "apache-arrow";
+import type { DataType, Date_, Float, Timestamp, Vector } from "apache-arrow";
+import type { Dataset } from "h5wasm";
+import type { Attrs, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { CliError } from "../errors.js";
+import { DIMENSION_ONLY_NAME } from "./hdf5.js";
+import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
+import type { NumericArray } from "./raw.js";
+
+/** A file or dataset: what attributes are written to. */
+type AttrTarget = Pick<Dataset, "create_attribute">;
+
+/** What an Arrow type is stored as: a numeric typed array or strings. */
+type Stored = { kind: "numeric"; data: NumericArray } | { kind: "strings"; data: string[] };
+
+/** netCDF's default fill values, used for nulls of integer arrays without a `_FillValue`. */
+const DEFAULT_FILL: Record<string, number | bigint> = {
+  Int8Array: -127,
+  Uint8Array: 255,
+  Int16Array: -32767,
+  Uint16Array: 65535,
+  Int32Array: -2147483647,
+  Uint32Array: 4294967295,
+  BigInt64Array: -9223372036854775806n,
+  BigUint64Array: 18446744073709551614n,
+};
+
+/**
+ * Writes `batch` to a new netCDF-4 file at `path` (replacing it). Each grid
+ * dim becomes a netCDF dimension: the 1-D array named like the dim is its
+ * coordinate variable, other dims get a dimension-only scale. Every array
+ * becomes a variable with its dims and attributes; global attributes become
+ * file attributes. Types: integers and floats as themselves (Float16 as
+ * float), Bool as byte 0/1, Utf8 as NC_STRING, Timestamp/Date as int64/int
+ * with CF `units` ("milliseconds since 1970-01-01 00:00:00" ...) unless the
+ * array has `units`. String attributes are char attributes, lists of strings
+ * NC_STRING. Nulls are written as the `_FillValue` (added when missing: NaN
+ * for floats, netCDF's default fill for integers).
+ *
+ * Throws a `CliError`: `InvalidArgument` for a type netCDF cannot hold
+ * (Binary, Time, Duration), naming the array; `WriteFailed` when HDF5 fails.
+ *
+ * @example
+ * await writeNetcdf4(batch, "out.nc"); // then: ncdump -h out.nc
+ */
+export async function writeNetcdf4(batch: NdRecordBatch, path: string): Promise<void> {
+  const stored = new Map(batch.arrays().map(([name, array]) => [name, storedValues(name, array)] as const));
+  const h5 = await loadH5wasm();
+  let file: InstanceType<typeof h5.File>;
+  try {
+    file = new h5.File(path, "w", { track_order: true });
+  } catch (cause) {
+    throw new CliError("WriteFailed", `${path}: cannot create the file (${hdf5ErrorText(cause)})`, { path, cause });
+  }
+  let current = "";
+  try {
+    const grid = batch.grid();
+    const coordinates = new Set(
+      grid.filter((d) => batch.get(d.name)?.dims.length === 1 && batch.get(d.name)?.dims[0]?.name === d.name).map((d) => d.name),
+    );
+    for (const [name, array] of batch.arrays()) {
+      current = name;
+      const values = stored.get(name)!;
+      const dataset = file.create_dataset({
+        name,
+        data: values.data,
+        shape: array.shape,
+        track_order: true,
+        ...(values.kind === "strings" ? { dtype: "S" } : {}),
+      });
+      writeAttrs(dataset, variableAttrs(array, values));
+    }
+    current = "";
+    grid.forEach((dim, index) => {
+      const scale = coordinates.has(dim.name)
+        ? file.get(dim.name)
+        : file.create_dataset({ name: dim.name, data: new Float32Array(dim.size), shape: [dim.size] });
+      if (scale === null || !("make_scale" in scale)) throw new Error(`no dataset for dim "${dim.name}"`);
+      scale.make_scale(coordinates.has(dim.name) ? dim.name : `${DIMENSION_ONLY_NAME}${String(dim.size).padStart(10)}`);
+      // netCDF-4 numbers the dims with this attribute; it keeps the grid order.
+      scale.create_attribute("_Netcdf4Dimid", new Int32Array([index]), [], "<i");
+    });
+    for (const [name, array] of batch.arrays()) {
+      current = name;
+      const dataset = file.get(name);
+      if (dataset === null || !("attach_scale" in dataset)) continue;
+      array.dims.forEach((dim, axis) => {
+        if (!(coordinates.has(name) && dim.name === name)) dataset.attach_scale(axis, `/${dim.name}`);
+      });
+    }
+    current = "";
+    writeAttrs(file, attrValues(batch.globalAttrs));
+  } catch (cause) {
+    if (cause instanceof CliError) throw cause;
+    const where = current === "" ? "" : ` variable "${current}":`;
+    throw new CliError("WriteFailed", `${path}:${where} cannot write (${hdf5ErrorText(cause)})`, {
+      path,
+      variable: current || undefined,
+      cause,
+    });
+  } finally {
+    file.close();
+  }
+}
+
+/** The values of an array as netCDF stores them; nulls become the fill value. */
+function storedValues(name: string, array: NdArray): Stored {
+  const { values } = array;
+  const type = values.type;
+  if (type.typeId === Type.Utf8 || type.typeId === Type.LargeUtf8) {
+    return { kind: "strings", data: Array.from(values as Iterable<string | null>, (s) => s ?? "") };
+  }
+  let data: NumericArray;
+  switch (type.typeId) {
+    case Type.Int:
+    case Type.Float:
+    case Type.Timestamp:
+    case Type.Date:
+      data = isFloat16(type) ? Float32Array.from(values as Iterable<number>) : contiguous(values);
+      break;
+    case Type.Bool:
+      data = Int8Array.from(values as Iterable<boolean | null>, (b) => (b ? 1 : 0));
+      break;
+    default:
+      throw new CliError("InvalidArgument", `array "${name}" has type ${String(type)}, which netCDF cannot hold`, {
+        variable: name,
+      });
+  }
+  if (values.nullCount > 0) {
+    data = data.slice() as NumericArray;
+    const fill = fillValue(array, data);
+    for (let i = 0; i < values.length; i++) if (!values.isValid(i)) data[i] = fill as never;
+  }
+  return { kind: "numeric", data };
+}
+
+/** The values as one typed array: a view when the vector has one chunk. */
+function contiguous(values: Vector): NumericArray {
+  const [only, ...rest] = values.data;
+  if (only !== undefined && rest.length === 0) return only.values as NumericArray;
+  return values.toArray() as NumericArray;
+}
+
+function isFloat16(type: DataType): boolean {
+  return type.typeId === Type.Float && (type as Float).precision === Precision.HALF;
+}
+
+/** The fill value of an array: its `_FillValue`, else NaN for floats, else netCDF's default. */
+function fillValue(array: NdArray, data: NumericArray): number | bigint {
+  const own = array.attrs.get("_FillValue");
+  if (own !== undefined && !own.isList) return own.value.get(0) as number | bigint;
+  return DEFAULT_FILL[data.constructor.name] ?? Number.NaN;
+}
+
+/** An attribute as written: numbers, a char attribute (string) or an NC_STRING list. */
+type AttrValue = NumericArray | string | string[];
+
+/** The attributes to write: the array's, a `_FillValue` when nulls were filled, CF units of times. */
+function variableAttrs(array: NdArray, stored: Stored): Map<string, AttrValue> {
+  const attrs = attrValues(array.attrs);
+  if (stored.kind === "numeric" && array.values.nullCount > 0 && !attrs.has("_FillValue")) {
+    const Typed = stored.data.constructor as unknown as { of(v: number | bigint): NumericArray };
+    attrs.set("_FillValue", Typed.of(fillValue(array, stored.data)));
+  }
+  const units = timeUnits(array.type);
+  if (units !== undefined && !attrs.has("units")) attrs.set("units", units);
+  return attrs;
+}
+
+/** CF unit names by Arrow TimeUnit (SECOND, MILLISECOND, MICROSECOND, NANOSECOND). */
+const UNIT_NAMES = ["seconds", "milliseconds", "microseconds", "nanoseconds"];
+
+/** CF units of a Timestamp or Date array (raw values since the Unix epoch). */
+function timeUnits(type: DataType): string | undefined {
+  if (type.typeId === Type.Timestamp) {
+    return `${UNIT_NAMES[(type as Timestamp).unit]} since 1970-01-01 00:00:00`;
+  }
+  if (type.typeId === Type.Date) {
+    return `${(type as Date_).unit === DateUnit.DAY ? "days" : "milliseconds"} since 1970-01-01`;
+  }
+  return undefined;
+}
+
+/** nd-arrow attributes as netCDF ones: Bool as byte, Float16 as float, temporal as raw integers. */
+function attrValues(attrs: Attrs): Map<string, AttrValue> {
+  const out = new Map<string, AttrValue>();
+  for (const [key, attr] of attrs) {
+    const item = attr.itemType;
+    if (item.typeId === Type.Utf8 || item.typeId === Type.LargeUtf8) {
+      const strings = Array.from(attr.value as Iterable<string | null>, (s) => s ?? "");
+      out.set(key, attr.isList ? strings : (strings[0] ?? ""));
+    } else if (item.typeId === Type.Bool) {
+      out.set(key, Int8Array.from(attr.value as Iterable<boolean | null>, (b) => (b ? 1 : 0)));
+    } else {
+      out.set(key, isFloat16(item) ? Float32Array.from(attr.value as Iterable<number>) : contiguous(attr.value));
+    }
+  }
+  return out;
+}
+
+/** Writes attributes: text as a char attribute (fixed-length string), lists of text as NC_STRING. */
+function writeAttrs(target: AttrTarget, attrs: ReadonlyMap<string, AttrValue>): void {
+  for (const [key, value] of attrs) {
+    if (typeof value === "string") {
+      const bytes = new TextEncoder().encode(value).length;
+      target.create_attribute(key, value, null, `S${Math.max(bytes, 1)}`);
+    } else if (Array.isArray(value)) {
+      target.create_attribute(key, value, [value.length], "S");
+    } else {
+      target.create_attribute(key, value, [value.length]);
+    }
+  }
+}

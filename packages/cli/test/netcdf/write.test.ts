@@ -1,0 +1,130 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Binary, Int16, TimestampMillisecond, makeData, Vector } from "apache-arrow";
+import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
+import { describe, expect, it } from "vitest";
+import { isCliError } from "../../src/errors.js";
+import { readNetcdf } from "../../src/netcdf/read.js";
+import { writeNetcdf4 } from "../../src/netcdf/write.js";
+import { hasTool } from "../fixtures.js";
+
+const dir = mkdtempSync(join(tmpdir(), "lance-nd-cli-write-"));
+let n = 0;
+const outPath = (): string => join(dir, `out-${n++}.nc`);
+
+function sample(): NdRecordBatch {
+  const sst = NdArray.from(Float32Array.from({ length: 2 * 3 * 4 }, (_, i) => i / 4), {
+    dims: { time: 2, lat: 3, lon: 4 },
+    attrs: { units: "degC", _FillValue: attr.float32(-999), valid_range: attr.float32([-5, 40]), scale: attr.int16(3) },
+  });
+  return new NdRecordBatch(
+    {
+      sst,
+      lat: NdArray.from(Float32Array.of(-45, 0, 45), { dims: { lat: 3 }, attrs: { units: "degrees_north" } }),
+      time: NdArray.from(Float64Array.of(0, 31), { dims: { time: 2 }, attrs: { units: "days since 2000-01-01" } }),
+      station: NdArray.from(["alpha", "béta"], { dims: { time: 2 } }),
+      count: NdArray.from(BigInt64Array.of(-1n, 9007199254740993n), { dims: { time: 2 } }),
+    },
+    { title: "sample", version: attr.int32(2), ids: attr.utf8(["a", "b"]), empty: "" },
+  );
+}
+
+const ncdumpSkip = hasTool("ncdump") ? undefined : "ncdump not found (apt-get install netcdf-bin)";
+if (ncdumpSkip) console.warn(`ncdump tests skipped: ${ncdumpSkip}`);
+
+describe.skipIf(ncdumpSkip !== undefined)(`ncdump reads the files${ncdumpSkip ? ` (skipped: ${ncdumpSkip})` : ""}`, () => {
+  it("ncdump -h lists the dims, the variables with their dims and the attributes", async () => {
+    const path = outPath();
+    await writeNetcdf4(sample(), path);
+    const run = spawnSync("ncdump", ["-h", path], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    const out = run.stdout;
+    expect(out).toMatch(/dimensions:\s+time = 2 ;\s+lat = 3 ;\s+lon = 4 ;/);
+    expect(out).toContain("float sst(time, lat, lon) ;");
+    expect(out).toContain('sst:units = "degC" ;');
+    expect(out).toContain("sst:_FillValue = -999.f ;");
+    expect(out).toContain("sst:valid_range = -5.f, 40.f ;");
+    expect(out).toContain("sst:scale = 3s ;");
+    expect(out).toContain("float lat(lat) ;");
+    expect(out).toContain("string station(time) ;");
+    expect(out).toContain("int64 count(time) ;");
+    expect(out).toContain(':title = "sample" ;');
+    expect(out).toContain(":version = 2 ;");
+    expect(out).toContain('string :ids = "a", "b" ;');
+  });
+
+  it("ncdump prints the values; a dim without coordinate variable is a plain dimension", async () => {
+    const path = outPath();
+    const batch = new NdRecordBatch({ v: NdArray.from(Int16Array.of(1, 2, 3, 4, 5, 6), { dims: { y: 2, x: 3 } }) });
+    await writeNetcdf4(batch, path);
+    const run = spawnSync("ncdump", [path], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/dimensions:\s+y = 2 ;\s+x = 3 ;\s+variables:\s+short v\(y, x\) ;/);
+    expect(run.stdout).toMatch(/v =\s+1, 2, 3,\s+4, 5, 6 ;/);
+  });
+});
+
+describe("writeNetcdf4 round trip through readNetcdf", () => {
+  it("values, dims, attributes and their types come back", async () => {
+    const path = outPath();
+    const batch = sample();
+    await writeNetcdf4(batch, path);
+    const back = (await readNetcdf(path)).batch;
+    expect(back.names()).toEqual(batch.names());
+    for (const [name, a] of batch.arrays()) {
+      const b = back.get(name)!;
+      expect(b.dims, name).toEqual(a.dims);
+      expect(String(b.type), name).toBe(String(a.type));
+      expect(Array.from(b.toArray()), name).toEqual(Array.from(a.toArray()));
+      expect([...b.attrs].map(([k, v]) => [k, String(v.type), v.toJS()]), name).toEqual(
+        [...a.attrs].map(([k, v]) => [k, String(v.type), v.toJS()]),
+      );
+    }
+    expect([...back.globalAttrs].map(([k, v]) => [k, String(v.type), v.toJS()])).toEqual(
+      [...batch.globalAttrs].map(([k, v]) => [k, String(v.type), v.toJS()]),
+    );
+  });
+
+  it("nulls become the fill value: NaN for floats, netCDF's default for integers, with _FillValue", async () => {
+    const path = outPath();
+    const batch = new NdRecordBatch({
+      f: NdArray.from([1.5, null, 3], { dims: { x: 3 } }),
+      i: NdArray.from([1, null, 3], { dims: { x: 3 }, type: new Int16() }),
+      j: NdArray.from([null, 2, 3], { dims: { x: 3 }, type: new Int16(), attrs: { _FillValue: attr.int16(-1) } }),
+    });
+    await writeNetcdf4(batch, path);
+    const back = (await readNetcdf(path)).batch;
+    expect(Array.from(back.get("f")!.toArray())).toEqual([1.5, Number.NaN, 3]);
+    expect(back.get("f")!.attr("_FillValue")).toBeNaN();
+    expect(Array.from(back.get("i")!.toArray())).toEqual([1, -32767, 3]);
+    expect(back.get("i")!.attr("_FillValue")).toBe(-32767);
+    expect(Array.from(back.get("j")!.toArray())).toEqual([-1, 2, 3]);
+  });
+
+  it("timestamps are int64 with CF units", async () => {
+    const path = outPath();
+    const t = NdArray.from(BigInt64Array.of(0n, 86_400_000n), { dims: { time: 2 }, type: new TimestampMillisecond() });
+    await writeNetcdf4(new NdRecordBatch({ t }), path);
+    const back = (await readNetcdf(path)).batch.get("t")!;
+    expect(String(back.type)).toBe("Int64");
+    expect(back.attr("units")).toBe("milliseconds since 1970-01-01 00:00:00");
+    expect(Array.from(back.toArray())).toEqual([0n, 86_400_000n]);
+  });
+
+  it("a type netCDF cannot hold is InvalidArgument naming the array", async () => {
+    const bin = new Vector([
+      makeData({ type: new Binary(), length: 1, valueOffsets: Int32Array.of(0, 1), data: Uint8Array.of(7) }),
+    ]);
+    const batch = new NdRecordBatch({ blob: NdArray.from(bin, { dims: { x: 1 } }) });
+    const err = await writeNetcdf4(batch, outPath()).catch((e: unknown) => e);
+    expect(isCliError(err, "InvalidArgument")).toBe(true);
+    expect((err as Error).message).toContain('"blob"');
+  });
+
+  it("a path that cannot be created is WriteFailed", async () => {
+    const err = await writeNetcdf4(sample(), join(dir, "no-such-dir", "x.nc")).catch((e: unknown) => e);
+    expect(isCliError(err, "WriteFailed")).toBe(true);
+  });
+});
