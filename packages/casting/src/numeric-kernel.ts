@@ -92,12 +92,10 @@ function fromNumbers(data: Data, from: NumericType, to: NumericType, out: Values
   }
   const [min, max] = range(to);
   if (target === "wide") {
-    // Integers only (a float never casts to an integer): the sign word, and a check for negatives into UInt64.
+    // Integers of 32 bits or less; never signed into UInt64 (an earlier kind), so every value fits.
     const words32 = words(out as BigInt64Array);
-    const unsigned = to.kind === "unsigned";
     for (let i = 0; i < length; i++) {
       const v = src[i]!;
-      if (v < 0 && unsigned && isValid(data, i)) fail(i, v);
       words32[2 * i] = v >>> 0;
       words32[2 * i + 1] = v < 0 ? 0xffffffff : 0;
     }
@@ -128,13 +126,13 @@ function fromWide(data: Data, from: NumericType, to: NumericType, out: Values, f
   const signed = from.kind === "signed";
   const target = storage(to);
   if (target === "wide") {
-    // Int64 <-> UInt64: the same words; a value with the top bit set is negative in one and >= 2^63 in the other.
+    // UInt64 -> Int64 (the other way is an earlier kind): the same words; a value >= 2^63 fails.
     const words32 = words(out as BigInt64Array);
     words32.set(src);
     if (from.kind === to.kind) return;
     for (let i = 0; i < length; i++) {
       const hi = src[2 * i + 1]!;
-      if (hi >= 0x80000000 && isValid(data, i)) fail(i, wideToBigInt(signed ? hi | 0 : hi, src[2 * i]!));
+      if (hi >= 0x80000000 && isValid(data, i)) fail(i, wideToBigInt(hi, src[2 * i]!));
     }
     return;
   }
