@@ -7,6 +7,7 @@
  */
 import { makeData, makeVector, Type } from "apache-arrow";
 import type { Data, DataType, Vector } from "apache-arrow";
+import { sameType } from "./data-type.js";
 import { NdArrowError } from "./errors.js";
 
 /** Positions to gather, one per output value. */
@@ -76,7 +77,7 @@ export function concatData<T extends DataType>(chunks: readonly Data<T>[]): Data
   if (chunks.length === 1) return first;
   const { type } = first;
   for (const [i, c] of chunks.entries()) {
-    if (c.type.typeId !== type.typeId || String(c.type) !== String(type)) {
+    if (!sameType(c.type, type)) {
       throw new NdArrowError("InvalidArgument", `chunk ${i} has type ${c.type}, expected ${type}`);
     }
   }
@@ -137,6 +138,100 @@ export function concatData<T extends DataType>(chunks: readonly Data<T>[]): Data
       return build(type, length, nullCount, nullBitmap, { valueOffsets: offsets, data: bytes });
     }
   }
+}
+
+/**
+ * Positions of a strided walk, row-major over `sizes`: entry `(i0, i1, ...)`
+ * is `start + i0 * strides[0] + i1 * strides[1] + ...`. A stride of 0
+ * repeats (broadcasts) along that dim. Built block by block, no per-cell
+ * arithmetic over all dims.
+ *
+ * @example
+ * stridedIndices([2, 3], [1, 0]);       // [0, 0, 0, 1, 1, 1]
+ * stridedIndices([2, 2], [4, 1], 5);    // [5, 6, 9, 10]
+ */
+export function stridedIndices(sizes: readonly number[], strides: readonly number[], start = 0): Uint32Array {
+  const total = sizes.reduce((n, s) => n * s, 1);
+  const out = new Uint32Array(total);
+  if (total === 0) return out;
+  out[0] = start;
+  let block = 1;
+  for (let d = sizes.length - 1; d >= 0; d--) {
+    const size = sizes[d]!;
+    const stride = strides[d]!;
+    for (let j = 1; j < size; j++) {
+      const at = j * block;
+      const add = j * stride;
+      if (add === 0) out.copyWithin(at, 0, block);
+      else for (let k = 0; k < block; k++) out[at + k] = out[k]! + add;
+    }
+    block *= size;
+  }
+  return out;
+}
+
+/** Row-major strides of `sizes` (the last dim has stride 1). */
+export function rowMajorStrides(sizes: readonly number[]): number[] {
+  const strides = new Array<number>(sizes.length);
+  let step = 1;
+  for (let d = sizes.length - 1; d >= 0; d--) {
+    strides[d] = step;
+    step *= sizes[d]!;
+  }
+  return strides;
+}
+
+/** `length` null values of `type` (zeroed buffers), e.g. the slots under a null list row. */
+export function nullData<T extends DataType>(type: T, length: number): Data<T> {
+  const nullBitmap = new Uint8Array(bitmapBytes(length));
+  switch (kindOf(type)) {
+    case "bits":
+      return build(type, length, length, nullBitmap, { data: new Uint8Array(bitmapBytes(length)) });
+    case "fixed":
+      return build(type, length, length, nullBitmap, { data: new (type.ArrayType as new (n: number) => TypedArray)(length) });
+    case "varlen":
+      return build(type, length, length, nullBitmap, { data: new Uint8Array(0), valueOffsets: newOffsets(length + 1, isWide(type)) });
+  }
+}
+
+/**
+ * True when `a` and `b` hold the same values: same type, length, nulls, and
+ * the same bytes in every valid slot (what sits under a null is ignored).
+ */
+export function sameValues(a: Vector, b: Vector): boolean {
+  if (a === b) return true;
+  if (!sameType(a.type, b.type) || a.length !== b.length) return false;
+  if (a.data.length === 1 && b.data.length === 1 && a.data[0] === b.data[0]) return true;
+  const x = concatData(a.data);
+  const y = concatData(b.data);
+  const n = x.length;
+  const validX = x.nullCount > 0 ? x.nullBitmap : undefined;
+  const validY = y.nullCount > 0 ? y.nullBitmap : undefined;
+  const isValid = (bits: Uint8Array | undefined, offset: number, i: number) => bits === undefined || getBit(bits, offset + i) === 1;
+  const kind = kindOf(x.type);
+  const width = kind === "fixed" ? (x.values as TypedArray).BYTES_PER_ELEMENT : 0;
+  const bytesX = kind === "fixed" ? bytesOf(x.values) : (x.values as Uint8Array);
+  const bytesY = kind === "fixed" ? bytesOf(y.values) : (y.values as Uint8Array);
+  const wide = isWide(x.type);
+  const offX = kind === "varlen" ? offsetView(x.valueOffsets, wide) : undefined;
+  const offY = kind === "varlen" ? offsetView(y.valueOffsets, wide) : undefined;
+  for (let i = 0; i < n; i++) {
+    const valid = isValid(validX, x.offset, i);
+    if (valid !== isValid(validY, y.offset, i)) return false;
+    if (!valid) continue;
+    if (kind === "bits") {
+      if (getBit(bytesX, x.offset + i) !== getBit(bytesY, y.offset + i)) return false;
+    } else if (kind === "fixed") {
+      for (let k = i * width; k < (i + 1) * width; k++) if (bytesX[k] !== bytesY[k]) return false;
+    } else {
+      const ax = offsetAt(offX!, i);
+      const ay = offsetAt(offY!, i);
+      const len = offsetAt(offX!, i + 1) - ax;
+      if (len !== offsetAt(offY!, i + 1) - ay) return false;
+      for (let k = 0; k < len; k++) if (bytesX[ax + k] !== bytesY[ay + k]) return false;
+    }
+  }
+  return true;
 }
 
 type Kind = "bits" | "fixed" | "varlen";

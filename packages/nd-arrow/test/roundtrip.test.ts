@@ -91,7 +91,7 @@ const batchArb: fc.Arbitrary<NdRecordBatch> = fc
       .map(
         (specs) =>
           new NdRecordBatch(
-            specs.map((s) => [
+            specs.map((s): [string, NdArray] => [
               TYPES[s.t]![0],
               NdArray.from(s.values, {
                 type: s.type(),
