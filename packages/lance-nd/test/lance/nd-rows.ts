@@ -124,3 +124,10 @@ export function sampleBatch(n: number, options: { first?: number; nullRows?: rea
     { "lance_nd:format": "1" },
   );
 }
+
+/** All items of an async iterable (Node 20 has no Array.fromAsync). */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}

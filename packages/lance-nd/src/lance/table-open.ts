@@ -1,0 +1,124 @@
+import { connect, type Connection, type Table as SdkTable } from "@lancedb/lancedb";
+import type { RecordBatch, Schema } from "apache-arrow";
+import { LanceNdError } from "../errors.js";
+import { toSdkSchema, toSdkTable } from "./arrow-bridge.js";
+import { sdkCall } from "./sdk-call.js";
+import { parseTableUri, type TableLocation } from "./uri.js";
+
+/**
+ * The Lance file version of new tables. Nested schema evolution (new struct
+ * children) needs 2.2 or later; 2.2 is also lancedb 0.39's "stable" default,
+ * and 2.3 is flagged unstable by Lance.
+ */
+export const LANCE_FILE_VERSION = "2.2";
+
+/** Options for reaching a table on an object store (`aws_region`, `aws_access_key_id`, …), passed to lancedb as is. */
+export interface StorageOptions {
+  /** Object store options, e.g. `{ region: "eu-west-1" }`; see lancedb's storage docs. */
+  storageOptions?: Record<string, string>;
+}
+
+/** An open Lance table: the SDK handle plus where it lives. */
+export interface LanceTable {
+  /** The table uri as given to {@link openTable} or {@link createTable}. */
+  readonly uri: string;
+  /** The uri split into database uri and table name. */
+  readonly location: TableLocation;
+  /** The object store options the table was opened with. */
+  readonly storageOptions: Record<string, string> | undefined;
+  /** The lancedb connection of the table's folder. */
+  readonly connection: Connection;
+  /** The lancedb table handle. */
+  readonly sdk: SdkTable;
+  /** The version a read-only view is pinned to; undefined for a handle that tracks the latest version. */
+  readonly pinnedVersion: number | string | undefined;
+}
+
+/** Options of {@link createTable}. */
+export interface CreateTableOptions extends StorageOptions {
+  /** "create" (default) fails with `TableExists` when the table exists; "overwrite" replaces it in a new version. */
+  mode?: "create" | "overwrite";
+}
+
+// memory:// databases live inside one lancedb connection: a second
+// connect("memory://") sees none of the tables of the first, so they are shared here.
+const memoryConnections = new Map<string, Promise<Connection>>();
+
+/**
+ * Connects to the database (folder) that holds a table, with strong read
+ * consistency (`readConsistencyInterval: 0`): each call on a handle first
+ * looks for newer versions. lancedb's default never looks, so a handle
+ * misses other handles' commits, and an append from such a stale handle after
+ * a nested cast commits rows that make the table unreadable. memory://
+ * connections are shared per database uri.
+ */
+export async function connectTo(location: TableLocation, storageOptions?: Record<string, string>): Promise<Connection> {
+  const context = { uri: location.uri, op: "connect" };
+  const options = { readConsistencyInterval: 0, ...(storageOptions === undefined ? {} : { storageOptions }) };
+  if (!location.dbUri.startsWith("memory://")) {
+    return sdkCall(context, () => connect(location.dbUri, options));
+  }
+  let connection = memoryConnections.get(location.dbUri);
+  if (connection === undefined) {
+    connection = sdkCall(context, () => connect(location.dbUri, options));
+    memoryConnections.set(location.dbUri, connection);
+  }
+  return connection;
+}
+
+/**
+ * Opens the latest version of the table at `uri`.
+ *
+ * @throws LanceNdError `TableNotFound` when there is no table; `InvalidInput` for a bad uri.
+ * @example
+ * const table = await openTable("s3://bucket/data/sst.lance", { storageOptions: { region: "eu-west-1" } });
+ */
+export async function openTable(uri: string, options: StorageOptions = {}): Promise<LanceTable> {
+  const location = parseTableUri(uri);
+  const connection = await connectTo(location, options.storageOptions);
+  const sdk = await sdkCall({ uri, op: "open" }, () =>
+    connection.openTable(location.tableName, undefined, options.storageOptions === undefined ? {} : { storageOptions: options.storageOptions }),
+  );
+  return { uri, location, storageOptions: options.storageOptions, connection, sdk, pinnedVersion: undefined };
+}
+
+/**
+ * Creates (or overwrites) the table at `uri` with Lance file version
+ * {@link LANCE_FILE_VERSION}, `schema` (its field and schema metadata are
+ * kept) and optional first rows, in one version.
+ *
+ * @throws LanceNdError `TableExists` in "create" mode when the table exists;
+ * `SchemaMismatch` when `firstRows` do not fit `schema`.
+ * @example
+ * const table = await createTable("data/sst.lance", schema, [batch], { mode: "overwrite" });
+ */
+export async function createTable(
+  uri: string,
+  schema: Schema,
+  firstRows: RecordBatch | readonly RecordBatch[] = [],
+  options: CreateTableOptions = {},
+): Promise<LanceTable> {
+  const location = parseTableUri(uri);
+  const connection = await connectTo(location, options.storageOptions);
+  const rows = Array.isArray(firstRows) ? firstRows : [firstRows as RecordBatch];
+  rows.forEach((batch, i) => checkSameFields(uri, schema, batch.schema, i));
+  const createOptions = {
+    mode: options.mode ?? "create",
+    storageOptions: { ...options.storageOptions, new_table_data_storage_version: LANCE_FILE_VERSION },
+  };
+  const op = createOptions.mode === "create" ? "create" : "overwrite";
+  const sdk = await sdkCall({ uri, op }, () =>
+    rows.length === 0
+      ? connection.createEmptyTable(location.tableName, toSdkSchema(schema), createOptions)
+      : connection.createTable(location.tableName, toSdkTable(rows, schema), createOptions),
+  );
+  return { uri, location, storageOptions: options.storageOptions, connection, sdk, pinnedVersion: undefined };
+}
+
+function checkSameFields(uri: string, schema: Schema, rowsSchema: Schema, row: number): void {
+  const expected = schema.fields.map((f) => `${f.name}: ${String(f.type)}`).join(", ");
+  const actual = rowsSchema.fields.map((f) => `${f.name}: ${String(f.type)}`).join(", ");
+  if (expected !== actual) {
+    throw new LanceNdError("SchemaMismatch", `record batch ${row} has fields [${actual}], the table schema has [${expected}]`, { uri });
+  }
+}
