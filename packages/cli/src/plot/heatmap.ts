@@ -1,0 +1,211 @@
+/**
+ * A 2-D slice as a PNG heatmap: viridis cells scaled up with nearest
+ * neighbour, a colour bar with the value range and the units, a title.
+ */
+import { PNG } from "pngjs";
+import { CliError } from "../errors.js";
+import { NAN_COLOR, viridis } from "./colormap.js";
+import type { Rgb } from "./colormap.js";
+import { GLYPH_HEIGHT, drawText, textWidth } from "./font.js";
+
+/** Options of {@link renderHeatmap}. */
+export interface HeatmapOptions {
+  /** The value drawn as the first viridis colour; default: the smallest finite value. */
+  min?: number;
+  /** The value drawn as the last viridis colour; default: the largest finite value. */
+  max?: number;
+  /** A line of text above the plot. */
+  title?: string;
+  /** The units, drawn above the colour bar. */
+  units?: string;
+  /** Cells that are null (truthy entries), drawn in {@link NAN_COLOR} like NaN. */
+  nullMask?: ArrayLike<number | boolean>;
+  /**
+   * Where row 0 goes: "upper" (default) draws it at the top, "lower" at the
+   * bottom, which puts north up when the rows follow an ascending latitude.
+   */
+  origin?: "upper" | "lower";
+}
+
+/** Values of a slice: any numeric typed array or array of numbers. */
+export type HeatmapValues = ArrayLike<number> | BigInt64Array | BigUint64Array;
+
+/** Plots narrower than this are scaled up by a whole factor. */
+export const MIN_PLOT_WIDTH = 360;
+
+const MARGIN = 12;
+const FONT_SCALE = 2;
+const BAR_WIDTH = 22;
+const GAP = 14;
+const INK: Rgb = [34, 34, 34];
+const FRAME: Rgb = [90, 90, 90];
+
+/**
+ * Renders `values` (row-major, `height` rows of `width` cells) as a PNG.
+ * Cells map linearly from [min, max] onto viridis (values outside clamp);
+ * NaN and null cells are light grey ({@link NAN_COLOR}). Each cell becomes
+ * an s x s block with s the smallest whole factor that makes the plot at
+ * least {@link MIN_PLOT_WIDTH} pixels wide. A colour bar on the right shows
+ * the range (max at the top, min at the bottom, the middle value between)
+ * and the units.
+ *
+ * Throws `CliError` `InvalidArgument` when `values.length` is not
+ * `width * height` or a size is not a positive integer.
+ *
+ * @example
+ * const png = renderHeatmap(sst, 360, 180, { title: "sst time=0", units: "degC", origin: "lower" });
+ * await writeFile("sst.png", png);
+ */
+export function renderHeatmap(values: HeatmapValues, width: number, height: number, options: HeatmapOptions = {}): Buffer {
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
+    throw new CliError("InvalidArgument", `a heatmap needs positive whole sizes, got ${width} x ${height}`);
+  }
+  if (values.length !== width * height) {
+    throw new CliError("InvalidArgument", `${values.length} values do not fill a ${width} x ${height} heatmap`);
+  }
+  const cells = toNumbers(values, options.nullMask);
+  const [lo, hi] = range(cells, options.min, options.max);
+  const scale = Math.max(1, Math.ceil(MIN_PLOT_WIDTH / width));
+  const plotW = width * scale;
+  const plotH = height * scale;
+
+  const labels = [hi, (lo + hi) / 2, lo].map(formatNumber);
+  const textH = GLYPH_HEIGHT * FONT_SCALE;
+  const labelW = Math.max(...labels.map((l) => textWidth(l, FONT_SCALE)));
+  const units = options.units ?? "";
+  const title = options.title ?? "";
+  const top = MARGIN + (title === "" && units === "" ? 0 : textH + MARGIN);
+  const barX = MARGIN + plotW + GAP;
+  const imageW = Math.max(barX + BAR_WIDTH + 6 + labelW, barX + textWidth(units, FONT_SCALE), MARGIN + textWidth(title, FONT_SCALE)) + MARGIN;
+  const imageH = top + Math.max(plotH, 3 * textH) + MARGIN;
+
+  const png = new PNG({ width: imageW, height: imageH });
+  const rgba = png.data;
+  rgba.fill(255);
+  drawCells(rgba, imageW, cells, width, height, scale, MARGIN, top, lo, hi, options.origin ?? "upper");
+  frame(rgba, imageW, MARGIN - 1, top - 1, plotW + 2, plotH + 2);
+
+  const barH = Math.max(plotH, 3 * textH);
+  drawBar(rgba, imageW, barX, top, BAR_WIDTH, barH);
+  frame(rgba, imageW, barX - 1, top - 1, BAR_WIDTH + 2, barH + 2);
+  const labelX = barX + BAR_WIDTH + 6;
+  drawText(rgba, imageW, labels[0]!, labelX, top, FONT_SCALE, INK);
+  drawText(rgba, imageW, labels[1]!, labelX, top + Math.round((barH - textH) / 2), FONT_SCALE, INK);
+  drawText(rgba, imageW, labels[2]!, labelX, top + barH - textH, FONT_SCALE, INK);
+  if (title !== "") drawText(rgba, imageW, title, MARGIN, MARGIN, FONT_SCALE, INK);
+  if (units !== "") drawText(rgba, imageW, units, barX, MARGIN, FONT_SCALE, INK);
+  return PNG.sync.write(png);
+}
+
+/** The values as float64, NaN where null. */
+function toNumbers(values: HeatmapValues, nullMask: HeatmapOptions["nullMask"]): Float64Array {
+  const out =
+    values instanceof BigInt64Array || values instanceof BigUint64Array
+      ? Float64Array.from(values, Number)
+      : Float64Array.from(values as ArrayLike<number>);
+  if (nullMask !== undefined) for (let i = 0; i < out.length; i++) if (nullMask[i]) out[i] = Number.NaN;
+  return out;
+}
+
+/** [min, max] of the finite values unless given; NaN when there is none. */
+function range(cells: Float64Array, min: number | undefined, max: number | undefined): [number, number] {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  if (min === undefined || max === undefined) {
+    for (let i = 0; i < cells.length; i++) {
+      const v = cells[i]!;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  lo = min ?? (Number.isFinite(lo) ? lo : Number.NaN);
+  hi = max ?? (Number.isFinite(hi) ? hi : Number.NaN);
+  return [lo, hi];
+}
+
+function drawCells(
+  rgba: Uint8Array,
+  imageW: number,
+  cells: Float64Array,
+  width: number,
+  height: number,
+  scale: number,
+  x0: number,
+  y0: number,
+  lo: number,
+  hi: number,
+  origin: "upper" | "lower",
+): void {
+  const lut = viridis();
+  const span = hi - lo;
+  // One colour per cell first, then blit each cell as a scale x scale block.
+  const colors = new Uint8Array(cells.length * 3);
+  for (let i = 0; i < cells.length; i++) {
+    const v = cells[i]!;
+    let rgb: ArrayLike<number> = NAN_COLOR;
+    if (!Number.isNaN(v) && !Number.isNaN(span)) {
+      const t = span > 0 ? (v - lo) / span : 0.5;
+      const k = 3 * Math.round(255 * Math.min(1, Math.max(0, t)));
+      rgb = lut.subarray(k, k + 3);
+    }
+    colors[3 * i] = rgb[0]!;
+    colors[3 * i + 1] = rgb[1]!;
+    colors[3 * i + 2] = rgb[2]!;
+  }
+  for (let py = 0; py < height * scale; py++) {
+    const cellRow = Math.floor(py / scale);
+    const row = origin === "upper" ? cellRow : height - 1 - cellRow;
+    let o = 4 * ((y0 + py) * imageW + x0);
+    for (let px = 0; px < width * scale; px++) {
+      const c = 3 * (row * width + Math.floor(px / scale));
+      rgba[o] = colors[c]!;
+      rgba[o + 1] = colors[c + 1]!;
+      rgba[o + 2] = colors[c + 2]!;
+      rgba[o + 3] = 255;
+      o += 4;
+    }
+  }
+}
+
+/** The colour bar: the last viridis colour at the top, the first at the bottom. */
+function drawBar(rgba: Uint8Array, imageW: number, x0: number, y0: number, w: number, h: number): void {
+  const lut = viridis();
+  for (let py = 0; py < h; py++) {
+    const k = 3 * Math.round((255 * (h - 1 - py)) / Math.max(1, h - 1));
+    for (let px = 0; px < w; px++) {
+      const o = 4 * ((y0 + py) * imageW + x0 + px);
+      rgba[o] = lut[k]!;
+      rgba[o + 1] = lut[k + 1]!;
+      rgba[o + 2] = lut[k + 2]!;
+      rgba[o + 3] = 255;
+    }
+  }
+}
+
+/** A 1-pixel rectangle outline. */
+function frame(rgba: Uint8Array, imageW: number, x: number, y: number, w: number, h: number): void {
+  const set = (px: number, py: number): void => {
+    const o = 4 * (py * imageW + px);
+    rgba[o] = FRAME[0];
+    rgba[o + 1] = FRAME[1];
+    rgba[o + 2] = FRAME[2];
+    rgba[o + 3] = 255;
+  };
+  for (let px = x; px < x + w; px++) {
+    set(px, y);
+    set(px, y + h - 1);
+  }
+  for (let py = y; py < y + h; py++) {
+    set(x, py);
+    set(x + w - 1, py);
+  }
+}
+
+/** A short label for a value: 4 significant digits, exponent notation for very large or small. */
+export function formatNumber(value: number): string {
+  if (Number.isNaN(value)) return "nan";
+  if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
+  const abs = Math.abs(value);
+  if (abs !== 0 && (abs >= 1e6 || abs < 1e-3)) return value.toExponential(2);
+  return String(Number(value.toPrecision(4)));
+}
