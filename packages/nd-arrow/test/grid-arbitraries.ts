@@ -11,7 +11,8 @@ import { NdArray } from "../src/ndarray.js";
 import type { Dim } from "../src/ndarray.js";
 import { NdRecordBatch } from "../src/batch.js";
 
-interface ValueKind {
+/** A value type and an arbitrary of its JS values. */
+export interface ValueKind {
   type: () => DataType;
   value: fc.Arbitrary<unknown>;
 }
@@ -26,6 +27,9 @@ const kinds: ValueKind[] = [
   { type: () => new TimestampMillisecond("UTC"), value: fc.integer({ min: 0, max: 2 ** 40 }) },
 ];
 
+/** One of the value kinds the grid tests use. */
+export const kindArb: fc.Arbitrary<ValueKind> = fc.constantFrom(...kinds);
+
 /** A grid of 0 to 3 dims named d0, d1, ... with sizes 1 to `maxSize`. */
 export function gridArb(maxSize = 4): fc.Arbitrary<Dim[]> {
   return fc
@@ -38,13 +42,13 @@ export function subDimsArb(grid: readonly Dim[]): fc.Arbitrary<Dim[]> {
   return fc.shuffledSubarray([...grid]).chain((dims) => fc.shuffledSubarray(dims, { minLength: dims.length }));
 }
 
-/** An array with `dims`, of a random supported type, values with about one null in four. */
-export function arrayArb(dims: readonly Dim[]): fc.Arbitrary<NdArray> {
+/** An array with `dims`, of `kind` or a random one, values with about one null in four. */
+export function arrayArb(dims: readonly Dim[], kind?: ValueKind): fc.Arbitrary<NdArray> {
   const size = dims.reduce((n, d) => n * d.size, 1);
-  return fc.constantFrom(...kinds).chain((kind) =>
+  return (kind === undefined ? kindArb : fc.constant(kind)).chain((k) =>
     fc
-      .array(fc.option(kind.value, { freq: 4 }), { minLength: size, maxLength: size })
-      .map((values) => NdArray.from(values, { dims, type: kind.type(), attrs: { n: size } })),
+      .array(fc.option(k.value, { freq: 4 }), { minLength: size, maxLength: size })
+      .map((values) => NdArray.from(values, { dims, type: k.type(), attrs: { n: size } })),
   );
 }
 
