@@ -124,9 +124,9 @@ describe("appendRows (question 4)", () => {
   it("nulls under a null struct row are accepted; nulls in a non-nullable child of a valid row are SchemaMismatch", async () => {
     const table = await freshTable();
     const good = sampleBatch(2);
-    const sst = good.data.children[0]!;
-    const dimNames = sst.children[1]!;
-    const nullDimNames = arrow.makeData({ type: dimNames.type, length: 2, valueOffsets: dimNames.valueOffsets, child: dimNames.children[0]!, nullBitmap: new Uint8Array([0b01]), nullCount: 1 });
+    const sst = good.data.children[0] as arrow.Data<arrow.Struct>;
+    const dimNames = sst.children[1] as arrow.Data<arrow.List<arrow.Utf8>>;
+    const nullDimNames = arrow.makeData({ type: dimNames.type, length: 2, valueOffsets: dimNames.valueOffsets, child: dimNames.children[0] as arrow.Data<arrow.Utf8>, nullBitmap: new Uint8Array([0b01]), nullCount: 1 });
     const masked = arrow.makeData({ type: sst.type, length: 2, children: [sst.children[0]!, nullDimNames, ...sst.children.slice(2)], nullBitmap: new Uint8Array([0b01]), nullCount: 1 });
     await appendRows(table, batchOf(good.schema.fields, [masked, good.data.children[1]!]));
     const unmasked = arrow.makeData({ type: sst.type, length: 2, children: [sst.children[0]!, nullDimNames, ...sst.children.slice(2)] });
