@@ -47,3 +47,15 @@ export { decode } from "./decode.js";
 export type { DecodeOptions } from "./decode.js";
 export { encodeStream, decodeStream } from "./stream.js";
 export type { EncodeStreamOptions } from "./stream.js";
+export { broadcast, broadcastBatch } from "./broadcast.js";
+export { flatten } from "./flatten.js";
+export { chunk, assemble, CHUNK_OFFSET } from "./chunk.js";
+export {
+  FIXED_SHAPE_TENSOR,
+  VARIABLE_SHAPE_TENSOR,
+  fromFixedShapeTensor,
+  toFixedShapeTensor,
+  fromVariableShapeTensor,
+  toVariableShapeTensor,
+} from "./tensor.js";
+export type { TensorColumn } from "./tensor.js";

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 afterEach(() => vi.restoreAllMocks());
@@ -12,5 +13,12 @@ describe("examples", () => {
     expect(out).toContain("grid: time=2, lat=3, lon=4");
     expect(out).toContain("arrays: sst, lat, lon");
     expect(out).toContain("__global_attrs__");
+  });
+
+  it("the README shows the quick-start example as it is", () => {
+    const read = (p: string) => readFileSync(new URL(p, import.meta.url), "utf8");
+    const example = read("../examples/quick-start.ts");
+    const code = example.slice(example.indexOf("import {")).trim();
+    expect(read("../README.md")).toContain(code);
   });
 });
