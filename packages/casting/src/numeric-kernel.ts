@@ -101,16 +101,13 @@ function fromNumbers(data: Data, from: NumericType, to: NumericType, out: Values
     }
     return;
   }
-  const numbers = out as NumberArray;
+  // TypedArray#set converts in native code; a value out of range (it wraps) is then found in the source.
+  (out as NumberArray).set(src);
   const [fromMin, fromMax] = range(from);
-  if (min <= fromMin && fromMax <= max) {
-    numbers.set(src);
-    return;
-  }
+  if (min <= fromMin && fromMax <= max) return;
   for (let i = 0; i < length; i++) {
     const v = src[i]!;
     if ((v < min || v > max) && isValid(data, i)) fail(i, v);
-    numbers[i] = v;
   }
 }
 
