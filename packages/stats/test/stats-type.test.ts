@@ -1,0 +1,39 @@
+import {
+  Binary, Bool, DateDay, DateMillisecond, Decimal, Dictionary, DurationMicrosecond, DurationMillisecond,
+  DurationNanosecond, DurationSecond, Field, FixedSizeBinary, Float16, Float32, Float64, Int16, Int32, Int64, Int8,
+  LargeBinary, LargeUtf8, List, Null, Struct, TimeMicrosecond, TimeMillisecond, TimeNanosecond, TimeSecond,
+  TimestampMicrosecond, TimestampMillisecond, TimestampNanosecond, TimestampSecond, Type, Uint16, Uint32, Uint64,
+  Uint8, Utf8,
+} from "apache-arrow";
+import type { DataType } from "apache-arrow";
+import { describe, expect, it } from "vitest";
+import { statsType } from "../src/index.js";
+
+describe("statsType (section 7, rule 2)", () => {
+  const withStats: DataType[] = [
+    new Int8(), new Int16(), new Int32(), new Int64(), new Uint8(), new Uint16(), new Uint32(), new Uint64(),
+    new Float16(), new Float32(), new Float64(), new Utf8(), new LargeUtf8(),
+    new TimestampSecond(), new TimestampMillisecond("UTC"), new TimestampMicrosecond(), new TimestampNanosecond("Europe/Paris"),
+    new DateDay(), new DateMillisecond(), new TimeSecond(), new TimeMillisecond(), new TimeMicrosecond(), new TimeNanosecond(),
+    new DurationSecond(), new DurationMillisecond(), new DurationMicrosecond(), new DurationNanosecond(),
+  ];
+  it.each(withStats.map((t) => [String(t), t] as const))("%s gets stats", (_, type) => {
+    expect(statsType(type)).toBe(true);
+  });
+
+  const withoutStats: DataType[] = [
+    new Bool(), new Binary(), new LargeBinary(), new FixedSizeBinary(4), new Null(), new Decimal(2, 10, 128),
+    new List(new Field("item", new Float32())), new Struct([new Field("a", new Int32())]), new Dictionary(new Utf8(), new Int32()),
+  ];
+  it.each(withoutStats.map((t) => [String(t), t] as const))("%s gets no stats", (_, type) => {
+    expect(statsType(type)).toBe(false);
+  });
+
+  it("decides on typeId and parameters, so a type from another apache-arrow copy works", () => {
+    const foreign = (fields: object) => fields as DataType;
+    expect(statsType(foreign({ typeId: Type.Int, bitWidth: 16, isSigned: false }))).toBe(true);
+    expect(statsType(foreign({ typeId: Type.Float, precision: 2 }))).toBe(true);
+    expect(statsType(foreign({ typeId: Type.Bool }))).toBe(false);
+    expect(statsType(foreign({ typeId: Type.Binary }))).toBe(false);
+  });
+});
