@@ -77,11 +77,6 @@ export function isFloat16(type: DataType): boolean {
   return type.typeId === Type.Float && (type as Float).precision === Precision.HALF;
 }
 
-/** True for Utf8, LargeUtf8 and Binary: offsets plus a byte buffer. */
-export function isVariableWidth(type: DataType): boolean {
-  return type.typeId === Type.Utf8 || type.typeId === Type.LargeUtf8 || type.typeId === Type.Binary;
-}
-
 /** The Arrow type of a typed array's elements (Uint8ClampedArray is UInt8). */
 export function typedArrayType(values: TypedArray): DataType {
   if (values instanceof Float64Array) return new Float64();

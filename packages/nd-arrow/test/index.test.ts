@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import * as api from "../src/index.js";
+
+describe("public exports", () => {
+  it("are exactly this list (a change here is an API change)", () => {
+    expect(Object.keys(api).sort()).toEqual([
+      "Attr",
+      "CHUNK_OFFSET",
+      "EXTENSION_METADATA_KEY",
+      "EXTENSION_NAME_KEY",
+      "FIXED_SHAPE_TENSOR",
+      "GLOBAL_ATTRS_COLUMN",
+      "GLOBAL_ATTRS_EXTENSION",
+      "ND_ARRAY_EXTENSION",
+      "NdArray",
+      "NdArrowError",
+      "NdRecordBatch",
+      "VARIABLE_SHAPE_TENSOR",
+      "arrayColumnField",
+      "arrayColumnLayout",
+      "arrayColumnType",
+      "assemble",
+      "attr",
+      "broadcast",
+      "broadcastBatch",
+      "checkDims",
+      "chunk",
+      "decode",
+      "decodeStream",
+      "encode",
+      "encodeSchema",
+      "encodeStream",
+      "flatten",
+      "fromFixedShapeTensor",
+      "fromVariableShapeTensor",
+      "globalAttrsField",
+      "isArrayColumn",
+      "isGlobalAttrsColumn",
+      "isNdArrowError",
+      "isSupportedAttrType",
+      "isSupportedValueType",
+      "isVector",
+      "sameType",
+      "toAttr",
+      "toAttrs",
+      "toDims",
+      "toFixedShapeTensor",
+      "toVariableShapeTensor",
+      "toVector",
+    ]);
+  });
+});
