@@ -1,0 +1,75 @@
+/**
+ * Import speed: readNetcdf versus h5wasm alone reading the same variables of
+ * one netCDF-4 file (the goal: within 1.5x). Best of several runs each.
+ *
+ *   node --conditions=development --import tsx bench/read-netcdf.ts [MiB]
+ *
+ * The file (default 256 MiB of Float32 sst) is made once with writeNetcdf4 in
+ * the temporary folder (lance-nd-bench/), outside the repository.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { loadH5wasm } from "../src/netcdf/h5wasm.js";
+import { readNetcdf } from "../src/netcdf/read.js";
+import { writeNetcdf4 } from "../src/netcdf/write.js";
+
+const MIB = Number(process.argv[2] ?? 256);
+const RUNS = 5;
+const LAT = 720;
+const LON = 1440;
+const TIMES = Math.max(1, Math.round((MIB * 2 ** 20) / (4 * LAT * LON)));
+const dataDir = join(tmpdir(), "lance-nd-bench");
+const path = join(dataDir, `sst-${TIMES}x${LAT}x${LON}.nc`);
+
+async function makeFile(): Promise<void> {
+  mkdirSync(dataDir, { recursive: true });
+  const sst = new Float32Array(TIMES * LAT * LON);
+  for (let i = 0; i < sst.length; i++) sst[i] = 15 + 10 * Math.sin(i * 1e-3);
+  const axis = (n: number, from: number, step: number): Float32Array => Float32Array.from({ length: n }, (_, i) => from + i * step);
+  const batch = new NdRecordBatch({
+    time: NdArray.from(Float64Array.from({ length: TIMES }, (_, i) => i), { dims: { time: TIMES }, attrs: { units: "days since 2000-01-01" } }),
+    lat: NdArray.from(axis(LAT, -89.875, 0.25), { dims: { lat: LAT }, attrs: { units: "degrees_north" } }),
+    lon: NdArray.from(axis(LON, -179.875, 0.25), { dims: { lon: LON }, attrs: { units: "degrees_east" } }),
+    sst: NdArray.from(sst, { dims: { time: TIMES, lat: LAT, lon: LON }, attrs: { units: "degC" } }),
+  });
+  await writeNetcdf4(batch, path);
+}
+
+async function h5wasmAlone(): Promise<number> {
+  const h5 = await loadH5wasm();
+  const file = new h5.File(path, "r");
+  let n = 0;
+  for (const name of ["time", "lat", "lon", "sst"]) {
+    const dataset = file.get(name) as { value: ArrayLike<number> };
+    n += dataset.value.length;
+  }
+  file.close();
+  return n;
+}
+
+async function lanceNdRead(): Promise<number> {
+  const { batch } = await readNetcdf(path);
+  return batch.arrays().reduce((n, [, a]) => n + a.size, 0);
+}
+
+/** Best time of each, runs interleaved so both see the same heap and cache state. */
+async function bestOf(runs: (() => Promise<number>)[]): Promise<number[]> {
+  const fastest = runs.map(() => Number.POSITIVE_INFINITY);
+  for (let i = 0; i < RUNS; i++) {
+    for (const [k, run] of runs.entries()) {
+      const t0 = performance.now();
+      await run();
+      fastest[k] = Math.min(fastest[k]!, performance.now() - t0);
+    }
+  }
+  return fastest;
+}
+
+if (!existsSync(path)) await makeFile();
+await h5wasmAlone(); // load the wasm module outside the timings
+const [base = 0, ours = 0] = await bestOf([h5wasmAlone, lanceNdRead]);
+console.log(`file: ${path} (${TIMES} x ${LAT} x ${LON} Float32 sst, ${MIB} MiB)`);
+console.log(`h5wasm alone (baseline): ${base.toFixed(0)} ms`);
+console.log(`readNetcdf:              ${ours.toFixed(0)} ms  ratio ${(ours / base).toFixed(2)}x (goal <= 1.5x)`);
