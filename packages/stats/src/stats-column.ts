@@ -16,7 +16,7 @@ import type { Storage } from "./stats-type.js";
  * @example
  * statsField("sst", new Float32()); // __stats__:sst: Struct<{min: Float32, max: Float32}>
  */
-export function statsField(variable: string, type: DataType): Field {
+export function statsField(variable: string, type: DataType): Field<Struct> {
   checkStatsType(type, variable);
   return new Field(statsColumnName(variable), statsStructType(type), true);
 }
@@ -39,7 +39,7 @@ export function statsField(variable: string, type: DataType): Field {
  * column.get(0)?.toJSON(); // { min: 1, max: 4 }
  * column.get(1);           // null
  */
-export function buildStatsColumn(type: DataType, rows: ReadonlyArray<Vector | null>): Vector {
+export function buildStatsColumn(type: DataType, rows: ReadonlyArray<Vector | null>): Vector<Struct> {
   const storage = checkStatsType(type);
   const length = rows.length;
   const rowValidity = new Uint8Array((length + 7) >> 3);
