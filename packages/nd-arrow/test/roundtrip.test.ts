@@ -132,7 +132,7 @@ describe("round trip (fast-check, seed 42)", () => {
         const viaIpc = tableFromIPC(tableToIPC(new Table(rb))).batches[0]!;
         expect(decode(viaIpc, { nulls: "absent" }).map(describeBatch)).toEqual(expected);
       }),
-      { seed: 42, numRuns: 60 },
+      { seed: 42, numRuns: 40 },
     );
   });
 
