@@ -155,7 +155,7 @@ function toNdArray(v: RawVariable): NdArray {
 }
 
 /** UTF-8 bytes with offsets as an Arrow Utf8 vector, no copy. */
-export function utf8Vector(values: Utf8Values): Vector {
+function utf8Vector(values: Utf8Values): Vector {
   const data = makeData({
     type: new Utf8(),
     length: values.offsets.length - 1,

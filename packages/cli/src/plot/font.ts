@@ -3,8 +3,9 @@
  * punctuation of numbers and units. Characters it lacks draw as "?".
  */
 
-/** Glyph width and height in font pixels; glyphs are drawn 1 pixel apart. */
+/** Glyph width in font pixels; glyphs are drawn 1 pixel apart. */
 export const GLYPH_WIDTH = 5;
+/** Glyph height in font pixels. */
 export const GLYPH_HEIGHT = 7;
 
 // Each glyph: 7 rows of 5 pixels, "#" on, "." off, rows separated by "|".
