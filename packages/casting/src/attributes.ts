@@ -4,7 +4,7 @@ import { canCast } from "./can-cast.js";
 import { invalidCast } from "./casting-error.js";
 import { castData, castVector } from "./cast-vector.js";
 import { sameType } from "./same-type.js";
-import { copyValidity } from "./validity.js";
+import { copyValidity } from "./chunk.js";
 
 /**
  * May an attribute of type `from` become one of type `to`? Attributes follow

@@ -1,6 +1,18 @@
 import { makeData } from "apache-arrow";
 import type { Data, DataType, Int } from "apache-arrow";
 
+/**
+ * Buffers of one chunk (Arrow Data): its values, validity, and the Data a cast
+ * makes from new values.
+ */
+
+type FixedWidthValues = Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array;
+
+/** Exactly the `length` values of a fixed-width chunk (builders pad the buffer beyond it). */
+export function fixedWidthValues<T extends FixedWidthValues>(data: Data): T {
+  return (data.values as T).subarray(0, data.length) as T;
+}
+
 /** True when value `i` of `data` is not null. */
 export function isValid(data: Data, i: number): boolean {
   const bitmap = data.nullBitmap;

@@ -1,7 +1,7 @@
 import type { Data, DataType } from "apache-arrow";
 import { float16ToNumber, numberToFloat16 } from "./float16.js";
 import type { NumericType } from "./numeric.js";
-import { isValid, fixedWidthData } from "./validity.js";
+import { fixedWidthData, fixedWidthValues, isValid } from "./chunk.js";
 import { TWO_POW_32, wideToBigInt, wideToFloat32, wideToNumber, words } from "./wide.js";
 
 /** Reports the first value (index within the chunk) that does not fit; throws. */
@@ -82,7 +82,7 @@ function fromBits(data: Data, to: NumericType, out: Values): void {
 }
 
 function fromNumbers(data: Data, from: NumericType, to: NumericType, out: Values, fail: Fail): void {
-  const src = data.values as NumberArray;
+  const src = fixedWidthValues<NumberArray>(data);
   const length = data.length;
   const target = storage(to);
   if (target === "half") {
@@ -113,12 +113,12 @@ function fromNumbers(data: Data, from: NumericType, to: NumericType, out: Values
 
 /** Float16 casts only to the wider floats (the rules allow nothing else). */
 function fromHalves(data: Data, out: NumberArray): void {
-  const src = data.values as Uint16Array;
+  const src = fixedWidthValues<Uint16Array>(data);
   for (let i = 0; i < data.length; i++) out[i] = float16ToNumber(src[i]!);
 }
 
 function fromWide(data: Data, from: NumericType, to: NumericType, out: Values, fail: Fail): void {
-  const src = words(data.values as BigInt64Array);
+  const src = words(fixedWidthValues<BigInt64Array>(data));
   const length = data.length;
   const signed = from.kind === "signed";
   const target = storage(to);

@@ -21,8 +21,8 @@ export function promoteTypes(a: DataType, b: DataType): DataType {
   const promoted = promote(a, b);
   if (promoted === undefined) {
     throw new CastingError("NoCommonType", `no common type for ${typeName(a)} and ${typeName(b)}`, {
-      from: typeName(b),
-      to: typeName(a),
+      from: typeName(a),
+      to: typeName(b),
     });
   }
   return promoted;

@@ -2,7 +2,7 @@ import type { Data, DataType } from "apache-arrow";
 import type { Fail } from "./numeric-kernel.js";
 import { temporalSteps } from "./temporal.js";
 import type { TemporalType } from "./temporal.js";
-import { fixedWidthData, isValid } from "./validity.js";
+import { fixedWidthData, fixedWidthValues, isValid } from "./chunk.js";
 import { divHi, divLo, fitsInt32, mulHi, mulLo, wideToBigInt, words } from "./wide.js";
 
 /**
@@ -16,13 +16,13 @@ import { divHi, divLo, fitsInt32, mulHi, mulLo, wideToBigInt, words } from "./wi
 export function castTemporalData(data: Data, from: TemporalType, to: TemporalType, toType: DataType, fail: Fail): Data {
   const length = data.length;
   const steps = temporalSteps(from, to);
-  const out = to.wide ? new BigInt64Array(length) : new Int32Array(length);
   if (steps.length === 0 && from.wide === to.wide) {
-    out.set(data.values as Int32Array & BigInt64Array);
-    return fixedWidthData(data, toType, out);
+    // Same storage and numbers (a time zone change, Date64 <-> Timestamp[ms]): a copy.
+    return fixedWidthData(data, toType, fixedWidthValues<Int32Array | BigInt64Array>(data).slice());
   }
-  const narrow = from.wide ? undefined : (data.values as Int32Array);
-  const src = from.wide ? words(data.values as BigInt64Array) : undefined;
+  const out = to.wide ? new BigInt64Array(length) : new Int32Array(length);
+  const narrow = from.wide ? undefined : fixedWidthValues<Int32Array>(data);
+  const src = from.wide ? words(fixedWidthValues<BigInt64Array>(data)) : undefined;
   const outWords = to.wide ? words(out as BigInt64Array) : undefined;
   const out32 = out as Int32Array;
   for (let i = 0; i < length; i++) {

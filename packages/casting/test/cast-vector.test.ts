@@ -144,6 +144,20 @@ describe("castVector: numbers", () => {
   });
 });
 
+describe("castVector: vectors from builders (buffers padded beyond the length)", () => {
+  it.each([
+    ["Int32 -> Float64", vectorFromArray([1, null, 3], new Int32()), new Float64(), [1, null, 3]],
+    ["Int32 -> Int8", vectorFromArray([1, null, -3], new Int32()), new Int8(), [1, null, -3]],
+    ["Int64 -> Int16", vectorFromArray([1n, null, -3n], new Int64()), new Int16(), [1, null, -3]],
+    ["UInt64 -> Int64", vectorFromArray([1n, null, 3n], new Uint64()), new Int64(), [1n, null, 3n]],
+    ["Float16 -> Float32", vectorFromArray([0.5, null, -2], new Float16()), new Float32(), [0.5, null, -2]],
+    ["Timestamp[ms, UTC] -> Timestamp[ms]", vectorFromArray([1000, null], new TimestampMillisecond("UTC")), new TimestampMillisecond(), [1000, null]],
+    ["Timestamp[ms] -> Timestamp[s]", vectorFromArray([1500, null], new TimestampMillisecond()), new TimestampSecond(), [1000, null]],
+  ] as const)("%s", (_name, vector, to, expected) => {
+    expect(valuesOf(castVector(vector as Vector, to, "same_kind"))).toEqual(expected);
+  });
+});
+
 describe("castVector: temporal units", () => {
   it("Timestamp[s] -> Timestamp[ns], safe: multiplies", () => {
     const v = vectorOf(new TimestampSecond(), new BigInt64Array([1n, -2n, 9_000_000_000n]));
