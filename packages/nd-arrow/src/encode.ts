@@ -88,7 +88,7 @@ export function encodeRows(rows: readonly NdRecordBatch[], options: EncodeOption
   }
   const children = plans.map((plan) => {
     try {
-      return plan.kind === "array" ? arrayColumn(plan, rows) : attrsStruct(plan.field.type as Struct, rows.map((r) => r.globalAttrs));
+      return plan.kind === "array" ? arrayColumn(plan, rows, firstRow) : attrsStruct(plan.field.type as Struct, rows.map((r) => r.globalAttrs));
     } catch (err) {
       throw placeError(err, plan.field.name, undefined);
     }
@@ -190,7 +190,7 @@ function checkAttrs(attrs: Attrs, fields: readonly Field[], column: string, row:
 }
 
 /** Builds the struct column of one array name; rows without the array are null rows with valid, empty children. */
-function arrayColumn(plan: ArrayPlan, rows: readonly NdRecordBatch[]): Data {
+function arrayColumn(plan: ArrayPlan, rows: readonly NdRecordBatch[], firstRow: number): Data {
   const type = plan.field.type as Struct;
   const child = (name: string): Field => type.children.find((c) => c.name === name)!;
   const n = rows.length;
@@ -209,7 +209,7 @@ function arrayColumn(plan: ArrayPlan, rows: readonly NdRecordBatch[]): Data {
       validity[i >> 3]! |= 1 << (i & 7);
       total += array.size;
       if (total > MAX_LIST_LENGTH) {
-        throw new NdArrowError("InvalidArgument", `more than 2^31-1 values in one column; encode fewer rows per batch`, { row: i });
+        throw new NdArrowError("InvalidArgument", `more than 2^31-1 values in one column; encode fewer rows per batch`, { row: firstRow + i });
       }
       pieces.push(...array.values.data);
       for (const d of array.dims) {
