@@ -36,7 +36,9 @@ describe("detectFormat", () => {
   });
 
   it("CDF-5 is InvalidFile with a conversion hint", () => {
-    expect(() => detectFormat(Uint8Array.of(0x43, 0x44, 0x46, 5), "big.nc")).toThrow(/CDF-5.*nccopy/);
+    expect(() => detectFormat(Uint8Array.of(0x43, 0x44, 0x46, 5), "big.nc")).toThrow(
+      expect.objectContaining({ code: "InvalidFile", message: expect.stringMatching(/CDF-5.*nccopy/) }),
+    );
   });
 });
 
@@ -195,6 +197,17 @@ describe.skipIf(skip !== undefined)(`netCDF fixtures${skip ? ` (${skip})` : ""}`
     expect(batch.names()).toEqual(["lat", "sst"]);
     const err = await readNetcdf(fixture("ocean-nc4.nc"), { variables: ["nope"] }).catch((e: unknown) => e);
     expect(isCliError(err, "InvalidArgument")).toBe(true);
+  });
+
+  it("a second file with other variables on the same grid reads on its own", async () => {
+    const { batch } = await readNetcdf(fixture("waves-nc4.nc"));
+    expect(batch.names()).toEqual(["time", "lat", "lon", "swh", "peak_period"]);
+    expect(batch.get("swh")?.dims).toEqual([
+      { name: "time", size: 2 },
+      { name: "lat", size: 4 },
+      { name: "lon", size: 5 },
+    ]);
+    expect(batch.globalAttr("title")).toBe("Waves fixture");
   });
 
   it("a truncated netCDF-4 file is InvalidFile naming the file and the cause", async () => {
