@@ -111,7 +111,7 @@ function classify(raw: string, op: string): { code: LanceNdErrorCode; retryable:
   }
   if (/^Table '.*' was not found|Dataset at path .* was not found/.test(raw)) return { code: "TableNotFound", retryable: false };
   if (/already exists/.test(raw) && !/Column .* already exists/.test(raw)) return { code: "TableExists", retryable: false };
-  if (/No field named|Error parsing statement|sql parser error|JSON access is not supported|checked out|Unrecognized type id/.test(raw)) {
+  if (/No field named|Error parsing statement|sql parser error|JSON access is not supported|checked out|Unrecognized type id|Invalid table name/.test(raw)) {
     return { code: "InvalidInput", retryable: false };
   }
   if (/does not exist in table schema|Cast error|Cannot cast|unmasked nulls|contains nulls not present in parent|already exists|not found/i.test(raw)) {

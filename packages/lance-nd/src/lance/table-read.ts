@@ -25,7 +25,10 @@ export async function countRows(table: LanceTable, filter?: string): Promise<num
 
 /** Options of {@link scanRows}. */
 export interface ScanRowsOptions {
-  /** Top-level columns (plain names, no quoting) or nested paths (`__global_attrs__.id`); default: all. */
+  /**
+   * Top-level columns (plain names, no quoting) or nested paths
+   * (`__global_attrs__.id`); default: all. An empty list reads no rows at all.
+   */
   columns?: readonly string[];
   /**
    * A Lance SQL filter. Names with characters other than letters, digits and

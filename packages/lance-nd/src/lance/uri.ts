@@ -23,7 +23,9 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//;
  * `<dbUri>/<tableName>.lance`, so `data/arrays` and `data/arrays.lance` name
  * the same table. Local paths become absolute.
  *
- * @throws LanceNdError `InvalidInput` for an empty uri or a uri without a table name.
+ * @throws LanceNdError `InvalidInput` for an empty uri, a uri without a
+ * table name, or a name with other characters than letters, digits, `_`,
+ * `-` and `.` (lancedb rejects them).
  * @example
  * parseTableUri("s3://bucket/data/sst.lance"); // { dbUri: "s3://bucket/data", tableName: "sst", … }
  */
@@ -47,6 +49,9 @@ export function parseTableUri(uri: string): TableLocation {
 function tableNameOf(uri: string, segment: string): string {
   const name = segment.endsWith(".lance") ? segment.slice(0, -".lance".length) : segment;
   if (name === "") throw invalid(uri, "the uri has no table name");
+  if (!/^[A-Za-z0-9_.-]+$/.test(name)) {
+    throw invalid(uri, `table name "${name}" may only hold letters, digits, "_", "-" and "."`);
+  }
   return name;
 }
 

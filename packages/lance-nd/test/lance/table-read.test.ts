@@ -75,6 +75,10 @@ describe("scanRows (question 5)", () => {
     expect(await failure(countRows(table, "__stats__:sst.max > 300"))).toMatchObject({ code: "InvalidInput" });
   });
 
+  it("an empty column list reads no rows at all (not one empty row per table row)", async () => {
+    expect((await collect(scanRows(table, { columns: [] }))).reduce((n, b) => n + b.numRows, 0)).toBe(0);
+  });
+
   it("an unknown column or bad SQL is InvalidInput when the stream starts", async () => {
     expect(await failure(collect(scanRows(table, { filter: "nope = 1" })))).toEqual({ code: "InvalidInput", column: "nope" });
     expect(await failure(collect(scanRows(table, { columns: ["nope"] })))).toEqual({ code: "InvalidInput", column: "nope" });

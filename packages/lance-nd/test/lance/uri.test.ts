@@ -30,7 +30,7 @@ describe("parseTableUri", () => {
     expect(parseTableUri("memory://db/t")).toMatchObject({ dbUri: "memory://db", tableName: "t" });
   });
 
-  it.each(["", "s3://bucket", "data/.lance"])("uri %j without a table name is InvalidInput", (uri) => {
+  it.each(["", "s3://bucket", "data/.lance", "data/my table.lance", "data/a:b.lance"])("uri %j without a valid table name is InvalidInput", (uri) => {
     let caught: unknown;
     try {
       parseTableUri(uri);
