@@ -2,9 +2,8 @@ import { Vector } from "apache-arrow";
 import type { Data, DataType } from "apache-arrow";
 import { canCast } from "./can-cast.js";
 import { CastingError, invalidCast, typeName, valueOutOfRange } from "./casting-error.js";
-import type { Casting } from "./casting-error.js";
+import type { Casting, Fail } from "./casting-error.js";
 import { castNumericData } from "./numeric-kernel.js";
-import type { Fail } from "./numeric-kernel.js";
 import { numericType } from "./numeric.js";
 import { sameType } from "./same-type.js";
 import { castTemporalData } from "./temporal-kernel.js";
@@ -17,9 +16,10 @@ import { variableWidthType } from "./variable-width.js";
  * a casting check), chunk by chunk over typed arrays.
  *
  * - Identical types: returns `vector` itself (no copy).
- * - "safe" never changes a value; "same_kind" may narrow: an integer that does
- *   not fit fails, floats round as IEEE (overflow gives ±Infinity, -0 and NaN
- *   stay), coarser temporal units floor.
+ * - "safe" changes no value (numpy's one exception: Int64/UInt64 -> Float64
+ *   rounds beyond 2^53); "same_kind" may narrow: an integer that does not fit
+ *   fails, floats round as IEEE (overflow gives ±Infinity, -0 and NaN stay),
+ *   coarser temporal units floor.
  * - Nulls stay null (the validity bitmap is copied); values under nulls are
  *   never checked.
  *

@@ -63,6 +63,9 @@ export function typeName(type: DataType): string {
   return String(type);
 }
 
+/** How a cast kernel reports the first value (index within the chunk) that does not fit: it throws. */
+export type Fail = (i: number, value: unknown) => never;
+
 /** The error for a cast that `casting` does not allow. */
 export function invalidCast(from: DataType, to: DataType, casting: Casting): CastingError {
   return new CastingError(

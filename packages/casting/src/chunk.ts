@@ -1,10 +1,10 @@
-import { makeData } from "apache-arrow";
-import type { Data, DataType, Int } from "apache-arrow";
-
 /**
  * Buffers of one chunk (Arrow Data): its values, validity, and the Data a cast
  * makes from new values.
  */
+
+import { makeData } from "apache-arrow";
+import type { Data, DataType, Int } from "apache-arrow";
 
 type FixedWidthValues = Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array;
 

@@ -1,11 +1,9 @@
 import type { Data, DataType } from "apache-arrow";
 import { float16ToNumber, numberToFloat16 } from "./float16.js";
+import type { Fail } from "./casting-error.js";
 import type { NumericType } from "./numeric.js";
 import { fixedWidthData, fixedWidthValues, isValid } from "./chunk.js";
-import { TWO_POW_32, wideToBigInt, wideToFloat32, wideToNumber, words } from "./wide.js";
-
-/** Reports the first value (index within the chunk) that does not fit; throws. */
-export type Fail = (i: number, value: unknown) => never;
+import { wideToBigInt, wideToFloat32, wideToNumber, words } from "./wide.js";
 
 type NumberArray = Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array;
 type Values = NumberArray | BigInt64Array | BigUint64Array;
@@ -90,7 +88,6 @@ function fromNumbers(data: Data, from: NumericType, to: NumericType, out: Values
     for (let i = 0; i < length; i++) halves[i] = numberToFloat16(src[i]!);
     return;
   }
-  const [min, max] = range(to);
   if (target === "wide") {
     // Integers of 32 bits or less; never signed into UInt64 (an earlier kind), so every value fits.
     const words32 = words(out as BigInt64Array);
@@ -103,6 +100,7 @@ function fromNumbers(data: Data, from: NumericType, to: NumericType, out: Values
   }
   // TypedArray#set converts in native code; a value out of range (it wraps) is then found in the source.
   (out as NumberArray).set(src);
+  const [min, max] = range(to);
   const [fromMin, fromMax] = range(from);
   if (min <= fromMin && fromMax <= max) return;
   for (let i = 0; i < length; i++) {
@@ -146,7 +144,7 @@ function fromWide(data: Data, from: NumericType, to: NumericType, out: Values, f
     for (let i = 0; i < length; i++) {
       const hi = signed ? src[2 * i + 1]! | 0 : src[2 * i + 1]!;
       const lo = src[2 * i]!;
-      numbers[i] = single ? wideToFloat32(hi, lo) : hi * TWO_POW_32 + lo;
+      numbers[i] = single ? wideToFloat32(hi, lo) : wideToNumber(hi, lo);
     }
     return;
   }
@@ -155,7 +153,7 @@ function fromWide(data: Data, from: NumericType, to: NumericType, out: Values, f
   for (let i = 0; i < length; i++) {
     const hi = signed ? src[2 * i + 1]! | 0 : src[2 * i + 1]!;
     const lo = src[2 * i]!;
-    const v = hi * TWO_POW_32 + lo;
+    const v = wideToNumber(hi, lo);
     if ((v < min || v > max) && isValid(data, i)) fail(i, wideToBigInt(hi, lo));
     numbers[i] = v;
   }

@@ -1,5 +1,5 @@
 import type { Data, DataType } from "apache-arrow";
-import type { Fail } from "./numeric-kernel.js";
+import type { Fail } from "./casting-error.js";
 import { temporalSteps } from "./temporal.js";
 import type { TemporalType } from "./temporal.js";
 import { fixedWidthData, fixedWidthValues, isValid } from "./chunk.js";

@@ -1,6 +1,6 @@
 import { makeData } from "apache-arrow";
 import type { Data, DataType, LargeUtf8 } from "apache-arrow";
-import type { Fail } from "./numeric-kernel.js";
+import type { Fail } from "./casting-error.js";
 import { copyValidity } from "./chunk.js";
 import type { VariableWidthType } from "./variable-width.js";
 import { TWO_POW_32, words } from "./wide.js";
