@@ -1,13 +1,17 @@
 /**
- * Import speed: readNetcdf versus h5wasm alone reading the same variables of
- * one netCDF-4 file (the goal: within 1.5x). Best of several runs each.
+ * Import speed, best of several interleaved runs:
+ * - netCDF-4: readNetcdf versus h5wasm alone reading the same variables
+ *   (the goal: within 1.5x);
+ * - netCDF-3: readNetcdf versus reading the file's bytes (fs.readFile).
  *
  *   node --conditions=development --import tsx bench/read-netcdf.ts [MiB]
  *
- * The file (default 256 MiB of Float32 sst) is made once with writeNetcdf4 in
- * the temporary folder (lance-nd-bench/), outside the repository.
+ * The files (default 256 MiB of Float32 sst) are made once in the temporary
+ * folder (lance-nd-bench/), outside the repository: the netCDF-4 one with
+ * writeNetcdf4, the netCDF-3 one by hand (one big-endian float variable).
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
@@ -22,6 +26,7 @@ const LON = 1440;
 const TIMES = Math.max(1, Math.round((MIB * 2 ** 20) / (4 * LAT * LON)));
 const dataDir = join(tmpdir(), "lance-nd-bench");
 const path = join(dataDir, `sst-${TIMES}x${LAT}x${LON}.nc`);
+const classicPath = join(dataDir, `sst-${TIMES}x${LAT}x${LON}-classic.nc`);
 
 async function makeFile(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
@@ -35,6 +40,32 @@ async function makeFile(): Promise<void> {
     sst: NdArray.from(sst, { dims: { time: TIMES, lat: LAT, lon: LON }, attrs: { units: "degC" } }),
   });
   await writeNetcdf4(batch, path);
+}
+
+/** A CDF-1 file with one variable sst(time, lat, lon) float, written by hand. */
+function makeClassicFile(): void {
+  const words: number[] = [];
+  const name = (s: string): void => {
+    words.push(s.length);
+    const bytes = [...s].map((c) => c.charCodeAt(0));
+    while (bytes.length % 4 !== 0) bytes.push(0);
+    for (let i = 0; i < bytes.length; i += 4) words.push(((bytes[i]! << 24) | (bytes[i + 1]! << 16) | (bytes[i + 2]! << 8) | bytes[i + 3]!) >>> 0);
+  };
+  words.push(0x43444601, 0, 10, 3);
+  for (const [dim, size] of [["time", TIMES], ["lat", LAT], ["lon", LON]] as const) {
+    name(dim);
+    words.push(size);
+  }
+  words.push(0, 0, 11, 1);
+  name("sst");
+  words.push(3, 0, 1, 2, 0, 0, 5, TIMES * LAT * LON * 4, 0);
+  const headerBytes = words.length * 4;
+  words[words.length - 1] = headerBytes;
+  const file = new Uint8Array(headerBytes + TIMES * LAT * LON * 4);
+  const view = new DataView(file.buffer);
+  words.forEach((w, i) => view.setUint32(4 * i, w));
+  for (let i = 0; i < TIMES * LAT * LON; i++) view.setFloat32(headerBytes + 4 * i, 15 + 10 * Math.sin(i * 1e-3));
+  writeFileSync(classicPath, file);
 }
 
 async function h5wasmAlone(): Promise<number> {
@@ -68,8 +99,17 @@ async function bestOf(runs: (() => Promise<number>)[]): Promise<number[]> {
 }
 
 if (!existsSync(path)) await makeFile();
+if (!existsSync(classicPath)) makeClassicFile();
 await h5wasmAlone(); // load the wasm module outside the timings
 const [base = 0, ours = 0] = await bestOf([h5wasmAlone, lanceNdRead]);
 console.log(`file: ${path} (${TIMES} x ${LAT} x ${LON} Float32 sst, ${MIB} MiB)`);
 console.log(`h5wasm alone (baseline): ${base.toFixed(0)} ms`);
 console.log(`readNetcdf:              ${ours.toFixed(0)} ms  ratio ${(ours / base).toFixed(2)}x (goal <= 1.5x)`);
+
+const [bytes = 0, classic = 0] = await bestOf([
+  async () => (await readFile(classicPath)).length,
+  async () => (await readNetcdf(classicPath)).batch.get("sst")!.size,
+]);
+console.log(`netCDF-3 ${classicPath}`);
+console.log(`fs.readFile (baseline):  ${bytes.toFixed(0)} ms`);
+console.log(`readNetcdf:              ${classic.toFixed(0)} ms  ratio ${(classic / bytes).toFixed(2)}x`);

@@ -12,8 +12,12 @@ type ClassicType = "byte" | "char" | "short" | "int" | "float" | "double";
 
 const WIDTH: Record<ClassicType, number> = { byte: 1, char: 1, short: 2, int: 4, float: 4, double: 8 };
 
-/** Reads a netCDF-3 file (CDF\x01 or CDF\x02) from its bytes; `path` names it in errors. */
-export function readClassic(bytes: Uint8Array, path: string): RawDataset {
+/**
+ * Reads a netCDF-3 file (CDF\x01 or CDF\x02) from its bytes; `path` names it
+ * in errors. With `reuse`, the bytes are the caller's to give away: non-record
+ * variables are byte-swapped in place and returned as views, without a copy.
+ */
+export function readClassic(bytes: Uint8Array, path: string, reuse = false): RawDataset {
   let reader: NetCDFReader;
   try {
     reader = new NetCDFReader(bytes);
@@ -47,7 +51,9 @@ export function readClassic(bytes: Uint8Array, path: string): RawDataset {
         { path, variable: v.name },
       );
     }
-    const raw = gather(bytes, v.offset, count, step, perRecord);
+    const aligned = (bytes.byteOffset + v.offset) % (WIDTH[type] ?? 1) === 0;
+    const raw =
+      reuse && aligned && !v.record ? bytes.subarray(v.offset, v.offset + perRecord) : gather(bytes, v.offset, count, step, perRecord);
     const attrs = v.attributes.map((a: { name: string; type: string; value: unknown }) => classicAttr(a, path));
     if (type === "char") {
       const width = varDims.at(-1)?.size ?? 1;
@@ -80,7 +86,7 @@ function gather(bytes: Uint8Array, offset: number, count: number, step: number, 
   return out;
 }
 
-/** Big-endian bytes (a fresh copy owned by the caller) to a native typed array, swapped in place. */
+/** Big-endian bytes (which may be overwritten) to a native typed array over them, swapped in place. */
 function fromBigEndian(raw: Uint8Array, type: Exclude<ClassicType, "char">): NumericArray {
   const buffer = raw.buffer as ArrayBuffer;
   const n = raw.byteLength / WIDTH[type];

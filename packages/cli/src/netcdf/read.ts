@@ -66,7 +66,7 @@ export async function readNetcdf(
   if (format === "netcdf4") {
     raw = typeof source === "string" ? await readHdf5(source) : await readHdf5Bytes(source);
   } else {
-    raw = readClassic(typeof source === "string" ? await readFile(source) : source, path);
+    raw = typeof source === "string" ? readClassic(await readFile(source), path, true) : readClassic(source, path);
   }
   return { batch: toBatch(raw, options, path), format, warnings: raw.warnings };
 }
