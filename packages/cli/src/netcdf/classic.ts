@@ -80,7 +80,8 @@ function unpaddedSize(
 
 /** Copies `count` runs of `size` bytes, `step` apart, into one buffer. */
 function gather(bytes: Uint8Array, offset: number, count: number, step: number, size: number): Uint8Array {
-  if (count === 1) return bytes.slice(offset, offset + size);
+  // A copy even when `bytes` is a Node Buffer, whose slice() is a view.
+  if (count === 1) return new Uint8Array(bytes.subarray(offset, offset + size));
   const out = new Uint8Array(count * size);
   for (let i = 0; i < count; i++) out.set(bytes.subarray(offset + i * step, offset + i * step + size), i * size);
   return out;
