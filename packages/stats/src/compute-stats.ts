@@ -1,5 +1,6 @@
 import type { Vector } from "apache-arrow";
 import { extremes } from "./extremes.js";
+import type { StorageValue } from "./extremes.js";
 import { float16ToNumber } from "./float16.js";
 import { statsStorage } from "./stats-type.js";
 import type { Storage } from "./stats-type.js";
@@ -39,7 +40,7 @@ export function computeStats(values: Vector): Stats | null {
   return { min: toStatValue(storage, found.min), max: toStatValue(storage, found.max) };
 }
 
-function toStatValue(storage: Storage, value: number | bigint | Uint8Array): StatValue {
+function toStatValue(storage: Storage, value: StorageValue): StatValue {
   switch (storage.kind) {
     case "float16": return float16ToNumber(value as number);
     case "utf8": return new TextDecoder().decode(value as Uint8Array);

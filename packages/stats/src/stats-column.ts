@@ -1,7 +1,7 @@
 import { Field, Struct, makeData, makeVector } from "apache-arrow";
 import type { Data, DataType, Vector } from "apache-arrow";
 import { extremes } from "./extremes.js";
-import type { Extremes } from "./extremes.js";
+import type { Extremes, StorageValue } from "./extremes.js";
 import { StatsError } from "./stats-error.js";
 import { statsColumnName } from "./stats-names.js";
 import { sameStatsType, statsStorage } from "./stats-type.js";
@@ -66,7 +66,7 @@ export function buildStatsColumn(type: DataType, rows: ReadonlyArray<Vector | nu
     statValidity[row >> 3]! |= 1 << (row & 7);
     found[row] = rowExtremes;
   }
-  const child = (pick: (e: Extremes) => Extremes["min"]): Data =>
+  const child = (pick: (e: Extremes) => StorageValue): Data =>
     childData(storage, type, found, pick, nullStats === 0 ? null : statValidity, nullStats);
   const data = makeData({
     type: statsStructType(type),
@@ -94,12 +94,17 @@ function statsStructType(type: DataType): Struct {
   return new Struct([new Field("min", type, true), new Field("max", type, true)]);
 }
 
-/** One child (min or max) of a stats column, from the extremes of each row. */
+/**
+ * One child (min or max) of a stats column, from the extremes of each row.
+ * `type` is only known as a DataType here, so makeData's per-type overloads
+ * cannot be chosen statically (hence `as never`); `storage` comes from that
+ * same type, so the buffers fit it.
+ */
 function childData(
   storage: Storage,
   type: DataType,
   found: ReadonlyArray<Extremes | null>,
-  pick: (e: Extremes) => Extremes["min"],
+  pick: (e: Extremes) => StorageValue,
   nullBitmap: Uint8Array | null,
   nullCount: number,
 ): Data {

@@ -4,7 +4,8 @@ import {
   TimeSecond, TimestampMicrosecond, TimestampMillisecond, TimestampNanosecond, TimestampSecond, Uint16, Uint32, Uint64,
   Uint8, Utf8, vectorFromArray,
 } from "apache-arrow";
-import type { DataType, Vector } from "apache-arrow";
+import { DataType } from "apache-arrow";
+import type { Vector } from "apache-arrow";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { computeStats } from "../src/index.js";
@@ -123,13 +124,20 @@ describe("computeStats: section 7 rules", () => {
     expectStats(computeStats(strings), "b", "x");
   });
 
-  it("integer vectors longer than one conversion block, sliced, with nulls", () => {
+  it.each([
+    ["Int32", new Int32(), (v: number[]) => Int32Array.from(v)],
+    ["Float32", new Float32(), (v: number[]) => Float32Array.from(v)],
+    ["Float64", new Float64(), (v: number[]) => Float64Array.from(v)],
+  ] as const)("%s vectors of several 4096-value blocks, sliced, with nulls and NaN", (_, type, typed) => {
     const length = 10_000;
-    const values = new Int32Array(length).map((_, i) => ((i * 7919) % 20_001) - 10_000);
+    const float = DataType.isFloat(type);
+    const values = typed(Array.from({ length }, (_, i) => (i % 7 === 0 && float ? NaN : ((i * 7919) % 20_001) - 10_000)));
     const valid = Array.from({ length }, (_, i) => i % 3 !== 0);
     const start = 5;
-    const expected = naiveStats([...values].map((v, i) => (valid[i] ? v : null)).slice(start), (a, b) => a < b);
-    expectStats(computeStats(fixedVector(new Int32(), values, valid).slice(start)), expected.min, expected.max);
+    const expected = naiveStats([...values].map((v, i) => (valid[i] ? v : null)).slice(start), (a, b) => a < b, (v) => !Number.isNaN(v));
+    expectStats(computeStats(fixedVector(type, values, valid).slice(start)), expected.min, expected.max);
+    const all = naiveStats([...values], (a, b) => a < b, (v) => !Number.isNaN(v));
+    expectStats(computeStats(chunked(fixedVector(type, values), 3)), all.min, all.max);
   });
 });
 
