@@ -32,7 +32,8 @@ const H5T_STRING = 3;
 
 type Numeric = Exclude<NcType, "char" | "string">;
 
-const TYPED: Record<Numeric, { from(values: ArrayLike<never>): NumericArray; new (n: number): NumericArray }> = {
+/** The typed array of each numeric netCDF type. */
+const TYPED: Record<Numeric, { from(values: ArrayLike<never>): NumericArray }> = {
   byte: Int8Array,
   ubyte: Uint8Array,
   short: Int16Array,
