@@ -33,7 +33,7 @@ const H5T_STRING = 3;
 type Numeric = Exclude<NcType, "char" | "string">;
 
 /** The typed array of each numeric netCDF type. */
-const TYPED: Record<Numeric, { from(values: ArrayLike<never>): NumericArray }> = {
+const TYPED: Record<Numeric, { from(values: ArrayLike<never>): NumericArray; new (n: number): NumericArray }> = {
   byte: Int8Array,
   ubyte: Uint8Array,
   short: Int16Array,
