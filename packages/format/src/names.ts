@@ -67,6 +67,8 @@ export function sqlStringLiteral(value: string): string {
  * parses projection names as field paths where only `.` and a backtick are
  * special, so a name with one of them is quoted with backticks (a backtick
  * inside doubled); any other name, with spaces or colons too, passes as is.
+ * (Read from lance-core's `parse_field_path`; the `lance-nd` package tests it
+ * against the Lance Node SDK.)
  *
  * @example selectName("__stats__:sst") // "__stats__:sst"
  */

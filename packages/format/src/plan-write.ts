@@ -15,6 +15,7 @@ import {
   newArrayColumn,
   newGlobalAttrsColumn,
   tableSchema,
+  type ColumnEncodings,
   type TableSchemaOptions,
 } from "./table-schema.js";
 import { validateTableSchema } from "./validate.js";
@@ -153,18 +154,10 @@ export function planWrite(tableSchemaOrNull: Schema | null, incoming: Schema, op
     }
   }
 
-  const incomingGlobal = globalAttrs === null ? [] : (globalAttrs.type as Struct).children;
-  if (layout.globalAttrs === null) {
-    if (incomingGlobal.length > 0) plan.newGlobalAttrsColumn = newGlobalAttrsColumn(incomingGlobal, encodings);
-  } else {
-    const tableGlobal = (layout.globalAttrs.type as Struct).children;
-    const added = planAttrs(tableGlobal, incomingGlobal, plan.casts, GLOBAL_ATTRS_COLUMN, (key) => ({ globalAttr: key }));
-    if (added.length > 0) {
-      const column = withType(layout.globalAttrs, new Struct([...tableGlobal, ...added]));
-      replace(column);
-      plan.newGlobalAttrs = (column.type as Struct).children.slice(tableGlobal.length);
-    }
-  }
+  const global = planGlobalAttrs(layout.globalAttrs, globalAttrs, encodings, plan.casts);
+  plan.newGlobalAttrsColumn = global.newColumn;
+  plan.newGlobalAttrs = global.newKeys;
+  if (global.column !== null) replace(global.column);
 
   const additions = [
     ...plan.newColumns.map((c) => c.column),
@@ -187,6 +180,28 @@ function createPlan(schema: Schema): WritePlan {
     widenings: [],
     schema,
   };
+}
+
+/**
+ * Plans the global attributes: a new `__global_attrs__` column when the
+ * table has none, else the casts and new keys of the existing one (and that
+ * column with the new keys appended).
+ */
+function planGlobalAttrs(
+  table: Field | null,
+  incoming: Field | null,
+  encodings: ColumnEncodings,
+  casts: Cast[],
+): { newColumn: Field | null; newKeys: Field[]; column: Field | null } {
+  const incomingKeys = incoming === null ? [] : (incoming.type as Struct).children;
+  if (table === null) {
+    return { newColumn: incomingKeys.length > 0 ? newGlobalAttrsColumn(incomingKeys, encodings) : null, newKeys: [], column: null };
+  }
+  const tableKeys = (table.type as Struct).children;
+  const added = planAttrs(tableKeys, incomingKeys, casts, GLOBAL_ATTRS_COLUMN, (key) => ({ globalAttr: key }));
+  if (added.length === 0) return { newColumn: null, newKeys: [], column: null };
+  const column = withType(table, new Struct([...tableKeys, ...added]));
+  return { newColumn: null, newKeys: (column.type as Struct).children.slice(tableKeys.length), column };
 }
 
 /**
