@@ -7,7 +7,7 @@ import { NdArrowError } from "./errors.js";
 import { NdArray, checkDims, toDims } from "./ndarray.js";
 import type { Dim, DimsInput } from "./ndarray.js";
 import { NdRecordBatch } from "./batch.js";
-import { rowMajorStrides, stridedIndices, take } from "./take.js";
+import { rowMajorStrides, takeStrided } from "./take.js";
 
 /**
  * `array` broadcast to `grid`: the result has the grid's dims, in the grid's
@@ -48,7 +48,7 @@ export function broadcast(array: NdArray, grid: DimsInput): NdArray {
   });
   const sizes = dims.map((d) => d.size);
   const same = array.size === sizes.reduce((n, s) => n * s, 1) && isRowMajor(sizes, strides);
-  const values = same ? array.values : take(array.values, stridedIndices(sizes, strides));
+  const values = same ? array.values : takeStrided(array.values, sizes, strides);
   return new NdArray(values, dims, array.attrs, array.metadata);
 }
 

@@ -11,7 +11,7 @@ import { sameType } from "./data-type.js";
 import { NdArrowError } from "./errors.js";
 import { NdArray } from "./ndarray.js";
 import type { Dim } from "./ndarray.js";
-import { concat, rowMajorStrides, sameValues, stridedIndices, take } from "./take.js";
+import { rowMajorStrides, sameValues, scatterStrided, takeStrided } from "./take.js";
 
 /** The global attribute that holds a chunk's start index along each grid dim, in grid order. */
 export const CHUNK_OFFSET = "chunk_offset";
@@ -75,7 +75,7 @@ function slab(array: NdArray, at: readonly number[], starts: readonly number[], 
   const strides = rowMajorStrides(array.shape);
   const base = at.reduce((sum, g, i) => sum + starts[g]! * strides[i]!, 0);
   const dims = array.dims.map((d, i) => ({ name: d.name, size: shape[i]! }));
-  return new NdArray(take(array.values, stridedIndices(shape, strides, base)), dims, array.attrs, array.metadata);
+  return new NdArray(takeStrided(array.values, shape, strides, base), dims, array.attrs, array.metadata);
 }
 
 /**
@@ -244,14 +244,11 @@ function assembleArray(
     if (only.dims.every((d, k) => d.size === dims[k]!.size)) return only;
   }
   const strides = rowMajorStrides(dims.map((d) => d.size));
-  const index = new Uint32Array(dims.reduce((n, d) => n * d.size, 1));
-  let base = 0;
-  for (const { chunk: i, array } of pieces.values()) {
-    const origin = at.reduce((sum, g, k) => sum + starts[i]![g]! * strides[k]!, 0);
-    const cells = stridedIndices(array.shape, strides, origin);
-    for (let j = 0; j < cells.length; j++) index[cells[j]!] = base + j;
-    base += cells.length;
-  }
-  const values = concat([...pieces.values()].map((p) => p.array.values));
-  return new NdArray(take(values, index), dims, model.attrs, model.metadata);
+  const placed = [...pieces.values()].map(({ chunk: i, array }) => ({
+    values: array.values,
+    sizes: array.shape,
+    start: at.reduce((sum, g, k) => sum + starts[i]![g]! * strides[k]!, 0),
+  }));
+  const length = dims.reduce((n, d) => n * d.size, 1);
+  return new NdArray(scatterStrided(placed, strides, length), dims, model.attrs, model.metadata);
 }

@@ -13,7 +13,7 @@ import { NdArrowError } from "./errors.js";
 import { NdArray } from "./ndarray.js";
 import type { Dim } from "./ndarray.js";
 import { EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY, isSupportedValueType } from "./schema.js";
-import { concatData, nullData, rowMajorStrides, stridedIndices, take } from "./take.js";
+import { concatData, nullData, rowMajorStrides, takeStrided } from "./take.js";
 
 /** `ARROW:extension:name` of the fixed shape tensor type. */
 export const FIXED_SHAPE_TENSOR = "arrow.fixed_shape_tensor";
@@ -254,11 +254,9 @@ function logicalLayout(column: string, meta: Metadata, shape: readonly number[])
       const dims: Dim[] = perm.map((p) => ({ name: dimNames[p] as string, size: physical[p]! }));
       if (identity) return new NdArray(values, dims);
       const strides = rowMajorStrides(physical);
-      const order = stridedIndices(
-        dims.map((d) => d.size),
-        perm.map((p) => strides[p]!),
-      );
-      return new NdArray(values.length === 0 ? makeVector(nullData(valueType, 0)) : take(values, order), dims);
+      const sizes = dims.map((d) => d.size);
+      const logical = values.length === 0 ? makeVector(nullData(valueType, 0)) : takeStrided(values, sizes, perm.map((p) => strides[p]!));
+      return new NdArray(logical, dims);
     },
   };
 }

@@ -31,7 +31,7 @@ import type { DataType, Vector } from "apache-arrow";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isNdArrowError } from "../src/errors.js";
-import { concat, take } from "../src/take.js";
+import { concat, rowMajorStrides, scatterStrided, stridedIndices, take, takeStrided } from "../src/take.js";
 
 const fixedTypes: DataType[] = [
   new Int8(),
@@ -161,7 +161,7 @@ describe("take", () => {
           expect(Array.from(out)).toEqual(expected(v, idx));
         },
       );
-      fc.assert(prop, { seed: 42, numRuns: 100 });
+      fc.assert(prop, { seed: 42, numRuns: 50 });
     }
   });
 
@@ -239,5 +239,71 @@ describe("concat", () => {
     const a = makeVector(new Int32Array([1])) as Vector;
     const b = makeVector(new Float32Array([1])) as Vector;
     expect(() => concat([a, b])).toThrow(expect.objectContaining({ code: "InvalidArgument" }));
+  });
+});
+
+describe("stridedIndices", () => {
+  it("walks sizes row-major from start, a stride of 0 repeats", () => {
+    expect(Array.from(stridedIndices([2, 3], [1, 0]))).toEqual([0, 0, 0, 1, 1, 1]);
+    expect(Array.from(stridedIndices([2, 2], [4, 1], 5))).toEqual([5, 6, 9, 10]);
+    expect(Array.from(stridedIndices([], []))).toEqual([0]);
+    expect(stridedIndices([3, 0], [1, 1])).toHaveLength(0);
+  });
+});
+
+/** Sizes, strides and a start whose walk stays inside `length` values. */
+const walkArb = (length: number) =>
+  fc
+    .array(fc.tuple(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 40 })), { maxLength: 3 })
+    .filter((dims) => reachOf(dims) < length)
+    .chain((dims) => fc.tuple(fc.constant(dims), fc.integer({ min: 0, max: length - 1 - reachOf(dims) })));
+
+function reachOf(dims: readonly (readonly [number, number])[]): number {
+  return dims.reduce((sum, [size, stride]) => sum + (size - 1) * stride, 0);
+}
+
+describe("takeStrided", () => {
+  const length = 400;
+  const floats = makeVector(Float64Array.from({ length }, (_, i) => i / 2));
+  const withNulls = vectorFromArray(Array.from({ length }, (_, i) => (i % 7 === 0 ? null : i)), new Int32());
+  const strings = vectorFromArray(Array.from({ length }, (_, i) => `s${i}`), new Utf8());
+
+  it("property: equals take of the strided indices (block copies, fills, element gathers; nulls; strings)", () => {
+    const prop = fc.property(walkArb(length), ([dims, start]) => {
+      const sizes = dims.map(([size]) => size);
+      const strides = dims.map(([, stride]) => stride);
+      for (const v of [floats, withNulls, strings] as Vector[]) {
+        expect(Array.from(takeStrided(v, sizes, strides, start))).toEqual(Array.from(take(v, stridedIndices(sizes, strides, start))));
+      }
+    });
+    fc.assert(prop, { seed: 42, numRuns: 80 });
+  });
+
+  it("contiguous and repeating walks take the block paths", () => {
+    expect(Array.from(takeStrided(floats, [2, 10], [100, 1], 3))).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => (3 + i) / 2),
+      ...Array.from({ length: 10 }, (_, i) => (103 + i) / 2),
+    ]);
+    expect(Array.from(takeStrided(floats, [2, 9], [1, 0]))).toEqual([...Array(9).fill(0), ...Array(9).fill(0.5)]);
+  });
+
+  it("a walk past the end is InvalidArgument", () => {
+    expect(() => takeStrided(floats, [2, 10], [395, 1])).toThrow(expect.objectContaining({ code: "InvalidArgument" }));
+  });
+});
+
+describe("scatterStrided", () => {
+  it("places parts at their starts in the destination grid (fixed width and with nulls)", () => {
+    // a 2 x 10 grid from two 1 x 10 parts, and a 4 x 4 grid from four 2 x 2 parts
+    const rows = [0, 1].map((r) => ({ values: makeVector(Float32Array.from({ length: 10 }, (_, i) => r * 10 + i)), sizes: [1, 10], start: r * 10 }));
+    expect(Array.from(scatterStrided(rows, rowMajorStrides([2, 10]), 20))).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    const quads = [0, 1, 2, 3].map((q) => ({
+      values: vectorFromArray([q, null, q, q], new Int32()),
+      sizes: [2, 2],
+      start: (q >> 1) * 8 + (q & 1) * 2,
+    }));
+    expect(Array.from(scatterStrided(quads, rowMajorStrides([4, 4]), 16))).toEqual([
+      0, null, 1, null, 0, 0, 1, 1, 2, null, 3, null, 2, 2, 3, 3,
+    ]);
   });
 });
