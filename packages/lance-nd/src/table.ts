@@ -1,0 +1,113 @@
+import type { Schema } from "apache-arrow";
+import { ndSchema, validateTableSchema, type TableLayout } from "@lance-nd/format";
+import { LanceNdError } from "./errors.js";
+import { withPureErrors } from "./pure-errors.js";
+import { countRows } from "./lance/table-read.js";
+import { openTable, type LanceTable, type StorageOptions } from "./lance/table-open.js";
+import { currentVersion } from "./lance/table-versions.js";
+import { tableSchema } from "./lance/table-read.js";
+
+/** Options of {@link open}. */
+export interface OpenOptions extends StorageOptions {}
+
+/**
+ * An open lance-nd table: a Lance table whose schema is a valid lance-nd v1
+ * table schema. Get one from {@link open}, `write` or `checkout`; pass it to
+ * `scan`, `append`, `NdWriter.append` and the maintenance functions.
+ *
+ * The handle tracks the latest version of the table (each call sees other
+ * writers' commits), except a view from `checkout`, which is read-only.
+ */
+export class NdTable {
+  #lance: LanceTable;
+  #schema: Schema;
+  #layout: TableLayout;
+
+  /** @internal Use {@link open}. */
+  constructor(lance: LanceTable, schema: Schema, layout: TableLayout) {
+    this.#lance = lance;
+    this.#schema = schema;
+    this.#layout = layout;
+  }
+
+  /** The table uri, as given to {@link open} or `write`. */
+  get uri(): string {
+    return this.#lance.uri;
+  }
+
+  /** True for a read-only view of an earlier version (from `checkout`). */
+  get readOnly(): boolean {
+    return this.#lance.pinnedVersion !== undefined;
+  }
+
+  /** The Lance table schema as of the last refresh (with stats columns and encoding keys). */
+  get tableSchema(): Schema {
+    return this.#schema;
+  }
+
+  /** The lance-nd layout of the table schema as of the last refresh. */
+  get layout(): TableLayout {
+    return this.#layout;
+  }
+
+  /** The nd schema: array columns and `__global_attrs__`, without stats columns and `lance-encoding:` keys. */
+  get ndSchema(): Schema {
+    return ndSchema(this.#schema);
+  }
+
+  /** @internal The wrapped Lance table. */
+  get lance(): LanceTable {
+    return this.#lance;
+  }
+
+  /** The version the handle reads: the latest, or the checked-out one. */
+  async version(): Promise<number> {
+    return currentVersion(this.#lance);
+  }
+
+  /** The number of rows (optionally matching a Lance SQL filter). */
+  async countRows(filter?: string): Promise<number> {
+    return countRows(this.#lance, filter);
+  }
+
+  /**
+   * @internal Re-reads the table schema (after a schema change by this or
+   * another writer) and checks it is still a lance-nd v1 table.
+   */
+  async refresh(): Promise<TableLayout> {
+    const schema = await tableSchema(this.#lance);
+    this.#layout = checkedLayout(this.#lance.uri, schema);
+    this.#schema = schema;
+    return this.#layout;
+  }
+
+  /** @internal A handle on another Lance handle of the same table (e.g. a checked-out version). */
+  static async fromLance(lance: LanceTable): Promise<NdTable> {
+    const schema = await tableSchema(lance);
+    return new NdTable(lance, schema, checkedLayout(lance.uri, schema));
+  }
+}
+
+/**
+ * Opens the lance-nd table at `uri` (a local path such as
+ * `data/arrays.lance`, `file://`, `s3://bucket/path/t.lance`, `gs://`,
+ * `az://`, or `memory://db/t.lance`).
+ *
+ * @throws LanceNdError `TableNotFound` when there is no table; `InvalidTable`
+ * for a Lance table that is not a lance-nd v1 table (no `lance_nd:format`
+ * key, another version, or columns that break the layout).
+ * @example
+ * const table = await open("s3://bucket/ocean/sst.lance", { storageOptions: { region: "eu-west-1" } });
+ */
+export async function open(uri: string, options: OpenOptions = {}): Promise<NdTable> {
+  return NdTable.fromLance(await openTable(uri, options));
+}
+
+function checkedLayout(uri: string, schema: Schema): TableLayout {
+  try {
+    return withPureErrors({ uri }, () => validateTableSchema(schema));
+  } catch (err) {
+    if (err instanceof LanceNdError) throw err;
+    throw new LanceNdError("InvalidTable", `not a lance-nd table: ${String(err)}`, { uri, cause: err });
+  }
+}
