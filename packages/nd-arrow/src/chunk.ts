@@ -134,7 +134,8 @@ function chunkOffset(c: NdRecordBatch, i: number, names: readonly string[]): num
   const values = Array.from(offset.value as Iterable<number | bigint>, Number);
   if (values.length !== names.length || values.some((v) => !Number.isSafeInteger(v) || v < 0)) {
     throw mismatch(
-      `chunk ${i}: "${CHUNK_OFFSET}" is [${values.join(", ")}], expected ${names.length} non-negative starts for dims [${names.join(", ")}]`,
+      `chunk ${i}: "${CHUNK_OFFSET}" is [${values.join(", ")}], ` +
+        `expected ${names.length} non-negative starts for dims [${names.join(", ")}]`,
     );
   }
   return values;
@@ -197,7 +198,9 @@ function attrsDiffer(a: Attrs, b: Attrs): string | undefined {
     const x = a.get(key);
     const y = b.get(key);
     if (x === undefined || y === undefined) return `"${key}" (present in only one)`;
-    if (!sameType(x.type, y.type) || !sameValues(x.value, y.value)) return `"${key}" (${x.type} ${String(x.toJS())} vs ${y.type} ${String(y.toJS())})`;
+    if (!sameType(x.type, y.type) || !sameValues(x.value, y.value)) {
+      return `"${key}" (${x.type} ${String(x.toJS())} vs ${y.type} ${String(y.toJS())})`;
+    }
   }
   return undefined;
 }
@@ -234,7 +237,8 @@ function assembleArray(
     if (seen === undefined) pieces.set(key, { chunk: i, array: part });
     else if (!sameValues(seen.array.values, part.values)) {
       throw mismatch(
-        `chunk ${i} holds other values than chunk ${seen.chunk} for the same part of the array (it lacks a chunked dim, so they must agree)`,
+        `chunk ${i} holds other values than chunk ${seen.chunk} for the same part of the array ` +
+          "(it lacks a chunked dim, so they must agree)",
         name,
       );
     }

@@ -1,6 +1,7 @@
 /**
  * Gather kernels over Arrow vectors: `take` copies the values at given
- * positions into a new single-chunk vector, `concat` joins chunks into one.
+ * positions into a new single-chunk vector, `takeStrided` / `scatterStrided`
+ * copy strided walks over a grid, `concatData` joins chunks into one.
  * They work on the raw buffers (values, offsets, validity bitmaps) of every
  * value type of spec section 3 and keep nulls. Ascending runs of positions
  * are copied as blocks, which is what chunking along outer dims produces.
@@ -33,16 +34,8 @@ export function take<T extends DataType>(vector: Vector<T>, indices: IndexArray)
   return makeVector(takeData(concatData(vector.data), indices));
 }
 
-/**
- * The chunks of `vectors`, in order, as one single-chunk vector. Throws
- * `InvalidArgument` when the types differ.
- */
-export function concat<T extends DataType>(vectors: readonly Vector<T>[]): Vector<T> {
-  return makeVector(concatData(vectors.flatMap((v) => v.data)));
-}
-
 /** {@link take} on one `Data`. */
-export function takeData<T extends DataType>(data: Data<T>, indices: IndexArray): Data<T> {
+function takeData<T extends DataType>(data: Data<T>, indices: IndexArray): Data<T> {
   checkIndices(indices, data.length);
   const n = indices.length;
   const { type } = data;
@@ -68,7 +61,11 @@ export function takeData<T extends DataType>(data: Data<T>, indices: IndexArray)
   }
 }
 
-/** {@link concat} on `Data` chunks; returns the chunk itself when there is one. */
+/**
+ * `Data` chunks of one type joined, in order, into one `Data` (the chunk
+ * itself when there is one). Throws `InvalidArgument` for no chunks or
+ * chunks of different types.
+ */
 export function concatData<T extends DataType>(chunks: readonly Data<T>[]): Data<T> {
   const first = chunks[0];
   if (first === undefined) {
@@ -215,7 +212,11 @@ export interface StridedPart<T extends DataType = DataType> {
  * one part (the caller checks the tiling). Fixed-width values without nulls
  * are copied block by block; others gather through one index array.
  */
-export function scatterStrided<T extends DataType>(parts: readonly StridedPart<T>[], strides: readonly number[], length: number): Vector<T> {
+export function scatterStrided<T extends DataType>(
+  parts: readonly StridedPart<T>[],
+  strides: readonly number[],
+  length: number,
+): Vector<T> {
   const datas = parts.map((p) => concatData(p.values.data));
   const first = datas[0];
   if (first === undefined) throw new NdArrowError("InvalidArgument", "nothing to scatter: no parts");

@@ -255,7 +255,8 @@ function logicalLayout(column: string, meta: Metadata, shape: readonly number[])
       if (identity) return new NdArray(values, dims);
       const strides = rowMajorStrides(physical);
       const sizes = dims.map((d) => d.size);
-      const logical = values.length === 0 ? makeVector(nullData(valueType, 0)) : takeStrided(values, sizes, perm.map((p) => strides[p]!));
+      const walk = perm.map((p) => strides[p]!);
+      const logical = values.length === 0 ? makeVector(nullData(valueType, 0)) : takeStrided(values, sizes, walk);
       return new NdArray(logical, dims);
     },
   };

@@ -31,7 +31,7 @@ import type { DataType, Vector } from "apache-arrow";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isNdArrowError } from "../src/errors.js";
-import { concat, rowMajorStrides, scatterStrided, stridedIndices, take, takeStrided } from "../src/take.js";
+import { rowMajorStrides, scatterStrided, stridedIndices, take, takeStrided } from "../src/take.js";
 
 const fixedTypes: DataType[] = [
   new Int8(),
@@ -225,20 +225,24 @@ describe("take", () => {
   });
 });
 
-describe("concat", () => {
-  it("joins chunks of every kind with their nulls, from sliced inputs", () => {
+describe("multi-chunk input (concatData)", () => {
+  const identity = (n: number) => Uint32Array.from({ length: n }, (_, i) => i);
+
+  it("chunks of every kind join with their nulls, from sliced inputs", () => {
     const f = vectorFromArray([1, null, 3, 4], new Float64());
-    expect(Array.from(concat([f.slice(1), f.slice(0, 2)]))).toEqual([null, 3, 4, 1, null]);
+    expect(Array.from(take(f.slice(1).concat(f.slice(0, 2)), identity(5)))).toEqual([null, 3, 4, 1, null]);
     const b = vectorFromArray([true, null, false, true, true, false, false, true, true], new Bool());
-    expect(Array.from(concat([b.slice(3), b.slice(1, 4)]))).toEqual([true, true, false, false, true, true, null, false, true]);
+    expect(Array.from(take(b.slice(3).concat(b.slice(1, 4)), identity(9)))).toEqual([
+      true, true, false, false, true, true, null, false, true,
+    ]);
     const s = vectorFromArray(["a", null, "ccc"], new LargeUtf8());
-    expect(Array.from(concat([s.slice(1), s]))).toEqual([null, "ccc", "a", null, "ccc"]);
+    expect(Array.from(take(s.slice(1).concat(s), identity(5)))).toEqual([null, "ccc", "a", null, "ccc"]);
   });
 
   it("chunks of different types are InvalidArgument", () => {
     const a = makeVector(new Int32Array([1])) as Vector;
     const b = makeVector(new Float32Array([1])) as Vector;
-    expect(() => concat([a, b])).toThrow(expect.objectContaining({ code: "InvalidArgument" }));
+    expect(() => take(a.concat(b), identity(2))).toThrow(expect.objectContaining({ code: "InvalidArgument" }));
   });
 });
 
@@ -295,7 +299,11 @@ describe("takeStrided", () => {
 describe("scatterStrided", () => {
   it("places parts at their starts in the destination grid (fixed width and with nulls)", () => {
     // a 2 x 10 grid from two 1 x 10 parts, and a 4 x 4 grid from four 2 x 2 parts
-    const rows = [0, 1].map((r) => ({ values: makeVector(Float32Array.from({ length: 10 }, (_, i) => r * 10 + i)), sizes: [1, 10], start: r * 10 }));
+    const rows = [0, 1].map((r) => ({
+      values: makeVector(Float32Array.from({ length: 10 }, (_, i) => r * 10 + i)),
+      sizes: [1, 10],
+      start: r * 10,
+    }));
     expect(Array.from(scatterStrided(rows, rowMajorStrides([2, 10]), 20))).toEqual(Array.from({ length: 20 }, (_, i) => i));
     const quads = [0, 1, 2, 3].map((q) => ({
       values: vectorFromArray([q, null, q, q], new Int32()),
