@@ -3,7 +3,7 @@
  * TypedArray copy of the same output bytes, measured in the same run:
  * broadcast lat(180) -> (time, lat, lon), flatten the batch to a table,
  * chunk it by { time: 1, lat: 90 } and assemble the chunks back. Best of
- * several repetitions after a few warm-up runs.
+ * several repetitions after enough warm-up runs for the JIT to settle.
  *
  * Run: npx --yes pnpm@12.21.0 --filter @lance-nd/nd-arrow bench:grid
  */
@@ -15,7 +15,7 @@ const LAT = 180;
 const LON = 360;
 const CELLS = TIME * LAT * LON;
 const REPS = 20;
-const WARMUP = 20;
+const WARMUP = 50;
 
 function best(fn: () => unknown): number {
   for (let i = 0; i < WARMUP; i++) fn();
