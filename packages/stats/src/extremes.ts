@@ -23,7 +23,7 @@ export type StorageValue = number | bigint | Uint8Array;
  */
 export function extremes(storage: Storage, chunks: readonly Data[]): Extremes | null {
   switch (storage.kind) {
-    case "number": return numberExtremes(chunks);
+    case "number": return numberExtremes(storage.ArrayType === Float64Array, chunks);
     case "bigint": return bigintExtremes(chunks);
     case "float16": return float16Extremes(chunks);
     case "utf8": return utf8Extremes(chunks);
@@ -52,14 +52,14 @@ const BLOCK = 4096;
 //   feedback for the code after the loop. One long call gets it compiled
 //   on-stack mid-loop, before that code ever ran, and it deoptimises there
 //   again on every call (measured: about 4x slower).
-function numberExtremes(chunks: readonly Data[]): Extremes | null {
+function numberExtremes(isFloat64: boolean, chunks: readonly Data[]): Extremes | null {
   const range = new Float64Array([Infinity, -Infinity]);
   let block: Float64Array | null = null;
   for (const data of chunks) {
     const values = data.values as NumberArray;
     const { length, offset } = data;
     const bitmap = nullsOf(data);
-    const direct = values instanceof Float64Array ? values : null;
+    const direct = isFloat64 ? (values as Float64Array) : null;
     for (let start = 0; start < length; start += BLOCK) {
       const end = Math.min(start + BLOCK, length);
       if (direct !== null) {
