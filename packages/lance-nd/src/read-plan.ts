@@ -1,0 +1,75 @@
+/**
+ * How a scan reads: the columns, the Lance filter, and one step (a filtered
+ * scan of the projected columns) or two (the row ids of the matching rows
+ * from the small columns, then the projected columns of those rows).
+ */
+import { GLOBAL_ATTRS_COLUMN } from "@lance-nd/nd-arrow";
+import { selectName, type TableLayout } from "@lance-nd/format";
+import { LanceNdError } from "./errors.js";
+import { checkNdFilter, referencedColumns } from "./nd-filter.js";
+
+/** Lance's row id column. */
+export const ROW_ID = "_rowid";
+
+/** One condition of a scan: nd-level SQL (checked, names quoted) or Lance SQL (as is). */
+export type Condition = { kind: "nd"; sql: string } | { kind: "lance"; sql: string };
+
+/** What a scan asks for. */
+export interface ReadRequest {
+  /** The variables to read; undefined: all. */
+  projection: readonly string[] | undefined;
+  /** All must hold. */
+  conditions: readonly Condition[];
+}
+
+/** How a scan reads. */
+export interface ReadPlan {
+  /**
+   * The columns to read, as the SDK's `select` takes them: the projected
+   * variables and `__global_attrs__`, or only `_rowid` when neither exists
+   * (then each row decodes to an empty batch).
+   */
+  columns: string[];
+  /** The Lance SQL filter, undefined for none. */
+  filter: string | undefined;
+  /** True: read the `_rowid`s of the matching rows first, then take `columns` of those rows. */
+  twoStep: boolean;
+}
+
+/**
+ * Plans a read of `request` on a table with `layout`.
+ *
+ * @throws LanceNdError `InvalidInput` for a projected name that is not a
+ * variable, and for an nd-level filter that names an unknown column or field.
+ */
+export function planRead(uri: string, layout: TableLayout, request: ReadRequest): ReadPlan {
+  const variables = request.projection ?? [...layout.arrays.keys()];
+  for (const name of variables) {
+    if (!layout.arrays.has(name)) {
+      throw new LanceNdError("InvalidInput", `project names unknown variable "${name}"; the variables are ${[...layout.arrays.keys()].join(", ")}`, {
+        uri,
+        column: name,
+      });
+    }
+  }
+  const small = layout.globalAttrs === null ? [] : [GLOBAL_ATTRS_COLUMN];
+  const columns = [...new Set(variables)].map(selectName).concat(small);
+  const touched = new Set<string>();
+  const parts = request.conditions.map((condition) => {
+    if (condition.kind === "lance") {
+      referencedColumns(uri, condition.sql).forEach((name) => touched.add(name));
+      return condition.sql;
+    }
+    const checked = checkNdFilter(uri, layout, condition.sql);
+    checked.columns.forEach((name) => touched.add(name));
+    return checked.sql;
+  });
+  const filter = parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : parts.map((p) => `(${p})`).join(" AND ");
+  const readsBig = variables.length > 0;
+  const filterTouchesBig = variables.some((name) => touched.has(name) || [...touched].some((t) => t.toLowerCase() === name.toLowerCase()));
+  return {
+    columns: columns.length === 0 ? [ROW_ID] : columns,
+    filter,
+    twoStep: filter !== undefined && readsBig && !filterTouchesBig,
+  };
+}

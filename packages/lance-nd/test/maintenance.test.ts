@@ -1,0 +1,168 @@
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { NdArray } from "@lance-nd/nd-arrow";
+import { isLanceNdError } from "../src/errors.js";
+import { col } from "../src/expr.js";
+import { checkout, cleanupOldVersions, compact, deleteRows, restore, versions } from "../src/maintenance.js";
+import { scan } from "../src/scan.js";
+import type { NdTable } from "../src/table.js";
+import { appendRows } from "../src/lance/table-write.js";
+import { encodeRows } from "@lance-nd/format";
+import { appendTo, ids, makeTable, sampleRow, tempDir } from "./helpers/make-table.js";
+
+const dir = tempDir("maintenance");
+let count = 0;
+
+async function fresh(rows = 4): Promise<NdTable> {
+  return makeTable(path.join(dir, `t${count++}.lance`), Array.from({ length: rows }, (_, i) => sampleRow(i)), { stats: true });
+}
+
+async function failure(run: () => Promise<unknown>): Promise<{ code?: string; column?: string }> {
+  try {
+    await run();
+  } catch (err) {
+    return isLanceNdError(err) ? { code: err.code, column: err.column } : { code: String(err) };
+  }
+  return {};
+}
+
+/** Asserts that a failed call left the version and the rows as they were. */
+async function unchanged(table: NdTable, run: () => Promise<unknown>, code: string): Promise<void> {
+  const version = await table.version();
+  const rows = ids(await scan(table).toArray());
+  expect(await failure(run)).toMatchObject({ code });
+  expect(await table.version()).toBe(version);
+  expect(ids(await scan(table).toArray())).toEqual(rows);
+}
+
+describe("deleteRows", () => {
+  it("deletes the rows an nd filter or an Expr matches, in one new version", async () => {
+    const t = await fresh();
+    const v = await t.version();
+    expect(await deleteRows(t, "__stats__:sst.max < 10")).toEqual({ deleted: 1, version: v + 1 });
+    expect(await deleteRows(t, col("__global_attrs__.id").isIn(["r2", "r3"]))).toEqual({ deleted: 2, version: v + 2 });
+    expect(ids(await scan(t).toArray())).toEqual(["r1"]);
+  });
+
+  it("a predicate that matches no row commits no version", async () => {
+    const t = await fresh();
+    const v = await t.version();
+    expect(await deleteRows(t, "__global_attrs__.id = 'nope'")).toEqual({ deleted: 0, version: v });
+    expect(await t.version()).toBe(v);
+  });
+
+  it("an unknown column or bad SQL is InvalidInput and changes nothing", async () => {
+    const t = await fresh();
+    await unchanged(t, () => deleteRows(t, "nope = 1"), "InvalidInput");
+    await unchanged(t, () => deleteRows(t, "__global_attrs__.id = "), "InvalidInput");
+    await unchanged(t, () => deleteRows(t, ""), "InvalidInput");
+  });
+});
+
+describe("compact", () => {
+  it("merges fragments, drops deleted rows, keeps the rows, after schema evolution and with tags", async () => {
+    const t = await fresh(2);
+    await appendTo(t, [sampleRow(2, { extra: { chl: NdArray.from(new Float32Array([1]), { dims: { depth: 1 } }) } })]);
+    await appendTo(t, [sampleRow(3)]);
+    await t.lance.sdk.tags().then((tags) => tags.create("first", 1));
+    await deleteRows(t, "__global_attrs__.n = 0");
+    const before = await scan(t).toArray();
+    const result = await compact(t);
+    expect(result.fragmentsRemoved).toBe(3);
+    expect(result.fragmentsAdded).toBe(1);
+    const after = await scan(t).toArray();
+    expect(ids(after)).toEqual(ids(before));
+    expect(after.map((r) => r.names().sort())).toEqual(before.map((r) => r.names().sort()));
+    expect((await versions(t)).map((v) => v.version)).toContain(1);
+  });
+
+  it("unknown options are InvalidInput", async () => {
+    const t = await fresh();
+    await unchanged(t, () => compact(t, { targetRowsPerFragment: 10 } as never), "InvalidInput");
+  });
+});
+
+describe("cleanupOldVersions", () => {
+  it("removes old versions (age in ms or a Date), keeps the latest and the rows", async () => {
+    const t = await fresh(1);
+    await appendTo(t, [sampleRow(1)]);
+    await appendTo(t, [sampleRow(2)]);
+    expect((await versions(t)).length).toBe(3);
+    const result = await cleanupOldVersions(t, { olderThan: 0 });
+    expect(result.versionsRemoved).toBeGreaterThanOrEqual(2);
+    expect((await versions(t)).map((v) => v.version)).not.toContain(1);
+    expect(ids(await scan(t).toArray())).toEqual(["r0", "r1", "r2"]);
+    expect(await cleanupOldVersions(t, { olderThan: new Date(Date.now() + 60_000) })).toMatchObject({ versionsRemoved: expect.any(Number) });
+  });
+
+  it("succeeds with a tagged version, which stays", async () => {
+    const t = await fresh(1);
+    await appendTo(t, [sampleRow(1)]);
+    const tagged = await t.version();
+    await t.lance.sdk.tags().then((tags) => tags.create("keep", tagged));
+    await appendTo(t, [sampleRow(2)]);
+    await cleanupOldVersions(t, { olderThan: 0 });
+    const left = (await versions(t)).map((v) => v.version);
+    expect(left).toContain(tagged);
+    expect(left).not.toContain(1);
+  });
+
+  it("bad options are InvalidInput and change nothing", async () => {
+    const t = await fresh();
+    await unchanged(t, () => cleanupOldVersions(t, { olderThan: -1 }), "InvalidInput");
+    await unchanged(t, () => cleanupOldVersions(t, { olderThan: new Date(Number.NaN) }), "InvalidInput");
+    await unchanged(t, () => cleanupOldVersions(t, {} as never), "InvalidInput");
+  });
+});
+
+describe("versions, checkout, restore", () => {
+  it("versions lists each commit with its time and Lance's summary", async () => {
+    const t = await fresh(2);
+    await appendTo(t, [sampleRow(2)]);
+    const list = await versions(t);
+    expect(list.map((v) => v.version)).toEqual([1, 2]);
+    expect(list[1]!.timestamp).toBeInstanceOf(Date);
+    expect(list[1]!.metadata.total_rows).toBe("3");
+  });
+
+  it("checkout gives a read-only view: scans read it, writes fail with InvalidInput", async () => {
+    const t = await fresh(2);
+    await appendTo(t, [sampleRow(2)]);
+    const view = await checkout(t, 1);
+    expect(view.readOnly).toBe(true);
+    expect(await view.version()).toBe(1);
+    expect(ids(await scan(view).toArray())).toEqual(["r0", "r1"]);
+    expect(await failure(() => deleteRows(view, "__global_attrs__.n = 0"))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => compact(view))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => cleanupOldVersions(view, { olderThan: 0 }))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => restore(view, 1))).toMatchObject({ code: "InvalidInput" });
+    // Lance itself refuses a write through the view's handle.
+    expect(await failure(() => appendRows(view.lance, encodeRows([sampleRow(9)], view.tableSchema)))).toMatchObject({ code: "InvalidInput" });
+    expect(ids(await scan(t).toArray())).toEqual(["r0", "r1", "r2"]);
+  });
+
+  it("checkout of a version that does not exist, or not a version, is InvalidInput", async () => {
+    const t = await fresh();
+    expect(await failure(() => checkout(t, 99))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => checkout(t, 0))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => checkout(t, 1.5))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => checkout(t, "no-such-tag"))).toMatchObject({ code: "InvalidInput" });
+  });
+
+  it("restore makes an earlier version the latest in a new commit", async () => {
+    const t = await fresh(2);
+    await appendTo(t, [sampleRow(2, { extra: { chl: NdArray.from(new Float32Array([1]), { dims: { depth: 1 } }) } })]);
+    const latest = await t.version();
+    expect(await restore(t, 1)).toBe(latest + 1);
+    expect(ids(await scan(t).toArray())).toEqual(["r0", "r1"]);
+    expect(t.layout.arrays.has("chl")).toBe(false);
+    expect((await versions(t)).map((v) => v.version).slice(-2)).toEqual([latest, latest + 1]);
+  });
+
+  it("restore of a bad version is InvalidInput and changes nothing", async () => {
+    const t = await fresh();
+    await unchanged(t, () => restore(t, 42), "InvalidInput");
+    await unchanged(t, () => restore(t, -1), "InvalidInput");
+    await unchanged(t, () => restore(t, "no-such-tag"), "InvalidInput");
+  });
+});
