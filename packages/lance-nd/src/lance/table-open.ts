@@ -38,6 +38,12 @@ export interface LanceTable {
 export interface CreateTableOptions extends StorageOptions {
   /** "create" (default) fails with `TableExists` when the table exists; "overwrite" replaces it in a new version. */
   mode?: "create" | "overwrite";
+  /**
+   * Give the rows stable row ids (`new_table_enable_stable_row_ids`), so
+   * that `_row_created_at_version` tells which commit added a row (without
+   * them it reads 1 for every row) and row ids survive compaction.
+   */
+  stableRowIds?: boolean;
 }
 
 // memory:// databases live inside one lancedb connection: a second
@@ -104,7 +110,11 @@ export async function createTable(
   rows.forEach((batch, i) => checkSameFields(uri, schema, batch.schema, i));
   const createOptions = {
     mode: options.mode ?? "create",
-    storageOptions: { ...options.storageOptions, new_table_data_storage_version: LANCE_FILE_VERSION },
+    storageOptions: {
+      ...options.storageOptions,
+      new_table_data_storage_version: LANCE_FILE_VERSION,
+      ...(options.stableRowIds === true ? { new_table_enable_stable_row_ids: "true" } : {}),
+    },
   };
   const op = createOptions.mode === "create" ? "create" : "overwrite";
   const sdk = await sdkCall({ uri, op }, () =>
@@ -121,4 +131,15 @@ function checkSameFields(uri: string, schema: Schema, rowsSchema: Schema, row: n
   if (expected !== actual) {
     throw new LanceNdError("SchemaMismatch", `record batch ${row} has fields [${actual}], the table schema has [${expected}]`, { uri });
   }
+}
+
+/**
+ * Removes the table at `table.uri` with all its versions (lancedb's
+ * `dropTable`); the handle is closed.
+ *
+ * @throws LanceNdError `TableNotFound` when it is already gone.
+ */
+export async function dropTable(table: LanceTable): Promise<void> {
+  table.sdk.close();
+  await sdkCall({ uri: table.uri, op: "drop" }, () => table.connection.dropTable(table.location.tableName));
 }

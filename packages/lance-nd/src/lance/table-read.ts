@@ -15,6 +15,14 @@ export async function tableSchema(table: LanceTable): Promise<Schema> {
 }
 
 /**
+ * The bytes of the table's data files, as the manifest lists them (no
+ * deletion files, no manifests): what the rows take on disk.
+ */
+export async function tableBytes(table: LanceTable): Promise<number> {
+  return (await sdkCall({ uri: table.uri, op: "stats" }, () => table.sdk.stats())).totalBytes;
+}
+
+/**
  * The number of rows, or of rows that match a Lance SQL `filter`.
  *
  * @throws LanceNdError `InvalidInput` for a bad filter or an unknown column.

@@ -1,0 +1,124 @@
+/**
+ * The options of `write`, `append` and `NdWriter`, validated once with zod
+ * where they enter the library.
+ */
+import { parseColumnOptions, type CastingMode, type ColumnOptions } from "@lance-nd/format";
+import { z } from "zod";
+import { LanceNdError } from "./errors.js";
+import { withPureErrors } from "./pure-errors.js";
+
+/** 128 MiB: the default size of one Lance add (fragment) on disk. */
+export const DEFAULT_TARGET_FRAGMENT_BYTES = 128 * 1024 * 1024;
+
+/** The default number of Lance adds a writer runs at the same time (also bounded by memory, see README). */
+export const DEFAULT_WRITE_PARALLELISM = 4;
+
+/** How a write treats the table at the uri. */
+export type WriteMode = "create" | "append" | "overwrite";
+
+/** Options of an append: {@link append} and `NdWriter.append`. */
+export interface AppendOptions {
+  /** What to do with a variable or attribute of another type than the table (default "no"; see README, Casting). */
+  casting?: CastingMode;
+  /** Encoding defaults for the columns this write adds (they do not change the table's stored defaults). */
+  columnDefaults?: ColumnOptions;
+  /** Encoding options per new column name; they override the defaults option by option. */
+  columns?: Record<string, ColumnOptions>;
+  /** Object store options, passed to lancedb as is (e.g. `{ region: "eu-west-1" }`). */
+  storageOptions?: Record<string, string>;
+  /** About this many bytes on disk per Lance add (default 128 MiB). */
+  targetFragmentBytes?: number;
+  /** At most this many Lance adds at the same time (default 4; also bounded by memory). */
+  writeParallelism?: number;
+}
+
+/** Options of {@link write} and `NdWriter.create`. */
+export interface WriteOptions extends AppendOptions {
+  /** "create" (default) fails with `TableExists`; "append" adds to an existing table; "overwrite" replaces it. */
+  mode?: WriteMode;
+  /** Give each variable a `__stats__` column and fill it on every later write (create / overwrite only; default false). */
+  stats?: boolean;
+}
+
+/** Write options after validation, with the defaults filled in. */
+export interface ParsedWriteOptions {
+  mode: WriteMode;
+  casting: CastingMode;
+  stats: boolean;
+  columnDefaults: ColumnOptions | undefined;
+  columns: Record<string, ColumnOptions> | undefined;
+  storageOptions: Record<string, string> | undefined;
+  targetFragmentBytes: number;
+  writeParallelism: number;
+}
+
+const optionsSchema = z.strictObject({
+  mode: z.enum(["create", "append", "overwrite"], { error: 'expected "create", "append" or "overwrite"' }).optional(),
+  casting: z.enum(["no", "safe", "same_kind", "promote"], { error: 'expected "no", "safe", "same_kind" or "promote"' }).optional(),
+  stats: z.boolean({ error: "expected true or false" }).optional(),
+  columnDefaults: z.unknown().optional(),
+  columns: z.record(z.string(), z.unknown(), { error: "expected an object of column name to column options" }).optional(),
+  storageOptions: z.record(z.string(), z.string(), { error: "expected an object of string values" }).optional(),
+  targetFragmentBytes: z.int({ error: "expected a positive integer" }).positive({ error: "expected a positive integer" }).optional(),
+  writeParallelism: z.int({ error: "expected an integer from 1 to 64" }).min(1).max(64, { error: "expected an integer from 1 to 64" }).optional(),
+});
+
+/**
+ * Validates write options (the `mode` of an append is forced to "append";
+ * `stats` is refused there, because only a create or overwrite sets it).
+ *
+ * @throws LanceNdError `InvalidInput` with one message that names each bad option, its value and what is allowed.
+ */
+export function parseWriteOptions(input: unknown, uri: string, forAppend = false): ParsedWriteOptions {
+  const result = optionsSchema.safeParse(input ?? {});
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const place = issue.path.length === 0 ? "options" : issue.path.map(String).join(".");
+      if (issue.code === "unrecognized_keys") return `unknown option ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+      return `${place} = ${show(valueAt(input, issue.path))}: ${issue.message}`;
+    });
+    throw new LanceNdError("InvalidInput", `invalid write options: ${problems.join("; ")}`, { uri, cause: result.error });
+  }
+  const options = result.data;
+  const mode = forAppend ? "append" : (options.mode ?? "create");
+  if (mode === "append" && options.stats !== undefined) {
+    throw new LanceNdError("InvalidInput", "invalid write options: stats: only a create or an overwrite sets the stats of a table", { uri });
+  }
+  const columnDefaults =
+    options.columnDefaults === undefined ? undefined : withPureErrors({ uri }, () => parseColumnOptions(options.columnDefaults, "columnDefaults"));
+  const columns =
+    options.columns === undefined
+      ? undefined
+      : Object.fromEntries(
+          Object.entries(options.columns).map(([name, value]) => [name, withPureErrors({ uri }, () => parseColumnOptions(value, `columns.${name}`))]),
+        );
+  return {
+    mode,
+    casting: options.casting ?? "no",
+    stats: options.stats ?? false,
+    columnDefaults,
+    columns,
+    storageOptions: options.storageOptions,
+    targetFragmentBytes: options.targetFragmentBytes ?? DEFAULT_TARGET_FRAGMENT_BYTES,
+    writeParallelism: options.writeParallelism ?? DEFAULT_WRITE_PARALLELISM,
+  };
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return "undefined";
+  if (typeof value === "bigint") return `${value}n`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,135 @@
+import * as path from "node:path";
+import { NdArray, NdRecordBatch, encode } from "@lance-nd/nd-arrow";
+import { Float64 } from "apache-arrow";
+import { describe, expect, it, vi } from "vitest";
+import { listVersions } from "../src/lance/table-versions.js";
+import { open } from "../src/table.js";
+import { widen } from "../src/widen.js";
+import { write } from "../src/write.js";
+import { NdWriter, batchBytes } from "../src/writer.js";
+import { tempDir } from "./helpers/make-table.js";
+import { bigRow, failure, readIds, readRows, sstRow, sstRows } from "./helpers/write-rows.js";
+
+const dir = tempDir("writer");
+let tables = 0;
+const fresh = (): string => path.join(dir, `w${tables++}.lance`);
+
+describe("NdWriter", () => {
+  it("writes rows in several calls; finish commits small writes in one version and returns the table", async () => {
+    const writer = await NdWriter.create(fresh(), { stats: true });
+    for (const row of sstRows(3)) await writer.write(row);
+    const table = await writer.finish();
+    expect(await table.version()).toBe(1);
+    expect(await readIds(table)).toEqual(["r0", "r1", "r2"]);
+    expect(table.layout.stats).toBe(true);
+  });
+
+  it("writeBatch takes rows encoded with nd-arrow's encode", async () => {
+    const writer = await NdWriter.create(fresh());
+    await writer.writeBatch(encode(sstRows(2)));
+    await writer.write(sstRow(2));
+    expect(await readIds(await writer.finish())).toEqual(["r0", "r1", "r2"]);
+  });
+
+  it("a row that fails a check is rejected with SchemaMismatch and the writer stays usable", async () => {
+    const writer = await NdWriter.create(fresh());
+    await writer.write(sstRow(0));
+    expect(await failure(writer.write(sstRow(1, { type: new Float64() })))).toMatchObject({ code: "SchemaMismatch", column: "sst" });
+    await writer.write(sstRow(2));
+    expect(await readIds(await writer.finish())).toEqual(["r0", "r2"]);
+  });
+
+  it("writes one add per targetFragmentBytes and never splits a row", async () => {
+    const writer = await NdWriter.create(fresh(), { targetFragmentBytes: 10_000 });
+    for (let i = 0; i < 8; i++) await writer.write(bigRow(i, 1000)); // 4000 bytes a row
+    const table = await writer.finish();
+    expect(writer.versions.length).toBeGreaterThanOrEqual(3);
+    expect(await table.countRows()).toBe(8);
+    expect(await listVersions(table.lance)).toHaveLength(writer.versions.length);
+  });
+
+  it("learns the disk/memory ratio: compressible rows make adds of more rows", async () => {
+    const target = 64 * 1024;
+    const zeros = (i: number) => new NdRecordBatch({ z: NdArray.from(new Float32Array(4096), { dims: { x: 4096 } }) }, { id: `z${i}` });
+    const writer = await NdWriter.create(fresh(), { targetFragmentBytes: target, writeParallelism: 1, columnDefaults: { compression: "zstd" } });
+    for (let i = 0; i < 64; i++) await writer.write(zeros(i)); // 16 KiB a row in memory, about half on disk
+    await writer.finish();
+    // Without learning the ratio: 64 rows / 4 rows per add = 16 adds; with it, 4 rows then about 8 per add.
+    expect(writer.versions.length).toBeLessThanOrEqual(10);
+  });
+
+  it("counts the bytes of a row from its value buffers", () => {
+    expect(batchBytes(bigRow(0, 1000))).toBe(4000);
+  });
+
+  it("abort removes the rows the writer committed and drops a table it created", async () => {
+    const uri = fresh();
+    const writer = await NdWriter.create(uri, { targetFragmentBytes: 1 });
+    await writer.write(sstRow(0));
+    await writer.write(sstRow(1));
+    expect(writer.versions.length).toBeGreaterThan(0);
+    await writer.abort();
+    expect(await failure(open(uri))).toMatchObject({ code: "TableNotFound" });
+    expect(await failure(writer.write(sstRow(2)))).toMatchObject({ code: "InvalidInput" });
+  });
+
+  it("abort of an append writer leaves the table with its rows", async () => {
+    const table = await write(fresh(), sstRows(2));
+    const writer = await NdWriter.append(table, { targetFragmentBytes: 1 });
+    await writer.write(sstRow(5));
+    await writer.write(sstRow(6));
+    await writer.abort();
+    expect(await readIds(table)).toEqual(["r0", "r1"]);
+  });
+
+  it("an append writer adds a new variable before its first add; readers see the empty column before finish", async () => {
+    const uri = fresh();
+    const table = await write(uri, sstRows(1));
+    const writer = await NdWriter.append(table, { targetFragmentBytes: 1 });
+    await writer.write(new NdRecordBatch({ chl: NdArray.from(new Float32Array([1, 2]), { dims: { lat: 2 } }) }, { id: "c" }));
+    const reader = await open(uri);
+    await vi.waitFor(async () => expect(await reader.countRows()).toBe(2), { timeout: 5000 });
+    await reader.refresh();
+    expect([...reader.layout.arrays.keys()]).toEqual(["sst", "chl"]);
+    await writer.finish();
+    expect((await readRows(reader)).map((r) => r.names())).toEqual([["sst"], ["chl"]]);
+  });
+
+  it("a failed Lance add makes every later call throw WriterFailed; finish then removes the writer's rows", async () => {
+    const uri = fresh();
+    const table = await write(uri, sstRows(1));
+    const writer = await NdWriter.append(table, { targetFragmentBytes: 1, writeParallelism: 1 });
+    await writer.write(sstRow(1));
+    // Another writer widens sst: the next add (Float32 rows, casting "no") fails in Lance's table.
+    await widen(await open(uri), "sst", new Float64());
+    const first = await failure(writer.write(sstRow(2)));
+    expect(first.code).toBe("WriterFailed");
+    expect(await failure(writer.write(sstRow(3)))).toMatchObject({ code: "WriterFailed" });
+    let cause: unknown;
+    try {
+      await writer.finish();
+    } catch (err) {
+      cause = (err as Error).cause;
+    }
+    expect(cause).toMatchObject({ code: "SchemaMismatch" });
+    expect(await readIds(table)).toEqual(["r0"]);
+    expect(await failure(writer.finish())).toMatchObject({ code: "WriterFailed" });
+  });
+
+  it("write waits while the buffer is full: at most 8 adds of rows are held", async () => {
+    const writer = await NdWriter.create(fresh(), { targetFragmentBytes: 4000, writeParallelism: 1 });
+    const held: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      await writer.write(bigRow(i, 1000));
+      held.push(writer.bufferedBytes);
+    }
+    await writer.finish();
+    expect(Math.max(...held)).toBeLessThanOrEqual(8 * 4000);
+  });
+
+  it("NdWriter.create on an existing table fails with TableExists", async () => {
+    const uri = fresh();
+    await write(uri, sstRows(1));
+    expect(await failure(NdWriter.create(uri))).toMatchObject({ code: "TableExists" });
+  });
+});
