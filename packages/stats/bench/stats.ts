@@ -80,6 +80,17 @@ function stringLoop(bytes: Uint8Array, offsets: Int32Array): [number, number] {
  * all of them as in a real writer (no monomorphic head start).
  */
 function warmUp(): void {
+  // Short calls first: V8 then optimises each loop as a whole function. A
+  // first long call would compile it on-stack mid-loop, before the code after
+  // the loop ran, and that code would deoptimise on every later call.
+  const tiny = new Float32Array(256);
+  const tinyVector = makeVector(tiny);
+  for (let i = 0; i < 2000; i++) {
+    floatLoop(tiny, tiny.length);
+    computeStats(tinyVector);
+    stringLoop(stringBytes.subarray(0, offsets[64]), offsets.subarray(0, 65));
+    computeStats(stringVector.slice(0, 64));
+  }
   const small = new Float32Array(1 << 16);
   const smallVector = makeVector(small);
   for (let i = 0; i < 200; i++) {
