@@ -6,7 +6,7 @@ import type { Data, DataType, RecordBatch, Schema } from "apache-arrow";
 import { castBatches } from "./cast-rows.js";
 import { isLanceNdError, LanceNdError } from "./errors.js";
 import { evolveFor } from "./evolve.js";
-import { createTable, dropTable, openTable } from "./lance/table-open.js";
+import { createTable, dropTable, openCommitHandle, openTable } from "./lance/table-open.js";
 import { countRows, tableBytes } from "./lance/table-read.js";
 import { currentVersion, deleteWhere, restoreVersion } from "./lance/table-versions.js";
 import { appendRows } from "./lance/table-write.js";
@@ -268,6 +268,11 @@ export class NdWriter {
     return Math.max(1, Math.min(MAX_ADD_MEMORY_BYTES, this.#options.targetFragmentBytes / this.#ratio));
   }
 
+  /** memory:// tables have one connection only, whose adds cannot tell their own versions apart: one add at a time there. */
+  #parallelism(): number {
+    return this.#uri.startsWith("memory://") ? 1 : this.#options.writeParallelism;
+  }
+
   #bufferBytes(): number {
     return Math.min(8 * this.#addBytes(), MAX_BUFFER_MEMORY_BYTES);
   }
@@ -285,7 +290,7 @@ export class NdWriter {
     }
     while (
       this.#inflight.size > 0 &&
-      (this.#inflight.size >= this.#options.writeParallelism || this.#inflightBytes + bytes > MAX_INFLIGHT_MEMORY_BYTES)
+      (this.#inflight.size >= this.#parallelism() || this.#inflightBytes + bytes > MAX_INFLIGHT_MEMORY_BYTES)
     ) {
       await Promise.race(this.#inflight);
     }
@@ -338,8 +343,16 @@ export class NdWriter {
           const plan = await this.#inSchemaTurn(() => evolveFor(table, encodeSchema(group), options));
           const rows = castBatches(group, plan.casts, this.#options.casting, this.#uri);
           const encoded = withPureErrors({ uri: this.#uri }, () => encodeRows(rows, plan.schema));
-          const version = await appendRows(table.lance, encoded);
-          await this.#committed(version, group.length, bytes);
+          // A handle of its own, without read consistency checks: lancedb's add
+          // returns the handle's version after the call, and only such a handle
+          // reports its own commit rather than a concurrent one.
+          const handle = await openCommitHandle(table.lance);
+          try {
+            const version = await appendRows(handle, encoded);
+            await this.#committed(version, group.length, bytes);
+          } finally {
+            handle.sdk.close();
+          }
           return;
         } catch (err) {
           if (!isLanceNdError(err, "CommitConflict") || !err.retryable || attempt >= MAX_COMMIT_ATTEMPTS) throw err;

@@ -58,6 +58,17 @@ describe("NdWriter", () => {
     expect(writer.versions.length).toBeLessThanOrEqual(10);
   });
 
+  it("adds that run at the same time each record their own version (the rows' _row_created_at_version)", async () => {
+    const table = await write(fresh(), sstRows(2));
+    const writer = await NdWriter.append(table, { targetFragmentBytes: 4 * 1024, writeParallelism: 4 });
+    for (let i = 0; i < 8; i++) await writer.write(bigRow(i, 1024));
+    await writer.finish();
+    expect(new Set(writer.versions).size).toBe(writer.versions.length);
+    let rows = 0;
+    for (const v of writer.versions) rows += await table.countRows(`_row_created_at_version = ${v}`);
+    expect(rows).toBe(8);
+  });
+
   it("counts the bytes of a row from its value buffers", () => {
     expect(batchBytes(bigRow(0, 1000))).toBe(4000);
   });

@@ -143,3 +143,25 @@ export async function dropTable(table: LanceTable): Promise<void> {
   table.sdk.close();
   await sdkCall({ uri: table.uri, op: "drop" }, () => table.connection.dropTable(table.location.tableName));
 }
+
+/**
+ * A handle for one commit: the latest version, from a connection WITHOUT
+ * read consistency checks (memory:// shares its only connection). lancedb's
+ * `add` returns the handle's version after the call; a handle that checks
+ * for newer versions (as {@link connectTo}'s do) reports the latest one,
+ * which a concurrent commit may have made, so the commit version of an add
+ * is only exact on such a handle (measured: test/writer.test.ts). Open it
+ * right before the commit (it does not see later schema changes) and close
+ * it after with `handle.sdk.close()`.
+ */
+export async function openCommitHandle(table: LanceTable): Promise<LanceTable> {
+  const connection = table.location.dbUri.startsWith("memory://")
+    ? table.connection
+    : await sdkCall({ uri: table.uri, op: "connect" }, () =>
+        connect(table.location.dbUri, table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }),
+      );
+  const sdk = await sdkCall({ uri: table.uri, op: "open" }, () =>
+    connection.openTable(table.location.tableName, undefined, table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }),
+  );
+  return { ...table, connection, sdk, pinnedVersion: undefined };
+}
