@@ -1,11 +1,11 @@
 /**
  * lance-nd: N-dimensional datasets (netCDF / xarray model) in Lance tables.
- * Work in progress: see the package README. So far this entry exports the
- * typed errors.
+ * See the package README.
  *
  * @example
- * import { col, isLanceNdError, open, scan, stat } from "lance-nd";
+ * import { col, isLanceNdError, open, scan, stat, write } from "lance-nd";
  * try {
+ *   await write("data/arrays.lance", batches, { stats: true, casting: "safe" });
  *   const table = await open("data/arrays.lance");
  *   for await (const batch of scan(table).project(["sst"]).filterExpr(col("__global_attrs__.id").eq("a").and(stat("sst").max.gt(300)))) {
  *     console.log(batch.grid());
@@ -16,6 +16,12 @@
  */
 export { isLanceNdError, LanceNdError, type LanceNdErrorCode, type LanceNdErrorContext } from "./errors.js";
 export { open, NdTable, type OpenOptions } from "./table.js";
+export { write, append, type NdRows } from "./write.js";
+export { NdWriter } from "./writer.js";
+export { type WriteOptions, type AppendOptions, type WriteMode } from "./options.js";
+export { widen } from "./widen.js";
+export { columnDefaults, setColumnDefaults } from "./column-defaults.js";
+export type { CastingMode, ColumnOptions, Codec } from "@lance-nd/format";
 export { scan, NdScan } from "./scan.js";
 export { col, stat, Expr, Column, type Literal } from "./expr.js";
 export { variables, type VariableInfo } from "./variables.js";
