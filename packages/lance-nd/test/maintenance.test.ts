@@ -8,9 +8,12 @@ import { scan } from "../src/scan.js";
 import type { NdTable } from "../src/table.js";
 import { appendRows } from "../src/lance/table-write.js";
 import { encodeRows } from "@lance-nd/format";
+import { append } from "../src/write.js";
 import { appendTo, ids, makeTable, sampleRow, tempDir } from "./helpers/make-table.js";
+import { recordSpans } from "./helpers/span-recorder.js";
 
 const dir = tempDir("maintenance");
+const spans = recordSpans();
 let count = 0;
 
 async function fresh(rows = 4): Promise<NdTable> {
@@ -136,6 +139,7 @@ describe("versions, checkout, restore", () => {
     expect(await failure(() => compact(view))).toMatchObject({ code: "InvalidInput" });
     expect(await failure(() => cleanupOldVersions(view, { olderThan: 0 }))).toMatchObject({ code: "InvalidInput" });
     expect(await failure(() => restore(view, 1))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => append(view, [sampleRow(9)]))).toMatchObject({ code: "InvalidInput" });
     // Lance itself refuses a write through the view's handle.
     expect(await failure(() => appendRows(view.lance, encodeRows([sampleRow(9)], view.tableSchema)))).toMatchObject({ code: "InvalidInput" });
     expect(ids(await scan(t).toArray())).toEqual(["r0", "r1", "r2"]);
@@ -164,5 +168,30 @@ describe("versions, checkout, restore", () => {
     await unchanged(t, () => restore(t, 42), "InvalidInput");
     await unchanged(t, () => restore(t, -1), "InvalidInput");
     await unchanged(t, () => restore(t, "no-such-tag"), "InvalidInput");
+  });
+});
+
+describe("spans", () => {
+  it("deleteRows, compact, cleanupOldVersions and restore each run in their span with the table uri", async () => {
+    const t = await fresh(3);
+    spans.length = 0;
+    await deleteRows(t, "__global_attrs__.n = 0");
+    await compact(t);
+    await cleanupOldVersions(t, { olderThan: 60_000 });
+    await restore(t, 1);
+    expect(spans.map((s) => [s.name, s.attributes["lance_nd.table.uri"], s.ended])).toEqual([
+      ["lance_nd.delete", t.uri, true],
+      ["lance_nd.compact", t.uri, true],
+      ["lance_nd.compact", t.uri, true],
+      ["lance_nd.restore", t.uri, true],
+    ]);
+    expect(spans[0]!.attributes["lance_nd.rows_deleted"]).toBe(1);
+  });
+
+  it("a failed delete marks its span failed", async () => {
+    const t = await fresh(1);
+    spans.length = 0;
+    await failure(() => deleteRows(t, "__global_attrs__.id = "));
+    expect(spans.map((s) => [s.name, s.failed])).toEqual([["lance_nd.delete", true]]);
   });
 });
