@@ -231,6 +231,11 @@ describe("open errors", () => {
     expect(await failure(() => open(path.join(dir, "v2.lance")))).toMatchObject({ code: "InvalidTable" });
   });
 
+  it("InvalidTable for a path that is a file, not a table folder", async () => {
+    fs.writeFileSync(path.join(dir, "file.lance"), "not a table");
+    expect(await failure(() => open(path.join(dir, "file.lance")))).toMatchObject({ code: "InvalidTable" });
+  });
+
   it("InvalidInput for a uri whose table name Lance cannot hold", async () => {
     expect(await failure(() => open(path.join(dir, "a:b.lance")))).toMatchObject({ code: "InvalidInput" });
   });
