@@ -73,3 +73,14 @@ export function planRead(uri: string, layout: TableLayout, request: ReadRequest)
     twoStep: filter !== undefined && readsBig && !filterTouchesBig,
   };
 }
+
+/**
+ * The rows per Lance batch: at most `batchSize`, and at most about
+ * `batchSizeBytes` at `bytesPerRow` (bytes on disk per row; 0 when unknown),
+ * at least 1.
+ *
+ * @example batchRows(256, 32 * 2 ** 20, 2 ** 20) // 32
+ */
+export function batchRows(batchSize: number, batchSizeBytes: number, bytesPerRow: number): number {
+  return Math.max(1, Math.min(batchSize, Math.floor(batchSizeBytes / Math.max(1, bytesPerRow))));
+}

@@ -9,7 +9,7 @@ import { LanceNdError } from "./errors.js";
 import { Expr } from "./expr.js";
 import { withPureErrors } from "./pure-errors.js";
 import { readAhead } from "./read-ahead.js";
-import { ROW_ID, planRead, type Condition, type ReadPlan } from "./read-plan.js";
+import { ROW_ID, batchRows, planRead, type Condition, type ReadPlan } from "./read-plan.js";
 import type { NdTable } from "./table.js";
 import type { LanceTable } from "./lance/table-open.js";
 import { scanRows, takeRows } from "./lance/table-read.js";
@@ -118,13 +118,14 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
     return rows;
   }
 
+  /** Reads the rows: checks the projection and filters first, then streams. */
   async *[Symbol.asyncIterator](): AsyncGenerator<NdRecordBatch> {
-    const { limit } = this.#settings;
-    if (limit === 0) return;
+    const { limit, batchSize, batchSizeBytes } = this.#settings;
     const table = this.#table;
     const known = await readState(table);
     const plan = planRead(table.uri, table.layout, { projection: this.#settings.projection, conditions: this.#settings.conditions });
-    const maxRows = Math.max(1, Math.min(this.#settings.batchSize, Math.floor(this.#settings.batchSizeBytes / Math.max(1, known.bytesPerRow))));
+    if (limit === 0) return;
+    const maxRows = batchRows(batchSize, batchSizeBytes, known.bytesPerRow);
     const batches = plan.twoStep
       ? twoStepRead(table.lance, known.version, plan, maxRows, limit)
       : scanRows(table.lance, { columns: plan.columns, ...optional("filter", plan.filter), ...optional("limit", limit), maxBatchLength: maxRows });

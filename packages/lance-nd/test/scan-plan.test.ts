@@ -4,7 +4,7 @@ import { tableSchema, validateTableSchema } from "@lance-nd/format";
 import { isLanceNdError } from "../src/errors.js";
 import { checkNdFilter, referencedColumns } from "../src/nd-filter.js";
 import { readAhead } from "../src/read-ahead.js";
-import { planRead } from "../src/read-plan.js";
+import { batchRows, planRead } from "../src/read-plan.js";
 
 const layout = validateTableSchema(
   tableSchema(
@@ -79,6 +79,16 @@ describe("planRead", () => {
   it("conditions join with AND", () => {
     const both = planRead("t", layout, { projection: [], conditions: [{ kind: "nd", sql: "sst IS NULL" }, { kind: "lance", sql: "x = 1" }] });
     expect(both.filter).toBe("(`sst` IS NULL) AND (x = 1)");
+  });
+});
+
+describe("batchRows", () => {
+  it("at most batchSize rows and about batchSizeBytes, at least one row", () => {
+    const MiB = 2 ** 20;
+    expect(batchRows(256, 32 * MiB, MiB)).toBe(32);
+    expect(batchRows(256, 32 * MiB, 100)).toBe(256);
+    expect(batchRows(256, 32 * MiB, 100 * MiB)).toBe(1);
+    expect(batchRows(256, 32 * MiB, 0)).toBe(256);
   });
 });
 

@@ -161,6 +161,7 @@ describe("scan: point reads (two steps) keep table order and the limit", () => {
     expect(ids(await scan(table).limit(3).toArray())).toEqual(["r0", "r1", "r2"]);
     expect(ids(await scan(table).filter("__global_attrs__.n > 1").limit(2).toArray())).toEqual(["r2", "r3"]);
     expect(await scan(table).limit(0).toArray()).toEqual([]);
+    expect(await failure(() => scan(table).filter("nope = 1").limit(0).toArray())).toMatchObject({ code: "InvalidInput" });
     expect(await failure(async () => scan(table).limit(-1))).toMatchObject({ code: "InvalidInput" });
   });
 
