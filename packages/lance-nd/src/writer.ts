@@ -20,13 +20,14 @@ const MiB = 1024 * 1024;
 /**
  * At most this many bytes of rows (in memory) in one Lance add, whatever the
  * disk/memory ratio: lancedb holds about 4.7x an add in memory while it
- * writes (SDK-NOTES.md; bench/writer-memory.ts).
+ * writes it (measured; README, "NdWriter sizing"), and a writer must stay
+ * under 1 GiB above its baseline while it writes 1 GiB (bench/writer-memory.ts).
  */
-export const MAX_ADD_MEMORY_BYTES = 128 * MiB;
-/** At most this many bytes of rows in Lance adds at the same time (more parallel adds did not write faster; README). */
-export const MAX_INFLIGHT_MEMORY_BYTES = 128 * MiB;
-/** At most this many bytes of rows buffered plus in flight (the seed's 8x target, capped for memory). */
-export const MAX_BUFFER_MEMORY_BYTES = 256 * MiB;
+export const MAX_ADD_MEMORY_BYTES = 64 * MiB;
+/** At most this many bytes of rows in Lance adds at the same time (parallel adds did not write faster; README). */
+export const MAX_INFLIGHT_MEMORY_BYTES = 64 * MiB;
+/** At most this many bytes of rows buffered plus in flight (the seed's 8x the target, capped for memory). */
+export const MAX_BUFFER_MEMORY_BYTES = 128 * MiB;
 const MAX_COMMIT_ATTEMPTS = 10;
 
 type State = "open" | "finished" | "aborted";
