@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr, decode, encode, isNdArrowError } from "@lance-nd/nd-arrow";
 import { count } from "./counters.js";
 
-const RUNS = Number(process.env.RELIABILITY_FUZZ_RUNS ?? "4") * 50;
+const RUNS = Number(process.env.RELIABILITY_FUZZ_RUNS ?? "8") * 50;
 
 /** A valid encoded record batch: several rows, different grids, types, attributes and absent arrays. */
 function validBatch(): RecordBatch {
