@@ -1,7 +1,9 @@
 import { defineConfig } from "tsup";
 
 /**
- * The `lance-nd` command as one ESM file, dist/cli.js.
+ * The `lance-nd` command as two ESM files: dist/cli.js, the executable,
+ * which sets LANCEDB_LOG and then imports dist/main.js, the whole program
+ * (lancedb reads its log level when it loads, so it must load after).
  *
  * - Workspace packages (lance-nd, @lance-nd/*) are bundled from their
  *   `src/index.ts` (the "development" export condition), so the CLI needs no
@@ -15,7 +17,7 @@ import { defineConfig } from "tsup";
  *   lancedb share the installed copy instead of carrying a second one.
  */
 export default defineConfig({
-  entry: { cli: "src/cli.ts" },
+  entry: { cli: "src/cli.ts", main: "src/main.ts" },
   outDir: "dist",
   format: ["esm"],
   platform: "node",
@@ -27,7 +29,7 @@ export default defineConfig({
   dts: false,
   banner: { js: "#!/usr/bin/env node" },
   noExternal: [/^@lance-nd\//, /^lance-nd$/],
-  external: ["@lancedb/lancedb", "h5wasm", "apache-arrow"],
+  external: ["@lancedb/lancedb", "h5wasm", "apache-arrow", "./main.js"],
   esbuildOptions(options) {
     options.conditions = ["development"];
   },

@@ -1,2 +1,9 @@
-/** Work in progress: see the package README. */
-export {};
+/**
+ * The `lance-nd` executable (dist/cli.js). lancedb sets up its Rust logger
+ * from LANCEDB_LOG when it loads, and its default level prints warnings
+ * meant for developers (e.g. "No existing dataset ... it will be created"),
+ * so the level is set before the program (dist/main.js) is imported.
+ * LANCEDB_LOG=debug still works for a user who wants the logs.
+ */
+process.env.LANCEDB_LOG ??= "error";
+await import("./main.js");

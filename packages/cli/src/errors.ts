@@ -3,7 +3,8 @@ export type CliErrorCode =
   | "FileNotFound" // an input path that does not exist
   | "InvalidFile" // a file that is not (or no longer) what the command reads
   | "InvalidArgument" // a bad option or argument value
-  | "WriteFailed"; // an output file could not be written
+  | "WriteFailed" // an output file could not be written
+  | "CommandFailed"; // a command failed: the message says what, `cause` why
 
 /** Where an error happened, as far as it is known. */
 export interface CliErrorContext {

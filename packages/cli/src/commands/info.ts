@@ -1,0 +1,61 @@
+/** `lance-nd info`: what a table is: format, rows, versions, size, stats, column defaults. */
+import type { Command } from "commander";
+import { versions } from "lance-nd";
+import type { Io } from "../io.js";
+import { printJson, println } from "../io.js";
+import { diskBytes, formatBytes } from "../output/disk-size.js";
+import { failing } from "../report.js";
+import { settingsOf } from "./defaults.js";
+import { openTable, parseVersion } from "./open-table.js";
+
+export function registerInfo(program: Command, io: Io): void {
+  program
+    .command("info")
+    .description("show a table's format version, rows, versions, fragments, size on disk, stats and column defaults")
+    .argument("<table>", "the table")
+    .option("--version <n>", "describe an earlier version", parseVersion)
+    .option("--json", "print as JSON")
+    .addHelpText("after", "\nExample:\n  lance-nd info lance-nd-demo/ocean.lance")
+    .action((uri: string, options: { version?: number; json?: boolean }) =>
+      failing(`cannot read ${uri}`, async () => {
+        const table = await openTable(uri, options.version);
+        const version = await table.version();
+        const all = await versions(table);
+        const current = all.find((v) => v.version === version);
+        const fragments = current?.metadata.total_fragments;
+        const bytes = await diskBytes(uri);
+        const layout = table.layout;
+        const info = {
+          table: uri,
+          formatVersion: layout.formatVersion,
+          version,
+          versions: all.length,
+          rows: await table.countRows(),
+          fragments: fragments === undefined ? null : Number(fragments),
+          bytes: bytes ?? null,
+          variables: layout.arrays.size,
+          globalAttrs: layout.globalAttrs === null ? [] : layout.globalAttrs.type.children.map((f: { name: string }) => f.name),
+          stats: layout.stats,
+          statsVariables: [...layout.statsColumns.keys()],
+          columnDefaults: settingsOf(layout.columnDefaults),
+        };
+        if (options.json) {
+          printJson(io.stdout, info);
+          return;
+        }
+        const lines: [string, string][] = [
+          ["table", uri],
+          ["format", `lance-nd v${info.formatVersion}`],
+          ["version", `${version} (${info.versions} version${info.versions === 1 ? "" : "s"} kept)`],
+          ["rows", String(info.rows)],
+          ["fragments", info.fragments === null ? "unknown" : String(info.fragments)],
+          ["size", bytes === undefined ? "unknown (not a local table)" : formatBytes(bytes)],
+          ["variables", `${info.variables} (lance-nd vars ${uri})`],
+          ["global attrs", info.globalAttrs.join(", ") || "none"],
+          ["stats", info.stats ? `on (${info.statsVariables.length} variables)` : "off"],
+          ["col defaults", Object.entries(info.columnDefaults).map(([k, v]) => `${k}=${v}`).join(", ") || "none (Lance's own)"],
+        ];
+        for (const [key, value] of lines) println(io.stdout, `${key.padEnd(13)}${value}`);
+      }),
+    );
+}

@@ -1,0 +1,140 @@
+/**
+ * Table maintenance commands: `delete`, `compact`, `cleanup`, `versions`,
+ * `restore`, `widen`. Each opens the table, calls one lance-nd function and
+ * reports the new state.
+ */
+import { Argument } from "commander";
+import type { Command } from "commander";
+import { cleanupOldVersions, compact, deleteRows, open, restore, versions, widen } from "lance-nd";
+import { TYPE_NAMES, parseArrowType } from "../args/arrow-type.js";
+import { parseDuration } from "../args/duration.js";
+import type { Io } from "../io.js";
+import { printJson, println } from "../io.js";
+import { formatBytes } from "../output/disk-size.js";
+import { failing } from "../report.js";
+import { parseVersion } from "./open-table.js";
+
+/** Prints `summary` as JSON with `--json`, else `line`. */
+function report(io: Io, json: boolean | undefined, summary: object, line: string): void {
+  if (json) printJson(io.stdout, summary);
+  else println(io.stdout, line);
+}
+
+export function registerDelete(program: Command, io: Io): void {
+  program
+    .command("delete")
+    .description("delete the rows that match a filter (a new version; the old one stays until cleanup)")
+    .argument("<table>", "the table")
+    .requiredOption("--where <sql>", "Lance SQL filter of the rows to delete")
+    .option("--json", "print the summary as JSON")
+    .addHelpText("after", "\nExample:\n  lance-nd delete data/ocean.lance --where \"__global_attrs__.id = 'bad.nc'\"")
+    .action((uri: string, options: { where: string; json?: boolean }) =>
+      failing(`cannot delete from ${uri}`, async () => {
+        const table = await open(uri);
+        const { deleted, version } = await deleteRows(table, options.where);
+        const after = await table.countRows();
+        const summary = { table: uri, deleted, rows: after, version };
+        report(io, options.json, summary, `deleted ${summary.deleted} row${summary.deleted === 1 ? "" : "s"} from ${uri}: ${after} rows left, version ${summary.version}`);
+      }),
+    );
+}
+
+export function registerCompact(program: Command, io: Io): void {
+  program
+    .command("compact")
+    .description("merge small fragments and drop deleted rows (a new version with the same rows)")
+    .argument("<table>", "the table")
+    .option("--json", "print the summary as JSON")
+    .addHelpText("after", "\nExample:\n  lance-nd compact data/ocean.lance")
+    .action((uri: string, options: { json?: boolean }) =>
+      failing(`cannot compact ${uri}`, async () => {
+        const { fragmentsRemoved, fragmentsAdded, version } = await compact(await open(uri));
+        const summary = { table: uri, fragmentsRemoved, fragmentsAdded, version };
+        report(io, options.json, summary, `compacted ${uri}: ${fragmentsRemoved} fragments merged into ${fragmentsAdded}, version ${version}`);
+      }),
+    );
+}
+
+export function registerCleanup(program: Command, io: Io): void {
+  program
+    .command("cleanup")
+    .description("remove versions older than a duration and the files only they used (the latest version always stays)")
+    .argument("<table>", "the table")
+    .option("--older-than <duration>", "age of the versions to remove: 90s, 15m, 12h, 7d", parseDuration, parseDuration("7d"))
+    .option("--json", "print the summary as JSON")
+    .addHelpText("after", "\nExample:\n  lance-nd cleanup data/ocean.lance --older-than 1h")
+    .action((uri: string, options: { olderThan: number; json?: boolean }) =>
+      failing(`cannot clean up ${uri}`, async () => {
+        const table = await open(uri);
+        const { versionsRemoved, bytesRemoved } = await cleanupOldVersions(table, { olderThan: options.olderThan });
+        const kept = (await versions(table)).length;
+        const summary = { table: uri, versionsRemoved, bytesRemoved, versions: kept };
+        report(
+          io,
+          options.json,
+          summary,
+          `removed ${versionsRemoved} old version${versionsRemoved === 1 ? "" : "s"} of ${uri} (${formatBytes(bytesRemoved)} freed): ${kept} kept`,
+        );
+      }),
+    );
+}
+
+export function registerVersions(program: Command, io: Io): void {
+  program
+    .command("versions")
+    .description("list the versions of a table that cleanup has not removed")
+    .argument("<table>", "the table")
+    .option("--json", "print as JSON")
+    .addHelpText("after", "\nExample:\n  lance-nd versions data/ocean.lance")
+    .action((uri: string, options: { json?: boolean }) =>
+      failing(`cannot read ${uri}`, async () => {
+        const list = (await versions(await open(uri))).map((v) => ({
+          version: v.version,
+          timestamp: v.timestamp.toISOString(),
+          rows: v.metadata.total_rows === undefined ? null : Number(v.metadata.total_rows),
+        }));
+        if (options.json) {
+          printJson(io.stdout, list);
+          return;
+        }
+        println(io.stdout, `${"version".padEnd(9)}${"time (UTC)".padEnd(26)}rows`);
+        for (const v of list) println(io.stdout, `${String(v.version).padEnd(9)}${v.timestamp.padEnd(26)}${v.rows ?? "?"}`);
+      }),
+    );
+}
+
+export function registerRestore(program: Command, io: Io): void {
+  program
+    .command("restore")
+    .description("make an earlier version the latest, in a new version (nothing is lost)")
+    .argument("<table>", "the table")
+    .argument("<version>", "the version to restore", parseVersion)
+    .option("--json", "print the summary as JSON")
+    .addHelpText("after", "\nExample:\n  lance-nd restore data/ocean.lance 3")
+    .action((uri: string, version: number, options: { json?: boolean }) =>
+      failing(`cannot restore version ${version} of ${uri}`, async () => {
+        const table = await open(uri);
+        const latest = await restore(table, version);
+        const summary = { table: uri, restored: version, version: latest, rows: await table.countRows() };
+        report(io, options.json, summary, `restored version ${version} of ${uri} as version ${summary.version} (${summary.rows} rows)`);
+      }),
+    );
+}
+
+export function registerWiden(program: Command, io: Io): void {
+  program
+    .command("widen")
+    .description("change the value type of a variable to a wider one that holds every old value (and its stats)")
+    .argument("<table>", "the table")
+    .argument("<variable>", "the variable")
+    .addArgument(new Argument("<type>", `the new type: ${TYPE_NAMES.join(", ")}`).argParser(parseArrowType))
+    .option("--json", "print the summary as JSON")
+    .addHelpText("after", "\nExample:\n  lance-nd widen data/ocean.lance sst float64")
+    .action((uri: string, variable: string, type: ReturnType<typeof parseArrowType>, options: { json?: boolean }) =>
+      failing(`cannot widen "${variable}" of ${uri} to ${String(type)}`, async () => {
+        const latest = await widen(await open(uri), variable, type);
+        const summary = { table: uri, variable, type: String(type), version: latest };
+        report(io, options.json, summary, `widened "${variable}" of ${uri} to ${summary.type}: version ${summary.version}`);
+      }),
+    );
+}

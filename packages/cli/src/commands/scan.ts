@@ -1,0 +1,105 @@
+/** `lance-nd scan`: read rows, as readable lines, JSON, NDJSON or an Arrow IPC stream. */
+import { InvalidArgumentError } from "commander";
+import type { Command } from "commander";
+import { RecordBatchStreamWriter } from "apache-arrow";
+import { encode } from "@lance-nd/nd-arrow";
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import { scan } from "lance-nd";
+import type { NdTable } from "lance-nd";
+import { CliError } from "../errors.js";
+import type { Io } from "../io.js";
+import { printJson, println } from "../io.js";
+import { rowJson } from "../output/row-json.js";
+import { rowLine } from "../output/row-text.js";
+import { failing } from "../report.js";
+import { openTable, parseVersion } from "./open-table.js";
+
+interface ScanOptions {
+  project?: string[];
+  where?: string;
+  limit?: number;
+  version?: number;
+  json?: boolean;
+  ndjson?: boolean;
+  arrow?: boolean;
+}
+
+/** Rows encoded per Arrow record batch of `--arrow`. */
+const ARROW_BATCH_ROWS = 64;
+
+export function registerScan(program: Command, io: Io): void {
+  program
+    .command("scan")
+    .description("read rows: one line per row (global attributes, arrays with type, dims and first values), or JSON / NDJSON / Arrow")
+    .argument("<table>", "the table")
+    .option("--project <names>", "only these variables, comma-separated (global attributes always come)", (text) => text.split(",").map((s) => s.trim()))
+    .option("--where <sql>", "Lance SQL filter, e.g. \"__global_attrs__.id = 'a.nc'\" or \"`__stats__:sst`.max > 30\"")
+    .option("--limit <n>", "at most n rows", parseLimit)
+    .option("--version <n>", "read an earlier version", parseVersion)
+    .option("--json", "all rows as one JSON array (values included)")
+    .option("--ndjson", "one JSON object per row and line")
+    .option("--arrow", "the rows nd-arrow encoded, as an Arrow IPC stream on stdout")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Examples:",
+        "  lance-nd scan lance-nd-demo/ocean.lance --limit 3",
+        "  lance-nd scan data/ocean.lance --project sst --where \"`__stats__:sst`.max > 30\" --json",
+        "  lance-nd scan data/ocean.lance --arrow > rows.arrows",
+      ].join("\n"),
+    )
+    .action((uri: string, options: ScanOptions) => failing(`cannot scan ${uri}`, () => scanTable(io, uri, options)));
+}
+
+async function scanTable(io: Io, uri: string, options: ScanOptions): Promise<void> {
+  const formats = [options.json, options.ndjson, options.arrow].filter(Boolean).length;
+  if (formats > 1) throw new CliError("InvalidArgument", "--json, --ndjson and --arrow go one at a time");
+  if (options.arrow && io.stdout.isTTY === true) {
+    throw new CliError("InvalidArgument", "--arrow writes binary Arrow IPC: redirect it to a file or a pipe");
+  }
+  const table = await openTable(uri, options.version);
+  let query = scan(table);
+  if (options.project !== undefined) query = query.project(options.project);
+  if (options.where !== undefined) query = query.filter(options.where);
+  if (options.limit !== undefined) query = query.limit(options.limit);
+
+  if (options.json) {
+    printJson(io.stdout, (await query.toArray()).map(rowJson));
+  } else if (options.arrow) {
+    await writeArrow(io, table, query, options.project);
+  } else {
+    let index = 0;
+    for await (const row of query) {
+      if (options.ndjson) printJson(io.stdout, rowJson(row), false);
+      else println(io.stdout, rowLine(row, index));
+      index++;
+    }
+    if (!options.ndjson) println(io.stdout, `${index} row${index === 1 ? "" : "s"}`);
+  }
+}
+
+/** The rows as one Arrow IPC stream in the table's nd schema (projected): every batch has the same schema. */
+async function writeArrow(io: Io, table: NdTable, rows: AsyncIterable<NdRecordBatch>, project: string[] | undefined): Promise<void> {
+  const full = table.ndSchema;
+  const keep = project === undefined ? undefined : new Set(project);
+  const schema = keep === undefined ? full : full.select(full.fields.filter((f) => keep.has(f.name) || f.name === "__global_attrs__").map((f) => f.name));
+  const writer = new RecordBatchStreamWriter();
+  writer.reset(undefined, schema);
+  let pending: NdRecordBatch[] = [];
+  for await (const row of rows) {
+    pending.push(row);
+    if (pending.length === ARROW_BATCH_ROWS) {
+      writer.write(encode(pending, { schema }));
+      pending = [];
+    }
+  }
+  if (pending.length > 0) writer.write(encode(pending, { schema }));
+  writer.finish();
+  io.stdout.write(await writer.toUint8Array());
+}
+
+function parseLimit(text: string): number {
+  if (!/^\d+$/.test(text.trim())) throw new InvalidArgumentError("expected a number of rows (an integer >= 0)");
+  return Number(text);
+}

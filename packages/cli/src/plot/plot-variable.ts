@@ -1,0 +1,119 @@
+/** A variable of a row as a heatmap PNG: slice, title, units, orientation. */
+import { writeFile } from "node:fs/promises";
+import type { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { CliError } from "../errors.js";
+import { formatValue } from "../output/row-text.js";
+import { renderHeatmap } from "./heatmap.js";
+import { slice2d } from "./slice.js";
+
+/** What {@link plotVariable} drew. */
+export interface PlotSummary {
+  /** The PNG file. */
+  path: string;
+  /** The plot title: the variable and the selected indices. */
+  title: string;
+  /** The dims along the rows and columns. */
+  rows: string;
+  cols: string;
+  /** The smallest and largest finite value of the slice (null when none). */
+  min: number | null;
+  max: number | null;
+}
+
+/**
+ * Plots variable `name` of `batch`, indexed with `isel` (see `slice2d`), to
+ * a PNG at `path`. Values are decoded as CF says (as xarray shows them):
+ * cells equal to `_FillValue` or `missing_value` are missing (grey, like
+ * null and NaN), the others are `value * scale_factor + add_offset`. The title names the selected indices with their
+ * coordinate values; the colour bar shows the variable's `units`. When the
+ * row dim has an ascending 1-D coordinate (e.g. latitude), row 0 is drawn
+ * at the bottom (north up).
+ *
+ * Throws `CliError`: `InvalidArgument` for a variable the row lacks or a
+ * slice that is not 2-D; `WriteFailed` when the file cannot be written.
+ */
+export async function plotVariable(batch: NdRecordBatch, name: string, isel: ReadonlyMap<string, number>, path: string): Promise<PlotSummary> {
+  const array = batch.get(name);
+  if (array === undefined) {
+    throw new CliError("InvalidArgument", `the selected row has no variable "${name}" (it has ${batch.names().join(", ")})`, { variable: name });
+  }
+  const slice = slice2d(array, name, isel);
+  const decoded = decodeCf(slice.values, slice.nullMask, array);
+  const picks = [...isel].map(([dim, index]) => {
+    const coord = coordinate(batch, dim, index);
+    return coord === undefined ? `${dim}=${index}` : `${dim}=${index} (${coord})`;
+  });
+  const title = [name, ...picks].join("  ");
+  const units = array.attr("units");
+  const png = renderHeatmap(slice.values, slice.cols.size, slice.rows.size, {
+    title,
+    ...(typeof units === "string" ? { units } : {}),
+    ...(decoded.nullMask === undefined ? {} : { nullMask: decoded.nullMask }),
+    origin: ascending(batch, slice.rows.name) ? "lower" : "upper",
+  });
+  try {
+    await writeFile(path, png);
+  } catch (cause) {
+    throw new CliError("WriteFailed", `${path}: cannot write (${(cause as { code?: string }).code ?? String(cause)})`, { path, cause });
+  }
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const v of slice.values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return {
+    path,
+    title,
+    rows: slice.rows.name,
+    cols: slice.cols.name,
+    min: Number.isFinite(min) ? min : null,
+    max: Number.isFinite(max) ? max : null,
+  };
+}
+
+/** A numeric attribute's scalar value, or the values of a list attribute. */
+function numbers(array: NdArray, key: string): number[] {
+  const value = array.attr(key);
+  if (typeof value === "number" || typeof value === "bigint") return [Number(value)];
+  if (Array.isArray(value)) return value.filter((v) => typeof v === "number" || typeof v === "bigint").map(Number);
+  return [];
+}
+
+/**
+ * CF decoding of a slice in place: fill and missing values become missing
+ * cells (a null mask is made when needed), then scale and offset apply.
+ */
+function decodeCf(values: Float64Array, nullMask: Uint8Array | undefined, array: NdArray): { nullMask: Uint8Array | undefined } {
+  const missing = new Set([...numbers(array, "_FillValue"), ...numbers(array, "missing_value")]);
+  const scale = numbers(array, "scale_factor")[0] ?? 1;
+  const offset = numbers(array, "add_offset")[0] ?? 0;
+  let mask = nullMask;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (missing.has(v)) {
+      mask ??= new Uint8Array(values.length);
+      mask[i] = 1;
+      values[i] = Number.NaN;
+    } else if (scale !== 1 || offset !== 0) {
+      values[i] = v * scale + offset;
+    }
+  }
+  return { nullMask: mask };
+}
+
+/** The value of the 1-D coordinate variable of `dim` at `index`, as text. */
+function coordinate(batch: NdRecordBatch, dim: string, index: number): string | undefined {
+  const coord = batch.get(dim);
+  if (coord === undefined || coord.dims.length !== 1 || coord.dims[0]!.name !== dim) return undefined;
+  return formatValue(coord.values.get(index));
+}
+
+/** True when `dim` has a numeric 1-D coordinate whose first value is below its last. */
+function ascending(batch: NdRecordBatch, dim: string): boolean {
+  const coord = batch.get(dim);
+  if (coord === undefined || coord.dims.length !== 1 || coord.dims[0]!.name !== dim || coord.size < 2) return false;
+  const first = Number(coord.values.get(0));
+  const last = Number(coord.values.get(coord.size - 1));
+  return first < last;
+}

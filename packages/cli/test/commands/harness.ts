@@ -1,0 +1,93 @@
+/**
+ * Runs the BUILT command line (dist/cli.js) as a user does: a child process
+ * per call. `ensureBuilt` builds the bundle once when it is missing or older
+ * than any source it bundles (a lock folder keeps parallel test files from
+ * building at the same time).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const PACKAGES = join(PACKAGE, "..");
+/** The bundle the tests run. */
+export const CLI = join(PACKAGE, "dist", "cli.js");
+const BUNDLED = ["cli", "lance-nd", "nd-arrow", "format", "casting", "stats"];
+
+/** What one run of the command line did. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node dist/cli.js ...args` in `cwd` and waits for it. */
+export function cli(args: readonly string[], cwd = PACKAGE): CliRun {
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  if (run.error !== undefined) throw run.error;
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** Runs the command line and returns stdout as bytes (for `scan --arrow`). */
+export function cliBytes(args: readonly string[], cwd = PACKAGE): { code: number | null; stdout: Buffer; stderr: string } {
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd, maxBuffer: 256 * 1024 * 1024 });
+  if (run.error !== undefined) throw run.error;
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr.toString("utf8") };
+}
+
+/** A fresh temporary folder for one test file. */
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "lance-nd-cli-"));
+}
+
+/** Builds dist/cli.js (the package's `build` script: tsup) when it is missing or stale. */
+export function ensureBuilt(): void {
+  if (fresh()) return;
+  const lock = join(tmpdir(), "lance-nd-cli-build.lock");
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`cannot take ${lock}; remove it if no build is running`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    if (fresh()) return;
+    const build = spawnSync(join(PACKAGE, "node_modules", ".bin", "tsup"), [], { cwd: PACKAGE, encoding: "utf8" });
+    if (build.status !== 0) throw new Error(`build of dist/cli.js failed:\n${build.stdout}\n${build.stderr}`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function fresh(): boolean {
+  let built: number;
+  try {
+    built = statSync(CLI).mtimeMs;
+  } catch {
+    return false;
+  }
+  return BUNDLED.every((pkg) => newest(join(PACKAGES, pkg, "src")) <= built) && statSync(join(PACKAGE, "package.json")).mtimeMs <= built;
+}
+
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+/** The row count and version of a table, read through the command line (`info --json`). */
+export function tableState(table: string, cwd?: string): { rows: number; version: number } {
+  const run = cli(["info", table, "--json"], cwd);
+  if (run.code !== 0) throw new Error(`info failed: ${run.stderr}`);
+  const info = JSON.parse(run.stdout) as { rows: number; version: number };
+  return { rows: info.rows, version: info.version };
+}

@@ -1,0 +1,85 @@
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
+import { cli, ensureBuilt, tableState, tempDir } from "./harness.js";
+
+const skip = fixtureSkipReason();
+
+function json<T>(args: string[]): T {
+  const run = cli([...args, "--json"]);
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as T;
+}
+
+describe.skipIf(skip)("maintenance", () => {
+  let table: string;
+  beforeAll(() => {
+    ensureFixtures();
+    ensureBuilt();
+    table = join(tempDir(), "ocean.lance");
+    expect(cli(["import", fixture("ocean-classic.nc"), table, "--chunk", "time=1"]).code).toBe(0);
+    expect(cli(["import", fixture("waves-nc4.nc"), table, "--mode", "append"]).code).toBe(0);
+  });
+
+  it("delete, versions, restore, compact, cleanup: the life of a table", () => {
+    const start = tableState(table);
+    expect(start.rows).toBe(4);
+
+    const deleted = json<{ deleted: number; rows: number; version: number }>(["delete", table, "--where", "__global_attrs__.id = 'waves-nc4.nc'"]);
+    expect(deleted).toMatchObject({ deleted: 1, rows: 3 });
+    expect(deleted.version).toBeGreaterThan(start.version);
+
+    const list = json<{ version: number; timestamp: string; rows: number | null }[]>(["versions", table]);
+    expect(list.at(-1)).toMatchObject({ version: deleted.version, rows: 3 });
+    expect(cli(["versions", table]).stdout).toMatch(/^version  time \(UTC\)\s+rows\n/);
+
+    const restored = json<{ version: number; rows: number }>(["restore", table, String(start.version)]);
+    expect(restored.rows).toBe(4);
+    expect(restored.version).toBeGreaterThan(deleted.version);
+
+    const compacted = json<{ fragmentsRemoved: number; fragmentsAdded: number; version: number }>(["compact", table]);
+    expect(compacted.fragmentsRemoved).toBeGreaterThanOrEqual(compacted.fragmentsAdded);
+    expect(tableState(table).rows).toBe(4);
+
+    const cleaned = json<{ versionsRemoved: number; versions: number }>(["cleanup", table, "--older-than", "0s"]);
+    expect(cleaned.versionsRemoved).toBeGreaterThan(0);
+    expect(cleaned.versions).toBeLessThan(list.length + 3);
+    expect(tableState(table).rows).toBe(4);
+  });
+
+  it("widen changes a variable's type and keeps its values", () => {
+    const run = cli(["widen", table, "count", "int64"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^widened "count" of .* to Int64: version \d+/);
+    const vars = json<{ name: string; type: string }[]>(["vars", table]);
+    expect(vars.find((v) => v.name === "count")?.type).toBe("Int64");
+    const rows = json<{ arrays: { count: { values: string[] } } }[]>(["scan", table, "--project", "count", "--limit", "1"]);
+    expect(rows[0]!.arrays.count.values).toEqual(["7"]);
+  });
+
+  it("defaults: shows and changes the encoding defaults of new columns", () => {
+    expect(cli(["defaults", table]).code).toBe(0);
+    const set = cli(["defaults", table, "--set", "compression=zstd,compression-level=5", "--set", "bss=on"]);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toBe("compression=zstd\ncompression-level=5\nbss=on\n");
+    expect(json<Record<string, string>>(["defaults", table])).toEqual({ compression: "zstd", "compression-level": "5", bss: "on" });
+  });
+
+  it("failing maintenance exits with 1 with one line and changes nothing", () => {
+    const before = tableState(table);
+    const cases: [string, string[], RegExp][] = [
+      ["a delete with a bad filter", ["delete", table, "--where", "no_such_column = 1"], /^lance-nd: cannot delete from .*\(.*no_such_column/],
+      ["a restore of a version that does not exist", ["restore", table, "999"], /^lance-nd: cannot restore version 999 of /],
+      ["a widen to a narrower type", ["widen", table, "sst", "int8"], /^lance-nd: cannot widen "sst" of .* to Int8 \(/],
+      ["a widen of an unknown variable", ["widen", table, "salinity", "float64"], /salinity/],
+      ["defaults of a missing table", ["defaults", `${table}-missing`, "--set", "bss=on"], /^lance-nd: cannot change the defaults of .*-missing \(.*not found/],
+    ];
+    for (const [what, args, message] of cases) {
+      const run = cli(args);
+      expect({ what, code: run.code, lines: run.stderr.trim().split("\n").length }).toEqual({ what, code: 1, lines: 1 });
+      expect(run.stderr, what).toMatch(message);
+    }
+    expect(tableState(table)).toEqual(before);
+  });
+});
