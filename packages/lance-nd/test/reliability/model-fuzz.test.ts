@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { Bool, Float32, Float64, Int16, Int32, Int64, Uint8, Utf8, type DataType } from "apache-arrow";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { NdArray, NdRecordBatch, encode } from "@lance-nd/nd-arrow";
+import { NdArray, NdRecordBatch, encode, type AttrsInput } from "@lance-nd/nd-arrow";
 import { NdWriter, append, col, compact, deleteRows, write, type NdTable } from "../../src/index.js";
 import { count } from "./counters.js";
 import { plainRow, rowsById, type PlainRow } from "./rows.js";
@@ -101,7 +101,7 @@ function makeRow(spec: RowSpec, id: string, types: Map<string, TypeSpec>): NdRec
     const values = Array.from({ length }, (_, i) => (v.nullEvery > 0 && i % v.nullEvery === 1 ? null : t.value(next())));
     // Every array has an attribute: a variable first written without any
     // makes the table unreadable after a later row adds one (the it.fails below).
-    const attrs = v.attrs ? { units: `u${next() % 3}`, scale: next() / 8, levels: Float64Array.from([next(), next()]) } : { units: "1" };
+    const attrs: AttrsInput = v.attrs ? { units: `u${next() % 3}`, scale: next() / 8, levels: Float64Array.from([next(), next()]) } : { units: "1" };
     arrays[v.name] = NdArray.from(values, { dims, type: t.type(), attrs });
   }
   return new NdRecordBatch(arrays, spec.source ? { id, source: `src-${next() % 4}` } : { id });
