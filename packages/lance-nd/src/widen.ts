@@ -5,6 +5,7 @@ import type { DataType } from "apache-arrow";
 import { isLanceNdError, LanceNdError } from "./errors.js";
 import { addNullFields, castColumns, type ColumnCast } from "./lance/table-write.js";
 import { withPureErrors } from "./pure-errors.js";
+import { asSchemaChange } from "./schema-lock.js";
 import type { NdTable } from "./table.js";
 import { inSpan } from "./tracing.js";
 
@@ -75,7 +76,7 @@ async function widenVariable(table: NdTable, widening: Widening): Promise<void> 
   const casts: ColumnCast[] = [{ path: `${column}.values.item`, type: to }];
   if (oldStats !== undefined) casts.push({ path: `${oldStats.name}.min`, type: to }, { path: `${oldStats.name}.max`, type: to });
   try {
-    await castColumns(table.lance, casts);
+    await asSchemaChange(table.lance, () => castColumns(table.lance, casts));
   } catch (err) {
     const why = !isLanceNdError(err)
       ? undefined

@@ -12,6 +12,7 @@ import { currentVersion, deleteWhere, restoreVersion } from "./lance/table-versi
 import { appendRows } from "./lance/table-write.js";
 import { parseWriteOptions, type AppendOptions, type ParsedWriteOptions, type WriteOptions } from "./options.js";
 import { withPureErrors } from "./pure-errors.js";
+import { asAppend } from "./schema-lock.js";
 import { NdTable } from "./table.js";
 import { inSpan } from "./tracing.js";
 import { checkWritable, widen } from "./widen.js";
@@ -334,7 +335,11 @@ export class NdWriter {
     });
   }
 
-  /** Evolves the table for the rows and appends them in one Lance add; retried on a retryable conflict. */
+  /**
+   * Evolves the table for the rows and appends them in one Lance add. Tried
+   * again on the latest version after a retryable conflict, or when the
+   * table schema changed between the plan and the commit (another writer).
+   */
   async #append(group: NdRecordBatch[], bytes: number): Promise<void> {
     const table = this.#table!;
     const options = { casting: this.#options.casting, ...this.#tableOptions() };
@@ -344,23 +349,35 @@ export class NdWriter {
           const plan = await this.#inSchemaTurn(() => evolveFor(table, encodeSchema(group), options));
           const rows = castBatches(group, plan.casts, this.#options.casting, this.#uri);
           const encoded = withPureErrors({ uri: this.#uri }, () => encodeRows(rows, plan.schema));
-          // A handle of its own, without read consistency checks: lancedb's add
-          // returns the handle's version after the call, and only such a handle
-          // reports its own commit rather than a concurrent one.
-          const handle = await openCommitHandle(table.lance);
-          try {
-            const version = await appendRows(handle, encoded);
-            await this.#committed(version, group.length, bytes);
-          } finally {
-            handle.sdk.close();
-          }
+          const version = await asAppend(table.lance, async () => {
+            // A handle of its own, without read consistency checks: lancedb's add
+            // returns the handle's version after the call, and only such a handle
+            // reports its own commit rather than a concurrent one. appendRows
+            // checks the rows against the schema the handle opened.
+            const handle = await openCommitHandle(table.lance);
+            try {
+              return await appendRows(handle, encoded);
+            } finally {
+              handle.sdk.close();
+            }
+          });
+          await this.#committed(version, group.length, bytes);
           return;
         } catch (err) {
-          if (!isLanceNdError(err, "CommitConflict") || !err.retryable || attempt >= MAX_COMMIT_ATTEMPTS) throw err;
+          if (attempt >= MAX_COMMIT_ATTEMPTS || !(await this.#worthRetry(err))) throw err;
           await table.lance.sdk.checkoutLatest().catch(() => undefined);
         }
       }
     });
+  }
+
+  /** A retryable conflict, or rows that no longer fit because the table schema changed since the plan. */
+  async #worthRetry(err: unknown): Promise<boolean> {
+    if (isLanceNdError(err, "CommitConflict")) return err.retryable;
+    if (!isLanceNdError(err, "SchemaMismatch") || this.#table === undefined) return false;
+    const before = this.#table.tableSchema;
+    await this.#table.refresh();
+    return String(this.#table.tableSchema) !== String(before);
   }
 
   #tableOptions(): { stats: boolean; columnDefaults?: ParsedWriteOptions["columnDefaults"]; columns?: ParsedWriteOptions["columns"] } {

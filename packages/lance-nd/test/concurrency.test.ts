@@ -3,8 +3,10 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { Float64 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { open } from "../src/table.js";
+import { widen } from "../src/widen.js";
 import { append, write } from "../src/write.js";
 import { tempDir } from "./helpers/make-table.js";
 import { readIds, readRows, sstRow, sstRows } from "./helpers/write-rows.js";
@@ -40,5 +42,20 @@ describe("concurrent writers", () => {
     const table = await open(uri);
     expect([...table.layout.arrays.keys()].sort()).toEqual(["sst", "u", "v"]);
     expect((await readRows(table)).map((r) => String(r.globalAttr("id"))).sort()).toEqual(["r0", "r7", "u-0", "u-1", "v-0", "v-1"]);
+  });
+
+  it("a widen and appends through other handles at the same time: every row is there, with the wider type", async () => {
+    const uri = path.join(dir, "widen.lance");
+    await write(uri, sstRows(2), { stats: true });
+    const [one, two] = [await open(uri), await open(uri)];
+    await Promise.all([
+      widen(one, "sst", new Float64()),
+      append(two, [sstRow(2)], { casting: "safe" }).then(() => append(two, [sstRow(3)], { casting: "safe" })),
+    ]);
+    const table = await open(uri);
+    expect(String(table.layout.arrays.get("sst")!.valueType)).toBe("Float64");
+    const rows = await readRows(table);
+    expect(rows.map((r) => String(r.globalAttr("id"))).sort()).toEqual(["r0", "r1", "r2", "r3"]);
+    expect(rows.map((r) => Array.from(r.get("sst")!.toArray())[5])).toEqual([5, 15, 25, 35]);
   });
 });
