@@ -1,0 +1,181 @@
+/** The bench's results: the tables it prints (times, MiB/s, ratios, targets) and the JSON it saves. */
+import { CODECS, type Codec } from "./contestant.js";
+import type { Stage } from "./profile.js";
+
+const MiB = 1024 * 1024;
+
+/** The figures of one contestant with one codec. */
+export interface Result {
+  contestant: string;
+  codec: Codec;
+  /** Best write, ms. */
+  writeMs: number;
+  /** Best full scan (every variable, `sst` summed), ms. */
+  scanMs: number;
+  /** Best read of one chunk by id, ms. */
+  chunkMs: number;
+  /** Best read of the `time` coordinate alone, ms. */
+  timeMs: number;
+  /** Best stats-filtered read (chunks whose max exceeds the threshold), ms. */
+  hotMs: number;
+  /** Bytes on disk after the write (without stats). */
+  bytes: number;
+}
+
+/** Everything one run measured. */
+export interface Report {
+  date: string;
+  command: string;
+  /** `loadAverage`: the 1-minute load average at the start and at the end of the run (other work on the machine skews figures). */
+  machine: { node: string; cpus: number; cpuModel: string; loadAverage: [number, number] };
+  data: { sizeMiB: number; chunks: number; chunkShape: number[]; valueBytes: number; hotChunks: number };
+  reps: number;
+  /** The in-memory baselines: a copy of the values and the sum every reader does. */
+  memory: { memcpyMs: number; sumMs: number };
+  results: Result[];
+  profile: Partial<Record<Codec, { write: Stage[]; scan: Stage[] }>>;
+  targets: Target[];
+}
+
+/** One target of the brief and whether this run met it. */
+export interface Target {
+  target: string;
+  met: boolean;
+  detail: string;
+}
+
+const BASELINES = ["raw lancedb", "zarrita"] as const;
+
+/** Speed ratio of `ms` against `baseMs`: above 1 is faster than the baseline. */
+function speedup(baseMs: number, ms: number): number {
+  return baseMs / ms;
+}
+
+function find(report: Report, contestant: string, codec: Codec): Result | undefined {
+  return report.results.find((r) => r.contestant === contestant && r.codec === codec);
+}
+
+/** The targets of the brief, checked against this run's figures. */
+export function checkTargets(report: Report): Target[] {
+  const targets: Target[] = [];
+  const nd = (codec: Codec) => find(report, "lance-nd", codec);
+  const raw = (codec: Codec) => find(report, "raw lancedb", codec);
+  const zarr = (codec: Codec) => find(report, "zarrita", codec);
+  const measures = [
+    ["write", (r: Result) => r.writeMs],
+    ["full scan", (r: Result) => r.scanMs],
+    ["one-chunk read", (r: Result) => r.chunkMs],
+  ] as const;
+  for (const codec of CODECS) {
+    const a = nd(codec);
+    const b = raw(codec);
+    if (a === undefined || b === undefined) continue;
+    for (const [name, ms] of measures) {
+      const ratio = speedup(ms(b), ms(a));
+      const bar = codec === "default" ? 1 : 0.9;
+      targets.push({
+        target: codec === "default" ? `${name}: lance-nd at least as fast as raw lancedb (default)` : `${name}: lance-nd at most 10% slower than raw lancedb (${codec})`,
+        met: ratio >= bar,
+        detail: `${fmtRatio(ratio)} raw lancedb's speed (${ms(a).toFixed(1)} vs ${ms(b).toFixed(1)} ms)`,
+      });
+    }
+  }
+  for (const codec of CODECS) {
+    const a = nd(codec);
+    const z = zarr(codec);
+    if (a === undefined || z === undefined) continue;
+    for (const [name, ms] of measures.slice(0, 2)) {
+      const ratio = speedup(ms(z), ms(a));
+      targets.push({ target: `${name}: lance-nd faster than zarrita (${codec})`, met: ratio > 1, detail: `${fmtRatio(ratio)} zarrita's speed (${ms(a).toFixed(1)} vs ${ms(z).toFixed(1)} ms)` });
+    }
+    targets.push({
+      target: `one-chunk read: lance-nd within 2x of zarrita (${codec})`,
+      met: a.chunkMs <= 2 * z.chunkMs,
+      detail: `${a.chunkMs.toFixed(1)} vs ${z.chunkMs.toFixed(1)} ms (${(a.chunkMs / z.chunkMs).toFixed(2)}x the time)`,
+    });
+  }
+  const ndBest = Math.min(...report.results.filter((r) => r.contestant === "lance-nd" && r.codec !== "default").map((r) => r.bytes));
+  const zarrBest = Math.min(...report.results.filter((r) => r.contestant === "zarrita").map((r) => r.bytes));
+  if (Number.isFinite(ndBest) && Number.isFinite(zarrBest)) {
+    targets.push({
+      target: "bytes on disk: lance-nd with zstd no more than zarrita's best",
+      met: ndBest <= zarrBest,
+      detail: `${mib(ndBest)} vs ${mib(zarrBest)} MiB (${(ndBest / zarrBest).toFixed(3)}x)`,
+    });
+  }
+  return targets;
+}
+
+/** The whole report as text: results, ratios, profile, targets. */
+export function formatReport(report: Report): string {
+  const { valueBytes } = report.data;
+  const rate = (ms: number) => (valueBytes / MiB / (ms / 1000)).toFixed(0);
+  const lines: string[] = [];
+  lines.push(
+    `${report.data.sizeMiB} MiB of Float32 sst (${report.data.chunks} chunks of [${report.data.chunkShape.join(", ")}]), best of ${report.reps}, ` +
+      `${report.date}, node ${report.machine.node}, ${report.machine.cpus} x ${report.machine.cpuModel}, ` +
+      `load average ${report.machine.loadAverage.map((l) => l.toFixed(1)).join(" -> ")}`,
+    "",
+  );
+  const header = ["contestant", "codec", "write MiB/s", "scan MiB/s", "1 chunk ms", "time ms", "stats ms", "disk MiB", "values/disk"];
+  const rows: string[][] = [["memory", "-", `${rate(report.memory.memcpyMs)} (copy)`, `${rate(report.memory.sumMs)} (sum)`, "-", "-", "-", "-", "-"]];
+  for (const r of report.results) {
+    rows.push([r.contestant, r.codec, rate(r.writeMs), rate(r.scanMs), r.chunkMs.toFixed(1), r.timeMs.toFixed(1), r.hotMs.toFixed(1), mib(r.bytes), `${(valueBytes / r.bytes).toFixed(2)}x`]);
+  }
+  lines.push(...table(header, rows), "");
+
+  for (const base of BASELINES) {
+    lines.push(`speed relative to ${base}, same codec (>1 = faster; disk: <1 = smaller)`);
+    const ratioRows: string[][] = [];
+    for (const r of report.results) {
+      const b = find(report, base, r.codec);
+      if (b === undefined || r.contestant === base) continue;
+      ratioRows.push([
+        r.contestant,
+        r.codec,
+        ...[b.writeMs / r.writeMs, b.scanMs / r.scanMs, b.chunkMs / r.chunkMs, b.timeMs / r.timeMs, b.hotMs / r.hotMs, r.bytes / b.bytes].map(fmtRatio),
+      ]);
+    }
+    lines.push(...table(["contestant", "codec", "write", "scan", "1 chunk", "time", "stats", "disk"], ratioRows), "");
+  }
+
+  lines.push("speed relative to memory (write: memcpy of the values; scan: summing them in memory)");
+  lines.push(
+    ...table(
+      ["contestant", "codec", "write", "scan"],
+      report.results.map((r) => [r.contestant, r.codec, fmtRatio(report.memory.memcpyMs / r.writeMs), fmtRatio(report.memory.sumMs / r.scanMs)]),
+    ),
+    "",
+  );
+
+  for (const [codec, profile] of Object.entries(report.profile)) {
+    const nd = find(report, "lance-nd", codec as Codec);
+    if (nd === undefined || profile === undefined) continue;
+    lines.push(`where lance-nd's time goes (${codec}; each stage timed alone, best of ${report.reps})`);
+    const part = (stages: Stage[], total: number, what: string) => [
+      ...stages.map((s) => [`${what}: ${s.stage}`, s.ms.toFixed(1), `${((100 * s.ms) / total).toFixed(0)} %`]),
+      [`${what}: lance-nd ${what} in all`, total.toFixed(1), "100 %"],
+    ];
+    lines.push(...table(["stage", "ms", "of lance-nd"], [...part(profile.write, nd.writeMs, "write"), ...part(profile.scan, nd.scanMs, "scan")], 1), "");
+  }
+
+  lines.push("targets");
+  for (const t of report.targets) lines.push(`  ${t.met ? "MET " : "MISS"}  ${t.target}: ${t.detail}`);
+  return lines.join("\n");
+}
+
+function fmtRatio(x: number): string {
+  return `${x.toFixed(2)}x`;
+}
+
+function mib(bytes: number): string {
+  return (bytes / MiB).toFixed(1);
+}
+
+/** The first `left` columns left-aligned, the numbers right-aligned, two spaces between. */
+function table(header: readonly string[], rows: readonly (readonly string[])[], left = 2): string[] {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? "").length)));
+  const line = (cells: readonly string[]) =>
+    "  " + cells.map((cell, c) => (c < left ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ").trimEnd();
+  return [line(header), ...rows.map(line)];
+}
