@@ -1,13 +1,13 @@
 import * as path from "node:path";
 import { NdArray, NdRecordBatch, encode } from "@lance-nd/nd-arrow";
-import { Float64 } from "apache-arrow";
+import { Float64, tableFromArrays } from "apache-arrow";
 import { describe, expect, it, vi } from "vitest";
 import { listVersions } from "../src/lance/table-versions.js";
 import { open } from "../src/table.js";
 import { widen } from "../src/widen.js";
 import { write } from "../src/write.js";
 import { NdWriter, batchBytes } from "../src/writer.js";
-import { tempDir } from "./helpers/make-table.js";
+import { makeTable, tempDir } from "./helpers/make-table.js";
 import { bigRow, failure, readIds, readRows, sstRow, sstRows } from "./helpers/write-rows.js";
 
 const dir = tempDir("writer");
@@ -136,6 +136,31 @@ describe("NdWriter", () => {
     }
     await writer.finish();
     expect(Math.max(...held)).toBeLessThanOrEqual(8 * 4000);
+  });
+
+  it("writeBatch of a record batch that is not nd-arrow encoded fails with InvalidInput; the writer stays usable", async () => {
+    const writer = await NdWriter.create(fresh());
+    const plain = tableFromArrays({ n: new Int32Array([1, 2]) }).batches[0]!;
+    expect(await failure(writer.writeBatch(plain))).toMatchObject({ code: "InvalidInput" });
+    await writer.write(sstRow(0));
+    expect(await readIds(await writer.finish())).toEqual(["r0"]);
+  });
+
+  it("an append of no rows commits nothing", async () => {
+    const table = await write(fresh(), sstRows(1));
+    const writer = await NdWriter.append(table);
+    await writer.finish();
+    expect(await table.version()).toBe(1);
+  });
+
+  it("abort on a table without stable row ids (not made by write) cannot remove its rows and says so with WriterFailed", async () => {
+    const table = await makeTable(fresh(), sstRows(1));
+    const writer = await NdWriter.append(table, { targetFragmentBytes: 1, writeParallelism: 1 });
+    await writer.write(sstRow(1));
+    await writer.write(sstRow(2));
+    const err = await failure(writer.abort());
+    expect(err.code).toBe("WriterFailed");
+    expect(err.message).toMatch(/stable row ids/);
   });
 
   it("NdWriter.create on an existing table fails with TableExists", async () => {
