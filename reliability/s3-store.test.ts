@@ -1,0 +1,50 @@
+// The object store scenario through an S3-compatible server (npm s3rver)
+// on 127.0.0.1: storageOptions (endpoint, allow_http, region, access keys)
+// reach lancedb on every call. One writer at a time: the server has no
+// conditional PUT.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isLanceNdError, open, write } from "lance-nd";
+import { storeRow, storeScenario } from "../packages/lance-nd/test/reliability/store-scenario.js";
+import { count } from "../packages/lance-nd/test/reliability/counters.js";
+import { startS3Server, type S3Server } from "./helpers/s3-server.js";
+
+let server: S3Server;
+
+beforeAll(async () => {
+  server = await startS3Server();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("S3-compatible server on loopback", () => {
+  it("write, append, NdWriter, read, filter, delete, compact, widen, checkout and restore", async () => {
+    await storeScenario(`s3://${server.bucket}/data/store.lance`, server.storageOptions, 1);
+  });
+
+  it("a table that does not exist: TableNotFound", async () => {
+    await expect(open(`s3://${server.bucket}/data/missing.lance`, { storageOptions: server.storageOptions })).rejects.toMatchObject({ code: "TableNotFound" });
+    count("badInputs");
+  });
+
+  it("a bucket that does not exist: a typed LanceNdError, nothing written", async () => {
+    const uri = `s3://no-such-bucket/data/denied.lance`;
+    const err = await write(uri, [storeRow(0)], { storageOptions: server.storageOptions }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isLanceNdError(err), String(err)).toBe(true);
+    count("badInputs");
+    await expect(open(uri, { storageOptions: server.storageOptions })).rejects.toSatisfy((e) => isLanceNdError(e));
+  });
+
+  it("an endpoint where no server listens: a typed error within the timeout, not a hang", async () => {
+    const err = await open(`s3://${server.bucket}/data/store.lance`, { storageOptions: { region: "us-east-1", aws_access_key_id: "x", aws_secret_access_key: "y", endpoint: "http://127.0.0.1:9", allow_http: "true", timeout: "5s" } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isLanceNdError(err), String(err)).toBe(true);
+    count("badInputs");
+  });
+});
