@@ -1,0 +1,57 @@
+// A child of the crash test: opens the table, prints "ready", then runs one
+// kind of operation in a loop until the parent kills it (or a bound is hit).
+// After each call returns it appends what was committed to its log file:
+// `commit <id>` for written rows, `deleted <id>` for deleted rows.
+import { appendFileSync } from "node:fs";
+import { Int32 } from "apache-arrow";
+import { NdWriter, append, compact, deleteRows, open, scan, widen, col } from "lance-nd";
+import { isDoomed, rowFor, wideName } from "../helpers/rows.js";
+
+interface Args {
+  uri: string;
+  op: "writer" | "append" | "widen" | "delete" | "compact";
+  writer: string;
+  log: string;
+}
+
+const args = JSON.parse(process.argv[2]!) as Args;
+const table = await open(args.uri);
+const log = (kind: string, ids: string[]) => appendFileSync(args.log, ids.map((id) => `${kind} ${id}\n`).join(""));
+process.stdout.write("ready\n");
+
+let k = 0;
+const nextIds = (n: number) => Array.from({ length: n }, () => `${args.writer}-${k++}`);
+
+for (let round = 0; round < 200; round++) {
+  if (args.op === "writer") {
+    const ids = nextIds(8);
+    const writer = await NdWriter.append(table, { targetFragmentBytes: 1_000, writeParallelism: 2 });
+    for (const id of ids) await writer.write(rowFor(id));
+    await writer.finish();
+    log("commit", ids);
+  } else if (args.op === "append") {
+    const ids = nextIds(3);
+    await append(table, ids.map(rowFor));
+    log("commit", ids);
+  } else if (args.op === "widen") {
+    const [id] = nextIds(1);
+    await append(table, [rowFor(id!)]);
+    log("commit", [id!]);
+    await widen(table, wideName(id!), new Int32());
+  } else if (args.op === "delete") {
+    const doomed: string[] = [];
+    for await (const row of scan(table).project([]).filter("__global_attrs__.doomed = true")) doomed.push(String(row.globalAttr("id")));
+    if (doomed.length > 0) {
+      await deleteRows(table, col(["__global_attrs__", "id"]).isIn(doomed));
+      log("deleted", doomed.filter(isDoomed));
+    }
+    const ids = nextIds(5);
+    await append(table, ids.map(rowFor));
+    log("commit", ids);
+  } else {
+    const ids = nextIds(2);
+    await append(table, ids.map(rowFor));
+    log("commit", ids);
+    await compact(table);
+  }
+}

@@ -1,0 +1,59 @@
+// Child processes of the crash and concurrency tests: a TypeScript script of
+// reliability/children run with tsx, its argument one JSON object.
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+/** A started child: `ready` resolves when it printed "ready", `exited` with its exit code (null when killed). */
+export interface Child {
+  process: ChildProcess;
+  ready: Promise<void>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+}
+
+/** Starts `reliability/children/<script>.ts` with `args` (as JSON), from the repo root. */
+export function startChild(script: string, args: unknown): Child {
+  const child = spawn(process.execPath, ["--conditions=development", "--import", "tsx", join("reliability", "children", `${script}.ts`), JSON.stringify(args)], {
+    cwd: ROOT,
+    env: { ...process.env, RUST_BACKTRACE: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
+    child.on("exit", (code, signal) => resolve({ code, signal, stderr }));
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("ready\n")) resolve();
+    });
+    void exited.then(({ code, stderr: err }) => reject(new Error(`child ${script} exited (${code}) before it was ready: ${err}`)));
+  });
+  ready.catch(() => undefined);
+  return { process: child, ready, exited };
+}
+
+/** The complete lines (`<kind> <id>`) of a child's log file; a line cut by a kill is left out. */
+export function logLines(text: string): [string, string][] {
+  return text
+    .split("\n")
+    .slice(0, -1)
+    .filter((line) => line.includes(" "))
+    .map((line) => line.split(" ", 2) as [string, string]);
+}
+
+/** A seeded pseudo-random generator (xorshift32): numbers in [0, 1). */
+export function seeded(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
