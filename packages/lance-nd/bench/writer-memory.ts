@@ -16,6 +16,7 @@ const ROW_BYTES = 8 * MiB;
 
 interface Result {
   parallelism: number;
+  targetMiB: number;
   seconds: number;
   mibPerSecond: number;
   peakAboveBaselineMiB: number;
@@ -33,11 +34,11 @@ function row(i: number): NdRecordBatch {
   return new NdRecordBatch({ sst: NdArray.from(values, { dims: { x: values.length } }) }, { id: `r${i}` });
 }
 
-async function child(parallelism: number, gib: number): Promise<Result> {
+async function child(parallelism: number, targetMiB: number, gib: number): Promise<Result> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lance-nd-writer-bench-"));
   try {
     const rows = Math.round((gib * 1024 * MiB) / ROW_BYTES);
-    const writer = await NdWriter.create(path.join(dir, "t.lance"), { writeParallelism: parallelism });
+    const writer = await NdWriter.create(path.join(dir, "t.lance"), { writeParallelism: parallelism, targetFragmentBytes: targetMiB * MiB });
     const baseline = process.memoryUsage().rss;
     let peak = baseline;
     const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
@@ -48,6 +49,7 @@ async function child(parallelism: number, gib: number): Promise<Result> {
     clearInterval(timer);
     return {
       parallelism,
+      targetMiB,
       seconds,
       mibPerSecond: (rows * ROW_BYTES) / MiB / seconds,
       peakAboveBaselineMiB: (peak - baseline) / MiB,
@@ -75,16 +77,19 @@ function memcpyMiBPerSecond(gib: number): number {
 
 const gib = Number(process.env.GIB ?? 1);
 if (process.argv[2] === "child") {
-  console.log(JSON.stringify(await child(Number(process.argv[3]), gib)));
+  console.log(JSON.stringify(await child(Number(process.argv[3]), Number(process.argv[4]), gib)));
 } else {
   const reps = Number(process.env.REPS ?? 1);
   const self = fileURLToPath(import.meta.url);
   const memcpy = memcpyMiBPerSecond(gib);
   console.log(`NdWriter, ${gib} GiB in ${ROW_BYTES / MiB} MiB rows; memcpy baseline ${memcpy.toFixed(0)} MiB/s`);
-  for (const parallelism of [1, 4]) {
+  // The default target (adds capped at 64 MiB of rows, one in flight), and
+  // 16 MiB adds, where writeParallelism 4 runs 4 adds at once.
+  for (const [parallelism, targetMiB] of [[1, 128], [4, 128], [1, 16], [4, 16]] as const) {
     let best: Result | undefined;
     for (let rep = 0; rep < reps; rep++) {
-      const out = execFileSync(process.execPath, ["--conditions=development", "--import", "tsx", self, "child", String(parallelism)], {
+      const args = ["--conditions=development", "--import", "tsx", self, "child", String(parallelism), String(targetMiB)];
+      const out = execFileSync(process.execPath, args, {
         env: process.env,
         encoding: "utf8",
       });
@@ -93,7 +98,7 @@ if (process.argv[2] === "child") {
     }
     const r = best!;
     console.log(
-      `writeParallelism ${r.parallelism}: ${r.seconds.toFixed(1)} s, ${r.mibPerSecond.toFixed(1)} MiB/s (${(r.mibPerSecond / memcpy).toPrecision(2)}x memcpy), ` +
+      `target ${r.targetMiB} MiB, writeParallelism ${r.parallelism}: ${r.seconds.toFixed(1)} s, ${r.mibPerSecond.toFixed(1)} MiB/s (${(r.mibPerSecond / memcpy).toPrecision(2)}x memcpy), ` +
         `${r.adds} adds, peak RSS +${r.peakAboveBaselineMiB.toFixed(0)} MiB over a ${r.baselineMiB.toFixed(0)} MiB baseline ` +
         `(${(r.peakAboveBaselineMiB / (gib * 1024)).toFixed(2)}x the data)`,
     );

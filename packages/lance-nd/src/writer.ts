@@ -216,9 +216,12 @@ export class NdWriter {
       this.#endSpan();
       return table;
     } catch (err) {
-      await this.#rollBack();
-      this.#state = "aborted";
-      this.#endSpan(err);
+      try {
+        await this.#rollBack();
+      } finally {
+        this.#state = "aborted";
+        this.#endSpan(err);
+      }
       throw err;
     }
   }
@@ -245,13 +248,7 @@ export class NdWriter {
   }
 
   #plan(batch: NdRecordBatch, row: number): WritePlan {
-    const { casting, stats, columnDefaults, columns } = this.#options;
-    const options = {
-      casting,
-      stats,
-      ...(columnDefaults === undefined ? {} : { columnDefaults }),
-      ...(columns === undefined ? {} : { columns }),
-    };
+    const options = { casting: this.#options.casting, ...this.#tableOptions() };
     return withPureErrors({ uri: this.#uri, row }, () => planWrite(this.#schema, encodeSchema([batch]), options));
   }
 
@@ -261,7 +258,7 @@ export class NdWriter {
       await widen(table, column, to);
     } catch (err) {
       if (isLanceNdError(err, "SchemaMismatch", "InvalidInput")) throw err;
-      await this.#guard(() => Promise.reject(err));
+      throw this.#fail(err);
     }
   }
 
@@ -414,11 +411,16 @@ export class NdWriter {
     try {
       return await work();
     } catch (err) {
-      this.#failure ??= isLanceNdError(err)
-        ? err
-        : new LanceNdError("WriterFailed", `a Lance write failed: ${err instanceof Error ? err.message : String(err)}`, { uri: this.#uri, cause: err });
-      throw this.#failedError();
+      throw this.#fail(err);
     }
+  }
+
+  /** Records the writer's first failure; returns the `WriterFailed` error to throw. */
+  #fail(err: unknown): LanceNdError {
+    this.#failure ??= isLanceNdError(err)
+      ? err
+      : new LanceNdError("WriterFailed", `a Lance write failed: ${err instanceof Error ? err.message : String(err)}`, { uri: this.#uri, cause: err });
+    return this.#failedError();
   }
 
   #failedError(): LanceNdError {
