@@ -34,7 +34,9 @@ describe("NdWriter", () => {
   it("a row that fails a check is rejected with SchemaMismatch and the writer stays usable", async () => {
     const writer = await NdWriter.create(fresh());
     await writer.write(sstRow(0));
-    expect(await failure(writer.write(sstRow(1, { type: new Float64() })))).toMatchObject({ code: "SchemaMismatch", column: "sst" });
+    const rejected = await failure(writer.write(sstRow(1, { type: new Float64() })));
+    expect(rejected).toMatchObject({ code: "SchemaMismatch", column: "sst" });
+    expect(rejected.message).toMatch(/row 1\b/);
     await writer.write(sstRow(2));
     expect(await readIds(await writer.finish())).toEqual(["r0", "r2"]);
   });
