@@ -187,3 +187,35 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
     "  " + cells.map((cell, c) => (c < left ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ").trimEnd();
   return [line(header), ...rows.map(line)];
 }
+
+/** The results and lance-nd's ratios as Markdown tables (for the root README's Performance section). */
+export function formatMarkdown(report: Report): string {
+  const { valueBytes } = report.data;
+  const rate = (ms: number) => (valueBytes / MiB / (ms / 1000)).toFixed(0);
+  const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  const lines = [
+    `${report.data.sizeMiB} MiB (${report.data.chunks} chunks), best of ${report.reps}, ${report.date.slice(0, 10)}, \`${report.command}\`, ` +
+      `${report.machine.cpus} x ${report.machine.cpuModel}, load average ${report.machine.loadAverage.map((l) => l.toFixed(1)).join(" -> ")}`,
+    "",
+    row(["contestant", "codec", "write MiB/s", "scan MiB/s", "1 chunk ms", "time ms", "stats ms", "disk MiB", "values/disk"]),
+    row(["---", "---", "--:", "--:", "--:", "--:", "--:", "--:", "--:"]),
+    row(["memory", "-", `${rate(report.memory.memcpyMs)} (copy)`, `${rate(report.memory.sumMs)} (sum)`, "", "", "", "", ""]),
+    ...report.results.map((r) =>
+      row([r.contestant, r.codec, rate(r.writeMs), rate(r.scanMs), r.chunkMs.toFixed(1), r.timeMs.toFixed(1), r.hotMs.toFixed(1), mib(r.bytes), `${(valueBytes / r.bytes).toFixed(2)}x`]),
+    ),
+    "",
+    "lance-nd's speed relative to each baseline, same codec (>1 = faster; disk: <1 = smaller):",
+    "",
+    row(["baseline", "codec", "write", "scan", "1 chunk", "time", "stats", "disk"]),
+    row(["---", "---", "--:", "--:", "--:", "--:", "--:", "--:"]),
+  ];
+  for (const base of BASELINES) {
+    for (const codec of CODECS) {
+      const r = find(report, "lance-nd", codec);
+      const b = find(report, base, codec);
+      if (r === undefined || b === undefined) continue;
+      lines.push(row([base, codec, ...[b.writeMs / r.writeMs, b.scanMs / r.scanMs, b.chunkMs / r.chunkMs, b.timeMs / r.timeMs, b.hotMs / r.hotMs, r.bytes / b.bytes].map(fmtRatio)]));
+    }
+  }
+  return lines.join("\n");
+}

@@ -5,6 +5,7 @@
  *
  *   npx --yes pnpm@12.21.0 bench                      # 32 MiB, best of 3
  *   npx --yes pnpm@12.21.0 bench --size 256 --reps 5
+ *   npx --yes pnpm@12.21.0 bench --markdown bench/results/<file>.json   # a saved run as Markdown tables
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -17,14 +18,18 @@ import { rawLancedb } from "./lancedb.js";
 import { best, check } from "./measure.js";
 import { CHUNK_TIMES, LAT, LON, oceanData, sumOf, type OceanData } from "./ocean-data.js";
 import { profileLanceNd } from "./profile.js";
-import { checkTargets, formatReport, type Report, type Result } from "./report.js";
+import { checkTargets, formatMarkdown, formatReport, type Report, type Result } from "./report.js";
 import { zarrita } from "./zarrita.js";
 
 const CONTESTANTS: readonly Contestant[] = [files, zarrita, rawLancedb, lanceNd];
 const SIZES = [32, 256, 1024];
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { size: { type: "string", default: "32" }, reps: { type: "string", default: "3" } } });
+  const { values } = parseArgs({ options: { size: { type: "string", default: "32" }, reps: { type: "string", default: "3" }, markdown: { type: "string" } } });
+  if (values.markdown !== undefined) {
+    console.log(formatMarkdown(JSON.parse(fs.readFileSync(values.markdown, "utf8")) as Report));
+    return;
+  }
   const sizeMiB = Number(values.size);
   const reps = Number(values.reps);
   if (!SIZES.includes(sizeMiB)) throw new Error(`--size takes ${SIZES.join(", ")} (MiB), got ${values.size}`);
