@@ -1,0 +1,104 @@
+// Concurrency: several processes append to one table while others delete,
+// compact and widen it. At the end every row a writer was told was committed
+// (it logs the ids after the call returns) is there exactly once, with its
+// values and its stats; the doomed rows are gone.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { deleteRows, open, write } from "lance-nd";
+import { scanRows } from "../packages/lance-nd/src/lance/table-read.js";
+import { count } from "../packages/lance-nd/test/reliability/counters.js";
+import { plain, rowsById } from "../packages/lance-nd/test/reliability/rows.js";
+import { logLines, startChild, type Child } from "./helpers/children.js";
+import { expectedRow, isDoomed, rowFor } from "./helpers/rows.js";
+
+const APPENDERS = Number(process.env.RELIABILITY_APPENDERS ?? "3");
+const ROUNDS = Number(process.env.RELIABILITY_ROUNDS ?? "12");
+const dir = mkdtempSync(join(tmpdir(), "lance-nd-concurrency-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The `{min, max}` of stats column `column` by row id, read from the Lance table as stored. */
+async function statsById(uri: string, column: string): Promise<Map<string, unknown>> {
+  const table = await open(uri);
+  const stats = new Map<string, unknown>();
+  for await (const batch of scanRows(table.lance, { columns: ["__global_attrs__", column] })) {
+    const ids = batch.getChild("__global_attrs__")!.getChild("id")!;
+    const struct = batch.getChild(column)!;
+    for (let i = 0; i < batch.numRows; i++) {
+      const value = struct.get(i);
+      stats.set(String(ids.get(i)), value === null ? null : { min: plain(value.min), max: plain(value.max) });
+    }
+  }
+  return stats;
+}
+
+type Role = "deleter" | "compactor" | "widener";
+
+/** Runs the appenders and the `roles` on a new table, then checks every committed row, its values and stats. */
+async function scenario(name: string, roles: readonly Role[]): Promise<void> {
+  const uri = join(dir, `${name}.lance`);
+  await write(uri, ["seed-1", "seed-2"].map(rowFor), { stats: true });
+  const stop = join(dir, `${name}.stop`);
+  const base = { uri, rounds: ROUNDS, stop };
+  const appenders: Child[] = [];
+  for (let i = 0; i < APPENDERS; i++) appenders.push(startChild("concurrent-worker", { ...base, role: "appender", writer: `p${i}`, log: join(dir, `${name}-p${i}.log`), seed: 11 + i }));
+  const others = roles.map((role, i) => startChild("concurrent-worker", { ...base, role, writer: role, log: join(dir, `${name}-${role}.log`), seed: 101 + i }));
+  count("processes", appenders.length + others.length);
+
+  const failures: string[] = [];
+  for (const child of appenders) {
+    const { code, stderr } = await child.exited;
+    if (code !== 0) failures.push(stderr);
+  }
+  writeFileSync(stop, "");
+  for (const child of others) {
+    const { code, stderr } = await child.exited;
+    if (code !== 0) failures.push(stderr);
+  }
+  expect(failures).toEqual([]);
+
+  const committed = new Set(["seed-1", "seed-2"]);
+  for (let i = 0; i < APPENDERS; i++) for (const [, id] of logLines(readFileSync(join(dir, `${name}-p${i}.log`), "utf8"))) committed.add(id);
+  expect(committed.size).toBeGreaterThanOrEqual(2 + APPENDERS * ROUNDS);
+
+  const table = await open(uri);
+  await deleteRows(table, "__global_attrs__.doomed = true");
+  const rows = await rowsById(table, { types: false });
+  const wanted = [...committed].filter((id) => !isDoomed(id)).sort();
+  const missing = wanted.filter((id) => !rows.has(id));
+  const doubled = [...rows].filter(([, copies]) => copies.length > 1).map(([id]) => id);
+  count("rowsLost", missing.length + doubled.length);
+  expect(missing).toEqual([]);
+  expect(doubled).toEqual([]);
+  expect([...rows.keys()].sort()).toEqual(wanted);
+  for (const id of wanted) expect(rows.get(id)![0], id).toEqual(expectedRow(id));
+  count("rowsVerified", wanted.length);
+
+  const [aStats, nStats] = [await statsById(uri, "__stats__:a"), await statsById(uri, "__stats__:n")];
+  for (const id of wanted) {
+    const k = Number(id.slice(id.lastIndexOf("-") + 1));
+    expect(aStats.get(id), `stats of a, ${id}`).toEqual({ min: k * 10, max: k * 10 + 2 });
+    expect(nStats.get(id), `stats of n, ${id}`).toEqual({ min: k % 30000, max: k % 30000 });
+  }
+}
+
+describe(`${APPENDERS} appender processes x ${ROUNDS} rounds at the same time as maintenance processes`, () => {
+  it("with a deleter and a compactor: every committed row once, with its values and stats", async () => {
+    await scenario("maintenance", ["deleter", "compactor"]);
+  });
+
+  // BUG (lance-nd widen vs. concurrent append): an append that read the
+  // table schema before a concurrent widen of `a` (Float32 -> Float64, a
+  // nested cast: new field ids) commits after it with the old field ids.
+  // The commit succeeds, and from that version on every scan of `a` (and
+  // compaction) panics in Lance: "Found unmasked nulls for non-nullable
+  // StructArray field "values"" (LanceNdError "scan failed: Panic in async
+  // function"): all rows of `a` become unreadable. Seen in 4 of 5 runs
+  // (e.g. version 34 widen, 36 compact, 37 delete, 38 one-row append: the
+  // first broken version). The seed says such a commit must fail with
+  // SchemaMismatch and add no rows. Up to five tries, so the race shows (one run in two or three hits it).
+  it.fails("with a widener too: every committed row once, with its values and stats", async () => {
+    for (let attempt = 0; attempt < 5; attempt++) await scenario(`widen-${attempt}`, ["deleter", "compactor", "widener"]);
+  });
+});
