@@ -164,7 +164,12 @@ export class NdWriter {
     this.#checkUsable();
     const row = this.#rows;
     let plan = this.#plan(batch, row);
-    if (plan.widenings.length > 0) {
+    if (plan.widenings.length > 0 && this.#onlyBuffered(plan.widenings.map((w) => w.column))) {
+      // The variables are in buffered rows only: cast those, the table has nothing to widen.
+      const casts = plan.widenings.map(({ column, from, to }) => ({ column, target: "values" as const, from, to }));
+      this.#pending = castBatches(this.#pending, casts, "safe", this.#uri);
+      this.#pendingBytes = this.#pending.reduce((n, b) => n + batchBytes(b), 0);
+    } else if (plan.widenings.length > 0) {
       await this.#drain();
       const table = this.#table!;
       for (const { column, to } of plan.widenings) await this.#widen(table, column, to);
@@ -250,6 +255,13 @@ export class NdWriter {
   #plan(batch: NdRecordBatch, row: number): WritePlan {
     const options = { casting: this.#options.casting, ...this.#tableOptions() };
     return withPureErrors({ uri: this.#uri, row }, () => planWrite(this.#schema, encodeSchema([batch]), options));
+  }
+
+  /** True when no committed or in-flight row has any of the variables: only buffered rows do. */
+  #onlyBuffered(columns: readonly string[]): boolean {
+    if (this.#table === undefined) return true;
+    if (this.#inflight.size > 0) return false;
+    return columns.every((column) => !this.#table!.layout.arrays.has(column));
   }
 
   /** Widens for a row; a widen the table cannot take rejects the row, any other failure fails the writer. */

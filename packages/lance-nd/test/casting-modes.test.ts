@@ -95,6 +95,17 @@ describe("casting of variable values", () => {
     expect(await table.countRows()).toBe(1);
   });
 
+  it('"promote" in a create casts the rows before instead: Int32 then Float32 rows make a Float64 variable', async () => {
+    const table = await write(fresh(), [sstRow(0, { type: new Int32() }), sstRow(1, { type: new Float32(), values: [0.5, 1, 2, 3, 4, 5] })], {
+      casting: "promote",
+      stats: true,
+    });
+    expect(await sstType(table)).toBe("Float64");
+    expect(await table.version()).toBe(1);
+    expect(await valuesOf(table)).toEqual([[0, 1, 2, 3, 4, 5], [0.5, 1, 2, 3, 4, 5]]);
+    expect(await statsOf(table)).toEqual([{ min: 0, max: 5 }, { min: 0.5, max: 5 }]);
+  });
+
   it('"promote" in an NdWriter commits the rows written before, then widens', async () => {
     const uri = fresh();
     const writer = await NdWriter.create(uri);
