@@ -1,3 +1,5 @@
+import { util } from "apache-arrow";
+
 /**
  * IEEE 754 half precision (binary16), the storage of Arrow's Float16: values
  * are kept as their 16 bits in a Uint16Array.
@@ -10,18 +12,12 @@ const OVERFLOW = 65_520;
 const MIN_NORMAL = 1 / 16_384;
 
 /**
- * The number that half-precision `bits` encode (exact: every half is a double).
+ * The number that half-precision `bits` encode (exact: every half is a
+ * double). The same decoding as apache-arrow's Float16 vectors.
  *
  * @example float16ToNumber(0x3c00); // 1
  */
-export function float16ToNumber(bits: number): number {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exponent = (bits >> 10) & 0x1f;
-  const mantissa = bits & 0x3ff;
-  if (exponent === 0) return (sign * mantissa) / TWO_POW_24;
-  if (exponent === 0x1f) return mantissa === 0 ? sign * Infinity : NaN;
-  return sign * (1024 + mantissa) * 2 ** (exponent - 25);
-}
+export const float16ToNumber: (bits: number) => number = util.uint16ToFloat64;
 
 /**
  * The half-precision bits nearest to `value`, rounding half to even as IEEE

@@ -1,7 +1,6 @@
-import type { Vector } from "apache-arrow";
+import { util, type Vector } from "apache-arrow";
 import { extremes } from "./extremes.js";
 import type { StorageValue } from "./extremes.js";
-import { float16ToNumber } from "./float16.js";
 import { statsStorage } from "./stats-type.js";
 import type { Storage } from "./stats-type.js";
 
@@ -42,7 +41,7 @@ export function computeStats(values: Vector): Stats | null {
 
 function toStatValue(storage: Storage, value: StorageValue): StatValue {
   switch (storage.kind) {
-    case "float16": return float16ToNumber(value as number);
+    case "float16": return util.uint16ToFloat64(value as number);
     case "utf8": return new TextDecoder().decode(value as Uint8Array);
     default: return value as number | bigint;
   }

@@ -1,5 +1,4 @@
-import type { Data } from "apache-arrow";
-import { float16ToNumber } from "./float16.js";
+import { util, type Data } from "apache-arrow";
 import type { NumberArray, Storage } from "./stats-type.js";
 
 /**
@@ -145,7 +144,7 @@ function float16Extremes(chunks: readonly Data[]): Extremes | null {
     for (let i = 0; i < length; i++) {
       if (bitmap !== null && !isValid(bitmap, offset + i)) continue;
       const bits = values[i]!;
-      const v = float16ToNumber(bits);
+      const v = util.uint16ToFloat64(bits);
       if (v < min) {
         min = v;
         minBits = bits;
