@@ -10,13 +10,16 @@ import { deleteRows, open, write } from "lance-nd";
 import { scanRows } from "../packages/lance-nd/src/lance/table-read.js";
 import { count } from "../packages/lance-nd/test/reliability/counters.js";
 import { plain, rowsById } from "../packages/lance-nd/test/reliability/rows.js";
-import { logLines, startChild, type Child } from "./helpers/children.js";
+import { killChildren, logLines, startChild, type Child } from "./helpers/children.js";
 import { expectedRow, isDoomed, rowFor } from "./helpers/rows.js";
 
 const APPENDERS = Number(process.env.RELIABILITY_APPENDERS ?? "3");
 const ROUNDS = Number(process.env.RELIABILITY_ROUNDS ?? "12");
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-concurrency-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  killChildren();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** The `{min, max}` of stats column `column` by row id, read from the Lance table as stored. */
 async function statsById(uri: string, column: string): Promise<Map<string, unknown>> {

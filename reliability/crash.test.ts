@@ -12,13 +12,16 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkout, open, versions, write, type NdTable } from "lance-nd";
 import { count } from "../packages/lance-nd/test/reliability/counters.js";
 import { rowsById } from "../packages/lance-nd/test/reliability/rows.js";
-import { logLines, seeded, startChild } from "./helpers/children.js";
+import { killChildren, logLines, seeded, startChild } from "./helpers/children.js";
 import { expectedRow, rowFor } from "./helpers/rows.js";
 
-const KILLS = Number(process.env.RELIABILITY_KILLS ?? "16");
+const KILLS = Number(process.env.RELIABILITY_KILLS ?? "20");
 const OPS = ["writer", "append", "widen", "delete", "compact"] as const;
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-crash-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  killChildren();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** Every row of `table` is complete and single; returns the ids. */
 async function checkRows(table: NdTable): Promise<Set<string>> {

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..", "..");
+const running = new Set<ChildProcess>();
 
 /** A started child: `ready` resolves when it printed "ready", `exited` with its exit code (null when killed). */
 export interface Child {
@@ -19,12 +20,16 @@ export function startChild(script: string, args: unknown): Child {
     env: { ...process.env, RUST_BACKTRACE: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  running.add(child);
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
-    child.on("exit", (code, signal) => resolve({ code, signal, stderr }));
+    child.on("exit", (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal, stderr });
+    });
   });
   const ready = new Promise<void>((resolve, reject) => {
     let out = "";
@@ -36,6 +41,11 @@ export function startChild(script: string, args: unknown): Child {
   });
   ready.catch(() => undefined);
   return { process: child, ready, exited };
+}
+
+/** Kills (SIGKILL) the children this process started that still run, e.g. after a test timed out. */
+export function killChildren(): void {
+  for (const child of running) child.kill("SIGKILL");
 }
 
 /** The complete lines (`<kind> <id>`) of a child's log file; a line cut by a kill is left out. */
