@@ -302,6 +302,11 @@ describe("reads and maintenance", () => {
     ["project a string", "InvalidInput", () => scan(table).project("sst" as never)],
     ["negative limit", "InvalidInput", () => scan(table).limit(-1)],
     ["batchSize 0", "InvalidInput", () => scan(table).batchSize(0)],
+    ["batchSizeBytes 1.5", "InvalidInput", () => scan(table).batchSizeBytes(1.5)],
+    ["decodeParallelism 0", "InvalidInput", () => scan(table).decodeParallelism(0)],
+    ["batchReadahead -1", "InvalidInput", () => scan(table).batchReadahead(-1)],
+    ["filterExpr of a string", "InvalidInput", () => scan(table).filterExpr("n = 0" as never)],
+    ["filter on a nested field of a variable", "InvalidInput", () => scan(table).filter("sst.values = 1").toArray()],
     ["deleteRows with bad SQL", "InvalidInput", () => deleteRows(table, "id = = 1")],
     ["deleteRows on an unknown column", "InvalidInput", () => deleteRows(table, "nope = 1")],
     ["widen an unknown variable", "InvalidInput", () => widen(table, "nope", new Float64())],
@@ -361,6 +366,20 @@ describe("open", () => {
     const db = await connect(dir);
     await db.createTable("plain", [{ a: 1, b: "x" }]);
     await rejects(() => open(path.join(dir, "plain.lance")), "InvalidTable");
+  });
+
+  // BUG (lance-nd open: options not validated): a non-string storage option
+  // reaches lancedb and fails as InvalidTable "connect failed: Failed to
+  // convert JavaScript value `Number 5 ` into rust type `String`"; write and
+  // append reject the same option with InvalidInput.
+  it.fails("storageOptions that are not strings: InvalidInput", async () => {
+    await rejects(() => open(table.uri, { storageOptions: { timeout: 5 as never } }), "InvalidInput");
+  });
+
+  // BUG (lance-nd open: uri not checked): open(42) throws a plain TypeError
+  // "local.trim is not a function" instead of a LanceNdError InvalidInput.
+  it.fails("a uri that is not a string: InvalidInput", async () => {
+    await rejects(() => open(42 as never), "InvalidInput");
   });
 
   it("a table name Lance refuses: InvalidInput", async () => {
