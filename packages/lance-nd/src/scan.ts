@@ -2,7 +2,7 @@
  * The scan builder: reads a table as nd record batches, one per table row,
  * with a projection, filters, a limit and bounded Lance batches.
  */
-import type { RecordBatch } from "apache-arrow";
+import type { Data, RecordBatch } from "apache-arrow";
 import { decodeRows } from "@lance-nd/format";
 import { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { LanceNdError } from "./errors.js";
@@ -125,7 +125,10 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
     const known = await readState(table);
     const plan = planRead(table.uri, table.layout, { projection: this.#settings.projection, conditions: this.#settings.conditions });
     if (limit === 0) return;
-    const maxRows = batchRows(batchSize, batchSizeBytes, known.bytesPerRow);
+    const projection = this.#settings.projection;
+    const partial = !plan.twoStep && projection !== undefined && projection.length < table.layout.arrays.size;
+    const bytesPerRow = partial ? await projectedBytesPerRow(table, known, plan.columns) : known.bytesPerRow;
+    const maxRows = batchRows(batchSize, batchSizeBytes, bytesPerRow);
     const batches = plan.twoStep
       ? twoStepRead(table.lance, known.version, plan, maxRows, limit)
       : scanRows(table.lance, { columns: plan.columns, ...optional("filter", plan.filter), ...optional("limit", limit), maxBatchLength: maxRows });
@@ -186,6 +189,8 @@ interface ReadState {
   version: number;
   /** Bytes on disk per row (all columns), 0 for an empty table. */
   bytesPerRow: number;
+  /** In-memory bytes of one row of a projection (key: the columns), measured once per version. */
+  projected: Map<string, number>;
 }
 
 const states = new WeakMap<NdTable, ReadState>();
@@ -204,9 +209,31 @@ async function readState(table: NdTable): Promise<ReadState> {
   const metadata = (listed.find((v) => v.version === version) ?? listed.at(-1))?.metadata ?? {};
   const rows = Number(metadata.total_rows ?? 0);
   const bytes = Number(metadata.total_files_size ?? 0);
-  const state = { version, bytesPerRow: rows > 0 && Number.isFinite(bytes) ? bytes / rows : 0 };
+  const state = { version, bytesPerRow: rows > 0 && Number.isFinite(bytes) ? bytes / rows : 0, projected: new Map<string, number>() };
   states.set(table, state);
   return state;
+}
+
+/**
+ * The in-memory bytes of one row of `columns`, measured by a one-row read and
+ * kept for the version. A projection of small columns (a coordinate) then
+ * reads up to `batchSize` rows per Lance batch instead of as few as the
+ * whole rows' size allows.
+ */
+async function projectedBytesPerRow(table: NdTable, state: ReadState, columns: readonly string[]): Promise<number> {
+  const key = columns.join("\u0000");
+  let bytes = state.projected.get(key);
+  if (bytes === undefined) {
+    bytes = 0;
+    for await (const rb of scanRows(table.lance, { columns, limit: 1, maxBatchLength: 1 })) bytes += dataBytes(rb.data);
+    state.projected.set(key, bytes);
+  }
+  return bytes;
+}
+
+function dataBytes(data: Data): number {
+  const own = (data.values?.byteLength ?? 0) + (data.valueOffsets?.byteLength ?? 0) + (data.nullBitmap?.byteLength ?? 0);
+  return data.children.reduce((sum: number, child: Data) => sum + dataBytes(child), own);
 }
 
 /**
