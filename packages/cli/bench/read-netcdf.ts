@@ -2,7 +2,9 @@
  * Import speed, best of several interleaved runs:
  * - netCDF-4: readNetcdf versus h5wasm alone reading the same variables
  *   (the goal: within 1.5x);
- * - netCDF-3: readNetcdf versus reading the file's bytes (fs.readFile).
+ * - netCDF-3: readNetcdf versus reading the file's bytes (fs.readFile);
+ * - the whole import (readNetcdf, then lance-nd `write` of the row into a new
+ *   local table, as `lance-nd import` does) versus h5wasm alone.
  *
  *   node --conditions=development --import tsx bench/read-netcdf.ts [MiB]
  *
@@ -10,11 +12,12 @@
  * folder (lance-nd-bench/), outside the repository: the netCDF-4 one with
  * writeNetcdf4, the netCDF-3 one by hand (one big-endian float variable).
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { write } from "lance-nd";
 import { loadH5wasm } from "../src/netcdf/h5wasm.js";
 import { readNetcdf } from "../src/netcdf/read.js";
 import { writeNetcdf4 } from "../src/netcdf/write.js";
@@ -113,3 +116,18 @@ const [bytes = 0, classic = 0] = await bestOf([
 console.log(`netCDF-3 ${classicPath}`);
 console.log(`fs.readFile (baseline):  ${bytes.toFixed(0)} ms`);
 console.log(`readNetcdf:              ${classic.toFixed(0)} ms  ratio ${(classic / bytes).toFixed(2)}x`);
+
+// The whole import: read the file, write it as one row of a new table.
+const tables = mkdtempSync(join(tmpdir(), "lance-nd-import-bench-"));
+let imports = 0;
+const [base2 = 0, imported = 0] = await bestOf([
+  h5wasmAlone,
+  async () => {
+    const { batch } = await readNetcdf(path);
+    const row = new NdRecordBatch(batch.arrays(), { id: "sst.nc" });
+    await write(join(tables, `t${imports++}.lance`), [row], { stats: true });
+    return row.get("sst")!.size;
+  },
+]);
+rmSync(tables, { recursive: true, force: true });
+console.log(`import (readNetcdf + lance-nd write, stats on): ${imported.toFixed(0)} ms  ratio ${(imported / base2).toFixed(2)}x to h5wasm alone (${base2.toFixed(0)} ms)`);
