@@ -15,6 +15,8 @@ export interface ArrayColumn {
   valueType: DataType;
   /** The attribute fields, in order (empty without attributes). */
   attrFields: Field[];
+  /** True when `attrs` is nullable (added after the table's creation, FORMAT.md section 7). */
+  attrsNullable: boolean;
 }
 
 /** The nd columns of a schema. */

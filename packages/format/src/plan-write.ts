@@ -147,8 +147,9 @@ export function planWrite(tableSchemaOrNull: Schema | null, incoming: Schema, op
     const added = planAttrs(existing.attrFields, array.attrFields, plan.casts, name, (key) => ({ attr: key }));
     if (added.length > 0) {
       const current = fields.find((f) => f.name === name)!;
-      const { valueType, attrFields } = arrayColumnLayout(current);
-      const column = withType(current, arrayColumnType(valueType, [...attrFields, ...added]));
+      const { valueType, attrFields, attrsNullable } = arrayColumnLayout(current);
+      // An `attrs` struct added to an existing column is nullable: its older rows read it as null.
+      const column = withType(current, arrayColumnType(valueType, [...attrFields, ...added], attrsNullable || attrFields.length === 0));
       replace(column);
       plan.newAttrs.push({ column: name, fields: arrayColumnLayout(column).attrFields.slice(attrFields.length) });
     }

@@ -54,7 +54,7 @@ export function widenSchema(tableSchema: Schema, variable: string, to: DataType)
   const old = array.field;
   const oldStats = layout.statsColumns.get(variable);
   const column = applyColumnEncoding(
-    new Field(variable, arrayColumnType(to, array.attrFields), old.nullable, old.metadata),
+    new Field(variable, arrayColumnType(to, array.attrFields, array.attrsNullable), old.nullable, old.metadata),
     columnEncoding(old),
   );
   const statsColumn =

@@ -1,7 +1,8 @@
 import { Field, Float32, Float64, Int16, Int32, Int64, Schema, Uint16, Uint8, Utf8 } from "apache-arrow";
 import type { DataType } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import { describeSchema, planWrite, tableSchema, validateTableSchema, type CastingMode, type WritePlan } from "../src/index.js";
+import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { addedFields, decodeRows, describeSchema, encodeRows, planWrite, tableSchema, validateTableSchema, type CastingMode, type WritePlan } from "../src/index.js";
 import { attrField, formatErrorOf, listOf, ndSchemaOf } from "./fixtures.js";
 
 const table = tableSchema(
@@ -112,6 +113,24 @@ describe("planWrite: what the write adds", () => {
     const layout = validateTableSchema(plan.schema);
     expect(layout.arrays.get("sst")!.attrFields.map((f) => f.name)).toEqual(["scale", "range", "units"]);
     expect((layout.globalAttrs!.type.children as Field[]).map((f) => f.name)).toEqual(["id", "n", "cruise"]);
+  });
+
+  it("7. an attrs struct added after creation is nullable (older rows read it as null); a new table's attrs is not", () => {
+    const bare = tableSchema(ndSchemaOf([["sst", new Float32()]]), { stats: true });
+    const first = planWrite(bare, values(new Float32(), [attrField("units", new Utf8())]), {});
+    const sst = validateTableSchema(first.schema).arrays.get("sst")!;
+    expect(sst.attrsNullable).toBe(true);
+    expect(addedFields(bare, first.schema).map((a) => [a.path.join("/"), a.field.nullable])).toEqual([["sst/attrs", true]]);
+    const more = planWrite(first.schema, values(new Float32(), [attrField("units", new Utf8()), attrField("scale", new Float64())]), {});
+    expect(validateTableSchema(more.schema).arrays.get("sst")!.attrsNullable).toBe(true);
+    const widened = planWrite(first.schema, values(new Float64(), [attrField("units", new Utf8())]), { casting: "promote" });
+    expect(validateTableSchema(widened.schema).arrays.get("sst")!.attrsNullable).toBe(true);
+    expect(validateTableSchema(table).arrays.get("sst")!.attrsNullable).toBe(false);
+    expect(validateTableSchema(planWrite(table, values(new Float32(), [attrField("units", new Utf8())]), {}).schema).arrays.get("sst")!.attrsNullable).toBe(false);
+    const rows = [new NdRecordBatch({ sst: NdArray.from(new Float32Array([1]), { dims: {}, attrs: { units: "K" } }) }), new NdRecordBatch({ sst: NdArray.from(new Float32Array([2]), { dims: {} }) })];
+    const back = decodeRows(encodeRows(rows, first.schema));
+    expect(back[0]!.get("sst")!.attr("units")).toBe("K");
+    expect(back[1]!.get("sst")!.attrs.size).toBe(0);
   });
 
   it("a write without changes keeps the table schema", () => {

@@ -3,7 +3,8 @@ import { NdArray, NdRecordBatch, encode } from "@lance-nd/nd-arrow";
 import { Float32 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { listVersions } from "../src/lance/table-versions.js";
-import { open } from "../src/table.js";
+import { compact } from "../src/maintenance.js";
+import { open, type NdTable } from "../src/table.js";
 import { append, write } from "../src/write.js";
 import { NdWriter } from "../src/writer.js";
 import { tempDir } from "./helpers/make-table.js";
@@ -97,6 +98,21 @@ describe("append: schema evolution", () => {
     expect(rows[2]!.get("sst")!.attr("long_name")).toBe("sea surface");
     expect(rows[2]!.globalAttr("source")).toBe("buoy");
     expect(table.tableSchema.fields.map((f) => f.name)).toContain("__stats__:chl");
+  });
+
+  it("a variable written without attributes gains them in an append: every row reads (old ones without), also after compact", async () => {
+    const uri = fresh();
+    const row = (id: string, attrs?: Record<string, string | number>): NdRecordBatch =>
+      new NdRecordBatch({ sst: NdArray.from(new Float32Array(6), { dims: { lat: 2, lon: 3 }, ...(attrs && { attrs }) }) }, { id });
+    const table = await write(uri, [row("r0"), row("r1")], { stats: true });
+    await append(table, [row("new", { units: "K" })]);
+    await append(table, [row("more", { units: "C", scale: 2 })]);
+    const attrsOf = async (t: NdTable): Promise<Record<string, unknown>[]> =>
+      (await readRows(t)).map((r) => Object.fromEntries([...r.get("sst")!.attrs.keys()].map((k) => [k, r.get("sst")!.attr(k)])));
+    const expected = [{}, {}, { units: "K" }, { units: "C", scale: 2 }];
+    expect(await attrsOf(table)).toEqual(expected);
+    await compact(table);
+    expect(await attrsOf(await open(uri))).toEqual(expected);
   });
 
   it("fills the stats columns of a table with stats, from the written values", async () => {

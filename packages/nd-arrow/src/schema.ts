@@ -23,6 +23,12 @@ export interface ArrayColumnLayout {
   valueType: DataType;
   /** The fields of `attrs`, in order (empty when the column has no `attrs`). */
   attrFields: Field[];
+  /**
+   * True when `attrs` is nullable (a null row has no attributes). The spec
+   * makes it not nullable; a table that gains `attrs` after its creation
+   * needs it nullable, as older rows read it as null.
+   */
+  attrsNullable: boolean;
 }
 
 /** True for the value types of spec section 3. */
@@ -57,14 +63,17 @@ function isSupportedScalarAttrType(type: DataType): boolean {
   return type.typeId !== Type.Binary && isSupportedValueType(type);
 }
 
-/** The `Struct<values, dim_names, dim_sizes[, attrs]>` type of an nd array column. */
-export function arrayColumnType(valueType: DataType, attrFields: readonly Field[] = []): Struct {
+/**
+ * The `Struct<values, dim_names, dim_sizes[, attrs]>` type of an nd array
+ * column; `attrs` is not nullable (the spec) unless `attrsNullable`.
+ */
+export function arrayColumnType(valueType: DataType, attrFields: readonly Field[] = [], attrsNullable = false): Struct {
   const children: Field[] = [
     new Field("values", new List(new Field("item", valueType, true)), false),
     new Field("dim_names", new List(new Field("item", new Utf8(), false)), false),
     new Field("dim_sizes", new List(new Field("item", new Uint32(), false)), false),
   ];
-  if (attrFields.length > 0) children.push(new Field("attrs", new Struct([...attrFields]), false));
+  if (attrFields.length > 0) children.push(new Field("attrs", new Struct([...attrFields]), attrsNullable));
   return new Struct(children);
 }
 
@@ -133,6 +142,7 @@ export function arrayColumnLayout(field: Field): ArrayColumnLayout {
   }
   const attrs = byName.get("attrs");
   let attrFields: Field[] = [];
+  // A nullable `attrs` is accepted: a null row reads as "no attributes".
   if (attrs !== undefined) {
     if (attrs.type.typeId !== Type.Struct) fail(`child "attrs" is ${attrs.type}, expected a Struct`);
     attrFields = (attrs.type as Struct).children;
@@ -142,5 +152,5 @@ export function arrayColumnLayout(field: Field): ArrayColumnLayout {
       }
     }
   }
-  return { valueType: values.type, attrFields };
+  return { valueType: values.type, attrFields, attrsNullable: attrs?.nullable ?? false };
 }

@@ -18,6 +18,7 @@ import {
   NdArray,
   NdRecordBatch,
   arrayColumnField,
+  arrayColumnLayout,
   arrayColumnType,
   decode,
   encode,
@@ -127,6 +128,25 @@ describe("decode: columns", () => {
     const [r0, r1] = decode(rb);
     expect(r0!.globalAttr("id")).toBe("a");
     expect(r1!.globalAttrs.size).toBe(0);
+  });
+
+  it("a nullable attrs (added after a table's creation) encodes with its schema, and a null attrs row means no attributes", () => {
+    const keys = [new Field("u", new Utf8(), true)];
+    const field = new Field("a", arrayColumnType(new Int32(), keys, true), true, arrayColumnField("a", new Int32(), keys).metadata);
+    expect(arrayColumnLayout(field).attrsNullable).toBe(true);
+    expect(arrayColumnLayout(arrayColumnField("a", new Int32(), keys)).attrsNullable).toBe(false);
+    const rows = [0, 1].map((i) => new NdRecordBatch({ a: NdArray.from(new Int32Array([i]), { dims: { x: 1 }, attrs: { u: "m" } }) }));
+    const rb = encode(rows, { schema: new Schema([field]) });
+    expect((rb.schema.fields[0]!.type as Struct).children[3]!.nullable).toBe(true);
+    // Row 1 as Lance reads a fragment written before the column had attrs: a null attrs struct.
+    const col = rb.data.children[0]!;
+    const attrs = col.children[3]!;
+    const nullAttrs = makeData({ type: attrs.type as Struct, length: 2, nullCount: 1, nullBitmap: Uint8Array.of(0b01), children: attrs.children });
+    const column = makeData({ type: col.type as Struct, length: 2, nullCount: 0, children: [...col.children.slice(0, 3), nullAttrs] });
+    const [r0, r1] = decode(new RecordBatch(rb.schema, makeData({ type: new Struct(rb.schema.fields), length: 2, nullCount: 0, children: [column] })));
+    expect(r0!.get("a")!.attr("u")).toBe("m");
+    expect(r1!.get("a")!.attrs.size).toBe(0);
+    expect(Array.from(r1!.get("a")!.toArray())).toEqual([1]);
   });
 
   it("an invalid nulls option is InvalidArgument", () => {

@@ -99,10 +99,9 @@ function makeRow(spec: RowSpec, id: string, types: Map<string, TypeSpec>): NdRec
     const dims = Object.fromEntries(v.dims.map((d) => [d, spec.sizes[d]!]));
     const length = v.dims.reduce((n, d) => n * spec.sizes[d]!, 1);
     const values = Array.from({ length }, (_, i) => (v.nullEvery > 0 && i % v.nullEvery === 1 ? null : t.value(next())));
-    // Every array has an attribute: a variable first written without any
-    // makes the table unreadable after a later row adds one (the it.fails below).
-    const attrs: AttrsInput = v.attrs ? { units: `u${next() % 3}`, scale: next() / 8, levels: Float64Array.from([next(), next()]) } : { units: "1" };
-    arrays[v.name] = NdArray.from(values, { dims, type: t.type(), attrs });
+    // Some arrays have no attributes: a variable first written without any gains them later.
+    const attrs: AttrsInput | undefined = v.attrs ? { units: `u${next() % 3}`, scale: next() / 8, levels: Float64Array.from([next(), next()]) } : undefined;
+    arrays[v.name] = NdArray.from(values, { dims, type: t.type(), ...(attrs && { attrs }) });
   }
   return new NdRecordBatch(arrays, spec.source ? { id, source: `src-${next() % 4}` } : { id });
 }
@@ -165,15 +164,11 @@ describe("model fuzz: random writes, deletes and compactions", () => {
   });
 });
 
-// BUG (lance-nd append / schema evolution): when a variable's first rows have
-// no attributes (its column has no `attrs` child) and a later append adds a
-// row whose array has one, the append succeeds but every later scan fails:
-// Lance panics "Found unmasked nulls for non-nullable StructArray field
-// \"attrs\"" (LanceNdError InvalidTable "scan failed: Panic in async
-// function"). The added `attrs` struct reads as null in the old fragments.
-// The committed rows can no longer be read. Adding a key to an existing
-// `attrs` works.
-it.fails("a variable written without attributes, then appended with one: every row still reads", async () => {
+// Was a bug: the `attrs` struct added to a variable first written without
+// attributes was not nullable, its old rows read it as null and every scan
+// panicked ("Found unmasked nulls for non-nullable StructArray field
+// \"attrs\""). Now an `attrs` added after creation is nullable (format FORMAT.md 7).
+it("a variable written without attributes, then appended with one: every row still reads", async () => {
   const uri = path.join(dir, "attrs-later.lance");
   const table = await write(uri, [new NdRecordBatch({ a: NdArray.from([1.5], { dims: {}, type: new Float64() }) }, { id: "r1" })]);
   await append(table, [new NdRecordBatch({ a: NdArray.from([2.5], { dims: {}, type: new Float64(), attrs: { units: "K" } }) }, { id: "r2" })]);
