@@ -15,7 +15,9 @@ export function isReservedName(name: string): boolean {
 /**
  * Checks that `name` can be an array (variable) name of a table. Throws
  * `ReservedName` for a name that starts with `__`, and `InvalidInput` for an
- * empty name or one with a `.` (Lance does not allow `.` in a top-level name).
+ * empty name, one with a `.` (Lance does not allow `.` in a top-level name)
+ * or one with a backtick (Lance stores it, but no quoting form reads the
+ * column back, so every scan of the table would fail).
  */
 export function checkArrayName(name: string): void {
   if (name === "") throw new FormatError("InvalidInput", "an array name must not be empty");
@@ -26,6 +28,11 @@ export function checkArrayName(name: string): void {
   }
   if (name.includes(".")) {
     throw new FormatError("InvalidInput", `array name "${name}" contains ".", which Lance does not allow in a column name`, {
+      column: name,
+    });
+  }
+  if (name.includes("`")) {
+    throw new FormatError("InvalidInput", `array name "${name}" contains a backtick, which Lance cannot read back in a column name`, {
       column: name,
     });
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkArrayName, isFormatError, isReservedName, quoteFieldPath, quoteIdentifier, selectName, sqlStringLiteral } from "../src/index.js";
+import { formatErrorOf } from "./fixtures.js";
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -26,6 +27,12 @@ describe("names", () => {
     expect(codeOf(() => checkArrayName(""))).toBe("InvalidInput");
     expect(codeOf(() => checkArrayName("sea.surface"))).toBe("InvalidInput");
     expect(codeOf(() => checkArrayName("sea surface: temp"))).toBeUndefined();
+  });
+
+  it("an array name with a backtick is InvalidInput naming it (Lance cannot read such a column back)", () => {
+    const err = formatErrorOf(() => checkArrayName("back`tick"), "InvalidInput");
+    expect(err.column).toBe("back`tick");
+    expect(err.message).toContain("back`tick");
   });
 
   it("Lance SQL identifiers are backtick-quoted with a backtick inside doubled", () => {

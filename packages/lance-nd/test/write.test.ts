@@ -157,6 +157,28 @@ describe("write: invalid input", () => {
     expect(await failure(open(uri))).toMatchObject({ code: "TableNotFound" });
   });
 
+  it("a variable name with a backtick fails with InvalidInput naming it, at create and append, and creates no table", async () => {
+    const uri = fresh();
+    const bad = new NdRecordBatch({ "back`tick": NdArray.from(new Float32Array(1)) });
+    expect(await failure(write(uri, [bad]))).toMatchObject({ code: "InvalidInput", column: "back`tick" });
+    expect(await failure(open(uri))).toMatchObject({ code: "TableNotFound" });
+    const table = await write(uri, sstRows(1));
+    expect(await failure(append(table, [bad]))).toMatchObject({ code: "InvalidInput", column: "back`tick" });
+    expect(await readIds(table)).toEqual(["r0"]);
+  });
+
+  it("attribute and global attribute keys with a backtick are stored and scans read them back", async () => {
+    const row = (id: string): NdRecordBatch =>
+      new NdRecordBatch({ sst: NdArray.from(new Float32Array(1), { dims: {}, attrs: { "u`v": id } }) }, { id, "g`k": `g-${id}` });
+    const table = await write(fresh(), [row("a")]);
+    await append(table, [row("b")]);
+    const rows = await readRows(table);
+    expect(rows.map((r) => [r.get("sst")!.attr("u`v"), r.globalAttr("g`k")])).toEqual([
+      ["a", "g-a"],
+      ["b", "g-b"],
+    ]);
+  });
+
   it("a reserved name in encoded rows (writeBatch) fails with InvalidInput", async () => {
     const writer = await NdWriter.create(fresh());
     const rb = encode([sstRow(0)]);
