@@ -1,45 +1,61 @@
-/** Widening a variable of a table in place (`widen`). */
+/** Widening a variable of a table (`widen`): in place where Lance can cast, else by a rewrite. */
 import { sameType } from "@lance-nd/casting";
 import { widenSchema, type Widening } from "@lance-nd/format";
-import type { DataType } from "apache-arrow";
+import type { DataType, Schema } from "apache-arrow";
 import { isLanceNdError, LanceNdError } from "./errors.js";
 import { addNullFields, castColumns, type ColumnCast } from "./lance/table-write.js";
 import { withPureErrors } from "./pure-errors.js";
 import { asSchemaChange } from "./schema-lock.js";
 import type { NdTable } from "./table.js";
 import { inSpan } from "./tracing.js";
+import { rewriteWidened } from "./widen-rewrite.js";
 
 /**
  * Changes the value type of variable `name` to `type`, and the type of its
- * stats column, in one Lance commit (plus one that puts back field metadata
- * when lancedb drops it). The new type must hold each old value exactly
- * (Safe casting, e.g. Float32 -> Float64, Int16 -> Int32). Other variables
- * stay as they are. Widening to the current type does nothing. Returns the
- * table version after the change. A widen that a concurrent commit
- * preempts starts again on the latest version, up to 10 times.
+ * stats column. The new type must hold each old value exactly (Safe
+ * casting: Float32 -> Float64, Int16 -> Int32, Int32 -> Float64, UInt8 ->
+ * Int16, …). Other variables, attributes, global attributes, field
+ * metadata, encodings and column defaults stay. Widening to the current type
+ * does nothing. Returns the table version after the change.
  *
- * Limits of Lance 12 (SDK-NOTES.md, section 6): Lance casts a nested field
- * only within a kind (Int16 -> Int32, Float32 -> Float64, not Int32 ->
- * Float64), and only once per column: a second widen of the same variable
- * fails. Both fail with `SchemaMismatch` and change nothing; write such a
- * table anew (`write` with mode "overwrite") with the wider type.
+ * Two paths (README.md, Widen). Where Lance can cast the nested field in
+ * place (within a kind, e.g. Float32 -> Float64, and the first cast of the
+ * column), the data files stay and the widen is one commit (plus one that
+ * puts back field metadata when lancedb drops it). Otherwise (across kinds,
+ * or a second widen of the variable: SDK-NOTES.md, section 6) every row of
+ * the table is read, cast and written again as ONE new version (a Lance
+ * overwrite): it costs a full read and write of the table and holds all rows
+ * in memory; the rows get new row ids and creation versions; earlier
+ * versions stay readable through `checkout`. A widen that a concurrent
+ * commit preempts starts again on the latest version, up to 10 times (a
+ * rewrite that a commit from elsewhere slipped under restores that commit's
+ * version first). Within one process, appends wait for a widen.
  *
  * @throws LanceNdError `SchemaMismatch` for a type that does not hold each
- * old value, a widen across kinds, or a second widen; `InvalidInput` for an unknown variable or a
+ * old value (nothing changes); `InvalidInput` for an unknown variable or a
  * read-only view; `CommitConflict` after 10 preempted tries.
  * @example
  * await widen(table, "sst", new Float64());
  */
 export async function widen(table: NdTable, name: string, type: DataType): Promise<number> {
+  return (await widenTable(table, name, type)).version;
+}
+
+/**
+ * @internal {@link widen}, also telling whether it rewrote the table (so
+ * every row now reads as created by the new version).
+ */
+export async function widenTable(table: NdTable, name: string, type: DataType): Promise<{ version: number; rewritten: boolean }> {
   return inSpan(
     "lance_nd.widen",
     table.uri,
-    async () => {
+    async (span) => {
       checkWritable(table, "widen");
       await table.refresh();
-      const { widening } = withPureErrors({ uri: table.uri }, () => widenSchema(table.tableSchema, name, type));
-      if (sameType(widening.from, widening.to)) return table.version();
-      await widenVariable(table, widening);
+      const { schema, widening } = withPureErrors({ uri: table.uri }, () => widenSchema(table.tableSchema, name, type));
+      if (sameType(widening.from, widening.to)) return { version: await table.version(), rewritten: false };
+      const path = await asSchemaChange(table.lance, () => widenVariable(table, schema, widening));
+      span.setAttribute("lance_nd.widen.path", path);
       const layout = await table.refresh();
       const now = layout.arrays.get(name)?.valueType;
       if (now === undefined || !sameType(now, widening.to)) {
@@ -48,7 +64,7 @@ export async function widen(table: NdTable, name: string, type: DataType): Promi
           column: name,
         });
       }
-      return table.version();
+      return { version: await table.version(), rewritten: path === "rewrite" };
     },
     { "lance_nd.variable": name, "lance_nd.type": String(type) },
   );
@@ -63,8 +79,12 @@ export function checkWritable(table: NdTable, op: string): void {
   }
 }
 
-/** Casts the variable's values and its stats column in one alter, or adds the stats column the new type gets. */
-async function widenVariable(table: NdTable, widening: Widening): Promise<void> {
+/**
+ * Casts the variable's values and its stats column in one alter (adding the
+ * stats column the new type gets), or rewrites the table where Lance cannot
+ * cast in place. Returns the path taken.
+ */
+async function widenVariable(table: NdTable, schema: Schema, widening: Widening): Promise<"in_place" | "rewrite"> {
   const { column, from, to, statsColumn } = widening;
   const oldStats = table.layout.statsColumns.get(column);
   if (oldStats !== undefined && statsColumn === null) {
@@ -76,21 +96,14 @@ async function widenVariable(table: NdTable, widening: Widening): Promise<void> 
   const casts: ColumnCast[] = [{ path: `${column}.values.item`, type: to }];
   if (oldStats !== undefined) casts.push({ path: `${oldStats.name}.min`, type: to }, { path: `${oldStats.name}.max`, type: to });
   try {
-    await asSchemaChange(table.lance, () => castColumns(table.lance, casts));
+    await castColumns(table.lance, casts);
   } catch (err) {
-    const why = !isLanceNdError(err)
-      ? undefined
-      : /fewer column indices/.test(err.message)
-        ? "the variable (or its stats column) was widened before, and Lance 12 casts a nested field of a column only once"
-        : /Cannot cast column/.test(err.message)
-          ? "Lance 12 casts a nested field only within a kind (e.g. Int16 -> Int32, Float32 -> Float64)"
-          : undefined;
-    if (why === undefined) throw err;
-    throw new LanceNdError("SchemaMismatch", `cannot widen ${String(from)} to ${String(to)} in place: ${why}; write the table anew with the wider type`, {
-      uri: table.uri,
-      column,
-      cause: err,
-    });
+    // Lance 12 casts a nested field within a kind only ("Cannot cast column"),
+    // and once per column ("fewer column indices"); both change nothing.
+    if (!isLanceNdError(err) || !/fewer column indices|Cannot cast column/.test(err.message)) throw err;
+    await rewriteWidened(table.lance, schema, widening);
+    return "rewrite";
   }
   if (oldStats === undefined && statsColumn !== null) await addNullFields(table.lance, [statsColumn]);
+  return "in_place";
 }

@@ -15,7 +15,7 @@ import { withPureErrors } from "./pure-errors.js";
 import { asAppend } from "./schema-lock.js";
 import { NdTable } from "./table.js";
 import { inSpan } from "./tracing.js";
-import { checkWritable, widen } from "./widen.js";
+import { checkWritable, widenTable } from "./widen.js";
 
 const MiB = 1024 * 1024;
 /**
@@ -67,6 +67,8 @@ export class NdWriter {
   #schemaTurn: Promise<unknown> = Promise.resolve();
   /** The versions of the adds this writer committed. */
   readonly #versions: number[] = [];
+  /** The versions of {@link #versions} whose rows a widen rewrote since (they now read as created by the rewrite). */
+  readonly #rewrittenVersions: number[] = [];
   #rows = 0;
   #failure: LanceNdError | undefined;
   #state: State = "open";
@@ -267,7 +269,9 @@ export class NdWriter {
   /** Widens for a row; a widen the table cannot take rejects the row, any other failure fails the writer. */
   async #widen(table: NdTable, column: string, to: DataType): Promise<void> {
     try {
-      await widen(table, column, to);
+      const { rewritten } = await widenTable(table, column, to);
+      // A rewrite gives every row the rewrite's creation version: the rows of this writer's adds so far cannot be found by version any more.
+      if (rewritten && this.#replacedVersion === undefined) this.#rewrittenVersions.push(...this.#versions);
     } catch (err) {
       if (isLanceNdError(err, "SchemaMismatch", "InvalidInput")) throw err;
       throw this.#fail(err);
@@ -465,10 +469,20 @@ export class NdWriter {
         { uri: this.#uri, cause: this.#failure },
       );
     } else {
-      await deleteWhere(lance, `_row_created_at_version IN (${this.#versions.join(", ")})`);
+      const rewritten = new Set(this.#rewrittenVersions);
+      const findable = this.#versions.filter((v) => !rewritten.has(v));
+      if (findable.length > 0) await deleteWhere(lance, `_row_created_at_version IN (${findable.join(", ")})`);
       if (this.#createdTable && (await countRows(lance)) === 0) {
         await dropTable(lance);
         this.#table = undefined;
+      }
+      if (rewritten.size > 0) {
+        this.#versions.length = 0;
+        throw new LanceNdError(
+          "WriterFailed",
+          `cannot remove the rows of versions ${[...rewritten].join(", ")}: a widen (casting "promote") rewrote the table after them, and their rows now read as created by the rewrite; the rows of later versions were removed`,
+          { uri: this.#uri, cause: this.#failure },
+        );
       }
     }
     this.#versions.length = 0;

@@ -87,12 +87,11 @@ describe("casting of variable values", () => {
     expect((await statsOf(table))[1]).toEqual({ min: 0.1, max: 5 });
   });
 
-  it('"promote" across kinds (Int32 table, Float32 values -> Float64) fails with SchemaMismatch: Lance 12 casts within a kind only', async () => {
+  it('"promote" across kinds (Int32 table, Float32 values) widens the table to Float64 (a rewrite), then writes', async () => {
     const table = await write(fresh(), [sstRow(0, { type: new Int32() })]);
-    const err = await failure(append(table, [sstRow(1, { type: new Float32() })], { casting: "promote" }));
-    expect(err).toMatchObject({ code: "SchemaMismatch", column: "sst" });
-    expect(await sstType(table)).toBe("Int32");
-    expect(await table.countRows()).toBe(1);
+    await append(table, [sstRow(1, { type: new Float32(), values: [0.5, 1, 2, 3, 4, 5] })], { casting: "promote" });
+    expect(await sstType(table)).toBe("Float64");
+    expect(await valuesOf(table)).toEqual([[0, 1, 2, 3, 4, 5], [0.5, 1, 2, 3, 4, 5]]);
   });
 
   it('"promote" in a create casts the rows before instead: Int32 then Float32 rows make a Float64 variable', async () => {
