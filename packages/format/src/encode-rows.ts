@@ -27,7 +27,9 @@ export interface EncodeRowsOptions {
  *
  * Throws `SchemaMismatch` when a batch does not fit the schema (another
  * type, an array or attribute key the table lacks), naming the column and
- * row; `InvalidTable` for a bad schema.
+ * row; `InvalidInput` for rows into a schema without columns (such a row
+ * has no arrays and no global attributes, and Lance keeps no rows in a
+ * table without columns); `InvalidTable` for a bad schema.
  *
  * @example
  * const rb = encodeRows(batches, plan.schema);
@@ -41,6 +43,12 @@ export function encodeRows(batches: readonly NdRecordBatch[], schema: Schema, op
   } catch (err) {
     if (!isNdArrowError(err)) throw err;
     throw new FormatError("SchemaMismatch", `the rows do not fit the table schema: ${err.message}`, { column: err.column, cause: err });
+  }
+  if (schema.fields.length === 0 && batches.length > 0) {
+    throw new FormatError(
+      "InvalidInput",
+      `row 0 has no arrays and no global attributes: a table without columns cannot store it (write an array or a global attribute, e.g. an id)`,
+    );
   }
   const ndChildren = new Map(nd.schema.fields.map((field, i) => [field.name, nd.data.children[i]!]));
   const variables = new Map([...layout.statsColumns].map(([variable, field]) => [field.name, variable]));

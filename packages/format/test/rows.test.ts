@@ -36,6 +36,13 @@ describe("encodeRows", () => {
   it("no batches give an empty RecordBatch of the table schema", () => {
     expect(encodeRows([], schema).numRows).toBe(0);
   });
+
+  it("a row with no arrays and no global attributes into a schema without columns is InvalidInput (Lance would keep no row)", () => {
+    const empty = tableSchema(encodeSchema([]));
+    expect(formatErrorOf(() => encodeRows([new NdRecordBatch({})], empty), "InvalidInput").message).toMatch(/row 0 has no arrays and no global attributes/);
+    expect(encodeRows([], empty).numRows).toBe(0);
+    expect(encodeRows([new NdRecordBatch({})], schema).numRows).toBe(1);
+  });
 });
 
 describe("decodeRows", () => {

@@ -21,7 +21,8 @@ export type NdRows = Iterable<NdRecordBatch> | AsyncIterable<NdRecordBatch>;
  * without columns.
  *
  * @throws LanceNdError `InvalidInput` (bad options or uri, a reserved or bad
- * name), `TableExists`, `TableNotFound` ("append"), `SchemaMismatch` (a type
+ * name, rows without arrays and global attributes into a table without
+ * columns, which Lance would not keep), `TableExists`, `TableNotFound` ("append"), `SchemaMismatch` (a type
  * that does not fit, naming the variable, both types and the casting mode),
  * `CommitConflict`, `WriterFailed`.
  * @example

@@ -76,6 +76,24 @@ describe("write: create, append, overwrite", () => {
     expect(await readIds(await open(uri))).toEqual(["r0", "r1"]);
   });
 
+  it("rows with no arrays and no global attributes: InvalidInput into a table without columns (nothing created), stored as empty rows otherwise", async () => {
+    const uri = fresh();
+    const err = await failure(write(uri, [new NdRecordBatch({}), new NdRecordBatch({})]));
+    expect(err).toMatchObject({ code: "InvalidInput" });
+    expect(err.message).toMatch(/row 0 has no arrays and no global attributes/);
+    expect(await failure(open(uri))).toMatchObject({ code: "TableNotFound" });
+    const columnless = await write(uri, []);
+    expect(await failure(append(columnless, [new NdRecordBatch({})]))).toMatchObject({ code: "InvalidInput" });
+    const table = await write(fresh(), [new NdRecordBatch({}), ...sstRows(1)]);
+    await append(table, [new NdRecordBatch({})]);
+    const rows = await readRows(table);
+    expect(rows.map((r) => [r.names(), r.globalAttrs.size])).toEqual([
+      [[], 0],
+      [["sst"], 1],
+      [[], 0],
+    ]);
+  });
+
   it("works on memory:// tables", async () => {
     const uri = "memory://write-test/m.lance";
     const table = await write(uri, sstRows(2));

@@ -265,16 +265,15 @@ describe("empty and huge input", () => {
     expect(await scan(t).toArray()).toHaveLength(2);
   });
 
-  // BUG (lance-nd write): rows that have neither arrays nor global
-  // attributes are dropped when they are all the rows of a create: write
-  // returns a table with 0 rows (countRows 0) for 1 or 2 such rows, no error.
-  // They should be stored (a row with no arrays) or rejected with InvalidInput.
-  it.fails("a create of only batches without arrays or attributes keeps the rows (or refuses them)", async () => {
+  // Was a bug: rows with neither arrays nor global attributes were dropped
+  // when they were all the rows of a create (a table without columns keeps
+  // no rows in Lance). The write refuses them now, before creating anything.
+  it("a create of only batches without arrays or attributes keeps the rows (or refuses them)", async () => {
     const uri = path.join(dir, "empty.lance");
-    const t = await write(uri, [new NdRecordBatch({})]);
-    const rows = await scan(t).toArray();
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.names()).toEqual([]);
+    for (const rows of [[new NdRecordBatch({})], [new NdRecordBatch({}), new NdRecordBatch({})]]) {
+      await rejects(() => write(uri, rows), "InvalidInput");
+      await rejects(() => open(uri), "TableNotFound");
+    }
   });
 
   it("huge attributes (a 4 MiB string, a list of 500 000 floats) round-trip", async () => {
