@@ -1,10 +1,11 @@
 /**
- * The options of `write`, `append` and `NdWriter`, validated once with zod
- * where they enter the library.
+ * The options of `open`, `write`, `append` and `NdWriter`, validated once
+ * with zod where they enter the library.
  */
 import { parseColumnOptions, type CastingMode, type ColumnOptions } from "@lance-nd/format";
 import { z } from "zod";
 import { LanceNdError } from "./errors.js";
+import type { StorageOptions } from "./lance/table-open.js";
 import { withPureErrors } from "./pure-errors.js";
 
 /** 128 MiB: the default size of one Lance add (fragment) on disk. */
@@ -52,13 +53,28 @@ export interface ParsedWriteOptions {
   writeParallelism: number;
 }
 
+const storageOptionsSchema = z.record(z.string(), z.string(), { error: "expected an object of string values" }).optional();
+
+const openOptionsSchema = z.strictObject({ storageOptions: storageOptionsSchema });
+
+/**
+ * Validates the options of `open`.
+ *
+ * @throws LanceNdError `InvalidInput` with one message that names each bad option, its value and what is allowed.
+ */
+export function parseOpenOptions(input: unknown, uri: string): StorageOptions {
+  const result = openOptionsSchema.safeParse(input ?? {});
+  if (!result.success) throw invalidOptions("open", input, result.error, uri);
+  return result.data.storageOptions === undefined ? {} : { storageOptions: result.data.storageOptions };
+}
+
 const optionsSchema = z.strictObject({
   mode: z.enum(["create", "append", "overwrite"], { error: 'expected "create", "append" or "overwrite"' }).optional(),
   casting: z.enum(["no", "safe", "same_kind", "promote"], { error: 'expected "no", "safe", "same_kind" or "promote"' }).optional(),
   stats: z.boolean({ error: "expected true or false" }).optional(),
   columnDefaults: z.unknown().optional(),
   columns: z.record(z.string(), z.unknown(), { error: "expected an object of column name to column options" }).optional(),
-  storageOptions: z.record(z.string(), z.string(), { error: "expected an object of string values" }).optional(),
+  storageOptions: storageOptionsSchema,
   targetFragmentBytes: z.int({ error: "expected a positive integer" }).positive({ error: "expected a positive integer" }).optional(),
   writeParallelism: z.int({ error: "expected an integer from 1 to 64" }).min(1).max(64, { error: "expected an integer from 1 to 64" }).optional(),
 });
@@ -71,14 +87,7 @@ const optionsSchema = z.strictObject({
  */
 export function parseWriteOptions(input: unknown, uri: string, forAppend = false): ParsedWriteOptions {
   const result = optionsSchema.safeParse(input ?? {});
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => {
-      const place = issue.path.length === 0 ? "options" : issue.path.map(String).join(".");
-      if (issue.code === "unrecognized_keys") return `unknown option ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
-      return `${place} = ${show(valueAt(input, issue.path))}: ${issue.message}`;
-    });
-    throw new LanceNdError("InvalidInput", `invalid write options: ${problems.join("; ")}`, { uri, cause: result.error });
-  }
+  if (!result.success) throw invalidOptions("write", input, result.error, uri);
   const options = result.data;
   const mode = forAppend ? "append" : (options.mode ?? "create");
   if (mode === "append" && options.stats !== undefined) {
@@ -102,6 +111,16 @@ export function parseWriteOptions(input: unknown, uri: string, forAppend = false
     targetFragmentBytes: options.targetFragmentBytes ?? DEFAULT_TARGET_FRAGMENT_BYTES,
     writeParallelism: options.writeParallelism ?? DEFAULT_WRITE_PARALLELISM,
   };
+}
+
+/** One `InvalidInput` naming each bad option of `input`, its value and what is allowed. */
+function invalidOptions(call: string, input: unknown, error: z.ZodError, uri: string): LanceNdError {
+  const problems = error.issues.map((issue) => {
+    const place = issue.path.length === 0 ? "options" : issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") return `unknown option ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+    return `${place} = ${show(valueAt(input, issue.path))}: ${issue.message}`;
+  });
+  return new LanceNdError("InvalidInput", `invalid ${call} options: ${problems.join("; ")}`, { uri, cause: error });
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

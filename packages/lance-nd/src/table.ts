@@ -1,6 +1,7 @@
 import type { Schema } from "apache-arrow";
 import { ndSchema, validateTableSchema, type TableLayout } from "@lance-nd/format";
 import { LanceNdError } from "./errors.js";
+import { parseOpenOptions } from "./options.js";
 import { withPureErrors } from "./pure-errors.js";
 import { countRows } from "./lance/table-read.js";
 import { openTable, type LanceTable, type StorageOptions } from "./lance/table-open.js";
@@ -93,14 +94,15 @@ export class NdTable {
  * `data/arrays.lance`, `file://`, `s3://bucket/path/t.lance`, `gs://`,
  * `az://`, or `memory://db/t.lance`).
  *
- * @throws LanceNdError `TableNotFound` when there is no table; `InvalidTable`
+ * @throws LanceNdError `InvalidInput` for bad options (naming each);
+ * `TableNotFound` when there is no table; `InvalidTable`
  * for a Lance table that is not a lance-nd v1 table (no `lance_nd:format`
  * key, another version, or columns that break the layout).
  * @example
  * const table = await open("s3://bucket/ocean/sst.lance", { storageOptions: { region: "eu-west-1" } });
  */
 export async function open(uri: string, options: OpenOptions = {}): Promise<NdTable> {
-  return NdTable.fromLance(await openTable(uri, options));
+  return NdTable.fromLance(await openTable(uri, parseOpenOptions(options, uri)));
 }
 
 function checkedLayout(uri: string, schema: Schema): TableLayout {

@@ -364,11 +364,9 @@ describe("open", () => {
     await rejects(() => open(path.join(dir, "plain.lance")), "InvalidTable");
   });
 
-  // BUG (lance-nd open: options not validated): a non-string storage option
-  // reaches lancedb and fails as InvalidTable "connect failed: Failed to
-  // convert JavaScript value `Number 5 ` into rust type `String`"; write and
-  // append reject the same option with InvalidInput.
-  it.fails("storageOptions that are not strings: InvalidInput", async () => {
+  // Was a bug: a non-string storage option reached lancedb (InvalidTable
+  // "connect failed: ..."); open validates its options like write now.
+  it("storageOptions that are not strings: InvalidInput", async () => {
     await rejects(() => open(table.uri, { storageOptions: { timeout: 5 as never } }), "InvalidInput");
   });
 
