@@ -2,8 +2,7 @@
 import { columnDefaultsMetadata, parseColumnOptions, type ColumnOptions } from "@lance-nd/format";
 import { addSchemaMetadata } from "./lance/table-write.js";
 import { withPureErrors } from "./pure-errors.js";
-import type { NdTable } from "./table.js";
-import { checkWritable } from "./widen.js";
+import { checkTable, checkWritable, type NdTable } from "./table.js";
 
 /**
  * The encoding options that each new column of `table` gets (the latest
@@ -13,6 +12,7 @@ import { checkWritable } from "./widen.js";
  * await columnDefaults(table); // { compression: { codec: "zstd", level: 3 } }
  */
 export async function columnDefaults(table: NdTable): Promise<ColumnOptions> {
+  checkTable(table, "columnDefaults");
   return (await table.refresh()).columnDefaults;
 }
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { isLanceNdError, LanceNdError } from "./errors.js";
 import { Expr } from "./expr.js";
 import { checkNdFilter } from "./nd-filter.js";
-import { NdTable } from "./table.js";
+import { NdTable, checkTable, checkWritable } from "./table.js";
 import { inSpan } from "./tracing.js";
 import {
   checkoutVersion,
@@ -38,7 +38,7 @@ export interface DeleteResult {
  * await deleteRows(table, col("__global_attrs__.id").isIn(["a", "b"]));
  */
 export async function deleteRows(table: NdTable, predicate: string | Expr): Promise<DeleteResult> {
-  writable(table, "deleteRows");
+  checkWritable(table, "deleteRows");
   const sql = predicate instanceof Expr ? predicate.toSql() : predicate;
   return inSpan("lance_nd.delete", table.uri, async (span) => {
     const layout = await table.refresh();
@@ -73,7 +73,7 @@ export interface CompactResult {
  * @throws LanceNdError `InvalidInput` for options or a read-only view.
  */
 export async function compact(table: NdTable, options: CompactOptions = {}): Promise<CompactResult> {
-  writable(table, "compact");
+  checkWritable(table, "compact");
   parse(z.strictObject({}), options, "compact options", table.uri);
   return inSpan("lance_nd.compact", table.uri, async () => {
     const stats = await compactTable(table.lance);
@@ -119,7 +119,7 @@ const cleanupSchema = z.strictObject({
  * await cleanupOldVersions(table, { olderThan: new Date("2025-01-01") });
  */
 export async function cleanupOldVersions(table: NdTable, options: CleanupOptions): Promise<CleanupResult> {
-  writable(table, "cleanupOldVersions");
+  checkWritable(table, "cleanupOldVersions");
   const { olderThan, deleteUnverified } = parse(cleanupSchema, options, "cleanupOldVersions options", table.uri);
   const ageMs = olderThan instanceof Date ? Math.max(0, Date.now() - olderThan.getTime()) : olderThan;
   return inSpan("lance_nd.compact", table.uri, async () => {
@@ -137,6 +137,7 @@ export type Version = TableVersion;
  * number, the commit time and Lance's summary (`total_rows`, …).
  */
 export async function versions(table: NdTable): Promise<Version[]> {
+  checkTable(table, "versions");
   return listVersions(table.lance);
 }
 
@@ -152,6 +153,7 @@ export async function versions(table: NdTable): Promise<Version[]> {
  * const rows = await scan(before).toArray();
  */
 export async function checkout(table: NdTable, version: number | string): Promise<NdTable> {
+  checkTable(table, "checkout");
   const wanted = checkVersion(table, version);
   return NdTable.fromLance(await knownTag(table, wanted, () => checkoutVersion(table.lance, wanted)));
 }
@@ -164,7 +166,7 @@ export async function checkout(table: NdTable, version: number | string): Promis
  * @throws LanceNdError `InvalidInput` for a version that does not exist or a read-only view.
  */
 export async function restore(table: NdTable, version: number | string): Promise<number> {
-  writable(table, "restore");
+  checkWritable(table, "restore");
   const wanted = checkVersion(table, version);
   return inSpan(
     "lance_nd.restore",
@@ -176,14 +178,6 @@ export async function restore(table: NdTable, version: number | string): Promise
     },
     { "lance_nd.version": String(wanted) },
   );
-}
-
-function writable(table: NdTable, op: string): void {
-  if (table.readOnly) {
-    throw new LanceNdError("InvalidInput", `${op}: the table is a read-only view of version ${String(table.lance.pinnedVersion)}`, {
-      uri: table.uri,
-    });
-  }
 }
 
 function checkVersion(table: NdTable, version: unknown): number | string {

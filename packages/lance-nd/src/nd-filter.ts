@@ -40,6 +40,9 @@ const LITERAL_TYPES = new Set(["timestamp", "date", "time", "interval", "decimal
  * for an unterminated string or quoted name.
  */
 export function checkNdFilter(uri: string, layout: TableLayout, sql: string): NdFilter {
+  if (typeof sql !== "string") {
+    throw new LanceNdError("InvalidInput", `a filter must be a Lance SQL string or an Expr, got ${typeof sql} ${String(sql)}`, { uri });
+  }
   const columns = new Set<string>();
   const rewritten = mapNames(uri, sql, (segments) => {
     const path = resolvePath(uri, layout, segments);

@@ -10,7 +10,7 @@ import { Expr } from "./expr.js";
 import { withPureErrors } from "./pure-errors.js";
 import { readAhead } from "./read-ahead.js";
 import { ROW_ID, batchRows, planRead, type Condition, type ReadPlan } from "./read-plan.js";
-import type { NdTable } from "./table.js";
+import { checkTable, type NdTable } from "./table.js";
 import type { LanceTable } from "./lance/table-open.js";
 import { scanRows, takeRows } from "./lance/table-read.js";
 import { checkoutVersion, currentVersion, listVersions } from "./lance/table-versions.js";
@@ -173,6 +173,7 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
  * }
  */
 export function scan(table: NdTable): NdScan {
+  checkTable(table, "scan");
   return new NdScan(table, {
     projection: undefined,
     conditions: [],

@@ -12,6 +12,41 @@ import { tableSchema } from "./lance/table-read.js";
 export interface OpenOptions extends StorageOptions {}
 
 /**
+ * Checks that `table` is an {@link NdTable} (from `open`, `write` or
+ * `checkout`), for the public calls that take one.
+ *
+ * @throws LanceNdError `InvalidInput` naming the call and what it got.
+ */
+export function checkTable(table: unknown, op: string): asserts table is NdTable {
+  if (!(table instanceof NdTable)) {
+    throw new LanceNdError("InvalidInput", `${op}: expected an NdTable (from open, write or checkout), got ${describeValue(table)}`);
+  }
+}
+
+/**
+ * Checks that `table` is an {@link NdTable} that can change (not a read-only
+ * view from `checkout`).
+ *
+ * @throws LanceNdError `InvalidInput` for another value or a read-only view.
+ */
+export function checkWritable(table: unknown, op: string): asserts table is NdTable {
+  checkTable(table, op);
+  if (table.readOnly) {
+    throw new LanceNdError(
+      "InvalidInput",
+      `${op}: the table is a read-only view of version ${String(table.lance.pinnedVersion)} (checkout); open the table to change it`,
+      { uri: table.uri },
+    );
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === "object") return `an object (${value.constructor?.name ?? "no class"})`;
+  return `${typeof value} ${String(value)}`;
+}
+
+/**
  * An open lance-nd table: a Lance table whose schema is a valid lance-nd v1
  * table schema. Get one from {@link open}, `write` or `checkout`; pass it to
  * `scan`, `append`, `NdWriter.append` and the maintenance functions.
@@ -94,10 +129,11 @@ export class NdTable {
  * `data/arrays.lance`, `file://`, `s3://bucket/path/t.lance`, `gs://`,
  * `az://`, or `memory://db/t.lance`).
  *
- * @throws LanceNdError `InvalidInput` for bad options (naming each);
- * `TableNotFound` when there is no table; `InvalidTable`
- * for a Lance table that is not a lance-nd v1 table (no `lance_nd:format`
- * key, another version, or columns that break the layout).
+ * @throws LanceNdError `InvalidInput` for a uri that is not a non-empty
+ * string or bad options (naming each); `TableNotFound` when there is no
+ * table; `InvalidTable` for a Lance table that is not a lance-nd v1 table
+ * (no `lance_nd:format` key, another version, or columns that break the
+ * layout).
  * @example
  * const table = await open("s3://bucket/ocean/sst.lance", { storageOptions: { region: "eu-west-1" } });
  */

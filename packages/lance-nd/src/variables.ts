@@ -1,6 +1,6 @@
 /** The variables (array columns) of a table, from its schema. */
 import type { DataType } from "apache-arrow";
-import type { NdTable } from "./table.js";
+import { checkTable, type NdTable } from "./table.js";
 
 /** One variable of a table. */
 export interface VariableInfo {
@@ -23,6 +23,7 @@ export interface VariableInfo {
  * for (const v of await variables(table)) console.log(v.name, String(v.valueType), v.hasStats);
  */
 export async function variables(table: NdTable): Promise<VariableInfo[]> {
+  checkTable(table, "variables");
   const layout = await table.refresh();
   return [...layout.arrays].map(([name, column]) => ({
     name,

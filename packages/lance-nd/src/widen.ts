@@ -6,7 +6,7 @@ import { isLanceNdError, LanceNdError } from "./errors.js";
 import { addNullFields, castColumns, type ColumnCast } from "./lance/table-write.js";
 import { withPureErrors } from "./pure-errors.js";
 import { asSchemaChange } from "./schema-lock.js";
-import type { NdTable } from "./table.js";
+import { checkWritable, type NdTable } from "./table.js";
 import { inSpan } from "./tracing.js";
 import { rewriteWidened } from "./widen-rewrite.js";
 
@@ -46,11 +46,14 @@ export async function widen(table: NdTable, name: string, type: DataType): Promi
  * every row now reads as created by the new version).
  */
 export async function widenTable(table: NdTable, name: string, type: DataType): Promise<{ version: number; rewritten: boolean }> {
+  checkWritable(table, "widen");
+  if (typeof (type as { typeId?: unknown } | null)?.typeId !== "number") {
+    throw new LanceNdError("InvalidInput", `widen: type must be an Arrow DataType (e.g. new Float64()), got ${String(type)}`, { uri: table.uri });
+  }
   return inSpan(
     "lance_nd.widen",
     table.uri,
     async (span) => {
-      checkWritable(table, "widen");
       await table.refresh();
       const { schema, widening } = withPureErrors({ uri: table.uri }, () => widenSchema(table.tableSchema, name, type));
       if (sameType(widening.from, widening.to)) return { version: await table.version(), rewritten: false };
@@ -68,15 +71,6 @@ export async function widenTable(table: NdTable, name: string, type: DataType): 
     },
     { "lance_nd.variable": name, "lance_nd.type": String(type) },
   );
-}
-
-/** @throws LanceNdError `InvalidInput` for a read-only view (from `checkout`). */
-export function checkWritable(table: NdTable, op: string): void {
-  if (table.readOnly) {
-    throw new LanceNdError("InvalidInput", `${op}: the table is a read-only view of an earlier version (checkout); open the table to change it`, {
-      uri: table.uri,
-    });
-  }
 }
 
 /**

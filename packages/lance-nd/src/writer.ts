@@ -13,9 +13,9 @@ import { appendRows } from "./lance/table-write.js";
 import { parseWriteOptions, type AppendOptions, type ParsedWriteOptions, type WriteOptions } from "./options.js";
 import { withPureErrors } from "./pure-errors.js";
 import { asAppend } from "./schema-lock.js";
-import { NdTable } from "./table.js";
+import { NdTable, checkWritable } from "./table.js";
 import { inSpan } from "./tracing.js";
-import { checkWritable, widenTable } from "./widen.js";
+import { widenTable } from "./widen.js";
 
 const MiB = 1024 * 1024;
 /**
@@ -122,11 +122,12 @@ export class NdWriter {
   /**
    * A writer that appends to `table` (its latest version).
    *
-   * @throws LanceNdError `InvalidInput` for bad options or a read-only view.
+   * @throws LanceNdError `InvalidInput` for bad options, a `table` that is
+   * not an NdTable or a read-only view.
    */
   static async append(table: NdTable, options: AppendOptions = {}): Promise<NdWriter> {
-    const parsed = parseWriteOptions(options, table.uri, true);
     checkWritable(table, "append");
+    const parsed = parseWriteOptions(options, table.uri, true);
     await table.refresh();
     return NdWriter.#forTable(table, parsed);
   }

@@ -23,17 +23,20 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//;
  * `<dbUri>/<tableName>.lance`, so `data/arrays` and `data/arrays.lance` name
  * the same table. Local paths become absolute.
  *
- * @throws LanceNdError `InvalidInput` for an empty uri, a uri without a
+ * @throws LanceNdError `InvalidInput` for a uri that is not a non-empty string, a uri without a
  * table name, or a name with other characters than letters, digits, `_`,
  * `-` and `.` (lancedb rejects them).
  * @example
  * parseTableUri("s3://bucket/data/sst.lance"); // { dbUri: "s3://bucket/data", tableName: "sst", … }
  */
 export function parseTableUri(uri: string): TableLocation {
+  if (typeof uri !== "string" || uri.trim() === "") {
+    throw new LanceNdError("InvalidInput", `invalid table uri ${JSON.stringify(uri) ?? String(uri)}: table uri must be a non-empty string`);
+  }
   const scheme = SCHEME.exec(uri)?.[1]?.toLowerCase();
   if (scheme === undefined || scheme === "file") {
     const local = scheme === "file" ? fileURLToPath(uri) : uri;
-    if (local.trim() === "") throw invalid(uri, "the uri is empty");
+    if (local.trim() === "") throw invalid(uri, "table uri must be a non-empty string");
     const absolute = path.resolve(local);
     return { uri, dbUri: path.dirname(absolute), tableName: tableNameOf(uri, path.basename(absolute)) };
   }

@@ -370,9 +370,8 @@ describe("open", () => {
     await rejects(() => open(table.uri, { storageOptions: { timeout: 5 as never } }), "InvalidInput");
   });
 
-  // BUG (lance-nd open: uri not checked): open(42) throws a plain TypeError
-  // "local.trim is not a function" instead of a LanceNdError InvalidInput.
-  it.fails("a uri that is not a string: InvalidInput", async () => {
+  // Was a bug: open(42) threw a plain TypeError ("local.trim is not a function").
+  it("a uri that is not a string: InvalidInput", async () => {
     await rejects(() => open(42 as never), "InvalidInput");
   });
 
