@@ -8,7 +8,7 @@
  */
 import { makeData, makeVector, Type } from "apache-arrow";
 import type { Data, DataType, Vector } from "apache-arrow";
-import { sameType } from "./data-type.js";
+import { sameType, type TypedArray } from "./data-type.js";
 import { NdArrowError } from "./errors.js";
 
 /** Positions to gather, one per output value. */
@@ -452,17 +452,6 @@ function popcount8(x: number): number {
   return (x + (x >> 4)) & 0x0f;
 }
 
-type TypedArray =
-  | Int8Array
-  | Uint8Array
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | Float32Array
-  | Float64Array
-  | BigInt64Array
-  | BigUint64Array;
 
 function bytesOf(values: TypedArray): Uint8Array {
   return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
