@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { FormatError } from "./errors.js";
+import { describeValue } from "./describe-value.js";
 
 /** A compression codec of Lance. */
 export type Codec = "none" | "lz4" | "zstd";
@@ -98,15 +99,5 @@ function describeIssue(input: unknown, issue: z.core.$ZodIssue, where: string): 
     const allowed = issue.path.length === 0 ? ALLOWED_KEYS : ["codec", "level"];
     return `${place}: unknown option ${issue.keys.map((k) => JSON.stringify(k)).join(", ")} (allowed: ${allowed.join(", ")})`;
   }
-  return `${place} = ${show(value)}: ${issue.message}`;
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return "undefined";
-  if (typeof value === "bigint") return `${value}n`;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
+  return `${place} = ${describeValue(value)}: ${issue.message}`;
 }

@@ -17,6 +17,7 @@ describe("public exports", () => {
       "columnEncoding",
       "decodeRows",
       "describeSchema",
+      "describeValue",
       "encodeRows",
       "isFormatError",
       "isReservedName",

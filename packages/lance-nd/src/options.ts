@@ -2,7 +2,7 @@
  * The options of `open`, `write`, `append` and `NdWriter`, validated once
  * with zod where they enter the library.
  */
-import { parseColumnOptions, type CastingMode, type ColumnOptions } from "@lance-nd/format";
+import { describeValue, parseColumnOptions, type CastingMode, type ColumnOptions } from "@lance-nd/format";
 import { z } from "zod";
 import { LanceNdError } from "./errors.js";
 import type { StorageOptions } from "./lance/table-open.js";
@@ -118,7 +118,7 @@ function invalidOptions(call: string, input: unknown, error: z.ZodError, uri: st
   const problems = error.issues.map((issue) => {
     const place = issue.path.length === 0 ? "options" : issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") return `unknown option ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
-    return `${place} = ${show(valueAt(input, issue.path))}: ${issue.message}`;
+    return `${place} = ${describeValue(valueAt(input, issue.path))}: ${issue.message}`;
   });
   return new LanceNdError("InvalidInput", `invalid ${call} options: ${problems.join("; ")}`, { uri, cause: error });
 }
@@ -130,14 +130,4 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return "undefined";
-  if (typeof value === "bigint") return `${value}n`;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
