@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { NdArray, NdRecordBatch, isNdArrowError } from "../src/index.js";
+import { NdArray, NdRecordBatch } from "../src/index.js";
+import { errorOf } from "./thrown.js";
 
 const arr = (dims: Record<string, number>) =>
   NdArray.from(new Float64Array(Object.values(dims).reduce((a, b) => a * b, 1)), { dims });
 
-function errorOf(fn: () => unknown): { code?: string; column?: string; message?: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (isNdArrowError(err)) return err;
-    throw err;
-  }
-  return {};
-}
 
 describe("NdRecordBatch", () => {
   it("keeps array order and global attributes", () => {

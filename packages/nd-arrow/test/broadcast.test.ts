@@ -3,20 +3,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { broadcast, broadcastBatch } from "../src/broadcast.js";
 import { NdRecordBatch } from "../src/batch.js";
-import { isNdArrowError } from "../src/errors.js";
 import { NdArray } from "../src/ndarray.js";
 import type { Dim } from "../src/ndarray.js";
 import { arrayArb, gridArb, plainArray, subDimsArb } from "./grid-arbitraries.js";
+import { codeOf } from "./thrown.js";
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    if (isNdArrowError(err)) return err.code;
-    throw err;
-  }
-  return undefined;
-}
 
 /** What broadcast must give, computed cell by cell from coordinates. */
 function naive(array: NdArray, grid: readonly Dim[]): unknown[] {

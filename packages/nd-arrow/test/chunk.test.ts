@@ -4,19 +4,10 @@ import { describe, expect, it } from "vitest";
 import { attr } from "../src/attrs.js";
 import { NdRecordBatch } from "../src/batch.js";
 import { CHUNK_OFFSET, assemble, chunk } from "../src/chunk.js";
-import { isNdArrowError } from "../src/errors.js";
 import { NdArray } from "../src/ndarray.js";
 import { batchOnGridArb, gridArb, plainBatch } from "./grid-arbitraries.js";
+import { errorOf } from "./thrown.js";
 
-function errorOf(fn: () => unknown): { code: string; message: string } | undefined {
-  try {
-    fn();
-  } catch (err) {
-    if (isNdArrowError(err)) return { code: err.code, message: err.message };
-    throw err;
-  }
-  return undefined;
-}
 
 /** time(3) x lat(4) temperature, a lat coordinate, a scalar; global attribute id. */
 function sample(): NdRecordBatch {

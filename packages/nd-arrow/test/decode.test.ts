@@ -22,18 +22,9 @@ import {
   arrayColumnType,
   decode,
   encode,
-  isNdArrowError,
 } from "../src/index.js";
+import { errorOf } from "./thrown.js";
 
-function errorOf(fn: () => unknown): { code?: string; column?: string; row?: number; message?: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (isNdArrowError(err)) return err;
-    throw err;
-  }
-  return {};
-}
 
 /** A raw Float64 array column; each row is [values, dim names, dim sizes]. */
 function rawColumn(rows: [number[], string[], number[]][]): Data<Struct> {

@@ -11,21 +11,12 @@ import {
   encode,
   encodeSchema,
   globalAttrsField,
-  isNdArrowError,
 } from "../src/index.js";
+import { errorOf } from "./thrown.js";
 
 const f64 = (dims: Record<string, number>, attrs = {}) =>
   NdArray.from(new Float64Array(Object.values(dims).reduce((a, b) => a * b, 1)), { dims, attrs });
 
-function errorOf(fn: () => unknown): { code?: string; column?: string; row?: number; message?: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (isNdArrowError(err)) return err;
-    throw err;
-  }
-  return {};
-}
 
 const describeField = (f: Field) => ({ name: f.name, type: String(f.type), nullable: f.nullable, metadata: [...f.metadata] });
 const childNames = (f: Field) => (f.type as Struct).children.map((c) => c.name);

@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Float16, Int32, TimestampNanosecond, Type, Uint8, Utf8, vectorFromArray } from "apache-arrow";
-import { NdArray, NdArrowError, isNdArrowError } from "../src/index.js";
+import { NdArray, NdArrowError } from "../src/index.js";
+import { codeOf } from "./thrown.js";
 
-function code(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    if (isNdArrowError(err)) return err.code;
-    throw err;
-  }
-  return undefined;
-}
 
 describe("NdArray.from", () => {
   it("wraps a typed array without copying", () => {
@@ -52,7 +44,7 @@ describe("NdArray.from", () => {
   });
 
   it("a vector of another type than options.type is InvalidArgument", () => {
-    expect(code(() => NdArray.from(vectorFromArray(["a"], new Utf8()), { type: new Int32() }))).toBe("InvalidArgument");
+    expect(codeOf(() => NdArray.from(vectorFromArray(["a"], new Utf8()), { type: new Int32() }))).toBe("InvalidArgument");
   });
 
   it("scalar() is rank 0 with one value", () => {
@@ -74,21 +66,21 @@ describe("NdArray.from", () => {
 describe("NdArray validation", () => {
   const v = new Float32Array(6);
   it("values length not the product of sizes: InvalidShape", () => {
-    expect(code(() => NdArray.from(v, { dims: { x: 4 } }))).toBe("InvalidShape");
-    expect(code(() => NdArray.from(v, { dims: [] }))).toBe("InvalidShape");
+    expect(codeOf(() => NdArray.from(v, { dims: { x: 4 } }))).toBe("InvalidShape");
+    expect(codeOf(() => NdArray.from(v, { dims: [] }))).toBe("InvalidShape");
   });
   it("duplicate dim names: InvalidDims", () => {
-    expect(code(() => NdArray.from(v, { dims: [["x", 2], ["x", 3]] }))).toBe("InvalidDims");
+    expect(codeOf(() => NdArray.from(v, { dims: [["x", 2], ["x", 3]] }))).toBe("InvalidDims");
   });
   it("empty dim names: InvalidDims", () => {
-    expect(code(() => NdArray.from(v, { dims: { "": 6 } }))).toBe("InvalidDims");
+    expect(codeOf(() => NdArray.from(v, { dims: { "": 6 } }))).toBe("InvalidDims");
   });
   it("sizes that are negative, fractional or above 2^32-1: InvalidDims", () => {
-    for (const size of [-1, 1.5, 2 ** 32]) expect(code(() => NdArray.from(new Float32Array(0), { dims: { x: size, y: 0 } }))).toBe("InvalidDims");
+    for (const size of [-1, 1.5, 2 ** 32]) expect(codeOf(() => NdArray.from(new Float32Array(0), { dims: { x: size, y: 0 } }))).toBe("InvalidDims");
   });
   it("an unsupported value type: UnsupportedType", () => {
     const list = vectorFromArray([[1]]);
-    expect(code(() => new NdArray(list, [{ name: "x", size: 1 }]))).toBe("UnsupportedType");
+    expect(codeOf(() => new NdArray(list, [{ name: "x", size: 1 }]))).toBe("UnsupportedType");
   });
   it("errors are NdArrowError instances", () => {
     expect(() => NdArray.from(v, { dims: { x: 4 } })).toThrow(NdArrowError);
@@ -103,7 +95,7 @@ describe("NdArray accessors", () => {
     expect(b.attr("u")).toBe("m");
     expect(b.dims).toEqual(a.dims);
     expect(b.metadata.get("k")).toBe("v");
-    expect(code(() => a.withValues(vectorFromArray(new Float64Array(3))))).toBe("InvalidShape");
+    expect(codeOf(() => a.withValues(vectorFromArray(new Float64Array(3))))).toBe("InvalidShape");
     expect(a.withMetadata({ z: "1" }).metadata.get("z")).toBe("1");
   });
   it("attr() of an unknown key is undefined", () => {

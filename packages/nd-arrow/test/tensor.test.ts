@@ -25,16 +25,8 @@ import {
   toVariableShapeTensor,
 } from "../src/tensor.js";
 import { arrayArb, gridArb, kindArb, plainArray } from "./grid-arbitraries.js";
+import { codeOf } from "./thrown.js";
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    if (isNdArrowError(err)) return err.code;
-    throw err;
-  }
-  return undefined;
-}
 
 function meta(name: string, json: unknown): Map<string, string> {
   return new Map([
