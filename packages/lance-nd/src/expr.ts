@@ -9,8 +9,10 @@ import { LanceNdError } from "./errors.js";
 
 /**
  * A literal of a filter: a string (quoted, `'` doubled), a finite number, a
- * bigint, a boolean, a Date (a UTC `TIMESTAMP` literal, millisecond
- * precision) or null.
+ * bigint, a boolean, a Date or null. A Date is an instant: it matches the
+ * timestamps that name the same instant whatever the column's time zone
+ * (README, "filter, filterExpr, lanceFilter"), compared in the column's unit (a seconds column
+ * compares the Date truncated to its second).
  */
 export type Literal = string | number | bigint | boolean | Date | null;
 
@@ -212,8 +214,17 @@ function sqlLiteral(value: Literal, where: string): string {
     default:
       if (value instanceof Date) {
         if (Number.isNaN(value.getTime())) throw new LanceNdError("InvalidInput", `${where}: invalid Date`);
-        return `TIMESTAMP '${value.toISOString()}'`;
+        return instantLiteral(value);
       }
       throw new LanceNdError("InvalidInput", `${where}: unsupported literal ${String(value)} (${typeof value})`);
   }
+}
+
+/**
+ * A Date as a UTC-zoned Arrow timestamp. Lance compares two zoned
+ * timestamps as instants, but reads a zone-less `TIMESTAMP '...Z'` as wall
+ * clock time in the column's zone (SDK-NOTES.md, section 9).
+ */
+function instantLiteral(value: Date): string {
+  return `arrow_cast('${value.toISOString()}', 'Timestamp(Millisecond, Some("UTC"))')`;
 }

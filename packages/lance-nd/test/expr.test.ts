@@ -43,7 +43,7 @@ describe("toSql", () => {
     expect(x.ne(null).toSql()).toBe("`x` IS NOT NULL");
     expect(x.isIn(["a", 2n, true, null]).toSql()).toBe("`x` IN ('a', 2, TRUE, NULL)");
     expect(x.between(1, 2).toSql()).toBe("`x` BETWEEN 1 AND 2");
-    expect(x.eq(new Date(Date.UTC(2024, 0, 2))).toSql()).toBe("`x` = TIMESTAMP '2024-01-02T00:00:00.000Z'");
+    expect(x.eq(new Date(Date.UTC(2024, 0, 2))).toSql()).toBe("`x` = arrow_cast('2024-01-02T00:00:00.000Z', 'Timestamp(Millisecond, Some(\"UTC\"))')");
     expect(x.eq(1).and(x.eq(2)).or(x.eq(3).not()).toSql()).toBe("((`x` = 1) AND (`x` = 2)) OR (NOT (`x` = 3))");
   });
 
