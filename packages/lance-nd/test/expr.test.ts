@@ -47,6 +47,24 @@ describe("toSql", () => {
     expect(x.eq(1).and(x.eq(2)).or(x.eq(3).not()).toSql()).toBe("((`x` = 1) AND (`x` = 2)) OR (NOT (`x` = 3))");
   });
 
+  it("a chain of one operator is one balanced list of terms: 1,000 terms nest 10 parentheses deep", () => {
+    let any = col("x").eq(0);
+    for (let i = 1; i < 1000; i++) any = any.or(col("x").eq(i));
+    const sql = any.toSql();
+    let depth = 0;
+    let deepest = 0;
+    for (const c of sql) {
+      depth += c === "(" ? 1 : c === ")" ? -1 : 0;
+      deepest = Math.max(deepest, depth);
+    }
+    expect(deepest).toBe(10);
+    expect(sql.match(/`x` = \d+/g)).toHaveLength(1000);
+    // A chain extended from the middle does not see the terms of its siblings.
+    const base = col("x").eq(1).and(col("x").eq(2));
+    base.and(col("x").eq(3));
+    expect(base.and(col("x").eq(4)).toSql()).toBe("(`x` = 1) AND ((`x` = 2) AND (`x` = 4))");
+  });
+
   it("NaN, Infinity, invalid Dates, null comparisons and empty lists are InvalidInput", () => {
     expect(code(() => col("x").eq(Number.NaN))).toBe("InvalidInput");
     expect(code(() => col("x").gt(Number.POSITIVE_INFINITY))).toBe("InvalidInput");
