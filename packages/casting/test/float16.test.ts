@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { float16ToNumber, numberToFloat16 } from "../src/index.js";
+import { float16Mismatches, float16Vectors, numpyFloat16Vectors } from "./float16-vectors.js";
 
 describe("Float16 conversion", () => {
   it("decodes normals, subnormals, zeros, infinities and NaN", () => {
@@ -59,5 +60,21 @@ describe("Float16 conversion", () => {
       const expected = x >= 65520 ? 0x7c00 : best;
       expect(numberToFloat16(x)).toBe(expected);
     }
+  });
+
+  it("matches numpy on the committed vectors: overflow, subnormals, underflow, ties, NaN, -0 and 400 seeded doubles", () => {
+    const vectors = float16Vectors();
+    expect(vectors.length).toBeGreaterThan(400);
+    expect(float16Mismatches(vectors, numberToFloat16)).toEqual([]);
+  });
+
+  it("the committed vectors are what numpy computes (under CI the oracle must be there)", (ctx) => {
+    const live = numpyFloat16Vectors();
+    if (typeof live === "string") {
+      if (process.env.CI === "true") throw new Error(live);
+      ctx.skip(live);
+      return;
+    }
+    expect(live).toEqual(float16Vectors());
   });
 });

@@ -18,6 +18,7 @@ import {
   type ColumnEncodings,
   type TableSchemaOptions,
 } from "./table-schema.js";
+import { checkStorableTimeZones } from "./time-zones.js";
 import { validateTableSchema } from "./validate.js";
 import { widenSchema, type Widening } from "./widen.js";
 
@@ -101,7 +102,8 @@ const castingSchema = z.enum(["no", "safe", "same_kind", "promote"]);
  * encoding.
  *
  * Throws `SchemaMismatch` naming the variable (and attribute key), both
- * types and the casting mode; `InvalidTable`, `InvalidInput`, `ReservedName`.
+ * types and the casting mode; `InvalidInput` for a time zone Lance cannot
+ * store (FORMAT.md, section 7); `InvalidTable`, `ReservedName`.
  *
  * @example
  * const plan = planWrite(table.schema, encodeSchema(batches), { casting: "promote" });
@@ -113,6 +115,7 @@ export function planWrite(tableSchemaOrNull: Schema | null, incoming: Schema, op
     throw new FormatError("InvalidInput", `invalid casting ${JSON.stringify(options.casting)}: expected "no", "safe", "same_kind" or "promote"`);
   }
   const casting = parsed.data;
+  checkStorableTimeZones(incoming);
   if (tableSchemaOrNull === null) return createPlan(tableSchema(incoming, options));
 
   const layout = validateTableSchema(tableSchemaOrNull);

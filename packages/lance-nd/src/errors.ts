@@ -63,6 +63,8 @@ export interface SdkErrorContext {
   op: string;
   /** The column the operation was about, when there is one. */
   column?: string;
+  /** For a "Permission denied" that names no path: the local file or folder at fault. */
+  deniedPath?: string;
 }
 
 /**
@@ -78,7 +80,8 @@ export function fromSdkError(err: unknown, context: SdkErrorContext): LanceNdErr
   const reason = cleanSdkMessage(raw);
   const { code, retryable } = classify(raw, context.op);
   const column = context.column ?? columnOf(raw);
-  return new LanceNdError(code, `${context.op} failed: ${reason}`, {
+  const where = context.deniedPath === undefined ? "" : ` (no access to "${context.deniedPath}")`;
+  return new LanceNdError(code, `${context.op} failed: ${reason}${where}`, {
     uri: context.uri,
     ...(column === undefined ? {} : { column }),
     retryable,
@@ -110,6 +113,8 @@ function classify(raw: string, op: string): { code: LanceNdErrorCode; retryable:
     return { code: "InvalidInput", retryable: false };
   }
   if (/^Table '.*' was not found|Dataset at path .* was not found/.test(raw)) return { code: "TableNotFound", retryable: false };
+  // The table folder removed under an open handle: its `_versions` folder is gone (SDK-NOTES.md, section 8).
+  if (/Not found: \S*_versions(?:[,\s]|$)/.test(raw)) return { code: "TableNotFound", retryable: false };
   if (/already exists/.test(raw) && !/Column .* already exists/.test(raw)) return { code: "TableExists", retryable: false };
   if (/No field named|Error parsing statement|sql parser error|JSON access is not supported|checked out|Unrecognized type id|Invalid table name/.test(raw)) {
     return { code: "InvalidInput", retryable: false };

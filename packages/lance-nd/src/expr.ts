@@ -9,8 +9,10 @@ import { LanceNdError } from "./errors.js";
 
 /**
  * A literal of a filter: a string (quoted, `'` doubled), a finite number, a
- * bigint, a boolean, a Date (a UTC `TIMESTAMP` literal, millisecond
- * precision) or null.
+ * bigint, a boolean, a Date or null. A Date is an instant: it matches the
+ * timestamps that name the same instant whatever the column's time zone
+ * (README, "filter, filterExpr, lanceFilter"), compared in the column's unit (a seconds column
+ * compares the Date truncated to its second).
  */
 export type Literal = string | number | bigint | boolean | Date | null;
 
@@ -18,39 +20,89 @@ export type Literal = string | number | bigint | boolean | Date | null;
  * A boolean filter expression. Combine with {@link Expr.and}, {@link Expr.or}
  * and {@link Expr.not}; pass it to `scan(table).filterExpr(expr)` or
  * `deleteRows(table, expr)`. `String(expr)` is its SQL.
+ *
+ * A chain of `.and()` (or of `.or()`) is kept as one list of terms and
+ * rendered as a balanced tree, so its parentheses nest about log2(terms)
+ * deep: Lance's SQL parser stops at about 50 levels, which a chain of one
+ * level per operator reached at 48 terms (README, "filter, filterExpr,
+ * lanceFilter").
  */
 export class Expr {
   readonly #sql: string;
+  readonly #chain: Chain | undefined;
+  #rendered: string | undefined;
 
   /** @internal Use {@link col} and {@link stat}. */
-  constructor(sql: string) {
+  constructor(sql: string, chain?: Chain) {
     this.#sql = sql;
+    this.#chain = chain;
   }
 
   /** Both hold. */
   and(other: Expr): Expr {
-    return new Expr(`(${this.#sql}) AND (${checkExpr(other, "and").toSql()})`);
+    return this.#join("AND", checkExpr(other, "and"));
   }
 
   /** Either holds. */
   or(other: Expr): Expr {
-    return new Expr(`(${this.#sql}) OR (${checkExpr(other, "or").toSql()})`);
+    return this.#join("OR", checkExpr(other, "or"));
   }
 
   /** The negation. Note SQL's three values: `NOT (x = 1)` does not match a row where `x` is null. */
   not(): Expr {
-    return new Expr(`NOT (${this.#sql})`);
+    return new Expr(`NOT (${this.toSql()})`);
   }
 
   /** The Lance SQL of the expression. */
   toSql(): string {
-    return this.#sql;
+    this.#rendered ??= this.#chain === undefined ? this.#sql : renderChain(this.#chain);
+    return this.#rendered;
   }
 
   /** The Lance SQL of the expression. */
   toString(): string {
-    return this.#sql;
+    return this.toSql();
   }
+
+  /** `this op other`, extending this chain when it is a chain of `op` (AND and OR are associative, also with SQL's nulls). */
+  #join(op: ChainOp, other: Expr): Expr {
+    const left = this.#chain?.op === op ? this.#chain : startChain(op, this.toSql());
+    const right = other.#chain?.op === op ? other.#chain.terms.slice(0, other.#chain.length) : [other.toSql()];
+    return new Expr("", extendChain(left, right));
+  }
+}
+
+type ChainOp = "AND" | "OR";
+
+/**
+ * Terms joined by one operator. `terms` is shared by the chains grown from
+ * one another: a chain owns its first `length` terms and appends in place
+ * when it is the longest, so n chained calls cost O(n), not O(n^2).
+ */
+interface Chain {
+  readonly op: ChainOp;
+  readonly terms: string[];
+  readonly length: number;
+}
+
+function startChain(op: ChainOp, sql: string): Chain {
+  return { op, terms: [sql], length: 1 };
+}
+
+function extendChain(chain: Chain, more: readonly string[]): Chain {
+  const terms = chain.terms.length === chain.length ? chain.terms : chain.terms.slice(0, chain.length);
+  terms.push(...more);
+  return { op: chain.op, terms, length: terms.length };
+}
+
+/** The terms of a chain as a balanced tree: `((a) AND (b)) AND ((c) AND (d))`. */
+function renderChain({ op, terms, length }: Chain): string {
+  const render = (from: number, to: number): string => {
+    if (to - from === 1) return terms[from]!;
+    const middle = (from + to) >> 1;
+    return `(${render(from, middle)}) ${op} (${render(middle, to)})`;
+  };
+  return render(0, length);
 }
 
 /**
@@ -212,8 +264,17 @@ function sqlLiteral(value: Literal, where: string): string {
     default:
       if (value instanceof Date) {
         if (Number.isNaN(value.getTime())) throw new LanceNdError("InvalidInput", `${where}: invalid Date`);
-        return `TIMESTAMP '${value.toISOString()}'`;
+        return instantLiteral(value);
       }
       throw new LanceNdError("InvalidInput", `${where}: unsupported literal ${String(value)} (${typeof value})`);
   }
+}
+
+/**
+ * A Date as a UTC-zoned Arrow timestamp. Lance compares two zoned
+ * timestamps as instants, but reads a zone-less `TIMESTAMP '...Z'` as wall
+ * clock time in the column's zone (SDK-NOTES.md, section 9).
+ */
+function instantLiteral(value: Date): string {
+  return `arrow_cast('${value.toISOString()}', 'Timestamp(Millisecond, Some("UTC"))')`;
 }

@@ -43,8 +43,26 @@ describe("toSql", () => {
     expect(x.ne(null).toSql()).toBe("`x` IS NOT NULL");
     expect(x.isIn(["a", 2n, true, null]).toSql()).toBe("`x` IN ('a', 2, TRUE, NULL)");
     expect(x.between(1, 2).toSql()).toBe("`x` BETWEEN 1 AND 2");
-    expect(x.eq(new Date(Date.UTC(2024, 0, 2))).toSql()).toBe("`x` = TIMESTAMP '2024-01-02T00:00:00.000Z'");
+    expect(x.eq(new Date(Date.UTC(2024, 0, 2))).toSql()).toBe("`x` = arrow_cast('2024-01-02T00:00:00.000Z', 'Timestamp(Millisecond, Some(\"UTC\"))')");
     expect(x.eq(1).and(x.eq(2)).or(x.eq(3).not()).toSql()).toBe("((`x` = 1) AND (`x` = 2)) OR (NOT (`x` = 3))");
+  });
+
+  it("a chain of one operator is one balanced list of terms: 1,000 terms nest 10 parentheses deep", () => {
+    let any = col("x").eq(0);
+    for (let i = 1; i < 1000; i++) any = any.or(col("x").eq(i));
+    const sql = any.toSql();
+    let depth = 0;
+    let deepest = 0;
+    for (const c of sql) {
+      depth += c === "(" ? 1 : c === ")" ? -1 : 0;
+      deepest = Math.max(deepest, depth);
+    }
+    expect(deepest).toBe(10);
+    expect(sql.match(/`x` = \d+/g)).toHaveLength(1000);
+    // A chain extended from the middle does not see the terms of its siblings.
+    const base = col("x").eq(1).and(col("x").eq(2));
+    base.and(col("x").eq(3));
+    expect(base.and(col("x").eq(4)).toSql()).toBe("(`x` = 1) AND ((`x` = 2) AND (`x` = 4))");
   });
 
   it("NaN, Infinity, invalid Dates, null comparisons and empty lists are InvalidInput", () => {

@@ -3,7 +3,8 @@
  * Typed arrays whose element type is the storage of the Arrow type are
  * wrapped without a copy; everything else is converted once.
  */
-import { Data, DateUnit, Type, TimeUnit, Vector, makeData, util } from "apache-arrow";
+import { Data, DateUnit, Type, TimeUnit, Vector, makeData } from "apache-arrow";
+import { numberToFloat16 } from "@lance-nd/casting";
 import type { DataType, Date_, Timestamp } from "apache-arrow";
 import { NdArrowError } from "./errors.js";
 import type { NdArrowErrorContext } from "./errors.js";
@@ -40,6 +41,8 @@ export function vectorOf<T extends DataType>(data: Data<T>): Vector<T> {
  *   is wrapped without a copy.
  * - Other inputs are converted: numbers and bigints are raw values in the
  *   type's unit, `Date`s convert to the unit, `null`/`undefined` are nulls.
+ *   Numbers round to Float16 as IEEE does (`@lance-nd/casting`'s
+ *   `numberToFloat16`: ties to even, 65520 and above to Infinity).
  *
  * @example
  * toVector(new Float32Array([1, 2]));                       // Float32, no copy
@@ -184,7 +187,7 @@ function fixedWidthFromJS(
     } else {
       if (typeof v === "bigint") v = Number(v);
       if (typeof v !== "number") bad(i);
-      out[i] = (half ? util.float64ToUint16(v as number) : v) as never;
+      out[i] = (half ? numberToFloat16(v as number) : v) as never;
     }
   }
   return out;

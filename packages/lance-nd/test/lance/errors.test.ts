@@ -14,6 +14,7 @@ const samples = {
   cast: `lance error: LanceError(Arrow): Cast error: Cannot cast string 'abc' to value of Int32 type, ${RS}  Caused by: y`,
   badVersion: `lance error: Dataset at path tmp/x/ver.lance/_versions/999.manifest was not found: Not found: tmp/x/ver.lance/_versions/999.manifest, ${RS}`,
   checkedOut: "Invalid input, table cannot be modified when a specific version is checked out",
+  folderGone: `lance error: Not found: tmp/x/t.lance/_versions, /usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-table-12.0.0/src/io/commit.rs:670:26  Caused by: Not found: tmp/x/t.lance/_versions`,
   unmasked: 'Arrow error: Invalid argument error: Found unmasked nulls for non-nullable StructArray field "dim_names"  Caused by: z',
 };
 
@@ -34,6 +35,8 @@ describe("fromSdkError", () => {
     ["badVersion", "checkout 999", "InvalidInput"],
     ["checkedOut", "append", "InvalidInput"],
     ["unmasked", "append", "SchemaMismatch"],
+    ["folderGone", "schema", "TableNotFound"],
+    ["folderGone", "compact", "TableNotFound"],
   ] as const)("%s during %s maps to %s", (sample, op, code) => {
     expect(map(samples[sample], op).code).toBe(code);
   });

@@ -1,0 +1,43 @@
+import { accessSync, constants, existsSync, statSync } from "node:fs";
+import * as path from "node:path";
+import { parseTableUri } from "./uri.js";
+
+/**
+ * The file or folder of a local table that this process may not use, for a
+ * "Permission denied" the SDK reports without a path (e.g. creating a table
+ * in a read-only folder: SDK-NOTES.md, section 8): the table folder, its
+ * `_versions` or `data` folder, or, when the table does not exist yet, the
+ * nearest existing folder above it. Undefined for an object store or
+ * memory:// uri, or when every one of them is usable.
+ *
+ * @example
+ * deniedPath("/readonly/new.lance"); // "/readonly"
+ */
+export function deniedPath(uri: string): string | undefined {
+  let folder: string;
+  try {
+    const { dbUri, tableName } = parseTableUri(uri);
+    if (!path.isAbsolute(dbUri)) return undefined;
+    folder = path.join(dbUri, `${tableName}.lance`);
+  } catch {
+    return undefined;
+  }
+  if (!existsSync(folder)) {
+    let above = path.dirname(folder);
+    while (!existsSync(above) && path.dirname(above) !== above) above = path.dirname(above);
+    return usable(above) ? undefined : above;
+  }
+  const candidates = [folder, path.join(folder, "_versions"), path.join(folder, "data")];
+  return candidates.find((candidate) => existsSync(candidate) && !usable(candidate));
+}
+
+/** A folder this process can list, enter and write into; a file it can read and write. */
+function usable(target: string): boolean {
+  const mode = statSync(target).isDirectory() ? constants.R_OK | constants.W_OK | constants.X_OK : constants.R_OK | constants.W_OK;
+  try {
+    accessSync(target, mode);
+    return true;
+  } catch {
+    return false;
+  }
+}
