@@ -18,6 +18,7 @@ export { isLanceNdError, LanceNdError, type LanceNdErrorCode, type LanceNdErrorC
 export { open, NdTable, type OpenOptions } from "./table.js";
 export { write, append, type NdRows } from "./write.js";
 export { NdWriter } from "./writer.js";
+export { RollbackIncompleteError, type LeftBehind } from "./rollback-error.js";
 export { type WriteOptions, type AppendOptions, type WriteMode } from "./options.js";
 export { widen } from "./widen.js";
 export { columnDefaults, setColumnDefaults } from "./column-defaults.js";

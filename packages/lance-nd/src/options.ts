@@ -2,7 +2,7 @@
  * The options of `open`, `write`, `append` and `NdWriter`, validated once
  * with zod where they enter the library.
  */
-import { describeValue, parseColumnOptions, type CastingMode, type ColumnOptions } from "@lance-nd/format";
+import { describeValue, parseColumnOptions, type CastingMode, type ColumnOptions, type PlanOptions } from "@lance-nd/format";
 import { z } from "zod";
 import { LanceNdError } from "./errors.js";
 import type { StorageOptions } from "./lance/table-open.js";
@@ -51,6 +51,21 @@ export interface ParsedWriteOptions {
   storageOptions: Record<string, string> | undefined;
   targetFragmentBytes: number;
   writeParallelism: number;
+}
+
+/**
+ * How many Lance adds a writer keeps in flight at `uri`: `writeParallelism`,
+ * except on memory:// tables, whose one connection cannot tell its adds'
+ * versions apart (one add at a time there).
+ */
+export function addParallelism(uri: string, options: ParsedWriteOptions): number {
+  return uri.startsWith("memory://") ? 1 : options.writeParallelism;
+}
+
+/** The options of a write plan (`planWrite`, `evolveFor`) that parsed write options give. */
+export function planOptions(options: ParsedWriteOptions): PlanOptions & { casting: CastingMode } {
+  const { casting, stats, columnDefaults, columns } = options;
+  return { casting, stats, ...(columnDefaults === undefined ? {} : { columnDefaults }), ...(columns === undefined ? {} : { columns }) };
 }
 
 const storageOptionsSchema = z.record(z.string(), z.string(), { error: "expected an object of string values" }).optional();
