@@ -188,6 +188,16 @@ export class NdWriter {
    * `InvalidInput` after `finish` or `abort`.
    */
   async finish(): Promise<NdTable> {
+    return (await this.finishWith(async () => undefined)).table;
+  }
+
+  /**
+   * @internal {@link finish}, with one more step of the same operation run
+   * after the last add (e.g. deleting the rows the new ones replace:
+   * `replaceRows`). `step` gets the table and the versions of the writer's
+   * adds; when it fails, the writer's rows are removed as after a failed add.
+   */
+  async finishWith<T>(step: (table: NdTable, versions: readonly number[]) => Promise<T>): Promise<{ table: NdTable; result: T }> {
     if (this.#state !== "open") this.#checkUsable();
     try {
       if (this.#failure === undefined) {
@@ -195,11 +205,12 @@ export class NdWriter {
         if (this.#table === undefined) await this.#guard(() => this.#create({ rows: [], bytes: 0 }));
       }
       this.#throwIfFailed();
-      this.#state = "finished";
       const table = this.#table!;
+      const result = await this.#guard(() => step(table, this.#ledger.versions));
+      this.#state = "finished";
       await table.refresh();
       this.#endSpan();
-      return table;
+      return { table, result };
     } catch (err) {
       try {
         await this.#rollBack();
