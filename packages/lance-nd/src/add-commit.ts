@@ -13,6 +13,7 @@ import { withCommitRetries } from "./commit-retry.js";
 import { isLanceNdError } from "./errors.js";
 import { evolveFor } from "./evolve.js";
 import { createTable, openCommitHandle } from "./lance/table-open.js";
+import { undoIfWidenedUnder } from "./widen-race.js";
 import { currentVersion } from "./lance/table-versions.js";
 import { appendRows } from "./lance/table-write.js";
 import { planOptions, type ParsedWriteOptions } from "./options.js";
@@ -55,9 +56,10 @@ export async function commitCreate(uri: string, schema: Schema | null, rows: NdR
  * Evolves `table` for `rows` (new columns, widens under "promote"), casts
  * and encodes them, and appends them in one Lance commit; records the
  * commit (and any rewrite of the table) in `ledger` and returns its
- * version. Tried again on the latest version after a retryable conflict, or
+ * version. Tried again on the latest version after a retryable conflict,
  * when another writer changed the table schema between the plan and the
- * commit.
+ * commit, or when another process widened the table in place while the add
+ * was written (its rows are removed first: widen-race.ts).
  *
  * @throws LanceNdError `SchemaMismatch`, `CommitConflict`, `WriterFailed`.
  */
@@ -68,7 +70,7 @@ export async function commitAppend(table: NdTable, rows: NdRecordBatch[], option
       const plan = await turns.run(() => evolveFor(table, incoming, planOptions(options), ledger));
       const cast = castBatches(rows, plan.casts, options.casting, table.uri);
       const encoded = withPureErrors({ uri: table.uri }, () => encodeRows(cast, plan.schema));
-      return asAppend(table.lance, async () => {
+      const committed = await asAppend(table.lance, async () => {
         // A handle of its own, without read consistency checks: lancedb's add
         // returns the handle's version after the call, and only such a handle
         // reports its own commit rather than a concurrent one. appendRows
@@ -80,6 +82,8 @@ export async function commitAppend(table: NdTable, rows: NdRecordBatch[], option
           handle.sdk.close();
         }
       });
+      await undoIfWidenedUnder(table.lance, encoded.schema, committed, rows.length);
+      return committed;
     },
     {
       retryable: (err) => schemaMovedOrRetryable(table, err),
