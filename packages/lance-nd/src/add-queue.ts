@@ -16,16 +16,14 @@ export interface AddGroup {
 /** A writer's buffered rows and its adds in flight. */
 export class AddQueue {
   readonly sizer: AddSizer;
-  readonly #parallelism: number;
   #pending: NdRecordBatch[] = [];
   #pendingBytes = 0;
   readonly #inflight = new Set<Promise<void>>();
   #inflightBytes = 0;
 
-  /** A queue whose adds are sized by `sizer`, at most `parallelism` in flight. */
-  constructor(sizer: AddSizer, parallelism: number) {
+  /** A queue whose adds are sized by `sizer`, at most `sizer.parallelism` in flight. */
+  constructor(sizer: AddSizer) {
     this.sizer = sizer;
-    this.#parallelism = parallelism;
   }
 
   /** Bytes of rows (in memory) buffered or in adds that have not finished. */
@@ -68,7 +66,7 @@ export class AddQueue {
 
   /** Waits until an add of `bytes` may start: fewer adds than the parallelism in flight, within their memory bound. */
   async waitForSlot(bytes: number): Promise<void> {
-    while (this.busy && (this.#inflight.size >= this.#parallelism || this.#inflightBytes + bytes > MAX_INFLIGHT_MEMORY_BYTES)) {
+    while (this.busy && (this.#inflight.size >= this.sizer.parallelism || this.#inflightBytes + bytes > MAX_INFLIGHT_MEMORY_BYTES)) {
       await Promise.race(this.#inflight);
     }
   }

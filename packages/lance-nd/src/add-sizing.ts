@@ -28,9 +28,21 @@ export class AddSizer {
   #memoryBytesWritten = 0;
   #ratio = 1;
 
-  /** A sizer for adds of about `targetFragmentBytes` on disk; the first add assumes 1 disk byte per memory byte. */
-  constructor(targetFragmentBytes: number) {
+  readonly #parallelism: number;
+
+  /**
+   * A sizer for adds of about `targetFragmentBytes` on disk, `parallelism`
+   * of them in flight at once; the first add assumes 1 disk byte per memory
+   * byte.
+   */
+  constructor(targetFragmentBytes: number, parallelism: number) {
     this.#targetFragmentBytes = targetFragmentBytes;
+    this.#parallelism = parallelism;
+  }
+
+  /** How many adds may be in flight at once. */
+  get parallelism(): number {
+    return this.#parallelism;
   }
 
   /** Counts the table's bytes on disk from here on (an append writer: the table's bytes before its first add). */
@@ -38,9 +50,14 @@ export class AddSizer {
     this.#diskBytesBefore = await tableBytes(table);
   }
 
-  /** Memory bytes of rows per add: the target on disk over the learned disk/memory ratio, capped. */
+  /**
+   * Memory bytes of rows per add: the target on disk over the learned
+   * disk/memory ratio, capped so that the adds in flight at once share
+   * {@link MAX_INFLIGHT_MEMORY_BYTES} (4 adds: 16 MiB each).
+   */
   addBytes(): number {
-    return Math.max(1, Math.min(MAX_ADD_MEMORY_BYTES, this.#targetFragmentBytes / this.#ratio));
+    const cap = Math.min(MAX_ADD_MEMORY_BYTES, MAX_INFLIGHT_MEMORY_BYTES / this.#parallelism);
+    return Math.max(1, Math.min(cap, this.#targetFragmentBytes / this.#ratio));
   }
 
   /** Memory bytes of rows buffered plus in flight before `write` waits. */

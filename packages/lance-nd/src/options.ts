@@ -29,8 +29,18 @@ export interface AppendOptions {
   storageOptions?: Record<string, string>;
   /** About this many bytes on disk per Lance add (default 128 MiB). */
   targetFragmentBytes?: number;
-  /** At most this many Lance adds at the same time (default 4; also bounded by memory). */
+  /**
+   * At most this many Lance adds at the same time (bounded by memory too).
+   * Default 4 on local disk; 1 on memory:// and on object stores, unless
+   * `conditionalPut` says the store has it (README, "Parallel adds").
+   */
   writeParallelism?: number;
+  /**
+   * The object store has conditional PUT (put-if-absent: AWS S3, GCS, Azure),
+   * so concurrent commits cannot overwrite each other's manifest: the
+   * default `writeParallelism` is then 4 there too (default false).
+   */
+  conditionalPut?: boolean;
 }
 
 /** Options of {@link write} and `NdWriter.create`. */
@@ -50,16 +60,25 @@ export interface ParsedWriteOptions {
   columns: Record<string, ColumnOptions> | undefined;
   storageOptions: Record<string, string> | undefined;
   targetFragmentBytes: number;
-  writeParallelism: number;
+  /** As given; undefined for the default of the store ({@link addParallelism}). */
+  writeParallelism: number | undefined;
+  conditionalPut: boolean;
 }
 
 /**
- * How many Lance adds a writer keeps in flight at `uri`: `writeParallelism`,
- * except on memory:// tables, whose one connection cannot tell its adds'
- * versions apart (one add at a time there).
+ * How many Lance adds a writer keeps in flight at `uri` (README, "Parallel
+ * adds"): 1 on memory:// (its one connection cannot tell its adds' versions
+ * apart, and the commit ledger needs them); else `writeParallelism` when
+ * given; else 4 on local disk and on object stores with `conditionalPut`,
+ * and 1 on other object stores (a store without conditional PUT lets two
+ * concurrent commits of one version overwrite each other's manifest: the
+ * reliability suite lost a row that way).
  */
 export function addParallelism(uri: string, options: ParsedWriteOptions): number {
-  return uri.startsWith("memory://") ? 1 : options.writeParallelism;
+  if (uri.startsWith("memory://")) return 1;
+  if (options.writeParallelism !== undefined) return options.writeParallelism;
+  const objectStore = /^[a-z][a-z0-9+.-]*:\/\//i.test(uri) && !/^file:/i.test(uri);
+  return objectStore && !options.conditionalPut ? 1 : DEFAULT_WRITE_PARALLELISM;
 }
 
 /** The options of a write plan (`planWrite`, `evolveFor`) that parsed write options give. */
@@ -92,6 +111,7 @@ const optionsSchema = z.strictObject({
   storageOptions: storageOptionsSchema,
   targetFragmentBytes: z.int({ error: "expected a positive integer" }).positive({ error: "expected a positive integer" }).optional(),
   writeParallelism: z.int({ error: "expected an integer from 1 to 64" }).min(1).max(64, { error: "expected an integer from 1 to 64" }).optional(),
+  conditionalPut: z.boolean({ error: "expected true or false" }).optional(),
 });
 
 /**
@@ -124,7 +144,8 @@ export function parseWriteOptions(input: unknown, uri: string, forAppend = false
     columns,
     storageOptions: options.storageOptions,
     targetFragmentBytes: options.targetFragmentBytes ?? DEFAULT_TARGET_FRAGMENT_BYTES,
-    writeParallelism: options.writeParallelism ?? DEFAULT_WRITE_PARALLELISM,
+    writeParallelism: options.writeParallelism,
+    conditionalPut: options.conditionalPut ?? false,
   };
 }
 

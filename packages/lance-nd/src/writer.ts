@@ -68,7 +68,7 @@ export class NdWriter {
     this.#table = table;
     this.#schema = table?.tableSchema ?? null;
     this.#ledger = new CommitLedger(uri, replacedVersion);
-    this.#queue = new AddQueue(sizer, addParallelism(uri, options));
+    this.#queue = new AddQueue(sizer);
     this.#span = new WriteSpan(uri, options.mode);
   }
 
@@ -95,7 +95,7 @@ export class NdWriter {
     }
     const replaced = existing === undefined ? undefined : await currentVersion(existing);
     existing?.sdk.close();
-    return new NdWriter(uri, parsed, undefined, replaced, new AddSizer(parsed.targetFragmentBytes));
+    return new NdWriter(uri, parsed, undefined, replaced, new AddSizer(parsed.targetFragmentBytes, addParallelism(uri, parsed)));
   }
 
   /**
@@ -112,7 +112,7 @@ export class NdWriter {
   }
 
   static async #forTable(table: NdTable, options: ParsedWriteOptions): Promise<NdWriter> {
-    const sizer = new AddSizer(options.targetFragmentBytes);
+    const sizer = new AddSizer(options.targetFragmentBytes, addParallelism(table.uri, options));
     await sizer.startAt(table.lance);
     return new NdWriter(table.uri, options, table, undefined, sizer);
   }
