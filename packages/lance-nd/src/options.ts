@@ -2,7 +2,7 @@
  * The options of `open`, `write`, `append` and `NdWriter`, validated once
  * with zod where they enter the library.
  */
-import { describeValue, parseColumnOptions, type CastingMode, type ColumnOptions, type PlanOptions } from "@lance-nd/format";
+import { describeValue, mergeColumnOptions, parseColumnOptions, type CastingMode, type ColumnOptions, type PlanOptions } from "@lance-nd/format";
 import { z } from "zod";
 import { LanceNdError } from "./errors.js";
 import type { StorageOptions } from "./lance/table-open.js";
@@ -13,6 +13,14 @@ export const DEFAULT_TARGET_FRAGMENT_BYTES = 128 * 1024 * 1024;
 
 /** The default number of Lance adds a writer runs at the same time (also bounded by memory, see README). */
 export const DEFAULT_WRITE_PARALLELISM = 4;
+
+/**
+ * The column encoding a create or overwrite stores as the table's defaults
+ * when the write does not say otherwise (README, "Default encoding"): zstd
+ * level 3, measured faster than Lance's default and 45 % smaller on the
+ * bench's ocean data. A user's `columnDefaults` win option by option.
+ */
+export const DEFAULT_COLUMN_OPTIONS: ColumnOptions = { compression: { codec: "zstd", level: 3 } };
 
 /** How a write treats the table at the uri. */
 export type WriteMode = "create" | "append" | "overwrite";
@@ -128,8 +136,9 @@ export function parseWriteOptions(input: unknown, uri: string, forAppend = false
   if (mode === "append" && options.stats !== undefined) {
     throw new LanceNdError("InvalidInput", "invalid write options: stats: only a create or an overwrite sets the stats of a table", { uri });
   }
-  const columnDefaults =
-    options.columnDefaults === undefined ? undefined : withPureErrors({ uri }, () => parseColumnOptions(options.columnDefaults, "columnDefaults"));
+  const given = options.columnDefaults === undefined ? undefined : withPureErrors({ uri }, () => parseColumnOptions(options.columnDefaults, "columnDefaults"));
+  // A new table stores the library's default encoding under the user's; an append's new columns follow the table's stored defaults.
+  const columnDefaults = mode === "append" ? given : mergeColumnOptions(DEFAULT_COLUMN_OPTIONS, given ?? {});
   const columns =
     options.columns === undefined
       ? undefined
