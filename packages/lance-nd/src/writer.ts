@@ -22,10 +22,9 @@ import { withPureErrors } from "./pure-errors.js";
 import { NdTable, checkWritable } from "./table.js";
 import { WriteSpan } from "./tracing.js";
 import { widenTable } from "./widen.js";
+import { WriterState } from "./writer-state.js";
 
 export { batchBytes, MAX_ADD_MEMORY_BYTES, MAX_BUFFER_MEMORY_BYTES, MAX_INFLIGHT_MEMORY_BYTES } from "./add-sizing.js";
-
-type State = "open" | "finished" | "aborted";
 
 /**
  * Writes nd record batches to a table in several calls. It buffers rows and
@@ -59,11 +58,11 @@ export class NdWriter {
   /** The table schema after the accepted rows: the table's, plus the fields of rows not yet written. */
   #schema: Schema | null;
   #rows = 0;
-  #failure: LanceNdError | undefined;
-  #state: State = "open";
+  readonly #state: WriterState;
 
   private constructor(uri: string, options: ParsedWriteOptions, table: NdTable | undefined, replacedVersion: number | undefined, sizer: AddSizer) {
     this.#uri = uri;
+    this.#state = new WriterState(uri);
     this.#options = options;
     this.#table = table;
     this.#schema = table?.tableSchema ?? null;
@@ -143,7 +142,7 @@ export class NdWriter {
    * `finish` or `abort`.
    */
   async write(batch: NdRecordBatch): Promise<void> {
-    this.#checkUsable();
+    this.#state.checkUsable();
     const row = this.#rows;
     let plan = this.#plan(batch, row);
     if (plan.widenings.length > 0 && this.#onlyBuffered(plan.widenings.map((w) => w.column))) {
@@ -162,7 +161,7 @@ export class NdWriter {
     this.#rows++;
     if (this.#queue.push(cast!)) await this.#flush();
     await this.#queue.waitForRoom();
-    this.#throwIfFailed();
+    this.#state.throwIfFailed();
   }
 
   /**
@@ -173,7 +172,7 @@ export class NdWriter {
    * encoded; as {@link write} otherwise (rows before a rejected one stay written).
    */
   async writeBatch(rows: RecordBatch): Promise<void> {
-    this.#checkUsable();
+    this.#state.checkUsable();
     const batches = withPureErrors({ uri: this.#uri, row: this.#rows }, () => decode(rows, { nulls: "absent" }));
     for (const batch of batches) await this.write(batch);
   }
@@ -198,16 +197,16 @@ export class NdWriter {
    * adds; when it fails, the writer's rows are removed as after a failed add.
    */
   async finishWith<T>(step: (table: NdTable, versions: readonly number[]) => Promise<T>): Promise<{ table: NdTable; result: T }> {
-    if (this.#state !== "open") this.#checkUsable();
+    if (this.#state.phase !== "open") this.#state.checkUsable();
     try {
-      if (this.#failure === undefined) {
+      if (this.#state.failure === undefined) {
         await this.#drain();
-        if (this.#table === undefined) await this.#guard(() => this.#create({ rows: [], bytes: 0 }));
+        if (this.#table === undefined) await this.#state.guard(() => this.#create({ rows: [], bytes: 0 }));
       }
-      this.#throwIfFailed();
+      this.#state.throwIfFailed();
       const table = this.#table!;
-      const result = await this.#guard(() => step(table, this.#ledger.versions));
-      this.#state = "finished";
+      const result = await this.#state.guard(() => step(table, this.#ledger.versions));
+      this.#state.end("finished");
       await table.refresh();
       this.#endSpan();
       return { table, result };
@@ -215,7 +214,7 @@ export class NdWriter {
       try {
         await this.#rollBack();
       } finally {
-        this.#state = "aborted";
+        this.#state.end("aborted");
         this.#endSpan(err);
       }
       throw err;
@@ -232,8 +231,8 @@ export class NdWriter {
    * @throws RollbackIncompleteError when the removal could not complete.
    */
   async abort(reason?: unknown): Promise<void> {
-    if (this.#state !== "open") return;
-    this.#state = "aborted";
+    if (this.#state.phase !== "open") return;
+    this.#state.end("aborted");
     this.#queue.clear();
     try {
       await this.#rollBack();
@@ -261,7 +260,7 @@ export class NdWriter {
       if ((await widenTable(table, column, to)).rewritten) this.#ledger.recordRewrite();
     } catch (err) {
       if (isLanceNdError(err, "SchemaMismatch", "InvalidInput")) throw err;
-      throw this.#fail(err);
+      throw this.#state.fail(err);
     }
   }
 
@@ -270,19 +269,19 @@ export class NdWriter {
     const group = this.#queue.take();
     if (group === undefined) return;
     if (this.#table === undefined) {
-      await this.#guard(() => this.#create(group));
+      await this.#state.guard(() => this.#create(group));
       return;
     }
     await this.#queue.waitForSlot(group.bytes);
-    this.#throwIfFailed();
-    this.#queue.start(() => this.#guard(() => this.#append(this.#table!, group)), group.bytes);
+    this.#state.throwIfFailed();
+    this.#queue.start(() => this.#state.guard(() => this.#append(this.#table!, group)), group.bytes);
   }
 
   /** Writes everything buffered and waits for every add. */
   async #drain(): Promise<void> {
     await this.#flush();
     await this.#queue.settle();
-    this.#throwIfFailed();
+    this.#state.throwIfFailed();
   }
 
   /** Creates (or overwrites) the table with the first rows, in one version. */
@@ -302,43 +301,11 @@ export class NdWriter {
     });
   }
 
-  /** Runs a storage step; its first failure fails the writer. */
-  async #guard<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (err) {
-      throw this.#fail(err);
-    }
-  }
-
-  /** Records the writer's first failure; returns the `WriterFailed` error to throw. */
-  #fail(err: unknown): LanceNdError {
-    this.#failure ??= isLanceNdError(err)
-      ? err
-      : new LanceNdError("WriterFailed", `a Lance write failed: ${err instanceof Error ? err.message : String(err)}`, { uri: this.#uri, cause: err });
-    return this.#failedError();
-  }
-
-  #failedError(): LanceNdError {
-    return new LanceNdError("WriterFailed", `the writer failed earlier: ${this.#failure?.message ?? ""}`, { uri: this.#uri, cause: this.#failure });
-  }
-
-  #throwIfFailed(): void {
-    if (this.#failure !== undefined) throw this.#failedError();
-  }
-
-  #checkUsable(): void {
-    this.#throwIfFailed();
-    if (this.#state !== "open") {
-      throw new LanceNdError("InvalidInput", `the writer is ${this.#state === "finished" ? "finished" : "aborted"}`, { uri: this.#uri });
-    }
-  }
-
   /** Waits for the adds in flight, then undoes what this writer committed (the commit ledger). */
   async #rollBack(): Promise<void> {
     await this.#queue.settle();
     if (this.#table === undefined) return;
-    if ((await this.#ledger.rollBack(this.#table.lance, this.#failure)) === "dropped") this.#table = undefined;
+    if ((await this.#ledger.rollBack(this.#table.lance, this.#state.failure)) === "dropped") this.#table = undefined;
   }
 
   #endSpan(err?: unknown): void {
