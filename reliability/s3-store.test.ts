@@ -3,7 +3,8 @@
 // reach lancedb on every call. One writer at a time: the server has no
 // conditional PUT.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isLanceNdError, open, write } from "lance-nd";
+import { NdWriter, isLanceNdError, open, write } from "lance-nd";
+import { rowsById } from "../packages/lance-nd/test/reliability/rows.js";
 import { storeRow, storeScenario } from "../packages/lance-nd/test/reliability/store-scenario.js";
 import { count } from "../packages/lance-nd/test/reliability/counters.js";
 import { startS3Server, type S3Server } from "./helpers/s3-server.js";
@@ -21,6 +22,25 @@ afterAll(async () => {
 describe("S3-compatible server on loopback", () => {
   it("write, append, NdWriter, read, filter, delete, compact, widen, checkout and restore", async () => {
     await storeScenario(`s3://${server.bucket}/data/store.lance`, server.storageOptions, 1);
+  });
+
+  it("the object-store default (no writeParallelism, no conditionalPut) runs one add at a time and loses nothing", async () => {
+    const uri = `s3://${server.bucket}/data/default-parallelism.lance`;
+    const so = { storageOptions: server.storageOptions };
+    await write(uri, [storeRow(0)], so);
+    const writer = await NdWriter.append(await open(uri, so), { targetFragmentBytes: 64, ...so });
+    const ids: string[] = ["r0"];
+    for (let i = 1; i <= 24; i++) {
+      await writer.write(storeRow(i));
+      ids.push(`r${i}`);
+    }
+    const table = await writer.finish();
+    expect(new Set(writer.versions).size).toBe(writer.versions.length);
+    expect(writer.versions.length).toBeGreaterThanOrEqual(12);
+    const rows = await rowsById(table, { types: false });
+    expect([...rows.keys()].sort()).toEqual(ids.sort());
+    expect([...rows.values()].every((copies) => copies.length === 1)).toBe(true);
+    count("rowsVerified", ids.length);
   });
 
   it("a table that does not exist: TableNotFound", async () => {

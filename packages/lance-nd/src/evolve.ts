@@ -1,11 +1,12 @@
 /** Schema evolution before an append: widen, add new fields and schema metadata keys. */
 import { addedFields, planWrite, type PlanOptions, type WritePlan } from "@lance-nd/format";
 import type { Field, Schema } from "apache-arrow";
+import type { CommitLedger } from "./commit-ledger.js";
 import { LanceNdError } from "./errors.js";
 import { addNullFields, addSchemaMetadata } from "./lance/table-write.js";
 import { withPureErrors } from "./pure-errors.js";
 import type { NdTable } from "./table.js";
-import { widen } from "./widen.js";
+import { widenTable } from "./widen.js";
 
 const MAX_ROUNDS = 10;
 
@@ -17,19 +18,23 @@ const MAX_ROUNDS = 10;
  * variables with their stats columns, attribute keys and global attributes
  * as all-null fields in one commit, then the new schema metadata keys.
  * The schema is read again before each step, so a concurrent change by
- * another writer is planned for; it gives up after 10 rounds.
+ * another writer is planned for; it gives up after 10 rounds. A widen that
+ * rewrote the table is recorded in `ledger` (the rows of the ledger's
+ * earlier appends now read as created by the rewrite).
  *
  * @throws LanceNdError `SchemaMismatch` (types that do not fit under the
  * casting mode, naming the variable), `InvalidInput`, `CommitConflict`.
  */
-export async function evolveFor(table: NdTable, incoming: Schema, options: PlanOptions, firstRow?: number): Promise<WritePlan> {
-  const context = { uri: table.uri, ...(firstRow === undefined ? {} : { row: firstRow }) };
+export async function evolveFor(table: NdTable, incoming: Schema, options: PlanOptions, ledger?: CommitLedger): Promise<WritePlan> {
+  const context = { uri: table.uri };
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     await table.refresh();
     const current = table.tableSchema;
     const plan = withPureErrors(context, () => planWrite(current, incoming, options));
     if (plan.widenings.length > 0) {
-      for (const { column, to } of plan.widenings) await widen(table, column, to);
+      for (const { column, to } of plan.widenings) {
+        if ((await widenTable(table, column, to)).rewritten) ledger?.recordRewrite();
+      }
       continue;
     }
     const added = addedFields(current, plan.schema);

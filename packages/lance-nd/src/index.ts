@@ -16,8 +16,9 @@
  */
 export { isLanceNdError, LanceNdError, type LanceNdErrorCode, type LanceNdErrorContext } from "./errors.js";
 export { open, NdTable, type OpenOptions } from "./table.js";
-export { write, append, type NdRows } from "./write.js";
+export { write, append, replaceRows, type NdRows } from "./write.js";
 export { NdWriter } from "./writer.js";
+export { RollbackIncompleteError, type LeftBehind } from "./rollback-error.js";
 export { type WriteOptions, type AppendOptions, type WriteMode } from "./options.js";
 export { widen } from "./widen.js";
 export { columnDefaults, setColumnDefaults } from "./column-defaults.js";

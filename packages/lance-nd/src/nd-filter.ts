@@ -25,6 +25,10 @@ const KEYWORDS = new Set([
   "case", "when", "then", "else", "end", "as", "distinct", "from", "unknown", "regexp", "rlike", "glob",
 ]);
 
+// Lance's row version columns (tables with stable row ids): the commit ledger's
+// undo command deletes by `_row_created_at_version` (README.md, "Commit ledger").
+const ROW_VERSION_COLUMNS = new Set(["_row_created_at_version", "_row_last_updated_at_version"]);
+
 // Words that start a typed literal (`TIMESTAMP '2024-01-01T00:00:00Z'`) when a
 // string follows; otherwise they are names (`time` is a common variable).
 const LITERAL_TYPES = new Set(["timestamp", "date", "time", "interval", "decimal"]);
@@ -164,6 +168,7 @@ function readChain(sql: string, start: number, uri: string): Chain {
 /** The path with the table's spelling of each name. */
 function resolvePath(uri: string, layout: TableLayout, segments: readonly string[]): string[] {
   const [head, ...rest] = segments;
+  if (rest.length === 0 && ROW_VERSION_COLUMNS.has(head!)) return [head!];
   const top = topLevelFields(layout);
   const field = pick(top, head!);
   if (field === undefined) {

@@ -1,7 +1,10 @@
 /** `write` and `append`: a stream of nd record batches into a table, as one call. */
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { isLanceNdError, LanceNdError } from "./errors.js";
+import { Expr } from "./expr.js";
+import { deleteRows } from "./maintenance.js";
 import type { AppendOptions, WriteOptions } from "./options.js";
+import { RollbackIncompleteError } from "./rollback-error.js";
 import type { NdTable } from "./table.js";
 import { NdWriter } from "./writer.js";
 
@@ -17,7 +20,9 @@ export type NdRows = Iterable<NdRecordBatch> | AsyncIterable<NdRecordBatch>;
  * 128 MiB on disk) are ONE version; more rows take one version per add.
  * When the call fails, the rows it committed are removed again (an
  * overwrite gets the old version back), so the table keeps the rows it had;
- * its version may have moved on. With no rows, "create" makes a table
+ * its version may have moved on. When that removal cannot complete, the
+ * error is a `RollbackIncompleteError` naming what is left and the command
+ * that undoes it (README.md, "Commit ledger"). With no rows, "create" makes a table
  * without columns.
  *
  * @throws LanceNdError `InvalidInput` (bad options or uri, a reserved or bad
@@ -29,7 +34,7 @@ export type NdRows = Iterable<NdRecordBatch> | AsyncIterable<NdRecordBatch>;
  * const table = await write("data/sst.lance", batches, { stats: true, columnDefaults: { compression: "zstd" } });
  */
 export async function write(uri: string, rows: NdRows, options: WriteOptions = {}): Promise<NdTable> {
-  return writeAll(await NdWriter.create(uri, options), rows);
+  return (await writeAll(await NdWriter.create(uri, options), rows)).table;
 }
 
 /**
@@ -41,15 +46,51 @@ export async function write(uri: string, rows: NdRows, options: WriteOptions = {
  * await append(table, moreBatches, { casting: "safe" });
  */
 export async function append(table: NdTable, rows: NdRows, options: AppendOptions = {}): Promise<NdTable> {
-  return writeAll(await NdWriter.append(table, options), rows);
+  return (await writeAll(await NdWriter.append(table, options), rows)).table;
 }
 
-async function writeAll(writer: NdWriter, rows: NdRows): Promise<NdTable> {
+/**
+ * @internal Appends `rows` to `table`, then deletes the rows that matched
+ * `predicate` before the call (the rows the new ones replace, e.g. the rows
+ * of one source file: `import --mode replace`), as ONE operation of the
+ * commit ledger (README.md, "Commit ledger"): when the delete fails, the
+ * appended rows are removed again; the new rows are never deleted (the
+ * delete is limited to `_row_created_at_version` at most the version the
+ * call started from). Returns the table and the rows deleted.
+ *
+ * @throws LanceNdError as {@link append}; `InvalidInput` for a bad predicate
+ * or a table without stable row ids (not created by lance-nd's write).
+ * @example
+ * await replaceRows(table, rows, col("__global_attrs__.source").eq("sst-2000.nc"));
+ */
+export async function replaceRows(table: NdTable, rows: NdRows, predicate: string | Expr, options: AppendOptions = {}): Promise<{ table: NdTable; deleted: number }> {
+  const writer = await NdWriter.append(table, options);
+  const before = await table.version();
+  const sql = predicate instanceof Expr ? predicate.toSql() : predicate;
+  const { result } = await writeAll(writer, rows, async (written, versions) => {
+    // Without stable row ids every row reads _row_created_at_version 1.
+    if (versions.length > 0 && (await written.countRows(`_row_created_at_version > ${before}`)) === 0) {
+      throw new LanceNdError("InvalidInput", "replaceRows needs stable row ids (a table created by lance-nd's write) to tell the new rows from the old", { uri: table.uri });
+    }
+    return (await deleteRows(written, `(${sql}) AND _row_created_at_version <= ${before}`)).deleted;
+  });
+  return { table, deleted: result ?? 0 };
+}
+
+async function writeAll<T = undefined>(
+  writer: NdWriter,
+  rows: NdRows,
+  last?: (table: NdTable, versions: readonly number[]) => Promise<T>,
+): Promise<{ table: NdTable; result: T | undefined }> {
   try {
     for await (const batch of rows) await writer.write(batch);
-    return await writer.finish();
+    return await writer.finishWith(last ?? (async () => undefined));
   } catch (err) {
-    await writer.abort(err).catch(() => undefined);
+    if (err instanceof RollbackIncompleteError) throw err;
+    // A rollback that left rows behind says so; the call's own error is its operationError.
+    await writer.abort(err).catch((rollback: unknown) => {
+      if (rollback instanceof RollbackIncompleteError) throw rollback;
+    });
     throw firstError(err);
   }
 }

@@ -21,8 +21,10 @@ describe("column defaults", () => {
     expect(await columnDefaults(table)).toEqual({ compression: { codec: "zstd", level: 3 } });
   });
 
-  it("a table without defaults has none", async () => {
-    expect(await columnDefaults(await write(fresh(), sstRows(1)))).toEqual({});
+  it("a create without columnDefaults stores the library default, zstd level 3 (README, Default encoding); the user's options win option by option", async () => {
+    expect(await columnDefaults(await write(fresh(), sstRows(1)))).toEqual({ compression: { codec: "zstd", level: 3 } });
+    expect(await columnDefaults(await write(fresh(), sstRows(1), { columnDefaults: { compression: "none" } }))).toEqual({ compression: "none" });
+    expect(await columnDefaults(await write(fresh(), sstRows(1), { columnDefaults: { bss: "on" } }))).toEqual({ compression: { codec: "zstd", level: 3 }, bss: "on" });
   });
 
   it("setColumnDefaults applies to columns added later; existing columns keep their encoding", async () => {

@@ -7,6 +7,7 @@ import { open } from "../src/table.js";
 import { widen } from "../src/widen.js";
 import { write } from "../src/write.js";
 import { NdWriter, batchBytes } from "../src/writer.js";
+import { addParallelism, parseWriteOptions } from "../src/options.js";
 import { makeTable, tempDir } from "./helpers/make-table.js";
 import { bigRow, failure, readIds, readRows, sstRow, sstRows } from "./helpers/write-rows.js";
 
@@ -42,7 +43,8 @@ describe("NdWriter", () => {
   });
 
   it("writes one add per targetFragmentBytes and never splits a row", async () => {
-    const writer = await NdWriter.create(fresh(), { targetFragmentBytes: 10_000 });
+    // Uncompressed, so the bytes on disk are the bytes in memory (zstd, the default, would learn a smaller ratio).
+    const writer = await NdWriter.create(fresh(), { targetFragmentBytes: 10_000, columnDefaults: { compression: "none" } });
     for (let i = 0; i < 8; i++) await writer.write(bigRow(i, 1000)); // 4000 bytes a row
     const table = await writer.finish();
     expect(writer.versions.length).toBeGreaterThanOrEqual(3);
@@ -169,5 +171,16 @@ describe("NdWriter", () => {
     const uri = fresh();
     await write(uri, sstRows(1));
     expect(await failure(NdWriter.create(uri))).toMatchObject({ code: "TableExists" });
+  });
+
+  it("parallel adds: 4 by default on local disk and on object stores with conditionalPut; 1 on other object stores and memory://; an explicit writeParallelism wins", () => {
+    const parallelism = (uri: string, options = {}) => addParallelism(uri, parseWriteOptions(options, uri));
+    expect(parallelism("/data/t.lance")).toBe(4);
+    expect(parallelism("file:///data/t.lance")).toBe(4);
+    expect(parallelism("s3://bucket/t.lance")).toBe(1);
+    expect(parallelism("s3://bucket/t.lance", { conditionalPut: true })).toBe(4);
+    expect(parallelism("gs://bucket/t.lance", { writeParallelism: 2 })).toBe(2);
+    expect(parallelism("memory://db/t", { writeParallelism: 4 })).toBe(1);
+    expect(parallelism("/data/t.lance", { writeParallelism: 1 })).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import type { DataType, Field, RecordBatch } from "apache-arrow";
 import * as arrow from "apache-arrow";
+import { withCommitRetries } from "../commit-retry.js";
 import { isLanceNdError, LanceNdError } from "../errors.js";
 import { toSdkSchema, toSdkTable, toSdkType } from "./arrow-bridge.js";
 import { checkRowsFit, fieldAtPath, missingPart } from "./schema-paths.js";
@@ -38,8 +39,8 @@ export async function appendRows(table: LanceTable, rows: RecordBatch | readonly
  * `__global_attrs__` or in `sst.attrs`). `fields` may be whole fields that
  * partly exist: only the missing parts are added. Returns the new version,
  * or the current one when nothing is missing. Field metadata of new fields is
- * kept. Retried (up to 10 times, on the latest version) when a concurrent
- * commit preempts it.
+ * kept. Retried on the latest version when a concurrent commit preempts it
+ * (commit-retry.ts).
  *
  * @throws LanceNdError `SchemaMismatch` for a field that exists with another type.
  */
@@ -71,8 +72,8 @@ export interface ColumnCast {
 /**
  * Casts fields in place, in one commit, then puts back the field metadata
  * that lancedb's `alterColumns` drops (of each field and of its top-level
- * column; a second commit when needed). Returns the new version. Retried
- * (up to 10 times, on the latest version) when a concurrent commit preempts it.
+ * column; a second commit when needed). Returns the new version. Retried on
+ * the latest version when a concurrent commit preempts it (commit-retry.ts).
  *
  * Lance 12 gotcha: after one nested cast inside a struct column, every later
  * nested cast inside that same top-level column fails (`InvalidInput`
@@ -165,20 +166,15 @@ async function addMissingMetadata(table: LanceTable, entries: Record<string, str
   return result.version;
 }
 
-const MAX_ATTEMPTS = 10;
-
 // A schema change from a handle that has not seen a concurrent commit fails
 // with a retryable conflict, and lancedb does not refresh the handle: move it
-// to the latest version and plan the change again.
+// to the latest version and plan the change again (the one retry policy of
+// commit-retry.ts, within the budget of the operation that runs the change).
 async function retryOnConflict(table: LanceTable, change: () => Promise<number>): Promise<number> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await change();
-    } catch (err) {
-      if (!isLanceNdError(err, "CommitConflict") || !err.retryable || attempt >= MAX_ATTEMPTS) throw err;
-      await sdkCall({ uri: table.uri, op: "refresh" }, () => table.sdk.checkoutLatest());
-    }
-  }
+  return withCommitRetries(change, {
+    retryable: (err) => isLanceNdError(err, "CommitConflict") && err.retryable,
+    beforeRetry: () => sdkCall({ uri: table.uri, op: "refresh" }, () => table.sdk.checkoutLatest()),
+  });
 }
 
 function sameEntries(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
