@@ -25,7 +25,8 @@ export function printJson(sink: Sink, value: unknown, pretty = true): void {
   sink.write(`${JSON.stringify(value, jsonReplacer, pretty ? 2 : undefined)}\n`);
 }
 
-function jsonReplacer(_key: string, value: unknown): unknown {
+/** `JSON.stringify` replacer of the command line: bigints as decimal strings, non-finite numbers as strings. */
+export function jsonReplacer(_key: string, value: unknown): unknown {
   if (typeof value === "bigint") return value.toString();
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   return value;

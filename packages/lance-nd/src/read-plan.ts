@@ -1,7 +1,8 @@
 /**
- * How a scan reads: the columns, the Lance filter, and one step (a filtered
- * scan of the projected columns) or two (the row ids of the matching rows
- * from the small columns, then the projected columns of those rows).
+ * How a scan reads: the columns, the Lance filter, and whether it may read
+ * in two steps (the row ids of the matching rows from the small columns, then
+ * the projected columns of those rows by takes) or must read in one (a
+ * filtered scan of the projected columns).
  */
 import { GLOBAL_ATTRS_COLUMN } from "@lance-nd/nd-arrow";
 import { selectName, type TableLayout } from "@lance-nd/format";
@@ -32,8 +33,12 @@ export interface ReadPlan {
   columns: string[];
   /** The Lance SQL filter, undefined for none. */
   filter: string | undefined;
-  /** True: read the `_rowid`s of the matching rows first, then take `columns` of those rows. */
-  twoStep: boolean;
+  /**
+   * True: the read may get the `_rowid`s of the matching rows first, then
+   * take `columns` of those rows: it reads array columns and its filter (if
+   * any) touches none of them.
+   */
+  takeable: boolean;
 }
 
 /**
@@ -70,7 +75,7 @@ export function planRead(uri: string, layout: TableLayout, request: ReadRequest)
   return {
     columns: columns.length === 0 ? [ROW_ID] : columns,
     filter,
-    twoStep: filter !== undefined && readsBig && !filterTouchesBig,
+    takeable: readsBig && !filterTouchesBig,
   };
 }
 

@@ -2,7 +2,7 @@
  * The scan builder: reads a table as nd record batches, one per table row,
  * with a projection, filters, a limit and bounded Lance batches.
  */
-import type { Data, RecordBatch } from "apache-arrow";
+import type { RecordBatch } from "apache-arrow";
 import { decodeRows } from "@lance-nd/format";
 import { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { LanceNdError } from "./errors.js";
@@ -10,15 +10,15 @@ import { Expr } from "./expr.js";
 import { withPureErrors } from "./pure-errors.js";
 import { readAhead } from "./read-ahead.js";
 import { ROW_ID, batchRows, planRead, type Condition, type ReadPlan } from "./read-plan.js";
+import { rowBytes, takeRead } from "./take-read.js";
 import { checkTable, type NdTable } from "./table.js";
-import type { LanceTable } from "./lance/table-open.js";
-import { scanRows, takeRows } from "./lance/table-read.js";
-import { checkoutVersion, currentVersion, listVersions } from "./lance/table-versions.js";
+import { scanRows } from "./lance/table-read.js";
+import { currentVersion, listVersions } from "./lance/table-versions.js";
 
 /** Rows per Lance batch by default. */
 export const DEFAULT_BATCH_SIZE = 256;
-/** About this many bytes per Lance batch by default (32 MiB). */
-export const DEFAULT_BATCH_SIZE_BYTES = 32 * 1024 * 1024;
+/** About this many bytes per Lance batch by default (8 MiB). */
+export const DEFAULT_BATCH_SIZE_BYTES = 8 * 1024 * 1024;
 /** Lance batches requested ahead of the consumer by default. */
 export const DEFAULT_BATCH_READAHEAD = 2;
 
@@ -92,7 +92,7 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
     return this.#with({ batchSize: this.#count(n, "batchSize", 1) });
   }
 
-  /** About `n` bytes per Lance batch at most (default 32 MiB), estimated from the bytes per row on disk. */
+  /** About `n` bytes (in memory) per Lance batch at most (default 8 MiB), from the largest row read so far. */
   batchSizeBytes(n: number): NdScan {
     return this.#with({ batchSizeBytes: this.#count(n, "batchSizeBytes", 1) });
   }
@@ -118,22 +118,31 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
     return rows;
   }
 
-  /** Reads the rows: checks the projection and filters first, then streams. */
+  /**
+   * Reads the rows: checks the projection and filters first, then streams.
+   * A read of array columns goes by takes (bounded memory, see take-read.ts)
+   * when it filters on small columns only (a point read) or when the
+   * projection of the whole table is more than one batch; otherwise one Lance
+   * scan reads it (a coordinate, a filter on a projected variable).
+   */
   async *[Symbol.asyncIterator](): AsyncGenerator<NdRecordBatch> {
-    const { limit, batchSize, batchSizeBytes } = this.#settings;
+    const { limit, batchSize, batchSizeBytes, batchReadahead } = this.#settings;
     const table = this.#table;
     const known = await readState(table);
     const plan = planRead(table.uri, table.layout, { projection: this.#settings.projection, conditions: this.#settings.conditions });
     if (limit === 0) return;
-    const projection = this.#settings.projection;
-    const partial = !plan.twoStep && projection !== undefined && projection.length < table.layout.arrays.size;
-    const bytesPerRow = partial ? await projectedBytesPerRow(table, known, plan.columns) : known.bytesPerRow;
-    const maxRows = batchRows(batchSize, batchSizeBytes, bytesPerRow);
-    const batches = plan.twoStep
-      ? twoStepRead(table.lance, known.version, plan, maxRows, limit)
-      : scanRows(table.lance, { columns: plan.columns, ...optional("filter", plan.filter), ...optional("limit", limit), maxBatchLength: maxRows });
+    const bytesPerRow = plan.takeable ? await projectedBytesPerRow(table, known, plan.columns) : 0;
+    const byTakes = plan.takeable && (plan.filter !== undefined || bytesPerRow * known.rows > batchSizeBytes);
+    const decode = (rb: RecordBatch): NdRecordBatch[] => decodeBatch(table.uri, plan, rb);
+    const batches = byTakes
+      ? takeRead(table.lance, known.version, { columns: plan.columns, filter: plan.filter, limit, bytesPerRow }, { batchSize, batchSizeBytes, readahead: batchReadahead }, decode)
+      : readAhead(
+          scanRows(table.lance, { columns: plan.columns, ...optional("filter", plan.filter), ...optional("limit", limit), maxBatchLength: batchRows(batchSize, batchSizeBytes, bytesPerRow || known.bytesPerRow) }),
+          batchReadahead,
+          decode,
+        );
     let left = limit ?? Infinity;
-    for await (const rows of readAhead(batches, this.#settings.batchReadahead, (rb) => decodeBatch(table.uri, plan, rb))) {
+    for await (const rows of batches) {
       for (const row of rows) {
         yield row;
         if (--left === 0) return;
@@ -188,6 +197,8 @@ export function scan(table: NdTable): NdScan {
 interface ReadState {
   /** The version the layout and the estimate belong to. */
   version: number;
+  /** Rows of the version. */
+  rows: number;
   /** Bytes on disk per row (all columns), 0 for an empty table. */
   bytesPerRow: number;
   /** In-memory bytes of one row of a projection (key: the columns), measured once per version. */
@@ -210,60 +221,25 @@ async function readState(table: NdTable): Promise<ReadState> {
   const metadata = (listed.find((v) => v.version === version) ?? listed.at(-1))?.metadata ?? {};
   const rows = Number(metadata.total_rows ?? 0);
   const bytes = Number(metadata.total_files_size ?? 0);
-  const state = { version, bytesPerRow: rows > 0 && Number.isFinite(bytes) ? bytes / rows : 0, projected: new Map<string, number>() };
+  const state = { version, rows, bytesPerRow: rows > 0 && Number.isFinite(bytes) ? bytes / rows : 0, projected: new Map<string, number>() };
   states.set(table, state);
   return state;
 }
 
 /**
- * The in-memory bytes of one row of `columns`, measured by a one-row read and
- * kept for the version. A projection of small columns (a coordinate) then
- * reads up to `batchSize` rows per Lance batch instead of as few as the
- * whole rows' size allows.
+ * The in-memory bytes of one row of `columns`, measured by a take of one row
+ * and kept for the version. It sizes the Lance batches: a projection of small
+ * columns (a coordinate) reads up to `batchSize` rows per batch instead of as
+ * few as the whole rows' size allows.
  */
 async function projectedBytesPerRow(table: NdTable, state: ReadState, columns: readonly string[]): Promise<number> {
   const key = columns.join("\u0000");
   let bytes = state.projected.get(key);
   if (bytes === undefined) {
-    bytes = 0;
-    for await (const rb of scanRows(table.lance, { columns, limit: 1, maxBatchLength: 1 })) bytes += dataBytes(rb.data);
+    bytes = await rowBytes(table.lance, columns);
     state.projected.set(key, bytes);
   }
   return bytes;
-}
-
-function dataBytes(data: Data): number {
-  const own = (data.values?.byteLength ?? 0) + (data.valueOffsets?.byteLength ?? 0) + (data.nullBitmap?.byteLength ?? 0);
-  return data.children.reduce((sum: number, child: Data) => sum + dataBytes(child), own);
-}
-
-/**
- * The two-step read on one pinned version: the `_rowid`s of the matching rows
- * (a scan of no data column), then the planned columns of at most `maxRows`
- * of them per take. Takes return rows in row id order, so each take gets one
- * ascending run of ids, which keeps the table order.
- */
-async function* twoStepRead(lance: LanceTable, version: number, plan: ReadPlan, maxRows: number, limit: number | undefined): AsyncGenerator<RecordBatch> {
-  const view = lance.pinnedVersion === undefined ? await checkoutVersion(lance, version) : lance;
-  try {
-    let run: bigint[] = [];
-    for await (const batch of scanRows(view, { columns: [ROW_ID], ...optional("filter", plan.filter), ...optional("limit", limit) })) {
-      for (const chunk of batch.getChild(ROW_ID)?.data ?? []) {
-        const ids = chunk.values as BigUint64Array;
-        for (let i = chunk.offset; i < chunk.offset + chunk.length; i++) {
-          const id = ids[i]!;
-          if (run.length === maxRows || (run.length > 0 && id < run[run.length - 1]!)) {
-            yield* await takeRows(view, run, plan.columns);
-            run = [];
-          }
-          run.push(id);
-        }
-      }
-    }
-    if (run.length > 0) yield* await takeRows(view, run, plan.columns);
-  } finally {
-    if (view !== lance) view.sdk.close();
-  }
 }
 
 function decodeBatch(uri: string, plan: ReadPlan, rb: RecordBatch): NdRecordBatch[] {

@@ -61,19 +61,19 @@ describe("planRead", () => {
   const plan = (projection: string[] | undefined, filter?: string, kind: "nd" | "lance" = "nd") =>
     planRead("t", layout, { projection, conditions: filter === undefined ? [] : [{ kind, sql: filter }] });
 
-  it("a filter on small columns only, with big columns projected: two steps", () => {
-    expect(plan(["sst"], "__global_attrs__.id = 'a'")).toEqual({ columns: ["sst", "__global_attrs__"], filter: "`__global_attrs__`.`id` = 'a'", twoStep: true });
-    expect(plan(undefined, "__stats__:sst.max > 3").twoStep).toBe(true);
-    expect(plan(["sst"], "time IS NULL").twoStep).toBe(true);
-    expect(plan(["sst"], "`__global_attrs__`.id = 'a'", "lance").twoStep).toBe(true);
+  it("variables projected, no filter or a filter on small columns only: may read by takes", () => {
+    expect(plan(["sst"], "__global_attrs__.id = 'a'")).toEqual({ columns: ["sst", "__global_attrs__"], filter: "`__global_attrs__`.`id` = 'a'", takeable: true });
+    expect(plan(["sst"]).takeable).toBe(true);
+    expect(plan(undefined, "__stats__:sst.max > 3").takeable).toBe(true);
+    expect(plan(["sst"], "time IS NULL").takeable).toBe(true);
+    expect(plan(["sst"], "`__global_attrs__`.id = 'a'", "lance").takeable).toBe(true);
   });
 
-  it("a filter that touches a projected variable, no filter, or no projected variable: one step", () => {
-    expect(plan(["sst"], "sst.attrs.units = 'K'").twoStep).toBe(false);
-    expect(plan(undefined, "time IS NULL").twoStep).toBe(false);
-    expect(plan(["sst"], "sst IS NULL", "lance").twoStep).toBe(false);
-    expect(plan(["sst"]).twoStep).toBe(false);
-    expect(plan([], "__global_attrs__.id = 'a'")).toMatchObject({ columns: ["__global_attrs__"], twoStep: false });
+  it("a filter that touches a projected variable, or no projected variable: one scan", () => {
+    expect(plan(["sst"], "sst.attrs.units = 'K'").takeable).toBe(false);
+    expect(plan(undefined, "time IS NULL").takeable).toBe(false);
+    expect(plan(["sst"], "sst IS NULL", "lance").takeable).toBe(false);
+    expect(plan([], "__global_attrs__.id = 'a'")).toMatchObject({ columns: ["__global_attrs__"], takeable: false });
   });
 
   it("conditions join with AND", () => {

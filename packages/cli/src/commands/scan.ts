@@ -1,16 +1,14 @@
 /** `lance-nd scan`: read rows, as readable lines, JSON, NDJSON or an Arrow IPC stream. */
 import { InvalidArgumentError } from "commander";
 import type { Command } from "commander";
-import { RecordBatchStreamWriter } from "apache-arrow";
-import { encode } from "@lance-nd/nd-arrow";
-import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { scan } from "lance-nd";
 import type { NdTable } from "lance-nd";
 import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
-import { printJson, println } from "../io.js";
-import { rowJson } from "../output/row-json.js";
+import { writeArrowStream } from "../output/arrow-stream.js";
+import { writeRowJson } from "../output/row-json.js";
 import { rowLine } from "../output/row-text.js";
+import { SinkWriter } from "../output/sink-writer.js";
 import { failing } from "../report.js";
 import { openTable, parseVersion } from "./open-table.js";
 
@@ -23,9 +21,6 @@ interface ScanOptions {
   ndjson?: boolean;
   arrow?: boolean;
 }
-
-/** Rows encoded per Arrow record batch of `--arrow`. */
-const ARROW_BATCH_ROWS = 64;
 
 export function registerScan(program: Command, io: Io): void {
   program
@@ -64,39 +59,38 @@ async function scanTable(io: Io, uri: string, options: ScanOptions): Promise<voi
   if (options.where !== undefined) query = query.filter(options.where);
   if (options.limit !== undefined) query = query.limit(options.limit);
 
-  if (options.json) {
-    printJson(io.stdout, (await query.toArray()).map(rowJson));
-  } else if (options.arrow) {
-    await writeArrow(io, table, query, options.project);
+  const out = new SinkWriter(io.stdout);
+  if (options.arrow) {
+    await writeArrowStream(out, arrowSchema(table, options.project), query);
+  } else if (options.json) {
+    let rows = 0;
+    for await (const row of query) {
+      await out.text(rows++ === 0 ? "[\n  " : ",\n  ");
+      await writeRowJson(out, row, { pretty: true, level: 1 });
+    }
+    await out.text(rows === 0 ? "[]\n" : "\n]\n");
   } else {
     let index = 0;
     for await (const row of query) {
-      if (options.ndjson) printJson(io.stdout, rowJson(row), false);
-      else println(io.stdout, rowLine(row, index));
+      if (options.ndjson) {
+        await writeRowJson(out, row, { pretty: false, level: 0 });
+        await out.text("\n");
+      } else {
+        await out.text(`${rowLine(row, index)}\n`);
+      }
       index++;
     }
-    if (!options.ndjson) println(io.stdout, `${index} row${index === 1 ? "" : "s"}`);
+    if (!options.ndjson) await out.text(`${index} row${index === 1 ? "" : "s"}\n`);
   }
+  await out.flush();
 }
 
-/** The rows as one Arrow IPC stream in the table's nd schema (projected): every batch has the same schema. */
-async function writeArrow(io: Io, table: NdTable, rows: AsyncIterable<NdRecordBatch>, project: string[] | undefined): Promise<void> {
+/** The table's nd schema, projected: the schema of every batch of `--arrow`. */
+function arrowSchema(table: NdTable, project: string[] | undefined) {
   const full = table.ndSchema;
-  const keep = project === undefined ? undefined : new Set(project);
-  const schema = keep === undefined ? full : full.select(full.fields.filter((f) => keep.has(f.name) || f.name === "__global_attrs__").map((f) => f.name));
-  const writer = new RecordBatchStreamWriter();
-  writer.reset(undefined, schema);
-  let pending: NdRecordBatch[] = [];
-  for await (const row of rows) {
-    pending.push(row);
-    if (pending.length === ARROW_BATCH_ROWS) {
-      writer.write(encode(pending, { schema }));
-      pending = [];
-    }
-  }
-  if (pending.length > 0) writer.write(encode(pending, { schema }));
-  writer.finish();
-  io.stdout.write(await writer.toUint8Array());
+  if (project === undefined) return full;
+  const keep = new Set(project);
+  return full.select(full.fields.filter((f) => keep.has(f.name) || f.name === "__global_attrs__").map((f) => f.name));
 }
 
 function parseLimit(text: string): number {

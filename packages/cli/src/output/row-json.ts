@@ -1,44 +1,97 @@
-/** NdRecordBatches (table rows) as JSON values, for `scan --json` / `--ndjson`. */
-import type { Attrs, Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+/**
+ * NdRecordBatches (table rows) as JSON, for `scan --json` / `--ndjson`,
+ * written as a stream: a row's attributes and dims are small and go through
+ * `JSON.stringify`; its values are formatted and written a slice at a time,
+ * so no row is ever one string (V8 caps strings at 2^29 - 24 characters, and
+ * one 128 MiB Float32 row is about 600 million characters of JSON).
+ */
+import { Precision, Type, type Vector } from "apache-arrow";
+import type { Attrs, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { jsonReplacer } from "../io.js";
+import type { SinkWriter } from "./sink-writer.js";
 
-/** One array in JSON: its type, dims, attributes and values (row-major). */
-export interface ArrayJson {
-  type: string;
-  dims: Dim[];
-  attrs: Record<string, unknown>;
-  values: unknown[];
-}
+/** Values formatted and written per slice. */
+const SLICE_VALUES = 16_384;
+/** Stands for a values array in the skeleton's JSON (with a per-process nonce, so no attribute text matches it). */
+const PLACEHOLDER = `\u0001values:${Math.random().toString(36).slice(2)}:`;
 
-/** One row in JSON: global attributes and arrays by name. */
-export interface RowJson {
-  globalAttrs: Record<string, unknown>;
-  arrays: Record<string, ArrayJson>;
+/** How a row's JSON is laid out. */
+export interface JsonLayout {
+  /** Two-space indentation, one value per line (as `JSON.stringify(v, null, 2)`); false: one line. */
+  pretty: boolean;
+  /** Indentation levels before each line after the first (a row inside the `--json` array: 1). */
+  level: number;
 }
 
 /**
- * A row as plain JSON data: attributes as JS values (see nd-arrow's
- * `Attr.toJS`), values as an array with `null`s. 64-bit integers stay
- * bigints and non-finite floats stay numbers: `printJson` writes them as
- * strings (`"9007199254740993"`, `"NaN"`).
+ * Writes one row as a JSON object: `globalAttrs` (attributes as JS values,
+ * see nd-arrow's `Attr.toJS`) and `arrays` by name, each with `type`, `dims`,
+ * `attrs` and `values` (row-major, `null` for a null value). 64-bit integers
+ * are written as decimal strings (`"9007199254740993"`), non-finite floats as
+ * strings (`"NaN"`), like the command line's other JSON.
  */
-export function rowJson(batch: NdRecordBatch): RowJson {
-  return {
+export async function writeRowJson(out: SinkWriter, batch: NdRecordBatch, layout: JsonLayout): Promise<void> {
+  const arrays = batch.arrays();
+  const skeleton = {
     globalAttrs: attrsJson(batch.globalAttrs),
-    arrays: Object.fromEntries(batch.arrays().map(([name, array]) => [name, arrayJson(array)])),
+    arrays: Object.fromEntries(
+      arrays.map(([name, array], i) => [
+        name,
+        { type: String(array.type), dims: array.dims.map(({ name: dim, size }) => ({ name: dim, size })), attrs: attrsJson(array.attrs), values: `${PLACEHOLDER}${i}` },
+      ]),
+    ),
   };
-}
-
-function arrayJson(array: NdArray): ArrayJson {
-  const values = array.toArray();
-  return {
-    type: String(array.type),
-    dims: array.dims.map(({ name, size }) => ({ name, size })),
-    attrs: attrsJson(array.attrs),
-    values: Array.isArray(values) ? values : Array.from(values as ArrayLike<unknown>),
-  };
+  const margin = "  ".repeat(layout.level);
+  let text = JSON.stringify(skeleton, jsonReplacer, layout.pretty ? 2 : undefined);
+  if (layout.pretty && layout.level > 0) text = text.replaceAll("\n", `\n${margin}`);
+  for (const [i, [, array]] of arrays.entries()) {
+    const marker = JSON.stringify(`${PLACEHOLDER}${i}`);
+    const at = text.indexOf(marker);
+    const before = text.slice(0, at);
+    await out.text(before);
+    const lineIndent = /^ */.exec(before.slice(before.lastIndexOf("\n") + 1))![0];
+    await writeValues(out, array, layout.pretty ? lineIndent : undefined);
+    text = text.slice(at + marker.length);
+  }
+  await out.text(text);
 }
 
 /** Attributes as a JSON object (lists as arrays). */
 export function attrsJson(attrs: Attrs): Record<string, unknown> {
   return Object.fromEntries([...attrs].map(([key, attr]) => [key, attr.toJS()]));
+}
+
+/** The values of `array` as a JSON array, a slice at a time; `lineIndent` undefined: one line. */
+async function writeValues(out: SinkWriter, array: NdArray, lineIndent: string | undefined): Promise<void> {
+  const values = array.values;
+  if (values.length === 0) {
+    await out.text("[]");
+    return;
+  }
+  const separator = lineIndent === undefined ? "," : `,\n${lineIndent}  `;
+  await out.text(lineIndent === undefined ? "[" : `[\n${lineIndent}  `);
+  for (let start = 0; start < values.length; start += SLICE_VALUES) {
+    const slice = sliceValues(values.slice(start, Math.min(values.length, start + SLICE_VALUES)));
+    const texts = new Array<string>(slice.length);
+    for (let i = 0; i < slice.length; i++) texts[i] = valueJson(slice[i]);
+    await out.text((start === 0 ? "" : separator) + texts.join(separator));
+  }
+  await out.text(lineIndent === undefined ? "]" : `\n${lineIndent}]`);
+}
+
+/** The values of a slice as JS values: a typed array for numbers without nulls, else an array with nulls. */
+function sliceValues(values: Vector): ArrayLike<unknown> {
+  const { type } = values;
+  const numeric = type.typeId === Type.Int || type.typeId === Type.Float;
+  if (!numeric || values.nullCount > 0) return Array.from(values);
+  if (type.typeId === Type.Float && (type as { precision?: Precision }).precision === Precision.HALF) return Float32Array.from(values as Iterable<number>);
+  return values.toArray() as ArrayLike<unknown>;
+}
+
+/** One value as JSON text, as `JSON.stringify` with the command line's replacer writes it. */
+function valueJson(value: unknown): string {
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : `"${String(value)}"`;
+  if (typeof value === "bigint") return `"${value.toString()}"`;
+  if (value === null || value === undefined) return "null";
+  return JSON.stringify(value, jsonReplacer) ?? "null";
 }
