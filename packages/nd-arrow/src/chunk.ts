@@ -11,7 +11,8 @@ import { sameType } from "./data-type.js";
 import { NdArrowError } from "./errors.js";
 import { NdArray } from "./ndarray.js";
 import type { Dim } from "./ndarray.js";
-import { rowMajorStrides, sameValues, scatterStrided, takeStrided } from "./take.js";
+import { sameValues } from "./same-values.js";
+import { rowMajorStrides, scatterStrided, takeStrided } from "./strided.js";
 
 /** The global attribute that holds a chunk's start index along each grid dim, in grid order. */
 export const CHUNK_OFFSET = "chunk_offset";
