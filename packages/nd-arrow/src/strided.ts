@@ -74,19 +74,29 @@ export function takeStrided<T extends DataType>(
   return makeVector(build(data.type, total, 0, undefined, { data: retype(out, data.values) }));
 }
 
-/** One part for {@link scatterStrided}: row-major values of shape `sizes`, placed at `start`. */
+/**
+ * One part for {@link scatterStrided}: a walk of shape `sizes` over
+ * `values`, placed at `start` of the result. The walk reads `values` from
+ * `sourceStart` (default 0) with `sourceStrides` (default: row-major strides
+ * of `sizes`, i.e. all of `values` in order); a part may thus be a window of
+ * a bigger array.
+ */
 export interface StridedPart<T extends DataType = DataType> {
   values: Vector<T>;
   sizes: readonly number[];
   start: number;
+  sourceStart?: number;
+  sourceStrides?: readonly number[];
 }
 
 /**
  * The inverse of {@link takeStrided} over several parts: a new vector of
- * `length` values where each part's values land at `start` + its
+ * `length` values where each part's walk lands at `start` + its
  * coordinates times `strides`. Every position must be written by exactly
  * one part (the caller checks the tiling). Fixed-width values without nulls
- * are copied block by block; others gather through one index array.
+ * are copied block by block from the sources into the result; others are
+ * cut out of their sources (a part that reads all its values in order is
+ * not copied) and then gathered through one index array.
  */
 export function scatterStrided<T extends DataType>(
   parts: readonly StridedPart<T>[],
@@ -96,21 +106,25 @@ export function scatterStrided<T extends DataType>(
   const datas = parts.map((p) => concatData(p.values.data));
   const first = datas[0];
   if (first === undefined) throw new NdArrowError("InvalidArgument", "nothing to scatter: no parts");
-  const plans = parts.map((p) => blockPlan(p.sizes, rowMajorStrides(p.sizes), strides));
+  const walks = parts.map((p) => ({ start: p.sourceStart ?? 0, strides: p.sourceStrides ?? rowMajorStrides(p.sizes) }));
+  const plans = parts.map((p, k) => blockPlan(p.sizes, walks[k]!.strides, strides));
   const fast = kindOf(first.type) === "fixed" && datas.every((d) => d.nullCount === 0) && plans.every((p) => p !== undefined);
   if (!fast) {
     const index = new Uint32Array(length);
     let base = 0;
-    parts.forEach((p, k) => {
+    const cuts = parts.map((p, k) => {
       const cells = stridedIndices(p.sizes, strides, p.start);
       for (let j = 0; j < cells.length; j++) index[cells[j]!] = base + j;
-      base += datas[k]!.length;
+      base += cells.length;
+      const walk = walks[k]!;
+      const whole = walk.start === 0 && cells.length === datas[k]!.length && p.sourceStrides === undefined;
+      return whole ? datas[k]! : takeData(datas[k]!, stridedIndices(p.sizes, walk.strides, walk.start));
     });
-    return makeVector(takeData(concatData(datas), index));
+    return makeVector(takeData(concatData(cuts), index));
   }
   const width = first.values.BYTES_PER_ELEMENT;
   const out = new Uint8Array(length * width);
-  parts.forEach((p, k) => copyBlocks(datas[k]!.values, 0, out, p.start, plans[k]!));
+  parts.forEach((p, k) => copyBlocks(datas[k]!.values, walks[k]!.start, out, p.start, plans[k]!));
   return makeVector(build(first.type, length, 0, undefined, { data: retype(out, first.values) }));
 }
 

@@ -41,6 +41,7 @@ describe("public exports", () => {
       "isSupportedValueType",
       "isVector",
       "sameType",
+      "slice",
       "toAttr",
       "toAttrs",
       "toDims",
