@@ -14,6 +14,7 @@ import { NdArray } from "./ndarray.js";
 import type { Dim } from "./ndarray.js";
 import { sameValues } from "./same-values.js";
 import { rowMajorStrides, scatterStrided, type StridedPart } from "./strided.js";
+import { tilingProblem } from "./tiling.js";
 import { nullData } from "./value-buffers.js";
 import { resolveWindow, type Window } from "./window.js";
 
@@ -103,57 +104,18 @@ function chunkOffset(c: NdRecordBatch, i: number, names: readonly string[]): num
   return values;
 }
 
-/** The cells of chunk `i` inside `box`. */
-function cellsInside(box: readonly [number, number][], start: readonly number[], extent: readonly number[]): number {
-  return box.reduce((n, [a, b], d) => n * Math.max(0, Math.min(b, start[d]! + extent[d]!) - Math.max(a, start[d]!)), 1);
-}
-
 /** Rejects overlapping chunks and gaps: no two boxes share a cell, and together they fill `box`. */
 function checkTiling(names: readonly string[], box: readonly [number, number][], starts: number[][], extents: number[][]): void {
+  const problem = tilingProblem(box, starts, extents);
+  if (problem === undefined) return;
   const where = (i: number) => `[${starts[i]!.join(", ")}] (size [${extents[i]!.join(", ")}])`;
-  let covered = 0;
-  for (let j = 0; j < starts.length; j++) {
-    const ext = extents[j]!;
-    covered += cellsInside(box, starts[j]!, ext);
-    for (let i = 0; i < j; i++) {
-      const overlaps = names.every(
-        (_, d) => starts[i]![d]! < starts[j]![d]! + ext[d]! && starts[j]![d]! < starts[i]![d]! + extents[i]![d]!,
-      );
-      if (overlaps && ext.every((e, d) => e > 0 && extents[i]![d]! > 0)) {
-        throw mismatch(`chunk ${j} at ${where(j)} overlaps chunk ${i} at ${where(i)}`);
-      }
-    }
+  if (problem.kind === "overlap") {
+    const [i, j] = problem.boxes;
+    throw mismatch(`chunk ${j} at ${where(j)} overlaps chunk ${i} at ${where(i)}`);
   }
-  const cells = box.reduce((n, [a, b]) => n * (b - a), 1);
-  if (covered < cells) {
-    const cell = findGap(box, starts, extents);
-    const at = cell === undefined ? "" : `: no chunk covers cell [${cell.join(", ")}]`;
-    const span = box.map(([a, b], d) => `${names[d]} ${a}:${b}`).join(", ");
-    throw mismatch(`the chunks cover ${covered} of the ${cells} cells of [${span}]${at}`);
-  }
-}
-
-/** One uncovered cell of `box`: the first, in row-major order, among cells whose coordinates are a box or chunk edge. */
-function findGap(box: readonly [number, number][], starts: number[][], extents: number[][]): number[] | undefined {
-  const candidates = box.map(([lo, hi], d) => {
-    const edges = new Set<number>([lo]);
-    starts.forEach((s, i) => {
-      edges.add(s[d]!);
-      edges.add(s[d]! + extents[i]![d]!);
-    });
-    return [...edges].filter((e) => e >= lo && e < hi).sort((a, b) => a - b);
-  });
-  const total = candidates.reduce((n, c) => n * c.length, 1);
-  for (let k = 0; k < Math.min(total, 100_000); k++) {
-    const cell = new Array<number>(box.length);
-    for (let d = box.length - 1, rest = k; d >= 0; d--) {
-      cell[d] = candidates[d]![rest % candidates[d]!.length]!;
-      rest = Math.floor(rest / candidates[d]!.length);
-    }
-    const inside = starts.some((s, i) => cell.every((x, d) => x >= s[d]! && x < s[d]! + extents[i]![d]!));
-    if (!inside) return cell;
-  }
-  return undefined;
+  const at = problem.cell === undefined ? "" : `: no chunk covers cell [${problem.cell.join(", ")}]`;
+  const span = box.map(([a, b], d) => `${names[d]} ${a}:${b}`).join(", ");
+  throw mismatch(`the chunks cover ${problem.covered} of the ${problem.cells} cells of [${span}]${at}`);
 }
 
 function withoutOffset(attrs: Attrs): Map<string, Attr> {

@@ -53,6 +53,8 @@ export { chunk, CHUNK_OFFSET } from "./chunk.js";
 export { assemble } from "./assemble.js";
 export type { AssembleOptions } from "./assemble.js";
 export { slice } from "./window.js";
+export { tilingProblem } from "./tiling.js";
+export type { TilingProblem } from "./tiling.js";
 export type { Window } from "./window.js";
 export {
   FIXED_SHAPE_TENSOR,

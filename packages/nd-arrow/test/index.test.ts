@@ -42,6 +42,7 @@ describe("public exports", () => {
       "isVector",
       "sameType",
       "slice",
+      "tilingProblem",
       "toAttr",
       "toAttrs",
       "toDims",
