@@ -4,6 +4,7 @@
  * CF time `units` attribute of a numeric coordinate, "days since 2000-01-01").
  */
 import { DataType, DateUnit, TimeUnit, type Date_, type Timestamp } from "apache-arrow";
+import { dateToCfTime, isCfTimeUnits } from "@lance-nd/cf";
 import type { Attrs } from "@lance-nd/nd-arrow";
 import { LanceNdError } from "../errors.js";
 import type { SelValue } from "./selection.js";
@@ -13,9 +14,12 @@ const MS_PER_DAY = 86_400_000;
 /**
  * `value` as a number in the units of a coordinate of `type` with `attrs`.
  *
+ * CF time units are converted by `@lance-nd/cf` (the one implementation of
+ * the netCDF import and export too).
+ *
  * @throws LanceNdError `InvalidInput` naming the coordinate for a Date on a
  * coordinate that is neither a timestamp, a date, nor numeric with CF time
- * units.
+ * units, or units / a calendar the CF package cannot convert.
  */
 export function coordinateNumber(uri: string, coord: string, value: SelValue, type: DataType, attrs: Attrs | undefined): number {
   if (typeof value === "number") return value;
@@ -28,9 +32,17 @@ export function coordinateNumber(uri: string, coord: string, value: SelValue, ty
   }
   if (DataType.isDate(type)) return (type as Date_).unit === DateUnit.DAY ? ms / MS_PER_DAY : ms;
   const units = attrs?.get("units")?.toJS();
+  if ((DataType.isInt(type) || DataType.isFloat(type)) && isCfTimeUnits(units)) {
+    const calendar = attrs?.get("calendar")?.toJS();
+    try {
+      return dateToCfTime(value, units, typeof calendar === "string" ? calendar : undefined);
+    } catch (err) {
+      throw new LanceNdError("InvalidInput", `sel: cannot convert a Date to "${coord}"'s units "${units}": ${String((err as Error).message)}`, { uri, cause: err });
+    }
+  }
   throw new LanceNdError(
     "InvalidInput",
-    `sel: a Date on "${coord}" (${type}${typeof units === "string" ? `, units "${units}"` : ""}) needs a timestamp or date coordinate`,
+    `sel: a Date on "${coord}" (${type}${typeof units === "string" ? `, units "${units}"` : ""}) needs a timestamp or date coordinate, or CF time units ("days since 2000-01-01")`,
     { uri },
   );
 }

@@ -156,6 +156,17 @@ describe("dataset: sel", () => {
     expect(Number(day.get("time")!.values.get(0))).toBe(T0 + 3 * DAY);
   });
 
+  it("Dates select on a numeric coordinate with CF time units (converted by @lance-nd/cf)", async () => {
+    const batch = sstBatch().withArrays({
+      time: NdArray.from(Float64Array.from({ length: 12 }, (_, t) => 0.5 + t), { dims: { time: 12 }, attrs: { units: "days since 2000-01-01 00:00:00" } }),
+    });
+    const ds = await dataset(await writeChunked(uri(), batch, { time: 4 }));
+    const got = await ds.sel({ time: [new Date("2000-01-03T00:00Z"), new Date("2000-01-06T00:00Z")] }).read(["time"]);
+    expect(Array.from(got.get("time")!.values)).toEqual([2.5, 3.5, 4.5]);
+    const one = await ds.sel({ time: new Date("2000-01-08T12:00Z") }).read(["sst"]);
+    expect(plain(one)).toEqual(expected(batch.select(["sst"]), { time: [7, 8] }, ["time"]));
+  });
+
   it("sel then isel composes, relative to the selection", async () => {
     const batch = sstBatch();
     const ds = await dataset(await writeChunked(uri(), batch, { lat: 3 }));
