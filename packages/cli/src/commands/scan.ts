@@ -12,9 +12,11 @@ import { printJson, println } from "../io.js";
 import { rowJson } from "../output/row-json.js";
 import { rowLine } from "../output/row-text.js";
 import { failing } from "../report.js";
+import { hasSelection, selectionOptions, type SelectionOptions } from "../args/selection.js";
+import { regionRows } from "./read-region.js";
 import { openTable, parseVersion } from "./open-table.js";
 
-interface ScanOptions {
+interface ScanOptions extends SelectionOptions {
   project?: string[];
   where?: string;
   limit?: number;
@@ -28,12 +30,12 @@ interface ScanOptions {
 const ARROW_BATCH_ROWS = 64;
 
 export function registerScan(program: Command, io: Io): void {
-  program
-    .command("scan")
+  selectionOptions(program
+    .command("scan"))
     .description("read rows: one line per row (global attributes, arrays with type, dims and first values), or JSON / NDJSON / Arrow")
     .argument("<table>", "the table")
     .option("--project <names>", "only these variables, comma-separated (global attributes always come)", (text) => text.split(",").map((s) => s.trim()))
-    .option("--where <sql>", "Lance SQL filter, e.g. \"__global_attrs__.id = 'a.nc'\" or \"`__stats__:sst`.max > 30\"")
+    .option("--where <sql>", "filter, e.g. \"__global_attrs__.id = 'a.nc'\" or \"__stats__:sst.max > 30\"")
     .option("--limit <n>", "at most n rows", parseLimit)
     .option("--version <n>", "read an earlier version", parseVersion)
     .option("--json", "all rows as one JSON array (values included)")
@@ -45,7 +47,8 @@ export function registerScan(program: Command, io: Io): void {
         "",
         "Examples:",
         "  lance-nd scan lance-nd-demo/ocean.lance --limit 3",
-        "  lance-nd scan data/ocean.lance --project sst --where \"`__stats__:sst`.max > 30\" --json",
+        "  lance-nd scan data/ocean.lance --project sst --where \"__stats__:sst.max > 30\" --json",
+        "  lance-nd scan lance-nd-demo/ocean.lance --project sst --isel time=0:2 --sel lat=-10:10  # one block per chunk touched",
         "  lance-nd scan data/ocean.lance --arrow > rows.arrows",
       ].join("\n"),
     )
@@ -63,14 +66,17 @@ async function scanTable(io: Io, uri: string, options: ScanOptions): Promise<voi
   if (options.project !== undefined) query = query.project(options.project);
   if (options.where !== undefined) query = query.filter(options.where);
   if (options.limit !== undefined) query = query.limit(options.limit);
+  const rows = hasSelection(options) ? regionRows(table, options.where, options.project, options, options.limit) : query;
 
   if (options.json) {
-    printJson(io.stdout, (await query.toArray()).map(rowJson));
+    const all: NdRecordBatch[] = [];
+    for await (const row of rows) all.push(row);
+    printJson(io.stdout, all.map(rowJson));
   } else if (options.arrow) {
-    await writeArrow(io, table, query, options.project);
+    await writeArrow(io, table, rows, options.project);
   } else {
     let index = 0;
-    for await (const row of query) {
+    for await (const row of rows) {
       if (options.ndjson) printJson(io.stdout, rowJson(row), false);
       else println(io.stdout, rowLine(row, index));
       index++;
