@@ -53,14 +53,15 @@ async function plot(io: Io, uri: string, variable: string, options: PlotOptions)
   const region = hasSelection(options);
   const read = region ? await readRegion(table, options.where, [variable], options) : await readDataset(table, options.where, [variable]);
   // The coordinate variables of its dims label the title and orient the plot.
-  const dims = read.dataset.get(variable)?.dimNames ?? [];
+  const picked = new Map([...(options.isel ?? []), ...(options.sel ?? [])].filter(([, v]) => !Array.isArray(v)).map(([dim, v]) => [dim, v instanceof Date ? v.toISOString().replace("T00:00:00.000Z", "") : String(v)]));
+  const dims = [...(read.dataset.get(variable)?.dimNames ?? []), ...picked.keys()];
   const missing = dims.filter((d) => d !== variable && table.layout.arrays.has(d) && !read.dataset.has(d));
   const coordinates = missing.length === 0 ? undefined : region ? await readRegion(table, options.where, missing, options) : await readDataset(table, options.where, missing);
   const coords = coordinates?.dataset.arrays() ?? [];
   const batch = new NdRecordBatch([...coords, ...read.dataset.arrays()], read.dataset.globalAttrs);
   const rows = read.rows;
   const output = options.output ?? `${variable}.png`;
-  const summary = await plotVariable(batch, variable, new Map(), output);
+  const summary = await plotVariable(batch, variable, new Map(), output, picked);
   if (options.json) printJson(io.stdout, { ...summary, rowsRead: rows });
   else {
     const range = summary.min === null ? "no finite values" : `values ${formatValue(summary.min)} to ${formatValue(summary.max)}`;
