@@ -7,7 +7,7 @@
  * the other, so it takes 30-80 s on a busy 2-core machine.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, cli, ensureBuilt, tempDir } from "./harness.js";
@@ -49,17 +49,30 @@ describe("--help examples", () => {
       const examples = examplesOf(cli([command, "--help"]).stdout);
       expect(examples.length, `${command} --help shows no example`).toBeGreaterThan(0);
       for (const example of examples) {
-        const run = spawnSync("bash", ["-c", example], {
-          cwd: sandbox,
-          encoding: "utf8",
-          stdio: ["ignore", "ignore", "pipe"],
-          timeout: 120_000,
-          env: { ...process.env, PATH: `${join(sandbox, ".bin")}:${process.env.PATH ?? ""}` },
-        });
-        expect({ example, code: run.status, stderr: run.stderr }).toEqual({ example, code: 0, stderr: expect.not.stringMatching(/command not found|unexpected EOF/) });
+        expect(runExample(example)).toEqual({ example, code: 0, stderr: expect.not.stringMatching(/command not found|unexpected EOF/) });
         ran.push(example);
       }
     }
     expect(ran.length).toBeGreaterThanOrEqual(20);
   }, 300_000);
+
+  it("the README's region examples run as typed (after the demo example made lance-nd-demo/)", () => {
+    const readme = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
+    const block = /### Regions: --isel and --sel\n\n```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    const lines = block.trim().split("\n");
+    expect(lines).toHaveLength(3);
+    for (const example of lines) expect(runExample(example)).toEqual({ example, code: 0, stderr: "" });
+  }, 120_000);
+
+  /** Runs one example line with bash in the sandbox: its exit code and stderr (stdout is dropped). */
+  function runExample(example: string): { example: string; code: number | null; stderr: string } {
+    const run = spawnSync("bash", ["-c", example], {
+      cwd: sandbox,
+      encoding: "utf8",
+      stdio: ["ignore", "ignore", "pipe"],
+      timeout: 120_000,
+      env: { ...process.env, PATH: `${join(sandbox, ".bin")}:${process.env.PATH ?? ""}` },
+    });
+    return { example, code: run.status, stderr: run.stderr };
+  }
 });
