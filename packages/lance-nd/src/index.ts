@@ -26,6 +26,10 @@ export type { CastingMode, ColumnOptions, Codec } from "@lance-nd/format";
 export { scan, NdScan } from "./scan.js";
 export { col, stat, Expr, Column, type Literal } from "./expr.js";
 export { variables, type VariableInfo } from "./variables.js";
+export { dataset, Dataset, type DatasetOptions } from "./dataset/dataset.js";
+export type { DatasetVariable } from "./dataset/plan.js";
+export type { DatasetBlock } from "./dataset/read.js";
+export type { IselSpec, SelSpec, SelValue, SelOptions } from "./dataset/selection.js";
 export {
   deleteRows,
   compact,

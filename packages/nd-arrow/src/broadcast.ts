@@ -7,7 +7,7 @@ import { NdArrowError } from "./errors.js";
 import { NdArray, checkDims, toDims } from "./ndarray.js";
 import type { Dim, DimsInput } from "./ndarray.js";
 import { NdRecordBatch } from "./batch.js";
-import { rowMajorStrides, takeStrided } from "./take.js";
+import { rowMajorStrides, takeStrided } from "./strided.js";
 
 /**
  * `array` broadcast to `grid`: the result has the grid's dims, in the grid's

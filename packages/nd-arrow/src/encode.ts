@@ -10,7 +10,7 @@ import { GLOBAL_ATTRS_COLUMN, arrayColumnField, globalAttrsField } from "./schem
 import { columnKind } from "./columns.js";
 import { sameType } from "./data-type.js";
 import { dataFromJS } from "./values.js";
-import { concatData } from "./take.js";
+import { concatData } from "./concat.js";
 import type { Attr, Attrs } from "./attrs.js";
 import type { NdArray } from "./ndarray.js";
 import type { NdRecordBatch } from "./batch.js";

@@ -7,7 +7,8 @@ import type { Vector } from "apache-arrow";
 import { broadcastNamed } from "./broadcast.js";
 import { NdArrowError } from "./errors.js";
 import type { NdRecordBatch } from "./batch.js";
-import { concatData, stridedIndices } from "./take.js";
+import { concatData } from "./concat.js";
+import { stridedIndices } from "./strided.js";
 
 /**
  * `batch` as a table with one row per grid cell, row-major over the grid

@@ -49,7 +49,13 @@ export { encodeStream, decodeStream } from "./stream.js";
 export type { EncodeStreamOptions } from "./stream.js";
 export { broadcast, broadcastBatch } from "./broadcast.js";
 export { flatten } from "./flatten.js";
-export { chunk, assemble, CHUNK_OFFSET } from "./chunk.js";
+export { chunk, CHUNK_OFFSET } from "./chunk.js";
+export { assemble } from "./assemble.js";
+export type { AssembleOptions } from "./assemble.js";
+export { slice } from "./window.js";
+export { tilingProblem } from "./tiling.js";
+export type { TilingProblem } from "./tiling.js";
+export type { Window } from "./window.js";
 export {
   FIXED_SHAPE_TENSOR,
   VARIABLE_SHAPE_TENSOR,

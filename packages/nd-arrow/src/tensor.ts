@@ -13,7 +13,9 @@ import { NdArrowError } from "./errors.js";
 import { NdArray } from "./ndarray.js";
 import type { Dim } from "./ndarray.js";
 import { EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY, isSupportedValueType } from "./schema.js";
-import { concatData, nullData, rowMajorStrides, takeStrided } from "./take.js";
+import { concatData } from "./concat.js";
+import { rowMajorStrides, takeStrided } from "./strided.js";
+import { nullData } from "./value-buffers.js";
 
 /** `ARROW:extension:name` of the fixed shape tensor type. */
 export const FIXED_SHAPE_TENSOR = "arrow.fixed_shape_tensor";

@@ -41,6 +41,8 @@ describe("public exports", () => {
       "isSupportedValueType",
       "isVector",
       "sameType",
+      "slice",
+      "tilingProblem",
       "toAttr",
       "toAttrs",
       "toDims",

@@ -31,7 +31,8 @@ import type { DataType, Vector } from "apache-arrow";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isNdArrowError } from "../src/errors.js";
-import { rowMajorStrides, scatterStrided, stridedIndices, take, takeStrided } from "../src/take.js";
+import { rowMajorStrides, scatterStrided, stridedIndices, takeStrided } from "../src/strided.js";
+import { take } from "../src/take.js";
 
 const fixedTypes: DataType[] = [
   new Int8(),

@@ -4,10 +4,12 @@ import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { writeNetcdf4 } from "../netcdf/write.js";
 import { failing } from "../report.js";
+import { hasSelection, selectionOptions, type SelectionOptions } from "../args/selection.js";
 import { readDataset } from "./one-dataset.js";
+import { readRegion } from "./read-region.js";
 import { openTable, parseVersion } from "./open-table.js";
 
-interface ExportOptions {
+interface ExportOptions extends SelectionOptions {
   where?: string;
   project?: string[];
   version?: number;
@@ -15,8 +17,8 @@ interface ExportOptions {
 }
 
 export function registerExport(program: Command, io: Io): void {
-  program
-    .command("export")
+  selectionOptions(program
+    .command("export"))
     .description("write one dataset (a row, or the chunks of one dataset assembled) to a netCDF-4 file")
     .argument("<table>", "the table")
     .argument("<out>", "the netCDF file to write (replaced if it exists)")
@@ -24,13 +26,21 @@ export function registerExport(program: Command, io: Io): void {
     .option("--project <names>", "only these variables, comma-separated", (text) => text.split(",").map((s) => s.trim()))
     .option("--version <n>", "read an earlier version of the table", parseVersion)
     .option("--json", "print the summary as JSON")
-    .addHelpText("after", "\nExample:\n  lance-nd export data/ocean.lance sst.nc --where \"__global_attrs__.id = 'sst-2000.nc'\"  # then: ncdump -h sst.nc")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Examples:",
+        "  lance-nd export data/ocean.lance sst.nc --where \"__global_attrs__.id = 'sst-2000.nc'\"  # then: ncdump -h sst.nc",
+        "  lance-nd export lance-nd-demo/ocean.lance window.nc --isel time=0:3 --sel lat=-30:30",
+      ].join("\n"),
+    )
     .action((table: string, out: string, options: ExportOptions) => failing(`cannot export ${table} to ${out}`, () => exportDataset(io, table, out, options)));
 }
 
 async function exportDataset(io: Io, uri: string, out: string, options: ExportOptions): Promise<void> {
   const table = await openTable(uri, options.version);
-  const read = await readDataset(table, options.where, options.project);
+  const read = hasSelection(options) ? await readRegion(table, options.where, options.project, options) : await readDataset(table, options.where, options.project);
   const dataset = options.project === undefined ? read.dataset : read.dataset.select(options.project);
   const rows = read.rows;
   await writeNetcdf4(dataset, out);

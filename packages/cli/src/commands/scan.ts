@@ -10,9 +10,11 @@ import { writeRowJson } from "../output/row-json.js";
 import { rowLine } from "../output/row-text.js";
 import { SinkWriter } from "../output/sink-writer.js";
 import { failing } from "../report.js";
+import { hasSelection, selectionOptions, type SelectionOptions } from "../args/selection.js";
+import { regionRows } from "./read-region.js";
 import { openTable, parseVersion } from "./open-table.js";
 
-interface ScanOptions {
+interface ScanOptions extends SelectionOptions {
   project?: string[];
   where?: string;
   limit?: number;
@@ -23,12 +25,12 @@ interface ScanOptions {
 }
 
 export function registerScan(program: Command, io: Io): void {
-  program
-    .command("scan")
+  selectionOptions(program
+    .command("scan"))
     .description("read rows: one line per row (global attributes, arrays with type, dims and first values), or JSON / NDJSON / Arrow")
     .argument("<table>", "the table")
     .option("--project <names>", "only these variables, comma-separated (global attributes always come)", (text) => text.split(",").map((s) => s.trim()))
-    .option("--where <sql>", "Lance SQL filter, e.g. \"__global_attrs__.id = 'a.nc'\" or \"`__stats__:sst`.max > 30\"")
+    .option("--where <sql>", "filter, e.g. \"__global_attrs__.id = 'a.nc'\" or \"__stats__:sst.max > 30\"")
     .option("--limit <n>", "at most n rows", parseLimit)
     .option("--version <n>", "read an earlier version", parseVersion)
     .option("--json", "all rows as one JSON array (values included)")
@@ -40,7 +42,8 @@ export function registerScan(program: Command, io: Io): void {
         "",
         "Examples:",
         "  lance-nd scan lance-nd-demo/ocean.lance --limit 3",
-        "  lance-nd scan data/ocean.lance --project sst --where \"`__stats__:sst`.max > 30\" --json",
+        "  lance-nd scan data/ocean.lance --project sst --where \"__stats__:sst.max > 30\" --json",
+        "  lance-nd scan lance-nd-demo/ocean.lance --project sst --isel time=0:2 --sel lat=-10:10  # one block per chunk touched",
         "  lance-nd scan data/ocean.lance --arrow > rows.arrows",
       ].join("\n"),
     )
@@ -58,20 +61,21 @@ async function scanTable(io: Io, uri: string, options: ScanOptions): Promise<voi
   if (options.project !== undefined) query = query.project(options.project);
   if (options.where !== undefined) query = query.filter(options.where);
   if (options.limit !== undefined) query = query.limit(options.limit);
+  const rows = hasSelection(options) ? regionRows(table, options.where, options.project, options, options.limit) : query;
 
   const out = new SinkWriter(io.stdout);
   if (options.arrow) {
-    await writeArrowStream(out, arrowSchema(table, options.project), query);
+    await writeArrowStream(out, arrowSchema(table, options.project), rows);
   } else if (options.json) {
-    let rows = 0;
-    for await (const row of query) {
-      await out.text(rows++ === 0 ? "[\n  " : ",\n  ");
+    let count = 0;
+    for await (const row of rows) {
+      await out.text(count++ === 0 ? "[\n  " : ",\n  ");
       await writeRowJson(out, row, { pretty: true, level: 1 });
     }
-    await out.text(rows === 0 ? "[]\n" : "\n]\n");
+    await out.text(count === 0 ? "[]\n" : "\n]\n");
   } else {
     let index = 0;
-    for await (const row of query) {
+    for await (const row of rows) {
       if (options.ndjson) {
         await writeRowJson(out, row, { pretty: false, level: 0 });
         await out.text("\n");

@@ -29,20 +29,29 @@ export interface PlotSummary {
  * row dim has an ascending 1-D coordinate (e.g. latitude), row 0 is drawn
  * at the bottom (north up).
  *
+ * `picked` names dims a region read already took single values of (and
+ * dropped), with how they were picked (`"2"`, `"2000-02-15"`): the title
+ * shows them with their coordinate value.
+ *
  * Throws `CliError`: `InvalidArgument` for a variable the row lacks or a
  * slice that is not 2-D; `WriteFailed` when the file cannot be written.
  */
-export async function plotVariable(batch: NdRecordBatch, name: string, isel: ReadonlyMap<string, number>, path: string): Promise<PlotSummary> {
+export async function plotVariable(
+  batch: NdRecordBatch,
+  name: string,
+  isel: ReadonlyMap<string, number>,
+  path: string,
+  picked: ReadonlyMap<string, string> = new Map(),
+): Promise<PlotSummary> {
   const array = batch.get(name);
   if (array === undefined) {
     throw new CliError("InvalidArgument", `the selected row has no variable "${name}" (it has ${batch.names().join(", ")})`, { variable: name });
   }
   const slice = slice2d(array, name, isel);
   const decoded = decodeCf(slice.values, slice.nullMask, array);
-  const picks = [...isel].map(([dim, index]) => {
-    const coord = coordinate(batch, dim, index);
-    return coord === undefined ? `${dim}=${index}` : `${dim}=${index} (${coord})`;
-  });
+  const picks = [...[...isel].map(([dim, index]) => [dim, String(index), coordinate(batch, dim, index)] as const), ...[...picked].map(([dim, label]) => [dim, label, coordinate(batch, dim, 0)] as const)].map(
+    ([dim, label, coord]) => (coord === undefined ? `${dim}=${label}` : `${dim}=${label} (${coord})`),
+  );
   const title = [name, ...picks].join("  ");
   const units = array.attr("units");
   const png = renderHeatmap(slice.values, slice.cols.size, slice.rows.size, {
@@ -105,7 +114,8 @@ function decodeCf(values: Float64Array, nullMask: Uint8Array | undefined, array:
 /** The value of the 1-D coordinate variable of `dim` at `index`, as text. */
 function coordinate(batch: NdRecordBatch, dim: string, index: number): string | undefined {
   const coord = batch.get(dim);
-  if (coord === undefined || coord.dims.length !== 1 || coord.dims[0]!.name !== dim) return undefined;
+  const scalar = coord?.rank === 0 && index === 0;
+  if (coord === undefined || (!scalar && (coord.dims.length !== 1 || coord.dims[0]!.name !== dim))) return undefined;
   return formatValue(coord.values.get(index));
 }
 

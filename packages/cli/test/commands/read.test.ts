@@ -94,7 +94,8 @@ describe.skipIf(skip)("reading a table", () => {
     const run = cli(["plot", table, "sst", "--where", "__global_attrs__.id = 'ocean-nc4.nc'", "--isel", "time=2", "-o", out, "--json"]);
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout) as { title: string; rows: string; cols: string; min: number; max: number; rowsRead: number };
-    expect(summary).toMatchObject({ rows: "lat", cols: "lon", rowsRead: 3 });
+    // --isel reads only the chunk row of time 2 (the dataset is 3 rows, chunked time=1).
+    expect(summary).toMatchObject({ rows: "lat", cols: "lon", rowsRead: 1 });
     // CF-decoded as xarray shows it: the fill value is missing, raw * 0.01 + 20.
     expect(summary.min).toBeCloseTo(20.21, 4);
     expect(summary.max).toBeCloseTo(35.02, 4);

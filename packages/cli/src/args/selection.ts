@@ -1,0 +1,110 @@
+/**
+ * Region selections on the command line: `--isel time=3,lat=10:20` (indices,
+ * `a:b` is `[a, b)` like a Python slice) and `--sel lat=-10:10,time=2000-03-01`
+ * (coordinate values, `lo:hi` inclusive in either order; ISO dates for time
+ * coordinates), for `scan`, `plot` and `export`.
+ */
+import { InvalidArgumentError } from "commander";
+import type { Command } from "commander";
+import type { IselSpec, SelSpec, SelValue } from "lance-nd";
+import { parseAssignments } from "./assignments.js";
+
+/** The selection options of a command, as commander parses them. */
+export interface SelectionOptions {
+  isel?: Map<string, number | [number, number]>;
+  sel?: Map<string, SelValue | [SelValue, SelValue]>;
+}
+
+/**
+ * `--isel dim=i|a:b,...`: an integer index (the dim is dropped) or `a:b`
+ * (`[a, b)`), added to `previous` so the option can repeat. Throws
+ * commander's `InvalidArgumentError` for anything else.
+ *
+ * @example parseIsel("time=3,lat=10:20") // Map { "time" => 3, "lat" => [10, 20] }
+ */
+export function parseIsel(text: string, previous: ReadonlyMap<string, number | [number, number]> = new Map()): Map<string, number | [number, number]> {
+  const out = new Map(previous);
+  for (const [dim, value] of parseAssignments(text)) {
+    if (out.has(dim)) throw new InvalidArgumentError(`"${dim}" is given twice`);
+    const range = /^(\d+):(\d+)$/.exec(value);
+    if (range !== null) out.set(dim, [Number(range[1]), Number(range[2])]);
+    else if (/^\d+$/.test(value)) out.set(dim, Number(value));
+    else throw new InvalidArgumentError(`${dim}=${value}: expected an index (e.g. ${dim}=3) or a range start:stop (e.g. ${dim}=0:10)`);
+  }
+  return out;
+}
+
+/**
+ * `--sel dim=v|lo:hi,...`: a coordinate value (the dim is dropped) or
+ * inclusive bounds `lo:hi` in either order. A value is a number or an ISO
+ * date (`2000-03-01`, `2000-03-01T12:00Z`; UTC when no zone is given). Added
+ * to `previous` so the option can repeat.
+ *
+ * @example parseSel("lat=-10:10,time=2000-03-01") // Map { "lat" => [-10, 10], "time" => Date(2000-03-01) }
+ */
+export function parseSel(text: string, previous: ReadonlyMap<string, SelValue | [SelValue, SelValue]> = new Map()): Map<string, SelValue | [SelValue, SelValue]> {
+  const out = new Map(previous);
+  for (const [dim, value] of parseAssignments(text)) {
+    if (out.has(dim)) throw new InvalidArgumentError(`"${dim}" is given twice`);
+    const single = selValue(value);
+    if (single !== undefined) {
+      out.set(dim, single);
+      continue;
+    }
+    const range = splitRange(value);
+    if (range === undefined) {
+      throw new InvalidArgumentError(`${dim}=${value}: expected a number or ISO date (e.g. ${dim}=12.5), or bounds lo:hi (e.g. ${dim}=-10:10)`);
+    }
+    out.set(dim, range);
+  }
+  return out;
+}
+
+/** Adds `--isel` and `--sel` to `command`. */
+export function selectionOptions(command: Command): Command {
+  return command
+    .option("--isel <dim=i|a:b,...>", "only these indices: an index drops the dim, a:b keeps [a, b); reads only the chunks it touches", (text, prev?: Map<string, number | [number, number]>) =>
+      parseIsel(text, prev),
+    )
+    .option("--sel <dim=v|lo:hi,...>", "only these coordinate values (ISO dates for time): a value drops the dim, lo:hi keeps lo..hi in either order", (text, prev?: Map<string, SelValue | [SelValue, SelValue]>) =>
+      parseSel(text, prev),
+    );
+}
+
+/** True when the options select a region. */
+export function hasSelection(options: SelectionOptions): boolean {
+  return (options.isel?.size ?? 0) > 0 || (options.sel?.size ?? 0) > 0;
+}
+
+/** The `isel` and `sel` specs of the options, for lance-nd's dataset view. */
+export function selectionSpecs(options: SelectionOptions): { isel: IselSpec; sel: SelSpec } {
+  return { isel: Object.fromEntries(options.isel ?? []), sel: Object.fromEntries(options.sel ?? []) };
+}
+
+/** The dims a single value picks (and drops). */
+export function droppedDims(options: SelectionOptions): Set<string> {
+  const single = (entries: Iterable<[string, unknown]>) => [...entries].filter(([, v]) => !Array.isArray(v)).map(([d]) => d);
+  return new Set([...single(options.isel ?? []), ...single(options.sel ?? [])]);
+}
+
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+const ISO_DATE = /^\d{4}-\d{2}(-\d{2})?([T ]\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** A number or an ISO date, or undefined. */
+function selValue(text: string): SelValue | undefined {
+  if (NUMBER.test(text)) return Number(text);
+  if (!ISO_DATE.test(text)) return undefined;
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(text) || !/[T ]\d{2}/.test(text) ? text : `${text}Z`;
+  const date = new Date(zoned);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** `lo:hi` split at the one `:` where both sides are values (ISO times contain `:` too). */
+function splitRange(text: string): [SelValue, SelValue] | undefined {
+  for (let at = text.indexOf(":"); at >= 0; at = text.indexOf(":", at + 1)) {
+    const lo = selValue(text.slice(0, at));
+    const hi = selValue(text.slice(at + 1));
+    if (lo !== undefined && hi !== undefined) return [lo, hi];
+  }
+  return undefined;
+}

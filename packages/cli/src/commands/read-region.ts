@@ -1,0 +1,49 @@
+/**
+ * The region that `--isel` / `--sel` select, read through lance-nd's dataset
+ * view: only the rows (chunks) the selection touches are taken, each cut to
+ * the selection.
+ */
+import { CHUNK_OFFSET, assemble, attr } from "@lance-nd/nd-arrow";
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import { dataset } from "lance-nd";
+import type { Dataset, NdTable } from "lance-nd";
+import { droppedDims, selectionSpecs, type SelectionOptions } from "../args/selection.js";
+import type { DatasetRead } from "./one-dataset.js";
+
+/** The dataset of the rows `where` selects, narrowed by the options (`--isel` first, then `--sel`). */
+export async function selectedView(table: NdTable, where: string | undefined, options: SelectionOptions): Promise<Dataset> {
+  const { isel, sel } = selectionSpecs(options);
+  const ds = await dataset(table, where === undefined ? {} : { where });
+  return ds.isel(isel).sel(sel);
+}
+
+/**
+ * The selection's blocks as rows: one per touched table row, each with a
+ * `chunk_offset` global attribute = where the block starts in the selection
+ * (along the dims the selection keeps), at most `limit`.
+ */
+export async function* regionRows(
+  table: NdTable,
+  where: string | undefined,
+  names: readonly string[] | undefined,
+  options: SelectionOptions,
+  limit = Infinity,
+): AsyncGenerator<NdRecordBatch> {
+  const view = await selectedView(table, where, options);
+  const dropped = droppedDims(options);
+  const kept = view.dims.map((d) => d.name).filter((name) => !dropped.has(name));
+  let count = 0;
+  for await (const block of view.blocks(names)) {
+    if (count++ >= limit) return;
+    const start = block.batch.grid().map((d) => block.offset[kept.indexOf(d.name)]!);
+    yield block.batch.withGlobalAttrs(new Map([...block.batch.globalAttrs, [CHUNK_OFFSET, attr.uint32(Uint32Array.from(start))]]));
+  }
+}
+
+/** The selection as one dataset (the blocks assembled), with the number of table rows it took. */
+export async function readRegion(table: NdTable, where: string | undefined, names: readonly string[] | undefined, options: SelectionOptions): Promise<DatasetRead> {
+  const blocks: NdRecordBatch[] = [];
+  for await (const block of regionRows(table, where, names, options)) blocks.push(block);
+  const whole = blocks.length === 1 ? blocks[0]! : assemble(blocks);
+  return { dataset: whole.withGlobalAttrs(new Map([...whole.globalAttrs].filter(([key]) => key !== CHUNK_OFFSET))), rows: blocks.length };
+}

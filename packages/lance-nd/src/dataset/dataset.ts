@@ -1,0 +1,217 @@
+/**
+ * The dataset view: the rows that make up one dataset (netCDF file, xarray
+ * Dataset) in a pinned table version, read by region with `isel` / `sel`,
+ * touching only the rows a selection overlaps (README "Datasets").
+ */
+import type { Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { LanceNdError } from "../errors.js";
+import { Expr } from "../expr.js";
+import { checkout } from "../maintenance.js";
+import { planRead } from "../read-plan.js";
+import { checkTable, type NdTable } from "../table.js";
+import { planDataset, type DatasetPlan, type DatasetVariable } from "./plan.js";
+import { readBlocks, readWindow, type DatasetBlock } from "./read.js";
+import { applySel } from "./sel.js";
+import { applyIsel, checkIselSpec, wholeGrid, type DimRange, type IselSpec, type SelOptions, type SelSpec } from "./selection.js";
+
+/** Options of {@link dataset}. */
+export interface DatasetOptions {
+  /**
+   * The rows of the dataset: an expression from `col` / `stat`, or nd-level
+   * SQL as `scan(...).filter` takes it. Default: all rows of the table.
+   */
+  where?: Expr | string;
+}
+
+/** One selection step, replayed on the plan when a view reads. */
+type Step = { kind: "isel"; spec: IselSpec } | { kind: "sel"; spec: SelSpec; options: SelOptions };
+
+/**
+ * A dataset in one table version, or a selection of it (from
+ * {@link Dataset.isel} / {@link Dataset.sel}). Get one from {@link dataset}.
+ */
+export class Dataset {
+  readonly #table: NdTable;
+  readonly #view: NdTable;
+  readonly #options: DatasetOptions;
+  readonly #plan: DatasetPlan;
+  readonly #steps: readonly Step[];
+  #ranges: Promise<DimRange[]> | undefined;
+
+  /** The table version the view reads. */
+  readonly version: number;
+
+  /** @internal Use {@link dataset}. */
+  constructor(table: NdTable, view: NdTable, version: number, options: DatasetOptions, plan: DatasetPlan, steps: readonly Step[]) {
+    this.#table = table;
+    this.#view = view;
+    this.version = version;
+    this.#options = options;
+    this.#plan = plan;
+    this.#steps = steps;
+  }
+
+  /** The whole dataset's grid (also on a selection: its shape is the shape of what `read` returns). */
+  get dims(): Dim[] {
+    return this.#plan.grid.map((d) => ({ ...d }));
+  }
+
+  /** The variables: name, value type, dim names. */
+  get variables(): DatasetVariable[] {
+    return this.#plan.variables.map((v) => ({ ...v, dims: [...v.dims] }));
+  }
+
+  /** The number of table rows (chunks) that make up the dataset. */
+  get chunkCount(): number {
+    return this.#plan.rows.length;
+  }
+
+  /**
+   * A selection by index: per dim an integer (picks it and drops the dim, as
+   * xarray does) or `[start, stop)` (like a Python slice), relative to this
+   * view. Selections compose.
+   *
+   * @throws LanceNdError `InvalidInput` for input that is not integers or
+   * integer pairs; an unknown dim or an index out of range is
+   * `InvalidInput`, naming the dim and its size, when the view reads.
+   * @example
+   * await ds.isel({ time: [3, 6], lat: 10 }).read(["sst"]); // sst(time 3, lon)
+   */
+  isel(spec: IselSpec): Dataset {
+    checkIselSpec(this.#view.uri, spec);
+    return this.#with({ kind: "isel", spec: { ...spec } });
+  }
+
+  /**
+   * A selection by coordinate value: per dim a value (an exact match, or the
+   * nearest with `method: "nearest"`; the dim is dropped) or inclusive
+   * bounds `[a, b]` in either order (the cells keep the stored order, on an
+   * ascending or a descending coordinate). Values are numbers, bigints, or
+   * Dates (on timestamp and date coordinates).
+   *
+   * @throws LanceNdError `InvalidInput` for malformed input; when the view
+   * reads, for a dim without a coordinate variable, a value not found, a
+   * range on a coordinate that is not monotonic, or a Date on a coordinate
+   * that is not a time.
+   * @example
+   * await ds.sel({ lat: [-10, 10], time: [new Date("2000-03-01"), new Date("2000-03-31")] }).read();
+   */
+  sel(spec: SelSpec, options: SelOptions = {}): Dataset {
+    checkSelSpec(this.#view.uri, spec, options);
+    return this.#with({ kind: "sel", spec: { ...spec }, options: { ...options } });
+  }
+
+  /**
+   * The selection of `names` (default: every variable) as one batch, with
+   * the dataset's global attributes. Takes only the rows that overlap the
+   * selection, one at a time, each cut to the selection: holds the result
+   * plus one row.
+   *
+   * @throws LanceNdError `InvalidInput` for an unknown variable, a
+   * selection that does not fit (see `isel`, `sel`), or a row without one of
+   * the variables.
+   */
+  async read(names?: readonly string[]): Promise<NdRecordBatch> {
+    return readWindow(this.#view, this.#plan, await this.#resolve(), this.#names(names));
+  }
+
+  /**
+   * The selection of `names` block by block: one block per row (chunk) that
+   * overlaps the selection, cut to it, with `offset` = where the block starts
+   * in the selection (along the dims the selection keeps, in `dims` order).
+   * Holds one row and its block at a time.
+   */
+  async *blocks(names?: readonly string[]): AsyncGenerator<DatasetBlock> {
+    yield* readBlocks(this.#view, this.#plan, await this.#resolve(), this.#names(names));
+  }
+
+  /** The coordinate variable `name` within the selection, assembled. */
+  async coord(name: string): Promise<NdArray> {
+    return (await this.read([name])).get(name)!;
+  }
+
+  /** A view of the same rows and selection in the latest version of the table. */
+  async refresh(): Promise<Dataset> {
+    const fresh = await dataset(this.#table, this.#options);
+    return this.#steps.reduce<Dataset>((view, step) => (step.kind === "isel" ? view.isel(step.spec) : view.sel(step.spec, step.options)), fresh);
+  }
+
+  #with(step: Step): Dataset {
+    return new Dataset(this.#table, this.#view, this.version, this.#options, this.#plan, [...this.#steps, step]);
+  }
+
+  #names(names: readonly string[] | undefined): string[] {
+    const all = this.#plan.variables.map((v) => v.name);
+    if (names === undefined) return all;
+    if (!Array.isArray(names) || names.some((n) => typeof n !== "string")) {
+      throw new LanceNdError("InvalidInput", "dataset: read takes an array of variable names", { uri: this.#view.uri });
+    }
+    for (const name of names) {
+      if (!all.includes(name)) {
+        throw new LanceNdError("InvalidInput", `dataset: no variable "${name}"; the variables are ${all.join(", ")}`, { uri: this.#view.uri, column: name });
+      }
+    }
+    return [...new Set(names)];
+  }
+
+  async #resolve(): Promise<DimRange[]> {
+    this.#ranges ??= (async () => {
+      let ranges = wholeGrid(this.#plan.grid);
+      for (const step of this.#steps) {
+        ranges =
+          step.kind === "isel"
+            ? applyIsel(this.#view.uri, this.#plan.grid, ranges, step.spec)
+            : await applySel(this.#view, this.#plan, ranges, step.spec, step.options);
+      }
+      return ranges;
+    })();
+    return this.#ranges;
+  }
+}
+
+/**
+ * Opens the dataset that the rows of `table` matching `where` make up (all
+ * rows when omitted), pinned to the table's current version: `dims`, the
+ * chunk plan and every read of the view use that version; `refresh()` moves
+ * to the latest. Rows are placed by their `chunk_offset` global attribute
+ * (cell 0 when absent). Planning reads no values: `_rowid`, the global
+ * attributes, each variable's dim names and sizes, and the stats columns.
+ *
+ * @throws LanceNdError `InvalidInput` for a bad `where`, no matching row,
+ * rows of several datasets (different `id`s), different grids, or rows that
+ * overlap or leave a gap (naming the rows' ids and offsets).
+ * @example
+ * const ds = await dataset(table, { where: col("__global_attrs__.id").eq("sst-2000.nc") });
+ * ds.dims; // [{ name: "time", size: 365 }, { name: "lat", size: 180 }, { name: "lon", size: 360 }]
+ */
+export async function dataset(table: NdTable, options: DatasetOptions = {}): Promise<Dataset> {
+  checkTable(table, "dataset");
+  if (typeof options !== "object" || options === null) {
+    throw new LanceNdError("InvalidInput", `dataset: options must be an object, got ${String(options)}`, { uri: table.uri });
+  }
+  const { where } = options;
+  if (where !== undefined && !(where instanceof Expr) && (typeof where !== "string" || where.trim() === "")) {
+    throw new LanceNdError("InvalidInput", "dataset: where takes an Expr from col / stat or a non-empty nd-level SQL string", { uri: table.uri });
+  }
+  const version = await table.version();
+  const view = table.readOnly ? table : await checkout(table, version);
+  const conditions = where === undefined ? [] : [{ kind: "nd" as const, sql: where instanceof Expr ? where.toSql() : where }];
+  const { filter } = planRead(view.uri, view.layout, { projection: [], conditions });
+  return new Dataset(table, view, version, { ...options }, await planDataset(view, filter), []);
+}
+
+function checkSelSpec(uri: string, spec: unknown, options: unknown): asserts spec is SelSpec {
+  const isValue = (v: unknown) => (typeof v === "number" && Number.isFinite(v)) || typeof v === "bigint" || v instanceof Date;
+  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) {
+    throw new LanceNdError("InvalidInput", `sel takes an object of dim: value or [a, b], got ${String(spec)}`, { uri });
+  }
+  for (const [dim, value] of Object.entries(spec)) {
+    if (!(isValue(value) || (Array.isArray(value) && value.length === 2 && value.every(isValue)))) {
+      throw new LanceNdError("InvalidInput", `sel: "${dim}" is ${String(value)}, expected a number, bigint or Date, or a pair of them`, { uri });
+    }
+  }
+  const method = (options as SelOptions | null)?.method;
+  if (typeof options !== "object" || options === null || (method !== undefined && method !== "nearest")) {
+    throw new LanceNdError("InvalidInput", `sel: method is "nearest" or absent, got ${String(method)}`, { uri });
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * Planning a dataset: which table rows make it up and where each sits on the
+ * grid, read without any value. One scan of `_rowid`, `__global_attrs__`,
+ * each variable's `dim_names` / `dim_sizes` (nested projection) and the stats
+ * columns; the rows are placed by their `chunk_offset` global attribute
+ * (cell 0 when absent) and must tile the grid.
+ */
+import { DataType } from "apache-arrow";
+import type { RecordBatch, Vector } from "apache-arrow";
+import { CHUNK_OFFSET, GLOBAL_ATTRS_COLUMN, tilingProblem, type Attrs, type Dim } from "@lance-nd/nd-arrow";
+import { decodeRows, selectName } from "@lance-nd/format";
+import { statsColumnName } from "@lance-nd/stats";
+import { LanceNdError } from "../errors.js";
+import { withPureErrors } from "../pure-errors.js";
+import { ROW_ID } from "../read-plan.js";
+import type { NdTable } from "../table.js";
+import { scanRows } from "../lance/table-read.js";
+
+/** One variable of a dataset. */
+export interface DatasetVariable {
+  /** The variable (array column) name. */
+  readonly name: string;
+  /** Its value type. */
+  readonly type: DataType;
+  /** Its dim names, in order. */
+  readonly dims: readonly string[];
+}
+
+/** One table row of a dataset: where it sits on the grid. */
+export interface PlannedRow {
+  /** Lance's `_rowid` in the pinned version. */
+  rowId: bigint;
+  /** The `id` global attribute, when the row has one. */
+  id: string | undefined;
+  /** Its start along each grid dim (grid order). */
+  start: number[];
+  /** Its size along each grid dim (grid order). */
+  size: number[];
+  /** `[min, max]` of each integer or float variable the table keeps stats for (null stats left out). */
+  stats: Map<string, [number, number]>;
+}
+
+/** A dataset's rows and grid, in one table version. */
+export interface DatasetPlan {
+  /** The whole dataset's grid. */
+  grid: Dim[];
+  /** The variables the rows hold. */
+  variables: DatasetVariable[];
+  /** The rows, in table order. */
+  rows: PlannedRow[];
+  /** The global attributes of the first row, without `chunk_offset`. */
+  globalAttrs: Attrs;
+}
+
+/**
+ * Plans the dataset of the rows of `view` (a pinned version) that match the
+ * Lance SQL `filter` (all rows when undefined).
+ *
+ * @throws LanceNdError `InvalidInput` when no row matches, when the rows hold
+ * several datasets (different `id`s), differing grids, a bad `chunk_offset`,
+ * or leave a gap or overlap (naming the rows' ids and offsets).
+ */
+export async function planDataset(view: NdTable, filter: string | undefined): Promise<DatasetPlan> {
+  const layout = view.layout;
+  const names = [...layout.arrays.keys()];
+  const stats = names.filter((name) => layout.statsColumns.has(name) && isNumber(layout.arrays.get(name)!.valueType));
+  const columns = [
+    ...names.flatMap((name) => [`${selectName(name)}.dim_names`, `${selectName(name)}.dim_sizes`]),
+    ...stats.map((name) => selectName(statsColumnName(name))),
+    ...(layout.globalAttrs === null ? [] : [GLOBAL_ATTRS_COLUMN]),
+  ];
+  const rows: PlannedRow[] = [];
+  const dimsOf = new Map<string, string[]>();
+  let globalAttrs: Attrs | undefined;
+  let gridNames: string[] | undefined;
+  for await (const rb of scanRows(view.lance, { columns, withRowId: true, ...(filter === undefined ? {} : { filter }) })) {
+    const attrs = layout.globalAttrs === null ? undefined : decodeGlobalAttrs(view.uri, rb, columns.length - 1);
+    const rowIds = rb.getChild(ROW_ID)!;
+    for (let r = 0; r < rb.numRows; r++) {
+      const rowId = rowIds.get(r) as bigint;
+      const rowAttrs = attrs?.[r];
+      const id = rowAttrs?.get("id")?.toJS();
+      const grid = new Map<string, number>();
+      const rowDims: [string, string[]][] = [];
+      names.forEach((name, v) => {
+        const dimNames = rb.getChildAt(2 * v)!.get(r) as Vector<never> | null;
+        if (dimNames === null) return;
+        const sizes = Array.from(rb.getChildAt(2 * v + 1)!.get(r) as Iterable<number>, Number);
+        const dims = Array.from(dimNames as Iterable<string>);
+        rowDims.push([name, dims]);
+        dims.forEach((dim, k) => {
+          const known = grid.get(dim);
+          if (known !== undefined && known !== sizes[k]) {
+            throw invalid(view, `row ${describeRow(rowId, id)}: dim "${dim}" has size ${known} and ${sizes[k]} in different variables`);
+          }
+          grid.set(dim, sizes[k]!);
+        });
+      });
+      const order = gridOrder(rowDims);
+      gridNames ??= order;
+      if (order.join("\u0000") !== gridNames.join("\u0000")) {
+        throw invalid(view, `rows have different grids: row ${describeRow(rows[0]!.rowId, rows[0]!.id)} has [${gridNames.join(", ")}], row ${describeRow(rowId, id)} has [${order.join(", ")}]`);
+      }
+      for (const [name, dims] of rowDims) {
+        const known = dimsOf.get(name);
+        if (known === undefined) dimsOf.set(name, dims);
+        else if (known.join("\u0000") !== dims.join("\u0000")) {
+          throw invalid(view, `variable "${name}" has dims [${known.join(", ")}] in one row and [${dims.join(", ")}] in row ${describeRow(rowId, id)}`);
+        }
+      }
+      const rowStats = new Map<string, [number, number]>();
+      stats.forEach((name, s) => {
+        const value = rb.getChildAt(2 * names.length + s)!.get(r) as { min: unknown; max: unknown } | null;
+        const min = value === null ? null : toNumber(value.min);
+        const max = value === null ? null : toNumber(value.max);
+        if (min !== null && max !== null) rowStats.set(name, [min, max]);
+      });
+      globalAttrs ??= withoutOffset(rowAttrs);
+      rows.push({
+        rowId,
+        id: typeof id === "string" ? id : undefined,
+        start: chunkStart(view, rowAttrs, order, rowId, id),
+        size: order.map((dim) => grid.get(dim)!),
+        stats: rowStats,
+      });
+    }
+  }
+  if (rows.length === 0) throw invalid(view, `no row matches${filter === undefined ? "" : ` ${filter}`}: the dataset is empty`);
+  checkOneDataset(view, rows);
+  const order = gridNames!;
+  const grid = order.map((name, d) => ({ name, size: Math.max(...rows.map((row) => row.start[d]! + row.size[d]!)) }));
+  checkRowsTile(view, grid, rows);
+  const variables = [...dimsOf].map(([name, dims]) => ({ name, type: layout.arrays.get(name)!.valueType, dims }));
+  return { grid, variables, rows, globalAttrs: globalAttrs ?? new Map() };
+}
+
+/** The grid of a row as NdRecordBatch.grid orders it: the highest-rank variable's dims, then the rest in order. */
+function gridOrder(rowDims: readonly [string, string[]][]): string[] {
+  let widest: string[] = [];
+  for (const [, dims] of rowDims) if (dims.length > widest.length) widest = dims;
+  const order = new Set(widest);
+  for (const [, dims] of rowDims) for (const dim of dims) order.add(dim);
+  return [...order];
+}
+
+function decodeGlobalAttrs(uri: string, rb: RecordBatch, column: number): Attrs[] {
+  return withPureErrors({ uri }, () => decodeRows(rb.selectAt([column])).map((row) => row.globalAttrs));
+}
+
+/** A row's `chunk_offset` along `grid` (zeros without one). */
+function chunkStart(view: NdTable, attrs: Attrs | undefined, grid: readonly string[], rowId: bigint, id: unknown): number[] {
+  const offset = attrs?.get(CHUNK_OFFSET);
+  if (offset === undefined) return grid.map(() => 0);
+  const values = offset.isList ? Array.from(offset.value as Iterable<number | bigint | null>, (v) => (v === null ? NaN : Number(v))) : [];
+  if (values.length !== grid.length || values.some((v) => !Number.isSafeInteger(v) || v < 0)) {
+    throw invalid(
+      view,
+      `row ${describeRow(rowId, id)}: "${CHUNK_OFFSET}" is ${String(offset.toJS())}, expected ${grid.length} non-negative starts for dims [${grid.join(", ")}]`,
+    );
+  }
+  return values;
+}
+
+/** Rejects rows of several datasets: rows whose `id` global attributes differ. */
+function checkOneDataset(view: NdTable, rows: readonly PlannedRow[]): void {
+  const ids = [...new Set(rows.map((row) => row.id))];
+  if (ids.length > 1) {
+    const shown = ids.slice(0, 5).map((id) => (id === undefined ? "(no id)" : JSON.stringify(id)));
+    throw invalid(view, `the rows hold ${ids.length} datasets (ids ${shown.join(", ")}${ids.length > 5 ? ", ..." : ""}); narrow the where to one id`);
+  }
+}
+
+/** Rejects rows that overlap or leave a gap in the grid, naming the rows. */
+function checkRowsTile(view: NdTable, grid: readonly Dim[], rows: readonly PlannedRow[]): void {
+  const box = grid.map((d) => [0, d.size] as [number, number]);
+  const problem = tilingProblem(
+    box,
+    rows.map((row) => row.start),
+    rows.map((row) => row.size),
+  );
+  if (problem === undefined) return;
+  const where = (row: PlannedRow) => `${describeRow(row.rowId, row.id)} at offset [${row.start.join(", ")}] (size [${row.size.join(", ")}])`;
+  if (problem.kind === "overlap") {
+    const [i, j] = problem.boxes;
+    throw invalid(view, `rows overlap: ${where(rows[j]!)} and ${where(rows[i]!)} (a file imported twice?)`);
+  }
+  const cell = problem.cell === undefined ? "" : `; no row covers cell [${problem.cell.join(", ")}]`;
+  const dims = grid.map((d) => `${d.name} ${d.size}`).join(", ");
+  throw invalid(view, `the rows leave a gap: they cover ${problem.covered} of the ${problem.cells} cells of the grid [${dims}]${cell}`);
+}
+
+function withoutOffset(attrs: Attrs | undefined): Attrs {
+  const out = new Map(attrs ?? []);
+  out.delete(CHUNK_OFFSET);
+  return out;
+}
+
+function isNumber(type: DataType): boolean {
+  return DataType.isInt(type) || DataType.isFloat(type);
+}
+
+function toNumber(value: unknown): number | null {
+  if (typeof value === "number") return value;
+  if (typeof value === "bigint") return Number(value);
+  return null;
+}
+
+/** How errors name a row: its `_rowid` and `id`. */
+export function describeRow(rowId: bigint, id: unknown): string {
+  return `_rowid ${rowId}${id === undefined ? "" : ` (id ${JSON.stringify(id)})`}`;
+}
+
+function invalid(view: NdTable, message: string): LanceNdError {
+  return new LanceNdError("InvalidInput", `dataset: ${message}`, { uri: view.uri });
+}

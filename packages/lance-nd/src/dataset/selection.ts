@@ -1,0 +1,146 @@
+/**
+ * Selections on a dataset's grid: what each dim keeps (`[start, stop)` in
+ * grid indices, and whether an integer selection dropped it), `isel` on
+ * indices, and the index arithmetic of `sel` on coordinate values.
+ */
+import type { Dim } from "@lance-nd/nd-arrow";
+import { LanceNdError } from "../errors.js";
+
+/** What a view keeps of one grid dim: cells `[start, stop)`; `drop` when an integer picked one cell and removed the dim. */
+export interface DimRange {
+  readonly start: number;
+  readonly stop: number;
+  readonly drop: boolean;
+}
+
+/** `isel` input: per dim an index (picks it and drops the dim) or `[start, stop)` (like a Python slice). */
+export type IselSpec = Readonly<Record<string, number | readonly [number, number]>>;
+
+/** A coordinate value for `sel`: a number, a bigint, or a Date (timestamp or CF-time coordinates). */
+export type SelValue = number | bigint | Date;
+
+/** `sel` input: per dim a value (picks it and drops the dim) or inclusive bounds `[a, b]` in either order. */
+export type SelSpec = Readonly<Record<string, SelValue | readonly [SelValue, SelValue]>>;
+
+/** Options of `sel`. */
+export interface SelOptions {
+  /** `"nearest"`: a single value picks the nearest coordinate value instead of an exact match. */
+  method?: "nearest";
+}
+
+/** The whole grid: every dim kept whole. */
+export function wholeGrid(grid: readonly Dim[]): DimRange[] {
+  return grid.map((d) => ({ start: 0, stop: d.size, drop: false }));
+}
+
+/** The dims a view still has (not dropped), with their selected sizes. */
+export function keptDims(grid: readonly Dim[], ranges: readonly DimRange[]): Dim[] {
+  return grid.flatMap((d, i) => (ranges[i]!.drop ? [] : [{ name: d.name, size: ranges[i]!.stop - ranges[i]!.start }]));
+}
+
+/**
+ * The index of `dim` in `grid`, checked: a dim of the grid that no integer
+ * selection dropped.
+ *
+ * @throws LanceNdError `InvalidInput` naming the dim and the dims there are.
+ */
+export function dimIndex(uri: string, grid: readonly Dim[], ranges: readonly DimRange[], dim: string, op: string): number {
+  const at = grid.findIndex((d) => d.name === dim);
+  if (at < 0 || ranges[at]!.drop) {
+    const dims = keptDims(grid, ranges).map((d) => `${d.name} (${d.size})`).join(", ");
+    const why = at < 0 ? "is not a dim of the dataset" : "was dropped by an earlier single-value selection";
+    throw new LanceNdError("InvalidInput", `${op}: "${dim}" ${why}; the dims are ${dims === "" ? "none" : dims}`, { uri });
+  }
+  return at;
+}
+
+/** Checks the form of `isel` input (an object of integers or integer pairs). */
+export function checkIselSpec(uri: string, spec: unknown): asserts spec is IselSpec {
+  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) {
+    throw new LanceNdError("InvalidInput", `isel takes an object of dim: index or [start, stop), got ${String(spec)}`, { uri });
+  }
+  for (const [dim, value] of Object.entries(spec)) {
+    const ok = Number.isSafeInteger(value) || (Array.isArray(value) && value.length === 2 && value.every((v) => Number.isSafeInteger(v)));
+    if (!ok) throw new LanceNdError("InvalidInput", `isel: "${dim}" is ${JSON.stringify(value)}, expected an integer or [start, stop) integers`, { uri });
+  }
+}
+
+/**
+ * `ranges` narrowed by `spec`, indices relative to what each dim keeps.
+ *
+ * @throws LanceNdError `InvalidInput` naming the dim and its size for an
+ * index or range outside it, or an unknown or dropped dim.
+ */
+export function applyIsel(uri: string, grid: readonly Dim[], ranges: readonly DimRange[], spec: IselSpec): DimRange[] {
+  const out = [...ranges];
+  for (const [dim, value] of Object.entries(spec)) {
+    const at = dimIndex(uri, grid, ranges, dim, "isel");
+    const { start, stop } = ranges[at]!;
+    const size = stop - start;
+    if (typeof value === "number") {
+      if (value < 0 || value >= size) {
+        throw new LanceNdError("InvalidInput", `isel: index ${value} along "${dim}" is out of range for size ${size}`, { uri });
+      }
+      out[at] = { start: start + value, stop: start + value + 1, drop: true };
+    } else {
+      const [a, b] = value as readonly [number, number];
+      if (a < 0 || b > size || a > b) {
+        throw new LanceNdError("InvalidInput", `isel: [${a}, ${b}) along "${dim}" is outside [0, ${size}) or reversed`, { uri });
+      }
+      out[at] = { start: start + a, stop: start + b, drop: false };
+    }
+  }
+  return out;
+}
+
+/** Coordinate values read for `sel`: `values[k]` sits at grid index `indices[k]` (ascending). NaN for a null. */
+export interface CoordinateValues {
+  indices: number[];
+  values: number[];
+}
+
+/** The grid index of the first value equal to `target`, or undefined. */
+export function exactIndex(coord: CoordinateValues, target: number): number | undefined {
+  const k = coord.values.indexOf(target);
+  return k < 0 ? undefined : coord.indices[k];
+}
+
+/** The grid index of the value nearest to `target` (the first on a tie), or undefined when all are null. */
+export function nearestIndex(coord: CoordinateValues, target: number): { index: number; distance: number } | undefined {
+  let best: { index: number; distance: number } | undefined;
+  coord.values.forEach((v, k) => {
+    const distance = Math.abs(v - target);
+    if (!Number.isNaN(distance) && (best === undefined || distance < best.distance)) best = { index: coord.indices[k]!, distance };
+  });
+  return best;
+}
+
+/**
+ * The grid indices `[start, stop)` whose values lie in `[lo, hi]`, given the
+ * values of a monotonic coordinate (some pieces may be left out, when stats
+ * showed they hold no value in range); `"not monotonic"` when the values
+ * read are not monotonic or the values in range are not one run, `"empty"`
+ * when no value is in range.
+ */
+export function rangeIndices(coord: CoordinateValues, lo: number, hi: number): { start: number; stop: number } | "not monotonic" | "empty" {
+  const { values, indices } = coord;
+  let up = false;
+  let down = false;
+  for (let k = 1; k < values.length; k++) {
+    if (values[k]! > values[k - 1]!) up = true;
+    else if (values[k]! < values[k - 1]!) down = true;
+    else if (!(values[k] === values[k - 1])) up = down = true;
+  }
+  if ((up && down) || values.some(Number.isNaN)) return "not monotonic";
+  let first = -1;
+  let last = -1;
+  values.forEach((v, k) => {
+    if (v >= lo && v <= hi) {
+      if (first < 0) first = k;
+      last = k;
+    }
+  });
+  if (first < 0) return "empty";
+  if (indices[last]! - indices[first]! !== last - first) return "not monotonic";
+  return { start: indices[first]!, stop: indices[last]! + 1 };
+}

@@ -1,0 +1,48 @@
+/**
+ * Coordinate values from `sel` bounds: numbers and bigints as they are,
+ * Dates in the coordinate's own units (a timestamp's or date's unit, or the
+ * CF time `units` attribute of a numeric coordinate, "days since 2000-01-01").
+ */
+import { DataType, DateUnit, TimeUnit, type Date_, type Timestamp } from "apache-arrow";
+import { dateToCfTime, isCfTimeUnits } from "@lance-nd/cf";
+import type { Attrs } from "@lance-nd/nd-arrow";
+import { LanceNdError } from "../errors.js";
+import type { SelValue } from "./selection.js";
+
+const MS_PER_DAY = 86_400_000;
+
+/**
+ * `value` as a number in the units of a coordinate of `type` with `attrs`.
+ *
+ * CF time units are converted by `@lance-nd/cf` (the one implementation of
+ * the netCDF import and export too).
+ *
+ * @throws LanceNdError `InvalidInput` naming the coordinate for a Date on a
+ * coordinate that is neither a timestamp, a date, nor numeric with CF time
+ * units, or units / a calendar the CF package cannot convert.
+ */
+export function coordinateNumber(uri: string, coord: string, value: SelValue, type: DataType, attrs: Attrs | undefined): number {
+  if (typeof value === "number") return value;
+  if (typeof value === "bigint") return Number(value);
+  const ms = value.getTime();
+  if (Number.isNaN(ms)) throw new LanceNdError("InvalidInput", `sel: an invalid Date for "${coord}"`, { uri });
+  if (DataType.isTimestamp(type)) {
+    const unit = (type as Timestamp).unit;
+    return unit === TimeUnit.SECOND ? ms / 1000 : unit === TimeUnit.MILLISECOND ? ms : unit === TimeUnit.MICROSECOND ? ms * 1000 : ms * 1_000_000;
+  }
+  if (DataType.isDate(type)) return (type as Date_).unit === DateUnit.DAY ? ms / MS_PER_DAY : ms;
+  const units = attrs?.get("units")?.toJS();
+  if ((DataType.isInt(type) || DataType.isFloat(type)) && isCfTimeUnits(units)) {
+    const calendar = attrs?.get("calendar")?.toJS();
+    try {
+      return dateToCfTime(value, units, typeof calendar === "string" ? calendar : undefined);
+    } catch (err) {
+      throw new LanceNdError("InvalidInput", `sel: cannot convert a Date to "${coord}"'s units "${units}": ${String((err as Error).message)}`, { uri, cause: err });
+    }
+  }
+  throw new LanceNdError(
+    "InvalidInput",
+    `sel: a Date on "${coord}" (${type}${typeof units === "string" ? `, units "${units}"` : ""}) needs a timestamp or date coordinate, or CF time units ("days since 2000-01-01")`,
+    { uri },
+  );
+}
