@@ -9,6 +9,7 @@ import type { NdArray } from "@lance-nd/nd-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
 import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
+import { spelled } from "./spelled.js";
 
 interface XarrayVariable {
   dims: string[];
@@ -33,21 +34,12 @@ beforeAll(() => {
 });
 afterAll(() => out?.remove());
 
-/** JS values as the fixture spells them: NaN/Infinity as strings, bigints as numbers, bytes as lists. */
-export function spelled(value: unknown): unknown {
-  if (typeof value === "number" && !Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
-  if (typeof value === "bigint") return Number(value);
-  if (value instanceof Uint8Array) return [...value];
-  if (typeof value === "boolean") return value;
-  return value;
-}
-
 function valuesOf(array: NdArray): unknown[] {
   return Array.from(array.values as Iterable<unknown>, spelled);
 }
 
 function attrsOf(array: { attrs: ReadonlyMap<string, { toJS(): unknown }> }): Record<string, unknown> {
-  return Object.fromEntries([...array.attrs].map(([k, v]) => [k, ((js) => (Array.isArray(js) ? js.map(spelled) : spelled(js)))(v.toJS())]));
+  return Object.fromEntries([...array.attrs].map(([k, v]) => [k, spelled(v.toJS())]));
 }
 
 describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote", () => {
