@@ -46,7 +46,8 @@ export function attrFromJson(key: string, value: unknown, valueType: DataType | 
   const items = Array.isArray(value) ? value : [value];
   if (valueType !== undefined && (DataType.isInt(valueType) || DataType.isFloat(valueType))) {
     const numbers = items.map((v) => (typeof v === "string" && v in SPECIAL_FLOATS ? SPECIAL_FLOATS[v]! : v));
-    if (numbers.every((v) => typeof v === "number")) {
+    const fits = (v: unknown) => typeof v === "number" && (DataType.isFloat(valueType) || Number.isSafeInteger(v));
+    if (numbers.every(fits)) {
       const typed = DataType.isInt(valueType) && valueType.bitWidth === 64 ? numbers.map((v) => BigInt(v as number)) : numbers;
       return attr.of(valueType, Array.isArray(value) ? typed : typed[0]);
     }

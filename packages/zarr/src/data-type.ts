@@ -162,7 +162,7 @@ export function toZarrType(type: DataType, version: 2 | 3, where: ZarrErrorConte
   if (type.typeId === Type.Utf8 || type.typeId === Type.LargeUtf8) return { name: version === 2 ? "|O" : "string", itemSize: 0, layout: "text" };
   if (version === 2 && (type.typeId === Type.Timestamp || type.typeId === Type.Duration)) {
     const tz = type.typeId === Type.Timestamp ? (type as Timestamp).timezone : null;
-    if (tz === null || tz === "UTC" || tz === "+00:00") {
+    if (tz === null || tz === undefined || tz === "UTC" || tz === "+00:00") {
       const unit = Object.entries(TIME_UNITS).find(([, u]) => u === (type as Timestamp | Duration).unit)![0];
       return { name: `<${type.typeId === Type.Timestamp ? "M" : "m"}8[${unit}]`, itemSize: 8, layout: "plain" };
     }

@@ -17,3 +17,5 @@ export { openZarr, ZarrStore } from "./open-zarr.js";
 export type { OpenZarrOptions, ZarrVariable, ZarrWindow } from "./open-zarr.js";
 export { SMALL_BLOCK_BYTES, ROW_TARGET_BYTES } from "./row-grid.js";
 export type { RowSteps } from "./row-grid.js";
+export { writeZarr } from "./write-zarr.js";
+export type { WriteZarrOptions, WriteZarrResult } from "./write-zarr.js";

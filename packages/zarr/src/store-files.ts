@@ -2,7 +2,7 @@
  * The package's one file-system seam: reading and listing a local store,
  * writing files of a new one. Everything else works on keys and bytes.
  */
-import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import FileSystemStore from "@zarrita/storage/fs";
 import { ZarrError } from "./zarr-error.js";
@@ -49,36 +49,40 @@ export function storeName(path: string): string {
   return basename(resolve(path));
 }
 
-/** Writes files under a new store directory. */
+/** Writes files of a new store into a hidden sibling directory, moved into place by `commit`. */
 export interface StoreWriter {
   /** Writes `bytes` at `key`, creating directories. */
   write(key: string, bytes: Uint8Array): Promise<void>;
-  /** Removes the whole directory (after a failed write). */
-  remove(): Promise<void>;
+  /** Puts the written store at the output path (replacing an old one when overwriting). */
+  commit(): Promise<void>;
+  /** Removes what was written; the output path is left as it was. */
+  abort(): Promise<void>;
 }
 
 /**
- * A writer for a new store at `path`. `overwrite` removes an existing
- * directory first; otherwise an existing path is `InvalidArgument`.
+ * A writer for a new store at `path`. An existing path is `InvalidArgument`
+ * unless `overwrite`; then it is replaced only by `commit`, so a failed
+ * write leaves it as it was.
  */
 export async function createStoreWriter(path: string, overwrite: boolean): Promise<StoreWriter> {
   const root = resolve(path);
-  const exists = await stat(root).then(
-    () => true,
-    () => false,
-  );
-  if (exists && !overwrite) {
+  const exists = () =>
+    stat(root).then(
+      () => true,
+      () => false,
+    );
+  if ((await exists()) && !overwrite) {
     throw new ZarrError("InvalidArgument", "the output already exists (pass { overwrite: true } to replace it)", { path });
   }
+  const staging = join(dirname(root), `.${basename(root)}.writing-${process.pid}-${Date.now()}`);
   try {
-    if (exists) await rm(root, { recursive: true });
-    await mkdir(root, { recursive: true });
+    await mkdir(staging, { recursive: true });
   } catch (cause) {
     throw new ZarrError("WriteFailed", "cannot create the output directory", { path, cause });
   }
   return {
     async write(key, bytes) {
-      const file = join(root, key);
+      const file = join(staging, key);
       try {
         await mkdir(dirname(file), { recursive: true });
         await writeFile(file, bytes);
@@ -86,6 +90,14 @@ export async function createStoreWriter(path: string, overwrite: boolean): Promi
         throw new ZarrError("WriteFailed", `cannot write "${key}"`, { path, cause });
       }
     },
-    remove: () => rm(root, { recursive: true, force: true }),
+    async commit() {
+      try {
+        if (await exists()) await rm(root, { recursive: true });
+        await rename(staging, root);
+      } catch (cause) {
+        throw new ZarrError("WriteFailed", "cannot move the written store into place", { path, cause });
+      }
+    },
+    abort: () => rm(staging, { recursive: true, force: true }),
   };
 }
