@@ -4,8 +4,9 @@
  * Float64, homogeneous arrays lists of those. The CF attributes that hold
  * values of the array (`_FillValue`, `missing_value`, `valid_min`,
  * `valid_max`, `valid_range`) take the array's own numeric type, as netCDF
- * stores them. Anything else (null, objects, mixed arrays) is
- * `UnsupportedAttribute`.
+ * stores them; the CF packing attributes (`scale_factor`, `add_offset`) are
+ * Float64 (JSON writes `300.0` as `300`, CF wants a float). Anything else
+ * (null, objects, mixed arrays) is `UnsupportedAttribute`.
  */
 import { Attr, attr, toAttr } from "@lance-nd/nd-arrow";
 import type { Attrs } from "@lance-nd/nd-arrow";
@@ -15,6 +16,9 @@ import type { ZarrErrorContext } from "./zarr-error.js";
 
 /** Attributes whose values are values of the array they describe. */
 const VALUE_ATTRS = new Set(["_FillValue", "missing_value", "valid_min", "valid_max", "valid_range"]);
+
+/** Attributes CF defines as floats. */
+const FLOAT_ATTRS = new Set(["scale_factor", "add_offset"]);
 
 /** The special float spellings of Zarr JSON (`"NaN"`, `"Infinity"`, `"-Infinity"`). */
 const SPECIAL_FLOATS: Readonly<Record<string, number>> = { NaN: Number.NaN, Infinity: Infinity, "-Infinity": -Infinity };
@@ -33,7 +37,8 @@ export function attrsFromJson(
   const out = new Map<string, Attr>();
   for (const [key, value] of Object.entries(json)) {
     if (skip.includes(key)) continue;
-    out.set(key, attrFromJson(key, value, VALUE_ATTRS.has(key) ? valueType : undefined, where));
+    const typed = VALUE_ATTRS.has(key) ? valueType : FLOAT_ATTRS.has(key) ? new Float64() : undefined;
+    out.set(key, attrFromJson(key, value, typed, where));
   }
   return out;
 }

@@ -19,3 +19,4 @@ export { SMALL_BLOCK_BYTES, ROW_TARGET_BYTES } from "./row-grid.js";
 export type { RowSteps } from "./row-grid.js";
 export { writeZarr } from "./write-zarr.js";
 export type { WriteZarrOptions, WriteZarrResult } from "./write-zarr.js";
+export type { CfOption } from "./cf.js";

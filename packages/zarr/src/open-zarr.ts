@@ -8,7 +8,10 @@ import type { Attr, Attrs, Dim } from "@lance-nd/nd-arrow";
 import type { DataType } from "apache-arrow";
 import * as zarr from "zarrita";
 import type { CodecMetadata } from "zarrita";
+import type { CfOptions } from "@lance-nd/cf";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
+import { cfOptions, decodeArray, decodedShape } from "./cf.js";
+import type { CfOption } from "./cf.js";
 import { readNodes } from "./metadata.js";
 import type { ArrayNode } from "./metadata.js";
 import { rowCount, rowSteps, rowWindows } from "./row-grid.js";
@@ -21,7 +24,7 @@ import { ZarrError, isZarrError } from "./zarr-error.js";
 /** One array of a store, as `openZarr` describes it. */
 export interface ZarrVariable {
   readonly name: string;
-  /** The nd-arrow value type. */
+  /** The nd-arrow value type (CF-decoded when `openZarr` was asked to). */
   readonly type: DataType;
   /** The dims, in order, with sizes. */
   readonly dims: readonly Dim[];
@@ -46,6 +49,11 @@ export type ZarrWindow = Readonly<Record<string, number | readonly [number, numb
 export interface OpenZarrOptions {
   /** The `id` global attribute; default: the store's directory name. */
   id?: string;
+  /**
+   * CF decoding through `@lance-nd/cf` (`true`: mask, scale and times; or
+   * `{ mask, scale, times }`). Default: off, values as stored.
+   */
+  cf?: CfOption;
 }
 
 /**
@@ -67,12 +75,13 @@ export async function openZarr(path: string, options: OpenZarrOptions = {}): Pro
   if (options.id !== undefined && (typeof options.id !== "string" || options.id === "")) {
     throw new ZarrError("InvalidArgument", "options.id must be a non-empty string", { path });
   }
+  const cf = cfOptions(options.cf);
   const files = await openStoreFiles(path);
   const name = storeName(path);
   const nodes = await readNodes(files, path, name.replace(/\.zarr$/, "") || name);
   const globalAttrs = new Map<string, Attr>(attrsFromJson(nodes.groupAttrs, undefined, { path }));
   globalAttrs.set("id", attrFromJson("id", options.id ?? name, undefined, { path }));
-  return new ZarrStore(path, files, nodes.format, nodes.consolidated, nodes.arrays, globalAttrs);
+  return new ZarrStore(path, files, nodes.format, nodes.consolidated, nodes.arrays, globalAttrs, cf);
 }
 
 /** A store opened by {@link openZarr}. */
@@ -92,15 +101,27 @@ export class ZarrStore {
   readonly #files: StoreFiles;
   readonly #nodes: ReadonlyMap<string, ArrayNode>;
   readonly #arrays = new Map<string, zarr.Array<zarr.DataType>>();
+  readonly #cf: Omit<CfOptions, "name"> | undefined;
+  readonly #storedAttrs: ReadonlyMap<string, Attrs>;
 
   /** Use {@link openZarr}. */
-  constructor(path: string, files: StoreFiles, format: 2 | 3, consolidated: boolean, nodes: readonly ArrayNode[], globalAttrs: Attrs) {
+  constructor(
+    path: string,
+    files: StoreFiles,
+    format: 2 | 3,
+    consolidated: boolean,
+    nodes: readonly ArrayNode[],
+    globalAttrs: Attrs,
+    cf?: Omit<CfOptions, "name">,
+  ) {
     this.path = path;
     this.format = format;
     this.consolidated = consolidated;
     this.#files = files;
     this.#nodes = new Map(nodes.map((n) => [n.name, n]));
-    this.variables = nodes.map((node) => describe(node, path));
+    this.#cf = cf;
+    this.#storedAttrs = new Map(nodes.map((node) => [node.name, storedAttrs(node, path)]));
+    this.variables = nodes.map((node) => describe(node, this.#storedAttrs.get(node.name)!, path, cf));
     this.dims = storeDims(this.variables, path);
     this.globalAttrs = globalAttrs;
   }
@@ -152,7 +173,7 @@ export class ZarrStore {
     }
     const node = this.#nodes.get(name)!;
     const values = await this.#get(node, selection, dims);
-    return new NdArray(values, dims, variable.attrs);
+    return decodeArray(new NdArray(values, dims, this.#storedAttrs.get(name)), this.#cf, this.path, name);
   }
 
   /** The row sizes `chunks(sizes)` uses along every dim (see README "Rows"). */
@@ -231,17 +252,24 @@ export class ZarrStore {
   }
 }
 
-function describe(node: ArrayNode, path: string): ZarrVariable {
+/** The attributes as stored (a v2 `fill_value` as `_FillValue`, as xarray shows it). */
+function storedAttrs(node: ArrayNode, path: string): Attrs {
   const where = { path, variable: node.name };
   const attrs = new Map(attrsFromJson(node.attrs, node.type.arrow, where));
   if (node.format === 2 && node.fillValue !== null && node.fillValue !== undefined && node.type.kind === "plain" && !attrs.has("_FillValue")) {
     attrs.set("_FillValue", attrFromJson("_FillValue", node.fillValue, node.type.arrow, where));
   }
+  return toAttrs(attrs);
+}
+
+function describe(node: ArrayNode, stored: Attrs, path: string, cf: Omit<CfOptions, "name"> | undefined): ZarrVariable {
+  const dims = node.dimNames.map((name, i) => ({ name, size: node.shape[i]! }));
+  const { type, attrs } = decodedShape(node.type.arrow, dims, stored, cf, path, node.name);
   return {
     name: node.name,
-    type: node.type.arrow,
-    dims: node.dimNames.map((name, i) => ({ name, size: node.shape[i]! })),
-    attrs: toAttrs(attrs),
+    type,
+    dims,
+    attrs,
     dataType: node.type.stored,
     chunks: node.chunkShape,
     shards: node.shardShape,

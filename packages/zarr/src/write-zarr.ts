@@ -10,6 +10,8 @@ import { CHUNK_OFFSET, chunk as cutBatch } from "@lance-nd/nd-arrow";
 import type { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { attrToJson, attrsToJson } from "./attrs.js";
+import { encodeArray, cfOptions } from "./cf.js";
+import type { CfOption } from "./cf.js";
 import { chunkBytes, compressor } from "./chunk-bytes.js";
 import { toZarrType } from "./data-type.js";
 import { chunkKey, jsonBytes, v2Documents, v3Documents } from "./metadata-docs.js";
@@ -27,6 +29,13 @@ export interface WriteZarrOptions {
   chunks?: Record<string, number>;
   /** Replace an existing store at the path (only once the new one is complete). */
   overwrite?: boolean;
+  /**
+   * CF encoding through `@lance-nd/cf` before writing (`true`: mask, scale
+   * and times; or `{ mask, scale, times }`): what `openZarr(..., { cf })`
+   * decoded goes back to its stored type, timestamps to numbers in their
+   * `units`. Default: off, arrays written as they are.
+   */
+  cf?: CfOption;
 }
 
 /** What {@link writeZarr} wrote. */
@@ -46,6 +55,7 @@ const optionsSchema = z.strictObject({
     .optional(),
   chunks: z.record(z.string(), z.number().int().min(1)).optional(),
   overwrite: z.boolean().optional(),
+  cf: z.union([z.boolean(), z.strictObject({ mask: z.boolean().optional(), scale: z.boolean().optional(), times: z.boolean().optional() })]).optional(),
 });
 
 /** One array being written: its grid and what is done. */
@@ -87,6 +97,7 @@ export async function writeZarr(
   const compression: Compression =
     parsed.data.compression?.codec === "none" ? { codec: "none" } : { codec: "zstd", level: parsed.data.compression?.level ?? 3 };
   const compress = await compressor(compression);
+  const cf = cfOptions(parsed.data.cf);
   const source = isBatch(rows) ? (parsed.data.chunks === undefined ? [rows] : cutBatch(rows, parsed.data.chunks)) : rows;
   const writer = await createStoreWriter(path, parsed.data.overwrite ?? false);
   const plans = new Map<string, Plan>();
@@ -100,8 +111,9 @@ export async function writeZarr(
         groupAttrs = attrsToJson(row.globalAttrs, { path }, [CHUNK_OFFSET]);
       }
       const start = rowStart(row, at, path);
-      for (const [name, array] of row.arrays()) {
+      for (const [name, stored] of row.arrays()) {
         const where = { path, variable: name };
+        const array = encodeArray(stored, cf, path, name);
         const plan = plans.get(name) ?? newPlan(name, array, version, where);
         plans.set(name, plan);
         const { chunkShape, dims } = plan.array;

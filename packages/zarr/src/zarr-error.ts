@@ -5,6 +5,7 @@ export type ZarrErrorCode =
   | "UnsupportedType" // a data type with no faithful nd-arrow (or Zarr) counterpart
   | "UnsupportedAttribute" // an attribute value with no faithful counterpart
   | "ReadFailed" // a chunk could not be read or decoded
+  | "CfFailed" // CF decoding or encoding (@lance-nd/cf) failed; its CfError is the cause
   | "InvalidArgument" // a bad window, chunk size, option or row
   | "WriteFailed"; // the output could not be written
 
