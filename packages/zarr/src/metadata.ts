@@ -9,6 +9,7 @@ import { Bool, util } from "apache-arrow";
 import type { ArrayMetadata, CodecMetadata, DataType as ZarritaType } from "zarrita";
 import { fromV2Dtype, fromV3DataType } from "./data-type.js";
 import type { ZarrType } from "./data-type.js";
+import { parseZarrJson } from "./json-text.js";
 import type { StoreFiles } from "./store-files.js";
 import { ZarrError } from "./zarr-error.js";
 import type { ZarrErrorContext } from "./zarr-error.js";
@@ -61,7 +62,7 @@ export async function readNodes(files: StoreFiles, path: string, singleName: str
     if (bytes === undefined) return undefined;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(new TextDecoder().decode(bytes));
+      parsed = parseZarrJson(new TextDecoder().decode(bytes));
     } catch (cause) {
       throw new ZarrError("InvalidStore", `"${key}" is not valid JSON`, { path, cause });
     }
