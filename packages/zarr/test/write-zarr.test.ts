@@ -55,9 +55,10 @@ describe.skipIf(skipOracle)("writeZarr v2: xarray opens the written store as the
     });
   }
 
-  it("a batch with strings, booleans, nulls under _FillValue and datetime64 -> v2 -> xarray sees the same values", async () => {
+  it("a batch with strings, booleans, nulls under _FillValue, datetime64 and a scalar -> v2 -> xarray sees the same values", async () => {
     const when = NdArray.from([new Date(0), null, new Date(86_400_000)], { dims: { t: 3 }, type: new TimestampSecond() });
-    const batch = sample().withArrays({ when });
+    const depth = NdArray.scalar(12.5, { attrs: { units: "m" } });
+    const batch = sample().withArrays({ when, depth });
     const target = join(out.dir, "sample-v2.zarr");
     await writeZarr(target, batch, { version: 2, chunks: { time: 2 } });
     const view = JSON.parse(python([fixtureScript("xarray_view.py"), target])) as {
@@ -75,6 +76,7 @@ describe.skipIf(skipOracle)("writeZarr v2: xarray opens the written store as the
     expect(view.variables.site!.values).toEqual(["north", "süd", ""]);
     expect(view.variables.wet!.values).toEqual([true, false, true]);
     expect([view.variables.when!.dtype, view.variables.when!.values]).toEqual(["<M8[s]", ["0", "-9223372036854775808", "86400"]]);
+    expect(view.variables.depth).toEqual({ dims: [], shape: [], dtype: "<f8", values: [12.5], attrs: { units: "m" } });
     expect(readdirSync(join(target, "temp")).sort()).toEqual([".zarray", ".zattrs", "0.0", "1.0", "2.0"]);
   });
 });
