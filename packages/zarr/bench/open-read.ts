@@ -2,10 +2,12 @@
  * Benchmark (a script, not a test): the bench's 256 MiB ocean store, written
  * by bench/zarrita.ts (Zarr v3, zstd level 3, sst chunks of 4 x 180 x 360),
  * opened and read whole with openZarr against zarrita directly, in the same
- * run. Prints the best of several rounds, the ratios, and the peak RSS of
- * each reader.
+ * run. Prints the best of several rounds, the ratios, and each reader's peak
+ * memory (JS heap + array buffers above the level before it started; run
+ * with `node --expose-gc` for a collected baseline).
  *
  * Run: npx --yes pnpm@12.21.0 --filter @lance-nd/zarr bench [MiB] (default 256)
+ * (from the repository root; the store is written to a temp dir and removed).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,15 +32,20 @@ const { zarrita } = (await import(new URL("zarrita.ts", benchDir).href)) as Zarr
 const mib = Number(process.argv[2] ?? 256);
 const ROUNDS = 3;
 
-/** Wall time and the peak RSS seen while `run` runs. */
+/** Wall time and the peak memory (JS heap + array buffers, over the level before) while `run` runs. */
 async function measure<T>(run: () => Promise<T>): Promise<{ ms: number; peakMiB: number; result: T }> {
+  const used = () => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
   global.gc?.();
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const before = used();
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, used())), 2);
   const start = performance.now();
   try {
     const result = await run();
-    return { ms: performance.now() - start, peakMiB: Math.max(peak, process.memoryUsage().rss) / 2 ** 20, result };
+    return { ms: performance.now() - start, peakMiB: (Math.max(peak, used()) - before) / 2 ** 20, result };
   } finally {
     clearInterval(timer);
   }
@@ -108,7 +115,7 @@ try {
   const baseline = best.get(contestants[0]![0])!.ms;
   console.log(`store: ${chunks} sst chunks, ${mib} MiB of values, zstd; best of ${ROUNDS} rounds`);
   for (const [name, { ms, peakMiB }] of best) {
-    console.log(`${name.padEnd(36)} ${ms.toFixed(0).padStart(7)} ms  ${(ms / baseline).toFixed(2)}x  peak RSS ${peakMiB.toFixed(0)} MiB`);
+    console.log(`${name.padEnd(36)} ${ms.toFixed(0).padStart(7)} ms  ${(ms / baseline).toFixed(2)}x  peak memory +${peakMiB.toFixed(0)} MiB`);
   }
   console.log(`open (best of 5): openZarr ${open.ms.toFixed(1)} ms, zarrita group + 4 arrays ${openZarrita.ms.toFixed(1)} ms (${(open.ms / openZarrita.ms).toFixed(2)}x)`);
 } finally {

@@ -9,6 +9,7 @@ import type { DataType } from "apache-arrow";
 import * as zarr from "zarrita";
 import type { CodecMetadata } from "zarrita";
 import type { CfOptions } from "@lance-nd/cf";
+import { readAligned } from "./aligned-read.js";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
 import { cfOptions, decodeArray, decodedShape } from "./cf.js";
 import type { CfOption } from "./cf.js";
@@ -240,6 +241,11 @@ export class ZarrStore {
       }
       const size = dims.reduce((n, d) => n * d.size, 1);
       if (size === 0) return toArrowValues({ data: new (array.is("string") ? Array : Float64Array)(0) as never, shape: [0], stride: [1] }, node.type);
+      if (node.type.kind === "plain" && selection.every((s) => typeof s !== "number")) {
+        const window = (selection as zarr.Slice[]).map((s) => [s.start ?? 0, s.stop ?? 0] as const);
+        const aligned = await readAligned(array, window);
+        if (aligned !== undefined) return toArrowValues({ data: aligned as never, shape: [aligned.length], stride: [1] }, node.type);
+      }
       const chunk = await zarr.get(array, selection);
       if (typeof chunk !== "object" || chunk === null || !("data" in chunk)) {
         return toArrowValues({ data: [chunk] as never, shape: [], stride: [] }, node.type);

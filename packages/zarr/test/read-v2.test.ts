@@ -101,6 +101,26 @@ describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote"
     expect([...(part.toArray() as Int16Array)]).toEqual(want);
   });
 
+  it("windows on and off the chunk grid (edge chunks included) hold the same values as the whole array sliced", async () => {
+    const zarr = await openZarr(join(out.dir, "cf.zarr"));
+    const all = (await zarr.read("temp")).toArray() as Int16Array; // (6, 5, 7) in chunks of (2, 3, 4)
+    const windows: [number, number][][] = [
+      [[2, 6], [3, 5], [4, 7]], // on the grid, edge chunks along lat and lon
+      [[0, 2], [0, 3], [0, 4]], // one chunk
+      [[1, 4], [2, 5], [1, 6]], // off the grid
+      [[0, 6], [0, 5], [0, 7]], // whole
+    ];
+    for (const [time, lat, lon] of windows) {
+      const part = await zarr.read("temp", { time: time!, lat: lat!, lon: lon! });
+      const want: number[] = [];
+      for (let t = time![0]; t < time![1]; t++) for (let y = lat![0]; y < lat![1]; y++) for (let x = lon![0]; x < lon![1]; x++) want.push(all[t * 35 + y * 7 + x]!);
+      expect([...(part.toArray() as Int16Array)], JSON.stringify([time, lat, lon])).toEqual(want);
+    }
+    const types = await openZarr(join(out.dir, "types.zarr"));
+    const fortran = (await types.read("fortran", { fortran_0: [2, 3], fortran_1: [2, 4] })).toArray();
+    expect([...(fortran as Float64Array)]).toEqual([10, 11]);
+  });
+
   it("a single-array store is one variable named after the store; missing chunks are the fill value", async () => {
     const zarr = await openZarr(join(out.dir, "single.zarr"));
     expect(zarr.variables.map((v) => [v.name, v.dims])).toEqual([
