@@ -9,10 +9,14 @@ import type { CfOptions } from "@lance-nd/cf";
 import { NdArray, toVector } from "@lance-nd/nd-arrow";
 import type { Attrs, Dim } from "@lance-nd/nd-arrow";
 import type { DataType } from "apache-arrow";
+import { z } from "zod";
 import { ZarrError } from "./zarr-error.js";
 
 /** The `cf` option: `true` for all of mask, scale and times, or `@lance-nd/cf`'s options. */
 export type CfOption = boolean | Omit<CfOptions, "name">;
+
+/** The zod schema of a `cf` option, shared by openZarr and writeZarr. */
+export const cfOptionSchema = z.union([z.boolean(), z.strictObject({ mask: z.boolean().optional(), scale: z.boolean().optional(), times: z.boolean().optional() })]);
 
 /** The cf options of a `cf` option, `undefined` when off. */
 export function cfOptions(option: CfOption | undefined): Omit<CfOptions, "name"> | undefined {

@@ -11,12 +11,14 @@ import type { CodecMetadata } from "zarrita";
 import type { CfOptions } from "@lance-nd/cf";
 import { readAligned } from "./aligned-read.js";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
-import { cfOptions, decodeArray, decodedShape } from "./cf.js";
+import { z } from "zod";
+import { cfOptionSchema, cfOptions, decodeArray, decodedShape } from "./cf.js";
 import type { CfOption } from "./cf.js";
 import { readNodes } from "./metadata.js";
 import type { ArrayNode } from "./metadata.js";
 import { rowCount, rowSteps, rowWindows } from "./row-grid.js";
 import type { GridVariable, RowSteps } from "./row-grid.js";
+import { parseOptions } from "./options.js";
 import { openStoreFiles, storeName } from "./store-files.js";
 import type { StoreFiles } from "./store-files.js";
 import { toArrowValues } from "./values.js";
@@ -57,11 +59,13 @@ export interface OpenZarrOptions {
   cf?: CfOption;
 }
 
+const openOptionsSchema = z.strictObject({ id: z.string().min(1).optional(), cf: cfOptionSchema.optional() });
+
 /**
  * Opens the Zarr store at `path` (a directory): a v2 or v3 group, with or
  * without consolidated metadata, or a single array. Reads metadata only.
  *
- * Errors (`ZarrError`): `NotFound` (no store), `InvalidStore` (metadata that
+ * Errors (`ZarrError`): `InvalidArgument` (options), `NotFound` (no store), `InvalidStore` (metadata that
  * is not Zarr, dims whose sizes disagree), `UnsupportedType`,
  * `UnsupportedAttribute` (each naming the array).
  *
@@ -73,15 +77,13 @@ export interface OpenZarrOptions {
  */
 export async function openZarr(path: string, options: OpenZarrOptions = {}): Promise<ZarrStore> {
   if (typeof path !== "string" || path === "") throw new ZarrError("InvalidArgument", "the store path must be a non-empty string");
-  if (options.id !== undefined && (typeof options.id !== "string" || options.id === "")) {
-    throw new ZarrError("InvalidArgument", "options.id must be a non-empty string", { path });
-  }
-  const cf = cfOptions(options.cf);
+  const parsed = parseOptions(openOptionsSchema, options, path);
+  const cf = cfOptions(parsed.cf);
   const files = await openStoreFiles(path);
   const name = storeName(path);
   const nodes = await readNodes(files, path, name.replace(/\.zarr$/, "") || name);
   const globalAttrs = new Map<string, Attr>(attrsFromJson(nodes.groupAttrs, undefined, { path }));
-  globalAttrs.set("id", attrFromJson("id", options.id ?? name, undefined, { path }));
+  globalAttrs.set("id", attrFromJson("id", parsed.id ?? name, undefined, { path }));
   return new ZarrStore(path, files, nodes.format, nodes.consolidated, nodes.arrays, globalAttrs, cf);
 }
 

@@ -10,13 +10,14 @@ import { CHUNK_OFFSET, chunk as cutBatch } from "@lance-nd/nd-arrow";
 import type { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { attrToJson, attrsToJson } from "./attrs.js";
-import { encodeArray, cfOptions } from "./cf.js";
+import { cfOptionSchema, cfOptions, encodeArray } from "./cf.js";
 import type { CfOption } from "./cf.js";
 import { chunkBytes, compressor } from "./chunk-bytes.js";
 import { toZarrType } from "./data-type.js";
 import { chunkKey, jsonBytes, v2Documents, v3Documents } from "./metadata-docs.js";
 import type { Compression, WrittenArray } from "./metadata-docs.js";
 import { createStoreWriter } from "./store-files.js";
+import { parseOptions } from "./options.js";
 import { ZarrError } from "./zarr-error.js";
 
 /** Options of {@link writeZarr}. */
@@ -55,7 +56,7 @@ const optionsSchema = z.strictObject({
     .optional(),
   chunks: z.record(z.string(), z.number().int().min(1)).optional(),
   overwrite: z.boolean().optional(),
-  cf: z.union([z.boolean(), z.strictObject({ mask: z.boolean().optional(), scale: z.boolean().optional(), times: z.boolean().optional() })]).optional(),
+  cf: cfOptionSchema.optional(),
 });
 
 /** One array being written: its grid and what is done. */
@@ -88,18 +89,14 @@ export async function writeZarr(
   options: WriteZarrOptions = {},
 ): Promise<WriteZarrResult> {
   if (typeof path !== "string" || path === "") throw new ZarrError("InvalidArgument", "the output path must be a non-empty string");
-  const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${["options", ...i.path.map(String)].join(".")}: ${i.message}`);
-    throw new ZarrError("InvalidArgument", problems.join("; "), { path });
-  }
-  const version = parsed.data.version ?? 3;
+  const parsed = parseOptions(optionsSchema, options, path);
+  const version = parsed.version ?? 3;
   const compression: Compression =
-    parsed.data.compression?.codec === "none" ? { codec: "none" } : { codec: "zstd", level: parsed.data.compression?.level ?? 3 };
+    parsed.compression?.codec === "none" ? { codec: "none" } : { codec: "zstd", level: parsed.compression?.level ?? 3 };
   const compress = await compressor(compression);
-  const cf = cfOptions(parsed.data.cf);
-  const source = isBatch(rows) ? (parsed.data.chunks === undefined ? [rows] : cutBatch(rows, parsed.data.chunks)) : rows;
-  const writer = await createStoreWriter(path, parsed.data.overwrite ?? false);
+  const cf = cfOptions(parsed.cf);
+  const source = isBatch(rows) ? (parsed.chunks === undefined ? [rows] : cutBatch(rows, parsed.chunks)) : rows;
+  const writer = await createStoreWriter(path, parsed.overwrite ?? false);
   const plans = new Map<string, Plan>();
   let groupAttrs: Record<string, unknown> | undefined;
   let rowCount = 0;

@@ -59,6 +59,8 @@ describe("openZarr refuses what is not a store it can read", () => {
     expect((await failure(() => openZarr(file), "NotFound")).message).toContain("not a directory");
     expect((await failure(() => openZarr(store("empty.zarr", {})), "NotFound")).message).toContain("no Zarr metadata");
     await failure(() => openZarr(""), "InvalidArgument");
+    expect((await failure(() => openZarr(missing, { id: "" }), "InvalidArgument")).message).toContain("options.id");
+    expect((await failure(() => openZarr(missing, { cf: "yes" } as never), "InvalidArgument")).message).toContain("options.cf");
   });
 
   it("metadata that is not JSON, or not Zarr: InvalidStore naming the file and the array", async () => {
