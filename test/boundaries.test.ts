@@ -52,4 +52,15 @@ describe("package boundaries", () => {
       expect(offenders).toEqual([]);
     });
   }
+
+  // Packages whose purpose is files: no Lance, and node: only in their I/O seam.
+  for (const [dir, seam] of [["zarr", "store-files.ts"]] as const) {
+    it(`${dir} does not depend on @lancedb/* and imports node: only in src/${seam}`, () => {
+      expect([...dependencyClosure(dir)].filter((d) => d.startsWith("@lancedb/"))).toEqual([]);
+      const offenders = sourceFiles(join(root, "packages", dir, "src")).filter(
+        (file) => /from\s+["']@lancedb\//.test(readFileSync(file, "utf8")) || (!file.endsWith(seam) && /from\s+["']node:/.test(readFileSync(file, "utf8"))),
+      );
+      expect(offenders).toEqual([]);
+    });
+  }
 });

@@ -1,0 +1,177 @@
+/**
+ * Zarr data types and their nd-arrow value types (README "Types"). A Zarr
+ * type maps to an Arrow type only where the values keep their meaning;
+ * everything else is refused with `UnsupportedType` naming the array.
+ */
+import {
+  Binary,
+  Bool,
+  DataType,
+  DateDay,
+  Duration,
+  Float16,
+  Float32,
+  Float64,
+  Int16,
+  Int32,
+  Int64,
+  Int8,
+  TimeUnit,
+  Timestamp,
+  Type,
+  Uint16,
+  Uint32,
+  Uint64,
+  Uint8,
+  Utf8,
+} from "apache-arrow";
+import type { DataType as ZarritaType } from "zarrita";
+import { ZarrError } from "./zarr-error.js";
+import type { ZarrErrorContext } from "./zarr-error.js";
+
+/** How the values of one Zarr type are read and what they become. */
+export interface ZarrType {
+  /** The type as the store writes it: `"<f4"`, `"|O"`, `"<M8[ns]"`, `"float32"`, `"string"`. */
+  readonly stored: string;
+  /** The zarrita type that reads the stored bytes (`int64` for `<M8[ns]`, `uint16` for `float16`). */
+  readonly read: ZarritaType;
+  /** Byte order of multi-byte v2 types. */
+  readonly endian: "little" | "big";
+  /** The nd-arrow value type. */
+  readonly arrow: DataType;
+  /** How raw values become Arrow values (see values.ts). */
+  readonly kind: "plain" | "bool" | "text" | "bytes" | "time";
+}
+
+/** The numeric types both formats share: v3 name, v2 code (no byte order), Arrow type. */
+const NUMERIC: readonly (readonly [ZarritaType, string, () => DataType])[] = [
+  ["int8", "i1", () => new Int8()],
+  ["int16", "i2", () => new Int16()],
+  ["int32", "i4", () => new Int32()],
+  ["int64", "i8", () => new Int64()],
+  ["uint8", "u1", () => new Uint8()],
+  ["uint16", "u2", () => new Uint16()],
+  ["uint32", "u4", () => new Uint32()],
+  ["uint64", "u8", () => new Uint64()],
+  ["float32", "f4", () => new Float32()],
+  ["float64", "f8", () => new Float64()],
+];
+
+const TIME_UNITS: Readonly<Record<string, TimeUnit>> = {
+  s: TimeUnit.SECOND,
+  ms: TimeUnit.MILLISECOND,
+  us: TimeUnit.MICROSECOND,
+  ns: TimeUnit.NANOSECOND,
+};
+
+/**
+ * The {@link ZarrType} of a v2 `dtype` (numpy's type string). Strings: `<U`
+ * (UTF-32) and `|O` with a `vlen-utf8` filter are Utf8, `|S` is Binary;
+ * `<M8[unit]` is Timestamp (`D`: Date32), `<m8[unit]` is Duration, NaT a
+ * null. Complex, structured, void and object types other than vlen-utf8
+ * strings are `UnsupportedType`.
+ */
+export function fromV2Dtype(dtype: unknown, filterIds: readonly string[], where: ZarrErrorContext): ZarrType {
+  if (typeof dtype !== "string") {
+    throw new ZarrError("UnsupportedType", `structured dtype ${JSON.stringify(dtype)} has no nd-arrow counterpart`, where);
+  }
+  const refuse = (why: string): never => {
+    throw new ZarrError("UnsupportedType", `dtype "${dtype}" ${why}`, where);
+  };
+  if (dtype === "|O") {
+    if (filterIds.includes("vlen-utf8")) return { stored: dtype, read: "v2:object", endian: "little", arrow: new Utf8(), kind: "text" };
+    return refuse(`(objects encoded with [${filterIds.join(", ")}]) has no nd-arrow counterpart; only vlen-utf8 strings map (to Utf8)`);
+  }
+  const match = /^([<>|=])([a-zA-Z])(\d*)(?:\[(\w+)\])?$/.exec(dtype);
+  if (match === null) return refuse("is not a numpy type string");
+  const [, order, code, size, unit] = match as unknown as [string, string, string, string, string | undefined];
+  const endian = order === ">" ? "big" : "little";
+  const numeric = NUMERIC.find(([, v2]) => v2 === `${code}${size}`);
+  if (numeric !== undefined) return { stored: dtype, read: numeric[0], endian, arrow: numeric[2](), kind: "plain" };
+  switch (code) {
+    case "b":
+      if (size === "1") return { stored: dtype, read: "bool", endian, arrow: new Bool(), kind: "bool" };
+      break;
+    case "f":
+      if (size === "2") return { stored: dtype, read: "uint16", endian, arrow: new Float16(), kind: "plain" };
+      break;
+    case "U":
+      return { stored: dtype, read: `v2:U${Number(size)}`, endian, arrow: new Utf8(), kind: "text" };
+    case "S":
+      return { stored: dtype, read: `v2:S${Number(size)}`, endian, arrow: new Binary(), kind: "bytes" };
+    case "M":
+    case "m": {
+      const arrow = timeType(code, unit);
+      if (arrow === undefined) return refuse(`has the time unit "${unit ?? ""}"; nd-arrow maps s, ms, us, ns (and D for datetime64)`);
+      return { stored: dtype, read: "int64", endian, arrow, kind: "time" };
+    }
+    case "c":
+      return refuse("is complex; nd-arrow has no complex type (store real and imaginary parts as two arrays)");
+  }
+  return refuse("has no nd-arrow counterpart");
+}
+
+function timeType(code: string, unit: string | undefined): DataType | undefined {
+  if (code === "M" && unit === "D") return new DateDay();
+  const arrowUnit = unit === undefined ? undefined : TIME_UNITS[unit];
+  if (arrowUnit === undefined) return undefined;
+  return code === "M" ? new Timestamp(arrowUnit) : new Duration(arrowUnit);
+}
+
+/**
+ * The {@link ZarrType} of a v3 `data_type`: the core numeric types, `bool`,
+ * `float16` and the `string` extension (vlen-utf8). Complex, raw (`r*`) and
+ * other extension types are `UnsupportedType`.
+ */
+export function fromV3DataType(dataType: unknown, where: ZarrErrorContext): ZarrType {
+  const name = typeof dataType === "string" ? dataType : JSON.stringify(dataType);
+  const numeric = NUMERIC.find(([v3]) => v3 === dataType);
+  if (numeric !== undefined) return { stored: name, read: numeric[0], endian: "little", arrow: numeric[2](), kind: "plain" };
+  if (dataType === "bool") return { stored: name, read: "bool", endian: "little", arrow: new Bool(), kind: "bool" };
+  if (dataType === "float16") return { stored: name, read: "uint16", endian: "little", arrow: new Float16(), kind: "plain" };
+  if (dataType === "string") return { stored: name, read: "string", endian: "little", arrow: new Utf8(), kind: "text" };
+  const why = /^complex/.test(name) ? "is complex; nd-arrow has no complex type" : "has no nd-arrow counterpart";
+  throw new ZarrError("UnsupportedType", `data type ${name} ${why}`, where);
+}
+
+/** The Zarr type a written array of Arrow `type` gets, for one format version. */
+export interface WriteType {
+  /** v2 `dtype` or v3 `data_type`. */
+  readonly name: string;
+  /** Bytes per value, 0 for variable-length strings. */
+  readonly itemSize: number;
+  /** How the values are laid out in a chunk (see chunk-bytes.ts). */
+  readonly layout: "plain" | "bool" | "text";
+}
+
+/**
+ * The Zarr type of Arrow `type` in format `version`: numbers and Bool in
+ * both, Utf8 as `|O` + vlen-utf8 (v2) or `string` (v3), Timestamp (no time
+ * zone or UTC) and Duration as `<M8[unit]` / `<m8[unit]` in v2 only (v3 has
+ * no core time type: CF-encode the times first). Anything else is
+ * `UnsupportedType`.
+ */
+export function toZarrType(type: DataType, version: 2 | 3, where: ZarrErrorContext): WriteType {
+  if (DataType.isInt(type) || DataType.isFloat(type)) {
+    const found = NUMERIC.find(([, , make]) => sameNumeric(make(), type));
+    const bytes = DataType.isInt(type) ? type.bitWidth / 8 : type.precision === 0 ? 2 : type.precision === 1 ? 4 : 8;
+    if (found !== undefined) return { name: version === 2 ? `${bytes === 1 ? "|" : "<"}${found[1]}` : found[0], itemSize: bytes, layout: "plain" };
+    return { name: version === 2 ? "<f2" : "float16", itemSize: 2, layout: "plain" };
+  }
+  if (type.typeId === Type.Bool) return { name: version === 2 ? "|b1" : "bool", itemSize: 1, layout: "bool" };
+  if (type.typeId === Type.Utf8 || type.typeId === Type.LargeUtf8) return { name: version === 2 ? "|O" : "string", itemSize: 0, layout: "text" };
+  if (version === 2 && (type.typeId === Type.Timestamp || type.typeId === Type.Duration)) {
+    const tz = type.typeId === Type.Timestamp ? (type as Timestamp).timezone : null;
+    if (tz === null || tz === undefined || tz === "UTC" || tz === "+00:00") {
+      const unit = Object.entries(TIME_UNITS).find(([, u]) => u === (type as Timestamp | Duration).unit)![0];
+      return { name: `<${type.typeId === Type.Timestamp ? "M" : "m"}8[${unit}]`, itemSize: 8, layout: "plain" };
+    }
+  }
+  const hint = version === 3 && (type.typeId === Type.Timestamp || type.typeId === Type.Duration) ? " (Zarr v3 has no time type; CF-encode times or write v2)" : "";
+  throw new ZarrError("UnsupportedType", `${type} has no Zarr v${version} counterpart${hint}`, where);
+}
+
+function sameNumeric(a: DataType, b: DataType): boolean {
+  if (DataType.isInt(a) && DataType.isInt(b)) return a.bitWidth === b.bitWidth && a.isSigned === b.isSigned;
+  return DataType.isFloat(a) && DataType.isFloat(b) && a.precision === b.precision;
+}

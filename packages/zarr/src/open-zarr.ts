@@ -1,0 +1,312 @@
+/**
+ * `openZarr`: a lazy view of a local Zarr v2 or v3 store (README "Reading").
+ * Opening reads metadata only; `read` and `chunks` read the chunks (or the
+ * inner chunks of shards) their windows touch, through zarrita.
+ */
+import { NdArray, NdRecordBatch, attr, toAttrs, CHUNK_OFFSET } from "@lance-nd/nd-arrow";
+import type { Attr, Attrs, Dim } from "@lance-nd/nd-arrow";
+import type { DataType } from "apache-arrow";
+import * as zarr from "zarrita";
+import type { CodecMetadata } from "zarrita";
+import type { CfOptions } from "@lance-nd/cf";
+import { readAligned } from "./aligned-read.js";
+import { attrFromJson, attrsFromJson } from "./attrs.js";
+import { z } from "zod";
+import { cfOptionSchema, cfOptions, decodeArray, decodedShape } from "./cf.js";
+import type { CfOption } from "./cf.js";
+import { readNodes } from "./metadata.js";
+import type { ArrayNode } from "./metadata.js";
+import { rowCount, rowSteps, rowWindows } from "./row-grid.js";
+import type { GridVariable, RowSteps } from "./row-grid.js";
+import { parseOptions } from "./options.js";
+import { openStoreFiles, storeName } from "./store-files.js";
+import type { StoreFiles } from "./store-files.js";
+import { toArrowValues } from "./values.js";
+import { ZarrError, isZarrError } from "./zarr-error.js";
+
+/** One array of a store, as `openZarr` describes it. */
+export interface ZarrVariable {
+  readonly name: string;
+  /** The nd-arrow value type (CF-decoded when `openZarr` was asked to). */
+  readonly type: DataType;
+  /** The dims, in order, with sizes. */
+  readonly dims: readonly Dim[];
+  /** The attributes (a v2 `fill_value` is `_FillValue`, as xarray shows it). */
+  readonly attrs: Attrs;
+  /** The Zarr data type as stored (`"<f4"`, `"float32"`, `"|O"`). */
+  readonly dataType: string;
+  /** The chunk shape (inner chunks of a sharded array). */
+  readonly chunks: readonly number[];
+  /** The shard shape of a sharded array, else `undefined`. */
+  readonly shards: readonly number[] | undefined;
+  /** The codec pipeline zarrita decodes the chunks with (v2 filters and compressor as `numcodecs.*`). */
+  readonly codecs: readonly CodecMetadata[];
+  /** The fill value as stored. */
+  readonly fillValue: unknown;
+}
+
+/** A window: `[start, stop)` along a dim, or an index (which drops the dim). Unnamed dims are whole. */
+export type ZarrWindow = Readonly<Record<string, number | readonly [number, number]>>;
+
+/** Options of {@link openZarr}. */
+export interface OpenZarrOptions {
+  /** The `id` global attribute; default: the store's directory name. */
+  id?: string;
+  /**
+   * CF decoding through `@lance-nd/cf` (`true`: mask, scale and times; or
+   * `{ mask, scale, times }`). Default: off, values as stored.
+   */
+  cf?: CfOption;
+}
+
+const openOptionsSchema = z.strictObject({ id: z.string().min(1).optional(), cf: cfOptionSchema.optional() });
+
+/**
+ * Opens the Zarr store at `path` (a directory): a v2 or v3 group, with or
+ * without consolidated metadata, or a single array. Reads metadata only.
+ *
+ * Errors (`ZarrError`): `InvalidArgument` (options), `NotFound` (no store), `InvalidStore` (metadata that
+ * is not Zarr, dims whose sizes disagree), `UnsupportedType`,
+ * `UnsupportedAttribute` (each naming the array).
+ *
+ * @example
+ * const store = await openZarr("sst.zarr");
+ * store.dims;                                    // [{ name: "time", size: 4 }, ...]
+ * const sst = await store.read("sst", { time: [0, 2] });
+ * for await (const row of store.chunks()) row.globalAttr("chunk_offset");
+ */
+export async function openZarr(path: string, options: OpenZarrOptions = {}): Promise<ZarrStore> {
+  if (typeof path !== "string" || path === "") throw new ZarrError("InvalidArgument", "the store path must be a non-empty string");
+  const parsed = parseOptions(openOptionsSchema, options, path);
+  const cf = cfOptions(parsed.cf);
+  const files = await openStoreFiles(path);
+  const name = storeName(path);
+  const nodes = await readNodes(files, path, name.replace(/\.zarr$/, "") || name);
+  const globalAttrs = new Map<string, Attr>(attrsFromJson(nodes.groupAttrs, undefined, { path }));
+  globalAttrs.set("id", attrFromJson("id", parsed.id ?? name, undefined, { path }));
+  return new ZarrStore(path, files, nodes.format, nodes.consolidated, nodes.arrays, globalAttrs, cf);
+}
+
+/** A store opened by {@link openZarr}. */
+export class ZarrStore {
+  /** The store path as given. */
+  readonly path: string;
+  /** Zarr format: 2 or 3. */
+  readonly format: 2 | 3;
+  /** True when the arrays were found through consolidated metadata. */
+  readonly consolidated: boolean;
+  /** Every dim of every array: the highest-rank array's dims, then others in order of appearance. */
+  readonly dims: readonly Dim[];
+  /** The arrays, by name. */
+  readonly variables: readonly ZarrVariable[];
+  /** The group's attributes plus `id`. */
+  readonly globalAttrs: Attrs;
+  readonly #files: StoreFiles;
+  readonly #nodes: ReadonlyMap<string, ArrayNode>;
+  readonly #arrays = new Map<string, zarr.Array<zarr.DataType>>();
+  readonly #cf: Omit<CfOptions, "name"> | undefined;
+  readonly #storedAttrs: ReadonlyMap<string, Attrs>;
+
+  /** Use {@link openZarr}. */
+  constructor(
+    path: string,
+    files: StoreFiles,
+    format: 2 | 3,
+    consolidated: boolean,
+    nodes: readonly ArrayNode[],
+    globalAttrs: Attrs,
+    cf?: Omit<CfOptions, "name">,
+  ) {
+    this.path = path;
+    this.format = format;
+    this.consolidated = consolidated;
+    this.#files = files;
+    this.#nodes = new Map(nodes.map((n) => [n.name, n]));
+    this.#cf = cf;
+    this.#storedAttrs = new Map(nodes.map((node) => [node.name, storedAttrs(node, path)]));
+    this.variables = nodes.map((node) => describe(node, this.#storedAttrs.get(node.name)!, path, cf));
+    this.dims = storeDims(this.variables, path);
+    this.globalAttrs = globalAttrs;
+  }
+
+  /** The variable called `name`; `NotFound` naming the ones there are. */
+  variable(name: string): ZarrVariable {
+    const found = this.variables.find((v) => v.name === name);
+    if (found === undefined) {
+      throw new ZarrError("NotFound", `no array "${name}" (the store has [${this.variables.map((v) => v.name).join(", ")}])`, { path: this.path });
+    }
+    return found;
+  }
+
+  /**
+   * The values of array `name` inside `window` (whole when omitted), as an
+   * NdArray with the array's dims (an index drops its dim) and attributes.
+   * Reads only the chunks the window touches.
+   *
+   * Errors: `NotFound` (no such array), `InvalidArgument` (a dim the array
+   * does not have, a range outside it), `ReadFailed` (a chunk that cannot
+   * be read or decoded, naming the array).
+   */
+  async read(name: string, window: ZarrWindow = {}): Promise<NdArray> {
+    const variable = this.variable(name);
+    const where = { path: this.path, variable: name };
+    if (typeof window !== "object" || window === null) throw new ZarrError("InvalidArgument", "the window must be an object of dim ranges", where);
+    for (const dim of Object.keys(window)) {
+      if (!variable.dims.some((d) => d.name === dim)) {
+        throw new ZarrError("InvalidArgument", `window dim "${dim}" is not a dim of the array ([${variable.dims.map((d) => d.name).join(", ")}])`, where);
+      }
+    }
+    const selection: (number | zarr.Slice)[] = [];
+    const dims: Dim[] = [];
+    for (const { name: dim, size } of variable.dims) {
+      const range = window[dim];
+      if (typeof range === "number") {
+        if (!Number.isSafeInteger(range) || range < 0 || range >= size) {
+          throw new ZarrError("InvalidArgument", `index ${range} along "${dim}" is outside 0..${size - 1}`, where);
+        }
+        selection.push(range);
+        continue;
+      }
+      const [start, stop] = range ?? [0, size];
+      if (!Number.isSafeInteger(start) || !Number.isSafeInteger(stop) || start < 0 || stop > size || start > stop) {
+        throw new ZarrError("InvalidArgument", `range [${String(start)}, ${String(stop)}) along "${dim}" is not inside [0, ${size})`, where);
+      }
+      selection.push(zarr.slice(start, stop));
+      dims.push({ name: dim, size: stop - start });
+    }
+    const node = this.#nodes.get(name)!;
+    const values = await this.#get(node, selection, dims);
+    return decodeArray(new NdArray(values, dims, this.#storedAttrs.get(name)), this.#cf, this.path, name);
+  }
+
+  /** The row sizes `chunks(sizes)` uses along every dim (see README "Rows"). */
+  rowSteps(sizes?: Readonly<Record<string, number>>): RowSteps {
+    const variables: GridVariable[] = this.variables.map((v) => ({
+      name: v.name,
+      dims: v.dims,
+      itemBytes: itemBytes(v.type),
+      block: v.shards ?? v.chunks,
+    }));
+    return rowSteps(this.dims, variables, sizes, this.path);
+  }
+
+  /** The number of rows `chunks(sizes)` yields. */
+  rowCount(sizes?: Readonly<Record<string, number>>): number {
+    return rowCount(this.dims, this.rowSteps(sizes));
+  }
+
+  /**
+   * The store as rows (NdRecordBatch), one at a time, each with every array
+   * cut to the row's window, the global attributes and `chunk_offset` (the
+   * row's start along each grid dim). Rows follow {@link rowSteps}: the
+   * storage grid by default, or `sizes` (`{ dim: size }`, other dims whole).
+   * Reads the next row while the caller holds one: about two rows in memory.
+   */
+  async *chunks(sizes?: Readonly<Record<string, number>>): AsyncGenerator<NdRecordBatch> {
+    const steps = this.rowSteps(sizes);
+    const uncut = new Map<string, Promise<NdArray>>();
+    const isUncut = (v: ZarrVariable) => v.dims.every((d) => steps.get(d.name)! >= d.size);
+    const readRow = async (window: ReadonlyMap<string, readonly [number, number]>, offset: readonly number[]) => {
+      const arrays = await Promise.all(
+        this.variables.map((v) => {
+          if (!isUncut(v)) return this.read(v.name, Object.fromEntries(v.dims.map((d) => [d.name, window.get(d.name)!])));
+          if (!uncut.has(v.name)) uncut.set(v.name, this.read(v.name));
+          return uncut.get(v.name)!;
+        }),
+      );
+      const batch = new NdRecordBatch(this.variables.map((v, i) => [v.name, arrays[i]!] as const), this.globalAttrs);
+      const start = new Map(this.dims.map((d, i) => [d.name, offset[i]!]));
+      const chunkOffset = attr.uint32(batch.grid().map((d) => start.get(d.name)!));
+      return batch.withGlobalAttrs(new Map([...this.globalAttrs, [CHUNK_OFFSET, chunkOffset]]));
+    };
+    let next: Promise<NdRecordBatch> | undefined;
+    for (const { window, offset } of rowWindows(this.dims, steps)) {
+      const current = readRow(window, offset);
+      current.catch(() => undefined);
+      if (next !== undefined) yield await next;
+      next = current;
+    }
+    if (next !== undefined) yield await next;
+  }
+
+  /** Nothing to release for a local store; here for the shape the netCDF reader shares. */
+  async close(): Promise<void> {}
+
+  async #get(node: ArrayNode, selection: (number | zarr.Slice)[], dims: Dim[]) {
+    const where = { path: this.path, variable: node.name };
+    try {
+      let array = this.#arrays.get(node.name);
+      if (array === undefined) {
+        const location = zarr.root(this.#files.zarrita).resolve(node.key || "/");
+        array = new zarr.Array(this.#files.zarrita, location.path, node.zarrita);
+        this.#arrays.set(node.name, array);
+      }
+      const size = dims.reduce((n, d) => n * d.size, 1);
+      if (size === 0) return toArrowValues({ data: new (array.is("string") ? Array : Float64Array)(0) as never, shape: [0], stride: [1] }, node.type);
+      if (node.type.kind === "plain" && selection.every((s) => typeof s !== "number")) {
+        const window = (selection as zarr.Slice[]).map((s) => [s.start ?? 0, s.stop ?? 0] as const);
+        const aligned = await readAligned(array, window);
+        if (aligned !== undefined) return toArrowValues({ data: aligned as never, shape: [aligned.length], stride: [1] }, node.type);
+      }
+      const chunk = await zarr.get(array, selection);
+      if (typeof chunk !== "object" || chunk === null || !("data" in chunk)) {
+        return toArrowValues({ data: [chunk] as never, shape: [], stride: [] }, node.type);
+      }
+      return toArrowValues(chunk, node.type);
+    } catch (cause) {
+      if (isZarrError(cause)) throw cause;
+      throw new ZarrError("ReadFailed", `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`, { ...where, cause });
+    }
+  }
+}
+
+/** The attributes as stored (a v2 `fill_value` as `_FillValue`, as xarray shows it). */
+function storedAttrs(node: ArrayNode, path: string): Attrs {
+  const where = { path, variable: node.name };
+  const attrs = new Map(attrsFromJson(node.attrs, node.type.arrow, where));
+  if (node.format === 2 && node.fillValue !== null && node.fillValue !== undefined && node.type.kind === "plain" && !attrs.has("_FillValue")) {
+    attrs.set("_FillValue", attrFromJson("_FillValue", node.fillValue, node.type.arrow, where));
+  }
+  return toAttrs(attrs);
+}
+
+function describe(node: ArrayNode, stored: Attrs, path: string, cf: Omit<CfOptions, "name"> | undefined): ZarrVariable {
+  const dims = node.dimNames.map((name, i) => ({ name, size: node.shape[i]! }));
+  const { type, attrs } = decodedShape(node.type.arrow, dims, stored, cf, path, node.name);
+  return {
+    name: node.name,
+    type,
+    dims,
+    attrs,
+    dataType: node.type.stored,
+    chunks: node.chunkShape,
+    shards: node.shardShape,
+    codecs: node.zarrita.codecs,
+    fillValue: node.fillValue,
+  };
+}
+
+/** The grid of all arrays (nd-arrow's grid rule); `InvalidStore` when two arrays disagree on a dim's size. */
+function storeDims(variables: readonly ZarrVariable[], path: string): Dim[] {
+  let widest: ZarrVariable | undefined;
+  for (const v of variables) if (widest === undefined || v.dims.length > widest.dims.length) widest = v;
+  const sizes = new Map<string, { size: number; owner: string }>();
+  for (const v of widest === undefined ? variables : [widest, ...variables]) {
+    for (const { name, size } of v.dims) {
+      const seen = sizes.get(name);
+      if (seen === undefined) sizes.set(name, { size, owner: v.name });
+      else if (seen.size !== size) {
+        throw new ZarrError("InvalidStore", `dim "${name}" has size ${size} here but ${seen.size} in array "${seen.owner}"`, { path, variable: v.name });
+      }
+    }
+  }
+  return [...sizes].map(([name, { size }]) => ({ name, size }));
+}
+
+function itemBytes(type: DataType): number {
+  const width = (type as { bitWidth?: number }).bitWidth;
+  if (typeof width === "number") return Math.max(1, width / 8);
+  const precision = (type as { precision?: number }).precision;
+  if (typeof precision === "number") return [2, 4, 8][precision] ?? 8;
+  return 8;
+}

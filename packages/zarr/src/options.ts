@@ -1,0 +1,11 @@
+/** Options checked once where they enter the package, with zod. */
+import type { z } from "zod";
+import { ZarrError } from "./zarr-error.js";
+
+/** `options` parsed by `schema`; `InvalidArgument` listing every problem (`options.version: ...`). */
+export function parseOptions<T extends z.ZodType>(schema: T, options: unknown, path: string): z.infer<T> {
+  const parsed = schema.safeParse(options ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `${["options", ...i.path.map(String)].join(".")}: ${i.message}`);
+  throw new ZarrError("InvalidArgument", problems.join("; "), { path });
+}

@@ -1,0 +1,103 @@
+/**
+ * The package's one file-system seam: reading and listing a local store,
+ * writing files of a new one. Everything else works on keys and bytes.
+ */
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import FileSystemStore from "@zarrita/storage/fs";
+import { ZarrError } from "./zarr-error.js";
+
+/** A local store directory: its zarrita store and raw access to its keys. */
+export interface StoreFiles {
+  /** The absolute directory. */
+  readonly root: string;
+  /** The zarrita store over the directory (chunk reads, range reads for shards). */
+  readonly zarrita: FileSystemStore;
+  /** The bytes of `key` (a path relative to the root), `undefined` when absent. */
+  read(key: string): Promise<Uint8Array | undefined>;
+  /** The names of the sub-directories of `key` (`""` for the root), sorted. */
+  listDirs(key: string): Promise<string[]>;
+}
+
+/** The store at `path`; `NotFound` when it is not a directory. */
+export async function openStoreFiles(path: string): Promise<StoreFiles> {
+  const root = resolve(path);
+  const info = await stat(root).catch((cause: unknown) => {
+    throw new ZarrError("NotFound", "no Zarr store here (no such directory)", { path, cause });
+  });
+  if (!info.isDirectory()) throw new ZarrError("NotFound", "not a Zarr store (a file, not a directory)", { path });
+  return {
+    root,
+    zarrita: new FileSystemStore(root),
+    read: (key) =>
+      readFile(join(root, key)).then(
+        (buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength),
+        (cause: NodeJS.ErrnoException) => {
+          if (cause.code === "ENOENT" || cause.code === "ENOTDIR") return undefined;
+          throw new ZarrError("ReadFailed", `cannot read "${key}"`, { path, cause });
+        },
+      ),
+    listDirs: async (key) => {
+      const entries = await readdir(join(root, key), { withFileTypes: true }).catch(() => []);
+      return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    },
+  };
+}
+
+/** The store's name: the last segment of its path (`"sst.zarr"`). */
+export function storeName(path: string): string {
+  return basename(resolve(path));
+}
+
+/** Writes files of a new store into a hidden sibling directory, moved into place by `commit`. */
+export interface StoreWriter {
+  /** Writes `bytes` at `key`, creating directories. */
+  write(key: string, bytes: Uint8Array): Promise<void>;
+  /** Puts the written store at the output path (replacing an old one when overwriting). */
+  commit(): Promise<void>;
+  /** Removes what was written; the output path is left as it was. */
+  abort(): Promise<void>;
+}
+
+/**
+ * A writer for a new store at `path`. An existing path is `InvalidArgument`
+ * unless `overwrite`; then it is replaced only by `commit`, so a failed
+ * write leaves it as it was.
+ */
+export async function createStoreWriter(path: string, overwrite: boolean): Promise<StoreWriter> {
+  const root = resolve(path);
+  const exists = () =>
+    stat(root).then(
+      () => true,
+      () => false,
+    );
+  if ((await exists()) && !overwrite) {
+    throw new ZarrError("InvalidArgument", "the output already exists (pass { overwrite: true } to replace it)", { path });
+  }
+  const staging = join(dirname(root), `.${basename(root)}.writing-${process.pid}-${Date.now()}`);
+  try {
+    await mkdir(staging, { recursive: true });
+  } catch (cause) {
+    throw new ZarrError("WriteFailed", "cannot create the output directory", { path, cause });
+  }
+  return {
+    async write(key, bytes) {
+      const file = join(staging, key);
+      try {
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(file, bytes);
+      } catch (cause) {
+        throw new ZarrError("WriteFailed", `cannot write "${key}"`, { path, cause });
+      }
+    },
+    async commit() {
+      try {
+        if (await exists()) await rm(root, { recursive: true });
+        await rename(staging, root);
+      } catch (cause) {
+        throw new ZarrError("WriteFailed", "cannot move the written store into place", { path, cause });
+      }
+    },
+    abort: () => rm(staging, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,54 @@
+/** What went wrong, as a stable machine-readable code. */
+export type ZarrErrorCode =
+  | "NotFound" // no Zarr group or array at the path, or no such variable
+  | "InvalidStore" // metadata that is not valid Zarr, or arrays whose dims disagree
+  | "UnsupportedType" // a data type with no faithful nd-arrow (or Zarr) counterpart
+  | "UnsupportedAttribute" // an attribute value with no faithful counterpart
+  | "ReadFailed" // a chunk could not be read or decoded
+  | "CfFailed" // CF decoding or encoding (@lance-nd/cf) failed; its CfError is the cause
+  | "InvalidArgument" // a bad window, chunk size, option or row
+  | "WriteFailed"; // the output could not be written
+
+/** Where an error happened, as far as it is known. */
+export interface ZarrErrorContext {
+  /** The store (directory) path. */
+  path?: string;
+  /** The array (variable) name. */
+  variable?: string;
+  /** The underlying error, if any. */
+  cause?: unknown;
+}
+
+/**
+ * The one error type of `@lance-nd/zarr`. `code` says what went wrong;
+ * `path` and `variable` say where; `cause` holds zarrita's or the file
+ * system's own error.
+ *
+ * @example
+ * try { await openZarr("missing.zarr"); } catch (err) {
+ *   if (isZarrError(err, "NotFound")) console.error(err.message);
+ * }
+ */
+export class ZarrError extends Error {
+  override readonly name = "ZarrError";
+  readonly code: ZarrErrorCode;
+  readonly path: string | undefined;
+  readonly variable: string | undefined;
+
+  constructor(code: ZarrErrorCode, message: string, context: ZarrErrorContext = {}) {
+    super(withPlace(message, context), context.cause === undefined ? undefined : { cause: context.cause });
+    this.code = code;
+    this.path = context.path;
+    this.variable = context.variable;
+  }
+}
+
+/** True when `err` is a {@link ZarrError}, optionally with one of `codes`. */
+export function isZarrError(err: unknown, ...codes: ZarrErrorCode[]): err is ZarrError {
+  return err instanceof ZarrError && (codes.length === 0 || codes.includes(err.code));
+}
+
+function withPlace(message: string, { path, variable }: ZarrErrorContext): string {
+  const place = [path === undefined ? "" : path, variable === undefined ? "" : `array "${variable}"`].filter(Boolean).join(", ");
+  return place ? `${place}: ${message}` : message;
+}
