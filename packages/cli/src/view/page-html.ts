@@ -35,7 +35,7 @@ export function pageHtml(token: string, uri: string): string {
   .error { color: #b00020; white-space: pre-wrap; }
   #controls { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin-bottom: 8px; }
   #sliders label { display: block; margin: 2px 0; }
-  #sliders input { width: 320px; vertical-align: middle; }
+  #sliders input { width: 320px; vertical-align: middle; margin-right: 8px; }
   #plot { display: flex; gap: 10px; align-items: flex-start; }
   #heatmap { border: 1px solid #5a5a5a; cursor: crosshair; image-rendering: pixelated; }
   #colorbar-box { display: flex; gap: 4px; }

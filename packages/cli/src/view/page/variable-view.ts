@@ -75,7 +75,7 @@ export class VariableView {
         const units = selection.coords.get(dim)?.attr("units");
         const describe = (): void => {
           const i = Number(input.value);
-          text.textContent = ` ${dim} = ${coordText(selection.coords, dim, i)}${typeof units === "string" ? ` (${units})` : ""}  [${i}/${size - 1}]`;
+          text.textContent = `${dim} = ${coordText(selection.coords, dim, i)}${typeof units === "string" ? ` (${units})` : ""} [${i}/${size - 1}]`;
         };
         describe();
         input.addEventListener("input", () => {
