@@ -28,16 +28,14 @@ export function registerView(program: Command, io: Io): void {
     .option("--host <address>", "the address to listen on (a wildcard such as 0.0.0.0 lets other machines in, with the token)", "127.0.0.1")
     .option("--open", "open the page in the default browser")
     .option("--json", "print the address as JSON ({ url, port, token })")
-    .addHelpText("after", "\nExample:\n  lance-nd view lance-nd-demo/ocean.lance --port 0 --open")
+    .addHelpText("after", "\nExample:\n  lance-nd view lance-nd-demo/ocean.lance --port 0     # then open the address it prints; Ctrl+C stops it")
     .action((uri: string, options: ViewOptions) => failing(`cannot view ${uri}`, () => view(io, uri, options)));
 }
 
 async function view(io: Io, uri: string, options: ViewOptions): Promise<void> {
   const server = await startViewServer({ uri, host: options.host, port: options.port, assetsDir: ASSETS_DIR });
-  if (options.json) printJson(io.stdout, { url: server.url, port: server.port, token: server.token }, false);
-  else println(io.stdout, `lance-nd view: ${uri} at ${server.url}  (Ctrl+C stops it)`);
-  if (options.open) openBrowser(io, server.url);
-  await new Promise<void>((resolve) => {
+  // Ctrl+C (or a kill) stops the server and ends the command with 0; listen before printing the address.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
@@ -46,6 +44,10 @@ async function view(io: Io, uri: string, options: ViewOptions): Promise<void> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+  if (options.json) printJson(io.stdout, { url: server.url, port: server.port, token: server.token }, false);
+  else println(io.stdout, `lance-nd view: ${uri} at ${server.url}  (Ctrl+C stops it)`);
+  if (options.open) openBrowser(io, server.url);
+  await stopped;
 }
 
 function openBrowser(io: Io, url: string): void {

@@ -50,7 +50,7 @@ const HEADERS = {
 
 /**
  * Opens the table and serves it. Throws what opening the table throws (a
- * missing table, a damaged one) and `CliError` `CommandFailed` when the
+ * missing table, a damaged one) and `CliError` `InvalidArgument` when the
  * address cannot be bound (e.g. the port is taken).
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
@@ -87,7 +87,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", (cause: NodeJS.ErrnoException) =>
-      reject(new CliError("CommandFailed", `cannot listen on ${options.host}:${options.port} (${cause.code ?? cause.message})`, { cause })),
+      reject(new CliError("InvalidArgument", `cannot listen on ${options.host}:${options.port} (${cause.code ?? cause.message})`, { cause })),
     );
     server.listen(options.port, options.host, () => resolve());
   });
