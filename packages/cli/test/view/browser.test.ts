@@ -100,7 +100,10 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
     await page.selectOption("#variable", "sst");
     await page.locator("#slider-time").fill(String(TIME));
     await page.waitForSelector(`#heatmap[data-isel='time=${TIME}']`);
-    expect(await page.textContent("#sliders")).toContain("time = 167 (days since 2000-01-01) [5/11]");
+    // time[5] = 167 days since 2000-01-01, shown as its date (@lance-nd/cf).
+    const date = new Date(Date.UTC(2000, 0, 1) + 167 * 86_400_000).toISOString().slice(0, 10);
+    expect(date).toBe("2000-06-16");
+    expect(await page.textContent("#sliders")).toContain(`time = ${date} [5/11]`);
     for (const [row, col] of [
       [40, 10],
       [70, 150],
@@ -112,6 +115,7 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
       await expect.poll(() => readout.getAttribute("data-row")).toBe(String(row));
       expect(await readout.getAttribute("data-col")).toBe(String(col));
       expect(Number(await readout.getAttribute("data-value"))).toBe(value(row, col));
+      expect(await readout.textContent()).toContain("time=2000-06-16");
     }
   });
 

@@ -3,6 +3,7 @@
  * dims (labelled with their coordinate values), the colour bar and the
  * value under the pointer. Each slider step fetches one window.
  */
+import { cfTimeToDate, isCfTimeUnits } from "@lance-nd/cf";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { DatasetSummary, DatasetVariable } from "../catalog.js";
 import { colormap } from "../colormaps.js";
@@ -31,11 +32,25 @@ export function drawable(dataset: DatasetSummary, variable: DatasetVariable): bo
   return freeDims(dataset, variable).length >= 2;
 }
 
-/** A coordinate value as text, with a number's noise trimmed. */
+/**
+ * A coordinate value as text: a CF time (`units` "<unit> since <date>") as
+ * its UTC date (and time of day when not midnight), a number with its noise
+ * trimmed, the index when the dim has no coordinate.
+ */
 function coordText(coords: NdRecordBatch, dim: string, index: number): string {
   const coord = coords.get(dim);
   if (coord === undefined || index >= coord.size) return `${index}`;
   const value = coord.values.get(index) as unknown;
+  const units = coord.attr("units");
+  if ((typeof value === "number" || typeof value === "bigint") && isCfTimeUnits(units)) {
+    try {
+      const calendar = coord.attr("calendar");
+      const iso = cfTimeToDate(Number(value), units, typeof calendar === "string" ? calendar : undefined).toISOString();
+      return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso.replace(".000Z", "Z");
+    } catch {
+      // A calendar or unit cf cannot convert: the raw value.
+    }
+  }
   return typeof value === "number" ? String(Number(value.toPrecision(6))) : String(value);
 }
 
@@ -73,9 +88,10 @@ export class VariableView {
         input.max = String(size - 1);
         input.value = "0";
         const units = selection.coords.get(dim)?.attr("units");
+        const shownUnits = typeof units === "string" && !isCfTimeUnits(units) ? ` (${units})` : "";
         const describe = (): void => {
           const i = Number(input.value);
-          text.textContent = `${dim} = ${coordText(selection.coords, dim, i)}${typeof units === "string" ? ` (${units})` : ""} [${i}/${size - 1}]`;
+          text.textContent = `${dim} = ${coordText(selection.coords, dim, i)}${shownUnits} [${i}/${size - 1}]`;
         };
         describe();
         input.addEventListener("input", () => {
