@@ -71,7 +71,10 @@ export class ViewApi {
         }
         case "window": {
           const isel = parseIsel(query.get("isel") ?? "");
-          return arrow(await readWindow(table, { dataset: query.get("dataset"), variable: required(query, "variable"), isel }));
+          const id = query.get("dataset");
+          const variable = required(query, "variable");
+          const dataset = (await this.#catalog(table)).datasets.find((d) => d.id === id);
+          return arrow(await readWindow(table, dataset, { dataset: id, variable, isel }));
         }
         default:
           return error(404, "NotFound", `no API route "${route}" (routes: table, datasets, coords, window)`);

@@ -29,6 +29,12 @@ export interface DatasetSummary {
   variables: DatasetVariable[];
   /** The global attributes of its first row, without `chunk_offset`. */
   globalAttrs: Record<string, unknown>;
+  /**
+   * Where its rows start along each dim (`chunk_offset`), sorted, for the
+   * rows that carry one: what a window read needs to pick the rows that
+   * hold an index. Empty when no row has a `chunk_offset`.
+   */
+  chunkStarts: Record<string, number[]>;
 }
 
 /** The table as the page shows it. */
@@ -82,11 +88,12 @@ function addRow(datasets: Map<string | null, DatasetSummary>, row: NdRecordBatch
   if (dataset === undefined) {
     const globalAttrs = attrsJson(row.globalAttrs);
     delete globalAttrs[CHUNK_OFFSET];
-    dataset = { id, rows: 0, dims: [], variables: [], globalAttrs };
+    dataset = { id, rows: 0, dims: [], variables: [], globalAttrs, chunkStarts: Object.create(null) as Record<string, number[]> };
     datasets.set(id, dataset);
   }
   dataset.rows++;
   grid.forEach((dim, axis) => {
+    if (offsets.length === grid.length) addStart(dataset.chunkStarts, dim.name, offsets[axis]!);
     const end = (offsets[axis] ?? 0) + dim.size;
     const known = dataset.dims.find((d) => d.name === dim.name);
     if (known === undefined) dataset.dims.push({ name: dim.name, size: end });
@@ -96,6 +103,13 @@ function addRow(datasets: Map<string | null, DatasetSummary>, row: NdRecordBatch
     if (dataset.variables.some((v) => v.name === name)) continue;
     dataset.variables.push({ name, type: String(array.type), dims: array.dimNames, attrs: attrsJson(array.attrs) });
   }
+}
+
+function addStart(chunkStarts: Record<string, number[]>, dim: string, start: number): void {
+  const starts = (chunkStarts[dim] ??= []);
+  if (starts.includes(start)) return;
+  starts.push(start);
+  starts.sort((a, b) => a - b);
 }
 
 /** The `id` of a row as text; null when it has none. */

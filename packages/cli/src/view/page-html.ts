@@ -40,7 +40,7 @@ export function pageHtml(token: string, uri: string): string {
   #heatmap { border: 1px solid #5a5a5a; cursor: crosshair; image-rendering: pixelated; }
   #colorbar-box { display: flex; gap: 4px; }
   #colorbar { border: 1px solid #5a5a5a; }
-  #colorbar-labels { display: flex; flex-direction: column; justify-content: space-between; font-family: ui-monospace, monospace; }
+  #colorbar-labels { white-space: nowrap; display: flex; flex-direction: column; justify-content: space-between; font-family: ui-monospace, monospace; }
   #readout { min-height: 1.4em; margin-top: 6px; font-family: ui-monospace, monospace; }
 </style>
 </head>

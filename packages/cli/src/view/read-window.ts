@@ -3,18 +3,23 @@
  * coordinates its axes and sliders are labelled with. The one module that
  * knows how a window is read from the table.
  *
- * Today it reads the dataset's rows with `scan` (filtered by `id`, only the
- * variable when the rows are not chunks), assembles chunks with nd-arrow
- * and cuts the slice with the plot command's `slice2d`; a table with one row
- * per dataset reads one row per window.
+ * It reads with `scan`: the dataset's rows by `id`; when they are chunks,
+ * only the rows that hold the selected indices (a filter on their
+ * `chunk_offset`, whose starts the catalog knows), read whole because a
+ * `chunk_offset` counts along the whole row's grid, then assembled with
+ * nd-arrow; unchunked rows are read with the variable alone. The slice is
+ * cut by the plot command's `slice2d`. A slider step thus reads the chunks
+ * of one slice, not the dataset.
  */
-import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { CHUNK_OFFSET, NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
+import { scan } from "lance-nd";
 import type { NdTable } from "lance-nd";
-import { readDataset } from "../commands/one-dataset.js";
+import { oneDataset, readDataset } from "../commands/one-dataset.js";
 import { CliError } from "../errors.js";
 import { decodeCf } from "../plot/plot-variable.js";
 import { slice2d } from "../plot/slice.js";
 import { datasetFilter } from "./catalog.js";
+import type { DatasetSummary } from "./catalog.js";
 
 /** Which window to read. */
 export interface WindowRequest {
@@ -35,16 +40,20 @@ export interface WindowRequest {
  * a dim the variable lacks, an index out of range, or a selection that does
  * not leave two dims.
  */
-export async function readWindow(table: NdTable, request: WindowRequest): Promise<NdRecordBatch> {
+export async function readWindow(table: NdTable, dataset: DatasetSummary | undefined, request: WindowRequest): Promise<NdRecordBatch> {
   const { variable } = request;
   if (!table.layout.arrays.has(variable)) {
     throw new CliError("InvalidArgument", `no variable "${variable}" in the table (it has ${[...table.layout.arrays.keys()].join(", ")})`, { variable });
   }
-  const array = (await readRows(table, request.dataset, [variable])).get(variable);
+  if (dataset === undefined) throw new CliError("InvalidArgument", `no dataset ${describe(request.dataset)} in the table`);
+  const chunks = chunkSelection(dataset, request.isel);
+  const rows = chunks === undefined ? await readRows(table, request.dataset, [variable]) : await readChunks(table, request.dataset, chunks.filter, chunks.starts);
+  const array = rows.get(variable);
   if (array === undefined) {
     throw new CliError("InvalidArgument", `dataset ${describe(request.dataset)} has no variable "${variable}"`, { variable });
   }
-  const slice = slice2d(array, variable, request.isel);
+  const isel = chunks === undefined ? request.isel : new Map([...request.isel].map(([dim, index]) => [dim, index - (chunks.starts.get(dim) ?? 0)]));
+  const slice = slice2d(array, variable, isel);
   decodeCf(slice.values, slice.nullMask, array);
   const window = NdArray.from(slice.values, {
     dims: [
@@ -77,6 +86,43 @@ async function readRows(table: NdTable, dataset: string | null, names: readonly 
     }
     throw cause;
   }
+}
+
+/**
+ * The chunks that hold `isel`: for each selected dim with chunk starts, the
+ * start of the chunk holding the index, and the SQL filter on
+ * `chunk_offset` (1-based list index: the dim's place in the grid) that
+ * selects those rows. Undefined when the rows are not chunks or an index is
+ * out of range (the whole dataset is read, and slice2d names the problem).
+ */
+function chunkSelection(dataset: DatasetSummary, isel: ReadonlyMap<string, number>): { filter: string; starts: Map<string, number> } | undefined {
+  const starts = new Map<string, number>();
+  const conditions: string[] = [];
+  for (const [dim, index] of isel) {
+    const axis = dataset.dims.findIndex((d) => d.name === dim);
+    const dimStarts = dataset.chunkStarts[dim];
+    if (axis < 0 || dimStarts === undefined) continue;
+    if (index >= dataset.dims[axis]!.size) return undefined;
+    const start = dimStarts.findLast((s) => s <= index)!;
+    starts.set(dim, start);
+    conditions.push(`__global_attrs__.${CHUNK_OFFSET}[${axis + 1}] = ${start}`);
+  }
+  return conditions.length === 0 ? undefined : { filter: conditions.join(" AND "), starts };
+}
+
+/**
+ * The dataset's rows that `filter` selects, whole, assembled as if the
+ * chunk starting at `starts` were the first along those dims.
+ */
+async function readChunks(table: NdTable, dataset: string | null, filter: string, starts: ReadonlyMap<string, number>): Promise<NdRecordBatch> {
+  const byId = datasetFilter(table, dataset)?.toSql();
+  const where = byId === undefined ? filter : `(${byId}) AND ${filter}`;
+  const rows = (await scan(table).filter(where).toArray()).map((row) => {
+    const offset = row.globalAttr(CHUNK_OFFSET) as ArrayLike<number>;
+    const shifted = Uint32Array.from(row.grid(), (dim, axis) => Number(offset[axis]) - (starts.get(dim.name) ?? 0));
+    return row.withGlobalAttrs(new Map([...row.globalAttrs, [CHUNK_OFFSET, attr.uint32(shifted)]]));
+  });
+  return oneDataset(rows, where);
 }
 
 function describe(dataset: string | null): string {

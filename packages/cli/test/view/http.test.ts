@@ -104,17 +104,25 @@ describe("the API", () => {
     expect(summary.datasets).toMatchObject([{ id: null, rows: 9, dims: [{ name: "time", size: 12 }, { name: "lat", size: 90 }, { name: "lon", size: 180 }] }]);
   });
 
-  it("window: the 2-D slice as Arrow IPC, equal to the table's values", async () => {
-    const reply = await api(viewer, "window", "variable=sst&isel=time%3D7");
-    expect(reply.status).toBe(200);
-    expect(reply.type).toBe("application/vnd.apache.arrow.stream");
-    const [window] = tableFromIPC(reply.body).batches.flatMap((rb) => decode(rb));
-    const sst = window!.get("sst")!;
-    expect(sst.dims).toEqual([{ name: "lat", size: 90 }, { name: "lon", size: 180 }]);
-    expect(sst.attr("units")).toBe("degC");
+  it("window: the 2-D slice as Arrow IPC, equal to the table's values, in every time block of the chunked demo", async () => {
     const table = (await readBack(demo)).get("sst")!.toArray() as Float32Array;
-    const expected = Float64Array.from(table.subarray(7 * 90 * 180, 8 * 90 * 180));
-    expect(sst.toArray()).toEqual(expected); // NaN (land) included
+    for (const time of [0, 3, 4, 7, 8, 11]) {
+      const reply = await api(viewer, "window", `variable=sst&isel=time%3D${time}`);
+      expect(reply.status).toBe(200);
+      expect(reply.type).toBe("application/vnd.apache.arrow.stream");
+      const [window] = tableFromIPC(reply.body).batches.flatMap((rb) => decode(rb));
+      const sst = window!.get("sst")!;
+      expect(sst.dims).toEqual([{ name: "lat", size: 90 }, { name: "lon", size: 180 }]);
+      expect(sst.attr("units")).toBe("degC");
+      const expected = Float64Array.from(table.subarray(time * 90 * 180, (time + 1) * 90 * 180));
+      expect(sst.toArray(), `time=${time}`).toEqual(expected); // NaN (land) included
+    }
+    // Any two dims: a time x lat window at one longitude, across all three time blocks.
+    const reply = await api(viewer, "window", "variable=sst&isel=lon%3D100");
+    const sst = tableFromIPC(reply.body).batches.flatMap((rb) => decode(rb))[0]!.get("sst")!;
+    expect(sst.dims).toEqual([{ name: "time", size: 12 }, { name: "lat", size: 90 }]);
+    const expected = Float64Array.from({ length: 12 * 90 }, (_, k) => table[k * 180 + 100]!);
+    expect(sst.toArray()).toEqual(expected);
   });
 
   it("coords: the coordinate variables of a dataset", async () => {
