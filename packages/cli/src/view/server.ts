@@ -64,7 +64,10 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const wildcard = options.host === "0.0.0.0" || options.host === "::";
 
   const server = createServer((request, response) => {
-    void handle(request).then((answer) => send(request, response, answer));
+    handle(request)
+      .catch(() => error(500, "Internal", "the server failed to answer"))
+      .then((answer) => send(request, response, answer))
+      .catch(() => response.destroy());
   });
 
   async function handle(request: IncomingMessage): Promise<Answer> {

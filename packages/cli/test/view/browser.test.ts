@@ -163,6 +163,30 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
     await expect.poll(() => page.textContent("#readout")).toMatch(/lat=89\b/);
   });
 
+  it("a slider swept across every step ends on the last step's window, one request at a time", async () => {
+    const windows: string[] = [];
+    const listener = (request: { url(): string }): void => {
+      if (request.url().includes("/api/window")) windows.push(new URL(request.url()).searchParams.get("isel")!);
+    };
+    page.on("request", listener);
+    const slider = page.locator("#slider-time");
+    await slider.focus();
+    await page.keyboard.press("Home");
+    for (let i = 0; i < 11; i++) await page.keyboard.press("ArrowRight");
+    await page.waitForSelector("#heatmap[data-isel='time=11']");
+    page.off("request", listener);
+    expect(windows.at(-1)).toBe("time=11");
+    expect(windows.length).toBeLessThanOrEqual(12);
+    const [row, col] = [60, 20];
+    const { x, y } = await cellCentre(row, col);
+    await page.mouse.move(x, y);
+    await expect.poll(() => page.locator("#readout").getAttribute("data-row")).toBe(String(row));
+    expect(Number(await page.locator("#readout").getAttribute("data-value"))).toBe(sst[(11 * ROWS + row) * COLS + col]);
+    // Back to the step the other tests look at.
+    await slider.fill(String(TIME));
+    await page.waitForSelector(`#heatmap[data-isel='time=${TIME}']`);
+  });
+
   it("switches colour maps, and zooms around the pointer (wheel) and back (double-click)", async () => {
     const [row, col] = [45, 30];
     const { x, y } = await cellCentre(row, col);

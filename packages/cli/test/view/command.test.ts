@@ -1,6 +1,8 @@
 /** `lance-nd view` as a command: its help example, its address line, its errors and exit codes. */
 import { spawn } from "node:child_process";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, cli, ensureBuilt, tempDir } from "../commands/harness.js";
@@ -24,6 +26,24 @@ describe("lance-nd view", () => {
     expect(line).toMatch(/^lance-nd view: lance-nd-demo\/ocean\.lance at http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{48} {2}\(Ctrl\+C stops it\)$/);
     const code = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGINT");
+    expect(await code).toBe(0);
+  });
+
+  it.skipIf(process.platform !== "linux")("--open hands the address with its token to xdg-open", async () => {
+    // A stand-in xdg-open first on PATH records what it was asked to open.
+    const bin = tempDir();
+    const opened = join(bin, "opened.txt");
+    writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+    chmodSync(join(bin, "xdg-open"), 0o755);
+    const child = spawn(process.execPath, [CLI, "view", "lance-nd-demo/ocean.lance", "--port", "0", "--json", "--open"], {
+      cwd: dir,
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const { url } = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve))) as { url: string };
+    await expect.poll(() => existsSync(opened) && readFileSync(opened, "utf8"), { timeout: 10_000 }).toBe(url);
+    const code = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
     expect(await code).toBe(0);
   });
 

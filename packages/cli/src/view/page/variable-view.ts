@@ -61,7 +61,11 @@ export class VariableView {
   #selection: Selection | undefined;
   #isel = new Map<string, number>();
   #shown: { rows: string; cols: string; grid: Grid; units: string } | undefined;
-  #request = 0;
+  /** Bumped when the selection changes: an answer for an older selection is dropped. */
+  #generation = 0;
+  /** One window request at a time; a slider that moves meanwhile asks again when it is done. */
+  #loading = false;
+  #again = false;
 
   constructor() {
     this.#heatmap = new HeatmapView(document.getElementById("heatmap") as HTMLCanvasElement, colormap(this.#colormap));
@@ -72,6 +76,7 @@ export class VariableView {
   /** Shows `selection`: the last two dims of size > 1 on the map, sliders for the others at 0. */
   async show(selection: Selection): Promise<void> {
     this.#selection = selection;
+    this.#generation++;
     const free = freeDims(selection.dataset, selection.variable);
     const sliderDims = free.slice(0, -2);
     this.#isel = new Map(sliderDims.map((d) => [d, 0]));
@@ -114,8 +119,26 @@ export class VariableView {
   }
 
   async #load(): Promise<void> {
+    if (this.#loading) {
+      this.#again = true;
+      return;
+    }
+    this.#loading = true;
+    try {
+      await this.#loadOnce();
+    } finally {
+      this.#loading = false;
+    }
+    if (this.#again) {
+      this.#again = false;
+      await this.#load();
+    }
+  }
+
+  /** Fetches and draws the window of the current selection and slider positions. */
+  async #loadOnce(): Promise<void> {
     const selection = this.#selection!;
-    const request = ++this.#request;
+    const generation = this.#generation;
     const status = document.getElementById("status")!;
     const errorBox = document.getElementById("view-error")!;
     const isel = [...this.#isel].map(([d, i]) => `${d}=${i}`).join(",");
@@ -128,7 +151,7 @@ export class VariableView {
         variable: selection.variable.name,
         isel,
       });
-      if (request !== this.#request) return; // a later step is on its way
+      if (generation !== this.#generation) return; // the selection changed meanwhile
       const array = batch.get(selection.variable.name)!;
       const [rows, cols] = array.dims;
       const values = array.values.toArray() as Float64Array;
@@ -151,7 +174,7 @@ export class VariableView {
       canvas.dataset.min = String(min);
       canvas.dataset.max = String(max);
     } catch (err) {
-      if (request !== this.#request) return;
+      if (generation !== this.#generation) return;
       status.textContent = "";
       errorBox.textContent = err instanceof Error ? err.message : String(err);
     }
