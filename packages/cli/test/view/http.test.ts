@@ -85,6 +85,19 @@ describe("the guard", () => {
     }
   });
 
+  it("with --host 0.0.0.0 (other machines may connect) any Host passes, still only with the token", async () => {
+    const open = await startViewer(demo, ["--host", "0.0.0.0"]);
+    try {
+      expect(open.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${open.port}/\\?token=`));
+      const host = `workstation.example:${open.port}`;
+      expect((await send(open, `/api/table?token=${open.token}`, { host })).status).toBe(200);
+      expectError(await send(open, "/api/table", { host }), 403, "Forbidden", /token/);
+      expectError(await send(open, `/api/table?token=${open.token}`, { host, origin: "http://evil.example" }), 403, "Forbidden", /Origin/);
+    } finally {
+      await open.stop();
+    }
+  });
+
   it("is read-only and serves nothing but its page, script and API", async () => {
     expectError(await send(viewer, `/api/table?token=${viewer.token}`, {}, "POST"), 405, "MethodNotAllowed", /read-only/);
     expectError(await send(viewer, `/api/table?token=${viewer.token}`, {}, "DELETE"), 405, "MethodNotAllowed", /read-only/);
