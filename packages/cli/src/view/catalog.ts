@@ -5,17 +5,21 @@
  */
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import { computeStats } from "@lance-nd/stats";
 import { col, scan, variables, versions } from "lance-nd";
 import type { Expr, NdTable } from "lance-nd";
 import { diskBytes } from "../output/disk-size.js";
 import { attrsJson } from "../output/row-json.js";
 
-/** A variable of a dataset: its value type and dims. */
+/** A variable of a dataset: its value type, dims, attributes and range. */
 export interface DatasetVariable {
   name: string;
   type: string;
   dims: string[];
   attrs: Record<string, unknown>;
+  /** The smallest and largest value over the dataset's rows (nulls and NaN left out; null when none or the type has no order). */
+  min: unknown;
+  max: unknown;
 }
 
 /** The rows of the table that share one `id` (or have none), as one dataset. */
@@ -54,7 +58,8 @@ export interface TableSummary {
 
 /**
  * The summary of `table` (at its version). Reads every row once, one at a
- * time: memory holds the summary, not the rows.
+ * time (the range of each variable comes from its values, as the stats
+ * columns would): memory holds the summary, not the rows.
  */
 export async function readCatalog(table: NdTable, uri: string): Promise<TableSummary> {
   const layout = table.layout;
@@ -100,8 +105,14 @@ function addRow(datasets: Map<string | null, DatasetSummary>, row: NdRecordBatch
     else known.size = Math.max(known.size, end);
   });
   for (const [name, array] of row.arrays()) {
-    if (dataset.variables.some((v) => v.name === name)) continue;
-    dataset.variables.push({ name, type: String(array.type), dims: array.dimNames, attrs: attrsJson(array.attrs) });
+    const stats = computeStats(array.values);
+    let variable = dataset.variables.find((v) => v.name === name);
+    if (variable === undefined) {
+      variable = { name, type: String(array.type), dims: array.dimNames, attrs: attrsJson(array.attrs), min: null, max: null };
+      dataset.variables.push(variable);
+    }
+    if (stats?.min !== undefined && stats.min !== null && (variable.min === null || (stats.min as number) < (variable.min as number))) variable.min = stats.min;
+    if (stats?.max !== undefined && stats.max !== null && (variable.max === null || (stats.max as number) > (variable.max as number))) variable.max = stats.max;
   }
 }
 

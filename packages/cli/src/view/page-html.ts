@@ -50,7 +50,7 @@ export function pageHtml(token: string, uri: string): string {
   <h2>Table</h2>
   <table id="table-info"></table>
   <label>version <select id="version"></select></label>
-  <h2>Variables</h2>
+  <h2>Variables of the dataset</h2>
   <table id="variables"></table>
   <h2>Global attributes</h2>
   <table id="global-attrs"></table>

@@ -92,7 +92,15 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
     await expect.poll(() => page.textContent("#table-info")).toMatch(/formatlance-nd v1/);
     expect(await page.textContent("#table-info")).toContain("rows9");
     expect(await page.textContent("#datasets")).toContain("(no id)  (time=12, lat=90, lon=180; 9 rows)");
-    expect(await page.textContent("#variables")).toContain("Float32, stats");
+    // The range of sst over the whole dataset, from the table's values.
+    let min = Infinity;
+    let max = -Infinity;
+    for (const v of sst) {
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    const text = (v: number): string => String(Number(v.toPrecision(5)));
+    expect(await page.textContent("#variables")).toContain(`sstFloat32 (time, lat, lon): ${text(min)} to ${text(max)} degC, stats column`);
     expect(await page.textContent("#global-attrs")).toContain("CF-1.8");
   });
 

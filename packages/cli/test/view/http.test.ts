@@ -115,6 +115,18 @@ describe("the API", () => {
     expect(summary.bytes).toBeGreaterThan(0);
     expect(summary.variables).toContainEqual({ name: "sst", type: "Float32", stats: true, attrs: ["units", "long_name", "standard_name", "valid_range"] });
     expect(summary.datasets).toMatchObject([{ id: null, rows: 9, dims: [{ name: "time", size: 12 }, { name: "lat", size: 90 }, { name: "lon", size: 180 }] }]);
+    const sst = (await readBack(demo)).get("sst")!.toArray() as Float32Array;
+    let min = Infinity;
+    let max = -Infinity;
+    for (const v of sst) {
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    expect((summary.datasets as { variables: { name: string; min: number; max: number }[] }[])[0]!.variables.find((v) => v.name === "sst")).toMatchObject({
+      dims: ["time", "lat", "lon"],
+      min,
+      max,
+    });
   });
 
   it("window: the 2-D slice as Arrow IPC, equal to the table's values, in every time block of the chunked demo", async () => {

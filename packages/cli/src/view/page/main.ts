@@ -8,7 +8,7 @@ import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { DatasetSummary, TableSummary } from "../catalog.js";
 import { COLORMAP_NAMES, isColormapName } from "../colormaps.js";
 import { getBatch, getJson } from "./client.js";
-import { narrowDatasets, showDatasets, showGlobalAttrs, showTable } from "./panels.js";
+import { narrowDatasets, showDatasets, showGlobalAttrs, showTable, showVariables } from "./panels.js";
 import { VariableView, drawable } from "./variable-view.js";
 
 const view = new VariableView();
@@ -51,6 +51,7 @@ async function selectDataset(next: DatasetSummary | undefined): Promise<void> {
   showDatasets(summary.datasets, dataset, (d) => void selectDataset(d));
   if (dataset === undefined) return;
   showGlobalAttrs(dataset);
+  showVariables(summary, dataset);
   const coordNames = dataset.dims.map((d) => d.name).filter((name) => dataset!.variables.some((v) => v.name === name));
   coords = await getBatch("coords", { version: summary.version, ...(dataset.id === null ? {} : { dataset: dataset.id }), names: coordNames.join(",") });
   const choices = dataset.variables.filter((v) => drawable(dataset!, v));

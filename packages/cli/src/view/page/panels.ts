@@ -29,7 +29,7 @@ function bytesText(bytes: number | null): string {
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
-/** The table panel, the version picker and the variables. */
+/** The table panel and the version picker. */
 export function showTable(summary: TableSummary): void {
   fillRows(document.getElementById("table-info")!, [
     ["format", `lance-nd v${summary.formatVersion}`],
@@ -46,8 +46,27 @@ export function showTable(summary: TableSummary): void {
       return option;
     }),
   );
-  const variables = document.getElementById("variables")!;
-  fillRows(variables, summary.variables.map((v) => [v.name, `${v.type}${v.stats ? ", stats" : ""}${v.attrs.length > 0 ? `; ${v.attrs.join(", ")}` : ""}`]));
+}
+
+/** A range end as short text. */
+function valueText(value: unknown): string {
+  return typeof value === "number" ? String(Number(value.toPrecision(5))) : String(value);
+}
+
+/**
+ * The variables of the selected dataset: type, dims, range of values with
+ * units, and whether the table keeps a stats column for it.
+ */
+export function showVariables(summary: TableSummary, dataset: DatasetSummary): void {
+  fillRows(
+    document.getElementById("variables")!,
+    dataset.variables.map((v) => {
+      const units = typeof v.attrs.units === "string" ? ` ${v.attrs.units}` : "";
+      const range = v.min === null ? "no values" : `${valueText(v.min)} to ${valueText(v.max)}${units}`;
+      const stats = summary.variables.find((t) => t.name === v.name)?.stats ? ", stats column" : "";
+      return [v.name, `${v.type} (${v.dims.join(", ")}): ${range}${stats}`];
+    }),
+  );
 }
 
 /** The global attributes of the selected dataset. */
