@@ -1,36 +1,59 @@
 import { defineConfig } from "tsup";
 
 /**
- * The `lance-nd` command as two ESM files: dist/cli.js, the executable,
- * which sets LANCEDB_LOG and then imports dist/main.js, the whole program
- * (lancedb reads its log level when it loads, so it must load after).
+ * Two builds.
  *
- * - Workspace packages (lance-nd, @lance-nd/*) are bundled from their
- *   `src/index.ts` (the "development" export condition), so the CLI needs no
- *   build of the libraries first.
- * - Everything in this package's `dependencies` stays external (tsup's
- *   default): it is installed next to the CLI. Third-party code that only a
- *   workspace package imports (e.g. zod) is bundled.
- * - @lancedb/lancedb loads a native binary and h5wasm a .wasm file next to
- *   its JS: both must stay external and load from node_modules.
- * - apache-arrow stays external too, so the CLI, the workspace code and
- *   lancedb share the installed copy instead of carrying a second one.
+ * 1. The `lance-nd` command as two ESM files: dist/cli.js, the executable,
+ *    which sets LANCEDB_LOG and then imports dist/main.js, the whole program
+ *    (lancedb reads its log level when it loads, so it must load after).
+ *    - Workspace packages (lance-nd, @lance-nd/*) are bundled from their
+ *      `src/index.ts` (the "development" export condition), so the CLI needs
+ *      no build of the libraries first.
+ *    - Everything in this package's `dependencies` stays external (tsup's
+ *      default): it is installed next to the CLI. Third-party code that only
+ *      a workspace package imports (e.g. zod) is bundled.
+ *    - @lancedb/lancedb loads a native binary and h5wasm a .wasm file next to
+ *      its JS: both must stay external and load from node_modules.
+ *    - apache-arrow stays external too, so the CLI, the workspace code and
+ *      lancedb share the installed copy instead of carrying a second one.
+ * 2. The page of `lance-nd view`: one browser script, dist/view/page.js,
+ *    with everything bundled (apache-arrow and nd-arrow included: the codec
+ *    runs in the browser, without Node). Each build cleans only its own files.
  */
-export default defineConfig({
-  entry: { cli: "src/cli.ts", main: "src/main.ts" },
-  outDir: "dist",
-  format: ["esm"],
-  platform: "node",
-  target: "node20",
-  bundle: true,
-  splitting: false,
-  sourcemap: true,
-  clean: true,
-  dts: false,
-  banner: { js: "#!/usr/bin/env node" },
-  noExternal: [/^@lance-nd\//, /^lance-nd$/],
-  external: ["@lancedb/lancedb", "h5wasm", "apache-arrow", "./main.js"],
-  esbuildOptions(options) {
-    options.conditions = ["development"];
+export default defineConfig([
+  {
+    entry: { cli: "src/cli.ts", main: "src/main.ts" },
+    outDir: "dist",
+    format: ["esm"],
+    platform: "node",
+    target: "node20",
+    bundle: true,
+    splitting: false,
+    sourcemap: true,
+    clean: ["*.js", "*.js.map"],
+    dts: false,
+    banner: { js: "#!/usr/bin/env node" },
+    noExternal: [/^@lance-nd\//, /^lance-nd$/],
+    external: ["@lancedb/lancedb", "h5wasm", "apache-arrow", "./main.js"],
+    esbuildOptions(options) {
+      options.conditions = ["development"];
+    },
   },
-});
+  {
+    entry: { page: "src/view/page/main.ts" },
+    outDir: "dist/view",
+    format: ["iife"],
+    platform: "browser",
+    target: "es2022",
+    bundle: true,
+    noExternal: [/.*/],
+    minify: true,
+    sourcemap: false,
+    clean: true,
+    dts: false,
+    outExtension: () => ({ js: ".js" }),
+    esbuildOptions(options) {
+      options.conditions = ["development"];
+    },
+  },
+]);

@@ -11,6 +11,7 @@ import { registerScan } from "./commands/scan.js";
 import { registerCleanup, registerCompact, registerDelete, registerRestore, registerVersions, registerWiden } from "./commands/maintenance.js";
 import { registerDefaults } from "./commands/defaults.js";
 import { registerPlot } from "./commands/plot.js";
+import { registerView } from "./view/command.js";
 
 /**
  * A fresh program writing to `io`. It never exits the process: commander's
@@ -46,6 +47,7 @@ export function createProgram(io: Io): Command {
     registerWiden,
     registerDefaults,
     registerPlot,
+    registerView,
   ]) {
     register(program, io);
   }

@@ -44,6 +44,6 @@ export function errorReport(err: unknown, debug: boolean): string {
 }
 
 /** A message as one line: line breaks and runs of spaces become one space. */
-function oneLine(message: string): string {
+export function oneLine(message: string): string {
   return message.replace(/\s*\n\s*/g, "; ").replace(/\s{2,}/g, " ").trim();
 }

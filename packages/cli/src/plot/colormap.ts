@@ -40,6 +40,21 @@ export const NAN_COLOR: Rgb = [211, 211, 211];
 let table: Uint8Array | undefined;
 
 /**
+ * The index (0..255) of a colour table for `value` on a linear scale from
+ * `min` (0) to `max` (255), values outside clamped, 128 when min = max;
+ * -1 for a NaN value or range (drawn in {@link NAN_COLOR}).
+ *
+ * @example
+ * colorIndex(25, 0, 100); // 64
+ */
+export function colorIndex(value: number, min: number, max: number): number {
+  const span = max - min;
+  if (Number.isNaN(value) || Number.isNaN(span)) return -1;
+  const t = span > 0 ? (value - min) / span : 0.5;
+  return Math.round(255 * Math.min(1, Math.max(0, t)));
+}
+
+/**
  * The viridis table: 256 RGB triples (768 bytes), index 0 the lowest value
  * (dark purple), index 255 the highest (yellow).
  *
@@ -48,9 +63,21 @@ let table: Uint8Array | undefined;
  * const [r, g, b] = lut.subarray(3 * 255, 3 * 256); // 253, 231, 37
  */
 export function viridis(): Uint8Array {
-  if (table !== undefined) return table;
+  table ??= colormapTable(ANCHORS);
+  return table;
+}
+
+/**
+ * A 256-entry RGB table (768 bytes) interpolating `anchors` linearly in
+ * RGB: positions 0..1 in ascending order, each with a colour as 6 hex digits.
+ * The first anchor must be at 0 and the last at 1.
+ *
+ * @example
+ * colormapTable([[0, "000000"], [1, "ffffff"]]); // a grey ramp
+ */
+export function colormapTable(anchorList: readonly (readonly [number, string])[]): Uint8Array {
   const out = new Uint8Array(256 * 3);
-  const anchors = ANCHORS.map(([t, hex]) => [t, ...hexRgb(hex)] as const);
+  const anchors = anchorList.map(([t, hex]) => [t, ...hexRgb(hex)] as const);
   let k = 0;
   for (let i = 0; i < 256; i++) {
     const t = i / 255;
@@ -62,7 +89,6 @@ export function viridis(): Uint8Array {
     out[3 * i + 1] = Math.round(g0 + f * (g1 - g0));
     out[3 * i + 2] = Math.round(b0 + f * (b1 - b0));
   }
-  table = out;
   return out;
 }
 

@@ -4,7 +4,7 @@
  */
 import { PNG } from "pngjs";
 import { CliError } from "../errors.js";
-import { NAN_COLOR, viridis } from "./colormap.js";
+import { NAN_COLOR, colorIndex, viridis } from "./colormap.js";
 import type { Rgb } from "./colormap.js";
 import { GLYPH_HEIGHT, drawText, textWidth } from "./font.js";
 
@@ -137,17 +137,11 @@ function drawCells(
   origin: "upper" | "lower",
 ): void {
   const lut = viridis();
-  const span = hi - lo;
   // One colour per cell first, then blit each cell as a scale x scale block.
   const colors = new Uint8Array(cells.length * 3);
   for (let i = 0; i < cells.length; i++) {
-    const v = cells[i]!;
-    let rgb: ArrayLike<number> = NAN_COLOR;
-    if (!Number.isNaN(v) && !Number.isNaN(span)) {
-      const t = span > 0 ? (v - lo) / span : 0.5;
-      const k = 3 * Math.round(255 * Math.min(1, Math.max(0, t)));
-      rgb = lut.subarray(k, k + 3);
-    }
+    const k = colorIndex(cells[i]!, lo, hi);
+    const rgb: ArrayLike<number> = k < 0 ? NAN_COLOR : lut.subarray(3 * k, 3 * k + 3);
     colors[3 * i] = rgb[0]!;
     colors[3 * i + 1] = rgb[1]!;
     colors[3 * i + 2] = rgb[2]!;

@@ -93,7 +93,7 @@ function numbers(array: NdArray, key: string): number[] {
  * CF decoding of a slice in place: fill and missing values become missing
  * cells (a null mask is made when needed), then scale and offset apply.
  */
-function decodeCf(values: Float64Array, nullMask: Uint8Array | undefined, array: NdArray): { nullMask: Uint8Array | undefined } {
+export function decodeCf(values: Float64Array, nullMask: Uint8Array | undefined, array: NdArray): { nullMask: Uint8Array | undefined } {
   const missing = new Set([...numbers(array, "_FillValue"), ...numbers(array, "missing_value")]);
   const scale = numbers(array, "scale_factor")[0] ?? 1;
   const offset = numbers(array, "add_offset")[0] ?? 0;

@@ -1,0 +1,64 @@
+/** `lance-nd view`: a local web page to look at a table (see the README's `view` section). */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { InvalidArgumentError } from "commander";
+import type { Command } from "commander";
+import type { Io } from "../io.js";
+import { printJson, println, warn } from "../io.js";
+import { failing } from "../report.js";
+import { startViewServer } from "./server.js";
+
+interface ViewOptions {
+  port: number;
+  host: string;
+  open?: boolean;
+  json?: boolean;
+}
+
+/** The page's script sits in `view/` next to the bundled main.js (tsup.config.ts). */
+const ASSETS_DIR = fileURLToPath(new URL("./view/", import.meta.url));
+
+/** Registers `view` on `program`. */
+export function registerView(program: Command, io: Io): void {
+  program
+    .command("view")
+    .description("look at a table in the browser: its datasets, variables, and any 2-D slice as a heatmap (a local, read-only server)")
+    .argument("<table>", "the table")
+    .option("--port <n>", "the port (0: a free one)", parsePort, 8321)
+    .option("--host <address>", "the address to listen on (a wildcard such as 0.0.0.0 lets other machines in, with the token)", "127.0.0.1")
+    .option("--open", "open the page in the default browser")
+    .option("--json", "print the address as JSON ({ url, port, token })")
+    .addHelpText("after", "\nExample:\n  lance-nd view lance-nd-demo/ocean.lance --port 0     # then open the address it prints; Ctrl+C stops it")
+    .action((uri: string, options: ViewOptions) => failing(`cannot view ${uri}`, () => view(io, uri, options)));
+}
+
+async function view(io: Io, uri: string, options: ViewOptions): Promise<void> {
+  const server = await startViewServer({ uri, host: options.host, port: options.port, assetsDir: ASSETS_DIR });
+  // Ctrl+C (or a kill) stops the server and ends the command with 0; listen before printing the address.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      void server.close().then(resolve);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  if (options.json) printJson(io.stdout, { url: server.url, port: server.port, token: server.token }, false);
+  else println(io.stdout, `lance-nd view: ${uri} at ${server.url}  (Ctrl+C stops it)`);
+  if (options.open) openBrowser(io, server.url);
+  await stopped;
+}
+
+function openBrowser(io: Io, url: string): void {
+  const [command, args] =
+    process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+  const child = spawn(command, args as string[], { detached: true, stdio: "ignore" });
+  child.on("error", (err) => warn(io, `cannot open a browser (${err.message}); open ${url}`));
+  child.unref();
+}
+
+function parsePort(text: string): number {
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 65535) throw new InvalidArgumentError("expected a port number (0 to 65535)");
+  return Number(text);
+}

@@ -1,0 +1,90 @@
+/**
+ * The viewer page: loads the table summary, lists the datasets, filters
+ * them with SQL, and shows a variable of the selected dataset. Bundled for
+ * the browser by tsup (dist/view/page.js); nd-arrow decodes the server's
+ * Arrow IPC here, without Node.
+ */
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { DatasetSummary, TableSummary } from "../catalog.js";
+import { COLORMAP_NAMES, isColormapName } from "../colormaps.js";
+import { getBatch, getJson } from "./client.js";
+import { narrowDatasets, showDatasets, showGlobalAttrs, showTable, showVariables } from "./panels.js";
+import { VariableView, drawable } from "./variable-view.js";
+
+const view = new VariableView();
+let summary: TableSummary;
+let dataset: DatasetSummary | undefined;
+let coords: NdRecordBatch;
+
+const variablePicker = document.getElementById("variable") as HTMLSelectElement;
+const colormapPicker = document.getElementById("colormap") as HTMLSelectElement;
+const versionPicker = document.getElementById("version") as HTMLSelectElement;
+const filter = document.getElementById("filter") as HTMLInputElement;
+const filterError = document.getElementById("filter-error")!;
+const viewError = document.getElementById("view-error")!;
+
+colormapPicker.replaceChildren(...COLORMAP_NAMES.map((name) => new Option(name, name)));
+colormapPicker.addEventListener("change", () => {
+  if (isColormapName(colormapPicker.value)) view.setColormap(colormapPicker.value);
+});
+variablePicker.addEventListener("change", () => void showVariable(variablePicker.value));
+versionPicker.addEventListener("change", () => void loadTable(Number(versionPicker.value)));
+filter.addEventListener("keydown", (event) => {
+  if (event.key === "Enter") void applyFilter();
+});
+
+async function loadTable(version?: number): Promise<void> {
+  try {
+    summary = await getJson<TableSummary>("table", { version });
+  } catch (err) {
+    viewError.textContent = err instanceof Error ? err.message : String(err);
+    return;
+  }
+  showTable(summary);
+  const same = summary.datasets.find((d) => dataset !== undefined && d.id === dataset.id);
+  await selectDataset(same ?? summary.datasets[0]);
+  if (filter.value.trim() !== "") await applyFilter();
+}
+
+async function selectDataset(next: DatasetSummary | undefined): Promise<void> {
+  dataset = next;
+  showDatasets(summary.datasets, dataset, (d) => void selectDataset(d));
+  if (dataset === undefined) return;
+  showGlobalAttrs(dataset);
+  showVariables(summary, dataset);
+  const coordNames = dataset.dims.map((d) => d.name).filter((name) => dataset!.variables.some((v) => v.name === name));
+  coords = await getBatch("coords", { version: summary.version, ...(dataset.id === null ? {} : { dataset: dataset.id }), names: coordNames.join(",") });
+  const choices = dataset.variables.filter((v) => drawable(dataset!, v));
+  const previous = variablePicker.value;
+  variablePicker.replaceChildren(...choices.map((v) => new Option(`${v.name} (${v.dims.join(", ")})`, v.name)));
+  const pick = choices.find((v) => v.name === previous) ?? choices[0];
+  if (pick === undefined) {
+    viewError.textContent = "no variable of this dataset has two dims to draw";
+    return;
+  }
+  variablePicker.value = pick.name;
+  await showVariable(pick.name);
+}
+
+async function showVariable(name: string): Promise<void> {
+  const variable = dataset?.variables.find((v) => v.name === name);
+  if (dataset === undefined || variable === undefined) return;
+  await view.show({ version: summary.version, dataset, variable, coords });
+}
+
+async function applyFilter(): Promise<void> {
+  const where = filter.value.trim();
+  filterError.textContent = "";
+  if (where === "") {
+    narrowDatasets(undefined);
+    return;
+  }
+  try {
+    const { ids } = await getJson<{ ids: (string | null)[] }>("datasets", { version: summary.version, where });
+    narrowDatasets(new Set(ids));
+  } catch (err) {
+    filterError.textContent = err instanceof Error ? err.message : String(err);
+  }
+}
+
+void loadTable();

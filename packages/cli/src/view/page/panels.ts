@@ -1,0 +1,102 @@
+/** The side panels of the page: the table, its variables, global attributes and datasets. */
+import type { DatasetSummary, TableSummary } from "../catalog.js";
+
+/** `key: value` rows into a `<table>`. */
+function fillRows(table: HTMLElement, rows: readonly (readonly [string, string])[]): void {
+  table.replaceChildren(
+    ...rows.map(([key, value]) => {
+      const tr = document.createElement("tr");
+      const th = document.createElement("th");
+      const td = document.createElement("td");
+      th.textContent = key;
+      td.textContent = value;
+      tr.append(th, td);
+      return tr;
+    }),
+  );
+}
+
+/** A byte count as B, KiB, MiB or GiB. */
+function bytesText(bytes: number | null): string {
+  if (bytes === null) return "unknown (not a local table)";
+  const units = ["B", "KiB", "MiB", "GiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** The table panel and the version picker. */
+export function showTable(summary: TableSummary): void {
+  fillRows(document.getElementById("table-info")!, [
+    ["format", `lance-nd v${summary.formatVersion}`],
+    ["version", `${summary.version} of ${summary.versions.length} kept`],
+    ["rows", String(summary.rows)],
+    ["size", bytesText(summary.bytes)],
+    ["datasets", String(summary.datasets.length)],
+  ]);
+  const picker = document.getElementById("version") as HTMLSelectElement;
+  picker.replaceChildren(
+    ...summary.versions.map((v) => {
+      const option = new Option(`${v.version}  (${v.timestamp.replace("T", " ").slice(0, 19)})`, String(v.version));
+      option.selected = v.version === summary.version;
+      return option;
+    }),
+  );
+}
+
+/** A range end as short text. */
+function valueText(value: unknown): string {
+  return typeof value === "number" ? String(Number(value.toPrecision(5))) : String(value);
+}
+
+/**
+ * The variables of the selected dataset: type, dims, range of values with
+ * units, and whether the table keeps a stats column for it.
+ */
+export function showVariables(summary: TableSummary, dataset: DatasetSummary): void {
+  fillRows(
+    document.getElementById("variables")!,
+    dataset.variables.map((v) => {
+      const units = typeof v.attrs.units === "string" ? ` ${v.attrs.units}` : "";
+      const range = v.min === null ? "no values" : `${valueText(v.min)} to ${valueText(v.max)}${units}`;
+      const stats = summary.variables.find((t) => t.name === v.name)?.stats ? ", stats column" : "";
+      return [v.name, `${v.type} (${v.dims.join(", ")}): ${range}${stats}`];
+    }),
+  );
+}
+
+/** The global attributes of the selected dataset. */
+export function showGlobalAttrs(dataset: DatasetSummary): void {
+  fillRows(
+    document.getElementById("global-attrs")!,
+    Object.entries(dataset.globalAttrs).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]),
+  );
+}
+
+/** The dataset list; `onSelect` is called with the dataset clicked. */
+export function showDatasets(datasets: readonly DatasetSummary[], selected: DatasetSummary | undefined, onSelect: (dataset: DatasetSummary) => void): void {
+  const list = document.getElementById("datasets")!;
+  list.replaceChildren(
+    ...datasets.map((dataset) => {
+      const li = document.createElement("li");
+      li.dataset.id = dataset.id ?? "";
+      li.className = dataset === selected ? "selected" : "";
+      const dims = dataset.dims.map((d) => `${d.name}=${d.size}`).join(", ");
+      li.textContent = `${dataset.id ?? "(no id)"}  (${dims}; ${dataset.rows} row${dataset.rows === 1 ? "" : "s"})`;
+      li.addEventListener("click", () => onSelect(dataset));
+      return li;
+    }),
+  );
+}
+
+/** Shows only the datasets whose id is in `ids` (all when undefined). */
+export function narrowDatasets(ids: ReadonlySet<string | null> | undefined): void {
+  for (const li of document.querySelectorAll<HTMLLIElement>("#datasets li")) {
+    const id = li.dataset.id === "" ? null : (li.dataset.id ?? null);
+    li.hidden = ids !== undefined && !ids.has(id);
+  }
+}

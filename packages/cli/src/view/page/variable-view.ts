@@ -1,0 +1,235 @@
+/**
+ * The variable view: the heatmap of a 2-D window, the sliders of the other
+ * dims (labelled with their coordinate values), the colour bar and the
+ * value under the pointer. Each slider step fetches one window.
+ */
+import { cfTimeToDate, isCfTimeUnits } from "@lance-nd/cf";
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { DatasetSummary, DatasetVariable } from "../catalog.js";
+import { colormap } from "../colormaps.js";
+import type { ColormapName } from "../colormaps.js";
+import { getBatch } from "./client.js";
+import { HeatmapView } from "./heatmap-view.js";
+import type { Grid } from "./heatmap-view.js";
+
+/** What the view shows: a variable of a dataset, at a table version. */
+export interface Selection {
+  version: number;
+  dataset: DatasetSummary;
+  variable: DatasetVariable;
+  /** The dataset's coordinate variables. */
+  coords: NdRecordBatch;
+}
+
+/** A variable's dims of size > 1, in its order (dims of size 1 are taken at 0). */
+function freeDims(dataset: DatasetSummary, variable: DatasetVariable): string[] {
+  const size = (name: string): number => dataset.dims.find((d) => d.name === name)?.size ?? 1;
+  return variable.dims.filter((d) => size(d) > 1);
+}
+
+/** True when the variable can be drawn: at least two dims of size > 1. */
+export function drawable(dataset: DatasetSummary, variable: DatasetVariable): boolean {
+  return freeDims(dataset, variable).length >= 2;
+}
+
+/**
+ * A coordinate value as text: a CF time (`units` "<unit> since <date>") as
+ * its UTC date (and time of day when not midnight), a number with its noise
+ * trimmed, the index when the dim has no coordinate.
+ */
+function coordText(coords: NdRecordBatch, dim: string, index: number): string {
+  const coord = coords.get(dim);
+  if (coord === undefined || index >= coord.size) return `${index}`;
+  const value = coord.values.get(index) as unknown;
+  const units = coord.attr("units");
+  if ((typeof value === "number" || typeof value === "bigint") && isCfTimeUnits(units)) {
+    try {
+      const calendar = coord.attr("calendar");
+      const iso = cfTimeToDate(Number(value), units, typeof calendar === "string" ? calendar : undefined).toISOString();
+      return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso.replace(".000Z", "Z");
+    } catch {
+      // A calendar or unit cf cannot convert: the raw value.
+    }
+  }
+  return typeof value === "number" ? String(Number(value.toPrecision(6))) : String(value);
+}
+
+/** The heatmap, its sliders, colour bar and pointer readout. */
+export class VariableView {
+  readonly #heatmap: HeatmapView;
+  #colormap: ColormapName = "viridis";
+  #selection: Selection | undefined;
+  #isel = new Map<string, number>();
+  #shown: { rows: string; cols: string; grid: Grid; units: string } | undefined;
+  /** Bumped when the selection changes: an answer for an older selection is dropped. */
+  #generation = 0;
+  /** One window request at a time; a slider that moves meanwhile asks again when it is done. */
+  #loading = false;
+  #again = false;
+
+  constructor() {
+    this.#heatmap = new HeatmapView(document.getElementById("heatmap") as HTMLCanvasElement, colormap(this.#colormap));
+    this.#heatmap.onPointer = (cell) => this.#readout(cell);
+    document.getElementById("reset-zoom")!.addEventListener("click", () => this.#heatmap.resetZoom());
+  }
+
+  /** Shows `selection`: the last two dims of size > 1 on the map, sliders for the others at 0. */
+  async show(selection: Selection): Promise<void> {
+    this.#selection = selection;
+    this.#generation++;
+    const free = freeDims(selection.dataset, selection.variable);
+    const sliderDims = free.slice(0, -2);
+    this.#isel = new Map(sliderDims.map((d) => [d, 0]));
+    const box = document.getElementById("sliders")!;
+    box.replaceChildren(
+      ...sliderDims.map((dim) => {
+        const size = selection.dataset.dims.find((d) => d.name === dim)!.size;
+        const label = document.createElement("label");
+        const text = document.createElement("span");
+        const input = document.createElement("input");
+        input.type = "range";
+        input.id = `slider-${dim}`;
+        input.min = "0";
+        input.max = String(size - 1);
+        input.value = "0";
+        const units = selection.coords.get(dim)?.attr("units");
+        const shownUnits = typeof units === "string" && !isCfTimeUnits(units) ? ` (${units})` : "";
+        const describe = (): void => {
+          const i = Number(input.value);
+          text.textContent = `${dim} = ${coordText(selection.coords, dim, i)}${shownUnits} [${i}/${size - 1}]`;
+        };
+        describe();
+        input.addEventListener("input", () => {
+          describe();
+          this.#isel.set(dim, Number(input.value));
+          void this.#load();
+        });
+        label.append(input, text);
+        return label;
+      }),
+    );
+    await this.#load();
+  }
+
+  /** Changes the colour map. */
+  setColormap(name: ColormapName): void {
+    this.#colormap = name;
+    this.#heatmap.setColormap(colormap(name));
+    this.#drawColorbar();
+  }
+
+  async #load(): Promise<void> {
+    if (this.#loading) {
+      this.#again = true;
+      return;
+    }
+    this.#loading = true;
+    try {
+      await this.#loadOnce();
+    } finally {
+      this.#loading = false;
+    }
+    if (this.#again) {
+      this.#again = false;
+      await this.#load();
+    }
+  }
+
+  /** Fetches and draws the window of the current selection and slider positions. */
+  async #loadOnce(): Promise<void> {
+    const selection = this.#selection!;
+    const generation = this.#generation;
+    const status = document.getElementById("status")!;
+    const errorBox = document.getElementById("view-error")!;
+    const isel = [...this.#isel].map(([d, i]) => `${d}=${i}`).join(",");
+    const started = performance.now();
+    status.textContent = "loading…";
+    try {
+      const batch = await getBatch("window", {
+        version: selection.version,
+        ...(selection.dataset.id === null ? {} : { dataset: selection.dataset.id }),
+        variable: selection.variable.name,
+        isel,
+      });
+      if (generation !== this.#generation) return; // the selection changed meanwhile
+      const array = batch.get(selection.variable.name)!;
+      const [rows, cols] = array.dims;
+      const values = array.values.toArray() as Float64Array;
+      let min = Number.POSITIVE_INFINITY;
+      let max = Number.NEGATIVE_INFINITY;
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i]!;
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+      const grid: Grid = { values, rows: rows!.size, cols: cols!.size, rowZeroAtBottom: this.#ascending(rows!.name), min, max };
+      const units = array.attr("units");
+      this.#shown = { rows: rows!.name, cols: cols!.name, grid, units: typeof units === "string" ? units : "" };
+      this.#heatmap.show(grid);
+      this.#drawColorbar();
+      errorBox.textContent = "";
+      status.textContent = `${selection.variable.name}(${rows!.name}, ${cols!.name}) in ${Math.round(performance.now() - started)} ms`;
+      const canvas = document.getElementById("heatmap")!;
+      canvas.dataset.isel = isel;
+      canvas.dataset.min = String(min);
+      canvas.dataset.max = String(max);
+    } catch (err) {
+      if (generation !== this.#generation) return;
+      status.textContent = "";
+      errorBox.textContent = err instanceof Error ? err.message : String(err);
+    }
+  }
+
+  /** True when `dim` has a numeric coordinate whose first value is below its last (latitude: north up). */
+  #ascending(dim: string): boolean {
+    const coord = this.#selection!.coords.get(dim);
+    if (coord === undefined || coord.size < 2) return false;
+    return Number(coord.values.get(0)) < Number(coord.values.get(coord.size - 1));
+  }
+
+  #drawColorbar(): void {
+    const shown = this.#shown;
+    if (shown === undefined) return;
+    const canvas = document.getElementById("colorbar") as HTMLCanvasElement;
+    canvas.height = (document.getElementById("heatmap") as HTMLCanvasElement).height;
+    const context = canvas.getContext("2d")!;
+    const lut = colormap(this.#colormap);
+    for (let y = 0; y < canvas.height; y++) {
+      const k = Math.round((255 * (canvas.height - 1 - y)) / Math.max(1, canvas.height - 1));
+      context.fillStyle = `rgb(${lut[3 * k]},${lut[3 * k + 1]},${lut[3 * k + 2]})`;
+      context.fillRect(0, y, canvas.width, 1);
+    }
+    const { min, max } = shown.grid;
+    const label = (v: number): string => (Number.isFinite(v) ? String(Number(v.toPrecision(4))) : "no data");
+    const labels = document.getElementById("colorbar-labels")!;
+    labels.style.height = `${canvas.height}px`;
+    labels.replaceChildren(
+      ...[`${label(max)} ${shown.units}`, label((min + max) / 2), label(min)].map((text) => {
+        const div = document.createElement("div");
+        div.textContent = text;
+        return div;
+      }),
+    );
+  }
+
+  #readout(cell: { row: number; col: number } | undefined): void {
+    const box = document.getElementById("readout")!;
+    const shown = this.#shown;
+    const selection = this.#selection;
+    if (cell === undefined || shown === undefined || selection === undefined) {
+      box.textContent = "";
+      delete box.dataset.value;
+      return;
+    }
+    const value = shown.grid.values[cell.row * shown.grid.cols + cell.col]!;
+    const at = [
+      ...[...this.#isel].map(([d, i]) => `${d}=${coordText(selection.coords, d, i)}`),
+      `${shown.rows}=${coordText(selection.coords, shown.rows, cell.row)}`,
+      `${shown.cols}=${coordText(selection.coords, shown.cols, cell.col)}`,
+    ];
+    box.dataset.value = String(value);
+    box.dataset.row = String(cell.row);
+    box.dataset.col = String(cell.col);
+    box.textContent = `${selection.variable.name} = ${Number.isNaN(value) ? "missing" : `${Number(value.toPrecision(6))} ${shown.units}`}   at ${at.join(", ")}`;
+  }
+}

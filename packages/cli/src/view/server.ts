@@ -1,0 +1,122 @@
+/**
+ * The viewer's HTTP server (node:http): its page, the page's script and
+ * the API of one table, read-only, behind the guard of `guard.ts`.
+ */
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
+import { CliError } from "../errors.js";
+import { ViewApi, error } from "./api.js";
+import type { Answer } from "./api.js";
+import { TOKEN_HEADER } from "./guard-header.js";
+import { newToken, refusal, servedHosts } from "./guard.js";
+import { pageHtml } from "./page-html.js";
+
+/** The file name of the page's script bundle in the assets folder (built by tsup). */
+export const PAGE_SCRIPT = "page.js";
+
+/** Options of {@link startViewServer}. */
+export interface ViewServerOptions {
+  /** The table. */
+  uri: string;
+  /** The address to bind; a wildcard (0.0.0.0, ::) accepts any Host header and relies on the token alone. */
+  host: string;
+  /** The port; 0 picks a free one. */
+  port: number;
+  /** The folder holding the page's script bundle. */
+  assetsDir: string;
+  /** The token; default a fresh random one. */
+  token?: string;
+}
+
+/** A running viewer. */
+export interface ViewServer {
+  /** The page's address with its token, e.g. `http://127.0.0.1:8321/?token=...`. */
+  url: string;
+  port: number;
+  token: string;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+const HEADERS = {
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "content-security-policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+};
+
+/**
+ * Opens the table and serves it. Throws what opening the table throws (a
+ * missing table, a damaged one) and `CliError` `InvalidArgument` when the
+ * address cannot be bound (e.g. the port is taken).
+ */
+export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
+  const api = new ViewApi(options.uri);
+  await api.open();
+  const script = await readFile(join(options.assetsDir, PAGE_SCRIPT)).catch((cause: unknown) => {
+    throw new CliError("FileNotFound", `the page script ${join(options.assetsDir, PAGE_SCRIPT)} is missing (build the CLI)`, { cause });
+  });
+  const token = options.token ?? newToken();
+  let hosts: string[] = [];
+  const wildcard = options.host === "0.0.0.0" || options.host === "::";
+
+  const server = createServer((request, response) => {
+    handle(request)
+      .catch(() => error(500, "Internal", "the server failed to answer"))
+      .then((answer) => send(request, response, answer))
+      .catch(() => response.destroy());
+  });
+
+  async function handle(request: IncomingMessage): Promise<Answer> {
+    const url = new URL(request.url ?? "/", "http://viewer.invalid");
+    const api = url.pathname.startsWith("/api/");
+    const given = url.searchParams.get("token") ?? headerValue(request, TOKEN_HEADER);
+    const reason = refusal(request, given, api, { hosts: wildcard ? [request.headers.host?.toLowerCase() ?? ""] : hosts, token });
+    if (reason !== undefined) return error(403, "Forbidden", `refused: ${reason}`);
+    if (request.method !== "GET" && request.method !== "HEAD") return error(405, "MethodNotAllowed", "the viewer is read-only: GET only");
+    if (url.pathname === "/") return { status: 200, type: "text/html; charset=utf-8", body: pageHtml(token, options.uri) };
+    if (url.pathname === `/assets/${PAGE_SCRIPT}`) return { status: 200, type: "text/javascript; charset=utf-8", body: script };
+    if (api) return apiAnswer(url);
+    return error(404, "NotFound", `nothing at ${url.pathname}`);
+  }
+
+  function apiAnswer(url: URL): Promise<Answer> {
+    const route = url.pathname.slice("/api/".length);
+    return api.answer(route, url.searchParams);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (cause: NodeJS.ErrnoException) =>
+      reject(new CliError("InvalidArgument", `cannot listen on ${options.host}:${options.port} (${cause.code ?? cause.message})`, { cause })),
+    );
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : options.port;
+  hosts = servedHosts(options.host, port);
+  const shown = wildcard ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${shown}:${port}/?token=${token}`,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function headerValue(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function send(request: IncomingMessage, response: ServerResponse, answer: Answer): void {
+  const body = typeof answer.body === "string" ? Buffer.from(answer.body) : answer.body;
+  response.writeHead(answer.status, { ...HEADERS, "content-type": answer.type, "content-length": body.byteLength });
+  response.end(request.method === "HEAD" ? undefined : body);
+}

@@ -1,0 +1,80 @@
+/**
+ * Test helpers of `lance-nd view`: the BUILT command serving a table in a
+ * child process, raw HTTP requests with any headers, and the demo table's
+ * values read back with the lance-nd library.
+ */
+import { spawn } from "node:child_process";
+import { request } from "node:http";
+import { createInterface } from "node:readline";
+import { assemble } from "@lance-nd/nd-arrow";
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import { open, scan } from "lance-nd";
+import { CLI } from "../commands/harness.js";
+
+/** A running `lance-nd view`. */
+export interface Viewer {
+  url: string;
+  port: number;
+  token: string;
+  /** `127.0.0.1:<port>`, the Host the server answers. */
+  host: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node dist/cli.js view <table> --port 0 --json` and waits for its address. */
+export async function startViewer(table: string, extra: readonly string[] = []): Promise<Viewer> {
+  const child = spawn(process.execPath, [CLI, "view", table, "--port", "0", "--json", ...extra], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`lance-nd view exited with ${code}: ${stderr}`)));
+  });
+  const { url, port, token } = JSON.parse(first) as { url: string; port: number; token: string };
+  return {
+    url,
+    port,
+    token,
+    host: `127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** An HTTP answer. */
+export interface Reply {
+  status: number;
+  type: string;
+  body: Buffer;
+  /** The body as JSON (errors: `{ error: { code, message } }`). */
+  json(): { error?: { code: string; message: string } } & Record<string, unknown>;
+}
+
+/** `method path` on the viewer with exactly `headers` (Host defaults to the served one). */
+export function send(viewer: Viewer, path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port: viewer.port, path, method, headers: { host: viewer.host, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]), body, json: () => JSON.parse(body.toString("utf8")) });
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** The rows of `table` that `where` selects, assembled into one dataset by the library. */
+export async function readBack(table: string, where?: string): Promise<NdRecordBatch> {
+  let query = scan(await open(table));
+  if (where !== undefined) query = query.filter(where);
+  const rows = await query.toArray();
+  return rows.length === 1 ? rows[0]! : assemble(rows);
+}
