@@ -25,6 +25,7 @@ export type { CastingMode, ColumnOptions, Codec } from "@lance-nd/format";
 export { scan, NdScan } from "./scan.js";
 export { col, stat, Expr, Column, type Literal } from "./expr.js";
 export { variables, type VariableInfo } from "./variables.js";
+export { check, type CheckOptions, type CheckReport, type CheckRepair, type VersionHealth, type FragmentHealth, type UnreadableRow } from "./check.js";
 export {
   deleteRows,
   compact,
