@@ -1,4 +1,5 @@
-// Time zones (issue 13, finding 1): a Date in a filter is an instant. On real
+// Time zones (issue 13, finding 1): a Date in a filter, and a TIMESTAMP
+// literal with a zone in SQL, is an instant. On real
 // tables with timestamp variables (with stats) and timestamp global
 // attributes in several zones and units, every comparison, scan filter and
 // deleteRows selects exactly the rows whose instant matches, also for the
@@ -61,7 +62,7 @@ function expected(pick: (instant: number) => boolean): string[] {
 describe("a Date in a filter is an instant, whatever the column's time zone", () => {
   for (const zone of ZONES) {
     for (const [unitName, typeOf, unit] of UNITS) {
-      it(`zone ${zone ?? "none"}, unit ${unitName}: eq / lt / ge / between / isIn on a variable's stats and a global attribute, then deleteRows`, async () => {
+      it(`zone ${zone ?? "none"}, unit ${unitName}: eq / lt / ge / between / isIn and SQL TIMESTAMP literals on a variable's stats and a global attribute, then deleteRows`, async () => {
         const uri = join(dir, `${zone ?? "none"}-${unitName}.lance`.replace(/[^A-Za-z0-9_.-]/g, "_"));
         const type = typeOf(zone);
         await write(uri, INSTANTS.map((_, i) => row(i, type, unit, zone)), { stats: true });
@@ -75,13 +76,23 @@ describe("a Date in a filter is an instant, whatever the column's time zone", ()
             expect(await idsOf(table, field.ge(d)), `${String(field)} >= instant ${k}`).toEqual(expected((t) => t >= instant));
           }
         }
+        // The same through SQL (filter, deleteRows and the CLI's --where): a TIMESTAMP literal with a zone is an instant.
+        const sqlIds = async (sql: string) => (await scan(table).project([]).filter(sql).toArray()).map((r) => String(r.globalAttr("id"))).sort();
+        for (const [k, instant] of INSTANTS.entries()) {
+          expect(await sqlIds(`__global_attrs__.when = TIMESTAMP '${new Date(instant).toISOString()}'`), `SQL = instant ${k}`).toEqual([`r${k}`]);
+          expect(await sqlIds(`__stats__:ts.max < TIMESTAMP '${new Date(instant).toISOString()}'`)).toEqual(expected((t) => t < instant));
+        }
+        // Both 01:30 of the New York fall-back night, told apart by their offsets.
+        expect(await sqlIds("__global_attrs__.when = TIMESTAMP '2024-11-03T01:30:00-04:00'")).toEqual(["r0"]);
+        expect(await sqlIds("__global_attrs__.when = TIMESTAMP '2024-11-03 01:30:00-0500'")).toEqual(["r1"]);
+
         const [a, b] = [new Date(INSTANTS[0]!), new Date(INSTANTS[1]!)];
         expect(await idsOf(table, col("__global_attrs__.when").between(a, b))).toEqual(["r0", "r1"]);
         expect(await idsOf(table, stat("ts").max.isIn([b, new Date(INSTANTS[4]!)]))).toEqual(["r1", "r4"]);
 
         // The first 01:30 of the New York fall-back hour, then the second 02:30 of Paris's.
         expect(await deleteRows(table, col("__global_attrs__.when").eq(a))).toMatchObject({ deleted: 1 });
-        expect(await deleteRows(table, stat("ts").min.eq(new Date(INSTANTS[4]!)))).toMatchObject({ deleted: 1 });
+        expect(await deleteRows(table, `__stats__:ts.min = TIMESTAMP '${new Date(INSTANTS[4]!).toISOString()}'`)).toMatchObject({ deleted: 1 });
         const left = await scan(table).project([]).toArray();
         expect(left.map((r) => r.globalAttr("id")).sort()).toEqual(["r1", "r2", "r3", "r5", "r6", "r7"]);
         for (const r of left) {

@@ -10,6 +10,7 @@ import { registerVars } from "./commands/vars.js";
 import { registerScan } from "./commands/scan.js";
 import { registerCleanup, registerCompact, registerDelete, registerRestore, registerVersions, registerWiden } from "./commands/maintenance.js";
 import { registerDefaults } from "./commands/defaults.js";
+import { registerCheck } from "./commands/check.js";
 import { registerPlot } from "./commands/plot.js";
 import { registerView } from "./view/command.js";
 
@@ -45,6 +46,7 @@ export function createProgram(io: Io): Command {
     registerVersions,
     registerRestore,
     registerWiden,
+    registerCheck,
     registerDefaults,
     registerPlot,
     registerView,

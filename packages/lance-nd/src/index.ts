@@ -30,6 +30,7 @@ export { dataset, Dataset, type DatasetOptions } from "./dataset/dataset.js";
 export type { DatasetVariable } from "./dataset/plan.js";
 export type { DatasetBlock } from "./dataset/read.js";
 export type { IselSpec, SelSpec, SelValue, SelOptions } from "./dataset/selection.js";
+export { check, type CheckOptions, type CheckReport, type CheckRepair, type VersionHealth, type FragmentHealth, type UnreadableRow } from "./check.js";
 export {
   deleteRows,
   compact,

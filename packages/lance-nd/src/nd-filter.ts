@@ -90,6 +90,13 @@ function mapNames(uri: string, sql: string, onName: (segments: string[], text: s
       const word = chain.quoted[0] === false && chain.segments.length === 1 ? chain.segments[0]!.toLowerCase() : undefined;
       const following = sql.slice(chain.end).trimStart()[0];
       const typedLiteral = word !== undefined && LITERAL_TYPES.has(word) && following === "'";
+      const instant = word === "timestamp" && typedLiteral ? zonedTimestamp(sql, chain.end, uri) : undefined;
+      if (instant !== undefined) {
+        out += instant.sql;
+        i = instant.end;
+        afterAs = false;
+        continue;
+      }
       if (afterAs || following === "(" || typedLiteral || (word !== undefined && KEYWORDS.has(word))) {
         out += text;
         afterAs = word === "as";
@@ -108,6 +115,24 @@ function mapNames(uri: string, sql: string, onName: (segments: string[], text: s
     }
   }
   return out;
+}
+
+// A date, a time of day, then a zone: `Z`, `+05:30`, `-0400`, `+05`.
+const ZONED = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+
+/**
+ * `TIMESTAMP '<date>T<time><zone>'` (the string right after `at`) as a
+ * UTC-zoned Arrow timestamp, which Lance compares as an instant: a
+ * zone-less TIMESTAMP literal is wall-clock time in the column's zone, so
+ * its `Z` or offset would be ignored (SDK-NOTES.md, section 9). Undefined
+ * for a string without a zone, which stays wall-clock time.
+ */
+function zonedTimestamp(sql: string, at: number, uri: string): { sql: string; end: number } | undefined {
+  const start = sql.indexOf("'", at);
+  const end = closing(sql, start, "'", uri);
+  const text = sql.slice(start + 1, end - 1).trim();
+  if (!ZONED.test(text)) return undefined;
+  return { sql: `arrow_cast('${text}', 'Timestamp(Nanosecond, Some("UTC"))')`, end };
 }
 
 function isNameStart(c: string): boolean {

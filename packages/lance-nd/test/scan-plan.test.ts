@@ -39,7 +39,9 @@ describe("nd filters", () => {
     expect(nd("NOT (sst IS NULL) OR time.values IS NOT NULL")).toBe("NOT (`sst` IS NULL) OR `time`.`values` IS NOT NULL");
     expect(nd("CAST(__stats__:time.min AS BIGINT) BETWEEN 1 AND 2")).toBe("CAST(`__stats__:time`.`min` AS BIGINT) BETWEEN 1 AND 2");
     expect(nd("`a b` IS NULL AND \"__global_attrs__\".`it's` IN (1, 2)")).toBe("`a b` IS NULL AND `__global_attrs__`.`it's` IN (1, 2)");
-    expect(nd("__stats__:time.min > TIMESTAMP '2024-01-01T00:00:00Z'")).toBe("`__stats__:time`.`min` > TIMESTAMP '2024-01-01T00:00:00Z'");
+    expect(nd("__stats__:time.min > TIMESTAMP '2024-01-01 00:00:00'")).toBe("`__stats__:time`.`min` > TIMESTAMP '2024-01-01 00:00:00'");
+    // A TIMESTAMP with a zone is an instant (SDK-NOTES.md section 9; reliability/time-zones.test.ts).
+    expect(nd("__stats__:time.min > TIMESTAMP '2024-01-01T00:00:00Z'")).toBe("`__stats__:time`.`min` > arrow_cast('2024-01-01T00:00:00Z', 'Timestamp(Nanosecond, Some(\"UTC\"))')");
     expect(nd("array_has(sst.dim_names, 'x') AND __global_attrs__.id LIKE 'a%'")).toBe("array_has(`sst`.`dim_names`, 'x') AND `__global_attrs__`.`id` LIKE 'a%'");
   });
 

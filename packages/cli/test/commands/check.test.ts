@@ -1,0 +1,60 @@
+import { readdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { append, write } from "lance-nd";
+import { cli, ensureBuilt, tableState, tempDir } from "./harness.js";
+
+const row = (i: number) => new NdRecordBatch({ a: NdArray.from([i, i + 0.5], { dims: { x: 2 } }) }, { id: `r${i}` });
+
+/** data/ocean.lance in a fresh folder: three commits of 2 rows. */
+async function table(): Promise<{ cwd: string; uri: string }> {
+  const cwd = tempDir();
+  const uri = join(cwd, "data", "ocean.lance");
+  const t = await write(uri, [row(0), row(1)]);
+  await append(t, [row(2), row(3)]);
+  await append(t, [row(4), row(5)]);
+  return { cwd, uri };
+}
+
+const newest = (dir: string, pick: (files: string[]) => string) => join(dir, pick(readdirSync(dir)));
+
+describe("lance-nd check", () => {
+  beforeAll(() => ensureBuilt());
+
+  it("the --help examples run as typed on a healthy table: exit 0, the report or its JSON", async () => {
+    const { cwd } = await table();
+    const plain = cli(["check", "data/ocean.lance"], cwd);
+    expect(plain).toMatchObject({ code: 0, stderr: "" });
+    expect(plain.stdout).toMatch(/^data\/ocean\.lance: ok\nversions: 3 of 3 open; latest 3, newest readable 3\nrows of version 3: 6 in 3 fragments, 0 unreadable\n$/);
+    const json = cli(["check", "data/ocean.lance", "--repair", "--json"], cwd);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, rows: 6, repair: null });
+  });
+
+  it("a garbled latest manifest and a truncated data file: exit 1 with one line; --repair lists what it removed and leaves a readable table", async () => {
+    const { cwd, uri } = await table();
+    writeFileSync(newest(join(uri, "_versions"), (f) => f.filter((x) => x.endsWith(".manifest")).sort()[0]!), "garbage");
+    const data = join(uri, "data");
+    const oldest = newest(data, (f) => f.sort((a, b) => statSync(join(data, a)).mtimeMs - statSync(join(data, b)).mtimeMs)[0]!);
+    truncateSync(oldest, Math.floor(statSync(oldest).size / 2));
+
+    const found = cli(["check", "data/ocean.lance"], cwd);
+    expect(found.code).toBe(1);
+    expect(found.stdout).toMatch(/: DAMAGED\n/);
+    expect(found.stdout).toMatch(/version 3 does not open: /);
+    expect(found.stdout).toMatch(/rows of version 2: 4 in 2 fragments, 2 unreadable/);
+    expect(found.stderr.trim().split("\n")).toHaveLength(1);
+    expect(found.stderr).toMatch(/^lance-nd: cannot check data\/ocean\.lance \(data\/ocean\.lance is damaged: 1 version does not open, 2 unreadable rows \(run lance-nd check data\/ocean\.lance --repair\)\)$/m);
+
+    const repaired = cli(["check", "data/ocean.lance", "--repair", "--json"], cwd);
+    expect(repaired.stderr).toBe("");
+    expect(repaired.code).toBe(0);
+    const report = JSON.parse(repaired.stdout) as { repair: { quarantined: string[]; deletedRows: { rowId: number }[]; ok: boolean } };
+    expect(report.repair.ok).toBe(true);
+    expect(report.repair.quarantined).toHaveLength(1);
+    expect(report.repair.deletedRows.map((r) => r.rowId)).toEqual([0, 1]);
+    expect(tableState(uri).rows).toBe(2);
+    expect(cli(["check", "data/ocean.lance"], cwd).code).toBe(0);
+  });
+});
