@@ -50,7 +50,7 @@ export async function applySel(view: NdTable, plan: DatasetPlan, ranges: readonl
   return out;
 }
 
-async function selectOn(coord: Coordinate, value: SelValue | readonly [SelValue, SelValue], options: SelOptions): Promise<DimRange> {
+async function selectOn(coord: Coordinate, value: SelValue | readonly SelValue[], options: SelOptions): Promise<DimRange> {
   const { dim, uri } = coord;
   if (Array.isArray(value)) {
     if (options.method === "nearest") throw new LanceNdError("InvalidInput", `sel: method "nearest" takes single values, "${dim}" has a range`, { uri });
