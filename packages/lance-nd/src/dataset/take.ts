@@ -66,7 +66,8 @@ async function take(view: NdTable, group: readonly PlannedRow[], columns: readon
     const batch = decoded[i]!;
     const missing = names.find((name) => !batch.has(name));
     if (missing !== undefined) {
-      throw new LanceNdError("InvalidInput", `dataset: ${describeRow(row.rowId, row.id)} has no "${missing}" (null in this row)`, { uri: view.uri, column: missing });
+      const message = `dataset: ${describeRow(row.rowId, row.id)} has no "${missing}" (null in this row)`;
+      throw new LanceNdError("InvalidInput", message, { uri: view.uri, column: missing });
     }
     return { row, batch };
   });
