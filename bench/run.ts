@@ -18,6 +18,7 @@ import { rawLancedb } from "./lancedb.js";
 import { best, check } from "./measure.js";
 import { CHUNK_TIMES, LAT, LON, oceanData, sumOf, type OceanData } from "./ocean-data.js";
 import { profileLanceNd } from "./profile.js";
+import { formatRegions, measureRegions } from "./regions.js";
 import { checkTargets, formatMarkdown, formatReport, type Report, type Result } from "./report.js";
 import { zarrita } from "./zarrita.js";
 
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
     fs.mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
     fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`\nsaved ${path.relative(process.cwd(), out.pathname)}`);
+    console.log(`\n${formatRegions(await measureRegions(reps, tmp))}`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

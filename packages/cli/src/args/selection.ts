@@ -22,7 +22,10 @@ export interface SelectionOptions {
  *
  * @example parseIsel("time=3,lat=10:20") // Map { "time" => 3, "lat" => [10, 20] }
  */
-export function parseIsel(text: string, previous: ReadonlyMap<string, number | [number, number]> = new Map()): Map<string, number | [number, number]> {
+export function parseIsel(
+  text: string,
+  previous: ReadonlyMap<string, number | [number, number]> = new Map(),
+): Map<string, number | [number, number]> {
   const out = new Map(previous);
   for (const [dim, value] of parseAssignments(text)) {
     if (out.has(dim)) throw new InvalidArgumentError(`"${dim}" is given twice`);
@@ -42,7 +45,10 @@ export function parseIsel(text: string, previous: ReadonlyMap<string, number | [
  *
  * @example parseSel("lat=-10:10,time=2000-03-01") // Map { "lat" => [-10, 10], "time" => Date(2000-03-01) }
  */
-export function parseSel(text: string, previous: ReadonlyMap<string, SelValue | [SelValue, SelValue]> = new Map()): Map<string, SelValue | [SelValue, SelValue]> {
+export function parseSel(
+  text: string,
+  previous: ReadonlyMap<string, SelValue | [SelValue, SelValue]> = new Map(),
+): Map<string, SelValue | [SelValue, SelValue]> {
   const out = new Map(previous);
   for (const [dim, value] of parseAssignments(text)) {
     if (out.has(dim)) throw new InvalidArgumentError(`"${dim}" is given twice`);
@@ -63,11 +69,15 @@ export function parseSel(text: string, previous: ReadonlyMap<string, SelValue | 
 /** Adds `--isel` and `--sel` to `command`. */
 export function selectionOptions(command: Command): Command {
   return command
-    .option("--isel <dim=i|a:b,...>", "only these indices: an index drops the dim, a:b keeps [a, b); reads only the chunks it touches", (text, prev?: Map<string, number | [number, number]>) =>
-      parseIsel(text, prev),
+    .option(
+      "--isel <dim=i|a:b,...>",
+      "only these indices: an index drops the dim, a:b keeps [a, b); reads only the chunks it touches",
+      (text, prev?: Map<string, number | [number, number]>) => parseIsel(text, prev),
     )
-    .option("--sel <dim=v|lo:hi,...>", "only these coordinate values (ISO dates for time): a value drops the dim, lo:hi keeps lo..hi in either order", (text, prev?: Map<string, SelValue | [SelValue, SelValue]>) =>
-      parseSel(text, prev),
+    .option(
+      "--sel <dim=v|lo:hi,...>",
+      "only these coordinate values (ISO dates for time): a value drops the dim, lo:hi keeps lo..hi in either order",
+      (text, prev?: Map<string, SelValue | [SelValue, SelValue]>) => parseSel(text, prev),
     );
 }
 

@@ -40,7 +40,9 @@ export function registerExport(program: Command, io: Io): void {
 
 async function exportDataset(io: Io, uri: string, out: string, options: ExportOptions): Promise<void> {
   const table = await openTable(uri, options.version);
-  const read = hasSelection(options) ? await readRegion(table, options.where, options.project, options) : await readDataset(table, options.where, options.project);
+  const read = hasSelection(options)
+    ? await readRegion(table, options.where, options.project, options)
+    : await readDataset(table, options.where, options.project);
   const dataset = options.project === undefined ? read.dataset : read.dataset.select(options.project);
   const rows = read.rows;
   await writeNetcdf4(dataset, out);

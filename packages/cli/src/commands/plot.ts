@@ -53,10 +53,12 @@ async function plot(io: Io, uri: string, variable: string, options: PlotOptions)
   const region = hasSelection(options);
   const read = region ? await readRegion(table, options.where, [variable], options) : await readDataset(table, options.where, [variable]);
   // The coordinate variables of its dims label the title and orient the plot.
-  const picked = new Map([...(options.isel ?? []), ...(options.sel ?? [])].filter(([, v]) => !Array.isArray(v)).map(([dim, v]) => [dim, v instanceof Date ? v.toISOString().replace("T00:00:00.000Z", "") : String(v)]));
+  const single = [...(options.isel ?? []), ...(options.sel ?? [])].filter(([, v]) => !Array.isArray(v));
+  const picked = new Map(single.map(([dim, v]) => [dim, v instanceof Date ? v.toISOString().replace("T00:00:00.000Z", "") : String(v)]));
   const dims = [...(read.dataset.get(variable)?.dimNames ?? []), ...picked.keys()];
   const missing = dims.filter((d) => d !== variable && table.layout.arrays.has(d) && !read.dataset.has(d));
-  const coordinates = missing.length === 0 ? undefined : region ? await readRegion(table, options.where, missing, options) : await readDataset(table, options.where, missing);
+  const readCoordinates = () => (region ? readRegion(table, options.where, missing, options) : readDataset(table, options.where, missing));
+  const coordinates = missing.length === 0 ? undefined : await readCoordinates();
   const coords = coordinates?.dataset.arrays() ?? [];
   const batch = new NdRecordBatch([...coords, ...read.dataset.arrays()], read.dataset.globalAttrs);
   const rows = read.rows;

@@ -41,7 +41,12 @@ export async function* regionRows(
 }
 
 /** The selection as one dataset (the blocks assembled), with the number of table rows it took. */
-export async function readRegion(table: NdTable, where: string | undefined, names: readonly string[] | undefined, options: SelectionOptions): Promise<DatasetRead> {
+export async function readRegion(
+  table: NdTable,
+  where: string | undefined,
+  names: readonly string[] | undefined,
+  options: SelectionOptions,
+): Promise<DatasetRead> {
   const blocks: NdRecordBatch[] = [];
   for await (const block of regionRows(table, where, names, options)) blocks.push(block);
   const whole = blocks.length === 1 ? blocks[0]! : assemble(blocks);

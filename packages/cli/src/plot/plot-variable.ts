@@ -49,9 +49,11 @@ export async function plotVariable(
   }
   const slice = slice2d(array, name, isel);
   const decoded = decodeCf(slice.values, slice.nullMask, array);
-  const picks = [...[...isel].map(([dim, index]) => [dim, String(index), coordinate(batch, dim, index)] as const), ...[...picked].map(([dim, label]) => [dim, label, coordinate(batch, dim, 0)] as const)].map(
-    ([dim, label, coord]) => (coord === undefined ? `${dim}=${label}` : `${dim}=${label} (${coord})`),
-  );
+  const labels = [
+    ...[...isel].map(([dim, index]) => [dim, String(index), coordinate(batch, dim, index)] as const),
+    ...[...picked].map(([dim, label]) => [dim, label, coordinate(batch, dim, 0)] as const),
+  ];
+  const picks = labels.map(([dim, label, coord]) => (coord === undefined ? `${dim}=${label}` : `${dim}=${label} (${coord})`));
   const title = [name, ...picks].join("  ");
   const units = array.attr("units");
   const png = renderHeatmap(slice.values, slice.cols.size, slice.rows.size, {

@@ -37,6 +37,12 @@ describe("region selections on the command line", () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ rows: "lat", cols: "lon", rowsRead: 3 });
   });
 
+  it("export of the chunks a stats filter selects (not starting at cell 0) writes their box", () => {
+    const run = cli(["export", "lance-nd-demo/ocean.lance", "late.nc", "--where", "__stats__:time.min >= 100", "--json"], dir);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ rows: 6, grid: [{ name: "time", size: 8 }, { name: "lat", size: 90 }, { name: "lon", size: 180 }] });
+  });
+
   it("a selection out of range, an unknown dim or a non-monotonic range is one line, exit 1", () => {
     for (const args of [["--isel", "time=12"], ["--isel", "depth=0"], ["--sel", "lat=95"]]) {
       const run = cli(["scan", "lance-nd-demo/ocean.lance", ...args], dir);

@@ -99,7 +99,8 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
       const order = gridOrder(rowDims);
       gridNames ??= order;
       if (order.join("\u0000") !== gridNames.join("\u0000")) {
-        throw invalid(view, `rows have different grids: row ${describeRow(rows[0]!.rowId, rows[0]!.id)} has [${gridNames.join(", ")}], row ${describeRow(rowId, id)} has [${order.join(", ")}]`);
+        const first = describeRow(rows[0]!.rowId, rows[0]!.id);
+        throw invalid(view, `rows have different grids: row ${first} has [${gridNames.join(", ")}], row ${describeRow(rowId, id)} has [${order.join(", ")}]`);
       }
       for (const [name, dims] of rowDims) {
         const known = dimsOf.get(name);

@@ -1,16 +1,14 @@
 /**
- * Reading a selection: the rows that overlap it, taken one at a time by row
- * id with only the requested variables, each cut to the selection (a block)
- * with nd-arrow's windowed `assemble`; `readWindow` assembles the blocks.
+ * Reading a selection: the rows that overlap it, taken by row id with only
+ * the requested variables (`take.ts`), cut to the selection with nd-arrow's
+ * windowed `assemble`: one block per row, or the whole window.
  */
-import { CHUNK_OFFSET, GLOBAL_ATTRS_COLUMN, NdArray, NdRecordBatch, assemble, attr, type Attrs, type Window } from "@lance-nd/nd-arrow";
-import { decodeRows, selectName } from "@lance-nd/format";
-import { LanceNdError } from "../errors.js";
+import { CHUNK_OFFSET, NdArray, NdRecordBatch, assemble, attr, type Attrs, type Window } from "@lance-nd/nd-arrow";
 import { withPureErrors } from "../pure-errors.js";
 import type { NdTable } from "../table.js";
-import { takeRows } from "../lance/table-read.js";
-import { describeRow, type DatasetPlan, type PlannedRow } from "./plan.js";
+import type { DatasetPlan, PlannedRow } from "./plan.js";
 import type { DimRange } from "./selection.js";
+import { takeGroups, type TakenRow } from "./take.js";
 
 /** One block of a read: a row cut to the selection. */
 export interface DatasetBlock {
@@ -52,37 +50,41 @@ export function rowsFor(plan: DatasetPlan, ranges: readonly DimRange[], dims: Re
   return out;
 }
 
-/**
- * The cuts of `names` over `ranges`, one row at a time (the row is dropped
- * once cut).
- */
+/** Values taken per SDK call by `read` (about; a bigger row is taken alone). */
+const READ_BYTES = 32 * 1024 * 1024;
+
+/** The cuts of `names` over `ranges`, one row at a time (the row is dropped once cut). */
 export async function* readCuts(view: NdTable, plan: DatasetPlan, ranges: readonly DimRange[], names: readonly string[]): AsyncGenerator<Cut> {
-  const variables = names.map((name) => plan.variables.find((v) => v.name === name)!);
-  const dims = new Set(variables.flatMap((v) => v.dims));
-  const columns = [...names.map(selectName), ...(view.layout.globalAttrs === null ? [] : [GLOBAL_ATTRS_COLUMN])];
-  for (const row of rowsFor(plan, ranges, dims)) {
-    const batches = await takeRows(view.lance, [row.rowId], columns);
-    const decoded = withPureErrors({ uri: view.uri }, () => batches.flatMap((rb) => decodeRows(rb)));
-    const taken = decoded[0];
-    if (taken === undefined) throw new LanceNdError("InvalidInput", `dataset: ${describeRow(row.rowId, row.id)} is gone from the pinned version`, { uri: view.uri });
-    const missing = names.find((name) => !taken.has(name));
-    if (missing !== undefined) {
-      throw new LanceNdError("InvalidInput", `dataset: ${describeRow(row.rowId, row.id)} has no "${missing}" (null in this row)`, { uri: view.uri, column: missing });
-    }
-    yield cut(view, plan, ranges, row, taken);
+  for await (const group of takeGroups(view, plan, rowsOf(plan, ranges, names), names, 0)) {
+    for (const { row, batch } of group) yield cut(view, plan, ranges, row, batch);
   }
 }
 
-/** `taken` (one row) cut to `ranges`, on the row's own grid. */
+/** The rows holding the cells of `ranges` for `names`. */
+function rowsOf(plan: DatasetPlan, ranges: readonly DimRange[], names: readonly string[]): PlannedRow[] {
+  return rowsFor(plan, ranges, new Set(names.flatMap((name) => plan.variables.find((v) => v.name === name)!.dims)));
+}
+
+/**
+ * `taken` (one row) cut to `ranges`, on the row's own grid, with the
+ * dataset's global attributes (the first row's, as xarray's
+ * `open_mfdataset` keeps the first file's: rows may differ, e.g. by a chunk
+ * name).
+ */
 function cut(view: NdTable, plan: DatasetPlan, ranges: readonly DimRange[], row: PlannedRow, taken: NdRecordBatch): Cut {
   const position = new Map(plan.grid.map((d, i) => [d.name, i]));
   const own = taken.grid().map((d) => position.get(d.name)!);
   const start = plan.grid.map((_, d) => Math.max(ranges[d]!.start, Math.min(row.start[d]!, ranges[d]!.stop)));
   const stop = plan.grid.map((_, d) => Math.max(start[d]!, Math.min(ranges[d]!.stop, row.start[d]! + row.size[d]!)));
-  const placed = taken.withGlobalAttrs(withOffset(taken.globalAttrs, own.map((d) => row.start[d]!)));
   const window: Window = Object.fromEntries(own.map((d) => [plan.grid[d]!.name, [start[d]!, stop[d]!] as const]));
-  const batch = withPureErrors({ uri: view.uri }, () => assemble([placed], { window }));
+  const batch = withPureErrors({ uri: view.uri }, () => assemble([place(plan, row, taken)], { window }));
   return { start, batch: batch.withGlobalAttrs(withOffset(batch.globalAttrs, own.map((d) => start[d]!))) };
+}
+
+/** `taken` with the dataset's global attributes and its `chunk_offset` on its own grid (for `assemble`). */
+function place(plan: DatasetPlan, row: PlannedRow, taken: NdRecordBatch): NdRecordBatch {
+  const position = new Map(plan.grid.map((d, i) => [d.name, i]));
+  return taken.withGlobalAttrs(withOffset(plan.globalAttrs, taken.grid().map((d) => row.start[position.get(d.name)!]!)));
 }
 
 /** The blocks of `names` over `ranges`: each row's cut, with its offset in the selection and single-value dims dropped. */
@@ -93,16 +95,39 @@ export async function* readBlocks(view: NdTable, plan: DatasetPlan, ranges: read
   }
 }
 
-/** The selection of `names` as one batch: the cuts assembled into the window, holding the window plus one row. */
-export async function readWindow(view: NdTable, plan: DatasetPlan, ranges: readonly DimRange[], names: readonly string[]): Promise<NdRecordBatch> {
+/**
+ * The selection of `names` as one batch. The overlapping rows are taken in
+ * groups of about `maxBytes` of values (default 32 MiB): when one group holds them all, they are
+ * assembled into the window in one strided copy (the window plus the
+ * group); else each row is cut as it comes and the cuts are assembled at
+ * the end (twice the window plus one group).
+ */
+export async function readWindow(
+  view: NdTable,
+  plan: DatasetPlan,
+  ranges: readonly DimRange[],
+  names: readonly string[],
+  maxBytes = READ_BYTES,
+): Promise<NdRecordBatch> {
   if (names.length === 0) return new NdRecordBatch({}, plan.globalAttrs);
+  const cutAll = (group: TakenRow[]) => group.map(({ row, batch }) => cut(view, plan, ranges, row, batch).batch);
+  let first: TakenRow[] | undefined;
+  let groups = 0;
   const cuts: NdRecordBatch[] = [];
-  for await (const { batch } of readCuts(view, plan, ranges, names)) cuts.push(batch);
+  for await (const group of takeGroups(view, plan, rowsOf(plan, ranges, names), names, maxBytes)) {
+    if (++groups === 1) {
+      first = group;
+      continue;
+    }
+    if (first !== undefined) cuts.push(...cutAll(first));
+    first = undefined;
+    cuts.push(...cutAll(group));
+  }
+  const parts = groups === 1 ? first!.map(({ row, batch }) => place(plan, row, batch)) : cuts;
   const position = new Map(plan.grid.map((d, i) => [d.name, i]));
-  const own = cuts[0]!.grid().map((d) => position.get(d.name)!);
+  const own = parts[0]!.grid().map((d) => position.get(d.name)!);
   const window: Window = Object.fromEntries(own.map((d) => [plan.grid[d]!.name, [ranges[d]!.start, ranges[d]!.stop] as const]));
-  const whole = cuts.length === 1 ? cuts[0]! : withPureErrors({ uri: view.uri }, () => assemble(cuts, { window }));
-  return finish(whole, plan, ranges);
+  return finish(withPureErrors({ uri: view.uri }, () => assemble(parts, { window })), plan, ranges);
 }
 
 /** A cut or window as users get it: no `chunk_offset`, the dims of single-value selections dropped. */

@@ -50,7 +50,7 @@ export async function applySel(view: NdTable, plan: DatasetPlan, ranges: readonl
   return out;
 }
 
-async function selectOn(coord: Coordinate, value: SelValue | readonly [SelValue, SelValue], options: SelOptions): Promise<DimRange> {
+async function selectOn(coord: Coordinate, value: SelValue | readonly SelValue[], options: SelOptions): Promise<DimRange> {
   const { dim, uri } = coord;
   if (Array.isArray(value)) {
     if (options.method === "nearest") throw new LanceNdError("InvalidInput", `sel: method "nearest" takes single values, "${dim}" has a range`, { uri });
@@ -59,7 +59,8 @@ async function selectOn(coord: Coordinate, value: SelValue | readonly [SelValue,
     const values = await coord.values(coord.pieces((s) => s === undefined || (s[0] <= hi && s[1] >= lo), true));
     const found = rangeIndices(values, lo, hi);
     if (found === "not monotonic") {
-      throw new LanceNdError("InvalidInput", `sel: "${dim}" is not monotonic, so a range of its values is not one slice; use method "nearest" with single values, or isel`, { uri });
+      const hint = 'use method "nearest" with single values, or isel';
+      throw new LanceNdError("InvalidInput", `sel: "${dim}" is not monotonic, so a range of its values is not one slice; ${hint}`, { uri });
     }
     if (found === "empty") return { start: coord.range.start, stop: coord.range.start, drop: false };
     return { ...found, drop: false };
@@ -75,7 +76,8 @@ async function selectOn(coord: Coordinate, value: SelValue | readonly [SelValue,
     const all = await coord.values(coord.pieces(() => true, false));
     const finite = all.values.filter((v) => !Number.isNaN(v));
     const span = finite.length === 0 ? "no values" : `values from ${Math.min(...finite)} to ${Math.max(...finite)}`;
-    throw new LanceNdError("InvalidInput", `sel: no "${dim}" value equals ${String(value instanceof Date ? value.toISOString() : value)} (${x}); the selection has ${span}; try method "nearest"`, { uri });
+    const shown = String(value instanceof Date ? value.toISOString() : value);
+    throw new LanceNdError("InvalidInput", `sel: no "${dim}" value equals ${shown} (${x}); the selection has ${span}; try method "nearest"`, { uri });
   }
   return { start: index, stop: index + 1, drop: true };
 }
@@ -155,7 +157,8 @@ class Coordinate {
     for (const piece of order) {
       if (best !== undefined && distance(piece) > best.distance) break;
       const found = nearestIndex(await this.values([piece]), x);
-      if (found !== undefined && (best === undefined || found.distance < best.distance || (found.distance === best.distance && found.index < best.index))) best = found;
+      if (found === undefined) continue;
+      if (best === undefined || found.distance < best.distance || (found.distance === best.distance && found.index < best.index)) best = found;
     }
     return best?.index;
   }

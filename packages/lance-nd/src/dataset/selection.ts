@@ -13,14 +13,14 @@ export interface DimRange {
   readonly drop: boolean;
 }
 
-/** `isel` input: per dim an index (picks it and drops the dim) or `[start, stop)` (like a Python slice). */
-export type IselSpec = Readonly<Record<string, number | readonly [number, number]>>;
+/** `isel` input: per dim an index (picks it and drops the dim) or `[start, stop)` (like a Python slice; two integers). */
+export type IselSpec = Readonly<Record<string, number | readonly number[]>>;
 
 /** A coordinate value for `sel`: a number, a bigint, or a Date (timestamp or CF-time coordinates). */
 export type SelValue = number | bigint | Date;
 
-/** `sel` input: per dim a value (picks it and drops the dim) or inclusive bounds `[a, b]` in either order. */
-export type SelSpec = Readonly<Record<string, SelValue | readonly [SelValue, SelValue]>>;
+/** `sel` input: per dim a value (picks it and drops the dim) or inclusive bounds `[a, b]` in either order (two values). */
+export type SelSpec = Readonly<Record<string, SelValue | readonly SelValue[]>>;
 
 /** Options of `sel`. */
 export interface SelOptions {

@@ -42,7 +42,8 @@ export function coordinateNumber(uri: string, coord: string, value: SelValue, ty
   }
   throw new LanceNdError(
     "InvalidInput",
-    `sel: a Date on "${coord}" (${type}${typeof units === "string" ? `, units "${units}"` : ""}) needs a timestamp or date coordinate, or CF time units ("days since 2000-01-01")`,
+    `sel: a Date on "${coord}" (${type}${typeof units === "string" ? `, units "${units}"` : ""}) ` +
+      'needs a timestamp or date coordinate, or CF time units ("days since 2000-01-01")',
     { uri },
   );
 }

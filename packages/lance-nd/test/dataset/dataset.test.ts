@@ -1,6 +1,9 @@
 import { NdArray, NdRecordBatch, slice, type Window } from "@lance-nd/nd-arrow";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { dataset } from "../../src/dataset/dataset.js";
+import { planDataset } from "../../src/dataset/plan.js";
+import { readWindow } from "../../src/dataset/read.js";
+import { applyIsel, wholeGrid } from "../../src/dataset/selection.js";
 import { col } from "../../src/expr.js";
 import { checkout, deleteRows } from "../../src/maintenance.js";
 import { append } from "../../src/write.js";
@@ -88,6 +91,17 @@ describe("dataset: isel", () => {
     const got = await (await dataset(view)).isel({ time: [3, 5], lat: [4, 6] }).read();
     expect(taken.ids).toBe(4);
     expect(plain(got)).toEqual(expected(batch, { time: [3, 5], lat: [4, 6] }));
+  });
+
+  it("rows taken in several groups (a small byte budget) are cut one by one and assembled to the same window", async () => {
+    const batch = sstBatch();
+    const table = await writeChunked(uri(), batch, { time: 4, lat: 5 });
+    const view = await checkout(table, 1);
+    const plan = await planDataset(view, undefined);
+    const ranges = applyIsel(view.uri, plan.grid, wholeGrid(plan.grid), { time: [3, 9], lat: [2, 8], lon: 4 });
+    const grouped = await readWindow(view, plan, ranges, ["sst", "lat"], 1);
+    expect(plain(grouped)).toEqual(expected(batch.select(["sst", "lat"]), { time: [3, 9], lat: [2, 8], lon: [4, 5] }, ["lon"]));
+    expect(plain(await readWindow(view, plan, ranges, ["sst", "lat"]))).toEqual(plain(grouped));
   });
 
   it("an integer drops the dim, as xarray does; selections compose", async () => {
