@@ -13,8 +13,8 @@ import { openTable } from "../commands/open-table.js";
 import { CliError } from "../errors.js";
 import { printJson } from "../io.js";
 import { isUserError, oneLine } from "../report.js";
-import { matchingDatasets, readCatalog } from "./catalog.js";
-import type { TableSummary } from "./catalog.js";
+import { matchingDatasets, readCatalog, readDatasetSummary } from "./catalog.js";
+import type { DatasetSummary, TableSummary } from "./catalog.js";
 import { readCoordinates, readWindow } from "./read-window.js";
 
 /** An HTTP answer: status, content type, body. */
@@ -27,12 +27,30 @@ export interface Answer {
 /** The media type of the Arrow IPC stream format. */
 export const ARROW_STREAM_TYPE = "application/vnd.apache.arrow.stream";
 
-/** Summaries kept per version: a catalog reads every row once. */
+/** Table summaries kept (one per version). */
 const CACHED_CATALOGS = 4;
+/** Dataset summaries kept: each read the dataset's rows once. */
+const CACHED_DATASETS = 64;
+
+/**
+ * The promise kept under `key` in `cache`, or a new one from `make`, kept
+ * unless it fails; the oldest entry goes when the cache holds `limit`.
+ */
+function cached<T>(cache: Map<string, Promise<T>>, key: string, limit: number, make: () => Promise<T>): Promise<T> {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+    value = make();
+    cache.set(key, value);
+    value.catch(() => cache.delete(key));
+  }
+  return value;
+}
 
 /**
  * The API of one table. `answer(route, query)` serves `/api/<route>`:
  * - `table?version=n`: the {@link TableSummary} as JSON;
+ * - `dataset?dataset=id&version=n`: the {@link DatasetSummary} (dims, variables) as JSON;
  * - `datasets?where=sql&version=n`: `{ ids }`, the datasets with a row that the filter selects;
  * - `coords?dataset=id&names=a,b&version=n`: the coordinate variables as Arrow IPC (one nd row);
  * - `window?dataset=id&variable=v&isel=dim=i,...&version=n`: the 2-D window as Arrow IPC.
@@ -41,7 +59,8 @@ const CACHED_CATALOGS = 4;
 export class ViewApi {
   readonly #uri: string;
   readonly #tables = new Map<number | undefined, Promise<NdTable>>();
-  readonly #catalogs = new Map<number, Promise<TableSummary>>();
+  readonly #catalogs = new Map<string, Promise<TableSummary>>();
+  readonly #datasets = new Map<string, Promise<DatasetSummary>>();
 
   constructor(uri: string) {
     this.#uri = uri;
@@ -59,12 +78,10 @@ export class ViewApi {
       switch (route) {
         case "table":
           return json(200, await this.#catalog(table));
-        case "datasets": {
-          const where = required(query, "where");
-          const catalog = await this.#catalog(table);
-          const smallest = catalog.datasets[0]?.variables.find((v) => v.dims.length === 1 && v.dims[0] === v.name)?.name;
-          return json(200, { ids: await matchingDatasets(table, where, smallest) });
-        }
+        case "dataset":
+          return json(200, await this.#dataset(table, query.get("dataset")));
+        case "datasets":
+          return json(200, { ids: await matchingDatasets(table, required(query, "where")) });
         case "coords": {
           const names = required(query, "names").split(",").filter((n) => n !== "");
           return arrow(await readCoordinates(table, query.get("dataset"), names));
@@ -73,11 +90,10 @@ export class ViewApi {
           const isel = parseIsel(query.get("isel") ?? "");
           const id = query.get("dataset");
           const variable = required(query, "variable");
-          const dataset = (await this.#catalog(table)).datasets.find((d) => d.id === id);
-          return arrow(await readWindow(table, dataset, { dataset: id, variable, isel }));
+          return arrow(await readWindow(table, await this.#dataset(table, id), { dataset: id, variable, isel }));
         }
         default:
-          return error(404, "NotFound", `no API route "${route}" (routes: table, datasets, coords, window)`);
+          return error(404, "NotFound", `no API route "${route}" (routes: table, dataset, datasets, coords, window)`);
       }
     } catch (err) {
       if (isUserError(err)) return error(400, (err as { code: string }).code, oneLine((err as Error).message));
@@ -99,14 +115,15 @@ export class ViewApi {
 
   async #catalog(table: NdTable): Promise<TableSummary> {
     const version = await table.version();
-    let catalog = this.#catalogs.get(version);
-    if (catalog === undefined) {
-      if (this.#catalogs.size >= CACHED_CATALOGS) this.#catalogs.delete(this.#catalogs.keys().next().value!);
-      catalog = readCatalog(table, this.#uri);
-      this.#catalogs.set(version, catalog);
-      catalog.catch(() => this.#catalogs.delete(version));
-    }
-    return catalog;
+    return cached(this.#catalogs, String(version), CACHED_CATALOGS, () => readCatalog(table, this.#uri));
+  }
+
+  /** The summary of dataset `id` of `table`'s version; `InvalidArgument` when it has none of that id. */
+  async #dataset(table: NdTable, id: string | null): Promise<DatasetSummary> {
+    const catalog = await this.#catalog(table);
+    const entry = catalog.datasets.find((d) => d.id === id);
+    if (entry === undefined) throw new CliError("InvalidArgument", `no dataset ${id === null ? "without an id" : JSON.stringify(id)} in the table`);
+    return cached(this.#datasets, `${catalog.version}\u0000${id}`, CACHED_DATASETS, () => readDatasetSummary(table, entry));
   }
 }
 
