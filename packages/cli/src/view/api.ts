@@ -27,6 +27,8 @@ export interface Answer {
 /** The media type of the Arrow IPC stream format. */
 export const ARROW_STREAM_TYPE = "application/vnd.apache.arrow.stream";
 
+/** Table handles kept (one per version asked for). */
+const CACHED_TABLES = 8;
 /** Table summaries kept (one per version). */
 const CACHED_CATALOGS = 4;
 /** Dataset summaries kept: each read the dataset's rows once. */
@@ -58,7 +60,7 @@ function cached<T>(cache: Map<string, Promise<T>>, key: string, limit: number, m
  */
 export class ViewApi {
   readonly #uri: string;
-  readonly #tables = new Map<number | undefined, Promise<NdTable>>();
+  readonly #tables = new Map<string, Promise<NdTable>>();
   readonly #catalogs = new Map<string, Promise<TableSummary>>();
   readonly #datasets = new Map<string, Promise<DatasetSummary>>();
 
@@ -102,15 +104,9 @@ export class ViewApi {
     }
   }
 
+  /** The table at `version` (undefined: the latest when the server started); a failed open (a version that does not exist) is not kept. */
   #table(version: number | undefined): Promise<NdTable> {
-    let table = this.#tables.get(version);
-    if (table === undefined) {
-      table = openTable(this.#uri, version);
-      this.#tables.set(version, table);
-      // A failed open (e.g. a version that does not exist) is not kept.
-      table.catch(() => this.#tables.delete(version));
-    }
-    return table;
+    return cached(this.#tables, String(version ?? "latest"), CACHED_TABLES, () => openTable(this.#uri, version));
   }
 
   async #catalog(table: NdTable): Promise<TableSummary> {
