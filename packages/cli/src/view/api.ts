@@ -5,8 +5,7 @@
  */
 import { InvalidArgumentError } from "commander";
 import { RecordBatchStreamWriter } from "apache-arrow";
-import { encode } from "@lance-nd/nd-arrow";
-import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import { NdRecordBatch, encode } from "@lance-nd/nd-arrow";
 import type { NdTable } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { openTable } from "../commands/open-table.js";
@@ -14,8 +13,8 @@ import { CliError } from "../errors.js";
 import { printJson } from "../io.js";
 import { isUserError, oneLine } from "../report.js";
 import { matchingDatasets, readCatalog, readDatasetSummary } from "./catalog.js";
-import type { DatasetSummary, TableSummary } from "./catalog.js";
-import { readCoordinates, readWindow } from "./read-window.js";
+import type { DatasetRead, TableSummary } from "./catalog.js";
+import { readWindow } from "./read-window.js";
 
 /** An HTTP answer: status, content type, body. */
 export interface Answer {
@@ -31,7 +30,7 @@ export const ARROW_STREAM_TYPE = "application/vnd.apache.arrow.stream";
 const CACHED_TABLES = 8;
 /** Table summaries kept (one per version). */
 const CACHED_CATALOGS = 4;
-/** Dataset summaries kept: each read the dataset's rows once. */
+/** Dataset summaries and coordinates kept: each read the dataset's rows once. */
 const CACHED_DATASETS = 64;
 
 /**
@@ -52,9 +51,9 @@ function cached<T>(cache: Map<string, Promise<T>>, key: string, limit: number, m
 /**
  * The API of one table. `answer(route, query)` serves `/api/<route>`:
  * - `table?version=n`: the {@link TableSummary} as JSON;
- * - `dataset?dataset=id&version=n`: the {@link DatasetSummary} (dims, variables) as JSON;
+ * - `dataset?dataset=id&version=n`: the dataset's summary (dims, variables) as JSON;
  * - `datasets?where=sql&version=n`: `{ ids }`, the datasets with a row that the filter selects;
- * - `coords?dataset=id&names=a,b&version=n`: the coordinate variables as Arrow IPC (one nd row);
+ * - `coords?dataset=id&names=a,b&version=n`: those of its coordinate variables, as Arrow IPC (one nd row);
  * - `window?dataset=id&variable=v&isel=dim=i,...&version=n`: the 2-D window as Arrow IPC.
  * `dataset` absent means the rows without an `id`.
  */
@@ -62,7 +61,7 @@ export class ViewApi {
   readonly #uri: string;
   readonly #tables = new Map<string, Promise<NdTable>>();
   readonly #catalogs = new Map<string, Promise<TableSummary>>();
-  readonly #datasets = new Map<string, Promise<DatasetSummary>>();
+  readonly #datasets = new Map<string, Promise<DatasetRead>>();
 
   constructor(uri: string) {
     this.#uri = uri;
@@ -81,18 +80,19 @@ export class ViewApi {
         case "table":
           return json(200, await this.#catalog(table));
         case "dataset":
-          return json(200, await this.#dataset(table, query.get("dataset")));
+          return json(200, (await this.#dataset(table, query.get("dataset"))).summary);
         case "datasets":
           return json(200, { ids: await matchingDatasets(table, required(query, "where")) });
         case "coords": {
-          const names = required(query, "names").split(",").filter((n) => n !== "");
-          return arrow(await readCoordinates(table, query.get("dataset"), names));
+          const names = new Set(required(query, "names").split(","));
+          const { coords } = await this.#dataset(table, query.get("dataset"));
+          return arrow(new NdRecordBatch(coords.arrays().filter(([name]) => names.has(name))));
         }
         case "window": {
           const isel = parseIsel(query.get("isel") ?? "");
           const id = query.get("dataset");
           const variable = required(query, "variable");
-          return arrow(await readWindow(table, await this.#dataset(table, id), { dataset: id, variable, isel }));
+          return arrow(await readWindow(table, (await this.#dataset(table, id)).summary, { dataset: id, variable, isel }));
         }
         default:
           return error(404, "NotFound", `no API route "${route}" (routes: table, dataset, datasets, coords, window)`);
@@ -114,8 +114,8 @@ export class ViewApi {
     return cached(this.#catalogs, String(version), CACHED_CATALOGS, () => readCatalog(table, this.#uri));
   }
 
-  /** The summary of dataset `id` of `table`'s version; `InvalidArgument` when it has none of that id. */
-  async #dataset(table: NdTable, id: string | null): Promise<DatasetSummary> {
+  /** The summary and coordinates of dataset `id` of `table`'s version; `InvalidArgument` when it has none of that id. */
+  async #dataset(table: NdTable, id: string | null): Promise<DatasetRead> {
     const catalog = await this.#catalog(table);
     const entry = catalog.datasets.find((d) => d.id === id);
     if (entry === undefined) throw new CliError("InvalidArgument", `no dataset ${id === null ? "without an id" : JSON.stringify(id)} in the table`);

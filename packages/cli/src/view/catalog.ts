@@ -12,6 +12,7 @@ import { col, scan, variables, versions } from "lance-nd";
 import type { Expr, NdTable } from "lance-nd";
 import { diskBytes } from "../output/disk-size.js";
 import { attrsJson } from "../output/row-json.js";
+import { CoordinateCollector } from "./coordinates.js";
 
 /** A dataset as the list shows it: the rows of the table that share one `id` (or have none). */
 export interface DatasetEntry {
@@ -103,18 +104,30 @@ function addEntry(datasets: Map<string | null, DatasetEntry>, row: NdRecordBatch
   });
 }
 
+/** What reading a dataset's rows gives: its summary and its coordinate variables. */
+export interface DatasetRead {
+  summary: DatasetSummary;
+  /** The 1-D variables named as their dim, whole. */
+  coords: NdRecordBatch;
+}
+
 /**
- * The dims and variables of dataset `entry`: reads its rows once, one at a
- * time (the range of each variable comes from its values, as the stats
- * columns would): memory holds the summary, not the rows.
+ * The dims, variables and coordinates of dataset `entry`: reads its rows
+ * once, one at a time (the range of each variable comes from its values,
+ * as the stats columns would): memory holds the summary and the
+ * coordinates, not the rows.
  */
-export async function readDatasetSummary(table: NdTable, entry: DatasetEntry): Promise<DatasetSummary> {
+export async function readDatasetSummary(table: NdTable, entry: DatasetEntry): Promise<DatasetRead> {
   const summary: DatasetSummary = { ...entry, dims: [], variables: [] };
+  const coords = new CoordinateCollector();
   let query = scan(table);
   const where = datasetFilter(table, entry.id);
   if (where !== undefined) query = query.filterExpr(where);
-  for await (const row of query) addRow(summary, row);
-  return summary;
+  for await (const row of query) {
+    addRow(summary, row);
+    coords.add(row, chunkOffset(row));
+  }
+  return { summary, coords: coords.result() };
 }
 
 function addRow(dataset: DatasetSummary, row: NdRecordBatch): void {

@@ -1,7 +1,6 @@
 /**
- * The viewer's reads of a dataset: the 2-D window a heatmap shows and the
- * coordinates its axes and sliders are labelled with. The one module that
- * knows how a window is read from the table.
+ * The viewer's reads of a window: the 2-D slice a heatmap shows. The one
+ * module that knows how a window is read from the table.
  *
  * It reads with `scan`: the dataset's rows by `id`; when they are chunks,
  * only the rows that hold the selected indices (a filter on their
@@ -63,17 +62,6 @@ export async function readWindow(table: NdTable, dataset: DatasetSummary, reques
     attrs: array.attrs,
   });
   return new NdRecordBatch({ [variable]: window });
-}
-
-/**
- * The 1-D coordinate variables `names` of a dataset (each a variable whose
- * only dim has its name), whole.
- */
-export async function readCoordinates(table: NdTable, dataset: string | null, names: readonly string[]): Promise<NdRecordBatch> {
-  const known = names.filter((name) => table.layout.arrays.has(name));
-  if (known.length === 0) return new NdRecordBatch({});
-  const rows = await readRows(table, dataset, known);
-  return new NdRecordBatch(rows.arrays().filter(([name]) => known.includes(name)));
 }
 
 async function readRows(table: NdTable, dataset: string | null, names: readonly string[]): Promise<NdRecordBatch> {

@@ -156,6 +156,15 @@ describe("the API", () => {
     expect(sst.toArray()).toEqual(expected);
   });
 
+  it("coords: the coordinate variables of a chunked dataset, assembled from its rows", async () => {
+    const reply = await api(viewer, "coords", "names=time,lat,lon,sst");
+    const [coords] = tableFromIPC(reply.body).batches.flatMap((rb) => decode(rb));
+    expect(coords!.names()).toEqual(["time", "lat", "lon"]);
+    const table = await readBack(demo);
+    for (const name of ["time", "lat", "lon"]) expect(coords!.get(name)!.toArray(), name).toEqual(table.get(name)!.toArray());
+    expect(coords!.get("time")!.attr("units")).toBe("days since 2000-01-01");
+  });
+
   it("coords: the coordinate variables of a dataset", async () => {
     const reply = await api(idsViewer, "coords", "dataset=b&names=time,lat,lon");
     const [coords] = tableFromIPC(reply.body).batches.flatMap((rb) => decode(rb));
