@@ -5,17 +5,16 @@
  */
 import { InvalidArgumentError } from "commander";
 import { RecordBatchStreamWriter } from "apache-arrow";
-import { encode } from "@lance-nd/nd-arrow";
-import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import { NdRecordBatch, encode } from "@lance-nd/nd-arrow";
 import type { NdTable } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { openTable } from "../commands/open-table.js";
 import { CliError } from "../errors.js";
 import { printJson } from "../io.js";
 import { isUserError, oneLine } from "../report.js";
-import { matchingDatasets, readCatalog } from "./catalog.js";
-import type { TableSummary } from "./catalog.js";
-import { readCoordinates, readWindow } from "./read-window.js";
+import { matchingDatasets, readCatalog, readDatasetSummary } from "./catalog.js";
+import type { DatasetRead, TableSummary } from "./catalog.js";
+import { readWindow } from "./read-window.js";
 
 /** An HTTP answer: status, content type, body. */
 export interface Answer {
@@ -27,21 +26,42 @@ export interface Answer {
 /** The media type of the Arrow IPC stream format. */
 export const ARROW_STREAM_TYPE = "application/vnd.apache.arrow.stream";
 
-/** Summaries kept per version: a catalog reads every row once. */
+/** Table handles kept (one per version asked for). */
+const CACHED_TABLES = 8;
+/** Table summaries kept (one per version). */
 const CACHED_CATALOGS = 4;
+/** Dataset summaries and coordinates kept: each read the dataset's rows once. */
+const CACHED_DATASETS = 64;
+
+/**
+ * The promise kept under `key` in `cache`, or a new one from `make`, kept
+ * unless it fails; the oldest entry goes when the cache holds `limit`.
+ */
+function cached<T>(cache: Map<string, Promise<T>>, key: string, limit: number, make: () => Promise<T>): Promise<T> {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+    value = make();
+    cache.set(key, value);
+    value.catch(() => cache.delete(key));
+  }
+  return value;
+}
 
 /**
  * The API of one table. `answer(route, query)` serves `/api/<route>`:
  * - `table?version=n`: the {@link TableSummary} as JSON;
+ * - `dataset?dataset=id&version=n`: the dataset's summary (dims, variables) as JSON;
  * - `datasets?where=sql&version=n`: `{ ids }`, the datasets with a row that the filter selects;
- * - `coords?dataset=id&names=a,b&version=n`: the coordinate variables as Arrow IPC (one nd row);
+ * - `coords?dataset=id&names=a,b&version=n`: those of its coordinate variables, as Arrow IPC (one nd row);
  * - `window?dataset=id&variable=v&isel=dim=i,...&version=n`: the 2-D window as Arrow IPC.
  * `dataset` absent means the rows without an `id`.
  */
 export class ViewApi {
   readonly #uri: string;
-  readonly #tables = new Map<number | undefined, Promise<NdTable>>();
-  readonly #catalogs = new Map<number, Promise<TableSummary>>();
+  readonly #tables = new Map<string, Promise<NdTable>>();
+  readonly #catalogs = new Map<string, Promise<TableSummary>>();
+  readonly #datasets = new Map<string, Promise<DatasetRead>>();
 
   constructor(uri: string) {
     this.#uri = uri;
@@ -59,25 +79,23 @@ export class ViewApi {
       switch (route) {
         case "table":
           return json(200, await this.#catalog(table));
-        case "datasets": {
-          const where = required(query, "where");
-          const catalog = await this.#catalog(table);
-          const smallest = catalog.datasets[0]?.variables.find((v) => v.dims.length === 1 && v.dims[0] === v.name)?.name;
-          return json(200, { ids: await matchingDatasets(table, where, smallest) });
-        }
+        case "dataset":
+          return json(200, (await this.#dataset(table, query.get("dataset"))).summary);
+        case "datasets":
+          return json(200, { ids: await matchingDatasets(table, required(query, "where")) });
         case "coords": {
-          const names = required(query, "names").split(",").filter((n) => n !== "");
-          return arrow(await readCoordinates(table, query.get("dataset"), names));
+          const names = new Set(required(query, "names").split(","));
+          const { coords } = await this.#dataset(table, query.get("dataset"));
+          return arrow(new NdRecordBatch(coords.arrays().filter(([name]) => names.has(name))));
         }
         case "window": {
           const isel = parseIsel(query.get("isel") ?? "");
           const id = query.get("dataset");
           const variable = required(query, "variable");
-          const dataset = (await this.#catalog(table)).datasets.find((d) => d.id === id);
-          return arrow(await readWindow(table, dataset, { dataset: id, variable, isel }));
+          return arrow(await readWindow(table, (await this.#dataset(table, id)).summary, { dataset: id, variable, isel }));
         }
         default:
-          return error(404, "NotFound", `no API route "${route}" (routes: table, datasets, coords, window)`);
+          return error(404, "NotFound", `no API route "${route}" (routes: table, dataset, datasets, coords, window)`);
       }
     } catch (err) {
       if (isUserError(err)) return error(400, (err as { code: string }).code, oneLine((err as Error).message));
@@ -86,27 +104,22 @@ export class ViewApi {
     }
   }
 
+  /** The table at `version` (undefined: the latest when the server started); a failed open (a version that does not exist) is not kept. */
   #table(version: number | undefined): Promise<NdTable> {
-    let table = this.#tables.get(version);
-    if (table === undefined) {
-      table = openTable(this.#uri, version);
-      this.#tables.set(version, table);
-      // A failed open (e.g. a version that does not exist) is not kept.
-      table.catch(() => this.#tables.delete(version));
-    }
-    return table;
+    return cached(this.#tables, String(version ?? "latest"), CACHED_TABLES, () => openTable(this.#uri, version));
   }
 
   async #catalog(table: NdTable): Promise<TableSummary> {
     const version = await table.version();
-    let catalog = this.#catalogs.get(version);
-    if (catalog === undefined) {
-      if (this.#catalogs.size >= CACHED_CATALOGS) this.#catalogs.delete(this.#catalogs.keys().next().value!);
-      catalog = readCatalog(table, this.#uri);
-      this.#catalogs.set(version, catalog);
-      catalog.catch(() => this.#catalogs.delete(version));
-    }
-    return catalog;
+    return cached(this.#catalogs, String(version), CACHED_CATALOGS, () => readCatalog(table, this.#uri));
+  }
+
+  /** The summary and coordinates of dataset `id` of `table`'s version; `InvalidArgument` when it has none of that id. */
+  async #dataset(table: NdTable, id: string | null): Promise<DatasetRead> {
+    const catalog = await this.#catalog(table);
+    const entry = catalog.datasets.find((d) => d.id === id);
+    if (entry === undefined) throw new CliError("InvalidArgument", `no dataset ${id === null ? "without an id" : JSON.stringify(id)} in the table`);
+    return cached(this.#datasets, `${catalog.version}\u0000${id}`, CACHED_DATASETS, () => readDatasetSummary(table, entry));
   }
 }
 

@@ -1,7 +1,9 @@
 /**
  * What the viewer lists: the table (format, version, rows, size, variables)
  * and its datasets, the rows grouped by their `id` global attribute and
- * placed by `chunk_offset` (packages/cli/README.md, `view`).
+ * placed by `chunk_offset` (packages/cli/README.md, `view`). The list reads
+ * the global attributes alone; a dataset's dims and variables are read when
+ * the page asks for them.
  */
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
@@ -10,6 +12,23 @@ import { col, scan, variables, versions } from "lance-nd";
 import type { Expr, NdTable } from "lance-nd";
 import { diskBytes } from "../output/disk-size.js";
 import { attrsJson } from "../output/row-json.js";
+import { CoordinateCollector } from "./coordinates.js";
+
+/** A dataset as the list shows it: the rows of the table that share one `id` (or have none). */
+export interface DatasetEntry {
+  /** The `id` global attribute; null for the rows without one. */
+  id: string | null;
+  /** Table rows (chunks) of the dataset. */
+  rows: number;
+  /** The global attributes of its first row, without `chunk_offset`. */
+  globalAttrs: Record<string, unknown>;
+  /**
+   * Where its rows start along each axis of their grid (`chunk_offset`),
+   * sorted: what a window read needs to pick the rows that hold an index.
+   * Empty when no row has a `chunk_offset`.
+   */
+  chunkStarts: number[][];
+}
 
 /** A variable of a dataset: its value type, dims, attributes and range. */
 export interface DatasetVariable {
@@ -22,23 +41,11 @@ export interface DatasetVariable {
   max: unknown;
 }
 
-/** The rows of the table that share one `id` (or have none), as one dataset. */
-export interface DatasetSummary {
-  /** The `id` global attribute; null for the rows without one. */
-  id: string | null;
-  /** Table rows (chunks) of the dataset. */
-  rows: number;
+/** A dataset with what reading its rows tells: its dims (in grid order) and variables. */
+export interface DatasetSummary extends DatasetEntry {
   /** The dims of the assembled dataset: each dim's size is the largest `chunk_offset + size` of its rows. */
   dims: { name: string; size: number }[];
   variables: DatasetVariable[];
-  /** The global attributes of its first row, without `chunk_offset`. */
-  globalAttrs: Record<string, unknown>;
-  /**
-   * Where its rows start along each dim (`chunk_offset`), sorted, for the
-   * rows that carry one: what a window read needs to pick the rows that
-   * hold an index. Empty when no row has a `chunk_offset`.
-   */
-  chunkStarts: Record<string, number[]>;
 }
 
 /** The table as the page shows it. */
@@ -53,28 +60,23 @@ export interface TableSummary {
   bytes: number | null;
   variables: { name: string; type: string; stats: boolean; attrs: string[] }[];
   globalAttrs: string[];
-  datasets: DatasetSummary[];
+  datasets: DatasetEntry[];
 }
 
-/**
- * The summary of `table` (at its version). Reads every row once, one at a
- * time (the range of each variable comes from its values, as the stats
- * columns would): memory holds the summary, not the rows.
- */
+/** The summary of `table` (at its version): reads the global attributes of every row, no variable. */
 export async function readCatalog(table: NdTable, uri: string): Promise<TableSummary> {
   const layout = table.layout;
-  const version = await table.version();
-  const datasets = new Map<string | null, DatasetSummary>();
+  const datasets = new Map<string | null, DatasetEntry>();
   let rows = 0;
-  for await (const row of scan(table)) {
+  for await (const row of scan(table).project([])) {
     rows++;
-    addRow(datasets, row);
+    addEntry(datasets, row);
   }
   const bytes = await diskBytes(uri);
   return {
     uri,
     formatVersion: layout.formatVersion,
-    version,
+    version: await table.version(),
     versions: (await versions(table)).map((v) => ({ version: v.version, timestamp: v.timestamp.toISOString() })),
     rows,
     bytes: bytes ?? null,
@@ -84,21 +86,53 @@ export async function readCatalog(table: NdTable, uri: string): Promise<TableSum
   };
 }
 
-function addRow(datasets: Map<string | null, DatasetSummary>, row: NdRecordBatch): void {
+function addEntry(datasets: Map<string | null, DatasetEntry>, row: NdRecordBatch): void {
   const id = datasetId(row);
-  const grid = row.grid();
-  const offset = row.globalAttr(CHUNK_OFFSET);
-  const offsets = Array.isArray(offset) || ArrayBuffer.isView(offset) ? Array.from(offset as ArrayLike<number | bigint>, Number) : [];
-  let dataset = datasets.get(id);
-  if (dataset === undefined) {
+  let entry = datasets.get(id);
+  if (entry === undefined) {
     const globalAttrs = attrsJson(row.globalAttrs);
     delete globalAttrs[CHUNK_OFFSET];
-    dataset = { id, rows: 0, dims: [], variables: [], globalAttrs, chunkStarts: Object.create(null) as Record<string, number[]> };
-    datasets.set(id, dataset);
+    entry = { id, rows: 0, globalAttrs, chunkStarts: [] };
+    datasets.set(id, entry);
   }
-  dataset.rows++;
-  grid.forEach((dim, axis) => {
-    if (offsets.length === grid.length) addStart(dataset.chunkStarts, dim.name, offsets[axis]!);
+  entry.rows++;
+  chunkOffset(row).forEach((start, axis) => {
+    const starts = (entry.chunkStarts[axis] ??= []);
+    if (starts.includes(start)) return;
+    starts.push(start);
+    starts.sort((a, b) => a - b);
+  });
+}
+
+/** What reading a dataset's rows gives: its summary and its coordinate variables. */
+export interface DatasetRead {
+  summary: DatasetSummary;
+  /** The 1-D variables named as their dim, whole. */
+  coords: NdRecordBatch;
+}
+
+/**
+ * The dims, variables and coordinates of dataset `entry`: reads its rows
+ * once, one at a time (the range of each variable comes from its values,
+ * as the stats columns would): memory holds the summary and the
+ * coordinates, not the rows.
+ */
+export async function readDatasetSummary(table: NdTable, entry: DatasetEntry): Promise<DatasetRead> {
+  const summary: DatasetSummary = { ...entry, dims: [], variables: [] };
+  const coords = new CoordinateCollector();
+  let query = scan(table);
+  const where = datasetFilter(table, entry.id);
+  if (where !== undefined) query = query.filterExpr(where);
+  for await (const row of query) {
+    addRow(summary, row);
+    coords.add(row, chunkOffset(row));
+  }
+  return { summary, coords: coords.result() };
+}
+
+function addRow(dataset: DatasetSummary, row: NdRecordBatch): void {
+  const offsets = chunkOffset(row);
+  row.grid().forEach((dim, axis) => {
     const end = (offsets[axis] ?? 0) + dim.size;
     const known = dataset.dims.find((d) => d.name === dim.name);
     if (known === undefined) dataset.dims.push({ name: dim.name, size: end });
@@ -116,11 +150,10 @@ function addRow(datasets: Map<string | null, DatasetSummary>, row: NdRecordBatch
   }
 }
 
-function addStart(chunkStarts: Record<string, number[]>, dim: string, start: number): void {
-  const starts = (chunkStarts[dim] ??= []);
-  if (starts.includes(start)) return;
-  starts.push(start);
-  starts.sort((a, b) => a - b);
+/** The `chunk_offset` of a row as numbers; empty when it has none. */
+function chunkOffset(row: NdRecordBatch): number[] {
+  const offset = row.globalAttr(CHUNK_OFFSET);
+  return Array.isArray(offset) || ArrayBuffer.isView(offset) ? Array.from(offset as ArrayLike<number | bigint>, Number) : [];
 }
 
 /** The `id` of a row as text; null when it has none. */
@@ -148,12 +181,10 @@ export function datasetFilter(table: NdTable, id: string | null): Expr | undefin
 /**
  * The ids of the datasets with at least one row that `where` (Lance SQL,
  * as `scan --where`) selects: null stands for the rows without an id. Reads
- * the global attributes and the smallest variable only.
+ * the global attributes only.
  */
-export async function matchingDatasets(table: NdTable, where: string, smallest: string | undefined): Promise<(string | null)[]> {
-  let query = scan(table).filter(where);
-  if (smallest !== undefined) query = query.project([smallest]);
+export async function matchingDatasets(table: NdTable, where: string): Promise<(string | null)[]> {
   const ids = new Set<string | null>();
-  for await (const row of query) ids.add(datasetId(row));
+  for await (const row of scan(table).project([]).filter(where)) ids.add(datasetId(row));
   return [...ids];
 }

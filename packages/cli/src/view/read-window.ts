@@ -1,7 +1,6 @@
 /**
- * The viewer's reads of a dataset: the 2-D window a heatmap shows and the
- * coordinates its axes and sliders are labelled with. The one module that
- * knows how a window is read from the table.
+ * The viewer's reads of a window: the 2-D slice a heatmap shows. The one
+ * module that knows how a window is read from the table.
  *
  * It reads with `scan`: the dataset's rows by `id`; when they are chunks,
  * only the rows that hold the selected indices (a filter on their
@@ -31,7 +30,8 @@ export interface WindowRequest {
 }
 
 /**
- * The 2-D window of `request.variable`: one NdArray of the same name, Float64,
+ * The 2-D window of `request.variable` in `dataset` (its summary: dims and
+ * chunk starts): one NdArray of the same name, Float64,
  * dims (rows, cols) in the variable's order, values CF-decoded as `plot`
  * draws them (fill and missing values, nulls and NaN are NaN; scale and
  * offset applied), and the variable's attributes.
@@ -40,12 +40,11 @@ export interface WindowRequest {
  * a dim the variable lacks, an index out of range, or a selection that does
  * not leave two dims.
  */
-export async function readWindow(table: NdTable, dataset: DatasetSummary | undefined, request: WindowRequest): Promise<NdRecordBatch> {
+export async function readWindow(table: NdTable, dataset: DatasetSummary, request: WindowRequest): Promise<NdRecordBatch> {
   const { variable } = request;
   if (!table.layout.arrays.has(variable)) {
     throw new CliError("InvalidArgument", `no variable "${variable}" in the table (it has ${[...table.layout.arrays.keys()].join(", ")})`, { variable });
   }
-  if (dataset === undefined) throw new CliError("InvalidArgument", `no dataset ${describe(request.dataset)} in the table`);
   const chunks = chunkSelection(dataset, request.isel);
   const rows = chunks === undefined ? await readRows(table, request.dataset, [variable]) : await readChunks(table, request.dataset, chunks.filter, chunks.starts);
   const array = rows.get(variable);
@@ -63,17 +62,6 @@ export async function readWindow(table: NdTable, dataset: DatasetSummary | undef
     attrs: array.attrs,
   });
   return new NdRecordBatch({ [variable]: window });
-}
-
-/**
- * The 1-D coordinate variables `names` of a dataset (each a variable whose
- * only dim has its name), whole.
- */
-export async function readCoordinates(table: NdTable, dataset: string | null, names: readonly string[]): Promise<NdRecordBatch> {
-  const known = names.filter((name) => table.layout.arrays.has(name));
-  if (known.length === 0) return new NdRecordBatch({});
-  const rows = await readRows(table, dataset, known);
-  return new NdRecordBatch(rows.arrays().filter(([name]) => known.includes(name)));
 }
 
 async function readRows(table: NdTable, dataset: string | null, names: readonly string[]): Promise<NdRecordBatch> {
@@ -100,7 +88,7 @@ function chunkSelection(dataset: DatasetSummary, isel: ReadonlyMap<string, numbe
   const conditions: string[] = [];
   for (const [dim, index] of isel) {
     const axis = dataset.dims.findIndex((d) => d.name === dim);
-    const dimStarts = dataset.chunkStarts[dim];
+    const dimStarts = dataset.chunkStarts[axis];
     if (axis < 0 || dimStarts === undefined) continue;
     if (index >= dataset.dims[axis]!.size) return undefined;
     const start = dimStarts.findLast((s) => s <= index)!;

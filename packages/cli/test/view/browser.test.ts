@@ -50,6 +50,7 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
     ensureBuilt();
     dir = tempDir();
     expect(cli(["demo", "--dir", dir]).code).toBe(0);
+    expect(cli(["demo", "--dir", dir]).code).toBe(0); // again: version 2 overwrites version 1 with the same data
     const table = join(dir, "ocean.lance");
     sst = (await readBack(table)).get("sst")!.toArray() as Float32Array;
     viewer = await startViewer(table);
@@ -91,6 +92,7 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
   it("lists the table and the demo dataset with its dims", async () => {
     await expect.poll(() => page.textContent("#table-info")).toMatch(/formatlance-nd v1/);
     expect(await page.textContent("#table-info")).toContain("rows9");
+    expect(await page.textContent("#table-info")).toContain("version2 of 2 kept");
     expect(await page.textContent("#datasets")).toContain("(no id)  (time=12, lat=90, lon=180; 9 rows)");
     // The range of sst over the whole dataset, from the table's values.
     let min = Infinity;
@@ -218,6 +220,22 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
     await page.mouse.dblclick(x, y);
     await page.mouse.move(x + 2.2 * cellWidth, y);
     await expect.poll(() => page.locator("#readout").getAttribute("data-col")).toBe(String(col + 2));
+  });
+
+  it("reads an earlier version from the version picker (time travel)", async () => {
+    expect(await page.locator("#version option").count()).toBe(2);
+    expect(await page.textContent("#table-info")).toContain("version2 of 2 kept");
+    const windows: string[] = [];
+    const listener = (request: { url(): string }): void => {
+      if (request.url().includes("/api/window")) windows.push(new URL(request.url()).searchParams.get("version")!);
+    };
+    page.on("request", listener);
+    await page.selectOption("#version", "1");
+    await expect.poll(() => page.textContent("#table-info")).toContain("version1 of 2 kept");
+    await expect.poll(() => windows.at(-1)).toBe("1");
+    page.off("request", listener);
+    await page.selectOption("#version", "2");
+    await expect.poll(() => page.textContent("#table-info")).toContain("version2 of 2 kept");
   });
 
   it("shows a wrong filter's error in place and narrows the list with a right one", async () => {

@@ -109,12 +109,19 @@ describe("the guard", () => {
 });
 
 describe("the API", () => {
-  it("table: format, version, rows, size, variables and the datasets with their dims", async () => {
+  it("table: format, version, rows, size, variables and the datasets, from the global attributes", async () => {
     const summary = (await api(viewer, "table")).json();
     expect(summary).toMatchObject({ formatVersion: 1, version: 1, rows: 9 });
     expect(summary.bytes).toBeGreaterThan(0);
     expect(summary.variables).toContainEqual({ name: "sst", type: "Float32", stats: true, attrs: ["units", "long_name", "standard_name", "valid_range"] });
-    expect(summary.datasets).toMatchObject([{ id: null, rows: 9, dims: [{ name: "time", size: 12 }, { name: "lat", size: 90 }, { name: "lon", size: 180 }] }]);
+    // The demo's 9 rows: 3 time blocks (starts 0, 4, 8) x 3 latitude bands (0, 30, 60), one lon block.
+    expect(summary.datasets).toMatchObject([{ id: null, rows: 9, chunkStarts: [[0, 4, 8], [0, 30, 60], [0]] }]);
+    expect((summary.datasets as { globalAttrs: Record<string, unknown> }[])[0]!.globalAttrs).toMatchObject({ Conventions: "CF-1.8" });
+  });
+
+  it("dataset: the dims of the assembled dataset and its variables with their range", async () => {
+    const dataset = (await api(viewer, "dataset")).json();
+    expect(dataset).toMatchObject({ id: null, rows: 9, dims: [{ name: "time", size: 12 }, { name: "lat", size: 90 }, { name: "lon", size: 180 }] });
     const sst = (await readBack(demo)).get("sst")!.toArray() as Float32Array;
     let min = Infinity;
     let max = -Infinity;
@@ -122,11 +129,10 @@ describe("the API", () => {
       if (v < min) min = v;
       if (v > max) max = v;
     }
-    expect((summary.datasets as { variables: { name: string; min: number; max: number }[] }[])[0]!.variables.find((v) => v.name === "sst")).toMatchObject({
-      dims: ["time", "lat", "lon"],
-      min,
-      max,
-    });
+    expect((dataset.variables as { name: string }[]).find((v) => v.name === "sst")).toMatchObject({ dims: ["time", "lat", "lon"], min, max });
+    const b = (await api(idsViewer, "dataset", "dataset=b")).json();
+    expect(b).toMatchObject({ id: "b", rows: 1, dims: [{ name: "time", size: 3 }, { name: "lat", size: 12 }, { name: "lon", size: 24 }], chunkStarts: [] });
+    expectError(await api(idsViewer, "dataset", "dataset=zz"), 400, "InvalidArgument", /no dataset "zz"/);
   });
 
   it("window: the 2-D slice as Arrow IPC, equal to the table's values, in every time block of the chunked demo", async () => {
@@ -150,6 +156,15 @@ describe("the API", () => {
     expect(sst.toArray()).toEqual(expected);
   });
 
+  it("coords: the coordinate variables of a chunked dataset, assembled from its rows", async () => {
+    const reply = await api(viewer, "coords", "names=time,lat,lon,sst");
+    const [coords] = tableFromIPC(reply.body).batches.flatMap((rb) => decode(rb));
+    expect(coords!.names()).toEqual(["time", "lat", "lon"]);
+    const table = await readBack(demo);
+    for (const name of ["time", "lat", "lon"]) expect(coords!.get(name)!.toArray(), name).toEqual(table.get(name)!.toArray());
+    expect(coords!.get("time")!.attr("units")).toBe("days since 2000-01-01");
+  });
+
   it("coords: the coordinate variables of a dataset", async () => {
     const reply = await api(idsViewer, "coords", "dataset=b&names=time,lat,lon");
     const [coords] = tableFromIPC(reply.body).batches.flatMap((rb) => decode(rb));
@@ -168,6 +183,7 @@ describe("the API", () => {
     const latest = (await api(idsViewer, "table")).json();
     expect(latest.version).toBe(2);
     expect((latest.datasets as { id: string }[]).map((d) => d.id)).toEqual(["a", "b"]);
+    expect((await api(idsViewer, "dataset", "dataset=b&version=1")).status).toBe(400);
     const first = (await api(idsViewer, "table", "version=1")).json();
     expect(first.version).toBe(1);
     expect((first.datasets as { id: string }[]).map((d) => d.id)).toEqual(["a"]);

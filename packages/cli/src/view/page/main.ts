@@ -5,7 +5,7 @@
  * Arrow IPC here, without Node.
  */
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import type { DatasetSummary, TableSummary } from "../catalog.js";
+import type { DatasetEntry, DatasetSummary, TableSummary } from "../catalog.js";
 import { COLORMAP_NAMES, isColormapName } from "../colormaps.js";
 import { getBatch, getJson } from "./client.js";
 import { narrowDatasets, showDatasets, showGlobalAttrs, showTable, showVariables } from "./panels.js";
@@ -15,6 +15,10 @@ const view = new VariableView();
 let summary: TableSummary;
 let dataset: DatasetSummary | undefined;
 let coords: NdRecordBatch;
+/** The summaries of the datasets read so far (dims, variables), by id, for the version shown. */
+let known = new Map<string | null, DatasetSummary>();
+/** The ids the filter box let through; undefined without a filter. */
+let narrowed: ReadonlySet<string | null> | undefined;
 
 const variablePicker = document.getElementById("variable") as HTMLSelectElement;
 const colormapPicker = document.getElementById("colormap") as HTMLSelectElement;
@@ -41,15 +45,23 @@ async function loadTable(version?: number): Promise<void> {
     return;
   }
   showTable(summary);
+  known = new Map();
   const same = summary.datasets.find((d) => dataset !== undefined && d.id === dataset.id);
   await selectDataset(same ?? summary.datasets[0]);
   if (filter.value.trim() !== "") await applyFilter();
 }
 
-async function selectDataset(next: DatasetSummary | undefined): Promise<void> {
-  dataset = next;
-  showDatasets(summary.datasets, dataset, (d) => void selectDataset(d));
-  if (dataset === undefined) return;
+async function selectDataset(entry: DatasetEntry | undefined): Promise<void> {
+  if (entry === undefined) return;
+  try {
+    dataset = known.get(entry.id) ?? (await getJson<DatasetSummary>("dataset", { version: summary.version, ...(entry.id === null ? {} : { dataset: entry.id }) }));
+  } catch (err) {
+    viewError.textContent = err instanceof Error ? err.message : String(err);
+    return;
+  }
+  known.set(entry.id, dataset);
+  showDatasets(summary.datasets, known, entry.id, (d) => void selectDataset(d));
+  narrowDatasets(narrowed);
   showGlobalAttrs(dataset);
   showVariables(summary, dataset);
   const coordNames = dataset.dims.map((d) => d.name).filter((name) => dataset!.variables.some((v) => v.name === name));
@@ -76,12 +88,14 @@ async function applyFilter(): Promise<void> {
   const where = filter.value.trim();
   filterError.textContent = "";
   if (where === "") {
-    narrowDatasets(undefined);
+    narrowed = undefined;
+    narrowDatasets(narrowed);
     return;
   }
   try {
     const { ids } = await getJson<{ ids: (string | null)[] }>("datasets", { version: summary.version, where });
-    narrowDatasets(new Set(ids));
+    narrowed = new Set(ids);
+    narrowDatasets(narrowed);
   } catch (err) {
     filterError.textContent = err instanceof Error ? err.message : String(err);
   }

@@ -1,5 +1,5 @@
 /** The side panels of the page: the table, its variables, global attributes and datasets. */
-import type { DatasetSummary, TableSummary } from "../catalog.js";
+import type { DatasetEntry, DatasetSummary, TableSummary } from "../catalog.js";
 
 /** `key: value` rows into a `<table>`. */
 function fillRows(table: HTMLElement, rows: readonly (readonly [string, string])[]): void {
@@ -77,16 +77,24 @@ export function showGlobalAttrs(dataset: DatasetSummary): void {
   );
 }
 
-/** The dataset list; `onSelect` is called with the dataset clicked. */
-export function showDatasets(datasets: readonly DatasetSummary[], selected: DatasetSummary | undefined, onSelect: (dataset: DatasetSummary) => void): void {
+/**
+ * The dataset list: each dataset's id and rows, and its dims once its
+ * summary is `known`; `onSelect` is called with the dataset clicked.
+ */
+export function showDatasets(
+  datasets: readonly DatasetEntry[],
+  known: ReadonlyMap<string | null, DatasetSummary>,
+  selected: string | null,
+  onSelect: (dataset: DatasetEntry) => void,
+): void {
   const list = document.getElementById("datasets")!;
   list.replaceChildren(
     ...datasets.map((dataset) => {
       const li = document.createElement("li");
       li.dataset.id = dataset.id ?? "";
-      li.className = dataset === selected ? "selected" : "";
-      const dims = dataset.dims.map((d) => `${d.name}=${d.size}`).join(", ");
-      li.textContent = `${dataset.id ?? "(no id)"}  (${dims}; ${dataset.rows} row${dataset.rows === 1 ? "" : "s"})`;
+      li.className = dataset.id === selected ? "selected" : "";
+      const dims = known.get(dataset.id)?.dims.map((d) => `${d.name}=${d.size}`);
+      li.textContent = `${dataset.id ?? "(no id)"}  (${dims === undefined ? "" : `${dims.join(", ")}; `}${dataset.rows} row${dataset.rows === 1 ? "" : "s"})`;
       li.addEventListener("click", () => onSelect(dataset));
       return li;
     }),
