@@ -41,6 +41,8 @@ export class CommitLedger {
   #rewrittenAppends = 0;
   #createdTable = false;
   #stableRowIds: boolean | undefined;
+  /** Rows created before the first recorded append, counted then (a rewrite of the table leaves none). */
+  #olderRows = 0;
 
   /**
    * A ledger of an operation on the table at `uri`. `replacedVersion` is,
@@ -69,7 +71,9 @@ export class CommitLedger {
    */
   async recordAppend(table: LanceTable, version: number, rows: number): Promise<void> {
     this.#appends.push({ version, rows });
-    this.#stableRowIds ??= (await countRows(table, `_row_created_at_version = ${version}`)) === rows;
+    if (this.#stableRowIds !== undefined) return;
+    this.#stableRowIds = (await countRows(table, `_row_created_at_version = ${version}`)) === rows;
+    this.#olderRows = await countRows(table, `_row_created_at_version < ${version}`);
   }
 
   /** Records that a widen rewrote the table: the rows of the appends so far now read as created by the rewrite. */
@@ -93,11 +97,12 @@ export class CommitLedger {
       if (this.#stableRowIds === false) {
         throw this.#incomplete(this.#appends, this.#restoreBeforeFirst(), "the table has no stable row ids (it was not created by lance-nd's write)", operationError, operationError);
       }
+      await this.#findRewriteByOthers(table);
       const rewritten = this.#appends.slice(0, this.#rewrittenAppends);
       const findable = this.#appends.slice(this.#rewrittenAppends);
       if (findable.length > 0) await this.#removeRows(table, findable, operationError);
       if (rewritten.length > 0) {
-        const reason = `a widen (casting "promote") rewrote the table after versions ${rewritten.map((a) => a.version).join(", ")}, and their rows now read as created by the rewrite; the rows of later versions were removed`;
+        const reason = `a widen rewrote the table after versions ${rewritten.map((a) => a.version).join(", ")}, and their rows now read as created by the rewrite; the rows of later versions were removed`;
         throw this.#incomplete(rewritten, this.#restoreBeforeFirst(), reason, operationError, operationError);
       }
       if (this.#createdTable && (await countRows(table)) === 0) {
@@ -109,6 +114,22 @@ export class CommitLedger {
       this.#appends.length = 0;
       this.#rewrittenAppends = 0;
     }
+  }
+
+  /**
+   * A widen in another process that rewrote the table re-created every row
+   * with the rewrite's version: the table had rows older than the first
+   * append, and now none. The appends whose rows are gone are then recorded
+   * as rewritten (their rows may still be there, under the rewrite's version).
+   */
+  async #findRewriteByOthers(table: LanceTable): Promise<void> {
+    const first = this.#appends[0]!.version;
+    if (this.#olderRows === 0 || (await countRows(table, `_row_created_at_version < ${first}`)) > 0) return;
+    let rewritten = 0;
+    for (const [i, { version }] of this.#appends.entries()) {
+      if ((await countRows(table, `_row_created_at_version = ${version}`)) === 0) rewritten = i + 1;
+    }
+    this.#rewrittenAppends = Math.max(this.#rewrittenAppends, rewritten);
   }
 
   async #restoreReplaced(table: LanceTable, operationError: unknown): Promise<RollbackOutcome> {

@@ -18,7 +18,8 @@ const MAX_ROUNDS = 10;
  * variables with their stats columns, attribute keys and global attributes
  * as all-null fields in one commit, then the new schema metadata keys.
  * The schema is read again before each step, so a concurrent change by
- * another writer is planned for; it gives up after 10 rounds. A widen that
+ * another writer is planned for; it gives up after 10 rounds (a
+ * `CommitConflict` that is not retried again). A widen that
  * rewrote the table is recorded in `ledger` (the rows of the ledger's
  * earlier appends now read as created by the rewrite).
  *
@@ -46,8 +47,9 @@ export async function evolveFor(table: NdTable, incoming: Schema, options: PlanO
     }
     if (Object.keys(newKeys).length > 0) await addSchemaMetadata(table.lance, newKeys);
   }
+  // Not retryable: the rounds were the re-planning, and the add's own retries (commit-retry.ts) must not run them all again.
   throw new LanceNdError("CommitConflict", `the table schema kept changing under the write (${MAX_ROUNDS} rounds)`, {
     uri: table.uri,
-    retryable: true,
+    retryable: false,
   });
 }

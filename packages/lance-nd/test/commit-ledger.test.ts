@@ -140,6 +140,19 @@ describe("commit ledger", () => {
     expect(await readIds(await open(uri))).toEqual(["other", "r0", "r1"]);
   });
 
+  it("a widen from another writer that rewrites the table after this writer's adds: abort finds it and names the rows left", async () => {
+    const uri = fresh();
+    const table = await write(uri, [sstRow(0, { type: new Int32() })]);
+    const writer = await NdWriter.append(table, { targetFragmentBytes: 1, writeParallelism: 1 });
+    await writer.write(sstRow(1, { type: new Int32() }));
+    const [first] = writer.versions;
+    await widen(await open(uri), "sst", new Float64()); // Int32 -> Float64: a rewrite, all rows re-created
+    const err = await rejection(writer.abort());
+    expect(err).toBeInstanceOf(RollbackIncompleteError);
+    expect((err as RollbackIncompleteError).leftBehind).toMatchObject({ versions: [first], rows: 1, restoreVersion: first! - 1 });
+    expect((err as RollbackIncompleteError).message).toMatch(/rewrote the table/);
+  });
+
   it("replaceRows appends the new rows, then deletes the old rows the predicate selects; the new rows stay even when they match", async () => {
     const table = await write(fresh(), sstRows(3));
     const { deleted } = await replaceRows(table, [sstRow(5, { id: "r1" }), sstRow(6)], col("__global_attrs__.id").isIn(["r1", "r6"]));
