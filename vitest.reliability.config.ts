@@ -6,8 +6,8 @@ import { COUNTERS_FILE } from "./reliability/summary.js";
 // server) plus the fast ones of packages/lance-nd/test/reliability with more
 // fuzz runs. It prints a summary of what was tried and verified at the end.
 export default defineConfig({
-  resolve: { conditions: ["development"] },
-  ssr: { resolve: { conditions: ["development"] } },
+  resolve: { conditions: ["@lance-nd/source"] },
+  ssr: { resolve: { conditions: ["@lance-nd/source"] } },
   test: {
     include: ["reliability/**/*.test.ts", "packages/lance-nd/test/reliability/**/*.test.ts"],
     globalSetup: ["reliability/summary.ts"],

@@ -6,7 +6,7 @@ import { defineConfig } from "tsup";
  * (lancedb reads its log level when it loads, so it must load after).
  *
  * - Workspace packages (lance-nd, @lance-nd/*) are bundled from their
- *   `src/index.ts` (the "development" export condition), so the CLI needs no
+ *   `src/index.ts` (the "@lance-nd/source" export condition), so the CLI needs no
  *   build of the libraries first.
  * - Everything in this package's `dependencies` stays external (tsup's
  *   default): it is installed next to the CLI. Third-party code that only a
@@ -31,6 +31,6 @@ export default defineConfig({
   noExternal: [/^@lance-nd\//, /^lance-nd$/],
   external: ["@lancedb/lancedb", "h5wasm", "apache-arrow", "./main.js"],
   esbuildOptions(options) {
-    options.conditions = ["development"];
+    options.conditions = ["@lance-nd/source"];
   },
 });
