@@ -9,7 +9,7 @@ export default defineConfig({
   resolve: { conditions: ["@lance-nd/source"] },
   ssr: { resolve: { conditions: ["@lance-nd/source"] } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "reliability/fast/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -9,7 +9,7 @@
 import * as lancedb from "@lancedb/lancedb";
 import * as arrow from "apache-arrow";
 import type { Data, RecordBatch } from "apache-arrow";
-import { toSdkTable } from "../packages/lance-nd/src/lance/arrow-bridge.js";
+import { toSdkTable } from "lance-nd/internal";
 import { batchOf, globalAttrsData, globalAttrsType, ndData, ndField, ndType, type NdRow } from "../packages/lance-nd/test/lance/nd-rows.js";
 import { ZSTD_LEVEL, type Codec, type Contestant, type ReadSum, type WriteTo, type Written } from "./contestant.js";
 import { folderBytes } from "./measure.js";

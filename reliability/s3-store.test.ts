@@ -4,8 +4,8 @@
 // conditional PUT.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isLanceNdError, open, write } from "lance-nd";
-import { storeRow, storeScenario } from "../packages/lance-nd/test/reliability/store-scenario.js";
-import { count } from "../packages/lance-nd/test/reliability/counters.js";
+import { storeRow, storeScenario } from "./helpers/store-scenario.js";
+import { count } from "./helpers/counters.js";
 import { startS3Server, type S3Server } from "./helpers/s3-server.js";
 
 let server: S3Server;

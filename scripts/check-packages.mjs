@@ -140,6 +140,24 @@ for (const [name, { dir }] of packages) {
 // 4. lance-nd as an app would: the root README's "A taste" writes a table and scans it.
 if (packages.has("lance-nd")) {
   const cwd = project("app", ["lance-nd", "@lance-nd/nd-arrow"]);
+  // The members marked @internal are not in the published types (stripInternal).
+  writeFileSync(
+    join(cwd, "internals.ts"),
+    [
+      'import { NdScan, type NdTable } from "lance-nd";',
+      "export function probe(table: NdTable): void {",
+      "  // @ts-expect-error NdTable.lance is internal",
+      "  void table.lance;",
+      "  // @ts-expect-error NdTable.refresh is internal",
+      "  void table.refresh();",
+      "  // @ts-expect-error NdTable.fromLance is internal",
+      "  void (table.constructor as typeof import(\"lance-nd\").NdTable).fromLance;",
+      "  // @ts-expect-error the NdScan constructor is internal (scan(table) makes one)",
+      "  void new NdScan(table, {});",
+      "}",
+      "",
+    ].join("\n"),
+  );
   const taste = tsBlockAfter(join(root, "README.md"), "## A taste");
   const out = runExample(cwd, taste.replace("data/ocean.lance", join(cwd, "data", "ocean.lance")));
   if (out.trim() !== "a [ 4, 180, 360 ]") throw new Error(`the README's "A taste" printed ${JSON.stringify(out)}`);

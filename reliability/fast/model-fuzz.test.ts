@@ -10,9 +10,9 @@ import { Bool, Float32, Float64, Int16, Int32, Int64, Uint8, Utf8, type DataType
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, encode, type AttrsInput } from "@lance-nd/nd-arrow";
-import { NdWriter, append, col, compact, deleteRows, write, type NdTable } from "../../src/index.js";
-import { count } from "./counters.js";
-import { plainRow, rowsById, type PlainRow } from "./rows.js";
+import { NdWriter, append, col, compact, deleteRows, write, type NdTable } from "lance-nd";
+import { count } from "../helpers/counters.js";
+import { plainRow, rowsById, type PlainRow } from "../helpers/plain-rows.js";
 
 const RUNS = Number(process.env.RELIABILITY_FUZZ_RUNS ?? "8");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lance-nd-model-fuzz-"));
