@@ -19,7 +19,7 @@ export interface OpenOptions extends StorageOptions {}
  */
 export function checkTable(table: unknown, op: string): asserts table is NdTable {
   if (!(table instanceof NdTable)) {
-    throw new LanceNdError("InvalidInput", `${op}: expected an NdTable (from open, write or checkout), got ${describeValue(table)}`);
+    throw new LanceNdError("InvalidInput", `${op}: expected an NdTable (from open, write or checkout), got ${describeKind(table)}`);
   }
 }
 
@@ -40,7 +40,8 @@ export function checkWritable(table: unknown, op: string): asserts table is NdTa
   }
 }
 
-function describeValue(value: unknown): string {
+/** What kind of value `value` is, for "expected an NdTable, got ..." messages: `an object (Map)`, `string abc`, `null`. */
+function describeKind(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (typeof value === "object") return `an object (${value.constructor?.name ?? "no class"})`;
   return `${typeof value} ${String(value)}`;
