@@ -3,7 +3,7 @@
  */
 import { Field, Schema, Struct } from "apache-arrow";
 import { GLOBAL_ATTRS_COLUMN, globalAttrsField } from "@lance-nd/nd-arrow";
-import { statsField, statsType } from "@lance-nd/stats";
+import { hasStats, statsField } from "@lance-nd/stats";
 import { columnDefaultsMetadata } from "./column-defaults.js";
 import { applyColumnEncoding } from "./column-encoding.js";
 import { mergeColumnOptions, parseColumnOptions, type ColumnOptions } from "./column-options.js";
@@ -80,7 +80,7 @@ export function newArrayColumn(
   const options = encodings.of(column.field.name);
   return {
     column: applyColumnEncoding(column.field, options),
-    stats: stats && statsType(column.valueType) ? applyColumnEncoding(statsField(column.field.name, column.valueType), options) : null,
+    stats: stats && hasStats(column.valueType) ? applyColumnEncoding(statsField(column.field.name, column.valueType), options) : null,
   };
 }
 

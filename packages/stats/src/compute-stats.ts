@@ -24,7 +24,7 @@ export interface Stats {
  * first one in the vector wins, as in numpy's `nanmin`. Strings order by
  * their UTF-8 bytes (code point order), not by JS string order.
  *
- * Returns null when the type gets no stats (see {@link statsType}), and
+ * Returns null when the type gets no stats (see {@link hasStats}), and
  * `{ min: null, max: null }` when no value counts (empty, all null, all NaN).
  * Works on sliced and multi-chunk vectors.
  *

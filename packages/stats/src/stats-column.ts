@@ -18,7 +18,20 @@ import type { Storage } from "./stats-type.js";
  */
 export function statsField(variable: string, type: DataType): Field<Struct> {
   checkStatsType(type, variable);
-  return new Field(statsColumnName(variable), statsStructType(type), true);
+  return new Field(statsColumnName(variable), statsStruct(type), true);
+}
+
+/**
+ * The type of a stats column for values of type `type`: `Struct{min: T,
+ * max: T}`, both children nullable. Throws `UnsupportedType` when `type`
+ * gets no stats (see `hasStats`).
+ *
+ * @example
+ * statsType(new Float32()); // Struct<{min: Float32, max: Float32}>
+ */
+export function statsType(type: DataType): Struct {
+  checkStatsType(type);
+  return statsStruct(type);
 }
 
 /**
@@ -69,7 +82,7 @@ export function buildStatsColumn(type: DataType, rows: ReadonlyArray<Vector | nu
   const child = (pick: (e: Extremes) => StorageValue): Data =>
     childData(storage, type, found, pick, nullStats === 0 ? null : statValidity, nullStats);
   const data = makeData({
-    type: statsStructType(type),
+    type: statsStruct(type),
     length,
     nullCount: nullRows,
     nullBitmap: nullRows === 0 ? null : rowValidity,
@@ -90,7 +103,7 @@ function checkStatsType(type: DataType, variable?: string): Storage {
   return storage;
 }
 
-function statsStructType(type: DataType): Struct {
+function statsStruct(type: DataType): Struct {
   return new Struct([new Field("min", type, true), new Field("max", type, true)]);
 }
 

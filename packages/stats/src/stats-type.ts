@@ -86,10 +86,10 @@ export function statsStorage(type: DataType): Storage | null {
  * none. (apache-arrow 18 has no Utf8View type, so it cannot be passed here.)
  *
  * @example
- * statsType(new Float32()); // true
- * statsType(new Bool());    // false
+ * hasStats(new Float32()); // true
+ * hasStats(new Bool());    // false
  */
-export function statsType(type: DataType): boolean {
+export function hasStats(type: DataType): boolean {
   return statsStorage(type) !== null;
 }
 
