@@ -2,9 +2,10 @@
  * The scan builder: reads a table as nd record batches, one per table row,
  * with a projection, filters, a limit and bounded Lance batches.
  */
-import type { Data, RecordBatch } from "apache-arrow";
+import type { RecordBatch } from "apache-arrow";
 import { decodeRows } from "@lance-nd/format";
 import { NdRecordBatch } from "@lance-nd/nd-arrow";
+import { dataBytes } from "./data-bytes.js";
 import { LanceNdError } from "./errors.js";
 import { Expr } from "./expr.js";
 import { withPureErrors } from "./pure-errors.js";
@@ -230,11 +231,6 @@ async function projectedBytesPerRow(table: NdTable, state: ReadState, columns: r
     state.projected.set(key, bytes);
   }
   return bytes;
-}
-
-function dataBytes(data: Data): number {
-  const own = (data.values?.byteLength ?? 0) + (data.valueOffsets?.byteLength ?? 0) + (data.nullBitmap?.byteLength ?? 0);
-  return data.children.reduce((sum: number, child: Data) => sum + dataBytes(child), own);
 }
 
 /**
