@@ -1,5 +1,5 @@
 /**
- * The schema evolution plan of a write (seed section 4, rule 7.6, and the
+ * The schema evolution plan of a write (FORMAT.md section 2 and rule 4.6, and the
  * Casting section of the writing seed).
  */
 import { Field, Schema, Struct, Type } from "apache-arrow";
@@ -45,7 +45,7 @@ export interface Cast {
   to: DataType;
 }
 
-/** A new array column and its stats column, added in one change (rule 7.6). */
+/** A new array column and its stats column, added in one change (FORMAT.md 4.6). */
 export interface NewArrayColumn {
   /** The array column, with its encoding. */
   column: Field;

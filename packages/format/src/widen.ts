@@ -22,7 +22,7 @@ export interface Widening {
   /**
    * Its stats column after the widening, or null when the table has no stats
    * or `to` gets none. When the table had no stats column for the variable
-   * (its old type got none), the widening adds it: rule 7.6, one change.
+   * (its old type got none), the widening adds it: FORMAT.md 4.6, one change.
    */
   statsColumn: Field | null;
 }

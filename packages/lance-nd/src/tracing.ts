@@ -1,6 +1,6 @@
 import { SpanStatusCode, trace, type Span } from "@opentelemetry/api";
 
-/** The span names of lance-nd (api.md): one per write, commit, delete, compaction, widen and restore. */
+/** The span names of lance-nd (README, Spans): one per write, commit, delete, compaction, widen and restore. */
 export type SpanName =
   | "lance_nd.write"
   | "lance_nd.commit"

@@ -1,6 +1,6 @@
 /**
  * Chunking a batch along named dims into complete batches, and assembling
- * the chunks back (spec section 6). Each chunk records where it starts in a
+ * the chunks back (README, API). Each chunk records where it starts in a
  * `chunk_offset` global attribute.
  */
 import { DataType } from "apache-arrow";

@@ -69,7 +69,7 @@ export function isTypedArray(value: unknown): value is TypedArray {
 }
 
 /**
- * The Arrow type of one JS value, as spec section 4 maps it: string -> Utf8,
+ * The Arrow type of one JS value, as FORMAT.md section 3.1 maps it: string -> Utf8,
  * boolean -> Bool, bigint -> Int64, number -> Float64, Date ->
  * Timestamp(ms, "UTC"), Uint8Array -> Binary. `undefined` for anything else.
  */

@@ -1,6 +1,6 @@
 /**
  * @lance-nd/stats: per-row min/max statistics of Arrow vectors and the
- * `__stats__:<variable>` columns of the lance-nd table format (section 7).
+ * `__stats__:<variable>` columns of the lance-nd table format (FORMAT.md section 4).
  *
  * @example
  * import { Float32, makeVector } from "apache-arrow";

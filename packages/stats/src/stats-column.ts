@@ -10,7 +10,7 @@ import type { Storage } from "./stats-type.js";
 /**
  * The stats field of `variable` with value type `type`: a nullable
  * `__stats__:<variable>` field of type `Struct{min: T, max: T}`, both
- * children nullable (section 7, rule 1). Throws `UnsupportedType` when
+ * children nullable (FORMAT.md 4.1). Throws `UnsupportedType` when
  * `type` gets no stats, `InvalidName` for an empty variable.
  *
  * @example
@@ -38,7 +38,7 @@ export function statsType(type: DataType): Struct {
  * The stats column of one variable of value type `type`, one row per entry
  * of `rows`: a null entry (the row does not have the variable) gives a null
  * row; a vector gives its min and max, or a valid row with null min and max
- * when no value counts (section 7, rules 4 and 5). The children of a null
+ * when no value counts (FORMAT.md 4.4 and 4.5). The children of a null
  * row are valid: null min and max.
  *
  * Built over typed arrays: the min and max of each row are written straight

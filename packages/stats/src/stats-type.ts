@@ -47,7 +47,7 @@ interface TypeParams {
 }
 
 /**
- * The storage of `type` when it gets stats (table format section 7, rule 2),
+ * The storage of `type` when it gets stats (FORMAT.md 4.2),
  * else null. Decides on `typeId` and the type's parameters only, never on
  * `instanceof`, so types of a second apache-arrow copy work too.
  */

@@ -9,7 +9,7 @@ import type { DataType } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { StatsError, hasStats, statsType } from "../src/index.js";
 
-describe("hasStats (section 7, rule 2)", () => {
+describe("hasStats (FORMAT.md 4.2)", () => {
   const withStats: DataType[] = [
     new Int8(), new Int16(), new Int32(), new Int64(), new Uint8(), new Uint16(), new Uint32(), new Uint64(),
     new Float16(), new Float32(), new Float64(), new Utf8(), new LargeUtf8(),
