@@ -38,7 +38,9 @@ async function expectRows(table: NdTable, model: Map<string, PlainRow>, types = 
 export async function storeScenario(uri: string, storageOptions?: Record<string, string>, writeParallelism?: number): Promise<void> {
   const so = storageOptions === undefined ? {} : { storageOptions };
   const model = new Map<string, PlainRow>();
-  const remember = (rows: NdRecordBatch[]) => rows.forEach((b) => model.set(String(b.globalAttr("id")), plainRow(b)));
+  const remember = (rows: NdRecordBatch[]) => {
+    for (const b of rows) model.set(String(b.globalAttr("id")), plainRow(b));
+  };
 
   const first = [0, 1, 2].map(storeRow);
   let table = await write(uri, first, { stats: true, ...so });

@@ -1,7 +1,7 @@
 /**
  * From nd schemas to the table schema of format v1 (FORMAT.md sections 1, 3, 4, 5).
  */
-import { Field, Schema, Struct } from "apache-arrow";
+import { type Field, Schema, type Struct } from "apache-arrow";
 import { GLOBAL_ATTRS_COLUMN, globalAttrsField } from "@lance-nd/nd-arrow";
 import { hasStats, statsField } from "@lance-nd/stats";
 import { columnDefaultsMetadata } from "./column-defaults.js";

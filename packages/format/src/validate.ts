@@ -2,7 +2,7 @@
  * Reading a table schema: the checks of a reader (FORMAT.md sections 1, 4, 5) and
  * the nd schema a reader decodes with.
  */
-import { Field, Schema, Type } from "apache-arrow";
+import { type Field, Schema, Type } from "apache-arrow";
 import type { Struct } from "apache-arrow";
 import { GLOBAL_ATTRS_COLUMN, isArrayColumn, isSupportedAttrType } from "@lance-nd/nd-arrow";
 import { sameType } from "@lance-nd/casting";

@@ -1,6 +1,6 @@
 import {
   Binary, Bool, Precision, DateDay, DateMillisecond, DurationNanosecond, Float16, Float32, Float64, Int32, Int64, Int8,
-  LargeUtf8, Struct, TimeMillisecond, TimeNanosecond, TimestampMicrosecond, TimestampNanosecond, Type, Uint64, Utf8,
+  LargeUtf8, type Struct, TimeMillisecond, TimeNanosecond, TimestampMicrosecond, TimestampNanosecond, Type, Uint64, Utf8,
   vectorFromArray,
 } from "apache-arrow";
 import { DataType } from "apache-arrow";
