@@ -9,8 +9,8 @@ import { validateTableSchema } from "./validate.js";
 /** Options of {@link encodeRows}. */
 export interface EncodeRowsOptions {
   /**
-   * Fill the stats columns (default: the table's `lance_nd:stats` key, rule
-   * 7.8). With false, each stats row is null, which readers take as "the row
+   * Fill the stats columns (default: the table's `lance_nd:stats` key,
+   * FORMAT.md 4.8). With false, each stats row is null, which readers take as "the row
    * does not have the variable" (FORMAT.md 4.4), so only pass false for a table
    * without stats columns.
    */

@@ -24,8 +24,8 @@ export interface TableSchemaOptions {
  * The table schema for rows with the nd schema `ndSchema` (nd-arrow's union
  * schema, e.g. from `encodeSchema`): one nullable `nd_arrow.array` column per
  * array name with its field metadata as given (FORMAT.md 1.7), a nullable
- * `__global_attrs__` column when the nd schema has global attributes (rule
- * 2.5), a `__stats__:<variable>` column per variable with stats when
+ * `__global_attrs__` column when the nd schema has global attributes (1.5),
+ * a `__stats__:<variable>` column per variable with stats when
  * `stats` is set, the encodings of section 3, and the schema metadata
  * `lance_nd:format = 1`, the column defaults and `lance_nd:stats = true`.
  *
