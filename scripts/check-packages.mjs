@@ -89,10 +89,27 @@ await phase("pack", () =>
   ),
 );
 
+/** What publint does not check: this repository's own rules for a published package. */
+async function checkManifest({ manifest, tarball }) {
+  const problems = [];
+  const exported = JSON.stringify(manifest.exports ?? {});
+  if (exported.includes('"development"')) {
+    problems.push('exports use the "development" condition, which Vite and webpack turn on for users: use "@lance-nd/source"');
+  }
+  if (manifest.license !== "Apache-2.0") problems.push(`license is ${manifest.license}, not Apache-2.0`);
+  const files = (await run("tar", ["-tzf", tarball])).split("\n");
+  for (const file of ["package/LICENSE", "package/README.md"]) if (!files.includes(file)) problems.push(`the tarball has no ${file.slice(8)}`);
+  if (exported.includes("./src/") && !files.some((f) => f.startsWith("package/src/"))) {
+    problems.push('exports point at src/ (the "@lance-nd/source" condition) but "files" leaves src out');
+  }
+  if (problems.length > 0) throw new Error(`${manifest.name}: ${problems.join("; ")}`);
+}
+
 // 2. Lint each tarball.
 await phase("publint + attw", () =>
   Promise.all(
     [...packages.values()].map(async ({ manifest, tarball }) => {
+      await checkManifest({ manifest, tarball });
       await run(bin("publint"), ["run", tarball, "--strict"]);
       const hasTypes = manifest.types !== undefined || JSON.stringify(manifest.exports ?? {}).includes('"types"');
       if (hasTypes) await run(bin("attw"), [tarball, "--profile", "esm-only", "--no-emoji", "--no-color"]);
