@@ -1,13 +1,15 @@
 import { defineConfig } from "vitest/config";
 
 // One vitest run over every package. Workspace packages resolve to their
-// `src/*.ts` through the "development" export condition, so tests need no
-// build step. Under CI a JSON report is also written for the summary line.
+// `src/*.ts` through the "@lance-nd/source" export condition, so tests need no
+// build step. The condition is private to this repository: no bundler turns
+// it on for users (as Vite and webpack do with "development"). Under CI a
+// JSON report is also written for the summary line.
 export default defineConfig({
-  resolve: { conditions: ["development"] },
-  ssr: { resolve: { conditions: ["development"] } },
+  resolve: { conditions: ["@lance-nd/source"] },
+  ssr: { resolve: { conditions: ["@lance-nd/source"] } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "reliability/fast/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -3,13 +3,13 @@ import { COUNTERS_FILE } from "./reliability/summary.js";
 
 // The reliability run (`pnpm test:reliability`): the slow attacks of
 // reliability/ (crash loops, multi-process concurrency, an S3-compatible
-// server) plus the fast ones of packages/lance-nd/test/reliability with more
-// fuzz runs. It prints a summary of what was tried and verified at the end.
+// server) plus the fast ones of reliability/fast with more fuzz runs. It
+// prints a summary of what was tried and verified at the end.
 export default defineConfig({
-  resolve: { conditions: ["development"] },
-  ssr: { resolve: { conditions: ["development"] } },
+  resolve: { conditions: ["@lance-nd/source"] },
+  ssr: { resolve: { conditions: ["@lance-nd/source"] } },
   test: {
-    include: ["reliability/**/*.test.ts", "packages/lance-nd/test/reliability/**/*.test.ts"],
+    include: ["reliability/**/*.test.ts"],
     globalSetup: ["reliability/summary.ts"],
     env: { RELIABILITY_COUNTERS: COUNTERS_FILE, RELIABILITY_FUZZ_RUNS: "60", RUST_BACKTRACE: "0" },
     testTimeout: 300_000,

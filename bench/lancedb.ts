@@ -1,19 +1,20 @@
 /**
- * Raw `@lancedb/lancedb`: the same rows in the same `nd_arrow.array` layout,
- * built straight from typed arrays (no nd-arrow codec, no checks) and handed
- * to the SDK in one `createTable`; read with `query()` and the two-step point
+ * Raw `@lancedb/lancedb`: the same rows in the same `nd_arrow.array` layout
+ * as lance-nd writes, handed to the SDK in one `createTable` (no lance-nd
+ * checks, evolution or commit logic); read with `query()` and the two-step point
  * read (`_rowid`s of the matching rows, then `takeRowIds`), the fastest raw
  * way (packages/lance-nd/SDK-NOTES.md section 5). The ceiling for
  * lance-nd's own overhead. Building the Arrow batch is not timed.
  */
 import * as lancedb from "@lancedb/lancedb";
-import * as arrow from "apache-arrow";
-import type { Data, RecordBatch } from "apache-arrow";
-import { toSdkTable } from "../packages/lance-nd/src/lance/arrow-bridge.js";
-import { batchOf, globalAttrsData, globalAttrsType, ndData, ndField, ndType, type NdRow } from "../packages/lance-nd/test/lance/nd-rows.js";
-import { ZSTD_LEVEL, type Codec, type Contestant, type ReadSum, type WriteTo, type Written } from "./contestant.js";
+import { encodeRows, tableSchema } from "@lance-nd/format";
+import { encodeSchema } from "@lance-nd/nd-arrow";
+import type { RecordBatch } from "apache-arrow";
+import { toSdkTable } from "lance-nd/internal";
+import type { Codec, Contestant, ReadSum, WriteTo, Written } from "./contestant.js";
+import { ndBatches, writeOptions } from "./lance-nd.js";
 import { folderBytes } from "./measure.js";
-import { ATTRS, CHUNK_TIMES, LAT, LON, chunkId, chunkValues, sumOf, type OceanData } from "./ocean-data.js";
+import { chunkId, sumOf, type OceanData } from "./ocean-data.js";
 
 const STATS_COLUMN = "__stats__:sst";
 
@@ -30,47 +31,16 @@ export const rawLancedb: Contestant = {
   },
 };
 
-/** The rows of `data` as one RecordBatch in the lance-nd table layout (the codec's `lance-encoding:` keys on every values leaf). */
+/**
+ * The rows of `data` as one RecordBatch in the lance-nd table layout, as
+ * lance-nd appends them (the codec's `lance-encoding:` keys on every leaf,
+ * stats columns when `stats`), built with @lance-nd/format. Not timed.
+ */
 export function ndBatch(data: OceanData, codec: Codec, stats: boolean): RecordBatch {
-  const leaf: Record<string, string> =
-    codec === "default"
-      ? {}
-      : {
-          "lance-encoding:compression": "zstd",
-          "lance-encoding:compression-level": String(ZSTD_LEVEL),
-          ...(codec === "shuffle+zstd" ? { "lance-encoding:bss": "on" } : {}),
-        };
-  const ids = Array.from({ length: data.chunks }, (_, i) => i);
-  const column = (name: keyof typeof ATTRS, type: arrow.Float32 | arrow.Float64, row: (i: number) => NdRow) => {
-    const ndt = ndType(type, Object.keys(ATTRS[name]), leaf);
-    return { field: ndField(name, ndt), data: ndData(ndt, ids.map(row)) };
-  };
-  const columns = [
-    column("sst", new arrow.Float32(), (i) => ({
-      values: chunkValues(data, i),
-      dims: [["time", CHUNK_TIMES], ["lat", LAT], ["lon", LON]],
-      attrs: { ...ATTRS.sst },
-    })),
-    column("time", new arrow.Float64(), (i) => ({ values: data.time.subarray(i * CHUNK_TIMES, (i + 1) * CHUNK_TIMES), dims: [["time", CHUNK_TIMES]], attrs: { ...ATTRS.time } })),
-    column("lat", new arrow.Float32(), () => ({ values: data.lat, dims: [["lat", LAT]], attrs: { ...ATTRS.lat } })),
-    column("lon", new arrow.Float32(), () => ({ values: data.lon, dims: [["lon", LON]], attrs: { ...ATTRS.lon } })),
-  ];
-  const gaType = globalAttrsType(["id", "source"]);
-  const fields = [...columns.map((c) => c.field), new arrow.Field("__global_attrs__", gaType, true)];
-  const datas: Data[] = [...columns.map((c) => c.data), globalAttrsData(gaType, ids.map((i) => ({ id: chunkId(i), ...ATTRS.global })))];
-  if (stats) {
-    const statsType = new arrow.Struct([new arrow.Field("min", new arrow.Float32(), true), new arrow.Field("max", new arrow.Float32(), true)]);
-    const min = Float32Array.from(ids, (i) => chunkValues(data, i).reduce((a, b) => Math.min(a, b), Infinity));
-    fields.push(new arrow.Field(STATS_COLUMN, statsType, true));
-    datas.push(
-      arrow.makeData({
-        type: statsType,
-        length: data.chunks,
-        children: [arrow.makeData({ type: new arrow.Float32(), length: data.chunks, data: min }), arrow.makeData({ type: new arrow.Float32(), length: data.chunks, data: data.chunkMax })],
-      }),
-    );
-  }
-  return batchOf(fields, datas, { "lance_nd:format": "1", ...(stats ? { "lance_nd:stats": "true" } : {}) });
+  const batches = ndBatches(data);
+  const { columnDefaults } = writeOptions(codec, stats);
+  const schema = tableSchema(encodeSchema(batches), { stats, ...(columnDefaults === undefined ? {} : { columnDefaults }) });
+  return encodeRows(batches, schema);
 }
 
 function reader(table: lancedb.Table, dir: string): Written {

@@ -7,7 +7,7 @@
  * zstd level 3 everywhere). Three windows: inside one chunk, across 4 chunks,
  * one time step across all lat/lon chunks.
  *
- *   node --conditions=development --import tsx bench/regions.ts [--reps 5]
+ *   node --conditions=@lance-nd/source --import tsx bench/regions.ts [--reps 5]
  *
  * `run.ts` runs it after the main tables.
  */

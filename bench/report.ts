@@ -184,7 +184,7 @@ function mib(bytes: number): string {
 function table(header: readonly string[], rows: readonly (readonly string[])[], left = 2): string[] {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? "").length)));
   const line = (cells: readonly string[]) =>
-    "  " + cells.map((cell, c) => (c < left ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ").trimEnd();
+    `  ${cells.map((cell, c) => (c < left ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ").trimEnd()}`;
   return [line(header), ...rows.map(line)];
 }
 

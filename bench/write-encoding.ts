@@ -4,7 +4,7 @@
 // fresh table in this process; best of REPS. Also prints the versions and
 // fragments the write took, and a raw fs.writeFileSync of the same bytes as
 // the baseline measured in the same run.
-// Run: node --conditions=development --import tsx bench/write-encoding.ts
+// Run: node --conditions=@lance-nd/source --import tsx bench/write-encoding.ts
 // (MIB=256 by default; REPS=2; PARALLELISM="1,4"; ENCODINGS="zstd 3,none" to pick rows)
 import * as fs from "node:fs";
 import * as os from "node:os";

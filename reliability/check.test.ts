@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { append, check, isLanceNdError, open, scan, versions, write, type CheckReport } from "lance-nd";
-import { count } from "../packages/lance-nd/test/reliability/counters.js";
-import { rowsById } from "../packages/lance-nd/test/reliability/rows.js";
-import { dataFiles, garble, manifests, truncate } from "../packages/lance-nd/test/helpers/damage.js";
+import { count } from "./helpers/counters.js";
+import { rowsById } from "./helpers/plain-rows.js";
+import { dataFiles, garble, manifests, truncate } from "./helpers/damage.js";
 import { expectedRow, rowFor } from "./helpers/rows.js";
 import { startS3Server } from "./helpers/s3-server.js";
 

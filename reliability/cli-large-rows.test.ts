@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, ensureBuilt } from "../packages/cli/test/commands/harness.js";
-import { count } from "../packages/lance-nd/test/reliability/counters.js";
+import { count } from "./helpers/counters.js";
 import { MiB, bigValue, writeBigTable } from "./helpers/big-rows.js";
 
 const ROW_BYTES = 128 * MiB;

@@ -1,22 +1,23 @@
 // Bad input to the command line (the built bundle, as a user runs it): a
 // usage error exits 2, a user error exits 1, each with a one-line message
 // and no stack trace; the table keeps its version and rows.
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "@lancedb/lancedb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { open, write } from "lance-nd";
-import { cli, ensureBuilt, tempDir } from "../packages/cli/test/commands/harness.js";
-import { count } from "../packages/lance-nd/test/reliability/counters.js";
-import { snapshot } from "../packages/lance-nd/test/reliability/rows.js";
+import { buildCli, cli } from "./helpers/cli.js";
+import { count } from "./helpers/counters.js";
+import { snapshot } from "./helpers/plain-rows.js";
 import { rowFor } from "./helpers/rows.js";
 
-const dir = tempDir();
+const dir = mkdtempSync(join(tmpdir(), "lance-nd-cli-"));
 const table = join(dir, "t.lance");
 let before: Awaited<ReturnType<typeof snapshot>>;
 
 beforeAll(async () => {
-  ensureBuilt();
+  buildCli();
   before = await snapshot(await write(table, ["r-1", "r-2", "r-3"].map(rowFor), { stats: true }));
   writeFileSync(join(dir, "not-netcdf.nc"), "CDF\u0001 but not really a netCDF file");
   await (await connect(dir)).createTable("plain", [{ a: 1 }]);

@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { deleteRows, open, write } from "lance-nd";
-import { scanRows } from "../packages/lance-nd/src/lance/table-read.js";
-import { count } from "../packages/lance-nd/test/reliability/counters.js";
-import { plain, rowsById } from "../packages/lance-nd/test/reliability/rows.js";
+import { scanRows } from "lance-nd/internal";
+import { count } from "./helpers/counters.js";
+import { plain, rowsById } from "./helpers/plain-rows.js";
 import { killChildren, logLines, startChild, type Child } from "./helpers/children.js";
 import { expectedRow, isDoomed, rowFor } from "./helpers/rows.js";
 

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkout, open, versions, write, type NdTable } from "lance-nd";
-import { count } from "../packages/lance-nd/test/reliability/counters.js";
-import { rowsById } from "../packages/lance-nd/test/reliability/rows.js";
+import { count } from "./helpers/counters.js";
+import { rowsById } from "./helpers/plain-rows.js";
 import { killChildren, logLines, seeded, startChild } from "./helpers/children.js";
 import { expectedRow, rowFor } from "./helpers/rows.js";
 

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { append, open, scan, write } from "lance-nd";
 import { float16Mismatches, float16Vectors } from "../packages/casting/test/float16-vectors.js";
-import { count } from "../packages/lance-nd/test/reliability/counters.js";
+import { count } from "./helpers/counters.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-float16-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

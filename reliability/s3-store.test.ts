@@ -4,9 +4,9 @@
 // conditional PUT.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NdWriter, isLanceNdError, open, write } from "lance-nd";
-import { rowsById } from "../packages/lance-nd/test/reliability/rows.js";
-import { storeRow, storeScenario } from "../packages/lance-nd/test/reliability/store-scenario.js";
-import { count } from "../packages/lance-nd/test/reliability/counters.js";
+import { rowsById } from "./helpers/plain-rows.js";
+import { storeRow, storeScenario } from "./helpers/store-scenario.js";
+import { count } from "./helpers/counters.js";
 import { startS3Server, type S3Server } from "./helpers/s3-server.js";
 
 let server: S3Server;

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { count } from "../packages/lance-nd/test/reliability/counters.js";
+import { count } from "./helpers/counters.js";
 import { MiB, writeBigTable } from "./helpers/big-rows.js";
 
 /** Lance's runtime, the row id scan and V8's own growth: measured +30 to +140 MiB. */
@@ -63,7 +63,7 @@ describe("scan memory follows its documented bound", () => {
     const { uri, batchSizeBytes, readahead, limit } = c;
     const child = spawnSync(
       process.execPath,
-      ["--conditions=development", "--import", "tsx", join("reliability", "children", "scan-memory-worker.ts"), JSON.stringify({ uri, batchSizeBytes, readahead, limit })],
+      ["--conditions=@lance-nd/source", "--import", "tsx", join("reliability", "children", "scan-memory-worker.ts"), JSON.stringify({ uri, batchSizeBytes, readahead, limit })],
       { cwd: join(import.meta.dirname, ".."), encoding: "utf8", env: { ...process.env, RUST_BACKTRACE: "0" }, timeout: 240_000 },
     );
     expect(child.status, child.stderr).toBe(0);

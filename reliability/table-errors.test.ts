@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { append, col, compact, deleteRows, isLanceNdError, open, scan, stat, versions, write, type NdTable } from "lance-nd";
-import { count } from "../packages/lance-nd/test/reliability/counters.js";
+import { count } from "./helpers/counters.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-table-errors-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -56,7 +56,7 @@ describe("a permission error names the file or folder", () => {
 
   type Probe = { op: "create" | "append" | "scan"; code: string | null; message: string };
   function probe(calls: Array<{ uri: string; op: Probe["op"] }>): Map<string, Probe> {
-    const node = [process.execPath, "--conditions=development", "--import", "tsx", join("reliability", "children", "permission-probe.ts"), JSON.stringify(calls)];
+    const node = [process.execPath, "--conditions=@lance-nd/source", "--import", "tsx", join("reliability", "children", "permission-probe.ts"), JSON.stringify(calls)];
     const command = asOtherUser ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...node] : node;
     const run = spawnSync(command[0]!, command.slice(1), {
       cwd: join(import.meta.dirname, ".."),

@@ -13,7 +13,7 @@ import type { Timestamp } from "apache-arrow";
 import { afterAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { col, deleteRows, isLanceNdError, open, scan, stat, write, type Expr, type NdTable } from "lance-nd";
-import { count } from "../packages/lance-nd/test/reliability/counters.js";
+import { count } from "./helpers/counters.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-zones-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

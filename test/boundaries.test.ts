@@ -64,3 +64,36 @@ describe("package boundaries", () => {
     });
   }
 });
+
+// A package is reached only through its exports (its name, or the one
+// internal subpath `lance-nd/internal`): no file outside a package imports
+// its src/ or test/ by path. The root folders (bench, reliability, test) are
+// one unit, the repository's own suites.
+function ownFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return ["node_modules", "dist", ".turbo"].includes(entry.name) ? [] : ownFiles(path);
+    return /\.(ts|mjs)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+describe("imports across package folders", () => {
+  const units: [string, string[]][] = [
+    ["bench, reliability, test", ["bench", "reliability", "test"]],
+    ...readdirSync(join(root, "packages")).map((dir): [string, string[]] => [`packages/${dir}`, [join("packages", dir)]]),
+  ];
+  for (const [unit, folders] of units) {
+    it(`${unit}: no import of another package's files by path`, () => {
+      const inside = (target: string) => folders.some((folder) => target.startsWith(`${join(root, folder)}/`));
+      const offenders = folders
+        .flatMap((folder) => ownFiles(join(root, folder)))
+        .flatMap((file) =>
+          [...readFileSync(file, "utf8").matchAll(/from\s+["'](\.{1,2}\/[^"']*)["']/g)]
+            .map((m) => join(file, "..", m[1]!))
+            .filter((target) => !inside(target))
+            .map((target) => `${file.slice(root.length + 1)} -> ${target.slice(root.length + 1)}`),
+        );
+      expect(offenders).toEqual([]);
+    });
+  }
+});

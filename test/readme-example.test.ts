@@ -16,7 +16,7 @@ it("the README's write/scan example writes a table and finds the row by its stat
   const script = join(root, "packages/lance-nd", `.readme-example-${process.pid}.ts`);
   try {
     writeFileSync(script, code.replace("data/ocean.lance", join(dir, "ocean.lance")));
-    const out = execFileSync(process.execPath, ["--conditions=development", "--import", "tsx", script], {
+    const out = execFileSync(process.execPath, ["--conditions=@lance-nd/source", "--import", "tsx", script], {
       cwd: join(root, "packages/lance-nd"),
       encoding: "utf8",
     });

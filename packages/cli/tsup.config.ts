@@ -7,7 +7,7 @@ import { defineConfig } from "tsup";
  *    which sets LANCEDB_LOG and then imports dist/main.js, the whole program
  *    (lancedb reads its log level when it loads, so it must load after).
  *    - Workspace packages (lance-nd, @lance-nd/*) are bundled from their
- *      `src/index.ts` (the "development" export condition), so the CLI needs
+ *      `src/index.ts` (the "@lance-nd/source" export condition), so the CLI needs
  *      no build of the libraries first.
  *    - Everything in this package's `dependencies` stays external (tsup's
  *      default): it is installed next to the CLI. Third-party code that only
@@ -36,7 +36,7 @@ export default defineConfig([
     noExternal: [/^@lance-nd\//, /^lance-nd$/],
     external: ["@lancedb/lancedb", "h5wasm", "apache-arrow", "./main.js"],
     esbuildOptions(options) {
-      options.conditions = ["development"];
+      options.conditions = ["@lance-nd/source"];
     },
   },
   {
@@ -53,7 +53,7 @@ export default defineConfig([
     dts: false,
     outExtension: () => ({ js: ".js" }),
     esbuildOptions(options) {
-      options.conditions = ["development"];
+      options.conditions = ["@lance-nd/source"];
     },
   },
 ]);

@@ -15,7 +15,7 @@ export interface Child {
 
 /** Starts `reliability/children/<script>.ts` with `args` (as JSON), from the repo root. */
 export function startChild(script: string, args: unknown): Child {
-  const child = spawn(process.execPath, ["--conditions=development", "--import", "tsx", join("reliability", "children", `${script}.ts`), JSON.stringify(args)], {
+  const child = spawn(process.execPath, ["--conditions=@lance-nd/source", "--import", "tsx", join("reliability", "children", `${script}.ts`), JSON.stringify(args)], {
     cwd: ROOT,
     env: { ...process.env, RUST_BACKTRACE: "0" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -3,7 +3,7 @@
 // or wrong one without knowing who wrote it.
 import { Float32, Int16 } from "apache-arrow";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { plainRow, type PlainRow } from "../../packages/lance-nd/test/reliability/rows.js";
+import { plainRow, type PlainRow } from "./plain-rows.js";
 
 /**
  * The row of `id` = `<writer>-<k>`: `a` Float32 [x 3] = k*10 + j (with the

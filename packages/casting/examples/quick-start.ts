@@ -1,7 +1,7 @@
 /**
  * Quick start: numpy's casting rules on Arrow types and vectors.
  *
- * Run from packages/casting: node --conditions=development --import tsx examples/quick-start.ts
+ * Run from packages/casting: node --conditions=@lance-nd/source --import tsx examples/quick-start.ts
  */
 import { Float32, Float64, Int8, Int32, makeVector } from "apache-arrow";
 import { canCast, castVector, isCastingError, promoteTypes } from "@lance-nd/casting";

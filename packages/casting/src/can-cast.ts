@@ -1,13 +1,15 @@
 import type { DataType } from "apache-arrow";
 import { CastingError } from "./casting-error.js";
-import type { Casting } from "./casting-error.js";
 import { numericSafe, numericSameKind, numericType } from "./numeric.js";
 import { sameType } from "./same-type.js";
 import { temporalLevel, temporalType } from "./temporal.js";
 import { variableWidthLevel, variableWidthType } from "./variable-width.js";
 
-/** The casting modes, weakest first. */
-export const CASTINGS: readonly Casting[] = ["no", "safe", "same_kind"];
+/** numpy's casting modes that lance-nd supports, weakest first (the one list of them; see {@link Casting}). */
+export const CASTINGS = ["no", "safe", "same_kind"] as const;
+
+/** One of {@link CASTINGS}. */
+export type Casting = (typeof CASTINGS)[number];
 
 /**
  * The weakest casting that allows `from` -> `to` for two different types:

@@ -1,7 +1,5 @@
 import type { DataType } from "apache-arrow";
-
-/** The casting modes of numpy's `casting` argument that lance-nd supports. */
-export type Casting = "no" | "safe" | "same_kind";
+import type { Casting } from "./can-cast.js";
 
 /** What went wrong in a cast or a promotion. */
 export type CastingErrorCode = "InvalidCast" | "ValueOutOfRange" | "NoCommonType" | "UnsupportedType";

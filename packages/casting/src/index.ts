@@ -17,11 +17,11 @@
  *
  * @module
  */
-export { canCast, castLevel, CASTINGS } from "./can-cast.js";
+export { canCast, castLevel, CASTINGS, type Casting } from "./can-cast.js";
 export { castVector } from "./cast-vector.js";
 export { canCastAttr, castAttrValue } from "./attributes.js";
 export { CastingError, isCastingError } from "./casting-error.js";
-export type { Casting, CastingErrorCode, CastingErrorDetails } from "./casting-error.js";
+export type { CastingErrorCode, CastingErrorDetails } from "./casting-error.js";
 export { float16ToNumber, numberToFloat16 } from "./float16.js";
 export { promoteTypes } from "./promote-types.js";
 export { promotionPlan } from "./promotion-plan.js";

@@ -1,4 +1,4 @@
-import { DataType, DateDay, DateMillisecond, Duration, Time, TimeUnit, Timestamp } from "apache-arrow";
+import { DataType, DateDay, DateMillisecond, Duration, Time, type TimeUnit, Timestamp } from "apache-arrow";
 
 /** numpy's temporal kinds: datetime64 (Date, Timestamp), timedelta64 (Duration), and time of day (Time). */
 export type TemporalKind = "datetime" | "timedelta" | "time";

@@ -6,7 +6,7 @@
  * - the whole import (readNetcdf, then lance-nd `write` of the row into a new
  *   local table, as `lance-nd import` does) versus h5wasm alone.
  *
- *   node --conditions=development --import tsx bench/read-netcdf.ts [MiB]
+ *   node --conditions=@lance-nd/source --import tsx bench/read-netcdf.ts [MiB]
  *
  * The files (default 256 MiB of Float32 sst) are made once in the temporary
  * folder (lance-nd-bench/), outside the repository: the netCDF-4 one with

@@ -8,7 +8,7 @@
  * (`scan` by `id`, summing it) and reading the whole table.
  *
  *   npx --yes pnpm@12.21.0 --filter @lance-nd/cli build
- *   node --conditions=development --import tsx packages/cli/bench/view-step.ts [MiB]   # from the repository root
+ *   node --conditions=@lance-nd/source --import tsx packages/cli/bench/view-step.ts [MiB]   # from the repository root
  *
  * The table goes to a temporary folder, removed at the end.
  */

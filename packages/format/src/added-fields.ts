@@ -1,4 +1,4 @@
-/** What a schema change adds, as nested field paths (seed section 4). */
+/** What a schema change adds, as nested field paths (FORMAT.md section 2). */
 import { Type } from "apache-arrow";
 import type { Field, Schema, Struct } from "apache-arrow";
 

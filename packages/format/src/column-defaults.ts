@@ -1,5 +1,5 @@
 /**
- * Column defaults in the table schema metadata (seed section 6), with
+ * Column defaults in the table schema metadata (FORMAT.md section 3), with
  * generations so that a table can change them although the Lance Node SDK
  * can only add schema metadata keys, never change or remove one.
  *

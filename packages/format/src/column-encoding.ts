@@ -1,5 +1,5 @@
 /**
- * Lance encoding metadata on the fields of a column (seed section 6): the
+ * Lance encoding metadata on the fields of a column (FORMAT.md section 3): the
  * structural encoding on the top-level field, the other keys on each leaf.
  */
 import { Field, List, Struct, Type } from "apache-arrow";

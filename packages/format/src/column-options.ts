@@ -1,5 +1,5 @@
 /**
- * The Lance encoding options of a column (seed section 6), validated with zod
+ * The Lance encoding options of a column (FORMAT.md section 3), validated with zod
  * where they enter.
  */
 import { z } from "zod";

@@ -8,10 +8,10 @@ import { FormatError } from "./errors.js";
 /**
  * Decodes table rows (any projection of the table's columns, e.g. a Lance
  * scan batch) as a reader of the format does: the stats columns are left
- * out (rule 7.7), a null array row leaves the array out of the row (rule
- * 2.2), a null `__global_attrs__` row has no global attributes (rule 2.5),
+ * out (FORMAT.md 4.7), a null array row leaves the array out of the row
+ * (1.2), a null `__global_attrs__` row has no global attributes (1.5),
  * and the `lance-encoding:*` keys are removed from the arrays' metadata
- * (section 6). Throws `InvalidTable`, naming the column and row, for rows
+ * (section 3). Throws `InvalidTable`, naming the column and row, for rows
  * that break the nd-arrow layout.
  *
  * @example

@@ -9,9 +9,9 @@ import { validateTableSchema } from "./validate.js";
 /** Options of {@link encodeRows}. */
 export interface EncodeRowsOptions {
   /**
-   * Fill the stats columns (default: the table's `lance_nd:stats` key, rule
-   * 7.8). With false, each stats row is null, which readers take as "the row
-   * does not have the variable" (rule 7.4), so only pass false for a table
+   * Fill the stats columns (default: the table's `lance_nd:stats` key,
+   * FORMAT.md 4.8). With false, each stats row is null, which readers take as "the row
+   * does not have the variable" (FORMAT.md 4.4), so only pass false for a table
    * without stats columns.
    */
   stats?: boolean;
@@ -22,7 +22,7 @@ export interface EncodeRowsOptions {
  * of the table schema `schema`, one row per batch: the nd columns by
  * nd-arrow's `encode` (a missing array or attribute is null), and each stats
  * column from the values of its variable (a null row for a batch without the
- * variable, rules 7.3 to 7.5). The values must already have the table types
+ * variable, FORMAT.md 4.3 to 4.5). The values must already have the table types
  * (cast them first, with the casts of {@link planWrite}).
  *
  * Throws `SchemaMismatch` when a batch does not fit the schema (another

@@ -1,6 +1,6 @@
 /**
  * Column options as Lance's `lance-encoding:*` metadata keys and back
- * (seed section 6).
+ * (FORMAT.md section 3).
  */
 import { parseColumnOptions, type ColumnOptions } from "./column-options.js";
 import { FormatError } from "./errors.js";
@@ -13,7 +13,7 @@ const COMPRESSION_LEVEL_KEY = `${ENCODING_PREFIX}compression-level`;
 const BSS_KEY = `${ENCODING_PREFIX}bss`;
 const RLE_THRESHOLD_KEY = `${ENCODING_PREFIX}rle-threshold`;
 
-/** The keys of the format, in the order of seed section 6. */
+/** The keys of the format, in the order of the table of FORMAT.md section 3. */
 export const ENCODING_KEYS = [STRUCTURAL_ENCODING_KEY, COMPRESSION_KEY, COMPRESSION_LEVEL_KEY, BSS_KEY, RLE_THRESHOLD_KEY];
 
 /** The `lance-encoding:*` keys and values of `options` (top-level and leaf keys together). */

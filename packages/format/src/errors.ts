@@ -1,3 +1,4 @@
+import type { Casting } from "@lance-nd/casting";
 import type { DataType } from "apache-arrow";
 
 /** What went wrong, as a stable machine-readable code. */
@@ -7,8 +8,8 @@ export type FormatErrorCode =
   | "InvalidInput" // bad options or a schema that is not an nd schema
   | "ReservedName"; // an array name that starts with "__"
 
-/** The casting modes of a write (seeds/lance-nd-writing.md, Casting). */
-export type CastingMode = "no" | "safe" | "same_kind" | "promote";
+/** The casting modes of a write: numpy's (`CASTINGS` of @lance-nd/casting) and "promote" (see `CASTING_MODES`). */
+export type CastingMode = Casting | "promote";
 
 /** Where and why an error happened, as far as it is known. */
 export interface FormatErrorContext {

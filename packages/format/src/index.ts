@@ -30,7 +30,7 @@ export { validateTableSchema, ndSchema } from "./validate.js";
 export type { TableLayout } from "./validate.js";
 export { widenSchema } from "./widen.js";
 export type { Widening } from "./widen.js";
-export { planWrite } from "./plan-write.js";
+export { CASTING_MODES, planWrite } from "./plan-write.js";
 export type { PlanOptions, WritePlan, Cast, CastTarget, NewArrayColumn, NewAttrs } from "./plan-write.js";
 export { encodeRows } from "./encode-rows.js";
 export type { EncodeRowsOptions } from "./encode-rows.js";

@@ -1,4 +1,4 @@
-/** The metadata keys of the format (seed sections 6, 7 and 8). */
+/** The metadata keys of the format (FORMAT.md sections 3, 4 and 5). */
 
 /** The table schema metadata key that holds the format version. */
 export const FORMAT_KEY = "lance_nd:format";

@@ -1,11 +1,11 @@
 /**
- * The schema evolution plan of a write (seed section 4, rule 7.6, and the
+ * The schema evolution plan of a write (FORMAT.md section 2 and rule 4.6, and the
  * Casting section of the writing seed).
  */
 import { Field, Schema, Struct, Type } from "apache-arrow";
 import type { DataType } from "apache-arrow";
 import { GLOBAL_ATTRS_COLUMN, arrayColumnLayout, arrayColumnType } from "@lance-nd/nd-arrow";
-import { canCast, canCastAttr, isCastingError, promotionPlan, sameType } from "@lance-nd/casting";
+import { CASTINGS, canCast, canCastAttr, isCastingError, promotionPlan, sameType } from "@lance-nd/casting";
 import { z } from "zod";
 import { applyColumnEncoding, columnEncoding } from "./column-encoding.js";
 import { FormatError, type CastingMode } from "./errors.js";
@@ -46,7 +46,7 @@ export interface Cast {
   to: DataType;
 }
 
-/** A new array column and its stats column, added in one change (rule 7.6). */
+/** A new array column and its stats column, added in one change (FORMAT.md 4.6). */
 export interface NewArrayColumn {
   /** The array column, with its encoding. */
   column: Field;
@@ -85,7 +85,11 @@ export interface WritePlan {
   schema: Schema;
 }
 
-const castingSchema = z.enum(["no", "safe", "same_kind", "promote"]);
+/** Every casting mode of a write, weakest first: numpy's `CASTINGS`, then "promote" (widen the table). */
+export const CASTING_MODES = [...CASTINGS, "promote"] as const satisfies readonly CastingMode[];
+
+const castingSchema = z.enum(CASTING_MODES);
+const castingList = `${CASTING_MODES.slice(0, -1).map((m) => JSON.stringify(m)).join(", ")} or ${JSON.stringify(CASTING_MODES.at(-1))}`;
 
 /**
  * Plans a write of rows with the nd schema `incoming` (nd-arrow's union
@@ -112,7 +116,7 @@ const castingSchema = z.enum(["no", "safe", "same_kind", "promote"]);
 export function planWrite(tableSchemaOrNull: Schema | null, incoming: Schema, options: PlanOptions = {}): WritePlan {
   const parsed = castingSchema.safeParse(options.casting ?? "no");
   if (!parsed.success) {
-    throw new FormatError("InvalidInput", `invalid casting ${JSON.stringify(options.casting)}: expected "no", "safe", "same_kind" or "promote"`);
+    throw new FormatError("InvalidInput", `invalid casting ${JSON.stringify(options.casting)}: expected ${castingList}`);
   }
   const casting = parsed.data;
   checkStorableTimeZones(incoming);

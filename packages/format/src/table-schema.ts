@@ -1,9 +1,9 @@
 /**
- * From nd schemas to the table schema of format v1 (seed sections 2, 6, 7, 8).
+ * From nd schemas to the table schema of format v1 (FORMAT.md sections 1, 3, 4, 5).
  */
-import { Field, Schema, Struct } from "apache-arrow";
+import { type Field, Schema, type Struct } from "apache-arrow";
 import { GLOBAL_ATTRS_COLUMN, globalAttrsField } from "@lance-nd/nd-arrow";
-import { statsField, statsType } from "@lance-nd/stats";
+import { hasStats, statsField } from "@lance-nd/stats";
 import { columnDefaultsMetadata } from "./column-defaults.js";
 import { applyColumnEncoding } from "./column-encoding.js";
 import { mergeColumnOptions, parseColumnOptions, type ColumnOptions } from "./column-options.js";
@@ -23,10 +23,10 @@ export interface TableSchemaOptions {
 /**
  * The table schema for rows with the nd schema `ndSchema` (nd-arrow's union
  * schema, e.g. from `encodeSchema`): one nullable `nd_arrow.array` column per
- * array name with its field metadata as given (rule 2.7), a nullable
- * `__global_attrs__` column when the nd schema has global attributes (rule
- * 2.5), a `__stats__:<variable>` column per variable with stats when
- * `stats` is set, the encodings of section 6, and the schema metadata
+ * array name with its field metadata as given (FORMAT.md 1.7), a nullable
+ * `__global_attrs__` column when the nd schema has global attributes (1.5),
+ * a `__stats__:<variable>` column per variable with stats when
+ * `stats` is set, the encodings of section 3, and the schema metadata
  * `lance_nd:format = 1`, the column defaults and `lance_nd:stats = true`.
  *
  * Throws `InvalidInput` (bad options, a field that is not nd) or `ReservedName`.
@@ -80,11 +80,11 @@ export function newArrayColumn(
   const options = encodings.of(column.field.name);
   return {
     column: applyColumnEncoding(column.field, options),
-    stats: stats && statsType(column.valueType) ? applyColumnEncoding(statsField(column.field.name, column.valueType), options) : null,
+    stats: stats && hasStats(column.valueType) ? applyColumnEncoding(statsField(column.field.name, column.valueType), options) : null,
   };
 }
 
-/** A new nullable `__global_attrs__` column (rule 2.5) with its encoding. */
+/** A new nullable `__global_attrs__` column (FORMAT.md 1.5) with its encoding. */
 export function newGlobalAttrsColumn(children: readonly Field[], encodings: ColumnEncodings): Field {
   return applyColumnEncoding(globalAttrsField(children, true), encodings.of(GLOBAL_ATTRS_COLUMN));
 }

@@ -1,8 +1,8 @@
 /**
- * Reading a table schema: the checks of a reader (seed sections 2, 7, 8) and
+ * Reading a table schema: the checks of a reader (FORMAT.md sections 1, 4, 5) and
  * the nd schema a reader decodes with.
  */
-import { Field, Schema, Type } from "apache-arrow";
+import { type Field, Schema, Type } from "apache-arrow";
 import type { Struct } from "apache-arrow";
 import { GLOBAL_ATTRS_COLUMN, isArrayColumn, isSupportedAttrType } from "@lance-nd/nd-arrow";
 import { sameType } from "@lance-nd/casting";
@@ -23,7 +23,7 @@ export interface TableLayout {
   arrays: Map<string, ArrayColumn>;
   /** The `__global_attrs__` column, or null when the table has no global attributes. */
   globalAttrs: Field | null;
-  /** True when the table has the key `lance_nd:stats = true` (rule 7.8). */
+  /** True when the table has the key `lance_nd:stats = true` (FORMAT.md 4.8). */
   stats: boolean;
   /** The stats columns by variable. */
   statsColumns: Map<string, Field>;
@@ -34,7 +34,7 @@ export interface TableLayout {
 /**
  * Checks a table schema as a reader does and returns its layout. Throws
  * `InvalidTable` without the `lance_nd:format` key or with another version
- * (section 8), for a column that is not an nd array column, a stats column
+ * (FORMAT.md section 5), for a column that is not an nd array column, a stats column
  * or `__global_attrs__`, for a stats column whose variable is missing or whose
  * `min`/`max` type is not the variable's type, and for bad column defaults.
  *

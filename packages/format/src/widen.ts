@@ -6,7 +6,7 @@ import { Field, Schema } from "apache-arrow";
 import type { DataType } from "apache-arrow";
 import { arrayColumnType } from "@lance-nd/nd-arrow";
 import { canCast } from "@lance-nd/casting";
-import { statsField, statsType } from "@lance-nd/stats";
+import { hasStats, statsField } from "@lance-nd/stats";
 import { applyColumnEncoding, columnEncoding } from "./column-encoding.js";
 import { FormatError } from "./errors.js";
 import { validateTableSchema } from "./validate.js";
@@ -22,7 +22,7 @@ export interface Widening {
   /**
    * Its stats column after the widening, or null when the table has no stats
    * or `to` gets none. When the table had no stats column for the variable
-   * (its old type got none), the widening adds it: rule 7.6, one change.
+   * (its old type got none), the widening adds it: FORMAT.md 4.6, one change.
    */
   statsColumn: Field | null;
 }
@@ -58,7 +58,7 @@ export function widenSchema(tableSchema: Schema, variable: string, to: DataType)
     columnEncoding(old),
   );
   const statsColumn =
-    layout.stats && statsType(to) ? applyColumnEncoding(statsField(variable, to), columnEncoding(oldStats ?? old)) : null;
+    layout.stats && hasStats(to) ? applyColumnEncoding(statsField(variable, to), columnEncoding(oldStats ?? old)) : null;
   const fields: Field[] = [];
   for (const field of tableSchema.fields) {
     if (field.name === variable) fields.push(column);

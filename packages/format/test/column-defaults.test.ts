@@ -7,7 +7,7 @@ function add(metadata: Map<string, string>, added: Map<string, string>): Map<str
   return new Map([...metadata, ...added]);
 }
 
-describe("column defaults (section 6)", () => {
+describe("column defaults (FORMAT.md section 3)", () => {
   it("6 the defaults are table schema metadata keys lance_nd.column_defaults. + a lance-encoding key", () => {
     const metadata = columnDefaultsMetadata({ compression: { codec: "zstd", level: 3 }, structuralEncoding: "miniblock" });
     expect([...metadata]).toEqual([

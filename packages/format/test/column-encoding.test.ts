@@ -7,7 +7,7 @@ import { Schema } from "apache-arrow";
 
 const sst = arrayColumnField("sst", new Float32(), [new Field("units", new Utf8(), true), new Field("scale", new Int32(), true)], new Map([["note", "mine"]]));
 
-describe("column encoding (section 6)", () => {
+describe("column encoding (FORMAT.md section 3)", () => {
   it("6 the structural encoding goes on the top-level field, the other keys on each leaf field", () => {
     const field = applyColumnEncoding(sst, { structuralEncoding: "miniblock", compression: { codec: "zstd", level: 3 }, bss: "on", rleThreshold: 0.25 });
     expect(describeSchema(new Schema([field]))).toBe(

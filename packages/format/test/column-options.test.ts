@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FormatError, isFormatError, mergeColumnOptions, parseColumnOptions } from "../src/index.js";
+import { type FormatError, isFormatError, mergeColumnOptions, parseColumnOptions } from "../src/index.js";
 
 function messageOf(input: unknown, where?: string): string {
   try {

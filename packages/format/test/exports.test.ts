@@ -4,6 +4,7 @@ import * as format from "../src/index.js";
 describe("public exports", () => {
   it("the package exports exactly this API", () => {
     expect(Object.keys(format).sort()).toEqual([
+      "CASTING_MODES",
       "COLUMN_DEFAULTS_PREFIX",
       "ENCODING_PREFIX",
       "FORMAT_KEY",

@@ -1,6 +1,6 @@
 /**
  * One test per rule of the lance-nd table format v1
- * (seeds/lance-nd-table-format.md), named after its section and rule.
+ * (packages/format/FORMAT.md), named after its section and rule numbers.
  */
 import {
   Binary,
@@ -8,11 +8,10 @@ import {
   DateDay,
   DateMillisecond,
   DurationMillisecond,
-  Field,
+  type Field,
   Float16,
   Float32,
   Float64,
-  Int16,
   Int8,
   LargeUtf8,
   Schema,
@@ -64,8 +63,8 @@ function statsRows(rb: Parameters<typeof child>[0], variable: string): unknown[]
   return [...new Vector([data])].map((row) => (row === null ? null : row.toJSON()));
 }
 
-describe("2. Columns", () => {
-  it("2.1 the array columns hold the union of the array names of all rows, one value type per name", () => {
+describe("1. Columns", () => {
+  it("1.1 the array columns hold the union of the array names of all rows, one value type per name", () => {
     const schema = tableSchema(encodeSchema([ocean, station]));
     expect(schema.fields.map((f) => f.name)).toEqual(["sst", "lat", "lon", "time", "station", "observed", "flag", "__global_attrs__"]);
     const other = new NdRecordBatch({ sst: NdArray.from(new Float64Array([1]), { dims: { x: 1 } }) });
@@ -73,7 +72,7 @@ describe("2. Columns", () => {
     expect(err.column).toBe("sst");
   });
 
-  it("2.2 a null in an array column means that the row does not have that array", () => {
+  it("1.2 a null in an array column means that the row does not have that array", () => {
     const schema = tableSchema(encodeSchema([ocean, station]));
     const rb = encodeRows([ocean, station], schema);
     expect(child(rb, "station").getValid(0)).toBe(false);
@@ -82,7 +81,7 @@ describe("2. Columns", () => {
     expect(second!.names()).toEqual(["station", "observed", "flag"]);
   });
 
-  it("2.3 a null array row has valid empty children", () => {
+  it("1.3 a null array row has valid empty children", () => {
     const schema = tableSchema(encodeSchema([ocean, station]));
     const rb = encodeRows([station, ocean], schema);
     const sst = child(rb, "sst") as Data<Struct>;
@@ -94,12 +93,12 @@ describe("2. Columns", () => {
     }
   });
 
-  it("2.4 a table without global attributes does not have the __global_attrs__ column", () => {
+  it("1.4 a table without global attributes does not have the __global_attrs__ column", () => {
     expect(tableSchema(encodeSchema([station])).fields.map((f) => f.name)).not.toContain("__global_attrs__");
     expect(tableSchema(encodeSchema([ocean])).fields.map((f) => f.name)).toContain("__global_attrs__");
   });
 
-  it("2.5 the writer makes __global_attrs__ nullable, and a row without global attributes has none", () => {
+  it("1.5 the writer makes __global_attrs__ nullable, and a row without global attributes has none", () => {
     const schema = tableSchema(encodeSchema([station, ocean]));
     expect(fieldOf(schema, "__global_attrs__").nullable).toBe(true);
     const later = planWrite(tableSchema(encodeSchema([station])), encodeSchema([ocean]), {});
@@ -109,7 +108,7 @@ describe("2. Columns", () => {
     expect([...second!.globalAttrs.keys()]).toEqual(["id", "title"]);
   });
 
-  it("2.6 the column order has no meaning", () => {
+  it("1.6 the column order has no meaning", () => {
     const schema = tableSchema(encodeSchema([ocean, station]), { stats: true });
     const reversed = new Schema([...schema.fields].reverse(), schema.metadata);
     expect([...validateTableSchema(reversed).arrays.keys()].sort()).toEqual([...validateTableSchema(schema).arrays.keys()].sort());
@@ -118,7 +117,7 @@ describe("2. Columns", () => {
     expect(decodeRows(rb).map((b) => b.names().sort())).toEqual(decodeRows(encodeRows([ocean, station], schema)).map((b) => b.names().sort()));
   });
 
-  it("2.7 the schema metadata holds the format version, the column defaults and the stats marker; array field metadata comes from the first row", () => {
+  it("1.7 the schema metadata holds the format version, the column defaults and the stats marker; array field metadata comes from the first row", () => {
     const first = new NdRecordBatch({ v: NdArray.from(new Int16Array([1]), { dims: { x: 1 }, metadata: { origin: "first" } }) });
     const second = new NdRecordBatch({ v: NdArray.from(new Int16Array([2]), { dims: { x: 1 }, metadata: { origin: "second" } }) });
     const schema = tableSchema(encodeSchema([first, second]), { stats: true, columnDefaults: { compression: "zstd" } });
@@ -130,8 +129,8 @@ describe("2. Columns", () => {
   });
 });
 
-describe("3. Grid", () => {
-  it("3 the format does not store the grid; a reader infers it from the arrays of the row", () => {
+describe("1. Columns: the grid", () => {
+  it("1 the format does not store the grid; a reader infers it from the arrays of the row", () => {
     const schema = tableSchema(encodeSchema([ocean]), { stats: true });
     expect(schema.fields.map((f) => f.name)).toEqual(["sst", "lat", "lon", "time", "__global_attrs__", "__stats__:sst", "__stats__:lat", "__stats__:lon", "__stats__:time"]);
     const [row] = decodeRows(encodeRows([ocean], schema));
@@ -143,8 +142,8 @@ describe("3. Grid", () => {
   });
 });
 
-describe("4. Schema evolution", () => {
-  it("4 a write adds array names, attribute keys and global attributes as all-null fields; older rows read them as absent", () => {
+describe("2. Schema evolution", () => {
+  it("2 a write adds array names, attribute keys and global attributes as all-null fields; older rows read them as absent", () => {
     const table = tableSchema(encodeSchema([ocean]), { stats: true });
     const chl = NdArray.from(new Float32Array([0.1, 0.2]), { dims: { time: 2 } });
     const sst = NdArray.from(new Float32Array(24), { dims: { time: 2, lat: 3, lon: 4 }, attrs: { long_name: "sea surface temperature" } });
@@ -166,16 +165,16 @@ describe("4. Schema evolution", () => {
   });
 });
 
-describe("5. Identity of rows", () => {
-  it("5 there is no reserved identity column; an id in the global attributes is filtered as __global_attrs__.id", () => {
+describe("1. Columns: no reserved identity column", () => {
+  it("1 there is no reserved identity column; an id in the global attributes is filtered as __global_attrs__.id", () => {
     const schema = tableSchema(encodeSchema([ocean]));
     expect(schema.fields.map((f) => f.name)).toEqual(["sst", "lat", "lon", "time", "__global_attrs__"]);
     expect(`${quoteFieldPath(["__global_attrs__", "id"])} = ${sqlStringLiteral("a")}`).toBe("`__global_attrs__`.`id` = 'a'");
   });
 });
 
-describe("6. Column encoding", () => {
-  it("6 each added column gets the defaults, its own options override them, and it keeps its encoding when the defaults change", () => {
+describe("3. Column encoding", () => {
+  it("3 each added column gets the defaults, its own options override them, and it keeps its encoding when the defaults change", () => {
     let table = tableSchema(encodeSchema([ocean]), {
       stats: true,
       columnDefaults: { compression: "zstd", structuralEncoding: "miniblock" },
@@ -199,8 +198,8 @@ describe("6. Column encoding", () => {
   });
 });
 
-describe("7. Stats", () => {
-  it("7.1 a stats column is Struct{min: T, max: T} of the variable's value type, all nullable", () => {
+describe("4. Stats", () => {
+  it("4.1 a stats column is Struct{min: T, max: T} of the variable's value type, all nullable", () => {
     const schema = tableSchema(encodeSchema([ocean]), { stats: true });
     const stats = fieldOf(schema, "__stats__:time");
     expect(stats.nullable).toBe(true);
@@ -210,7 +209,7 @@ describe("7. Stats", () => {
     ]);
   });
 
-  it("7.2 integer, float, string, timestamp, date, time and duration variables get a stats column, others none", () => {
+  it("4.2 integer, float, string, timestamp, date, time and duration variables get a stats column, others none", () => {
     const types = {
       i8: new Int8(), u64: new Uint64(), f16: new Float16(), f64: new Float64(), s: new Utf8(), ls: new LargeUtf8(),
       ts: new TimestampMicrosecond("UTC"), d32: new DateDay(), d64: new DateMillisecond(), t32: new TimeSecond(),
@@ -221,7 +220,7 @@ describe("7. Stats", () => {
     expect(withStats).toEqual(Object.keys(types).filter((name) => name !== "b" && name !== "bin"));
   });
 
-  it("7.3 min and max are the smallest and largest value of the row; nulls and NaN do not count; strings order by UTF-8 bytes", () => {
+  it("4.3 min and max are the smallest and largest value of the row; nulls and NaN do not count; strings order by UTF-8 bytes", () => {
     const v = NdArray.from([3.5, null, NaN, -2, 7], { dims: { x: 5 }, type: new Float64() });
     const s = NdArray.from(["b", "é", "Z", null], { dims: { y: 4 }, type: new Utf8() });
     const batch = new NdRecordBatch({ v, s });
@@ -230,21 +229,21 @@ describe("7. Stats", () => {
     expect(statsRows(rb, "s")).toEqual([{ min: "Z", max: "é" }]);
   });
 
-  it("7.4 a null stats row means that the row does not have the variable", () => {
+  it("4.4 a null stats row means that the row does not have the variable", () => {
     const schema = tableSchema(encodeSchema([ocean, station]), { stats: true });
     const rb = encodeRows([ocean, station], schema);
     expect(statsRows(rb, "station")).toEqual([null, { min: "x", max: "z" }]);
     expect(statsRows(rb, "sst")[1]).toBeNull();
   });
 
-  it("7.5 a valid stats row with null min and max means the row has the variable but no value counts", () => {
+  it("4.5 a valid stats row with null min and max means the row has the variable but no value counts", () => {
     const v = NdArray.from([NaN, null], { dims: { x: 2 }, type: new Float32() });
     const batch = new NdRecordBatch({ v });
     const rb = encodeRows([batch], tableSchema(encodeSchema([batch]), { stats: true }));
     expect(statsRows(rb, "v")).toEqual([{ min: null, max: null }]);
   });
 
-  it("7.6 a stats column is added in the same change as its variable", () => {
+  it("4.6 a stats column is added in the same change as its variable", () => {
     const table = tableSchema(encodeSchema([ocean]), { stats: true });
     const chl = NdArray.from(new Float32Array([1]), { dims: { time: 1 }, attrs: { units: "mg" } });
     const lat = NdArray.from(new Float32Array([1]), { dims: { lat: 1 }, attrs: { axis: "Y" } });
@@ -262,7 +261,7 @@ describe("7. Stats", () => {
     expect(validateTableSchema(widened.schema).statsColumns.has("flag")).toBe(true);
   });
 
-  it("7.7 each name that starts with __stats__ is reserved, and a reader leaves the stats columns out", () => {
+  it("4.7 each name that starts with __stats__ is reserved, and a reader leaves the stats columns out", () => {
     expect(formatErrorOf(() => checkArrayName("__stats__:sst"), "ReservedName").column).toBe("__stats__:sst");
     const schema = tableSchema(encodeSchema([ocean]), { stats: true });
     expect(ndSchema(schema).fields.map((f) => f.name)).toEqual(["sst", "lat", "lon", "time", "__global_attrs__"]);
@@ -270,7 +269,7 @@ describe("7. Stats", () => {
     expect(row!.names()).toEqual(["sst", "lat", "lon", "time"]);
   });
 
-  it("7.8 a writer adds stats to each row when the table has the key, and only the create sets the key", () => {
+  it("4.8 a writer adds stats to each row when the table has the key, and only the create sets the key", () => {
     const withStats = tableSchema(encodeSchema([ocean]), { stats: true });
     expect(withStats.metadata.get(STATS_KEY)).toBe("true");
     expect(statsRows(encodeRows([ocean, ocean], withStats), "lat")).toEqual([
@@ -285,8 +284,8 @@ describe("7. Stats", () => {
   });
 });
 
-describe("8. Format version", () => {
-  it("8 a reader rejects a table without lance_nd:format or with another version; a writer sets it", () => {
+describe("5. Format version", () => {
+  it("5 a reader rejects a table without lance_nd:format or with another version; a writer sets it", () => {
     const schema = tableSchema(encodeSchema([ocean]));
     expect(schema.metadata.get(FORMAT_KEY)).toBe("1");
     expect(validateTableSchema(schema).formatVersion).toBe(1);

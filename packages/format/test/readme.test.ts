@@ -56,6 +56,6 @@ describe("README", () => {
       columnDefaults: { compression: { codec: "zstd", level: 3 } },
     });
     const doc = readFileSync(join(import.meta.dirname, "..", "FORMAT.md"), "utf8");
-    expect(doc).toContain("```text\n" + describeSchema(schema) + "\n```");
+    expect(doc).toContain(`\`\`\`text\n${describeSchema(schema)}\n\`\`\``);
   });
 });

@@ -1,4 +1,4 @@
-import { Field, Float32, Float64, RecordBatch, Schema, Struct, Utf8, makeData } from "apache-arrow";
+import { Field, Float32, RecordBatch, Schema, Struct, Utf8, makeData } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, arrayColumnField, encodeSchema } from "@lance-nd/nd-arrow";
 import { decodeRows, describeSchema, encodeRows, tableSchema } from "../src/index.js";

@@ -5,7 +5,7 @@
 // Baselines measured in the same run: a memcpy of the values and the Arrow
 // IPC serialisation that lancedb's `add` does internally. Best of REPS runs.
 //
-//   cd packages/lance-nd && npm run bench:raw   (or: node --conditions=development --import tsx bench/raw-lancedb.ts)
+//   cd packages/lance-nd && npm run bench:raw   (or: node --conditions=@lance-nd/source --import tsx bench/raw-lancedb.ts)
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";

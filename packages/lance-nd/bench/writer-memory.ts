@@ -88,7 +88,7 @@ if (process.argv[2] === "child") {
   for (const [parallelism, targetMiB] of [[1, 128], [4, 128], [1, 16], [4, 16]] as const) {
     let best: Result | undefined;
     for (let rep = 0; rep < reps; rep++) {
-      const args = ["--conditions=development", "--import", "tsx", self, "child", String(parallelism), String(targetMiB)];
+      const args = ["--conditions=@lance-nd/source", "--import", "tsx", self, "child", String(parallelism), String(targetMiB)];
       const out = execFileSync(process.execPath, args, {
         env: process.env,
         encoding: "utf8",

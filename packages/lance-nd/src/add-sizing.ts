@@ -4,9 +4,9 @@
  * writer's own adds, and capped in memory.
  */
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import type { Data } from "apache-arrow";
 import type { LanceTable } from "./lance/table-open.js";
 import { tableBytes } from "./lance/table-read.js";
+import { dataBytes } from "./data-bytes.js";
 
 const MiB = 1024 * 1024;
 /**
@@ -80,8 +80,3 @@ export function batchBytes(batch: NdRecordBatch): number {
   return bytes;
 }
 
-function dataBytes(data: Data): number {
-  let bytes = (data.values?.byteLength ?? 0) + (data.valueOffsets?.byteLength ?? 0) + (data.nullBitmap?.byteLength ?? 0);
-  for (const child of data.children) bytes += dataBytes(child);
-  return bytes;
-}

@@ -2,7 +2,7 @@
  * Casting incoming rows to the table types: the `casts` of a write plan
  * applied to the values and attributes of nd record batches.
  */
-import { castVector, isCastingError } from "@lance-nd/casting";
+import { castVector, isCastingError, type Casting } from "@lance-nd/casting";
 import type { Cast, CastingMode } from "@lance-nd/format";
 import { Attr, GLOBAL_ATTRS_COLUMN, NdRecordBatch, type Attrs, type NdArray } from "@lance-nd/nd-arrow";
 import { DataType } from "apache-arrow";
@@ -61,7 +61,7 @@ interface Place {
   row: number;
 }
 
-function castValues(values: Vector, to: DataType, casting: "no" | "safe" | "same_kind", place: Place): Vector {
+function castValues(values: Vector, to: DataType, casting: Casting, place: Place): Vector {
   try {
     return castVector(values, to, casting);
   } catch (err) {

@@ -2,7 +2,7 @@
  * The options of `open`, `write`, `append` and `NdWriter`, validated once
  * with zod where they enter the library.
  */
-import { describeValue, mergeColumnOptions, parseColumnOptions, type CastingMode, type ColumnOptions, type PlanOptions } from "@lance-nd/format";
+import { CASTING_MODES, describeValue, mergeColumnOptions, parseColumnOptions, type CastingMode, type ColumnOptions, type PlanOptions } from "@lance-nd/format";
 import { z } from "zod";
 import { LanceNdError } from "./errors.js";
 import type { StorageOptions } from "./lance/table-open.js";
@@ -112,7 +112,7 @@ export function parseOpenOptions(input: unknown, uri: string): StorageOptions {
 
 const optionsSchema = z.strictObject({
   mode: z.enum(["create", "append", "overwrite"], { error: 'expected "create", "append" or "overwrite"' }).optional(),
-  casting: z.enum(["no", "safe", "same_kind", "promote"], { error: 'expected "no", "safe", "same_kind" or "promote"' }).optional(),
+  casting: z.enum(CASTING_MODES, { error: `expected one of ${CASTING_MODES.map((m) => JSON.stringify(m)).join(", ")}` }).optional(),
   stats: z.boolean({ error: "expected true or false" }).optional(),
   columnDefaults: z.unknown().optional(),
   columns: z.record(z.string(), z.unknown(), { error: "expected an object of column name to column options" }).optional(),

@@ -6,7 +6,7 @@ import { withPureErrors } from "./pure-errors.js";
 import { countRows } from "./lance/table-read.js";
 import { openTable, type LanceTable, type StorageOptions } from "./lance/table-open.js";
 import { currentVersion } from "./lance/table-versions.js";
-import { tableSchema } from "./lance/table-read.js";
+import { readTableSchema } from "./lance/table-read.js";
 
 /** Options of {@link open}. */
 export interface OpenOptions extends StorageOptions {}
@@ -19,7 +19,7 @@ export interface OpenOptions extends StorageOptions {}
  */
 export function checkTable(table: unknown, op: string): asserts table is NdTable {
   if (!(table instanceof NdTable)) {
-    throw new LanceNdError("InvalidInput", `${op}: expected an NdTable (from open, write or checkout), got ${describeValue(table)}`);
+    throw new LanceNdError("InvalidInput", `${op}: expected an NdTable (from open, write or checkout), got ${describeKind(table)}`);
   }
 }
 
@@ -40,7 +40,8 @@ export function checkWritable(table: unknown, op: string): asserts table is NdTa
   }
 }
 
-function describeValue(value: unknown): string {
+/** What kind of value `value` is, for "expected an NdTable, got ..." messages: `an object (Map)`, `string abc`, `null`. */
+function describeKind(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (typeof value === "object") return `an object (${value.constructor?.name ?? "no class"})`;
   return `${typeof value} ${String(value)}`;
@@ -111,7 +112,7 @@ export class NdTable {
    * another writer) and checks it is still a lance-nd v1 table.
    */
   async refresh(): Promise<TableLayout> {
-    const schema = await tableSchema(this.#lance);
+    const schema = await readTableSchema(this.#lance);
     this.#layout = checkedLayout(this.#lance.uri, schema);
     this.#schema = schema;
     return this.#layout;
@@ -119,7 +120,7 @@ export class NdTable {
 
   /** @internal A handle on another Lance handle of the same table (e.g. a checked-out version). */
   static async fromLance(lance: LanceTable): Promise<NdTable> {
-    const schema = await tableSchema(lance);
+    const schema = await readTableSchema(lance);
     return new NdTable(lance, schema, checkedLayout(lance.uri, schema));
   }
 }

@@ -7,12 +7,13 @@
  * +0.8 GiB for 1 GiB tables, whatever the batch size) and cannot be told not to
  * through lancedb 0.39's Node SDK (SDK-NOTES.md, section 12).
  */
-import type { Data, RecordBatch } from "apache-arrow";
+import type { RecordBatch } from "apache-arrow";
 import type { LanceTable } from "./lance/table-open.js";
 import { scanRows, takeRows } from "./lance/table-read.js";
 import { checkoutVersion } from "./lance/table-versions.js";
 import { ROW_ID, batchRows } from "./read-plan.js";
 import { readAhead } from "./read-ahead.js";
+import { dataBytes } from "./data-bytes.js";
 
 /** The batch limits of a read by takes. */
 export interface TakeLimits {
@@ -79,11 +80,6 @@ export async function rowBytes(lance: LanceTable, columns: readonly string[]): P
   return 0;
 }
 
-/** The bytes of the buffers of `data` and its children (a slice counts its whole buffers). */
-function dataBytes(data: Data): number {
-  const own = (data.values?.byteLength ?? 0) + (data.valueOffsets?.byteLength ?? 0) + (data.nullBitmap?.byteLength ?? 0);
-  return data.children.reduce((sum: number, child: Data) => sum + dataBytes(child), own);
-}
 
 /** The `_rowid`s of the matching rows, cut into ascending runs of at most `cap()` ids. */
 async function* rowIdRuns(view: LanceTable, request: Pick<TakeRequest, "filter" | "limit">, cap: () => number): AsyncGenerator<bigint[]> {

@@ -1,7 +1,7 @@
 /** lance-nd's OpenTelemetry spans (README.md, "Spans"). */
 import { context, SpanStatusCode, trace, type Span } from "@opentelemetry/api";
 
-/** The span names of lance-nd (api.md): one per write, commit, delete, compaction, widen and restore. */
+/** The span names of lance-nd (README, Spans): one per write, commit, delete, compaction, widen and restore. */
 export type SpanName =
   | "lance_nd.write"
   | "lance_nd.commit"

@@ -12,7 +12,7 @@
 import type { Schema } from "apache-arrow";
 import { LanceNdError } from "./errors.js";
 import type { LanceTable } from "./lance/table-open.js";
-import { countRows, tableSchema } from "./lance/table-read.js";
+import { countRows, readTableSchema } from "./lance/table-read.js";
 import { checkoutVersion, deleteWhere } from "./lance/table-versions.js";
 import { RollbackIncompleteError } from "./rollback-error.js";
 
@@ -27,10 +27,10 @@ import { RollbackIncompleteError } from "./rollback-error.js";
  * `RollbackIncompleteError` when they cannot be removed.
  */
 export async function undoIfWidenedUnder(table: LanceTable, written: Schema, version: number, rows: number): Promise<void> {
-  if (sameColumnTypes(written, await tableSchema(table))) return;
+  if (sameColumnTypes(written, await readTableSchema(table))) return;
   const atCommit = await checkoutVersion(table, version);
   try {
-    if (sameColumnTypes(written, await tableSchema(atCommit))) return;
+    if (sameColumnTypes(written, await readTableSchema(atCommit))) return;
   } finally {
     atCommit.sdk.close();
   }

@@ -10,7 +10,7 @@ import { DataType, List, makeData, makeVector, RecordBatch, Struct, vectorFromAr
 import { LanceNdError } from "./errors.js";
 import { createTable, type LanceTable } from "./lance/table-open.js";
 import { sdkCall } from "./lance/sdk-call.js";
-import { countRows, scanRows, tableSchema } from "./lance/table-read.js";
+import { countRows, readTableSchema, scanRows } from "./lance/table-read.js";
 import { checkoutVersion, currentVersion } from "./lance/table-versions.js";
 import { appendRows } from "./lance/table-write.js";
 
@@ -51,7 +51,7 @@ async function reappendOverwritten(table: LanceTable, schema: Schema, widening: 
   try {
     const added = (await countRows(view)) - (await countRows(before));
     const filter = `_row_created_at_version > ${read}`;
-    const sameSchema = (await tableSchema(view)).fields.length === (await tableSchema(before)).fields.length;
+    const sameSchema = (await readTableSchema(view)).fields.length === (await readTableSchema(before)).fields.length;
     if (!sameSchema || added < 0 || (await countRows(view, filter)) !== added) {
       throw new LanceNdError(
         "CommitConflict",

@@ -21,7 +21,7 @@ describe("concurrent writers", () => {
     await write(uri, []);
     const n = 6;
     const child = (tag: string) =>
-      run(process.execPath, ["--conditions=development", "--import", "tsx", "test/helpers/append-child.ts", uri, String(n), tag], { cwd: packageDir });
+      run(process.execPath, ["--conditions=@lance-nd/source", "--import", "tsx", "test/helpers/append-child.ts", uri, String(n), tag], { cwd: packageDir });
     await Promise.all([child("a"), child("b")]);
     const ids = await readIds(await open(uri));
     const expected = ["a", "b"].flatMap((tag) => Array.from({ length: n }, (_, i) => `${tag}-${i}`)).sort();

@@ -1,5 +1,5 @@
 /**
- * Attribute values (spec section 4): a scalar of a supported type other than
+ * Attribute values (FORMAT.md section 3.1): a scalar of a supported type other than
  * Binary, or a list of such scalars; the JS mapping; typed helpers.
  */
 import {
@@ -52,7 +52,7 @@ export class Attr {
   readonly isList: boolean;
 
   /**
-   * Throws `UnsupportedType` for a type outside spec section 4 and
+   * Throws `UnsupportedType` for a type outside FORMAT.md section 3.1 and
    * `InvalidArgument` when `value` does not hold one value of `type` (or the
    * items of a list `type`).
    */
@@ -90,7 +90,7 @@ export class Attr {
 /** Ordered attributes, key to value. */
 export type Attrs = ReadonlyMap<string, Attr>;
 
-/** What callers may pass as one attribute value (spec section 4 JS mapping). */
+/** What callers may pass as one attribute value (FORMAT.md section 3.1 JS mapping). */
 export type AttrInput =
   | string
   | number

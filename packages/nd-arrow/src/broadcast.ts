@@ -1,5 +1,5 @@
 /**
- * Name-aligned broadcasting, as xarray does it (spec section 6): an array
+ * Name-aligned broadcasting, as xarray does it (README, API): an array
  * goes to a grid that holds all its dims; a dim of size 1 stretches, missing
  * dims are added, and the result follows the grid's dim order.
  */

@@ -1,6 +1,6 @@
 /**
- * Chunking a batch along named dims into complete batches (FORMAT.md "Data
- * model"; `assemble.ts` puts them back together). Each chunk records where
+ * Chunking a batch along named dims into complete batches (FORMAT.md section 1,
+ * "Data model"; `assemble.ts` puts them back together). Each chunk records where
  * it starts in a `chunk_offset` global attribute.
  */
 import { attr } from "./attrs.js";

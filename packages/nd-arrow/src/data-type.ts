@@ -20,7 +20,7 @@ import {
   Uint8,
   Utf8,
 } from "apache-arrow";
-import type { DataType, Float, Int, List, Struct, Time, Timestamp, Date_, Duration } from "apache-arrow";
+import type { DataType, Float } from "apache-arrow";
 
 /** The typed arrays the codec accepts as values. */
 export type TypedArray =
@@ -37,40 +37,12 @@ export type TypedArray =
   | Float64Array;
 
 /**
- * True when `a` and `b` are the same Arrow type: same type id and
- * parameters (bit width, sign, precision, unit, time zone), and for nested
- * types the same child types. List item field names and nullability are
- * ignored; Struct field names count.
+ * Structural equality of Arrow types: the one implementation is
+ * @lance-nd/casting's `sameType` (every type parameter and child type;
+ * List item names and nullability ignored, Struct and Union field names
+ * compared). nd-arrow checks chunk, attribute and tensor types with it.
  */
-export function sameType(a: DataType, b: DataType): boolean {
-  if (a.typeId !== b.typeId) return false;
-  switch (a.typeId) {
-    case Type.Int:
-      return (a as Int).bitWidth === (b as Int).bitWidth && (a as Int).isSigned === (b as Int).isSigned;
-    case Type.Float:
-      return (a as Float).precision === (b as Float).precision;
-    case Type.Timestamp:
-      return (
-        (a as Timestamp).unit === (b as Timestamp).unit &&
-        ((a as Timestamp).timezone ?? null) === ((b as Timestamp).timezone ?? null)
-      );
-    case Type.Date:
-      return (a as Date_).unit === (b as Date_).unit;
-    case Type.Time:
-      return (a as Time).unit === (b as Time).unit && (a as Time).bitWidth === (b as Time).bitWidth;
-    case Type.Duration:
-      return (a as Duration).unit === (b as Duration).unit;
-    case Type.List:
-      return sameType((a as List).children[0]!.type, (b as List).children[0]!.type);
-    case Type.Struct: {
-      const ca = (a as Struct).children;
-      const cb = (b as Struct).children;
-      return ca.length === cb.length && ca.every((f, i) => f.name === cb[i]!.name && sameType(f.type, cb[i]!.type));
-    }
-    default:
-      return true;
-  }
-}
+export { sameType } from "@lance-nd/casting";
 
 /** True for Float16 (stored as raw half-precision bits in a Uint16Array). */
 export function isFloat16(type: DataType): boolean {
@@ -97,7 +69,7 @@ export function isTypedArray(value: unknown): value is TypedArray {
 }
 
 /**
- * The Arrow type of one JS value, as spec section 4 maps it: string -> Utf8,
+ * The Arrow type of one JS value, as FORMAT.md section 3.1 maps it: string -> Utf8,
  * boolean -> Bool, bigint -> Int64, number -> Float64, Date ->
  * Timestamp(ms, "UTC"), Uint8Array -> Binary. `undefined` for anything else.
  */

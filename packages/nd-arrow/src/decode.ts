@@ -1,6 +1,6 @@
 /**
  * Decoding an Arrow RecordBatch of nd-arrow columns back into NdRecordBatches
- * (one per row), validating every row (spec section 5). Fixed-width values
+ * (one per row), validating every row (FORMAT.md section 4). Fixed-width values
  * are views of the column buffers, not copies.
  */
 import { Type } from "apache-arrow";

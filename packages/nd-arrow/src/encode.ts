@@ -1,5 +1,5 @@
 /**
- * Encoding NdRecordBatches as one Arrow RecordBatch (spec section 2): one row
+ * Encoding NdRecordBatches as one Arrow RecordBatch (FORMAT.md section 2): one row
  * per batch, one `nd_arrow.array` column per array name, and the
  * `__global_attrs__` column.
  */

@@ -4,7 +4,7 @@ export type NdArrowErrorCode =
   | "InvalidDims" // empty, duplicate, or mismatched dim names / sizes
   | "GridMismatch" // arrays of one batch disagree on a dimension size
   | "ReservedName" // an array name that starts with "__"
-  | "UnsupportedType" // a value or attribute type outside spec section 3/4
+  | "UnsupportedType" // a value or attribute type outside FORMAT.md sections 3 and 3.1
   | "InvalidLayout" // an Arrow column that is not the nd_arrow layout
   | "SchemaMismatch" // a row does not fit the schema it must be encoded into
   | "AttributeConflict" // one attribute key with two types

@@ -1,6 +1,6 @@
 /**
  * Flattening a batch to a flat Arrow table, one row per grid cell, like
- * xarray's `Dataset.to_dataframe()` with the index reset (spec section 6).
+ * xarray's `Dataset.to_dataframe()` with the index reset (README, API).
  */
 import { Field, RecordBatch, Schema, Struct, Table, Uint32, makeData, makeVector } from "apache-arrow";
 import type { Vector } from "apache-arrow";

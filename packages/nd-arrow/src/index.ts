@@ -31,7 +31,6 @@ export {
   arrayColumnLayout,
 } from "./schema.js";
 export type { ArrayColumnLayout } from "./schema.js";
-export { sameType } from "./data-type.js";
 export type { TypedArray } from "./data-type.js";
 export { toVector, isVector } from "./values.js";
 export type { ValuesInput } from "./values.js";

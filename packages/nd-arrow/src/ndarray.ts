@@ -1,5 +1,5 @@
 /**
- * NdArray: one named-dimension array (spec section 1): flat row-major values,
+ * NdArray: one named-dimension array (FORMAT.md section 1): flat row-major values,
  * ordered named dims, ordered attributes.
  */
 import { Type } from "apache-arrow";

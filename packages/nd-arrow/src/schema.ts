@@ -1,5 +1,5 @@
 /**
- * The Arrow layout of nd-arrow columns (spec section 2): builders for the
+ * The Arrow layout of nd-arrow columns (FORMAT.md section 2): builders for the
  * `nd_arrow.array` and `nd_arrow.global_attributes` fields, and a reader
  * that checks a field against the layout.
  */
@@ -31,7 +31,7 @@ export interface ArrayColumnLayout {
   attrsNullable: boolean;
 }
 
-/** True for the value types of spec section 3. */
+/** True for the value types of FORMAT.md section 3. */
 export function isSupportedValueType(type: DataType): boolean {
   switch (type.typeId) {
     case Type.Bool:
@@ -50,7 +50,7 @@ export function isSupportedValueType(type: DataType): boolean {
   }
 }
 
-/** True for attribute types (spec section 4): a supported scalar type but Binary, or a List of one. */
+/** True for attribute types (FORMAT.md section 3.1): a supported scalar type but Binary, or a List of one. */
 export function isSupportedAttrType(type: DataType): boolean {
   if (type.typeId === Type.List) {
     const item = (type as List).children[0]?.type;

@@ -34,11 +34,11 @@ export interface TensorColumn {
  * ...) and, with a `permutation`, reordered as it says (values transposed
  * to row-major over the logical order). Without a permutation the values
  * are views of the column, not copies. A null row is a rank-0 null scalar,
- * as `decode` does (spec section 2).
+ * as `decode` does (FORMAT.md section 2).
  *
  * Throws `InvalidLayout` (naming the column) for another extension name,
  * bad metadata, or a storage type that is not `FixedSizeList<T>[prod(shape)]`,
- * and `UnsupportedType` for a `T` outside spec section 3.
+ * and `UnsupportedType` for a `T` outside FORMAT.md section 3.
  *
  * @example
  * const arrays = fromFixedShapeTensor(table.getChild("images")!, table.schema.fields[0]!);
@@ -264,7 +264,7 @@ function logicalLayout(column: string, meta: Metadata, shape: readonly number[])
   };
 }
 
-/** The value type `T` of a list-like storage field, checked against spec section 3. */
+/** The value type `T` of a list-like storage field, checked against FORMAT.md section 3. */
 function valueTypeOf(field: Field): DataType {
   const item = (field.type as List | FixedSizeList).children[0]!.type;
   if (!isSupportedValueType(item)) {

@@ -31,7 +31,7 @@ export function vectorOf<T extends DataType>(data: Data<T>): Vector<T> {
 
 /**
  * An Arrow vector of `values`, of `type` when given, else of the type the
- * input implies (typed array element type; for JS arrays the spec section 4
+ * input implies (typed array element type; for JS arrays the FORMAT.md section 3.1
  * mapping of the first non-null value, Float64 when there is none).
  *
  * - A Vector is returned as is; a `type` that differs is `InvalidArgument`

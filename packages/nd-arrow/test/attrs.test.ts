@@ -4,7 +4,7 @@ import { Attr, attr, isNdArrowError, toAttr, toAttrs } from "../src/index.js";
 
 const itemOf = (a: Attr) => (a.type as List).children[0]!.type;
 
-describe("JS -> attribute type mapping (spec section 4)", () => {
+describe("JS -> attribute type mapping (FORMAT.md section 3.1)", () => {
   it.each([
     ["string -> Utf8", "K", Type.Utf8, "K"],
     ["boolean -> Bool", true, Type.Bool, true],

@@ -56,7 +56,7 @@ function batchOf(columns: Record<string, Data>, withExtension = true): RecordBat
 
 const ok: [number[], string[], number[]] = [[1, 2], ["x"], [2]];
 
-describe("decode: validation (spec section 5), each error names column and row", () => {
+describe("decode: validation (FORMAT.md section 4), each error names column and row", () => {
   it("values length not the product of sizes: InvalidShape", () => {
     expect(errorOf(() => decode(batchOf({ a: rawColumn([ok, [[1, 2, 3], ["x"], [2]]]) })))).toMatchObject({ code: "InvalidShape", column: "a", row: 1 });
   });

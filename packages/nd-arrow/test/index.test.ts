@@ -40,7 +40,6 @@ describe("public exports", () => {
       "isSupportedAttrType",
       "isSupportedValueType",
       "isVector",
-      "sameType",
       "slice",
       "tilingProblem",
       "toAttr",

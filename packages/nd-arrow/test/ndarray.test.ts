@@ -27,7 +27,7 @@ describe("NdArray.from", () => {
     expect(NdArray.from([1, 2, 3]).dims).toEqual([{ name: "dim_0", size: 3 }]);
   });
 
-  it("JS arrays map as spec section 4, with nulls", () => {
+  it("JS arrays map as FORMAT.md section 3.1, with nulls", () => {
     const a = NdArray.from([1.5, null, 3], { dims: { x: 3 } });
     expect(a.type.typeId).toBe(Type.Float);
     expect(a.values.nullCount).toBe(1);

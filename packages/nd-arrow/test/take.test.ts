@@ -213,7 +213,7 @@ describe("take", () => {
     expect(String(err)).toMatch(/index -1 at position 1/);
   });
 
-  it("a type outside spec section 3 is UnsupportedType", () => {
+  it("a type outside FORMAT.md section 3 is UnsupportedType", () => {
     const lists = makeVector(
       makeData({
         type: new List(new Field("item", new Int32())),

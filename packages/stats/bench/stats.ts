@@ -126,7 +126,9 @@ for (let i = 0; i < STRINGS; i++) {
   offsets[i + 1] = total;
 }
 const stringBytes = new Uint8Array(total);
-parts.forEach((p, i) => stringBytes.set(p, offsets[i]!));
+parts.forEach((p, i) => {
+  stringBytes.set(p, offsets[i]!);
+});
 const stringVector = makeVector(makeData({ type: new Utf8(), length: STRINGS, valueOffsets: offsets, data: stringBytes }));
 
 warmUp();

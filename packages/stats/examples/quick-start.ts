@@ -1,5 +1,5 @@
 // Stats of one variable over three rows, as a lance-nd writer adds them.
-// Run: node --conditions=development --import tsx examples/quick-start.ts (from packages/stats)
+// Run: node --conditions=@lance-nd/source --import tsx examples/quick-start.ts (from packages/stats)
 import { Float32, Utf8, makeVector, vectorFromArray } from "apache-arrow";
 import { buildStatsColumn, computeStats, isStatsColumn, statsField, statsVariable } from "@lance-nd/stats";
 

@@ -19,12 +19,12 @@ export interface Stats {
 }
 
 /**
- * The smallest and the largest value of `values` (table format section 7,
+ * The smallest and the largest value of `values` (FORMAT.md section 4,
  * rule 3). Null and NaN values do not count; ±Infinity does. Of 0 and -0 the
  * first one in the vector wins, as in numpy's `nanmin`. Strings order by
  * their UTF-8 bytes (code point order), not by JS string order.
  *
- * Returns null when the type gets no stats (see {@link statsType}), and
+ * Returns null when the type gets no stats (see {@link hasStats}), and
  * `{ min: null, max: null }` when no value counts (empty, all null, all NaN).
  * Works on sliced and multi-chunk vectors.
  *

@@ -1,6 +1,6 @@
 /**
  * @lance-nd/stats: per-row min/max statistics of Arrow vectors and the
- * `__stats__:<variable>` columns of the lance-nd table format (section 7).
+ * `__stats__:<variable>` columns of the lance-nd table format (FORMAT.md section 4).
  *
  * @example
  * import { Float32, makeVector } from "apache-arrow";
@@ -12,8 +12,8 @@
  */
 export { StatsError, isStatsError } from "./stats-error.js";
 export type { StatsErrorCode, StatsErrorContext } from "./stats-error.js";
-export { statsType } from "./stats-type.js";
+export { hasStats } from "./stats-type.js";
 export { computeStats } from "./compute-stats.js";
 export type { StatValue, Stats } from "./compute-stats.js";
 export { STATS_PREFIX, statsColumnName, statsVariable, isStatsColumn } from "./stats-names.js";
-export { statsField, buildStatsColumn } from "./stats-column.js";
+export { statsField, statsType, buildStatsColumn } from "./stats-column.js";

@@ -10,7 +10,7 @@ import type { Storage } from "./stats-type.js";
 /**
  * The stats field of `variable` with value type `type`: a nullable
  * `__stats__:<variable>` field of type `Struct{min: T, max: T}`, both
- * children nullable (section 7, rule 1). Throws `UnsupportedType` when
+ * children nullable (FORMAT.md 4.1). Throws `UnsupportedType` when
  * `type` gets no stats, `InvalidName` for an empty variable.
  *
  * @example
@@ -18,14 +18,27 @@ import type { Storage } from "./stats-type.js";
  */
 export function statsField(variable: string, type: DataType): Field<Struct> {
   checkStatsType(type, variable);
-  return new Field(statsColumnName(variable), statsStructType(type), true);
+  return new Field(statsColumnName(variable), statsStruct(type), true);
+}
+
+/**
+ * The type of a stats column for values of type `type`: `Struct{min: T,
+ * max: T}`, both children nullable. Throws `UnsupportedType` when `type`
+ * gets no stats (see `hasStats`).
+ *
+ * @example
+ * statsType(new Float32()); // Struct<{min: Float32, max: Float32}>
+ */
+export function statsType(type: DataType): Struct {
+  checkStatsType(type);
+  return statsStruct(type);
 }
 
 /**
  * The stats column of one variable of value type `type`, one row per entry
  * of `rows`: a null entry (the row does not have the variable) gives a null
  * row; a vector gives its min and max, or a valid row with null min and max
- * when no value counts (section 7, rules 4 and 5). The children of a null
+ * when no value counts (FORMAT.md 4.4 and 4.5). The children of a null
  * row are valid: null min and max.
  *
  * Built over typed arrays: the min and max of each row are written straight
@@ -69,7 +82,7 @@ export function buildStatsColumn(type: DataType, rows: ReadonlyArray<Vector | nu
   const child = (pick: (e: Extremes) => StorageValue): Data =>
     childData(storage, type, found, pick, nullStats === 0 ? null : statValidity, nullStats);
   const data = makeData({
-    type: statsStructType(type),
+    type: statsStruct(type),
     length,
     nullCount: nullRows,
     nullBitmap: nullRows === 0 ? null : rowValidity,
@@ -90,7 +103,7 @@ function checkStatsType(type: DataType, variable?: string): Storage {
   return storage;
 }
 
-function statsStructType(type: DataType): Struct {
+function statsStruct(type: DataType): Struct {
   return new Struct([new Field("min", type, true), new Field("max", type, true)]);
 }
 

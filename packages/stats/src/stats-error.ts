@@ -1,6 +1,6 @@
 /** What went wrong, as a stable machine-readable code. */
 export type StatsErrorCode =
-  | "UnsupportedType" // the value type gets no stats (table format section 7, rule 2)
+  | "UnsupportedType" // the value type gets no stats (FORMAT.md 4.2)
   | "TypeMismatch" // a row vector does not have the type of its stats column
   | "InvalidName"; // an empty variable name
 

@@ -3,7 +3,7 @@ import { StatsError } from "./stats-error.js";
 /** The prefix of each stats column name: `__stats__:` plus the variable. */
 export const STATS_PREFIX = "__stats__:";
 
-/** Each column name that starts with this is reserved (section 7, rule 7). */
+/** Each column name that starts with this is reserved (FORMAT.md 4.7). */
 const RESERVED_PREFIX = "__stats__";
 
 /**
@@ -35,7 +35,7 @@ export function statsVariable(columnName: string): string | null {
 /**
  * True when `name` is reserved for stats: it starts with `__stats__`, with
  * or without the `:`. A reader leaves such columns out of the nd record
- * batches (section 7, rule 7).
+ * batches (FORMAT.md 4.7).
  */
 export function isStatsColumn(name: string): boolean {
   return name.startsWith(RESERVED_PREFIX);

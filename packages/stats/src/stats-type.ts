@@ -47,7 +47,7 @@ interface TypeParams {
 }
 
 /**
- * The storage of `type` when it gets stats (table format section 7, rule 2),
+ * The storage of `type` when it gets stats (FORMAT.md 4.2),
  * else null. Decides on `typeId` and the type's parameters only, never on
  * `instanceof`, so types of a second apache-arrow copy work too.
  */
@@ -86,10 +86,10 @@ export function statsStorage(type: DataType): Storage | null {
  * none. (apache-arrow 18 has no Utf8View type, so it cannot be passed here.)
  *
  * @example
- * statsType(new Float32()); // true
- * statsType(new Bool());    // false
+ * hasStats(new Float32()); // true
+ * hasStats(new Bool());    // false
  */
-export function statsType(type: DataType): boolean {
+export function hasStats(type: DataType): boolean {
   return statsStorage(type) !== null;
 }
 

@@ -22,7 +22,7 @@ function expectStats(actual: ReturnType<typeof computeStats>, min: StatValue | n
   expect([Object.is(actual!.min, min), Object.is(actual!.max, max)], `got ${String(actual!.min)}, ${String(actual!.max)}`).toEqual([true, true]);
 }
 
-describe("computeStats: one test per value type (section 7, rule 2)", () => {
+describe("computeStats: one test per value type (FORMAT.md 4.2)", () => {
   // Each case has a null slot holding a value that would be an extreme if it counted.
   const cases: Array<[DataType, ArrayLike<unknown>, boolean[], StatValue, StatValue]> = [
     [new Int8(), new Int8Array([5, -128, 127, -3]), [true, false, true, true], -3, 127],
@@ -66,7 +66,7 @@ describe("computeStats: one test per value type (section 7, rule 2)", () => {
   });
 });
 
-describe("computeStats: section 7 rules", () => {
+describe("computeStats: FORMAT.md section 4 rules", () => {
   it("a type without stats gives null (Bool, Binary)", () => {
     expect(computeStats(vectorFromArray([true, false], new Bool()) as Vector)).toBeNull();
     expect(computeStats(vectorFromArray([new Uint8Array([1])], new Binary()) as Vector)).toBeNull();

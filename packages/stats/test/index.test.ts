@@ -11,6 +11,7 @@ describe("@lance-nd/stats public API", () => {
       "StatsError",
       "buildStatsColumn",
       "computeStats",
+      "hasStats",
       "isStatsColumn",
       "isStatsError",
       "statsColumnName",

@@ -1,6 +1,6 @@
 import {
   Binary, Bool, Precision, DateDay, DateMillisecond, DurationNanosecond, Float16, Float32, Float64, Int32, Int64, Int8,
-  LargeUtf8, Struct, TimeMillisecond, TimeNanosecond, TimestampMicrosecond, TimestampNanosecond, Type, Uint64, Utf8,
+  LargeUtf8, type Struct, TimeMillisecond, TimeNanosecond, TimestampMicrosecond, TimestampNanosecond, Type, Uint64, Utf8,
   vectorFromArray,
 } from "apache-arrow";
 import { DataType } from "apache-arrow";
@@ -18,7 +18,7 @@ function errorOf(run: () => unknown): unknown {
   throw new Error("expected an error");
 }
 
-describe("statsField (section 7, rule 1)", () => {
+describe("statsField (FORMAT.md 4.1)", () => {
   it("is a nullable __stats__:<variable> Struct{min: T, max: T} with nullable children", () => {
     const field = statsField("sst", new Float32());
     expect(field.name).toBe("__stats__:sst");
@@ -42,7 +42,7 @@ describe("statsField (section 7, rule 1)", () => {
   });
 });
 
-describe("buildStatsColumn (section 7, rules 3 to 5)", () => {
+describe("buildStatsColumn (FORMAT.md 4.3 to 4.5)", () => {
   it("one row per entry: a null entry is a null row, whose min and max are null", () => {
     const column = buildStatsColumn(new Int32(), [fixedVector(new Int32(), new Int32Array([4, -1, 9])), null]);
     expect(column.length).toBe(2);

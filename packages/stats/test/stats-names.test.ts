@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { STATS_PREFIX, isStatsColumn, isStatsError, statsColumnName, statsVariable } from "../src/index.js";
 
-describe("stats column names (section 7)", () => {
+describe("stats column names (FORMAT.md 4.7)", () => {
   it("the stats column of a variable is __stats__:<variable>", () => {
     expect(STATS_PREFIX).toBe("__stats__:");
     expect(statsColumnName("sst")).toBe("__stats__:sst");

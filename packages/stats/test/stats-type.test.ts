@@ -7,9 +7,9 @@ import {
 } from "apache-arrow";
 import type { DataType } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import { statsType } from "../src/index.js";
+import { StatsError, hasStats, statsType } from "../src/index.js";
 
-describe("statsType (section 7, rule 2)", () => {
+describe("hasStats (FORMAT.md 4.2)", () => {
   const withStats: DataType[] = [
     new Int8(), new Int16(), new Int32(), new Int64(), new Uint8(), new Uint16(), new Uint32(), new Uint64(),
     new Float16(), new Float32(), new Float64(), new Utf8(), new LargeUtf8(),
@@ -18,7 +18,7 @@ describe("statsType (section 7, rule 2)", () => {
     new DurationSecond(), new DurationMillisecond(), new DurationMicrosecond(), new DurationNanosecond(),
   ];
   it.each(withStats.map((t) => [String(t), t] as const))("%s gets stats", (_, type) => {
-    expect(statsType(type)).toBe(true);
+    expect(hasStats(type)).toBe(true);
   });
 
   const withoutStats: DataType[] = [
@@ -26,14 +26,29 @@ describe("statsType (section 7, rule 2)", () => {
     new List(new Field("item", new Float32())), new Struct([new Field("a", new Int32())]), new Dictionary(new Utf8(), new Int32()),
   ];
   it.each(withoutStats.map((t) => [String(t), t] as const))("%s gets no stats", (_, type) => {
-    expect(statsType(type)).toBe(false);
+    expect(hasStats(type)).toBe(false);
   });
 
   it("decides on typeId and parameters, so a type from another apache-arrow copy works", () => {
     const foreign = (fields: object) => fields as DataType;
-    expect(statsType(foreign({ typeId: Type.Int, bitWidth: 16, isSigned: false }))).toBe(true);
-    expect(statsType(foreign({ typeId: Type.Float, precision: 2 }))).toBe(true);
-    expect(statsType(foreign({ typeId: Type.Bool }))).toBe(false);
-    expect(statsType(foreign({ typeId: Type.Binary }))).toBe(false);
+    expect(hasStats(foreign({ typeId: Type.Int, bitWidth: 16, isSigned: false }))).toBe(true);
+    expect(hasStats(foreign({ typeId: Type.Float, precision: 2 }))).toBe(true);
+    expect(hasStats(foreign({ typeId: Type.Bool }))).toBe(false);
+    expect(hasStats(foreign({ typeId: Type.Binary }))).toBe(false);
+  });
+});
+
+describe("statsType", () => {
+  it("is Struct{min: T, max: T} with nullable children for a type that gets stats", () => {
+    const type = statsType(new TimestampMillisecond("UTC"));
+    expect(type.children.map((f) => [f.name, String(f.type), f.nullable])).toEqual([
+      ["min", String(new TimestampMillisecond("UTC")), true],
+      ["max", String(new TimestampMillisecond("UTC")), true],
+    ]);
+  });
+
+  it("throws UnsupportedType for a type that gets none", () => {
+    expect(() => statsType(new Bool())).toThrow(StatsError);
+    expect(() => statsType(new Bool())).toThrow(/Bool gets no stats/);
   });
 });

@@ -1,5 +1,5 @@
 // Write a small dataset as Zarr, open it lazily, read a window and rows, write Zarr v2.
-// Run: node --conditions=development --import tsx examples/quick-start.ts (from packages/zarr)
+// Run: node --conditions=@lance-nd/source --import tsx examples/quick-start.ts (from packages/zarr)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

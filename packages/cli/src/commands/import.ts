@@ -3,6 +3,7 @@ import { stat as fileStat } from "node:fs/promises";
 import { basename } from "node:path";
 import { Option } from "commander";
 import type { Command } from "commander";
+import { CASTING_MODES, type CastingMode } from "@lance-nd/format";
 import { attr, chunk } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { NdWriter } from "lance-nd";
@@ -22,7 +23,7 @@ interface ImportOptions {
   id?: string;
   chunk?: Map<string, number>;
   mode: "create" | "append" | "overwrite";
-  casting: "no" | "safe" | "same_kind" | "promote";
+  casting: CastingMode;
   stats: boolean;
   compression?: ReturnType<typeof parseCompression>;
   json?: boolean;
@@ -42,7 +43,7 @@ export function registerImport(program: Command, io: Io): void {
       new Option("--mode <mode>", "create a new table, append to an existing one, or overwrite it").choices(["create", "append", "overwrite"]).default("create"),
     )
     .addOption(
-      new Option("--casting <rule>", "what to do with a variable of another type than the table (numpy's casting)").choices(["no", "safe", "same_kind", "promote"]).default("no"),
+      new Option("--casting <rule>", "what to do with a variable of another type than the table (numpy's casting)").choices(CASTING_MODES).default("no"),
     )
     .option("--no-stats", "do not keep min/max stats per variable (create / overwrite)")
     .option("--compression <codec>", "compression of new columns: none, lz4, zstd or zstd:<level>", parseCompression)

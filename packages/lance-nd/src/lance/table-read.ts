@@ -8,9 +8,9 @@ import { checkoutVersion } from "./table-versions.js";
  * The table schema (ESM apache-arrow instance) with field and schema metadata.
  *
  * @example
- * (await tableSchema(table)).metadata.get("lance_nd:format"); // "1"
+ * (await readTableSchema(table)).metadata.get("lance_nd:format"); // "1"
  */
-export async function tableSchema(table: LanceTable): Promise<Schema> {
+export async function readTableSchema(table: LanceTable): Promise<Schema> {
   return fromSdkSchema(await sdkCall({ uri: table.uri, op: "schema" }, () => table.sdk.schema()));
 }
 

@@ -6,7 +6,7 @@ import { toSdkSchema, toSdkTable, toSdkType } from "./arrow-bridge.js";
 import { checkRowsFit, fieldAtPath, missingPart } from "./schema-paths.js";
 import { sdkCall } from "./sdk-call.js";
 import type { LanceTable } from "./table-open.js";
-import { tableSchema } from "./table-read.js";
+import { readTableSchema } from "./table-read.js";
 import { currentVersion } from "./table-versions.js";
 
 /**
@@ -23,7 +23,7 @@ export async function appendRows(table: LanceTable, rows: RecordBatch | readonly
   const batches = Array.isArray(rows) ? rows : [rows as RecordBatch];
   const first = batches[0];
   if (first === undefined) return currentVersion(table);
-  checkRowsFit(table.uri, await tableSchema(table), first.schema);
+  checkRowsFit(table.uri, await readTableSchema(table), first.schema);
   try {
     const result = await sdkCall({ uri: table.uri, op: "append" }, () => table.sdk.add(toSdkTable(batches)));
     return result.version;
@@ -49,7 +49,7 @@ export async function addNullFields(table: LanceTable, fields: readonly Field[])
 }
 
 async function addMissingFields(table: LanceTable, fields: readonly Field[]): Promise<number> {
-  const schema = await tableSchema(table);
+  const schema = await readTableSchema(table);
   const missing = fields.flatMap((field) => {
     const part = missingPart(table.uri, schema.fields.find((f) => f.name === field.name), field);
     return part === undefined ? [] : [part];
@@ -89,13 +89,13 @@ export async function castColumns(table: LanceTable, casts: readonly ColumnCast[
   const column = casts.map((c) => c.path).join(", ");
   const context = { uri: table.uri, op: `castColumns to ${casts.map((c) => String(c.type)).join(", ")}`, column };
   return retryOnConflict(table, async () => {
-    const before = await tableSchema(table);
+    const before = await readTableSchema(table);
     for (const { path } of casts) {
       if (fieldAtPath(before, path) === undefined) throw new LanceNdError("InvalidInput", "no such field", { uri: table.uri, column: path });
     }
     const alterations = casts.map(({ path, type }) => ({ path, dataType: toSdkType(type) }));
     let version = (await sdkCall(context, () => table.sdk.alterColumns(alterations))).version;
-    const after = await tableSchema(table);
+    const after = await readTableSchema(table);
     const paths = new Set(casts.flatMap(({ path }) => [path.split(".")[0] ?? path, path]));
     const restores = [...paths].flatMap((p) => {
       const old = fieldAtPath(before, p)?.metadata ?? new Map<string, string>();
@@ -148,7 +148,7 @@ export async function addSchemaMetadata(table: LanceTable, entries: Record<strin
 }
 
 async function addMissingMetadata(table: LanceTable, entries: Record<string, string>): Promise<number> {
-  const existing = (await tableSchema(table)).metadata;
+  const existing = (await readTableSchema(table)).metadata;
   const added = new Map<string, string>();
   for (const [key, value] of Object.entries(entries)) {
     const old = existing.get(key);

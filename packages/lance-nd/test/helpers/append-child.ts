@@ -1,6 +1,6 @@
 // A second process for test/concurrency.test.ts: appends `n` rows, one
 // `append` call (one Lance version) each, with ids "<tag>-<i>".
-// Run: node --conditions=development --import tsx test/helpers/append-child.ts <uri> <n> <tag>
+// Run: node --conditions=@lance-nd/source --import tsx test/helpers/append-child.ts <uri> <n> <tag>
 import { open } from "../../src/table.js";
 import { append } from "../../src/write.js";
 import { sstRow } from "./write-rows.js";

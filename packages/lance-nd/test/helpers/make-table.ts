@@ -9,7 +9,7 @@ import { NdArray, NdRecordBatch, encodeSchema } from "@lance-nd/nd-arrow";
 import { encodeRows, planWrite, tableSchema, type TableSchemaOptions } from "@lance-nd/format";
 import { createTable } from "../../src/lance/table-open.js";
 import { addNullFields, appendRows } from "../../src/lance/table-write.js";
-import { tableSchema as readSchema } from "../../src/lance/table-read.js";
+import { readTableSchema } from "../../src/lance/table-read.js";
 import { NdTable, open } from "../../src/table.js";
 
 /** A temp folder for this test file, removed after its tests. */
@@ -28,7 +28,7 @@ export async function makeTable(uri: string, batches: readonly NdRecordBatch[], 
 
 /** Appends nd record batches in one commit, adding new variables and keys first (as all-null columns). */
 export async function appendTo(table: NdTable, batches: readonly NdRecordBatch[]): Promise<void> {
-  const before = await readSchema(table.lance);
+  const before = await readTableSchema(table.lance);
   const plan = planWrite(before, encodeSchema([...batches]));
   await addNullFields(table.lance, plan.schema.fields);
   await appendRows(table.lance, encodeRows([...batches], plan.schema, { stats: plan.schema.metadata.get("lance_nd:stats") === "true" }));

@@ -6,7 +6,7 @@ import * as arrow from "apache-arrow";
 import { afterAll, describe, expect, it } from "vitest";
 import { isLanceNdError } from "../../src/errors.js";
 import { createTable, openTable } from "../../src/lance/table-open.js";
-import { countRows, scanRows, tableSchema } from "../../src/lance/table-read.js";
+import { countRows, readTableSchema, scanRows } from "../../src/lance/table-read.js";
 import { batchOf, collect, ndData, ndField, ndType, sampleBatch } from "./nd-rows.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lance-nd-open-"));
@@ -43,7 +43,7 @@ describe("createTable / openTable", () => {
     const rows = sampleBatch(3, { leafMetadata: { "lance-encoding:compression": "zstd" } });
     await createTable(uri, rows.schema, rows);
     expect(fileVersions(uri)).toEqual(["2.2"]);
-    const schema = await tableSchema(await openTable(uri));
+    const schema = await readTableSchema(await openTable(uri));
     expect(schema.metadata.get("lance_nd:format")).toBe("1");
     const sst = schema.fields[0]!;
     expect(Object.fromEntries(sst.metadata)).toEqual({ "ARROW:extension:name": "nd_arrow.array", "ARROW:extension:metadata": "{}", mine: "x" });
@@ -56,7 +56,7 @@ describe("createTable / openTable", () => {
     await createTable(uri, sampleBatch(1).schema);
     const table = await openTable(uri);
     expect(await countRows(table)).toBe(0);
-    expect((await tableSchema(table)).metadata.get("lance_nd:format")).toBe("1");
+    expect((await readTableSchema(table)).metadata.get("lance_nd:format")).toBe("1");
   });
 
   it("lance-encoding:compression on the leaf is honoured on disk (zstd vs none)", async () => {

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { isLanceNdError } from "../../src/errors.js";
 import { sdkArrow } from "../../src/lance/arrow-bridge.js";
 import { createTable, openTable, type LanceTable } from "../../src/lance/table-open.js";
-import { countRows, scanRows, tableSchema } from "../../src/lance/table-read.js";
+import { countRows, readTableSchema, scanRows } from "../../src/lance/table-read.js";
 import { compactTable, currentVersion } from "../../src/lance/table-versions.js";
 import { addNullFields, addSchemaMetadata, appendRows, castColumn, castColumns, setFieldMetadata } from "../../src/lance/table-write.js";
 import { batchOf, collect, globalAttrsData, globalAttrsType, ndData, ndField, ndType, sampleBatch, utf8Data } from "./nd-rows.js";
@@ -55,7 +55,7 @@ describe("addNullFields (question 3)", () => {
     const before = await currentVersion(table);
     const wanted = evolvedBatch().schema.fields;
     expect(await addNullFields(table, wanted)).toBe(before + 1);
-    const schema = await tableSchema(table);
+    const schema = await readTableSchema(table);
     expect(schema.fields.map((f) => String(f.type))).toEqual(wanted.map((f) => String(f.type)));
     expect(schema.fields[0]!.metadata.get("mine")).toBe("x");
     expect(schema.fields[2]!.metadata.get("ARROW:extension:name")).toBe("nd_arrow.array");
@@ -149,7 +149,7 @@ describe("castColumn, field and schema metadata (question 6)", () => {
       { path: "__stats__:sst.min", type: new arrow.Float64() },
       { path: "__stats__:sst.max", type: new arrow.Float64() },
     ]);
-    const schema = await tableSchema(table);
+    const schema = await readTableSchema(table);
     const sst = schema.fields[0]!;
     const item = (sst.type.children[0] as Field).type.children[0] as Field;
     expect(String(item.type)).toBe("Float64");
@@ -173,7 +173,7 @@ describe("castColumn, field and schema metadata (question 6)", () => {
     const flat = await freshTable(n);
     await castColumn(flat, "n", new arrow.Int32());
     await castColumn(flat, "n", new arrow.Int64());
-    expect(String((await tableSchema(flat)).fields[0]!.type)).toBe("Int64");
+    expect(String((await readTableSchema(flat)).fields[0]!.type)).toBe("Int64");
   });
 
   it("alterColumns drops a top-level column's metadata; castColumn puts it back", async () => {
@@ -181,10 +181,10 @@ describe("castColumn, field and schema metadata (question 6)", () => {
     const rows = batchOf([field], [arrow.makeData({ type: new arrow.Int32(), length: 1, data: new Int32Array([1]) })]);
     const raw = await freshTable(rows);
     await raw.sdk.alterColumns([{ path: "n", dataType: new (sdkArrow().Int64)() }]);
-    expect((await tableSchema(raw)).fields[0]!.metadata.size).toBe(0);
+    expect((await readTableSchema(raw)).fields[0]!.metadata.size).toBe(0);
     const table = await freshTable(rows);
     await castColumn(table, "n", new arrow.Int64());
-    const n = (await tableSchema(table)).fields[0]!;
+    const n = (await readTableSchema(table)).fields[0]!;
     expect([String(n.type), n.metadata.get("k")]).toEqual(["Int64", "v"]);
   });
 
@@ -199,7 +199,7 @@ describe("castColumn, field and schema metadata (question 6)", () => {
     await setFieldMetadata(table, "sst", { mine: "y", other: "z" });
     await setFieldMetadata(table, "sst", { other: null });
     await setFieldMetadata(table, "sst.values.item", { "lance-encoding:compression": "lz4" });
-    const sst = (await tableSchema(table)).fields[0]!;
+    const sst = (await readTableSchema(table)).fields[0]!;
     expect(sst.metadata.get("mine")).toBe("y");
     expect(sst.metadata.has("other")).toBe(false);
     expect(((sst.type.children[0] as Field).type.children[0] as Field).metadata.get("lance-encoding:compression")).toBe("lz4");
@@ -209,9 +209,9 @@ describe("castColumn, field and schema metadata (question 6)", () => {
     const table = await freshTable();
     const v = await addSchemaMetadata(table, { "lance_nd:stats": "true", "lance_nd:format": "1" });
     expect(v).toBe(2);
-    expect(Object.fromEntries((await tableSchema(table)).metadata)).toEqual({ "lance_nd:format": "1", "lance_nd:stats": "true" });
+    expect(Object.fromEntries((await readTableSchema(table)).metadata)).toEqual({ "lance_nd:format": "1", "lance_nd:stats": "true" });
     await table.sdk.addColumns(new (sdkArrow().Schema)([], new Map([["lance_nd:format", "2"]])));
-    expect((await tableSchema(table)).metadata.get("lance_nd:format")).toBe("1");
+    expect((await readTableSchema(table)).metadata.get("lance_nd:format")).toBe("1");
     expect(await failure(addSchemaMetadata(table, { "lance_nd:format": "2" }))).toMatchObject({ code: "InvalidInput" });
   });
 });

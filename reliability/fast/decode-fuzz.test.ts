@@ -6,7 +6,7 @@ import { DataType, Field, MessageHeader, MessageReader, RecordBatch, Schema, Str
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr, decode, encode, isNdArrowError } from "@lance-nd/nd-arrow";
-import { count } from "./counters.js";
+import { count } from "../helpers/counters.js";
 
 const RUNS = Number(process.env.RELIABILITY_FUZZ_RUNS ?? "8") * 50;
 

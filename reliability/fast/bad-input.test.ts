@@ -26,10 +26,10 @@ import {
   write,
   type LanceNdErrorCode,
   type NdTable,
-} from "../../src/index.js";
-import { createTable } from "../../src/lance/table-open.js";
-import { count } from "./counters.js";
-import { snapshot } from "./rows.js";
+} from "lance-nd";
+import { createTable } from "lance-nd/internal";
+import { count } from "../helpers/counters.js";
+import { snapshot } from "../helpers/plain-rows.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lance-nd-bad-input-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 // The object store scenario through memory:// (tables live in the process).
 import { describe, expect, it } from "vitest";
-import { open } from "../../src/index.js";
-import { storeScenario } from "./store-scenario.js";
+import { open } from "lance-nd";
+import { storeScenario } from "../helpers/store-scenario.js";
 
 describe("memory:// object store", () => {
   it("write, append, NdWriter, read, filter, delete, compact, widen, checkout and restore", async () => {

@@ -10,9 +10,9 @@ import { Bool, Float32, Float64, Int16, Int32, Int64, Uint8, Utf8, type DataType
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, encode, type AttrsInput } from "@lance-nd/nd-arrow";
-import { NdWriter, append, col, compact, deleteRows, write, type NdTable } from "../../src/index.js";
-import { count } from "./counters.js";
-import { plainRow, rowsById, type PlainRow } from "./rows.js";
+import { NdWriter, append, col, compact, deleteRows, write, type NdTable } from "lance-nd";
+import { count } from "../helpers/counters.js";
+import { plainRow, rowsById, type PlainRow } from "../helpers/plain-rows.js";
 
 const RUNS = Number(process.env.RELIABILITY_FUZZ_RUNS ?? "8");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lance-nd-model-fuzz-"));
@@ -124,7 +124,9 @@ describe("model fuzz: random writes, deletes and compactions", () => {
         let next = 0;
         const made = (specs: RowSpec[]) => specs.map((spec) => makeRow(spec, `r${next++}`, types));
         const model = new Map<string, PlainRow>();
-        const remember = (batches: NdRecordBatch[]) => batches.forEach((b) => model.set(String(b.globalAttr("id")), plainRow(b)));
+        const remember = (batches: NdRecordBatch[]) => {
+          for (const b of batches) model.set(String(b.globalAttr("id")), plainRow(b));
+        };
 
         const created = made(first);
         let table = await write(uri, created, { stats });
@@ -152,7 +154,7 @@ describe("model fuzz: random writes, deletes and compactions", () => {
             if (ids.length === 0) continue;
             const { deleted } = await deleteRows(table, col(["__global_attrs__", "id"]).isIn(ids));
             expect(deleted).toBe(ids.length);
-            ids.forEach((id) => model.delete(id));
+            for (const id of ids) model.delete(id);
           } else {
             await compact(table);
           }

@@ -5,9 +5,9 @@
 import { Float32, Float64 } from "apache-arrow";
 import { expect } from "vitest";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { NdWriter, append, checkout, col, compact, deleteRows, open, restore, scan, stat, versions, widen, write, type NdTable } from "../../src/index.js";
+import { NdWriter, append, checkout, col, compact, deleteRows, open, restore, scan, stat, versions, widen, write, type NdTable } from "lance-nd";
 import { count } from "./counters.js";
-import { plainRow, rowsById, type PlainRow } from "./rows.js";
+import { plainRow, rowsById, type PlainRow } from "./plain-rows.js";
 
 /** Row `i`: `sst` Float32 [y 2, x 3] with a null, `label` Utf8, id `r<i>`. */
 export function storeRow(i: number): NdRecordBatch {
@@ -38,7 +38,9 @@ async function expectRows(table: NdTable, model: Map<string, PlainRow>, types = 
 export async function storeScenario(uri: string, storageOptions?: Record<string, string>, writeParallelism?: number): Promise<void> {
   const so = storageOptions === undefined ? {} : { storageOptions };
   const model = new Map<string, PlainRow>();
-  const remember = (rows: NdRecordBatch[]) => rows.forEach((b) => model.set(String(b.globalAttr("id")), plainRow(b)));
+  const remember = (rows: NdRecordBatch[]) => {
+    for (const b of rows) model.set(String(b.globalAttr("id")), plainRow(b));
+  };
 
   const first = [0, 1, 2].map(storeRow);
   let table = await write(uri, first, { stats: true, ...so });

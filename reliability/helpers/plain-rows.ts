@@ -1,7 +1,7 @@
 // Rows as plain comparable values, for checking what a scan returns against
 // what was written (a model, or a snapshot taken before a bad call).
 import type { Attrs, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { scan, type NdTable } from "../../src/index.js";
+import { scan, type NdTable } from "lance-nd";
 
 /** One row as plain JSON-able data: arrays by name (type, dims, values with nulls, attrs) and global attributes. */
 export interface PlainRow {

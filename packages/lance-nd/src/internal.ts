@@ -1,0 +1,13 @@
+/**
+ * `lance-nd/internal`: the Lance layer under the public API, for this
+ * repository's own reliability suite (fault injection: tables written
+ * around the library, raw row reads) and its white-box profiler
+ * (bench/profile.ts). Not part of the public API: no README documents it
+ * and it may change in any release. Apps use `lance-nd`.
+ *
+ * @module
+ */
+export { LANCE_FILE_VERSION, createTable, type LanceTable } from "./lance/table-open.js";
+export { countRows, scanRows, tableBytes, takeRows, type ScanRowsOptions } from "./lance/table-read.js";
+export { checkoutVersion, currentVersion } from "./lance/table-versions.js";
+export { fromSdkBatch, sdkArrow, toSdkTable } from "./lance/arrow-bridge.js";

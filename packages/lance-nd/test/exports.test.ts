@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import * as api from "../src/index.js";
+import * as internal from "../src/internal.js";
+
+describe("public exports", () => {
+  it("are exactly this list (a change here is an API change, see the README)", () => {
+    expect(Object.keys(api).sort()).toEqual([
+      "Column",
+      "Expr",
+      "LanceNdError",
+      "NdScan",
+      "NdTable",
+      "NdWriter",
+      "append",
+      "checkout",
+      "cleanupOldVersions",
+      "col",
+      "columnDefaults",
+      "compact",
+      "deleteRows",
+      "isLanceNdError",
+      "open",
+      "restore",
+      "scan",
+      "setColumnDefaults",
+      "stat",
+      "variables",
+      "versions",
+      "widen",
+      "write",
+    ]);
+  });
+
+  it("lance-nd/internal (the reliability suite's and profiler's Lance layer) shares no name with the public API", () => {
+    expect(Object.keys(internal).filter((name) => name in api)).toEqual([]);
+  });
+});

@@ -1,0 +1,239 @@
+#!/usr/bin/env node
+// The packages as a user installs them: builds the workspace, packs every
+// package under packages/ (`pnpm pack`, so `workspace:*` becomes a version),
+// lints each tarball (publint --strict; @arethetypeswrong/cli where it has
+// types), installs the tarballs with npm into fresh projects outside the
+// repository and runs the README examples there:
+//
+// - each library with a `## Example` TypeScript block in its README, alone
+//   (only its own tarballs and peer dependencies; a library that does not
+//   depend on @lancedb/lancedb must install without it), type-checked against
+//   the packed .d.ts files and run;
+// - lance-nd as an app would: the root README's "A taste" (write, then scan),
+//   plus a check that the members marked @internal are not in its types;
+// - every package with a `bin`: `npx <bin> --help`, and for the CLI the demo.
+//
+// Run: node scripts/check-packages.mjs  (root script `check:packages`).
+// Needs the npm registry (or npm's cache) for third-party dependencies.
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(fileURLToPath(import.meta.url), "..", "..");
+const bin = (name) => join(root, "node_modules", ".bin", name);
+const tsx = import.meta.resolve("tsx");
+const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+const work = mkdtempSync(join(tmpdir(), "lance-nd-packages-"));
+const started = Date.now();
+const PNPM = ["--yes", "pnpm@12.21.0"];
+
+/** Runs a command; resolves to its stdout. On failure prints its output and rejects. */
+function run(cmd, args, { cwd = root } = {}) {
+  const line = `$ ${[cmd, ...args].join(" ")}${cwd === root ? "" : `   (in ${cwd})`}`;
+  console.log(line);
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, NO_COLOR: "1" };
+    execFile(cmd, args, { cwd, encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err === null) return resolve(stdout);
+      console.log(`${line}\n${stdout}${stderr}`);
+      reject(new Error(`failed: ${[cmd, ...args].join(" ")}`));
+    });
+  });
+}
+
+/** Logs how long a phase took. */
+async function phase(name, work) {
+  const t0 = Date.now();
+  const out = await work();
+  console.log(`-- ${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return out;
+}
+
+/** The first ```ts block after `heading` in a markdown file. */
+function tsBlockAfter(file, heading) {
+  const text = readFileSync(file, "utf8");
+  const at = text.indexOf(`\n${heading}\n`);
+  if (at < 0) return undefined;
+  const start = text.indexOf("```ts\n", at);
+  if (start < 0) return undefined;
+  return text.slice(start + 6, text.indexOf("\n```", start + 6) + 1);
+}
+
+/** A folder name for a package name. */
+const slug = (name) => name.replace(/^@/, "").replace("/", "-");
+
+// 1. Build and pack every package that is not private.
+await phase("build", () => run("npx", [...PNPM, "run", "build", "--output-logs=errors-only"]));
+const tarballs = join(work, "tarballs");
+mkdirSync(tarballs);
+const packages = new Map();
+for (const dir of readdirSync(join(root, "packages")).sort()) {
+  const manifestFile = join(root, "packages", dir, "package.json");
+  if (!existsSync(manifestFile)) continue;
+  const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+  if (manifest.private) continue;
+  packages.set(manifest.name, { dir: join(root, "packages", dir), manifest, tarball: "" });
+}
+await phase("pack", () =>
+  Promise.all(
+    [...packages.values()].map(async (pkg) => {
+      const dest = join(tarballs, slug(pkg.manifest.name));
+      mkdirSync(dest);
+      await run("npx", [...PNPM, "pack", "--pack-destination", dest], { cwd: pkg.dir });
+      const [tarball] = readdirSync(dest);
+      if (tarball === undefined) throw new Error(`pnpm pack made no tarball in ${pkg.dir}`);
+      pkg.tarball = join(dest, tarball);
+    }),
+  ),
+);
+
+/** What publint does not check: this repository's own rules for a published package. */
+async function checkManifest({ manifest, tarball }) {
+  const problems = [];
+  const exported = JSON.stringify(manifest.exports ?? {});
+  if (exported.includes('"development"')) {
+    problems.push('exports use the "development" condition, which Vite and webpack turn on for users: use "@lance-nd/source"');
+  }
+  if (manifest.license !== "Apache-2.0") problems.push(`license is ${manifest.license}, not Apache-2.0`);
+  const files = (await run("tar", ["-tzf", tarball])).split("\n");
+  for (const file of ["package/LICENSE", "package/README.md"]) if (!files.includes(file)) problems.push(`the tarball has no ${file.slice(8)}`);
+  if (exported.includes("./src/") && !files.some((f) => f.startsWith("package/src/"))) {
+    problems.push('exports point at src/ (the "@lance-nd/source" condition) but "files" leaves src out');
+  }
+  if (problems.length > 0) throw new Error(`${manifest.name}: ${problems.join("; ")}`);
+}
+
+// 2. Lint each tarball.
+await phase("publint + attw", () =>
+  Promise.all(
+    [...packages.values()].map(async ({ manifest, tarball }) => {
+      await checkManifest({ manifest, tarball });
+      await run(bin("publint"), ["run", tarball, "--strict"]);
+      const hasTypes = manifest.types !== undefined || JSON.stringify(manifest.exports ?? {}).includes('"types"');
+      if (hasTypes) await run(bin("attw"), [tarball, "--profile", "esm-only", "--no-emoji", "--no-color"]);
+    }),
+  ),
+);
+
+/** `name` and the workspace packages it depends on. */
+function closure(name, out = new Set()) {
+  if (!packages.has(name) || out.has(name)) return out;
+  out.add(name);
+  for (const dep of Object.keys(packages.get(name).manifest.dependencies ?? {})) closure(dep, out);
+  return out;
+}
+
+/** The required peer dependencies of `names`, at the versions this repository pins for development. */
+function peers(names) {
+  const specs = new Set();
+  for (const name of names) {
+    const { manifest } = packages.get(name);
+    for (const peer of Object.keys(manifest.peerDependencies ?? {})) {
+      if (manifest.peerDependenciesMeta?.[peer]?.optional) continue;
+      specs.add(`${peer}@${manifest.devDependencies?.[peer] ?? manifest.peerDependencies[peer]}`);
+    }
+  }
+  return [...specs];
+}
+
+/** A fresh npm project with the tarballs of `names` (and their closure) installed. */
+async function project(label, names) {
+  const dir = join(work, label);
+  mkdirSync(dir);
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `check-${label}`, private: true, type: "module" }));
+  const compilerOptions = {
+    target: "ES2022",
+    lib: ["ES2023", "DOM"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  };
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["*.ts"] }));
+  const all = new Set();
+  for (const name of names) closure(name, all);
+  const tgz = [...all].map((n) => packages.get(n).tarball);
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tgz, ...peers(all)], {
+    cwd: dir,
+  });
+  return dir;
+}
+
+/** Type-checks the project's .ts files against the installed .d.ts files, runs `code`, and returns its output. */
+async function runExample(dir, code) {
+  writeFileSync(join(dir, "example.ts"), code);
+  await run("node", [tsc, "-p", "."], { cwd: dir });
+  const out = await run("node", ["--import", tsx, "example.ts"], { cwd: dir });
+  console.log(`${dir}:\n${out}`);
+  return out;
+}
+
+/** Each library's README example, with only that library installed. Resolves to the name when it ran without Lance. */
+async function libraryAlone(name, dir) {
+  const code = tsBlockAfter(join(dir, "README.md"), "## Example");
+  if (code === undefined) return undefined;
+  const cwd = await project(slug(name), [name]);
+  // A README example may be a function named `example`; call it.
+  const calls = /\bfunction example\(/.test(code) && !/\bexample\(\)(?!\s*:)/.test(code.replace(/function example\(/, ""));
+  await runExample(cwd, calls ? `${code}\nconsole.log(example());\n` : code);
+  if ([...closure(name)].some((n) => packages.get(n).manifest.dependencies?.["@lancedb/lancedb"])) return undefined;
+  if (existsSync(join(cwd, "node_modules", "@lancedb"))) throw new Error(`${name} installed @lancedb/lancedb`);
+  return name;
+}
+
+/** lance-nd as an app would: the root README's "A taste" writes a table and scans it. */
+async function app() {
+  const cwd = await project("app", ["lance-nd", "@lance-nd/nd-arrow"]);
+  // The members marked @internal are not in the published types (stripInternal).
+  const probe = [
+    'import { NdScan, type NdTable } from "lance-nd";',
+    "export function probe(table: NdTable): void {",
+    "  // @ts-expect-error NdTable.lance is internal",
+    "  void table.lance;",
+    "  // @ts-expect-error NdTable.refresh is internal",
+    "  void table.refresh();",
+    "  // @ts-expect-error NdTable.fromLance is internal",
+    '  void (table.constructor as typeof import("lance-nd").NdTable).fromLance;',
+    "  // @ts-expect-error the NdScan constructor is internal (scan(table) makes one)",
+    "  void new NdScan(table, {});",
+    "}",
+    "",
+  ];
+  writeFileSync(join(cwd, "internals.ts"), probe.join("\n"));
+  const taste = tsBlockAfter(join(root, "README.md"), "## A taste");
+  const out = await runExample(cwd, taste.replace("data/ocean.lance", join(cwd, "data", "ocean.lance")));
+  if (out.trim() !== "a [ 4, 180, 360 ]") throw new Error(`the README's "A taste" printed ${JSON.stringify(out)}`);
+}
+
+/** Every bin of `name` through npx; the CLI's demo writes, scans and plots a table. */
+async function bins(name, manifest) {
+  const cwd = await project(`${slug(name)}-bin`, [name]);
+  for (const command of Object.keys(manifest.bin)) await run("npx", ["--no-install", command, "--help"], { cwd });
+  if (Object.hasOwn(manifest.bin, "lance-nd")) {
+    const demo = JSON.parse(await run("npx", ["--no-install", "lance-nd", "demo", "--dir", join(cwd, "demo"), "--json"], { cwd }));
+    if (typeof demo !== "object" || demo === null) throw new Error("lance-nd demo --json printed no object");
+    console.log(await run("npx", ["--no-install", "lance-nd", "info", join(cwd, "demo", "ocean.lance")], { cwd }));
+  }
+}
+
+// 3. The examples and bins, each project installed and run concurrently.
+const results = await phase("install + examples", () =>
+  Promise.all([
+    ...[...packages].map(([name, { dir }]) => libraryAlone(name, dir)),
+    ...(packages.has("lance-nd") ? [app()] : []),
+    ...[...packages]
+      .filter(([, { manifest }]) => manifest.bin !== undefined)
+      .map(([name, { manifest }]) => bins(name, manifest)),
+  ]),
+);
+
+rmSync(work, { recursive: true, force: true });
+const lanceFree = results.filter((r) => typeof r === "string");
+const seconds = ((Date.now() - started) / 1000).toFixed(0);
+console.log(
+  `packages ok: ${packages.size} packed, linted and installed; examples ran alone without Lance: ${lanceFree.join(", ")} (${seconds} s)`,
+);
