@@ -5,6 +5,9 @@ import { join } from "node:path";
 
 const PACKAGE = join(import.meta.dirname, "..", "..", "packages", "cli");
 
+/** The built command line, `packages/cli/dist/cli.js`. */
+export const CLI = join(PACKAGE, "dist", "cli.js");
+
 /** What one run of the command line did. */
 export interface CliRun {
   code: number | null;
@@ -20,7 +23,7 @@ export function buildCli(): void {
 
 /** Runs `node packages/cli/dist/cli.js ...args` and waits for it. */
 export function cli(args: readonly string[]): CliRun {
-  const run = spawnSync(process.execPath, [join(PACKAGE, "dist", "cli.js"), ...args], { cwd: PACKAGE, encoding: "utf8" });
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd: PACKAGE, encoding: "utf8" });
   if (run.error !== undefined) throw run.error;
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }

@@ -50,7 +50,7 @@ export async function append(table: NdTable, rows: NdRows, options: AppendOption
 }
 
 /**
- * @internal Appends `rows` to `table`, then deletes the rows that matched
+ * Appends `rows` to `table`, then deletes the rows that matched
  * `predicate` before the call (the rows the new ones replace, e.g. the rows
  * of one source file: `import --mode replace`), as ONE operation of the
  * commit ledger (README.md, "Commit ledger"): when the delete fails, the
