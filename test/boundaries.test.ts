@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 // The pure tier (no storage, no Lance) must never reach @lancedb/*, neither
 // through its own dependencies nor through a workspace package it uses.
 const root = join(import.meta.dirname, "..");
-const PURE = ["nd-arrow", "casting", "stats", "format"];
+const PURE = ["nd-arrow", "casting", "stats", "format", "cf"];
 
 interface Manifest {
   name: string;

@@ -1,0 +1,119 @@
+/**
+ * `cfDecode` and `cfEncode`: the CF conventions of one netCDF-style variable
+ * applied to its values (masking, packing, times) and undone.
+ */
+import { attr } from "@lance-nd/nd-arrow";
+import type { NdArray } from "@lance-nd/nd-arrow";
+import { CfError } from "./cf-error.js";
+import { dtypeOf, isDtype } from "./dtype.js";
+import type { Dtype } from "./dtype.js";
+import { fillMissing, maskMissing } from "./mask.js";
+import { pack, packingOf, unpack, unpackedDtype } from "./scale.js";
+import { isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
+import { decodeTimes, encodeTimes, isTimestamp } from "./times.js";
+
+/**
+ * The attribute `cfDecode` adds when it changes the value type (unpacking or
+ * times): the stored numpy dtype (`"int16"`, `"float64"`, ...), which
+ * `cfEncode` reads to restore it and then removes.
+ */
+export const STORED_DTYPE_ATTR = "_lance_nd_dtype";
+
+/** What {@link cfDecode} and {@link cfEncode} apply. Each defaults to `true`. */
+export interface CfOptions {
+  /** Fill values (`_FillValue`, `missing_value`, netCDF's default fill) <-> nulls. */
+  mask?: boolean;
+  /** `scale_factor` / `add_offset` unpacking <-> packing. */
+  scale?: boolean;
+  /** CF times (`<unit> since <date>`) <-> `Timestamp(unit, "UTC")`. */
+  times?: boolean;
+  /** The variable's name, for error messages. */
+  name?: string;
+}
+
+/**
+ * Decodes a variable as netCDF4-python's automatic mask-and-scale and
+ * `num2date` do: missing values become nulls (compared in the stored type),
+ * packed values unpack to float32 or float64 (xarray's choice, see
+ * `unpackedDtype`), times become UTC timestamps. Attributes stay as they were,
+ * plus {@link STORED_DTYPE_ATTR} when the value type changed. Arrays of other
+ * types (strings, booleans) and arrays already decoded pass through.
+ *
+ * Throws a `CfError`: `InvalidAttribute` (a text `_FillValue`, a list
+ * `scale_factor`), `InvalidUnits`, `UnsupportedCalendar`, `OutOfRange`.
+ *
+ * @example
+ * const sst = NdArray.from(new Int16Array([100, -32767]), {
+ *   dims: { x: 2 },
+ *   attrs: { _FillValue: attr.int16(-32767), scale_factor: attr.float32(0.01) },
+ * });
+ * cfDecode(sst).toArray(); // [1, null] (Float32)
+ */
+export function cfDecode(array: NdArray, options: CfOptions = {}): NdArray {
+  const { mask = true, scale = true, times = true, name } = options;
+  const stored = dtypeOf(array.type);
+  if (stored === undefined || array.attrs.has(STORED_DTYPE_ATTR)) return array;
+  let out = mask ? maskMissing(array, name) : array;
+  const packing = scale ? packingOf(array, name) : undefined;
+  if (packing !== undefined) out = unpack(out, packing);
+  const units = array.attr("units");
+  if (times && isCfTimeUnits(units)) {
+    const calendar = array.attr("calendar");
+    out = decodeTimes(out, parseCfTimeUnits(units, typeof calendar === "string" ? calendar : undefined, { variable: name }), name);
+  }
+  if (out.type.typeId === array.type.typeId && dtypeOf(out.type) === stored) return out;
+  return out.withAttrs(new Map([...out.attrs, [STORED_DTYPE_ATTR, attr.utf8(stored)]]));
+}
+
+/**
+ * The inverse of {@link cfDecode}: timestamps back to numbers in the
+ * variable's `units`, floats packed back with `scale_factor` / `add_offset`,
+ * nulls back to the fill value; {@link STORED_DTYPE_ATTR} is removed. The
+ * stored type is that attribute, else the type of `_FillValue` for packed
+ * values. An array that `cfDecode` left alone comes back unchanged.
+ *
+ * Throws a `CfError`: `InvalidAttribute` (no way to tell the stored type; a
+ * null with no fill value to store), `InvalidUnits`, `UnsupportedCalendar`,
+ * `OutOfRange` (a value that does not fit the stored type).
+ *
+ * @example
+ * cfEncode(cfDecode(sst)); // the Int16 values [100, -32767] again
+ */
+export function cfEncode(array: NdArray, options: CfOptions = {}): NdArray {
+  const { mask = true, scale = true, times = true, name } = options;
+  const stored = storedDtype(array, name);
+  let out = array;
+  const packing = scale ? packingOf(array, name) : undefined;
+  if (times && isTimestamp(array)) {
+    const units = array.attr("units");
+    if (!isCfTimeUnits(units)) {
+      throw new CfError("InvalidUnits", `timestamps need CF time units to encode, found ${JSON.stringify(units)}`, { variable: name, attribute: "units" });
+    }
+    const calendar = array.attr("calendar");
+    const parsed = parseCfTimeUnits(units, typeof calendar === "string" ? calendar : undefined, { variable: name });
+    const numbers = packing === undefined ? (stored ?? "float64") : unpackedDtype(stored ?? "float64", packing);
+    out = encodeTimes(out, parsed, numbers, name);
+  }
+  if (packing !== undefined && stored !== undefined && dtypeOf(out.type) !== stored) out = pack(out, packing, stored, name);
+  if (mask) out = fillMissing(out, name);
+  if (!out.attrs.has(STORED_DTYPE_ATTR)) return out;
+  return out.withAttrs(new Map([...out.attrs].filter(([key]) => key !== STORED_DTYPE_ATTR)));
+}
+
+/** The stored dtype of a decoded array: its {@link STORED_DTYPE_ATTR}, else `_FillValue`'s type when packed. */
+function storedDtype(array: NdArray, name: string | undefined): Dtype | undefined {
+  const recorded = array.attrs.get(STORED_DTYPE_ATTR);
+  if (recorded !== undefined) {
+    const value = recorded.toJS();
+    if (!isDtype(value)) {
+      throw new CfError("InvalidAttribute", `must name a numeric dtype (int8 ... float64), found ${JSON.stringify(value)}`, {
+        variable: name,
+        attribute: STORED_DTYPE_ATTR,
+      });
+    }
+    return value;
+  }
+  const fill = array.attrs.get("_FillValue");
+  if (fill !== undefined && packingOf(array, name) !== undefined) return dtypeOf(fill.itemType);
+  return dtypeOf(array.type);
+}

@@ -1,0 +1,52 @@
+/** What went wrong, as a stable machine-readable code. */
+export type CfErrorCode =
+  | "InvalidUnits" // a `units` attribute that is not `<unit> since <date>` where a time is expected
+  | "UnsupportedCalendar" // a calendar other than standard, gregorian, proleptic_gregorian
+  | "OutOfRange" // a time that does not fit the decoded or encoded type
+  | "InvalidAttribute" // a CF attribute (_FillValue, scale_factor, ...) of an unusable type
+  | "UnsupportedType"; // values of a type the operation does not apply to
+
+/** Where an error happened, as far as it is known. */
+export interface CfErrorContext {
+  /** The variable (array name), when the caller passed one. */
+  variable?: string;
+  /** The attribute involved, e.g. `units` or `_FillValue`. */
+  attribute?: string;
+  /** The underlying error, if any. */
+  cause?: unknown;
+}
+
+/**
+ * The one error type of `@lance-nd/cf`. `code` says which rule was broken;
+ * `variable` and `attribute` say where.
+ *
+ * @example
+ * try { cfDecode(time, { times: true, name: "time" }); } catch (err) {
+ *   if (isCfError(err, "UnsupportedCalendar")) console.error(err.message);
+ * }
+ */
+export class CfError extends Error {
+  override readonly name = "CfError";
+  readonly code: CfErrorCode;
+  readonly variable: string | undefined;
+  readonly attribute: string | undefined;
+
+  constructor(code: CfErrorCode, message: string, context: CfErrorContext = {}) {
+    super(withPlace(message, context), context.cause === undefined ? undefined : { cause: context.cause });
+    this.code = code;
+    this.variable = context.variable;
+    this.attribute = context.attribute;
+  }
+}
+
+/** True when `err` is a {@link CfError}, optionally with one of `codes`. */
+export function isCfError(err: unknown, ...codes: CfErrorCode[]): err is CfError {
+  return err instanceof CfError && (codes.length === 0 || codes.includes(err.code));
+}
+
+function withPlace(message: string, { variable, attribute }: CfErrorContext): string {
+  const place = [variable === undefined ? "" : `variable "${variable}"`, attribute === undefined ? "" : `attribute ${attribute}`]
+    .filter(Boolean)
+    .join(", ");
+  return place ? `${place}: ${message}` : message;
+}

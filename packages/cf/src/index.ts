@@ -1,0 +1,24 @@
+/**
+ * @lance-nd/cf: the CF conventions of netCDF-style variables on nd-arrow
+ * arrays. Fill values become nulls, packed values unpack, CF times become
+ * Arrow timestamps, and `cfEncode` undoes all of it exactly.
+ *
+ * @example
+ * import { NdArray, attr } from "@lance-nd/nd-arrow";
+ * import { cfDecode, cfEncode, dateToCfTime } from "@lance-nd/cf";
+ *
+ * const time = NdArray.from(new Int32Array([0, 31]), { dims: { time: 2 }, attrs: { units: "days since 2000-01-01" } });
+ * cfDecode(time).values.get(1);                                        // 2000-02-01 as epoch ms (Timestamp s, UTC)
+ * cfEncode(cfDecode(time)).toArray();                                  // Int32Array [0, 31]
+ * dateToCfTime(new Date("2000-01-02T12:00Z"), "days since 2000-01-01"); // 1.5
+ */
+export { CfError, isCfError } from "./cf-error.js";
+export type { CfErrorCode, CfErrorContext } from "./cf-error.js";
+export { cfDecode, cfEncode, STORED_DTYPE_ATTR } from "./cf-codec.js";
+export type { CfOptions } from "./cf-codec.js";
+export { cfTimeToDate, dateToCfTime, isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
+export type { CfCalendar, CfTimeUnit, CfTimeUnits } from "./time-units.js";
+export { defaultFillValue, dtypeOf } from "./dtype.js";
+export type { Dtype } from "./dtype.js";
+export { unpackedDtype } from "./scale.js";
+export type { Packing } from "./scale.js";

@@ -1,0 +1,118 @@
+/**
+ * Fill values to nulls and back, as netCDF4-python's automatic masking does:
+ * values equal to `_FillValue` or to any `missing_value` become nulls (NaN
+ * fills mask NaNs); a variable without `_FillValue` also masks netCDF's
+ * default fill of its type. `valid_min`, `valid_max` and
+ * `valid_range` are not applied (README, "What is decoded").
+ */
+import type { NdArray } from "@lance-nd/nd-arrow";
+import { CfError } from "./cf-error.js";
+import { castFill, defaultFillValue, dtypeOf, newValues } from "./dtype.js";
+import type { Dtype } from "./dtype.js";
+import { allValid, clearBit, isValid, validityOf, valuesOf, vectorOf } from "./validity.js";
+
+/** The values an array's attributes mark as missing, in its stored type. */
+export interface MissingValues {
+  /** The values that become nulls. */
+  readonly values: readonly (number | bigint)[];
+  /** True when NaN is among them (a NaN `_FillValue` or `missing_value`). */
+  readonly nan: boolean;
+  /** The value a null becomes when encoding: `_FillValue`, else the first `missing_value`, else the default fill. */
+  readonly fill: number | bigint | undefined;
+}
+
+/** The numbers of a numeric attribute, or `undefined` when absent; a text attribute is `InvalidAttribute`. */
+export function numericAttr(array: NdArray, key: string, variable?: string): (number | bigint)[] | undefined {
+  const found = array.attrs.get(key);
+  if (found === undefined) return undefined;
+  const items = Array.from(found.value as Iterable<unknown>);
+  if (!items.every((v) => typeof v === "number" || typeof v === "bigint")) {
+    throw new CfError("InvalidAttribute", `must be numbers, found ${String(found.type)}`, { variable, attribute: key });
+  }
+  return items as (number | bigint)[];
+}
+
+/** What counts as missing in `array` (stored type `dtype`), from its attributes. */
+export function missingValues(array: NdArray, dtype: Dtype, variable?: string): MissingValues {
+  const values: (number | bigint)[] = [];
+  let nan = false;
+  const add = (raw: number | bigint): number | bigint | undefined => {
+    const cast = castFill(raw, dtype);
+    if (cast === undefined) return undefined;
+    if (typeof cast === "number" && Number.isNaN(cast)) nan = true;
+    else values.push(cast);
+    return cast;
+  };
+  const fillAttr = numericAttr(array, "_FillValue", variable);
+  const missing = numericAttr(array, "missing_value", variable) ?? [];
+  let fill: number | bigint | undefined;
+  const missingCast = missing.map(add);
+  if (fillAttr !== undefined && fillAttr.length > 0) {
+    fill = add(fillAttr[0]!);
+  } else {
+    const byDefault = defaultFillValue(dtype);
+    values.push(byDefault);
+    fill = missingCast.find((v) => v !== undefined) ?? byDefault;
+  }
+  return { values, nan, fill };
+}
+
+/**
+ * `array` with its missing values as nulls (see {@link missingValues}); other
+ * types than integers and floats pass through. The values buffer is shared,
+ * not copied.
+ */
+export function maskMissing(array: NdArray, variable?: string): NdArray {
+  const dtype = dtypeOf(array.type);
+  if (dtype === undefined) return array;
+  const { values: fills, nan } = missingValues(array, dtype, variable);
+  if (fills.length === 0 && !nan) return array;
+  const values = valuesOf(array.values);
+  const old = validityOf(array.values);
+  const bits = old ?? allValid(values.length);
+  let masked = false;
+  const [a, b] = fills;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    // eslint-disable-next-line no-self-compare
+    const hit = v === a || v === b || (fills.length > 2 && fills.includes(v)) || (nan && v !== v);
+    if (hit && isValid(bits, i)) {
+      clearBit(bits, i);
+      masked = true;
+    }
+  }
+  if (!masked) return array;
+  return array.withValues(vectorOf(array.type, values, bits));
+}
+
+/**
+ * The inverse of {@link maskMissing}: nulls become the fill value
+ * (`_FillValue`, else the first `missing_value`, else netCDF's default fill
+ * of the type); a null whose slot still holds one of the missing values (an
+ * array masked in memory) keeps that value. A `_FillValue` that does not fit the type (e.g. 1e9 for an
+ * int16) is `InvalidAttribute`: nothing says what to store.
+ */
+export function fillMissing(array: NdArray, variable?: string): NdArray {
+  const dtype = dtypeOf(array.type);
+  if (dtype === undefined || array.values.nullCount === 0) return array;
+  const { fill, values: missing, nan } = missingValues(array, dtype, variable);
+  if (fill === undefined) {
+    throw new CfError("InvalidAttribute", `has nulls but its fill value does not fit ${dtype}`, {
+      variable,
+      attribute: "_FillValue",
+    });
+  }
+  const source = valuesOf(array.values);
+  const bits = validityOf(array.values);
+  const out = newValues(dtype, source.length);
+  out.set(source as never);
+  for (let i = 0; i < out.length; i++) {
+    if (isValid(bits, i)) continue;
+    const kept = out[i]!;
+    // A null slot that still holds one of the missing values (masked in
+    // memory, never stored) keeps it, so a `missing_value` stays itself.
+    // eslint-disable-next-line no-self-compare
+    if (!missing.includes(kept) && !(nan && kept !== kept)) out[i] = fill as never;
+  }
+  return array.withValues(vectorOf(array.type, out, null));
+}

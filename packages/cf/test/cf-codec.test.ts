@@ -1,0 +1,149 @@
+import { Float64, TimeUnit } from "apache-arrow";
+import type { Timestamp } from "apache-arrow";
+import { NdArray, attr } from "@lance-nd/nd-arrow";
+import { beforeAll, describe, expect, it } from "vitest";
+import { STORED_DTYPE_ATTR, cfDecode, cfEncode, dtypeOf, isCfError } from "../src/index.js";
+import { jsValue, oracleCases, oracleSkipReason, storedArray } from "./netcdf4-oracle.js";
+import type { OracleCase } from "./netcdf4-oracle.js";
+
+const skip = oracleSkipReason();
+
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}
+
+describe.skipIf(skip !== undefined)(`cfDecode / cfEncode against netCDF4-python${skip ? ` (${skip})` : ""}`, () => {
+  let cases: OracleCase[] = [];
+  beforeAll(() => {
+    cases = oracleCases();
+  });
+  const byName = (name: string): OracleCase => cases.find((c) => c.name === name)!;
+
+  it("mask and scale: every value, null and dtype matches netCDF4's automatic mask-and-scale", () => {
+    expect(cases.length).toBeGreaterThan(15);
+    for (const c of cases) {
+      const decoded = cfDecode(storedArray(c), { times: false, name: c.name });
+      expect(dtypeOf(decoded.type), c.name).toBe(c.decoded.dtype);
+      const want = c.decoded.values.map((v) => (v === null ? null : jsValue(v, c.decoded.dtype)));
+      expect(Array.from(decoded.values), c.name).toEqual(want);
+    }
+  });
+
+  it("times: every decoded timestamp is netCDF4.num2date's instant (to the microsecond)", () => {
+    const timed = cases.filter((c) => c.epochMicroseconds !== undefined);
+    expect(timed.length).toBeGreaterThan(4);
+    for (const c of timed) {
+      const decoded = cfDecode(storedArray(c), { name: c.name });
+      const type = decoded.type as Timestamp;
+      expect(type.timezone, c.name).toBe("UTC");
+      const perMicro = { [TimeUnit.SECOND]: -1, [TimeUnit.MILLISECOND]: -2, [TimeUnit.MICROSECOND]: 1, [TimeUnit.NANOSECOND]: 1000 }[type.unit];
+      const raw = decoded.values.data[0]!.values as BigInt64Array;
+      const micros = Array.from(raw, (t, i) => {
+        if (!decoded.values.isValid(i)) return null;
+        if (perMicro === -1) return String(t * 1_000_000n);
+        if (perMicro === -2) return String(t * 1000n);
+        return String(t / BigInt(perMicro));
+      });
+      expect(micros, c.name).toEqual(c.epochMicroseconds);
+    }
+  });
+
+  it("cfEncode(cfDecode(x)) gives back the stored values, type and attributes exactly", () => {
+    for (const c of cases) {
+      const stored = storedArray(c);
+      const back = cfEncode(cfDecode(stored, { name: c.name }), { name: c.name });
+      expect(String(back.type), c.name).toBe(String(stored.type));
+      expect(Array.from(back.values), c.name).toEqual(Array.from(stored.values).map((v) => (Number.isNaN(v) ? NaN : v)));
+      expect([...back.attrs.keys()], c.name).toEqual([...stored.attrs.keys()]);
+    }
+  });
+
+  it("a fill value never survives masking: the decoded min and max are data", () => {
+    const c = byName("packed_f32");
+    const decoded = cfDecode(storedArray(c));
+    const values = Array.from(decoded.values).filter((v): v is number => v !== null);
+    expect(Math.min(...values)).toBeCloseTo(273.1, 4);
+    expect(Math.max(...values)).toBeCloseTo(285.15, 4);
+  });
+});
+
+describe("cfDecode options and pass-through", () => {
+  const packed = NdArray.from(new Int16Array([100, -32767]), {
+    dims: { x: 2 },
+    attrs: { _FillValue: attr.int16(-32767), scale_factor: attr.float32(0.01) },
+  });
+
+  it("mask only keeps the stored type and adds no attribute", () => {
+    const masked = cfDecode(packed, { scale: false, times: false });
+    expect(dtypeOf(masked.type)).toBe("int16");
+    expect(Array.from(masked.values)).toEqual([100, null]);
+    expect(masked.attrs.has(STORED_DTYPE_ATTR)).toBe(false);
+  });
+
+  it("unpacking records the stored dtype; decoding twice changes nothing", () => {
+    const once = cfDecode(packed);
+    expect(once.attr(STORED_DTYPE_ATTR)).toBe("int16");
+    expect(cfDecode(once)).toBe(once);
+  });
+
+  it("raw options leave the array as it is", () => {
+    expect(cfDecode(packed, { mask: false, scale: false, times: false })).toBe(packed);
+  });
+
+  it("strings pass through", () => {
+    const names = NdArray.from(["a", "b"], { dims: { x: 2 }, attrs: { _FillValue: "" } });
+    expect(cfDecode(names)).toBe(names);
+  });
+});
+
+describe("errors", () => {
+  const time = (attrs: Record<string, string>) => NdArray.from(new Int32Array([0, 1]), { dims: { time: 2 }, attrs });
+
+  it("a noleap calendar is UnsupportedCalendar naming the variable and calendar", () => {
+    const err = thrown(() => cfDecode(time({ units: "days since 2000-01-01", calendar: "noleap" }), { name: "time" }));
+    expect(isCfError(err, "UnsupportedCalendar")).toBe(true);
+    expect((err as Error).message).toMatch(/variable "time", attribute calendar: calendar "noleap" is not supported/);
+  });
+
+  it("a standard calendar before 1582-10-15 is UnsupportedCalendar", () => {
+    const err = thrown(() => cfDecode(time({ units: "days since 1000-01-01" })));
+    expect(isCfError(err, "UnsupportedCalendar")).toBe(true);
+  });
+
+  it("months since is InvalidUnits saying why", () => {
+    const err = thrown(() => cfDecode(time({ units: "months since 2000-01-01" })));
+    expect(isCfError(err, "InvalidUnits")).toBe(true);
+    expect((err as Error).message).toMatch(/no fixed length/);
+  });
+
+  it("a bad reference date is InvalidUnits", () => {
+    expect(isCfError(thrown(() => cfDecode(time({ units: "days since yesterday" }))), "InvalidUnits")).toBe(true);
+  });
+
+  it("a text _FillValue on numbers is InvalidAttribute", () => {
+    const bad = NdArray.from(new Int16Array([1]), { dims: { x: 1 }, attrs: { _FillValue: "none" } });
+    expect(isCfError(thrown(() => cfDecode(bad)), "InvalidAttribute")).toBe(true);
+  });
+
+  it("a time beyond the nanosecond range is OutOfRange", () => {
+    const far = NdArray.from(new Float64Array([1e9]), { dims: { t: 1 }, attrs: { units: "days since 2000-01-01" } });
+    expect(isCfError(thrown(() => cfDecode(far)), "OutOfRange")).toBe(true);
+  });
+
+  it("a value that does not pack into the stored type is OutOfRange", () => {
+    const decoded = cfDecode(NdArray.from(new Int16Array([1]), { dims: { x: 1 }, attrs: { scale_factor: attr.float32(0.01) } }));
+    const tooBig = decoded.withValues(NdArray.from(new Float32Array([1e6]), { type: decoded.type }).values);
+    expect(isCfError(thrown(() => cfEncode(tooBig)), "OutOfRange")).toBe(true);
+  });
+
+  it("timestamps without CF units do not encode", () => {
+    const ts = cfDecode(time({ units: "days since 2000-01-01" })).withAttrs({});
+    expect(isCfError(thrown(() => cfEncode(ts)), "InvalidUnits")).toBe(true);
+    expect(new Float64()).toBeDefined();
+  });
+});
