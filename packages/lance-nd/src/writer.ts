@@ -2,7 +2,8 @@
 import { encodeRows, planWrite, tableSchema as ndTableSchema, type WritePlan } from "@lance-nd/format";
 import { decode, encodeSchema, type NdRecordBatch } from "@lance-nd/nd-arrow";
 import { context, trace, SpanStatusCode, type Span } from "@opentelemetry/api";
-import type { Data, DataType, RecordBatch, Schema } from "apache-arrow";
+import { Schema } from "apache-arrow";
+import type { Data, DataType, RecordBatch } from "apache-arrow";
 import { castBatches } from "./cast-rows.js";
 import { isLanceNdError, LanceNdError } from "./errors.js";
 import { evolveFor } from "./evolve.js";
@@ -332,7 +333,9 @@ export class NdWriter {
 
   /** Creates (or overwrites) the table with the first rows, in one version. */
   async #create(group: NdRecordBatch[]): Promise<void> {
-    const schema = this.#schema ?? ndTableSchema(encodeSchema([]), this.#tableOptions());
+    const base = this.#schema ?? ndTableSchema(encodeSchema([]), this.#tableOptions());
+    const extra = this.#options.schemaMetadata;
+    const schema = extra === undefined ? base : new Schema(base.fields, new Map([...base.metadata, ...Object.entries(extra)]), base.dictionaries);
     const bytes = group.reduce((n, b) => n + batchBytes(b), 0);
     await this.#commitSpan(group.length, async () => {
       const rows = withPureErrors({ uri: this.#uri }, () => encodeRows(group, schema));
