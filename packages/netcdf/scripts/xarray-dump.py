@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """A netCDF file as xarray sees it with decode_cf=False, as JSON, for tests.
 
-    /usr/bin/python3 packages/netcdf/scripts/xarray-dump.py file.nc [--mask]
+    /usr/bin/python3 packages/netcdf/scripts/xarray-dump.py [--mask] file.nc [file.nc ...]
 
 Every variable with its dims, dtype, flat values (64-bit integers and NaN as
-strings, char arrays as bytes joined into strings per row), attributes with
+strings, chars one per value), attributes with
 their dtypes, and the encoding xarray reports (chunk sizes, zlib level,
 unlimited dims). With --mask, values come from netCDF4-python's automatic
 mask-and-scale instead (masked values are null) and times from num2date, as
-epoch microseconds.
+epoch microseconds. Prints a JSON list, one entry per file.
 """
 import datetime
 import json
@@ -84,4 +84,6 @@ def masked(path):
 
 
 if __name__ == "__main__":
-    print(json.dumps(masked(sys.argv[1]) if "--mask" in sys.argv[2:] else dump(sys.argv[1])))
+    paths = [a for a in sys.argv[1:] if a != "--mask"]
+    read = masked if "--mask" in sys.argv[1:] else dump
+    print(json.dumps([read(p) for p in paths]))

@@ -95,6 +95,10 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
   try {
     for (const path of paths) files.push(await openNetcdf(path));
     const ids = paths.map((path) => options.id ?? basename(path));
+    const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+    if (twice.length > 0) {
+      throw new CliError("InvalidArgument", `two files would have the id ${[...new Set(twice)].map((id) => `"${id}"`).join(", ")} (the file name); import them in separate runs or tables`);
+    }
     const plan = planTypes(files, options.cf, options.casting);
     const rowPlans = files.map((file) => planRows(file, options.chunk));
     let table: NdTable | undefined;
