@@ -9,7 +9,7 @@ import type { NetcdfFile } from "@lance-nd/netcdf";
 import { CliError } from "../errors.js";
 
 /** The default most bytes (uncompressed) a row of an import holds when `--chunk` is not given. */
-export const ROW_BUDGET_BYTES = 64 * 2 ** 20;
+export const ROW_BUDGET_BYTES = 16 * 2 ** 20;
 
 /** How a file is cut into rows. */
 export interface RowPlan {

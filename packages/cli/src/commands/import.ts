@@ -19,7 +19,7 @@ import { failing } from "../report.js";
 import { CF_MODE_KEY, checkCfMode, deleteOlderRows, existingIds, removingNewFolder } from "./import-guard.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import type { CfMode } from "./import-plan.js";
-import { fileBytes, fileRows, planRows } from "./import-rows.js";
+import { ROW_BUDGET_BYTES, fileBytes, fileRows, planRows } from "./import-rows.js";
 
 interface ImportOptions {
   id?: string;
@@ -117,6 +117,9 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
     const progress = progressBar(io, "import", totalBytes);
     const writeOptions: WriteOptions = {
       casting: options.casting,
+      // Small Lance adds, two at a time: memory follows the rows (README, "Streaming").
+      targetFragmentBytes: 2 * ROW_BUDGET_BYTES,
+      writeParallelism: 2,
       ...(options.compression === undefined ? {} : { columnDefaults: { compression: options.compression } }),
     };
     const creates = options.mode === "create" || options.mode === "overwrite";
