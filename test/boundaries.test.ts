@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 // through its own dependencies nor through a workspace package it uses.
 const root = join(import.meta.dirname, "..");
 const PURE = ["nd-arrow", "casting", "stats", "format", "cf"];
+// Packages whose purpose is files: no Lance, but they may use node: modules.
+const FILE_PACKAGES = ["netcdf"];
 
 interface Manifest {
   name: string;
@@ -60,6 +62,14 @@ describe("package boundaries", () => {
       const offenders = sourceFiles(join(root, "packages", dir, "src")).filter(
         (file) => /from\s+["']@lancedb\//.test(readFileSync(file, "utf8")) || (!file.endsWith(seam) && /from\s+["']node:/.test(readFileSync(file, "utf8"))),
       );
+      expect(offenders).toEqual([]);
+    });
+  }
+
+  for (const dir of FILE_PACKAGES) {
+    it(`${dir} does not depend on or import @lancedb/*`, () => {
+      expect([...dependencyClosure(dir)].filter((d) => d.startsWith("@lancedb/"))).toEqual([]);
+      const offenders = sourceFiles(join(root, "packages", dir, "src")).filter((file) => /from\s+["']@lancedb\//.test(readFileSync(file, "utf8")));
       expect(offenders).toEqual([]);
     });
   }

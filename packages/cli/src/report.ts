@@ -5,7 +5,7 @@
 import { CliError, isCliError } from "./errors.js";
 
 /** Error classes of the lance-nd packages: their messages are written for users. */
-const USER_ERRORS = new Set(["CliError", "LanceNdError", "NdArrowError", "FormatError", "CastingError", "StatsError"]);
+const USER_ERRORS = new Set(["CliError", "LanceNdError", "NdArrowError", "FormatError", "CastingError", "StatsError", "NetcdfError", "CfError"]);
 
 /**
  * Runs `fn`; an error becomes a `CommandFailed` CliError whose message is

@@ -1,6 +1,6 @@
 /**
- * The netCDF fixtures of the cli tests, made by scripts/make-fixtures.sh with
- * netCDF-C's ncgen. Tests that need them skip, with the reason printed, when
+ * The netCDF fixtures of the cli tests, made by @lance-nd/netcdf's
+ * scripts/make-fixtures.sh with netCDF-C's ncgen. Tests that need them skip, with the reason printed, when
  * the tool is missing.
  */
 import { spawnSync } from "node:child_process";
@@ -37,7 +37,7 @@ export function fixtureSkipReason(): string | undefined {
 /** Runs the fixture script when a file is missing (call it from `beforeAll`). */
 export function ensureFixtures(): void {
   if (FILES.every((f) => existsSync(join(FIXTURE_DIR, f)))) return;
-  const run = spawnSync("bash", [join(HERE, "..", "scripts", "make-fixtures.sh"), FIXTURE_DIR], { encoding: "utf8" });
+  const run = spawnSync("bash", [join(HERE, "..", "..", "netcdf", "scripts", "make-fixtures.sh"), FIXTURE_DIR], { encoding: "utf8" });
   if (run.status !== 0) throw new Error(`make-fixtures.sh failed: ${run.stderr}`);
 }
 

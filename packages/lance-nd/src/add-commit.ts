@@ -6,7 +6,7 @@
  */
 import { encodeRows, tableSchema as ndTableSchema } from "@lance-nd/format";
 import { encodeSchema, type NdRecordBatch } from "@lance-nd/nd-arrow";
-import type { Schema } from "apache-arrow";
+import { Schema } from "apache-arrow";
 import { castBatches } from "./cast-rows.js";
 import type { CommitLedger } from "./commit-ledger.js";
 import { withCommitRetries } from "./commit-retry.js";
@@ -39,7 +39,9 @@ export class SchemaTurns {
  * a table without columns). Records the commit in `ledger`.
  */
 export async function commitCreate(uri: string, schema: Schema | null, rows: NdRecordBatch[], options: ParsedWriteOptions, ledger: CommitLedger): Promise<NdTable> {
-  const tableSchema = schema ?? ndTableSchema(encodeSchema([]), planOptions(options));
+  const base = schema ?? ndTableSchema(encodeSchema([]), planOptions(options));
+  const extra = options.schemaMetadata;
+  const tableSchema = extra === undefined ? base : new Schema(base.fields, new Map([...base.metadata, ...Object.entries(extra)]), base.dictionaries);
   const encoded = withPureErrors({ uri }, () => encodeRows(rows, tableSchema));
   const lance = await createTable(uri, tableSchema, rows.length === 0 ? [] : encoded, {
     mode: options.mode === "overwrite" ? "overwrite" : "create",

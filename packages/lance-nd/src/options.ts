@@ -57,6 +57,8 @@ export interface WriteOptions extends AppendOptions {
   mode?: WriteMode;
   /** Give each variable a `__stats__` column and fill it on every later write (create / overwrite only; default false). */
   stats?: boolean;
+  /** Key-value pairs set in the table schema's metadata at create / overwrite (e.g. the CLI's `lance_nd:cf` mode). */
+  schemaMetadata?: Record<string, string>;
 }
 
 /** Write options after validation, with the defaults filled in. */
@@ -64,6 +66,7 @@ export interface ParsedWriteOptions {
   mode: WriteMode;
   casting: CastingMode;
   stats: boolean;
+  schemaMetadata: Record<string, string> | undefined;
   columnDefaults: ColumnOptions | undefined;
   columns: Record<string, ColumnOptions> | undefined;
   storageOptions: Record<string, string> | undefined;
@@ -114,6 +117,7 @@ const optionsSchema = z.strictObject({
   mode: z.enum(["create", "append", "overwrite"], { error: 'expected "create", "append" or "overwrite"' }).optional(),
   casting: z.enum(CASTING_MODES, { error: `expected one of ${CASTING_MODES.map((m) => JSON.stringify(m)).join(", ")}` }).optional(),
   stats: z.boolean({ error: "expected true or false" }).optional(),
+  schemaMetadata: z.record(z.string(), z.string(), { error: "expected an object of string keys to string values" }).optional(),
   columnDefaults: z.unknown().optional(),
   columns: z.record(z.string(), z.unknown(), { error: "expected an object of column name to column options" }).optional(),
   storageOptions: storageOptionsSchema,
@@ -149,6 +153,7 @@ export function parseWriteOptions(input: unknown, uri: string, forAppend = false
     mode,
     casting: options.casting ?? "no",
     stats: options.stats ?? false,
+    schemaMetadata: options.schemaMetadata,
     columnDefaults,
     columns,
     storageOptions: options.storageOptions,

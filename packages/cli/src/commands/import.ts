@@ -1,28 +1,32 @@
-/** `lance-nd import`: netCDF files into a table, one row per file (or per chunk). */
-import { stat as fileStat } from "node:fs/promises";
+/** `lance-nd import`: netCDF files into a table, row by row (one per file or per chunk). */
 import { basename } from "node:path";
 import { Option } from "commander";
 import type { Command } from "commander";
 import { CASTING_MODES, type CastingMode } from "@lance-nd/format";
-import { attr, chunk } from "@lance-nd/nd-arrow";
+import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { NdWriter } from "lance-nd";
-import type { WriteOptions } from "lance-nd";
+import { openNetcdf } from "@lance-nd/netcdf";
+import type { NetcdfFile } from "@lance-nd/netcdf";
+import { NdWriter, open } from "lance-nd";
+import type { NdTable, WriteOptions } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { parseCompression } from "../args/column-options.js";
 import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printJson, println, warn } from "../io.js";
-import { readNetcdf } from "../netcdf/read.js";
-import type { NetcdfContents } from "../netcdf/read.js";
 import { formatBytes } from "../output/disk-size.js";
 import { progressBar } from "../output/progress.js";
 import { failing } from "../report.js";
+import { CF_MODE_KEY, checkCfMode, deleteOlderRows, existingIds, removingNewFolder } from "./import-guard.js";
+import { applyPlan, planTypes } from "./import-plan.js";
+import type { CfMode } from "./import-plan.js";
+import { ROW_BUDGET_BYTES, fileBytes, fileRows, planRows } from "./import-rows.js";
 
 interface ImportOptions {
   id?: string;
   chunk?: Map<string, number>;
-  mode: "create" | "append" | "overwrite";
+  mode: "create" | "append" | "overwrite" | "replace";
+  cf: CfMode;
   casting: CastingMode;
   stats: boolean;
   compression?: ReturnType<typeof parseCompression>;
@@ -40,8 +44,11 @@ export function registerImport(program: Command, io: Io): void {
       parseIntAssignments(text, 1, prev),
     )
     .addOption(
-      new Option("--mode <mode>", "create a new table, append to an existing one, or overwrite it").choices(["create", "append", "overwrite"]).default("create"),
+      new Option("--mode <mode>", "create a new table, append to one, replace the rows of the same ids, or overwrite it")
+        .choices(["create", "append", "replace", "overwrite"])
+        .default("create"),
     )
+    .addOption(new Option("--cf <mode>", "CF conventions: raw values, fill values as nulls (mask), or also unpacked and CF times as timestamps (decode)").choices(["raw", "mask", "decode"]).default("mask"))
     .addOption(
       new Option("--casting <rule>", "what to do with a variable of another type than the table (numpy's casting)").choices(CASTING_MODES).default("no"),
     )
@@ -52,109 +59,123 @@ export function registerImport(program: Command, io: Io): void {
       "after",
       [
         "",
-        "The table must not exist unless --mode append or overwrite is given. Nothing changes in the",
-        "table when a file is missing or unreadable: all files are checked and read before the commit.",
+        "The table must not exist unless --mode append, replace or overwrite is given. Every file's header",
+        "is read before anything is written; a failed create leaves no table behind. Appending a file whose",
+        "id is already in the table is refused; --mode replace swaps its rows (see the README).",
         "",
         "Examples:",
         "  lance-nd import sst-2000.nc data/ocean.lance",
-        "  lance-nd import --chunk time=4 --compression zstd:3 waves-*.nc data/ocean.lance --mode append",
+        "  lance-nd import --cf decode --chunk time=4 --compression zstd:3 waves-*.nc data/ocean.lance --mode append",
+        "  lance-nd import sst-2000.nc data/ocean.lance --mode replace",
       ].join("\n"),
     )
     .action((paths: string[], options: ImportOptions, command: Command) => {
       // commander takes one variadic argument, last: the table is split off here.
       const table = paths.at(-1)!;
       if (paths.length < 2) command.error("error: missing required argument 'table'", { code: "commander.missingArgument" });
-      return failing(`cannot import into ${table}`, () => importFiles(io, paths.slice(0, -1), table, options));
+      return failing(`cannot import into ${table}`, () => removingNewFolder(table, options.mode === "create", () => importFiles(io, paths.slice(0, -1), table, options)));
     });
 }
 
-async function importFiles(io: Io, files: readonly string[], uri: string, options: ImportOptions): Promise<void> {
-  if (options.id !== undefined && files.length > 1) {
-    throw new CliError("InvalidArgument", `--id names one row set, but ${files.length} files are given; leave it out to use the file names`);
-  }
-  // Every file must exist before anything is written.
-  const sizes = await Promise.all(files.map((path) => fileSize(path)));
-  const totalBytes = sizes.reduce((a, b) => a + b, 0);
-  const started = performance.now();
-  const progress = progressBar(io, "import", totalBytes);
+/** The row with its `id` global attribute, placed before `chunk_offset`. */
+function withId(row: NdRecordBatch, id: string): NdRecordBatch {
+  const globals = new Map([...row.globalAttrs].filter(([key]) => key !== CHUNK_OFFSET));
+  globals.set("id", attr.utf8(id));
+  const offset = row.globalAttrs.get(CHUNK_OFFSET);
+  if (offset !== undefined) globals.set(CHUNK_OFFSET, offset);
+  return row.withGlobalAttrs(globals);
+}
 
-  // The first file is read before the writer starts, so a bad file never creates a table.
-  let next: Promise<NetcdfContents> = readNetcdf(files[0]!);
-  const writeOptions: WriteOptions = {
-    casting: options.casting,
-    ...(options.compression === undefined ? {} : { columnDefaults: { compression: options.compression } }),
-  };
-  let writer: NdWriter | undefined;
-  let rows = 0;
-  let bytesDone = 0;
-  const variables = new Set<string>();
+async function importFiles(io: Io, paths: readonly string[], uri: string, options: ImportOptions): Promise<void> {
+  if (options.id !== undefined && paths.length > 1) {
+    throw new CliError("InvalidArgument", `--id names one row set, but ${paths.length} files are given; leave it out to use the file names`);
+  }
+  const started = performance.now();
+  // Every header first: a missing or bad file, or a type plan that fails, writes nothing.
+  const files: NetcdfFile[] = [];
   try {
-    for (let i = 0; i < files.length; i++) {
-      const path = files[i]!;
-      const { batch, warnings } = await next;
-      if (i + 1 < files.length) next = readNetcdf(files[i + 1]!);
-      // Reads ahead one file while this one is written; an error of the next read surfaces at its turn.
-      next.catch(() => {});
-      for (const w of warnings) warn(io, w);
-      writer ??= await NdWriter.create(uri, { ...writeOptions, mode: options.mode, ...(options.mode === "append" ? {} : { stats: options.stats }) });
-      for (const row of toRows(batch, path, options)) {
-        await writer.write(row);
-        rows++;
-      }
-      for (const name of batch.names()) variables.add(name);
-      bytesDone += sizes[i]!;
-      progress.update(bytesDone, rows);
+    for (const path of paths) files.push(await openNetcdf(path));
+    const ids = paths.map((path) => options.id ?? basename(path));
+    const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+    if (twice.length > 0) {
+      throw new CliError("InvalidArgument", `two files would have the id ${[...new Set(twice)].map((id) => `"${id}"`).join(", ")} (the file name); import them in separate runs or tables`);
     }
-    const table = await writer!.finish();
-    writer = undefined;
+    const plan = planTypes(files, options.cf, options.casting);
+    const rowPlans = files.map((file) => planRows(file, options.chunk));
+    let table: NdTable | undefined;
+    if (options.mode === "append" || options.mode === "replace") {
+      table = await open(uri);
+      checkCfMode(table, options.cf);
+      const present = await existingIds(table, ids);
+      if (present.length > 0 && options.mode === "append") {
+        throw new CliError("InvalidArgument", `${uri} already has rows with id ${present.map((id) => `"${id}"`).join(", ")}; use --mode replace to replace them`);
+      }
+    }
+    for (const file of files) for (const w of file.warnings) warn(io, w);
+    for (const rows of rowPlans) if (rows.notice !== undefined) warn(io, rows.notice);
+
+    const totalBytes = files.reduce((n, f) => n + fileBytes(f), 0);
+    const progress = progressBar(io, "import", totalBytes);
+    const writeOptions: WriteOptions = {
+      casting: options.casting,
+      // Small Lance adds, two at a time: memory follows the rows (README, "Streaming").
+      targetFragmentBytes: 2 * ROW_BUDGET_BYTES,
+      writeParallelism: 2,
+      ...(options.compression === undefined ? {} : { columnDefaults: { compression: options.compression } }),
+    };
+    const creates = options.mode === "create" || options.mode === "overwrite";
+    const writer = creates
+      ? await NdWriter.create(uri, { ...writeOptions, mode: options.mode as "create" | "overwrite", stats: options.stats, schemaMetadata: { [CF_MODE_KEY]: options.cf } })
+      : await NdWriter.append(table!, writeOptions);
+    let rows = 0;
+    let bytesDone = 0;
+    const variables = new Set<string>();
+    try {
+      for (let i = 0; i < files.length; i++) {
+        const file = files[i]!;
+        const perRow = fileBytes(file) / rowPlans[i]!.rows;
+        for await (const raw of fileRows(file, rowPlans[i]!)) {
+          const row = applyPlan(raw, plan, options.cf, options.casting);
+          await writer.write(withId(row, ids[i]!));
+          rows++;
+          bytesDone += perRow;
+          progress.update(Math.round(bytesDone), rows);
+        }
+        for (const v of file.variables) variables.add(v.name);
+        await file.close();
+      }
+    } catch (err) {
+      progress.stop();
+      await writer.abort();
+      throw err;
+    }
+    const written = await writer.finish();
     progress.stop();
+    const version = await written.version();
+    const replaced = options.mode === "replace" ? await deleteOlderRows(written, ids, version) : 0;
     const seconds = (performance.now() - started) / 1000;
     const summary = {
       table: uri,
       files: files.length,
       rows,
       variables: [...variables],
-      version: await table.version(),
-      totalRows: await table.countRows(),
+      cf: options.cf,
+      version: await written.version(),
+      replacedRows: replaced,
+      totalRows: await written.countRows(),
       bytesRead: totalBytes,
       seconds,
     };
     if (options.json) printJson(io.stdout, summary);
     else {
+      const swapped = options.mode === "replace" ? `, ${replaced} old row${replaced === 1 ? "" : "s"} replaced` : "";
       println(
         io.stdout,
         `imported ${files.length} file${files.length === 1 ? "" : "s"} (${formatBytes(totalBytes)}, ${variables.size} variables) as ${rows} row${rows === 1 ? "" : "s"} into ${uri} ` +
-          `in ${seconds.toFixed(1)} s: version ${summary.version}, ${summary.totalRows} rows in the table`,
+          `in ${seconds.toFixed(1)} s: version ${summary.version}, ${summary.totalRows} rows in the table${swapped}`,
       );
     }
-  } catch (err) {
-    progress.stop();
-    await writer?.abort();
-    throw err;
-  }
-}
-
-/** The rows of one file: the batch with its `id`, whole or in chunks. */
-function toRows(batch: NdRecordBatch, path: string, options: ImportOptions): NdRecordBatch[] {
-  const id = options.id ?? basename(path);
-  const row = batch.withGlobalAttrs(new Map([...batch.globalAttrs, ["id", attr.utf8(id)]]));
-  if (options.chunk === undefined) return [row];
-  const grid = row.grid().map((d) => d.name);
-  const unknown = [...options.chunk.keys()].filter((d) => !grid.includes(d));
-  if (unknown.length > 0) {
-    throw new CliError("InvalidArgument", `${path}: --chunk names ${unknown.join(", ")}, which the file does not have (its dims: ${grid.join(", ")})`, { path });
-  }
-  return chunk(row, Object.fromEntries(options.chunk));
-}
-
-async function fileSize(path: string): Promise<number> {
-  try {
-    const info = await fileStat(path);
-    if (!info.isFile()) throw new CliError("InvalidFile", `${path}: not a file`, { path });
-    return info.size;
-  } catch (cause) {
-    if (cause instanceof CliError) throw cause;
-    if ((cause as { code?: string }).code === "ENOENT") throw new CliError("FileNotFound", `${path}: no such file`, { path, cause });
-    throw new CliError("InvalidFile", `${path}: cannot read (${(cause as { code?: string }).code ?? String(cause)})`, { path, cause });
+  } finally {
+    await Promise.all(files.map((f) => f.close().catch(() => {})));
   }
 }

@@ -22,7 +22,7 @@ export function progressBar(io: Io, label: string, totalBytes: number): Progress
   const started = performance.now();
   const bar = new cliProgress.SingleBar({
     stream: io.stderr as NodeJS.WritableStream,
-    format: `${label} [{bar}] {percentage}% | {done} of {total_text} | {rows} rows | {rate}/s | {duration_formatted}`,
+    format: `${label} [{bar}] {percentage}% | {done} of {total_text} | {rows} rows | {rate}/s | {duration_formatted} | ETA {eta_formatted}`,
     hideCursor: true,
     clearOnComplete: true,
   });

@@ -1,6 +1,7 @@
 /** A variable of a row as a heatmap PNG: slice, title, units, orientation. */
 import { writeFile } from "node:fs/promises";
-import type { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { cfDecode } from "@lance-nd/cf";
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { CliError } from "../errors.js";
 import { formatValue } from "../output/row-text.js";
 import { renderHeatmap } from "./heatmap.js";
@@ -22,9 +23,10 @@ export interface PlotSummary {
 
 /**
  * Plots variable `name` of `batch`, indexed with `isel` (see `slice2d`), to
- * a PNG at `path`. Values are decoded as CF says (as xarray shows them):
- * cells equal to `_FillValue` or `missing_value` are missing (grey, like
- * null and NaN), the others are `value * scale_factor + add_offset`. The title names the selected indices with their
+ * a PNG at `path`. Values are decoded as CF says, by `@lance-nd/cf`'s
+ * `cfDecode`: fill values (`_FillValue`, `missing_value`, netCDF's default
+ * fill) are missing (grey, like null and NaN), the others are
+ * `value * scale_factor + add_offset`. The title names the selected indices with their
  * coordinate values; the colour bar shows the variable's `units`. When the
  * row dim has an ascending 1-D coordinate (e.g. latitude), row 0 is drawn
  * at the bottom (north up).
@@ -47,8 +49,8 @@ export async function plotVariable(
   if (array === undefined) {
     throw new CliError("InvalidArgument", `the selected row has no variable "${name}" (it has ${batch.names().join(", ")})`, { variable: name });
   }
-  const slice = slice2d(array, name, isel);
-  const decoded = decodeCf(slice.values, slice.nullMask, array);
+  // The CF decoding of @lance-nd/cf (a table imported with --cf decode is already decoded).
+  const slice = slice2d(cfDecode(array, { mask: true, scale: true, times: false, name }), name, isel);
   const labels = [
     ...[...isel].map(([dim, index]) => [dim, String(index), coordinate(batch, dim, index)] as const),
     ...[...picked].map(([dim, label]) => [dim, label, coordinate(batch, dim, 0)] as const),
@@ -59,7 +61,7 @@ export async function plotVariable(
   const png = renderHeatmap(slice.values, slice.cols.size, slice.rows.size, {
     title,
     ...(typeof units === "string" ? { units } : {}),
-    ...(decoded.nullMask === undefined ? {} : { nullMask: decoded.nullMask }),
+    ...(slice.nullMask === undefined ? {} : { nullMask: slice.nullMask }),
     origin: ascending(batch, slice.rows.name) ? "lower" : "upper",
   });
   try {
@@ -81,36 +83,6 @@ export async function plotVariable(
     min: Number.isFinite(min) ? min : null,
     max: Number.isFinite(max) ? max : null,
   };
-}
-
-/** A numeric attribute's scalar value, or the values of a list attribute. */
-function numbers(array: NdArray, key: string): number[] {
-  const value = array.attr(key);
-  if (typeof value === "number" || typeof value === "bigint") return [Number(value)];
-  if (Array.isArray(value)) return value.filter((v) => typeof v === "number" || typeof v === "bigint").map(Number);
-  return [];
-}
-
-/**
- * CF decoding of a slice in place: fill and missing values become missing
- * cells (a null mask is made when needed), then scale and offset apply.
- */
-export function decodeCf(values: Float64Array, nullMask: Uint8Array | undefined, array: NdArray): { nullMask: Uint8Array | undefined } {
-  const missing = new Set([...numbers(array, "_FillValue"), ...numbers(array, "missing_value")]);
-  const scale = numbers(array, "scale_factor")[0] ?? 1;
-  const offset = numbers(array, "add_offset")[0] ?? 0;
-  let mask = nullMask;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (missing.has(v)) {
-      mask ??= new Uint8Array(values.length);
-      mask[i] = 1;
-      values[i] = Number.NaN;
-    } else if (scale !== 1 || offset !== 0) {
-      values[i] = v * scale + offset;
-    }
-  }
-  return { nullMask: mask };
 }
 
 /** The value of the 1-D coordinate variable of `dim` at `index`, as text. */

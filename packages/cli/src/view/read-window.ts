@@ -15,7 +15,7 @@ import { scan } from "lance-nd";
 import type { NdTable } from "lance-nd";
 import { oneDataset, readDataset } from "../commands/one-dataset.js";
 import { CliError } from "../errors.js";
-import { decodeCf } from "../plot/plot-variable.js";
+import { cfDecode } from "@lance-nd/cf";
 import { slice2d } from "../plot/slice.js";
 import { datasetFilter } from "./catalog.js";
 import type { DatasetSummary } from "./catalog.js";
@@ -52,8 +52,7 @@ export async function readWindow(table: NdTable, dataset: DatasetSummary, reques
     throw new CliError("InvalidArgument", `dataset ${describe(request.dataset)} has no variable "${variable}"`, { variable });
   }
   const isel = chunks === undefined ? request.isel : new Map([...request.isel].map(([dim, index]) => [dim, index - (chunks.starts.get(dim) ?? 0)]));
-  const slice = slice2d(array, variable, isel);
-  decodeCf(slice.values, slice.nullMask, array);
+  const slice = slice2d(cfDecode(array, { mask: true, scale: true, times: false, name: variable }), variable, isel);
   const window = NdArray.from(slice.values, {
     dims: [
       [slice.rows.name, slice.rows.size],

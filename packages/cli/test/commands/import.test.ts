@@ -25,9 +25,9 @@ describe.skipIf(skip)("import", () => {
     dir = tempDir();
   });
 
-  it("netCDF-3: every variable with dims and attributes; fill values and scale/offset stay attributes; the unlimited dim is a dim", () => {
+  it("netCDF-3, --cf raw: every variable with dims and attributes; fill values and scale/offset stay attributes; the unlimited dim is a dim", () => {
     const table = join(dir, "classic.lance");
-    const run = cli(["import", fixture("ocean-classic.nc"), table]);
+    const run = cli(["import", fixture("ocean-classic.nc"), table, "--cf", "raw"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^imported 1 file .* as 1 row into .*classic\.lance .*version \d+, 1 rows in the table/);
     const [row] = scanJson(table);

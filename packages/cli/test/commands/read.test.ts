@@ -39,7 +39,7 @@ describe.skipIf(skip)("reading a table", () => {
   it("vars: one line per variable with its type and attribute keys", () => {
     const run = cli(["vars", table]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^sst\s+Float32\s+yes\s+long_name, units, _FillValue, scale_factor, add_offset, valid_range$/m);
+    expect(run.stdout).toMatch(/^sst\s+Float32\s+yes\s+long_name, units, _FillValue, scale_factor, add_offset, valid_range(, _ChunkSizes)?$/m); // _ChunkSizes: README, Storage attributes
     expect(run.stdout).toMatch(/^name\s+Utf8\s+yes\s+long_name$/m);
   });
 

@@ -11,7 +11,7 @@ describe("usage errors exit with 2 and one line", () => {
     ["a missing required option", ["delete", "t.lance"], /^lance-nd: required option '--where <sql>' not specified/],
     ["a bad duration", ["cleanup", "t.lance", "--older-than", "7w"], /argument '7w' is invalid\. expected a number and a unit/],
     ["a bad type name", ["widen", "t.lance", "sst", "complex64"], /unknown type "complex64"/],
-    ["a bad --mode", ["import", "a.nc", "t.lance", "--mode", "replace"], /argument 'replace' is invalid\. Allowed choices are create, append, overwrite/],
+    ["a bad --mode", ["import", "a.nc", "t.lance", "--mode", "upsert"], /argument 'upsert' is invalid\. Allowed choices are create, append, replace, overwrite/],
     ["a bad --isel", ["plot", "t.lance", "sst", "--isel", "time"], /expected name=value/],
   ])("%s", (_what, args, message) => {
     const run = cli(args);

@@ -6,8 +6,9 @@ import { DateUnit, Precision, Type } from "apache-arrow";
 import type { DataType, Date_, Float, Timestamp, Vector } from "apache-arrow";
 import type { Dataset } from "h5wasm";
 import type { Attrs, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { CliError } from "../errors.js";
-import { DIMENSION_ONLY_NAME } from "./hdf5.js";
+import { DIMENSION_ONLY_NAME } from "./hdf5-file.js";
+import { NetcdfError } from "./netcdf-error.js";
+import { CHAR_DIM_ATTR, CHAR_DIM_SIZE_ATTR, CHUNK_SIZES_ATTR, DEFLATE_LEVEL_ATTR, STORAGE_ATTRS, UNLIMITED_ATTR } from "./storage-attrs.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import type { NumericArray } from "./raw.js";
 
@@ -29,82 +30,165 @@ const DEFAULT_FILL: Record<string, number | bigint> = {
   BigUint64Array: 18446744073709551614n,
 };
 
+/** Compression of the variables a writer writes. */
+export interface WriteCompression {
+  /** `deflate` (zlib) or `none`. */
+  codec: "deflate" | "none";
+  /** zlib level 1..9 (default 4). */
+  level?: number;
+}
+
+/** Options of {@link writeNetcdf}. */
+export interface WriteNetcdfOptions {
+  /** Compression of every variable; default: each variable's `_DeflateLevel` (as read), else none. */
+  compression?: WriteCompression;
+  /** Chunk size per dim for every variable; default: each variable's `_ChunkSizes`, else contiguous. */
+  chunks?: Readonly<Record<string, number>>;
+  /** The unlimited dims; default: the global `_Unlimited` (as read), else none. */
+  unlimited?: readonly string[];
+}
+
 /**
  * Writes `batch` to a new netCDF-4 file at `path` (replacing it). Each grid
  * dim becomes a netCDF dimension: the 1-D array named like the dim is its
  * coordinate variable, other dims get a dimension-only scale. Every array
  * becomes a variable with its dims and attributes; global attributes become
  * file attributes. Types: integers and floats as themselves (Float16 as
- * float), Bool as byte 0/1, Utf8 as NC_STRING, Timestamp/Date as int64/int
- * with CF `units` ("milliseconds since 1970-01-01 00:00:00" ...) unless the
- * array has `units`. String attributes are char attributes, lists of strings
- * NC_STRING. Nulls are written as the `_FillValue` (added when missing: NaN
- * for floats, netCDF's default fill for integers).
+ * float), Bool as byte 0/1, Utf8 as NC_STRING, or as a char array when it has
+ * `_CharDim` / `_CharDimSize` (README, "Storage attributes"); Timestamp/Date
+ * as int64/int with CF `units` ("milliseconds since 1970-01-01 00:00:00"
+ * ...) unless the array has `units`. String attributes are char attributes,
+ * lists of strings NC_STRING. Nulls are written as the `_FillValue` (added
+ * when missing: NaN for floats, netCDF's default fill for integers).
+ * Storage attributes choose chunking, compression and unlimited dims unless
+ * `options` say otherwise, and are not written.
  *
- * Throws a `CliError`: `InvalidArgument` for a type netCDF cannot hold
- * (Binary, Time, Duration), naming the array; `WriteFailed` when HDF5 fails.
+ * Throws a `NetcdfError`: `UnsupportedType` for a type netCDF cannot hold
+ * (Binary, Time, Duration), naming the array; `InvalidArgument` for an
+ * option naming a dim the batch does not have; `WriteFailed` when HDF5 fails.
  *
  * @example
- * await writeNetcdf4(batch, "out.nc"); // then: ncdump -h out.nc
+ * await writeNetcdf("out.nc", batch, { compression: { codec: "deflate", level: 4 }, chunks: { time: 1 } });
  */
-export async function writeNetcdf4(batch: NdRecordBatch, path: string): Promise<void> {
+export async function writeNetcdf(path: string, batch: NdRecordBatch, options: WriteNetcdfOptions = {}): Promise<void> {
+  const grid = batch.grid();
+  for (const dim of [...Object.keys(options.chunks ?? {}), ...(options.unlimited ?? [])]) {
+    if (!grid.some((d) => d.name === dim)) {
+      throw new NetcdfError("InvalidArgument", `${path}: no dim "${dim}" to chunk or make unlimited (the dims are ${grid.map((d) => d.name).join(", ")})`, { path });
+    }
+  }
   const stored = new Map(batch.arrays().map(([name, array]) => [name, storedValues(name, array)] as const));
-  const h5 = await loadH5wasm();
+  const unlimited = new Set(options.unlimited ?? unlimitedOf(batch));
+  const { h5 } = await loadH5wasm();
   let file: InstanceType<typeof h5.File>;
   try {
     file = new h5.File(path, "w", { track_order: true });
   } catch (cause) {
-    throw new CliError("WriteFailed", `${path}: cannot create the file (${hdf5ErrorText(cause)})`, { path, cause });
+    throw new NetcdfError("WriteFailed", `${path}: cannot create the file (${hdf5ErrorText(cause)})`, { path, cause });
   }
   let current = "";
   try {
-    const grid = batch.grid();
+    const dims = [...grid];
+    for (const [, array] of batch.arrays()) {
+      const charDim = charDimOf(array);
+      if (charDim !== undefined && !dims.some((d) => d.name === charDim.name)) dims.push(charDim);
+    }
     const coordinates = new Set(
-      grid.filter((d) => batch.get(d.name)?.dims.length === 1 && batch.get(d.name)?.dims[0]?.name === d.name).map((d) => d.name),
+      grid.filter((d) => batch.get(d.name)?.dims.length === 1 && batch.get(d.name)?.dims[0]?.name === d.name && charDimOf(batch.get(d.name)!) === undefined).map((d) => d.name),
     );
+    const dimsOf = new Map<string, string[]>();
     for (const [name, array] of batch.arrays()) {
       current = name;
       const values = stored.get(name)!;
-      const dataset = file.create_dataset({
-        name,
-        data: values.data,
-        shape: array.shape,
-        track_order: true,
-        ...(values.kind === "strings" ? { dtype: "S" } : {}),
-      });
+      const charDim = values.kind === "strings" ? charDimOf(array) : undefined;
+      const shape = charDim === undefined ? array.shape : [...array.shape, charDim.size];
+      const names = charDim === undefined ? array.dimNames : [...array.dimNames, charDim.name];
+      dimsOf.set(name, names);
+      const data = charDim === undefined ? values.data : charCells(values.data as string[], charDim.size);
+      const dtype = values.kind === "strings" ? (charDim === undefined ? "S" : "S1") : undefined;
+      const layout = layoutOf(array, names, shape, options, unlimited, values.kind === "strings" && charDim === undefined);
+      const dataset = file.create_dataset({ name, data, shape, track_order: true, ...(dtype === undefined ? {} : { dtype }), ...layout });
       writeAttrs(dataset, variableAttrs(array, values));
     }
     current = "";
-    grid.forEach((dim, index) => {
+    dims.forEach((dim, index) => {
+      const growable = unlimited.has(dim.name);
       const scale = coordinates.has(dim.name)
         ? file.get(dim.name)
-        : file.create_dataset({ name: dim.name, data: new Float32Array(dim.size), shape: [dim.size] });
+        : file.create_dataset({ name: dim.name, data: new Float32Array(dim.size), shape: [dim.size], ...(growable ? { maxshape: [null], chunks: [Math.max(1, Math.min(dim.size, 1024))] } : {}) });
       if (scale === null || !("make_scale" in scale)) throw new Error(`no dataset for dim "${dim.name}"`);
       scale.make_scale(coordinates.has(dim.name) ? dim.name : `${DIMENSION_ONLY_NAME}${String(dim.size).padStart(10)}`);
       // netCDF-4 numbers the dims with this attribute; it keeps the grid order.
       scale.create_attribute("_Netcdf4Dimid", new Int32Array([index]), [], "<i");
     });
-    for (const [name, array] of batch.arrays()) {
+    for (const [name] of batch.arrays()) {
       current = name;
       const dataset = file.get(name);
       if (dataset === null || !("attach_scale" in dataset)) continue;
-      array.dims.forEach((dim, axis) => {
-        if (!(coordinates.has(name) && dim.name === name)) dataset.attach_scale(axis, `/${dim.name}`);
+      dimsOf.get(name)!.forEach((dim, axis) => {
+        if (!(coordinates.has(name) && dim === name)) dataset.attach_scale(axis, `/${dim}`);
       });
     }
     current = "";
     writeAttrs(file, attrValues(batch.globalAttrs));
   } catch (cause) {
-    if (cause instanceof CliError) throw cause;
+    if (cause instanceof NetcdfError) throw cause;
     const where = current === "" ? "" : ` variable "${current}":`;
-    throw new CliError("WriteFailed", `${path}:${where} cannot write (${hdf5ErrorText(cause)})`, {
-      path,
-      variable: current || undefined,
-      cause,
-    });
+    throw new NetcdfError("WriteFailed", `${path}:${where} cannot write (${hdf5ErrorText(cause)})`, { path, variable: current || undefined, cause });
   } finally {
     file.close();
   }
+}
+
+/** The unlimited dims a batch read by this package records in its global `_Unlimited`. */
+function unlimitedOf(batch: NdRecordBatch): string[] {
+  const value = batch.globalAttrs.get(UNLIMITED_ATTR)?.toJS();
+  if (typeof value === "string") return [value];
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+/** The char dim of a string array read from a char variable (its `_CharDim` / `_CharDimSize`). */
+function charDimOf(array: NdArray): { name: string; size: number } | undefined {
+  const name = array.attr(CHAR_DIM_ATTR);
+  const size = array.attr(CHAR_DIM_SIZE_ATTR);
+  if (typeof name !== "string" || typeof size !== "number") return undefined;
+  if (array.type.typeId !== Type.Utf8 && array.type.typeId !== Type.LargeUtf8) return undefined;
+  return { name, size };
+}
+
+/** Strings cut into `width` one-byte cells, NUL-padded (netCDF char rows). */
+function charCells(strings: readonly string[], width: number): string[] {
+  const out: string[] = [];
+  for (const s of strings) {
+    for (let i = 0; i < width; i++) out.push(i < s.length ? s[i]! : "");
+  }
+  return out;
+}
+
+/** Chunks, compression and growable dims of one dataset, from the options or the array's storage attributes. */
+function layoutOf(
+  array: NdArray,
+  names: readonly string[],
+  shape: readonly number[],
+  options: WriteNetcdfOptions,
+  unlimited: ReadonlySet<string>,
+  vlen: boolean,
+): { chunks?: number[]; maxshape?: (number | null)[]; compression?: number; compression_opts?: number } {
+  if (shape.length === 0) return {};
+  const recorded = array.attr(CHUNK_SIZES_ATTR);
+  let chunks: number[] | undefined;
+  if (options.chunks !== undefined) chunks = names.map((d, i) => Math.max(1, Math.min(options.chunks![d] ?? shape[i]!, shape[i]! || 1)));
+  else if (Array.isArray(recorded) && recorded.length === shape.length) chunks = recorded.map(Number);
+  else if (typeof recorded === "number" && shape.length === 1) chunks = [recorded];
+  const growable = names.map((d) => unlimited.has(d));
+  const level = options.compression === undefined ? array.attr(DEFLATE_LEVEL_ATTR) : options.compression.codec === "none" ? undefined : (options.compression.level ?? 4);
+  const compress = typeof level === "number" && !vlen;
+  if ((compress || growable.some(Boolean)) && chunks === undefined) chunks = shape.map((s, i) => (growable[i] ? Math.max(1, Math.min(s, 1024)) : Math.max(1, s)));
+  return {
+    ...(chunks === undefined ? {} : { chunks }),
+    ...(growable.some(Boolean) ? { maxshape: shape.map((s, i) => (growable[i] ? null : s)) } : {}),
+    ...(compress ? { compression: 1, compression_opts: level } : {}),
+  };
 }
 
 /** The values of an array as netCDF stores them; nulls become the fill value. */
@@ -126,7 +210,7 @@ function storedValues(name: string, array: NdArray): Stored {
       data = Int8Array.from(values as Iterable<boolean | null>, (b) => (b ? 1 : 0));
       break;
     default:
-      throw new CliError("InvalidArgument", `array "${name}" has type ${String(type)}, which netCDF cannot hold`, {
+      throw new NetcdfError("UnsupportedType", `array "${name}" has type ${String(type)}, which netCDF cannot hold`, {
         variable: name,
       });
   }
@@ -189,6 +273,7 @@ function timeUnits(type: DataType): string | undefined {
 function attrValues(attrs: Attrs): Map<string, AttrValue> {
   const out = new Map<string, AttrValue>();
   for (const [key, attr] of attrs) {
+    if (STORAGE_ATTRS.has(key)) continue;
     const item = attr.itemType;
     if (item.typeId === Type.Utf8 || item.typeId === Type.LargeUtf8) {
       const strings = Array.from(attr.value as Iterable<string | null>, (s) => s ?? "");

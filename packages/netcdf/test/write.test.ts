@@ -5,10 +5,9 @@ import { join } from "node:path";
 import { Binary, Int16, TimestampMillisecond, makeData, Vector } from "apache-arrow";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
-import { isCliError } from "../../src/errors.js";
-import { readNetcdf } from "../../src/netcdf/read.js";
-import { writeNetcdf4 } from "../../src/netcdf/write.js";
-import { hasTool } from "../fixtures.js";
+import { isNetcdfError } from "../src/index.js";
+import { readNetcdf, writeNetcdf } from "../src/index.js";
+import { hasTool } from "./fixtures.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-cli-write-"));
 let n = 0;
@@ -37,7 +36,7 @@ if (ncdumpSkip) console.warn(`ncdump tests skipped: ${ncdumpSkip}`);
 describe.skipIf(ncdumpSkip !== undefined)(`ncdump reads the files${ncdumpSkip ? ` (skipped: ${ncdumpSkip})` : ""}`, () => {
   it("ncdump -h lists the dims, the variables with their dims and the attributes", async () => {
     const path = outPath();
-    await writeNetcdf4(sample(), path);
+    await writeNetcdf(path, sample());
     const run = spawnSync("ncdump", ["-h", path], { encoding: "utf8" });
     expect(run.status, run.stderr).toBe(0);
     const out = run.stdout;
@@ -58,7 +57,7 @@ describe.skipIf(ncdumpSkip !== undefined)(`ncdump reads the files${ncdumpSkip ? 
   it("ncdump prints the values; a dim without coordinate variable is a plain dimension", async () => {
     const path = outPath();
     const batch = new NdRecordBatch({ v: NdArray.from(Int16Array.of(1, 2, 3, 4, 5, 6), { dims: { y: 2, x: 3 } }) });
-    await writeNetcdf4(batch, path);
+    await writeNetcdf(path, batch);
     const run = spawnSync("ncdump", [path], { encoding: "utf8" });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/dimensions:\s+y = 2 ;\s+x = 3 ;\s+variables:\s+short v\(y, x\) ;/);
@@ -70,8 +69,8 @@ describe("writeNetcdf4 round trip through readNetcdf", () => {
   it("values, dims, attributes and their types come back", async () => {
     const path = outPath();
     const batch = sample();
-    await writeNetcdf4(batch, path);
-    const back = (await readNetcdf(path)).batch;
+    await writeNetcdf(path, batch);
+    const back = (await readNetcdf(path));
     expect(back.names()).toEqual(batch.names());
     for (const [name, a] of batch.arrays()) {
       const b = back.get(name)!;
@@ -94,8 +93,8 @@ describe("writeNetcdf4 round trip through readNetcdf", () => {
       i: NdArray.from([1, null, 3], { dims: { x: 3 }, type: new Int16() }),
       j: NdArray.from([null, 2, 3], { dims: { x: 3 }, type: new Int16(), attrs: { _FillValue: attr.int16(-1) } }),
     });
-    await writeNetcdf4(batch, path);
-    const back = (await readNetcdf(path)).batch;
+    await writeNetcdf(path, batch);
+    const back = (await readNetcdf(path));
     expect(Array.from(back.get("f")!.toArray())).toEqual([1.5, Number.NaN, 3]);
     expect(back.get("f")!.attr("_FillValue")).toBeNaN();
     expect(Array.from(back.get("i")!.toArray())).toEqual([1, -32767, 3]);
@@ -106,8 +105,8 @@ describe("writeNetcdf4 round trip through readNetcdf", () => {
   it("timestamps are int64 with CF units", async () => {
     const path = outPath();
     const t = NdArray.from(BigInt64Array.of(0n, 86_400_000n), { dims: { time: 2 }, type: new TimestampMillisecond() });
-    await writeNetcdf4(new NdRecordBatch({ t }), path);
-    const back = (await readNetcdf(path)).batch.get("t")!;
+    await writeNetcdf(path, new NdRecordBatch({ t }));
+    const back = (await readNetcdf(path)).get("t")!;
     expect(String(back.type)).toBe("Int64");
     expect(back.attr("units")).toBe("milliseconds since 1970-01-01 00:00:00");
     expect(Array.from(back.toArray())).toEqual([0n, 86_400_000n]);
@@ -118,13 +117,13 @@ describe("writeNetcdf4 round trip through readNetcdf", () => {
       makeData({ type: new Binary(), length: 1, valueOffsets: Int32Array.of(0, 1), data: Uint8Array.of(7) }),
     ]);
     const batch = new NdRecordBatch({ blob: NdArray.from(bin, { dims: { x: 1 } }) });
-    const err = await writeNetcdf4(batch, outPath()).catch((e: unknown) => e);
-    expect(isCliError(err, "InvalidArgument")).toBe(true);
+    const err = await writeNetcdf(outPath(), batch).catch((e: unknown) => e);
+    expect(isNetcdfError(err, "UnsupportedType")).toBe(true);
     expect((err as Error).message).toContain('"blob"');
   });
 
   it("a path that cannot be created is WriteFailed", async () => {
-    const err = await writeNetcdf4(sample(), join(dir, "no-such-dir", "x.nc")).catch((e: unknown) => e);
-    expect(isCliError(err, "WriteFailed")).toBe(true);
+    const err = await writeNetcdf(join(dir, "no-such-dir", "x.nc"), sample()).catch((e: unknown) => e);
+    expect(isNetcdfError(err, "WriteFailed")).toBe(true);
   });
 });

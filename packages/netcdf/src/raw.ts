@@ -1,5 +1,5 @@
 /**
- * The netCDF data model as the readers see it, before it becomes nd-arrow:
+ * The netCDF data model as the format readers see it, before it becomes nd-arrow:
  * variables with their netCDF type, dims, raw stored values and attributes.
  */
 
@@ -44,25 +44,49 @@ export interface RawAttr {
   readonly value: NumericArray | readonly string[];
 }
 
-/** One variable with its dims (after collapsing the last dim of a char array). */
+/** A dimension of a file, with whether it is unlimited (netCDF-3's record dim, netCDF-4's growable dims). */
+export interface NetcdfDim {
+  readonly name: string;
+  readonly size: number;
+  readonly unlimited: boolean;
+}
+
+/** How a netCDF-4 variable is compressed (filters in HDF5 order; deflate is zlib). */
+export interface NetcdfCompression {
+  /** `deflate`, `zstd`, `szip`, ... or `filter-<id>` for another HDF5 filter. */
+  readonly codec: string;
+  /** The codec's level, when it has one. */
+  readonly level?: number;
+  /** True when the shuffle filter runs first. */
+  readonly shuffle: boolean;
+}
+
+/** One variable as a file stores it (a char variable keeps its last, char dim here). */
 export interface RawVariable {
   readonly name: string;
   readonly type: NcType;
   readonly dims: readonly { readonly name: string; readonly size: number }[];
-  readonly values: NumericArray | Utf8Values;
   readonly attrs: readonly RawAttr[];
+  /** Chunk sizes of a chunked netCDF-4 variable; `null` when contiguous (always for netCDF-3). */
+  readonly chunking: readonly number[] | null;
+  /** Compression of a netCDF-4 variable; `null` when none. */
+  readonly compression: NetcdfCompression | null;
 }
 
-/** What a reader returns for one file. */
-export interface RawDataset {
-  readonly variables: RawVariable[];
-  readonly globalAttrs: RawAttr[];
-  readonly warnings: string[];
-}
+/** What a slab read returns: numbers, char bytes, or NC_STRING strings. */
+export type SlabValues = NumericArray | { readonly chars: Uint8Array } | { readonly strings: readonly string[] };
 
-/** True for the string payload of a {@link RawVariable}. */
-export function isUtf8Values(values: NumericArray | Utf8Values): values is Utf8Values {
-  return "offsets" in values;
+/** A file as the format readers see it: the header, and slabs read on demand. */
+export interface RawFile {
+  readonly format: "classic" | "64bit-offset" | "netcdf4";
+  readonly dims: readonly NetcdfDim[];
+  readonly variables: readonly RawVariable[];
+  readonly globalAttrs: readonly RawAttr[];
+  /** Things left out, e.g. groups, one sentence each naming the file. */
+  readonly warnings: readonly string[];
+  /** `count[i]` values from `start[i]` along each stored dim, row-major. */
+  readSlab(variable: RawVariable, start: readonly number[], count: readonly number[]): Promise<SlabValues>;
+  close(): Promise<void>;
 }
 
 /**

@@ -1,0 +1,74 @@
+/**
+ * The rows of one file for an import: whole, cut by `--chunk`, or, for a file
+ * larger than the row budget, cut along its unlimited (else first) dim so a
+ * row stays near the budget. Only one row is read at a time.
+ */
+import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { NetcdfFile } from "@lance-nd/netcdf";
+import { CliError } from "../errors.js";
+
+/** The default most bytes (uncompressed) a row of an import holds when `--chunk` is not given. */
+export const ROW_BUDGET_BYTES = 16 * 2 ** 20;
+
+/** How a file is cut into rows. */
+export interface RowPlan {
+  /** Chunk size per dim (empty: the file is one row). */
+  readonly sizes: Readonly<Record<string, number>>;
+  /** The number of rows. */
+  readonly rows: number;
+  /** Set when the file was cut because of its size: says how. */
+  readonly notice: string | undefined;
+}
+
+/** The uncompressed bytes of a file's variables. */
+export function fileBytes(file: NetcdfFile): number {
+  return file.variables.reduce((n, v) => n + v.bytes, 0);
+}
+
+/**
+ * The row plan of `file`: `chunk` as given (dims the file lacks are
+ * `InvalidArgument`), else one row, else (over `budget` bytes) chunks along
+ * the unlimited or first dim, with a notice.
+ */
+export function planRows(file: NetcdfFile, chunk: ReadonlyMap<string, number> | undefined, budget = ROW_BUDGET_BYTES): RowPlan {
+  const grid = new Map<string, number>();
+  for (const v of file.variables) for (const d of v.dims) if (!grid.has(d.name)) grid.set(d.name, d.size);
+  if (chunk !== undefined) {
+    const unknown = [...chunk.keys()].filter((d) => !grid.has(d));
+    if (unknown.length > 0) {
+      throw new CliError("InvalidArgument", `${file.path}: --chunk names ${unknown.join(", ")}, which the file does not have (its dims: ${[...grid.keys()].join(", ")})`, { path: file.path });
+    }
+    const sizes = Object.fromEntries(chunk);
+    return { sizes, rows: countRows(grid, sizes), notice: undefined };
+  }
+  const total = fileBytes(file);
+  if (total <= budget || grid.size === 0) return { sizes: {}, rows: 1, notice: undefined };
+  const largest = [...file.variables].sort((a, b) => b.bytes - a.bytes)[0]!;
+  const dim = file.dims.find((d) => d.unlimited && grid.has(d.name))?.name ?? largest.dims[0]?.name ?? [...grid.keys()][0]!;
+  const length = grid.get(dim)!;
+  const perIndex = file.variables.filter((v) => v.dims.some((d) => d.name === dim)).reduce((n, v) => n + v.bytes / Math.max(length, 1), 0);
+  const step = Math.max(1, Math.min(length, Math.floor(budget / Math.max(perIndex, 1))));
+  const sizes = { [dim]: step };
+  const rows = countRows(grid, sizes);
+  const notice = `${file.path}: ${formatMiB(total)} is more than a row holds (${formatMiB(budget)}); importing it as ${rows} rows of ${dim}=${step} (set --chunk to choose)`;
+  return { sizes, rows, notice };
+}
+
+function countRows(grid: ReadonlyMap<string, number>, sizes: Readonly<Record<string, number>>): number {
+  let rows = 1;
+  for (const [dim, size] of grid) if (Object.hasOwn(sizes, dim)) rows *= Math.max(1, Math.ceil(size / sizes[dim]!));
+  return rows;
+}
+
+function formatMiB(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+}
+
+/** The rows of `file` under `plan`; a whole-file row has no `chunk_offset`. */
+export async function* fileRows(file: NetcdfFile, plan: RowPlan): AsyncGenerator<NdRecordBatch> {
+  const cut = Object.keys(plan.sizes).length > 0;
+  for await (const row of file.chunks(plan.sizes)) {
+    yield cut ? row : row.withGlobalAttrs(new Map([...row.globalAttrs].filter(([key]) => key !== CHUNK_OFFSET)));
+  }
+}

@@ -1,0 +1,72 @@
+import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cli, ensureBuilt, tableState, tempDir } from "../commands/harness.js";
+import { pythonSkipReason, xarrayFixtures } from "./oracle.js";
+
+const skip = pythonSkipReason();
+
+function ok(args: string[]): string {
+  const run = cli(args);
+  expect(run.stderr.split("\n").filter((l) => l !== "" && !l.includes("warning:")), args.join(" ")).toEqual([]);
+  expect(run.code, args.join(" ")).toBe(0);
+  return run.stdout;
+}
+
+describe.skipIf(skip !== undefined)(`importing again${skip ? ` (${skip})` : ""}`, () => {
+  let dir: string;
+  let fixtures: string;
+  beforeAll(() => {
+    ensureBuilt();
+    dir = tempDir();
+    fixtures = xarrayFixtures();
+  });
+
+  it("an import with another --cf mode than the table's is refused naming both; the table stays as it was", () => {
+    const table = join(dir, "modes.lance");
+    ok(["import", join(fixtures, "packed.nc"), table, "--cf", "mask"]);
+    const before = tableState(table);
+    const run = cli(["import", join(fixtures, "unpacked.nc"), table, "--mode", "append", "--cf", "decode"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/created with --cf mask; this import uses --cf decode/);
+    expect(tableState(table)).toEqual(before);
+  });
+
+  it("appending an id already in the table is an error naming it; --mode replace swaps the rows in two commits", () => {
+    const table = join(dir, "again.lance");
+    ok(["import", join(fixtures, "packed.nc"), table, "--chunk", "time=1"]);
+    const before = tableState(table);
+    const run = cli(["import", join(fixtures, "packed.nc"), table, "--mode", "append"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/already has rows with id "packed\.nc"; use --mode replace/);
+    expect(tableState(table)).toEqual(before);
+    for (let round = 1; round <= 2; round++) {
+      const summary = JSON.parse(ok(["import", join(fixtures, "packed.nc"), table, "--mode", "replace", "--chunk", "time=1", "--json"])) as { replacedRows: number; totalRows: number };
+      expect(summary).toMatchObject({ replacedRows: 3, totalRows: 3 });
+      expect(tableState(table)).toEqual({ rows: 3, version: before.version + 2 * round });
+    }
+  });
+
+  it("a failed --mode create leaves no table folder behind", () => {
+    const table = join(dir, "never.lance");
+    const run = cli(["import", join(fixtures, "packed.nc"), "/nonexistent/file.nc", table]);
+    expect(run.code).toBe(1);
+    expect(existsSync(table)).toBe(false);
+    const late = cli(["import", join(fixtures, "packed.nc"), table, "--chunk", "nope=1"]);
+    expect(late.code).toBe(1);
+    expect(existsSync(table)).toBe(false);
+  });
+
+  it("types are planned over all files: the order of the files does not change the table", () => {
+    const types = (order: string[], name: string): Record<string, string> => {
+      const table = join(dir, name);
+      ok(["import", ...order.map((f) => join(fixtures, f)), table, "--cf", "decode", "--casting", "promote"]);
+      const vars = JSON.parse(ok(["vars", table, "--json"])) as { name: string; type: string }[];
+      return Object.fromEntries(vars.map((v) => [v.name, v.type]));
+    };
+    const ab = types(["packed.nc", "unpacked.nc"], "ab.lance");
+    const ba = types(["unpacked.nc", "packed.nc"], "ba.lance");
+    expect(ab).toEqual(ba);
+    expect(ab).toMatchObject({ sst: "Float32", lat: "Float64", time: "Timestamp<SECOND, UTC>" });
+  });
+});

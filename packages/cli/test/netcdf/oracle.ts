@@ -1,0 +1,64 @@
+/**
+ * The Python oracles of the netCDF tests: xarray (decode_cf=False) and
+ * netCDF4-python's mask-and-scale through @lance-nd/netcdf's
+ * scripts/xarray-dump.py, and the xarray-made fixtures of
+ * scripts/make-xarray-fixtures.py. Outside CI the tests skip with the reason
+ * when /usr/bin/python3 lacks xarray or netCDF4; under `CI=true` they run and fail.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const PYTHON = "/usr/bin/python3";
+const SCRIPTS = fileURLToPath(new URL("../../../netcdf/scripts/", import.meta.url));
+
+/** Why the oracle tests cannot run here (undefined when they can, and always under CI). */
+export function pythonSkipReason(): string | undefined {
+  if (process.env.CI === "true") return undefined;
+  if (spawnSync(PYTHON, ["-c", "import xarray, netCDF4"], { stdio: "ignore" }).status === 0) return undefined;
+  const reason = "xarray/netCDF4 oracle skipped: /usr/bin/python3 with xarray and netCDF4 not found (apt-get install python3-xarray python3-netcdf4)";
+  console.warn(reason);
+  return reason;
+}
+
+function python(args: string[]): string {
+  const run = spawnSync(PYTHON, args, { encoding: "utf8", maxBuffer: 256 * 2 ** 20 });
+  if (run.status !== 0) throw new Error(`${args[0]} failed: ${run.error?.message ?? run.stderr}`);
+  return run.stdout;
+}
+
+/** An attribute as xarray reports it. */
+export interface DumpAttr {
+  dtype: string;
+  value: unknown;
+}
+
+/** A file as xarray sees it with decode_cf=False. */
+export interface XarrayDump {
+  dims: Record<string, number>;
+  unlimited: string[];
+  attrs: Record<string, DumpAttr>;
+  variables: Record<string, { dims: string[]; dtype: string; shape: number[]; values: unknown[]; attrs: Record<string, DumpAttr>; chunksizes: number[] | null; complevel: number | null }>;
+}
+
+/** xarray's view of files (one Python start for all). */
+export function xarrayDump(...paths: string[]): XarrayDump[] {
+  return JSON.parse(python([join(SCRIPTS, "xarray-dump.py"), ...paths])) as XarrayDump[];
+}
+
+/** netCDF4-python's automatic mask-and-scale of each numeric variable (null = masked), and num2date of CF times. */
+export function netcdf4Masked(path: string): Record<string, { dtype: string; values: (number | string | null)[]; epochMicroseconds?: (number | null)[] }> {
+  return (JSON.parse(python([join(SCRIPTS, "xarray-dump.py"), "--mask", path])) as never[])[0]!;
+}
+
+let made: string | undefined;
+
+/** The folder of the xarray-made fixtures (packed.nc, unpacked.nc, big.nc), made once per test process. */
+export function xarrayFixtures(): string {
+  if (made !== undefined && existsSync(join(made, "big.nc"))) return made;
+  made = mkdtempSync(join(tmpdir(), "lance-nd-xarray-fixtures-"));
+  python([join(SCRIPTS, "make-xarray-fixtures.py"), made]);
+  return made;
+}

@@ -1,0 +1,83 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
+import { pythonSkipReason, xarrayDump, xarrayFixtures } from "./oracle.js";
+import type { XarrayDump } from "./oracle.js";
+
+const skip = pythonSkipReason();
+
+const XARRAY_DATA = "/usr/lib/python3/dist-packages/xarray/tests/data";
+const SCIPY_DATA = "/usr/lib/python3/dist-packages/scipy/io/tests/data";
+const GSHHG = "/usr/share/gmt-gshhg/binned_GSHHS_c.nc";
+
+/** Real files no one here wrote; missing ones fail under CI (the oracle skip covers a machine without Python). */
+function realFiles(): string[] {
+  const files = [join(XARRAY_DATA, "example_1.nc"), join(XARRAY_DATA, "bears.nc"), join(SCIPY_DATA, "example_1.nc"), join(SCIPY_DATA, "example_2.nc"), GSHHG];
+  const missing = files.filter((f) => !existsSync(f));
+  if (missing.length > 0 && process.env.CI === "true") throw new Error(`test files missing: ${missing.join(", ")} (installed by .ci/run)`);
+  return files.filter((f) => existsSync(f));
+}
+
+function ok(args: string[]): string {
+  const run = cli(args);
+  expect(run.stderr.split("\n").filter((l) => l !== "" && !l.includes("warning:")), args.join(" ")).toEqual([]);
+  expect(run.code, args.join(" ")).toBe(0);
+  return run.stdout;
+}
+
+function expectSameFile(source: string, exported: string): void {
+  const [a, b] = xarrayDump(source, exported) as [XarrayDump, XarrayDump];
+  const netcdf4 = source.endsWith("packed.nc") || source.includes("gmt-gshhg");
+  expect(b.dims, source).toEqual(a.dims);
+  expect(b.unlimited, source).toEqual(a.unlimited);
+  expect(b.attrs, source).toEqual(a.attrs);
+  expect(Object.keys(b.variables).sort(), source).toEqual(Object.keys(a.variables).sort());
+  for (const [name, v] of Object.entries(a.variables)) {
+    const w = b.variables[name]!;
+    expect({ name, dims: w.dims, dtype: w.dtype, shape: w.shape }).toEqual({ name, dims: v.dims, dtype: v.dtype, shape: v.shape });
+    expect(w.values, `${source} ${name} values`).toEqual(v.values);
+    expect(w.attrs, `${source} ${name} attributes`).toEqual(v.attrs);
+    if (netcdf4) expect({ name, chunks: w.chunksizes, level: w.complevel }).toEqual({ name, chunks: v.chunksizes, level: v.complevel });
+  }
+}
+
+describe.skipIf(skip !== undefined)(`import then export, compared with xarray${skip ? ` (${skip})` : ""}`, () => {
+  let dir: string;
+  let fixtures: string;
+  beforeAll(() => {
+    ensureBuilt();
+    dir = tempDir();
+    fixtures = xarrayFixtures();
+  });
+
+  it("real files (xarray, scipy, GSHHG) come back value by value, attribute by attribute, dims, unlimited, chunks and compression", () => {
+    const files = realFiles();
+    expect(files.length).toBeGreaterThan(0);
+    // xarray and scipy both ship an example_1.nc: one table each, as ids must differ.
+    const tables = [files.filter((f) => !f.startsWith(SCIPY_DATA)), files.filter((f) => f.startsWith(SCIPY_DATA))];
+    tables.forEach((group, t) => {
+      if (group.length > 0) ok(["import", ...group, join(dir, `real-${t}.lance`)]);
+    });
+    files.forEach((file, i) => {
+      const table = join(dir, `real-${file.startsWith(SCIPY_DATA) ? 1 : 0}.lance`);
+      ok(["export", table, join(dir, `real-${i}.nc`), "--where", `__global_attrs__.id = '${file.split("/").at(-1)!}'`]);
+    });
+    files.forEach((file, i) => expectSameFile(file, join(dir, `real-${i}.nc`)));
+  });
+
+  it.each(["raw", "mask", "decode"])("--cf %s: a packed int16 file with fills, CF times, a char variable and an unlimited dim comes back exactly", (mode) => {
+    const table = join(dir, `packed-${mode}.lance`);
+    ok(["import", join(fixtures, "packed.nc"), table, "--cf", mode]);
+    ok(["export", table, join(dir, `packed-${mode}.nc`)]);
+    expectSameFile(join(fixtures, "packed.nc"), join(dir, `packed-${mode}.nc`));
+  });
+
+  it("--compression and --chunks override what the source had", () => {
+    const table = join(dir, "packed-raw.lance");
+    ok(["export", table, join(dir, "rechunked.nc"), "--compression", "deflate:9", "--chunks", "time=3,lat=4"]);
+    const sst = xarrayDump(join(dir, "rechunked.nc"))[0]!.variables.sst!;
+    expect({ chunks: sst.chunksizes, level: sst.complevel }).toEqual({ chunks: [3, 4, 5], level: 9 });
+  });
+});
+

@@ -1,0 +1,35 @@
+/** netCDF attributes (always 1-D) as nd-arrow attributes: one value a scalar, several a list. */
+import { attr } from "@lance-nd/nd-arrow";
+import type { Attr } from "@lance-nd/nd-arrow";
+import type { NcType, RawAttr } from "./raw.js";
+
+const ATTR_HELPERS: Record<Exclude<NcType, "char" | "string">, (value: never) => Attr> = {
+  byte: attr.int8,
+  ubyte: attr.uint8,
+  short: attr.int16,
+  ushort: attr.uint16,
+  int: attr.int32,
+  uint: attr.uint32,
+  int64: attr.int64,
+  uint64: attr.uint64,
+  float: attr.float32,
+  double: attr.float64,
+};
+
+/**
+ * Attributes of their own netCDF type: numbers as Int8..Float64, char
+ * attributes as one Utf8, NC_STRING as Utf8 (a list when several).
+ */
+export function toAttrs(attrs: readonly RawAttr[]): Map<string, Attr> {
+  const out = new Map<string, Attr>();
+  for (const a of attrs) {
+    if (a.type === "char" || a.type === "string") {
+      const strings = a.value as readonly string[];
+      out.set(a.name, strings.length === 1 ? attr.utf8(strings[0]!) : attr.utf8(strings));
+    } else {
+      const value = a.value as ArrayLike<number | bigint>;
+      out.set(a.name, ATTR_HELPERS[a.type]((value.length === 1 ? value[0] : value) as never));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,64 @@
+/**
+ * Loads h5wasm (the HDF5 C library in WebAssembly, Node build with direct
+ * file system access) on first use, so programs that never touch netCDF-4 do
+ * not pay for the wasm start-up; and the few low-level calls this package
+ * makes itself, because h5wasm's high-level objects repeat them (each
+ * `Attribute` reads its metadata twice, `get_attached_scales` walks every
+ * scale of the file for every variable).
+ */
+import type * as H5 from "h5wasm";
+
+/** The h5wasm namespace (File, Dataset, ...). */
+export type H5Wasm = typeof H5;
+
+/** HDF5 type metadata as h5wasm reports it. */
+export interface H5Metadata {
+  type: number;
+  size: number;
+  signed: boolean;
+  vlen: boolean;
+  shape: number[] | null;
+  maxshape: (number | null)[] | null;
+  chunks: number[] | null;
+  total_size: number;
+}
+
+/** The low-level h5wasm module functions used here (names as h5wasm exports them). */
+export interface H5Module {
+  HEAPU8: Uint8Array;
+  _malloc(bytes: number): number;
+  _free(pointer: number): void;
+  get_names(fileId: bigint, path: string, recursive: boolean): string[];
+  get_type(fileId: bigint, path: string): number;
+  get_dataset_metadata(fileId: bigint, path: string): H5Metadata;
+  get_dataset_filters(fileId: bigint, path: string): { id: number; name: string; cd_values: number[] }[];
+  get_dataset_data(fileId: bigint, path: string, count: bigint[] | null, offset: bigint[] | null, strides: bigint[] | null, pointer: bigint): number;
+  get_attribute_names(fileId: bigint, path: string): string[];
+  get_attribute_metadata(fileId: bigint, path: string, name: string): H5Metadata;
+  get_attribute_data(fileId: bigint, path: string, name: string, pointer: bigint): number;
+  reclaim_vlen_memory_count(fileId: bigint, path: string, attr: string, pointer: bigint, count: bigint[]): number;
+}
+
+let loading: Promise<{ h5: H5Wasm; module: H5Module }> | undefined;
+
+/**
+ * The h5wasm library and its module, ready to open files by their real
+ * path. HDF5 errors throw (instead of printing HDF5-DIAG stacks to stderr
+ * and going on).
+ */
+export function loadH5wasm(): Promise<{ h5: H5Wasm; module: H5Module }> {
+  loading ??= import("h5wasm/node").then(async (h5) => {
+    const module = await h5.ready;
+    module.activate_throwing_error_handler();
+    return { h5, module: module as unknown as H5Module };
+  });
+  return loading;
+}
+
+/** The most specific line of an HDF5 error stack, e.g. "truncated file: eof = 600, ...". */
+export function hdf5ErrorText(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  const lines = text.split("\n").filter((line) => /^\s*#\d+:/.test(line));
+  const last = lines.at(-1);
+  return last === undefined ? (text.trim().split("\n")[0] ?? "") : last.replace(/^.*?\(\): /, "").trim();
+}

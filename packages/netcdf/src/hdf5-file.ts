@@ -1,0 +1,258 @@
+/**
+ * netCDF-4 (HDF5) files through h5wasm: the root group's header read once
+ * with as few HDF5 calls as possible, values read per hyperslab on demand.
+ * Dims come from the dimension scales (`DIMENSION_LIST` references matched to
+ * each scale's own reference, not `get_attached_scales`, which costs ~10 ms a
+ * call on a file with hundreds of scales), ordered by `_Netcdf4Dimid`.
+ */
+import { NetcdfError } from "./netcdf-error.js";
+import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
+import type { H5Metadata, H5Module, H5Wasm } from "./h5wasm.js";
+import type { NcType, NetcdfCompression, NetcdfDim, NumericArray, RawAttr, RawFile, RawVariable, SlabValues } from "./raw.js";
+
+/** The NAME of a scale that is a netCDF dimension without a variable. */
+export const DIMENSION_ONLY_NAME = "This is a netCDF dimension but not a netCDF variable.";
+
+/** HDF5 / netCDF-4 bookkeeping attributes: not user attributes. */
+const HIDDEN_ATTRS = new Set([
+  "CLASS",
+  "NAME",
+  "REFERENCE_LIST",
+  "DIMENSION_LIST",
+  "_Netcdf4Dimid",
+  "_Netcdf4Coordinates",
+  "_NCProperties",
+  "_nc3_strict",
+  "_IsNetcdf4",
+  "_SuperblockVersion",
+]);
+
+// HDF5 type classes (H5T_class_t) and object types (H5O_type_t).
+const H5T_INTEGER = 0;
+const H5T_FLOAT = 1;
+const H5T_STRING = 3;
+const H5O_GROUP = 0;
+const H5O_DATASET = 1;
+
+// HDF5 filter ids.
+const FILTERS: Record<number, string> = { 1: "deflate", 4: "szip", 32001: "blosc", 32004: "lz4", 32015: "zstd", 307: "bzip2" };
+const SHUFFLE = 2;
+const FLETCHER32 = 3;
+
+type Numeric = Exclude<NcType, "char" | "string">;
+
+const TYPED: Record<Numeric, new (buffer: ArrayBuffer) => NumericArray> = {
+  byte: Int8Array,
+  ubyte: Uint8Array,
+  short: Int16Array,
+  ushort: Uint16Array,
+  int: Int32Array,
+  uint: Uint32Array,
+  int64: BigInt64Array,
+  uint64: BigUint64Array,
+  float: Float32Array,
+  double: Float64Array,
+};
+
+interface Hdf5Variable extends RawVariable {
+  readonly path: string;
+  readonly metadata: H5Metadata;
+}
+
+/** Opens the root group of a netCDF-4 / HDF5 file by its real path; `label` names it in messages. */
+export async function openHdf5(path: string, label: string): Promise<RawFile> {
+  const { h5, module } = await loadH5wasm();
+  let file: InstanceType<H5Wasm["File"]>;
+  try {
+    file = new h5.File(path, "r");
+  } catch (cause) {
+    throw new NetcdfError("InvalidFile", `${label}: not a readable netCDF-4/HDF5 file (${hdf5ErrorText(cause)})`, { path: label, cause });
+  }
+  try {
+    return readHeader(h5, module, file, label);
+  } catch (cause) {
+    file.close();
+    if (cause instanceof NetcdfError) throw cause;
+    throw new NetcdfError("InvalidFile", `${label}: cannot read the netCDF-4/HDF5 file (${hdf5ErrorText(cause)})`, { path: label, cause });
+  }
+}
+
+function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["File"]>, label: string): RawFile {
+  const fid = file.file_id;
+  const warnings: string[] = [];
+  const groups: string[] = [];
+  const datasets: { name: string; path: string; metadata: H5Metadata; attrNames: string[] }[] = [];
+  for (const name of module.get_names(fid, "/", false)) {
+    const path = `/${name}`;
+    const kind = module.get_type(fid, path);
+    if (kind === H5O_GROUP) groups.push(name);
+    else if (kind !== H5O_DATASET) warnings.push(`${label}: "${name}" is not a variable; skipped`);
+    else datasets.push({ name, path, metadata: module.get_dataset_metadata(fid, path), attrNames: module.get_attribute_names(fid, path) });
+  }
+  if (groups.length > 0) warnings.push(`${label}: groups are not read, only the root group: ${groups.map((g) => `"${g}"`).join(", ")}`);
+
+  // Dimension scales: name, size, unlimited, netCDF dim id, and their object reference.
+  const scales = new Map<string, { name: string; size: number; unlimited: boolean; id: number; variable: boolean }>();
+  for (const d of datasets) {
+    if (!d.attrNames.includes("CLASS")) continue;
+    const cls = readAttr(module, h5, fid, d.path, "CLASS");
+    if (cls?.value[0] !== "DIMENSION_SCALE") continue;
+    const scaleName = d.attrNames.includes("NAME") ? String(readAttr(module, h5, fid, d.path, "NAME")?.value[0] ?? "") : "";
+    const dimid = d.attrNames.includes("_Netcdf4Dimid") ? Number(readAttr(module, h5, fid, d.path, "_Netcdf4Dimid")?.value[0]) : scales.size;
+    const ref = refKey(new h5.Dataset(fid, d.path).create_reference().ref_data);
+    const size = d.metadata.shape?.[0] ?? 0;
+    const max = d.metadata.maxshape?.[0];
+    scales.set(ref, { name: d.name, size, unlimited: max === null || (max !== undefined && max > 2 ** 53), id: dimid, variable: !scaleName.startsWith(DIMENSION_ONLY_NAME) });
+  }
+  const phony = new Map<number, string>();
+  const phonyDims: NetcdfDim[] = [];
+  const variables: Hdf5Variable[] = [];
+  for (const d of datasets) {
+    const { metadata } = d;
+    const type = ncTypeOf(metadata);
+    const scale = [...scales.values()].find((s) => s.name === d.name);
+    if (scale !== undefined && !scale.variable) continue;
+    if (type === undefined || metadata.shape === null) {
+      warnings.push(`${label}: variable "${d.name}" has an unsupported HDF5 type (class ${metadata.type}); skipped`);
+      continue;
+    }
+    const shape = metadata.shape;
+    const attached = d.attrNames.includes("DIMENSION_LIST") ? dimensionList(h5, fid, d.path) : [];
+    const dims = shape.map((size, axis) => {
+      const found = attached[axis] === undefined ? undefined : scales.get(attached[axis]!);
+      if (found !== undefined) return { name: found.name, size };
+      if (scale !== undefined && shape.length === 1) return { name: d.name, size };
+      let name = phony.get(size);
+      if (name === undefined) {
+        name = `phony_dim_${phony.size}`;
+        phony.set(size, name);
+        phonyDims.push({ name, size, unlimited: false });
+      }
+      return { name, size };
+    });
+    const attrs: RawAttr[] = [];
+    for (const attrName of d.attrNames) {
+      if (HIDDEN_ATTRS.has(attrName)) continue;
+      const a = readAttr(module, h5, fid, d.path, attrName);
+      if (a === undefined) warnings.push(`${label}: variable "${d.name}" attribute "${attrName}" has an unsupported HDF5 type; skipped`);
+      else attrs.push(a);
+    }
+    const chunking = metadata.chunks === null ? null : [...metadata.chunks];
+    variables.push({ name: d.name, path: d.path, metadata, type, dims, attrs, chunking, compression: chunking === null ? null : compressionOf(module.get_dataset_filters(fid, d.path)) });
+  }
+  const globalAttrs: RawAttr[] = [];
+  for (const attrName of module.get_attribute_names(fid, "/")) {
+    if (HIDDEN_ATTRS.has(attrName)) continue;
+    const a = readAttr(module, h5, fid, "/", attrName);
+    if (a === undefined) warnings.push(`${label}: global attribute "${attrName}" has an unsupported HDF5 type; skipped`);
+    else globalAttrs.push(a);
+  }
+  const dims = [...[...scales.values()].sort((a, b) => a.id - b.id).map(({ name, size, unlimited }) => ({ name, size, unlimited })), ...phonyDims];
+  return {
+    format: "netcdf4",
+    dims,
+    variables,
+    globalAttrs,
+    warnings,
+    readSlab: (variable, start, count) => Promise.resolve(readSlab(h5, module, fid, variable as Hdf5Variable, start, count, label)),
+    close: () => {
+      file.close();
+      return Promise.resolve();
+    },
+  };
+}
+
+function refKey(bytes: ArrayLike<number>): string {
+  return Array.from(bytes).join(",");
+}
+
+/** The scale reference of each axis, from the variable's DIMENSION_LIST attribute. */
+function dimensionList(h5: H5Wasm, fid: bigint, path: string): (string | undefined)[] {
+  const list = new h5.Dataset(fid, path).get_attribute("DIMENSION_LIST", false) as unknown as { ref_data: ArrayLike<number> }[][];
+  return list.map((refs) => (refs[0] === undefined ? undefined : refKey(refs[0].ref_data)));
+}
+
+function compressionOf(filters: { id: number; cd_values: number[] }[]): NetcdfCompression | null {
+  const shuffle = filters.some((f) => f.id === SHUFFLE);
+  const codec = filters.find((f) => f.id !== SHUFFLE && f.id !== FLETCHER32);
+  if (codec === undefined) return shuffle ? { codec: "none", shuffle } : null;
+  const name = FILTERS[codec.id] ?? `filter-${codec.id}`;
+  const level = codec.id === 1 || codec.id === 32015 ? codec.cd_values[0] : undefined;
+  return level === undefined ? { codec: name, shuffle } : { codec: name, level, shuffle };
+}
+
+function ncTypeOf(m: { type: number; size: number; signed: boolean; vlen: boolean }): NcType | undefined {
+  // netCDF-4 stores NC_CHAR as one-byte fixed strings; longer fixed strings
+  // (written by other HDF5 tools) are whole strings.
+  if (m.type === H5T_STRING) return m.vlen || m.size > 1 ? "string" : "char";
+  if (m.type === H5T_FLOAT) return m.size === 4 ? "float" : m.size === 8 ? "double" : undefined;
+  if (m.type !== H5T_INTEGER) return undefined;
+  const bySize: Record<number, [NcType, NcType]> = { 1: ["byte", "ubyte"], 2: ["short", "ushort"], 4: ["int", "uint"], 8: ["int64", "uint64"] };
+  const pair = bySize[m.size];
+  return pair === undefined ? undefined : m.signed ? pair[0] : pair[1];
+}
+
+/** Reads `bytes` bytes through `fill` into a fresh JS buffer (one wasm allocation). */
+function viaHeap(module: H5Module, bytes: number, fill: (pointer: bigint) => void): ArrayBuffer {
+  const pointer = module._malloc(Math.max(bytes, 1));
+  if (pointer === 0) throw new Error(`cannot allocate ${bytes} bytes in wasm memory`);
+  try {
+    fill(BigInt(pointer));
+    return module.HEAPU8.slice(pointer, pointer + bytes).buffer;
+  } finally {
+    module._free(pointer);
+  }
+}
+
+/** Fixed-length strings (`size` bytes each, NUL-padded) to JS strings. */
+function fixedStrings(buffer: ArrayBuffer, size: number, count: number): string[] {
+  const bytes = new Uint8Array(buffer);
+  const decoder = new TextDecoder();
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let end = i * size;
+    while (end < (i + 1) * size && bytes[end] !== 0) end++;
+    out.push(decoder.decode(bytes.subarray(i * size, end)));
+  }
+  return out;
+}
+
+/** One attribute, read with one metadata call and one data call; `undefined` for an unsupported type. */
+function readAttr(module: H5Module, h5: H5Wasm, fid: bigint, path: string, name: string): RawAttr | undefined {
+  const m = module.get_attribute_metadata(fid, path, name);
+  const count = m.total_size;
+  if (m.type === H5T_STRING) {
+    if (m.vlen) {
+      const value = new h5.Dataset(fid, path).get_attribute(name, false);
+      return { name, type: "string", value: (Array.isArray(value) ? value : [value]).map(String) };
+    }
+    const buffer = viaHeap(module, m.size * count, (p) => module.get_attribute_data(fid, path, name, p));
+    return { name, type: "char", value: fixedStrings(buffer, m.size, count) };
+  }
+  const type = ncTypeOf(m);
+  if (type === undefined || type === "char" || type === "string") return undefined;
+  const buffer = viaHeap(module, m.size * count, (p) => module.get_attribute_data(fid, path, name, p));
+  return { name, type, value: new TYPED[type](buffer) };
+}
+
+function readSlab(h5: H5Wasm, module: H5Module, fid: bigint, v: Hdf5Variable, start: readonly number[], count: readonly number[], label: string): SlabValues {
+  try {
+    const total = count.reduce((n, c) => n * c, 1);
+    const { metadata } = v;
+    if (v.type === "string" && metadata.vlen) {
+      const ranges = start.map((s, i) => [s, s + count[i]!] as [number, number]);
+      const value = start.length === 0 ? new h5.Dataset(fid, v.path).value : new h5.Dataset(fid, v.path).slice(ranges);
+      return { strings: (Array.isArray(value) ? value : [value]).map(String) };
+    }
+    const rank0 = start.length === 0;
+    const buffer = viaHeap(module, metadata.size * total, (p) => {
+      if (total === 0) return;
+      module.get_dataset_data(fid, v.path, rank0 ? null : count.map(BigInt), rank0 ? null : start.map(BigInt), rank0 ? null : count.map(() => 1n), p);
+    });
+    if (v.type === "char") return { chars: new Uint8Array(buffer, 0, total) };
+    if (v.type === "string") return { strings: fixedStrings(buffer, metadata.size, total) };
+    return new TYPED[v.type](buffer.byteLength === metadata.size * total ? buffer : buffer.slice(0, metadata.size * total));
+  } catch (cause) {
+    throw new NetcdfError("InvalidFile", `${label}: cannot read variable "${v.name}" (${hdf5ErrorText(cause)})`, { path: label, variable: v.name, cause });
+  }
+}

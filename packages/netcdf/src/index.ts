@@ -1,0 +1,37 @@
+/**
+ * @lance-nd/netcdf: netCDF-3 and netCDF-4 files as nd-arrow arrays. Files
+ * open lazily: the header first, then values per variable and window
+ * (hyperslabs through h5wasm for netCDF-4, byte ranges for netCDF-3), or the
+ * whole file as rows one at a time. Values are stored values; the CF
+ * conventions are `@lance-nd/cf`'s job.
+ *
+ * @example
+ * import { openNetcdf, readNetcdf, writeNetcdf } from "@lance-nd/netcdf";
+ *
+ * const file = await openNetcdf("sst.nc");               // file.dims, file.variables, file.globalAttrs
+ * const sst = await file.read("sst", { time: [0, 4] });  // only that hyperslab
+ * for await (const row of file.chunks({ time: 4 })) { }  // NdRecordBatch rows with chunk_offset
+ * await file.close();
+ * await writeNetcdf("copy.nc", await readNetcdf("sst.nc"));
+ */
+export { NetcdfError, isNetcdfError } from "./netcdf-error.js";
+export type { NetcdfErrorCode, NetcdfErrorContext } from "./netcdf-error.js";
+export { openNetcdf } from "./open.js";
+export type { NetcdfFile, NetcdfVariable, NetcdfWindow, OpenNetcdfOptions } from "./open.js";
+export { readNetcdf } from "./read.js";
+export type { ReadNetcdfOptions } from "./read.js";
+export { writeNetcdf } from "./write.js";
+export type { WriteCompression, WriteNetcdfOptions } from "./write.js";
+export { detectFormat } from "./format.js";
+export type { NetcdfFormat } from "./format.js";
+export type { NcType, NetcdfCompression, NetcdfDim } from "./raw.js";
+export {
+  CHAR_DIM_ATTR,
+  CHAR_DIM_SIZE_ATTR,
+  CHUNK_SIZES_ATTR,
+  DEFLATE_LEVEL_ATTR,
+  FILTER_ATTR,
+  SHUFFLE_ATTR,
+  STORAGE_ATTRS,
+  UNLIMITED_ATTR,
+} from "./storage-attrs.js";

@@ -1,0 +1,32 @@
+/**
+ * The attributes a reader adds so that a file can be written back as it was
+ * (README, "Storage attributes"). Their names follow `ncdump -s`, which shows
+ * netCDF-4's storage the same way; writers read them and never write them as
+ * attributes.
+ */
+
+/** Chunk sizes of a chunked variable, one per stored dim (`List<Int32>`). */
+export const CHUNK_SIZES_ATTR = "_ChunkSizes";
+/** zlib level of a deflate-compressed variable (`Int32`). */
+export const DEFLATE_LEVEL_ATTR = "_DeflateLevel";
+/** `"true"` when the shuffle filter runs before compression. */
+export const SHUFFLE_ATTR = "_Shuffle";
+/** Another HDF5 filter, as `"<id>,<params>"` (zstd is `"32015,<level>"`). */
+export const FILTER_ATTR = "_Filter";
+/** The name of a char array's last (string length) dim, which reading folds into strings. */
+export const CHAR_DIM_ATTR = "_CharDim";
+/** The size of that dim. */
+export const CHAR_DIM_SIZE_ATTR = "_CharDimSize";
+/** Global: the unlimited dims of the file (one name, or a list). */
+export const UNLIMITED_ATTR = "_Unlimited";
+
+/** Every storage attribute name. */
+export const STORAGE_ATTRS: ReadonlySet<string> = new Set([
+  CHUNK_SIZES_ATTR,
+  DEFLATE_LEVEL_ATTR,
+  SHUFFLE_ATTR,
+  FILTER_ATTR,
+  CHAR_DIM_ATTR,
+  CHAR_DIM_SIZE_ATTR,
+  UNLIMITED_ATTR,
+]);

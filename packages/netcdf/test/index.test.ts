@@ -1,0 +1,45 @@
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import * as netcdf from "../src/index.js";
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("@lance-nd/netcdf public API", () => {
+  it("exports exactly the documented names", () => {
+    expect(Object.keys(netcdf).sort()).toEqual([
+      "CHAR_DIM_ATTR",
+      "CHAR_DIM_SIZE_ATTR",
+      "CHUNK_SIZES_ATTR",
+      "DEFLATE_LEVEL_ATTR",
+      "FILTER_ATTR",
+      "NetcdfError",
+      "SHUFFLE_ATTR",
+      "STORAGE_ATTRS",
+      "UNLIMITED_ATTR",
+      "detectFormat",
+      "isNetcdfError",
+      "openNetcdf",
+      "readNetcdf",
+      "writeNetcdf",
+    ]);
+  });
+
+  it("the quick-start example runs and prints what the README says", async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" ")));
+    await import("../examples/quick-start.js");
+    expect(lines).toEqual([
+      '"netcdf4" "time=4 (unlimited), lat=2, lon=3"',
+      '[1,2,3] {"codec":"deflate","level":4,"shuffle":false}',
+      "[1,2,2] [286,287,289,290]",
+      "[0,0,0] [2,2,3]",
+      "[2,0,0] [2,2,3]",
+      '["time","sst"]',
+    ]);
+  });
+
+  it("the README shows the quick-start example as it is", () => {
+    const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
+    expect(read("../README.md")).toContain(read("../examples/quick-start.ts").trim());
+  });
+});
