@@ -5,7 +5,7 @@
  * (the v2 `<` dtypes, the v3 `bytes` codec), strings as vlen-utf8 (count,
  * then a length and the UTF-8 bytes of each), then zstd when asked.
  */
-import { Type } from "apache-arrow";
+import { DataType, Precision, Type, util } from "apache-arrow";
 import type { Vector } from "apache-arrow";
 import * as zarr from "zarrita";
 import type { WriteType } from "./data-type.js";
@@ -44,19 +44,20 @@ export function chunkBytes(
     return place(bytes as unknown as Plain, blockShape, chunkShape, new Uint8Array(chunkSize).fill(fill === true ? 1 : 0) as unknown as Plain) as unknown as Uint8Array;
   }
   let plain = contiguous(values);
+  const wide = plain instanceof BigInt64Array || plain instanceof BigUint64Array;
+  const half = DataType.isFloat(values.type) && values.type.precision === Precision.HALF;
+  /** A number as the storage holds it: bigint for 64-bit integers and times, half-float bits for Float16. */
+  const stored = (value: number | bigint): number | bigint => (wide ? BigInt(value) : half ? util.float64ToUint16(Number(value)) : Number(value));
+  const numericFill = typeof fill === "number" || typeof fill === "bigint" ? fill : 0;
   if (values.nullCount > 0) {
-    const nullValue = isTime ? NAT : typeof plain[0] === "bigint" ? BigInt(fill as number) : Number(fill);
-    plain = plain.subarray(0, plain.length);
+    const nullValue = isTime ? NAT : stored(numericFill);
     const copy = new (plain.constructor as new (n: number) => Plain)(plain.length);
     copy.set(plain, 0);
     for (let i = 0; i < copy.length; i++) if (!values.isValid(i)) copy[i] = nullValue;
     plain = copy;
   }
   const Ctor = plain.constructor as new (n: number) => Plain;
-  const fillValue = fill === undefined || typeof fill === "boolean" || typeof fill === "string" ? 0 : fill;
-  const padded = sameShape(blockShape, chunkShape)
-    ? plain
-    : place(plain, blockShape, chunkShape, new Ctor(chunkSize).fill(typeof plain[0] === "bigint" || plain instanceof BigInt64Array || plain instanceof BigUint64Array ? BigInt(fillValue) : Number(fillValue)));
+  const padded = sameShape(blockShape, chunkShape) ? plain : place(plain, blockShape, chunkShape, new Ctor(chunkSize).fill(stored(numericFill)));
   const view = padded as unknown as ArrayBufferView;
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }

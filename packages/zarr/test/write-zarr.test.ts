@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
-import { Bool, Float64, Int16, TimestampSecond, Utf8 } from "apache-arrow";
+import { Bool, Float16, Float64, Int16, TimestampSecond, Utf8 } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isZarrError, openZarr, writeZarr } from "../src/index.js";
 import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
@@ -78,6 +78,16 @@ describe.skipIf(skipOracle)("writeZarr v2: xarray opens the written store as the
     expect([view.variables.when!.dtype, view.variables.when!.values]).toEqual(["<M8[s]", ["0", "-9223372036854775808", "86400"]]);
     expect(view.variables.depth).toEqual({ dims: [], shape: [], dtype: "<f8", values: [12.5], attrs: { units: "m" } });
     expect(readdirSync(join(target, "temp")).sort()).toEqual([".zarray", ".zattrs", "0.0", "1.0", "2.0"]);
+  });
+});
+
+describe.skipIf(skipOracle)("writeZarr v2: float16", () => {
+  it("float16 with a null under _FillValue and a padded edge chunk -> v2 -> xarray reads the half floats", async () => {
+    const half = NdArray.from([0.5, null, 2], { dims: { n: 3 }, type: new Float16(), attrs: { _FillValue: attr.float16(-1) } });
+    const target = join(out.dir, "half.zarr");
+    await writeZarr(target, new NdRecordBatch({ half }), { version: 2, chunks: { n: 2 } });
+    const view = JSON.parse(python([fixtureScript("xarray_view.py"), target])) as { variables: Record<string, { dtype: string; values: unknown[]; attrs: unknown }> };
+    expect(view.variables.half).toMatchObject({ dtype: "<f2", values: [0.5, -1, 2], attrs: { _FillValue: -1 } });
   });
 });
 
