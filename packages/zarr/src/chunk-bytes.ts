@@ -118,16 +118,17 @@ function vlenUtf8(strings: readonly string[]): Uint8Array {
   return out;
 }
 
-/** A chunk compressor: zstd at `level` (zarrita's numcodecs zstd), or none. */
-export type Compress = (bytes: Uint8Array) => Promise<Uint8Array>;
+/** A chunk codec: zstd at `level` (zarrita's numcodecs zstd), or none. */
+export interface ChunkCodec {
+  encode(bytes: Uint8Array): Promise<Uint8Array>;
+  decode(bytes: Uint8Array): Promise<Uint8Array>;
+}
 
-/** The compressor of `compression`. */
-export async function compressor(compression: { codec: "zstd"; level: number } | { codec: "none" }): Promise<Compress> {
-  if (compression.codec === "none") return async (bytes) => bytes;
+/** The chunk codec of `compression`. */
+export async function chunkCodec(compression: { codec: "zstd"; level: number } | { codec: "none" }): Promise<ChunkCodec> {
+  if (compression.codec === "none") return { encode: async (bytes) => bytes, decode: async (bytes) => bytes };
+  type Numcodec = { encode(b: Uint8Array): Uint8Array | Promise<Uint8Array>; decode(b: Uint8Array): Uint8Array | Promise<Uint8Array> };
   const entry = await zarr.registry.get("zstd")!();
-  const codec = (entry as unknown as { fromConfig(config: { level: number; id: string }): { encode(b: Uint8Array): Uint8Array | Promise<Uint8Array> } }).fromConfig({
-    id: "zstd",
-    level: compression.level,
-  });
-  return async (bytes) => await codec.encode(bytes);
+  const codec = (entry as unknown as { fromConfig(config: { level: number; id: string }): Numcodec }).fromConfig({ id: "zstd", level: compression.level });
+  return { encode: async (bytes) => await codec.encode(bytes), decode: async (bytes) => await codec.decode(bytes) };
 }

@@ -152,7 +152,7 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
     expect(readdirSync(out.dir).filter((n) => n.includes(".writing-"))).toEqual([]);
   });
 
-  it("bad options, nulls without _FillValue, rows off the chunk grid: typed errors naming what and where", async () => {
+  it("bad options, nulls without _FillValue, rows off the chunk grid, two rows for one chunk: typed errors naming what and where", async () => {
     expect((await refused(join(out.dir, "o1.zarr"), sample(), { version: 4 } as never)).message).toContain("options.version");
     expect((await refused(join(out.dir, "o2.zarr"), sample(), { compression: { codec: "gzip" } } as never)).code).toBe("InvalidArgument");
     const holes = new NdRecordBatch({ x: NdArray.from([1, null], { dims: { n: 2 }, type: new Float64() }) });
@@ -164,6 +164,12 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
     const offGrid = await refused(join(out.dir, "o4.zarr"), [row(0, 4), row(3, 4)], {});
     expect([offGrid.code, offGrid.variable]).toEqual(["InvalidArgument", "x"]);
     expect(offGrid.message).toContain("row 1");
-    for (const name of ["o1.zarr", "o2.zarr", "o3.zarr", "o4.zarr"]) expect(existsSync(join(out.dir, name)), name).toBe(false);
+    const dataset = (id: string, values: number[]) =>
+      new NdRecordBatch({ x: NdArray.from(new Float64Array(values), { dims: { n: values.length } }) }, { id, chunk_offset: attr.uint32([0]) });
+    const twice = await refused(join(out.dir, "o5.zarr"), [dataset("a", [1, 2]), dataset("b", [3, 4])], {});
+    expect([twice.code, twice.variable]).toEqual(["InvalidArgument", "x"]);
+    expect(twice.message).toContain("several datasets");
+    expect((await writeZarr(join(out.dir, "same.zarr"), [dataset("a", [1, 2]), dataset("a", [1, 2])])).chunks).toBe(1);
+    for (const name of ["o1.zarr", "o2.zarr", "o3.zarr", "o4.zarr", "o5.zarr"]) expect(existsSync(join(out.dir, name)), name).toBe(false);
   });
 });
