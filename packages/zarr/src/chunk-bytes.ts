@@ -5,7 +5,7 @@
  * (the v2 `<` dtypes, the v3 `bytes` codec), strings as vlen-utf8 (count,
  * then a length and the UTF-8 bytes of each), then zstd when asked.
  */
-import { Type } from "apache-arrow";
+import { DataType, Precision, Type, util } from "apache-arrow";
 import type { Vector } from "apache-arrow";
 import * as zarr from "zarrita";
 import type { WriteType } from "./data-type.js";
@@ -44,19 +44,20 @@ export function chunkBytes(
     return place(bytes as unknown as Plain, blockShape, chunkShape, new Uint8Array(chunkSize).fill(fill === true ? 1 : 0) as unknown as Plain) as unknown as Uint8Array;
   }
   let plain = contiguous(values);
+  const wide = plain instanceof BigInt64Array || plain instanceof BigUint64Array;
+  const half = DataType.isFloat(values.type) && values.type.precision === Precision.HALF;
+  /** A number as the storage holds it: bigint for 64-bit integers and times, half-float bits for Float16. */
+  const stored = (value: number | bigint): number | bigint => (wide ? BigInt(value) : half ? util.float64ToUint16(Number(value)) : Number(value));
+  const numericFill = typeof fill === "number" || typeof fill === "bigint" ? fill : 0;
   if (values.nullCount > 0) {
-    const nullValue = isTime ? NAT : typeof plain[0] === "bigint" ? BigInt(fill as number) : Number(fill);
-    plain = plain.subarray(0, plain.length);
+    const nullValue = isTime ? NAT : stored(numericFill);
     const copy = new (plain.constructor as new (n: number) => Plain)(plain.length);
     copy.set(plain, 0);
     for (let i = 0; i < copy.length; i++) if (!values.isValid(i)) copy[i] = nullValue;
     plain = copy;
   }
   const Ctor = plain.constructor as new (n: number) => Plain;
-  const fillValue = fill === undefined || typeof fill === "boolean" || typeof fill === "string" ? 0 : fill;
-  const padded = sameShape(blockShape, chunkShape)
-    ? plain
-    : place(plain, blockShape, chunkShape, new Ctor(chunkSize).fill(typeof plain[0] === "bigint" || plain instanceof BigInt64Array || plain instanceof BigUint64Array ? BigInt(fillValue) : Number(fillValue)));
+  const padded = sameShape(blockShape, chunkShape) ? plain : place(plain, blockShape, chunkShape, new Ctor(chunkSize).fill(stored(numericFill)));
   const view = padded as unknown as ArrayBufferView;
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
@@ -117,16 +118,17 @@ function vlenUtf8(strings: readonly string[]): Uint8Array {
   return out;
 }
 
-/** A chunk compressor: zstd at `level` (zarrita's numcodecs zstd), or none. */
-export type Compress = (bytes: Uint8Array) => Promise<Uint8Array>;
+/** A chunk codec: zstd at `level` (zarrita's numcodecs zstd), or none. */
+export interface ChunkCodec {
+  encode(bytes: Uint8Array): Promise<Uint8Array>;
+  decode(bytes: Uint8Array): Promise<Uint8Array>;
+}
 
-/** The compressor of `compression`. */
-export async function compressor(compression: { codec: "zstd"; level: number } | { codec: "none" }): Promise<Compress> {
-  if (compression.codec === "none") return async (bytes) => bytes;
+/** The chunk codec of `compression`. */
+export async function chunkCodec(compression: { codec: "zstd"; level: number } | { codec: "none" }): Promise<ChunkCodec> {
+  if (compression.codec === "none") return { encode: async (bytes) => bytes, decode: async (bytes) => bytes };
+  type Numcodec = { encode(b: Uint8Array): Uint8Array | Promise<Uint8Array>; decode(b: Uint8Array): Uint8Array | Promise<Uint8Array> };
   const entry = await zarr.registry.get("zstd")!();
-  const codec = (entry as unknown as { fromConfig(config: { level: number; id: string }): { encode(b: Uint8Array): Uint8Array | Promise<Uint8Array> } }).fromConfig({
-    id: "zstd",
-    level: compression.level,
-  });
-  return async (bytes) => await codec.encode(bytes);
+  const codec = (entry as unknown as { fromConfig(config: { level: number; id: string }): Numcodec }).fromConfig({ id: "zstd", level: compression.level });
+  return { encode: async (bytes) => await codec.encode(bytes), decode: async (bytes) => await codec.decode(bytes) };
 }

@@ -120,7 +120,9 @@ function timeType(code: string, unit: string | undefined): DataType | undefined 
 
 /**
  * The {@link ZarrType} of a v3 `data_type`: the core numeric types, `bool`,
- * `float16` and the `string` extension (vlen-utf8). Complex, raw (`r*`) and
+ * `float16`, the `string` extension (vlen-utf8) and zarr-python's
+ * `numpy.datetime64` / `numpy.timedelta64` extensions (units s, ms, us, ns,
+ * scale factor 1; NaT is null). Complex, raw (`r*`) and
  * other extension types are `UnsupportedType`.
  */
 export function fromV3DataType(dataType: unknown, where: ZarrErrorContext): ZarrType {
@@ -130,8 +132,19 @@ export function fromV3DataType(dataType: unknown, where: ZarrErrorContext): Zarr
   if (dataType === "bool") return { stored: name, read: "bool", endian: "little", arrow: new Bool(), kind: "bool" };
   if (dataType === "float16") return { stored: name, read: "uint16", endian: "little", arrow: new Float16(), kind: "plain" };
   if (dataType === "string") return { stored: name, read: "string", endian: "little", arrow: new Utf8(), kind: "text" };
+  const time = numpyTimeType(dataType);
+  if (time !== undefined) return { stored: name, read: "int64", endian: "little", arrow: time, kind: "time" };
   const why = /^complex/.test(name) ? "is complex; nd-arrow has no complex type" : "has no nd-arrow counterpart";
   throw new ZarrError("UnsupportedType", `data type ${name} ${why}`, where);
+}
+
+/** The Arrow type of zarr-python's `{ name: "numpy.datetime64" | "numpy.timedelta64", configuration: { unit, scale_factor } }`. */
+function numpyTimeType(dataType: unknown): DataType | undefined {
+  if (typeof dataType !== "object" || dataType === null) return undefined;
+  const { name, configuration } = dataType as { name?: unknown; configuration?: { unit?: unknown; scale_factor?: unknown } };
+  if (name !== "numpy.datetime64" && name !== "numpy.timedelta64") return undefined;
+  if ((configuration?.scale_factor ?? 1) !== 1) return undefined;
+  return timeType(name === "numpy.datetime64" ? "M" : "m", typeof configuration?.unit === "string" ? configuration.unit : undefined);
 }
 
 /** The Zarr type a written array of Arrow `type` gets, for one format version. */

@@ -214,6 +214,7 @@ function readingFill(read: ZarritaType, fill: unknown): unknown {
   const special: Record<string, number> = { NaN: Number.NaN, Infinity: Infinity, "-Infinity": -Infinity };
   const number = typeof fill === "string" && fill in special ? special[fill]! : fill;
   if (read === "bool") return fill === true;
+  if (fill === "NaT") return -(2n ** 63n);
   if (read === "int64" || read === "uint64") return typeof number === "number" && Number.isSafeInteger(number) ? BigInt(number) : 0n;
   if (read === "uint16" && typeof number === "number") return util.float64ToUint16(number);
   if (read === "string" || read.startsWith("v2:")) return typeof fill === "string" ? fill : "";

@@ -3,16 +3,14 @@
  * Opening reads metadata only; `read` and `chunks` read the chunks (or the
  * inner chunks of shards) their windows touch, through zarrita.
  */
-import { NdArray, NdRecordBatch, attr, toAttrs, CHUNK_OFFSET } from "@lance-nd/nd-arrow";
-import type { Attr, Attrs, Dim } from "@lance-nd/nd-arrow";
-import type { DataType } from "apache-arrow";
-import * as zarr from "zarrita";
-import type { CodecMetadata } from "zarrita";
 import type { CfOptions } from "@lance-nd/cf";
+import { CHUNK_OFFSET, NdArray, NdRecordBatch, attr, toVector } from "@lance-nd/nd-arrow";
+import type { Attr, Attrs, Dim } from "@lance-nd/nd-arrow";
+import * as zarr from "zarrita";
+import { z } from "zod";
 import { readAligned } from "./aligned-read.js";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
-import { z } from "zod";
-import { cfOptionSchema, cfOptions, decodeArray, decodedShape } from "./cf.js";
+import { cfOptionSchema, cfOptions, decodeArray } from "./cf.js";
 import type { CfOption } from "./cf.js";
 import { readNodes } from "./metadata.js";
 import type { ArrayNode } from "./metadata.js";
@@ -22,28 +20,9 @@ import { parseOptions } from "./options.js";
 import { openStoreFiles, storeName } from "./store-files.js";
 import type { StoreFiles } from "./store-files.js";
 import { toArrowValues } from "./values.js";
+import { describe, itemBytes, storeDims, storedAttrs } from "./zarr-variable.js";
+import type { ZarrVariable } from "./zarr-variable.js";
 import { ZarrError, isZarrError } from "./zarr-error.js";
-
-/** One array of a store, as `openZarr` describes it. */
-export interface ZarrVariable {
-  readonly name: string;
-  /** The nd-arrow value type (CF-decoded when `openZarr` was asked to). */
-  readonly type: DataType;
-  /** The dims, in order, with sizes. */
-  readonly dims: readonly Dim[];
-  /** The attributes (a v2 `fill_value` is `_FillValue`, as xarray shows it). */
-  readonly attrs: Attrs;
-  /** The Zarr data type as stored (`"<f4"`, `"float32"`, `"|O"`). */
-  readonly dataType: string;
-  /** The chunk shape (inner chunks of a sharded array). */
-  readonly chunks: readonly number[];
-  /** The shard shape of a sharded array, else `undefined`. */
-  readonly shards: readonly number[] | undefined;
-  /** The codec pipeline zarrita decodes the chunks with (v2 filters and compressor as `numcodecs.*`). */
-  readonly codecs: readonly CodecMetadata[];
-  /** The fill value as stored. */
-  readonly fillValue: unknown;
-}
 
 /** A window: `[start, stop)` along a dim, or an index (which drops the dim). Unnamed dims are whole. */
 export type ZarrWindow = Readonly<Record<string, number | readonly [number, number]>>;
@@ -242,7 +221,7 @@ export class ZarrStore {
         this.#arrays.set(node.name, array);
       }
       const size = dims.reduce((n, d) => n * d.size, 1);
-      if (size === 0) return toArrowValues({ data: new (array.is("string") ? Array : Float64Array)(0) as never, shape: [0], stride: [1] }, node.type);
+      if (size === 0) return toVector([], node.type.arrow);
       if (node.type.kind === "plain" && selection.every((s) => typeof s !== "number")) {
         const window = (selection as zarr.Slice[]).map((s) => [s.start ?? 0, s.stop ?? 0] as const);
         const aligned = await readAligned(array, window);
@@ -258,55 +237,4 @@ export class ZarrStore {
       throw new ZarrError("ReadFailed", `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`, { ...where, cause });
     }
   }
-}
-
-/** The attributes as stored (a v2 `fill_value` as `_FillValue`, as xarray shows it). */
-function storedAttrs(node: ArrayNode, path: string): Attrs {
-  const where = { path, variable: node.name };
-  const attrs = new Map(attrsFromJson(node.attrs, node.type.arrow, where));
-  if (node.format === 2 && node.fillValue !== null && node.fillValue !== undefined && node.type.kind === "plain" && !attrs.has("_FillValue")) {
-    attrs.set("_FillValue", attrFromJson("_FillValue", node.fillValue, node.type.arrow, where));
-  }
-  return toAttrs(attrs);
-}
-
-function describe(node: ArrayNode, stored: Attrs, path: string, cf: Omit<CfOptions, "name"> | undefined): ZarrVariable {
-  const dims = node.dimNames.map((name, i) => ({ name, size: node.shape[i]! }));
-  const { type, attrs } = decodedShape(node.type.arrow, dims, stored, cf, path, node.name);
-  return {
-    name: node.name,
-    type,
-    dims,
-    attrs,
-    dataType: node.type.stored,
-    chunks: node.chunkShape,
-    shards: node.shardShape,
-    codecs: node.zarrita.codecs,
-    fillValue: node.fillValue,
-  };
-}
-
-/** The grid of all arrays (nd-arrow's grid rule); `InvalidStore` when two arrays disagree on a dim's size. */
-function storeDims(variables: readonly ZarrVariable[], path: string): Dim[] {
-  let widest: ZarrVariable | undefined;
-  for (const v of variables) if (widest === undefined || v.dims.length > widest.dims.length) widest = v;
-  const sizes = new Map<string, { size: number; owner: string }>();
-  for (const v of widest === undefined ? variables : [widest, ...variables]) {
-    for (const { name, size } of v.dims) {
-      const seen = sizes.get(name);
-      if (seen === undefined) sizes.set(name, { size, owner: v.name });
-      else if (seen.size !== size) {
-        throw new ZarrError("InvalidStore", `dim "${name}" has size ${size} here but ${seen.size} in array "${seen.owner}"`, { path, variable: v.name });
-      }
-    }
-  }
-  return [...sizes].map(([name, { size }]) => ({ name, size }));
-}
-
-function itemBytes(type: DataType): number {
-  const width = (type as { bitWidth?: number }).bitWidth;
-  if (typeof width === "number") return Math.max(1, width / 8);
-  const precision = (type as { precision?: number }).precision;
-  if (typeof precision === "number") return [2, 4, 8][precision] ?? 8;
-  return 8;
 }

@@ -53,6 +53,8 @@ export function storeName(path: string): string {
 export interface StoreWriter {
   /** Writes `bytes` at `key`, creating directories. */
   write(key: string, bytes: Uint8Array): Promise<void>;
+  /** The bytes written at `key`. */
+  read(key: string): Promise<Uint8Array>;
   /** Puts the written store at the output path (replacing an old one when overwriting). */
   commit(): Promise<void>;
   /** Removes what was written; the output path is left as it was. */
@@ -90,6 +92,7 @@ export async function createStoreWriter(path: string, overwrite: boolean): Promi
         throw new ZarrError("WriteFailed", `cannot write "${key}"`, { path, cause });
       }
     },
+    read: (key) => readFile(join(staging, key)),
     async commit() {
       try {
         if (await exists()) await rm(root, { recursive: true });

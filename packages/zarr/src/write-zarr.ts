@@ -2,9 +2,10 @@
  * `writeZarr`: nd-arrow rows to a new local Zarr store (README "Writing").
  * One Zarr chunk per row by default: each array's chunk shape is its block
  * in the first row, and every row's `chunk_offset` places its blocks on that
- * grid. Rows stream: one row's chunks are encoded and written before the
- * next is read; the metadata is written last, and the store is moved into
- * place only when everything succeeded.
+ * grid (an array repeated in every row, a coordinate, is written once and
+ * checked equal where it repeats). Rows stream: one row's chunks are encoded
+ * and written before the next is read; the metadata is written last, and the
+ * store is moved into place only when everything succeeded.
  */
 import { CHUNK_OFFSET, chunk as cutBatch } from "@lance-nd/nd-arrow";
 import type { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
@@ -12,7 +13,7 @@ import { z } from "zod";
 import { attrToJson, attrsToJson } from "./attrs.js";
 import { cfOptionSchema, cfOptions, encodeArray } from "./cf.js";
 import type { CfOption } from "./cf.js";
-import { chunkBytes, compressor } from "./chunk-bytes.js";
+import { chunkBytes, chunkCodec } from "./chunk-bytes.js";
 import { toZarrType } from "./data-type.js";
 import { chunkKey, jsonBytes, v2Documents, v3Documents } from "./metadata-docs.js";
 import type { Compression, WrittenArray } from "./metadata-docs.js";
@@ -64,6 +65,8 @@ interface Plan {
   readonly array: WrittenArray;
   readonly ends: number[];
   readonly written: Set<string>;
+  /** Arrays already checked equal to the chunk they repeat (the same NdArray in every row of `chunks()`). */
+  readonly repeated: WeakSet<NdArray>;
 }
 
 /**
@@ -93,7 +96,7 @@ export async function writeZarr(
   const version = parsed.version ?? 3;
   const compression: Compression =
     parsed.compression?.codec === "none" ? { codec: "none" } : { codec: "zstd", level: parsed.compression?.level ?? 3 };
-  const compress = await compressor(compression);
+  const codec = await chunkCodec(compression);
   const cf = cfOptions(parsed.cf);
   const source = isBatch(rows) ? (parsed.chunks === undefined ? [rows] : cutBatch(rows, parsed.chunks)) : rows;
   const writer = await createStoreWriter(path, parsed.overwrite ?? false);
@@ -126,11 +129,20 @@ export async function writeZarr(
           return offset / chunkShape[i]!;
         });
         const key = chunkKey(version, index);
-        if (plan.written.has(key)) continue;
-        plan.written.add(key);
         const fill = plan.array.attrs._FillValue === undefined ? undefined : fillOf(array);
+        if (plan.written.has(key)) {
+          // A coordinate repeats in every row: written once. Other values there mean rows of several datasets.
+          if (plan.repeated.has(stored)) continue;
+          const before = await codec.decode(await writer.read(`${name}/${key}`));
+          if (!sameBytes(before, chunkBytes(array.values, plan.array.type, array.shape, chunkShape, fill, where))) {
+            throw new ZarrError("InvalidArgument", `row ${at} has other values for chunk [${index.join(", ")}] than an earlier row (rows of several datasets? select one id)`, where);
+          }
+          plan.repeated.add(stored);
+          continue;
+        }
+        plan.written.add(key);
         const bytes = chunkBytes(array.values, plan.array.type, array.shape, chunkShape, fill, where);
-        await writer.write(`${name}/${key}`, await compress(bytes));
+        await writer.write(`${name}/${key}`, await codec.encode(bytes));
         chunkCount++;
       }
     }
@@ -179,6 +191,7 @@ function newPlan(name: string, array: NdArray, version: 2 | 3, where: { path: st
     },
     ends: array.shape.map(() => 0),
     written: new Set(),
+    repeated: new WeakSet(),
   };
 }
 
@@ -186,4 +199,10 @@ function fillOf(array: NdArray): number | bigint | boolean | string | undefined 
   const value = array.attr("_FillValue");
   const one = Array.isArray(value) ? value[0] : value;
   return typeof one === "number" || typeof one === "bigint" || typeof one === "boolean" || typeof one === "string" ? one : undefined;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

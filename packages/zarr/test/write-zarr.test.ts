@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
-import { Bool, Float64, Int16, TimestampSecond, Utf8 } from "apache-arrow";
+import { Bool, Float16, Float64, Int16, TimestampSecond, Utf8 } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isZarrError, openZarr, writeZarr } from "../src/index.js";
 import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
@@ -81,6 +81,16 @@ describe.skipIf(skipOracle)("writeZarr v2: xarray opens the written store as the
   });
 });
 
+describe.skipIf(skipOracle)("writeZarr v2: float16", () => {
+  it("float16 with a null under _FillValue and a padded edge chunk -> v2 -> xarray reads the half floats", async () => {
+    const half = NdArray.from([0.5, null, 2], { dims: { n: 3 }, type: new Float16(), attrs: { _FillValue: attr.float16(-1) } });
+    const target = join(out.dir, "half.zarr");
+    await writeZarr(target, new NdRecordBatch({ half }), { version: 2, chunks: { n: 2 } });
+    const view = JSON.parse(python([fixtureScript("xarray_view.py"), target])) as { variables: Record<string, { dtype: string; values: unknown[]; attrs: unknown }> };
+    expect(view.variables.half).toMatchObject({ dtype: "<f2", values: [0.5, -1, 2], attrs: { _FillValue: -1 } });
+  });
+});
+
 describe.skipIf(skipOracle)("writeZarr v3: zarr.json and chunk bytes as the v3 spec says", () => {
   for (const compression of [{ codec: "none" }, { codec: "zstd" }] as const) {
     it(`${compression.codec}: a plain-Python reader of the spec decodes every array; openZarr reads it back`, async () => {
@@ -142,7 +152,7 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
     expect(readdirSync(out.dir).filter((n) => n.includes(".writing-"))).toEqual([]);
   });
 
-  it("bad options, nulls without _FillValue, rows off the chunk grid: typed errors naming what and where", async () => {
+  it("bad options, nulls without _FillValue, rows off the chunk grid, two rows for one chunk: typed errors naming what and where", async () => {
     expect((await refused(join(out.dir, "o1.zarr"), sample(), { version: 4 } as never)).message).toContain("options.version");
     expect((await refused(join(out.dir, "o2.zarr"), sample(), { compression: { codec: "gzip" } } as never)).code).toBe("InvalidArgument");
     const holes = new NdRecordBatch({ x: NdArray.from([1, null], { dims: { n: 2 }, type: new Float64() }) });
@@ -154,6 +164,12 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
     const offGrid = await refused(join(out.dir, "o4.zarr"), [row(0, 4), row(3, 4)], {});
     expect([offGrid.code, offGrid.variable]).toEqual(["InvalidArgument", "x"]);
     expect(offGrid.message).toContain("row 1");
-    for (const name of ["o1.zarr", "o2.zarr", "o3.zarr", "o4.zarr"]) expect(existsSync(join(out.dir, name)), name).toBe(false);
+    const dataset = (id: string, values: number[]) =>
+      new NdRecordBatch({ x: NdArray.from(new Float64Array(values), { dims: { n: values.length } }) }, { id, chunk_offset: attr.uint32([0]) });
+    const twice = await refused(join(out.dir, "o5.zarr"), [dataset("a", [1, 2]), dataset("b", [3, 4])], {});
+    expect([twice.code, twice.variable]).toEqual(["InvalidArgument", "x"]);
+    expect(twice.message).toContain("several datasets");
+    expect((await writeZarr(join(out.dir, "same.zarr"), [dataset("a", [1, 2]), dataset("a", [1, 2])])).chunks).toBe(1);
+    for (const name of ["o1.zarr", "o2.zarr", "o3.zarr", "o4.zarr", "o5.zarr"]) expect(existsSync(join(out.dir, name)), name).toBe(false);
   });
 });

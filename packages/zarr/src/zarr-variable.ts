@@ -1,0 +1,88 @@
+/**
+ * The variables of an opened store (README "Reading"): what `openZarr`
+ * tells of each array, their stored attributes, and the dims of the whole
+ * store.
+ */
+import type { CfOptions } from "@lance-nd/cf";
+import { toAttrs } from "@lance-nd/nd-arrow";
+import type { Attrs, Dim } from "@lance-nd/nd-arrow";
+import type { DataType } from "apache-arrow";
+import type { CodecMetadata } from "zarrita";
+import { attrFromJson, attrsFromJson } from "./attrs.js";
+import { decodedShape } from "./cf.js";
+import type { ArrayNode } from "./metadata.js";
+import { ZarrError } from "./zarr-error.js";
+
+/** One array of a store, as `openZarr` describes it. */
+export interface ZarrVariable {
+  readonly name: string;
+  /** The nd-arrow value type (CF-decoded when `openZarr` was asked to). */
+  readonly type: DataType;
+  /** The dims, in order, with sizes. */
+  readonly dims: readonly Dim[];
+  /** The attributes (a v2 `fill_value` is `_FillValue`, as xarray shows it). */
+  readonly attrs: Attrs;
+  /** The Zarr data type as stored (`"<f4"`, `"float32"`, `"|O"`). */
+  readonly dataType: string;
+  /** The chunk shape (inner chunks of a sharded array). */
+  readonly chunks: readonly number[];
+  /** The shard shape of a sharded array, else `undefined`. */
+  readonly shards: readonly number[] | undefined;
+  /** The codec pipeline zarrita decodes the chunks with (v2 filters and compressor as `numcodecs.*`). */
+  readonly codecs: readonly CodecMetadata[];
+  /** The fill value as stored. */
+  readonly fillValue: unknown;
+}
+
+/** The attributes as stored (a v2 `fill_value` as `_FillValue`, as xarray shows it). */
+export function storedAttrs(node: ArrayNode, path: string): Attrs {
+  const where = { path, variable: node.name };
+  const attrs = new Map(attrsFromJson(node.attrs, node.type.arrow, where));
+  if (node.format === 2 && node.fillValue !== null && node.fillValue !== undefined && node.type.kind === "plain" && !attrs.has("_FillValue")) {
+    attrs.set("_FillValue", attrFromJson("_FillValue", node.fillValue, node.type.arrow, where));
+  }
+  return toAttrs(attrs);
+}
+
+/** The variable of `node`, its type and attributes CF-decoded when `cf` is given. */
+export function describe(node: ArrayNode, stored: Attrs, path: string, cf: Omit<CfOptions, "name"> | undefined): ZarrVariable {
+  const dims = node.dimNames.map((name, i) => ({ name, size: node.shape[i]! }));
+  const { type, attrs } = decodedShape(node.type.arrow, dims, stored, cf, path, node.name);
+  return {
+    name: node.name,
+    type,
+    dims,
+    attrs,
+    dataType: node.type.stored,
+    chunks: node.chunkShape,
+    shards: node.shardShape,
+    codecs: node.zarrita.codecs,
+    fillValue: node.fillValue,
+  };
+}
+
+/** The grid of all arrays (nd-arrow's grid rule); `InvalidStore` when two arrays disagree on a dim's size. */
+export function storeDims(variables: readonly ZarrVariable[], path: string): Dim[] {
+  let widest: ZarrVariable | undefined;
+  for (const v of variables) if (widest === undefined || v.dims.length > widest.dims.length) widest = v;
+  const sizes = new Map<string, { size: number; owner: string }>();
+  for (const v of widest === undefined ? variables : [widest, ...variables]) {
+    for (const { name, size } of v.dims) {
+      const seen = sizes.get(name);
+      if (seen === undefined) sizes.set(name, { size, owner: v.name });
+      else if (seen.size !== size) {
+        throw new ZarrError("InvalidStore", `dim "${name}" has size ${size} here but ${seen.size} in array "${seen.owner}"`, { path, variable: v.name });
+      }
+    }
+  }
+  return [...sizes].map(([name, { size }]) => ({ name, size }));
+}
+
+/** Bytes per value of `type` (8 for strings: an estimate for row sizes). */
+export function itemBytes(type: DataType): number {
+  const width = (type as { bitWidth?: number }).bitWidth;
+  if (typeof width === "number") return Math.max(1, width / 8);
+  const precision = (type as { precision?: number }).precision;
+  if (typeof precision === "number") return [2, 4, 8][precision] ?? 8;
+  return 8;
+}
