@@ -65,7 +65,8 @@ export function registerImport(program: Command, io: Io): void {
         "",
         "Examples:",
         "  lance-nd import sst-2000.nc data/ocean.lance",
-        "  lance-nd import --cf decode --chunk time=4 --compression zstd:3 waves-*.nc data/ocean.lance --mode append",
+        "  lance-nd import --chunk time=4 --compression zstd:3 waves-*.nc data/ocean.lance --mode append",
+        "  lance-nd import --cf decode sst-2000.nc data/decoded.lance",
         "  lance-nd import sst-2000.nc data/ocean.lance --mode replace",
       ].join("\n"),
     )
