@@ -131,13 +131,13 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
     const known = await readState(table);
     const plan = planRead(table.uri, table.layout, { projection: this.#settings.projection, conditions: this.#settings.conditions });
     if (limit === 0) return;
-    const bytesPerRow = plan.takeable ? await projectedBytesPerRow(table, known, plan.columns) : 0;
+    const bytesPerRow = !plan.takeable ? 0 : plan.columns === undefined ? known.bytesPerRow : await projectedBytesPerRow(table, known, plan.columns);
     const byTakes = plan.takeable && (plan.filter !== undefined || bytesPerRow * known.rows > batchSizeBytes);
     const decode = (rb: RecordBatch): NdRecordBatch[] => decodeBatch(table.uri, plan, rb);
     const batches = byTakes
       ? takeRead(table.lance, known.version, { columns: plan.columns, filter: plan.filter, limit, bytesPerRow }, { batchSize, batchSizeBytes, readahead: batchReadahead }, decode)
       : readAhead(
-          scanRows(table.lance, { columns: plan.columns, ...optional("filter", plan.filter), ...optional("limit", limit), maxBatchLength: batchRows(batchSize, batchSizeBytes, bytesPerRow || known.bytesPerRow) }),
+          scanRows(table.lance, { ...optional("columns", plan.columns), ...optional("filter", plan.filter), ...optional("limit", limit), maxBatchLength: batchRows(batchSize, batchSizeBytes, bytesPerRow || known.bytesPerRow) }),
           batchReadahead,
           decode,
         );
@@ -243,7 +243,7 @@ async function projectedBytesPerRow(table: NdTable, state: ReadState, columns: r
 }
 
 function decodeBatch(uri: string, plan: ReadPlan, rb: RecordBatch): NdRecordBatch[] {
-  if (plan.columns.length === 1 && plan.columns[0] === ROW_ID) return Array.from({ length: rb.numRows }, () => new NdRecordBatch({}));
+  if (plan.columns?.length === 1 && plan.columns[0] === ROW_ID) return Array.from({ length: rb.numRows }, () => new NdRecordBatch({}));
   const rowId = rb.schema.fields.findIndex((f) => f.name === ROW_ID);
   const data = rowId < 0 ? rb : rb.selectAt(rb.schema.fields.flatMap((_, i) => (i === rowId ? [] : [i])));
   return withPureErrors({ uri }, () => decodeRows(data));

@@ -26,8 +26,8 @@ export interface TakeLimits {
 
 /** What a read by takes reads. */
 export interface TakeRequest {
-  /** The columns of each row, as the SDK's `select` takes them. */
-  columns: readonly string[];
+  /** The columns of each row, as the SDK's `select` takes them; undefined: all. */
+  columns: readonly string[] | undefined;
   /** The Lance SQL filter of the row ids, undefined for all rows. */
   filter: string | undefined;
   /** At most this many rows. */
@@ -72,7 +72,7 @@ export async function* takeRead<T>(
  * row (bounded by one row, unlike a scan with a limit, which reads ahead).
  * 0 for an empty table.
  */
-export async function rowBytes(lance: LanceTable, columns: readonly string[]): Promise<number> {
+export async function rowBytes(lance: LanceTable, columns: readonly string[] | undefined): Promise<number> {
   for await (const run of rowIdRuns(lance, { filter: undefined, limit: 1 }, () => 1)) {
     return (await takeRows(lance, run, columns)).reduce((sum, rb) => sum + dataBytes(rb.data), 0);
   }
