@@ -10,7 +10,6 @@
 import type { Data, RecordBatch } from "apache-arrow";
 import type { LanceTable } from "./lance/table-open.js";
 import { scanRows, takeRows } from "./lance/table-read.js";
-import { checkoutVersion } from "./lance/table-versions.js";
 import { ROW_ID, batchRows } from "./read-plan.js";
 import { readAhead } from "./read-ahead.js";
 
@@ -37,21 +36,19 @@ export interface TakeRequest {
 }
 
 /**
- * Reads `request` from `version` of `lance` (pinned, so the row ids and the
- * takes see one version) and yields `decode(batch)` of each take's batches, in
+ * Reads `request` from `view` (a handle pinned to one version, so the row ids
+ * and the takes see the same rows) and yields `decode(batch)` of each take's batches, in
  * table order. Takes return rows in row id order, so each take gets one
  * ascending run of ids. A take holds at most `batchSize` rows and about
  * `batchSizeBytes` at the largest bytes per row seen so far (never fewer than
  * one row); at most `readahead + 1` takes run at once.
  */
 export async function* takeRead<T>(
-  lance: LanceTable,
-  version: number,
+  view: LanceTable,
   request: TakeRequest,
   limits: TakeLimits,
   decode: (batch: RecordBatch) => T[],
 ): AsyncGenerator<T[]> {
-  const view = lance.pinnedVersion === undefined ? await checkoutVersion(lance, version) : lance;
   const size = { bytesPerRow: request.bytesPerRow };
   const cap = (): number => batchRows(limits.batchSize, limits.batchSizeBytes, size.bytesPerRow);
   const take = async (run: bigint[]): Promise<T[]> => {
@@ -60,11 +57,7 @@ export async function* takeRead<T>(
     size.bytesPerRow = Math.max(size.bytesPerRow, bytes / run.length);
     return batches.flatMap(decode);
   };
-  try {
-    yield* readAhead(rowIdRuns(view, request, cap), limits.readahead, take);
-  } finally {
-    if (view !== lance) view.sdk.close();
-  }
+  yield* readAhead(rowIdRuns(view, request, cap), limits.readahead, take);
 }
 
 /**
