@@ -6,6 +6,9 @@
  *   npx --yes pnpm@12.21.0 bench                      # 32 MiB, best of 3
  *   npx --yes pnpm@12.21.0 bench --size 256 --reps 5
  *   npx --yes pnpm@12.21.0 bench --markdown bench/results/<file>.json   # a saved run as Markdown tables
+ *   npx --yes pnpm@12.21.0 bench --variables     # wide tables (bench/variables.ts)
+ *   npx --yes pnpm@12.21.0 bench --scale 4096    # 4 GiB write + scan of the library (bench/scale.ts)
+ *   npx --yes pnpm@12.21.0 bench --writers       # 1, 2, 4 writer processes (bench/writers.ts)
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -20,13 +23,28 @@ import { CHUNK_TIMES, LAT, LON, oceanData, sumOf, type OceanData } from "./ocean
 import { profileLanceNd } from "./profile.js";
 import { formatRegions, measureRegions } from "./regions.js";
 import { checkTargets, formatMarkdown, formatReport, type Report, type Result } from "./report.js";
+import { benchScale } from "./scale.js";
+import { benchVariables } from "./variables.js";
+import { benchWriters } from "./writers.js";
 import { zarrita } from "./zarrita.js";
 
 const CONTESTANTS: readonly Contestant[] = [files, zarrita, rawLancedb, lanceNd];
 const SIZES = [32, 256, 1024];
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { size: { type: "string", default: "32" }, reps: { type: "string", default: "3" }, markdown: { type: "string" } } });
+  const { values } = parseArgs({
+    options: {
+      size: { type: "string", default: "32" },
+      reps: { type: "string", default: "3" },
+      markdown: { type: "string" },
+      variables: { type: "boolean" },
+      scale: { type: "string" },
+      writers: { type: "boolean" },
+    },
+  });
+  if (values.variables === true) return benchVariables(Number(values.reps));
+  if (values.scale !== undefined) return benchScale(Number(values.scale));
+  if (values.writers === true) return benchWriters();
   if (values.markdown !== undefined) {
     console.log(formatMarkdown(JSON.parse(fs.readFileSync(values.markdown, "utf8")) as Report));
     return;

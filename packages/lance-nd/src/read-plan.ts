@@ -28,9 +28,12 @@ export interface ReadPlan {
   /**
    * The columns to read, as the SDK's `select` takes them: the projected
    * variables and `__global_attrs__`, or only `_rowid` when neither exists
-   * (then each row decodes to an empty batch).
+   * (then each row decodes to an empty batch). Undefined: every column (all
+   * variables are wanted; the stats columns are read and dropped), because
+   * Lance plans a `select` in time that grows with the number of names times
+   * the width of the schema (SDK-NOTES.md, section 14).
    */
-  columns: string[];
+  columns: string[] | undefined;
   /** The Lance SQL filter, undefined for none. */
   filter: string | undefined;
   /**
@@ -73,7 +76,7 @@ export function planRead(uri: string, layout: TableLayout, request: ReadRequest)
   const readsBig = variables.length > 0;
   const filterTouchesBig = variables.some((name) => touched.has(name) || [...touched].some((t) => t.toLowerCase() === name.toLowerCase()));
   return {
-    columns: columns.length === 0 ? [ROW_ID] : columns,
+    columns: columns.length === 0 ? [ROW_ID] : new Set(variables).size === layout.arrays.size ? undefined : columns,
     filter,
     takeable: readsBig && !filterTouchesBig,
   };

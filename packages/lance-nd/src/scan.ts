@@ -14,7 +14,8 @@ import { ROW_ID, batchRows, planRead, type Condition, type ReadPlan } from "./re
 import { rowBytes, takeRead } from "./take-read.js";
 import { checkTable, type NdTable } from "./table.js";
 import { scanRows } from "./lance/table-read.js";
-import { currentVersion, listVersions } from "./lance/table-versions.js";
+import type { LanceTable } from "./lance/table-open.js";
+import { checkoutVersion, currentVersion, listVersions } from "./lance/table-versions.js";
 
 /** Rows per Lance batch by default. */
 export const DEFAULT_BATCH_SIZE = 256;
@@ -132,13 +133,13 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
     const known = await readState(table);
     const plan = planRead(table.uri, table.layout, { projection: this.#settings.projection, conditions: this.#settings.conditions });
     if (limit === 0) return;
-    const bytesPerRow = plan.takeable ? await projectedBytesPerRow(table, known, plan.columns) : 0;
+    const bytesPerRow = !plan.takeable ? 0 : plan.columns === undefined ? known.bytesPerRow : await projectedBytesPerRow(table, known, plan.columns);
     const byTakes = plan.takeable && (plan.filter !== undefined || bytesPerRow * known.rows > batchSizeBytes);
     const decode = (rb: RecordBatch): NdRecordBatch[] => decodeBatch(table.uri, plan, rb);
     const batches = byTakes
-      ? takeRead(table.lance, known.version, { columns: plan.columns, filter: plan.filter, limit, bytesPerRow }, { batchSize, batchSizeBytes, readahead: batchReadahead }, decode)
+      ? takeRead(await pinnedView(table, known), { columns: plan.columns, filter: plan.filter, limit, bytesPerRow }, { batchSize, batchSizeBytes, readahead: batchReadahead }, decode)
       : readAhead(
-          scanRows(table.lance, { columns: plan.columns, ...optional("filter", plan.filter), ...optional("limit", limit), maxBatchLength: batchRows(batchSize, batchSizeBytes, bytesPerRow || known.bytesPerRow) }),
+          scanRows(table.lance, { ...optional("columns", plan.columns), ...optional("filter", plan.filter), ...optional("limit", limit), maxBatchLength: batchRows(batchSize, batchSizeBytes, bytesPerRow || known.bytesPerRow) }),
           batchReadahead,
           decode,
         );
@@ -204,6 +205,8 @@ interface ReadState {
   bytesPerRow: number;
   /** In-memory bytes of one row of a projection (key: the columns), measured once per version. */
   projected: Map<string, number>;
+  /** A handle pinned to the version, opened by the first read by takes (an open costs ~1.5 ms). */
+  view?: Promise<LanceTable>;
 }
 
 const states = new WeakMap<NdTable, ReadState>();
@@ -228,6 +231,19 @@ async function readState(table: NdTable): Promise<ReadState> {
 }
 
 /**
+ * The handle reads by takes use: the table's own when it is a checked-out
+ * view, else one pinned to the state's version, opened once and kept for
+ * later reads of that version (when the version moves on, the old handle is
+ * left to the garbage collector: a read may still use it).
+ */
+function pinnedView(table: NdTable, state: ReadState): Promise<LanceTable> {
+  if (table.lance.pinnedVersion !== undefined) return Promise.resolve(table.lance);
+  state.view ??= checkoutVersion(table.lance, state.version);
+  state.view.catch(() => (state.view = undefined));
+  return state.view;
+}
+
+/**
  * The in-memory bytes of one row of `columns`, measured by a take of one row
  * and kept for the version. It sizes the Lance batches: a projection of small
  * columns (a coordinate) reads up to `batchSize` rows per batch instead of as
@@ -244,7 +260,7 @@ async function projectedBytesPerRow(table: NdTable, state: ReadState, columns: r
 }
 
 function decodeBatch(uri: string, plan: ReadPlan, rb: RecordBatch): NdRecordBatch[] {
-  if (plan.columns.length === 1 && plan.columns[0] === ROW_ID) return Array.from({ length: rb.numRows }, () => new NdRecordBatch({}));
+  if (plan.columns?.length === 1 && plan.columns[0] === ROW_ID) return Array.from({ length: rb.numRows }, () => new NdRecordBatch({}));
   const rowId = rb.schema.fields.findIndex((f) => f.name === ROW_ID);
   const data = rowId < 0 ? rb : rb.selectAt(rb.schema.fields.flatMap((_, i) => (i === rowId ? [] : [i])));
   return withPureErrors({ uri }, () => decodeRows(data));

@@ -10,7 +10,6 @@
 import type { RecordBatch } from "apache-arrow";
 import type { LanceTable } from "./lance/table-open.js";
 import { scanRows, takeRows } from "./lance/table-read.js";
-import { checkoutVersion } from "./lance/table-versions.js";
 import { ROW_ID, batchRows } from "./read-plan.js";
 import { readAhead } from "./read-ahead.js";
 import { dataBytes } from "./data-bytes.js";
@@ -27,8 +26,8 @@ export interface TakeLimits {
 
 /** What a read by takes reads. */
 export interface TakeRequest {
-  /** The columns of each row, as the SDK's `select` takes them. */
-  columns: readonly string[];
+  /** The columns of each row, as the SDK's `select` takes them; undefined: all. */
+  columns: readonly string[] | undefined;
   /** The Lance SQL filter of the row ids, undefined for all rows. */
   filter: string | undefined;
   /** At most this many rows. */
@@ -38,21 +37,19 @@ export interface TakeRequest {
 }
 
 /**
- * Reads `request` from `version` of `lance` (pinned, so the row ids and the
- * takes see one version) and yields `decode(batch)` of each take's batches, in
+ * Reads `request` from `view` (a handle pinned to one version, so the row ids
+ * and the takes see the same rows) and yields `decode(batch)` of each take's batches, in
  * table order. Takes return rows in row id order, so each take gets one
  * ascending run of ids. A take holds at most `batchSize` rows and about
  * `batchSizeBytes` at the largest bytes per row seen so far (never fewer than
  * one row); at most `readahead + 1` takes run at once.
  */
 export async function* takeRead<T>(
-  lance: LanceTable,
-  version: number,
+  view: LanceTable,
   request: TakeRequest,
   limits: TakeLimits,
   decode: (batch: RecordBatch) => T[],
 ): AsyncGenerator<T[]> {
-  const view = lance.pinnedVersion === undefined ? await checkoutVersion(lance, version) : lance;
   const size = { bytesPerRow: request.bytesPerRow };
   const cap = (): number => batchRows(limits.batchSize, limits.batchSizeBytes, size.bytesPerRow);
   const take = async (run: bigint[]): Promise<T[]> => {
@@ -61,11 +58,7 @@ export async function* takeRead<T>(
     size.bytesPerRow = Math.max(size.bytesPerRow, bytes / run.length);
     return batches.flatMap(decode);
   };
-  try {
-    yield* readAhead(rowIdRuns(view, request, cap), limits.readahead, take);
-  } finally {
-    if (view !== lance) view.sdk.close();
-  }
+  yield* readAhead(rowIdRuns(view, request, cap), limits.readahead, take);
 }
 
 /**
@@ -73,7 +66,7 @@ export async function* takeRead<T>(
  * row (bounded by one row, unlike a scan with a limit, which reads ahead).
  * 0 for an empty table.
  */
-export async function rowBytes(lance: LanceTable, columns: readonly string[]): Promise<number> {
+export async function rowBytes(lance: LanceTable, columns: readonly string[] | undefined): Promise<number> {
   for await (const run of rowIdRuns(lance, { filter: undefined, limit: 1 }, () => 1)) {
     return (await takeRows(lance, run, columns)).reduce((sum, rb) => sum + dataBytes(rb.data), 0);
   }

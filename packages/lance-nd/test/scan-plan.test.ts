@@ -118,6 +118,21 @@ describe("readAhead", () => {
     expect(log.slice(0, 4)).toEqual(["read 0", "read 1", "read 2", "use 0"]);
   });
 
+  it("an async map (a take) runs for at most depth + 1 items at once, results in order", async () => {
+    let running = 0;
+    let most = 0;
+    const slowTake = async (x: number): Promise<number> => {
+      most = Math.max(most, ++running);
+      await new Promise((resolve) => setTimeout(resolve, (5 - x) * 2));
+      running--;
+      return x * 10;
+    };
+    const out: number[] = [];
+    for await (const v of readAhead(numbers([], 5), 2, slowTake)) out.push(v);
+    expect(out).toEqual([0, 10, 20, 30, 40]);
+    expect(most).toBe(3);
+  });
+
   it("an error surfaces at its item; stopping early closes the source", async () => {
     const log: string[] = [];
     const seen: number[] = [];

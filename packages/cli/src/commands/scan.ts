@@ -1,6 +1,7 @@
 /** `lance-nd scan`: read rows, as readable lines, JSON, NDJSON or an Arrow IPC stream. */
 import { InvalidArgumentError } from "commander";
 import type { Command } from "commander";
+import type { Schema } from "apache-arrow";
 import { scan } from "lance-nd";
 import type { NdTable } from "lance-nd";
 import { CliError } from "../errors.js";
@@ -90,7 +91,7 @@ async function scanTable(io: Io, uri: string, options: ScanOptions): Promise<voi
 }
 
 /** The table's nd schema, projected: the schema of every batch of `--arrow`. */
-function arrowSchema(table: NdTable, project: string[] | undefined) {
+function arrowSchema(table: NdTable, project: string[] | undefined): Schema {
   const full = table.ndSchema;
   if (project === undefined) return full;
   const keep = new Set(project);
