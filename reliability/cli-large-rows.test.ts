@@ -77,7 +77,7 @@ describe("scan prints a 128 MiB row with bounded memory", () => {
   it("--json: one pretty JSON array, a value per line", async () => {
     const out = await run(["scan", table, "--json"]);
     expect(out.code, out.stderr).toBe(0);
-    expect(out.head).toMatch(/^\[\n  \{\n    "globalAttrs": \{\n      "id": "r0"\n    \},\n    "arrays": \{\n      "v": \{\n        "type": "Float32",/);
+    expect(out.head).toMatch(/^\[\n {2}\{\n {4}"globalAttrs": \{\n {6}"id": "r0"\n {4}\},\n {4}"arrays": \{\n {6}"v": \{\n {8}"type": "Float32",/);
     expect(out.head).toContain(`"values": [\n          ${bigValue(0, 0)},\n          ${bigValue(0, 1)},`);
     expect(out.tail.endsWith(`${bigValue(0, VALUES - 1)}\n        ]\n      }\n    }\n  }\n]\n`)).toBe(true);
     expect(out.newlines - VALUES).toBeGreaterThan(10);

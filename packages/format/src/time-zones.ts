@@ -21,7 +21,7 @@ export function checkStorableTimeZones(schema: Schema): void {
 function checkType(column: string, path: readonly string[], type: DataType): void {
   if (type.typeId === Type.Timestamp) {
     const zone = (type as Timestamp).timezone;
-    if (zone !== null && zone !== undefined && zone.includes(":")) throw unstorableZone(column, path, zone);
+    if (zone?.includes(":")) throw unstorableZone(column, path, zone);
     return;
   }
   const isList = type.typeId === Type.List || type.typeId === Type.FixedSizeList;

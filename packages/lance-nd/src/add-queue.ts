@@ -4,7 +4,7 @@
  * sizing").
  */
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { AddSizer, MAX_INFLIGHT_MEMORY_BYTES, batchBytes } from "./add-sizing.js";
+import { type AddSizer, MAX_INFLIGHT_MEMORY_BYTES, batchBytes } from "./add-sizing.js";
 
 /** Rows taken from the buffer for one add. */
 export interface AddGroup {

@@ -4,7 +4,7 @@
  */
 import { castVector, isCastingError, type Casting } from "@lance-nd/casting";
 import type { Cast, CastingMode } from "@lance-nd/format";
-import { Attr, GLOBAL_ATTRS_COLUMN, NdRecordBatch, type Attrs, type NdArray } from "@lance-nd/nd-arrow";
+import { Attr, GLOBAL_ATTRS_COLUMN, type NdRecordBatch, type Attrs, type NdArray } from "@lance-nd/nd-arrow";
 import { DataType } from "apache-arrow";
 import type { Vector } from "apache-arrow";
 import { LanceNdError } from "./errors.js";

@@ -14,7 +14,7 @@
  * {@link RollbackIncompleteError} naming what is left and the one command
  * that undoes it.
  */
-import { LanceNdError } from "./errors.js";
+import type { LanceNdError } from "./errors.js";
 import { dropTable, type LanceTable } from "./lance/table-open.js";
 import { countRows } from "./lance/table-read.js";
 import { deleteWhere, restoreVersion } from "./lance/table-versions.js";

@@ -19,7 +19,7 @@ export { open, NdTable, type OpenOptions } from "./table.js";
 export { write, append, replaceRows, type NdRows } from "./write.js";
 export { NdWriter } from "./writer.js";
 export { RollbackIncompleteError, type LeftBehind } from "./rollback-error.js";
-export { type WriteOptions, type AppendOptions, type WriteMode } from "./options.js";
+export type { WriteOptions, AppendOptions, WriteMode } from "./options.js";
 export { widen } from "./widen.js";
 export { columnDefaults, setColumnDefaults } from "./column-defaults.js";
 export type { CastingMode, ColumnOptions, Codec } from "@lance-nd/format";

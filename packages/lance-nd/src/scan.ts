@@ -5,7 +5,6 @@
 import type { RecordBatch } from "apache-arrow";
 import { decodeRows } from "@lance-nd/format";
 import { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { dataBytes } from "./data-bytes.js";
 import { LanceNdError } from "./errors.js";
 import { Expr } from "./expr.js";
 import { withPureErrors } from "./pure-errors.js";

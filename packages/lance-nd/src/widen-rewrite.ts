@@ -6,7 +6,7 @@
  */
 import { castVector } from "@lance-nd/casting";
 import type { Widening } from "@lance-nd/format";
-import { DataType, List, makeData, makeVector, RecordBatch, Struct, vectorFromArray, type Data, type Field, type Schema } from "apache-arrow";
+import { type DataType, type List, makeData, makeVector, RecordBatch, Struct, vectorFromArray, type Data, type Field, type Schema } from "apache-arrow";
 import { LanceNdError } from "./errors.js";
 import { createTable, type LanceTable } from "./lance/table-open.js";
 import { sdkCall } from "./lance/sdk-call.js";

@@ -39,6 +39,6 @@ describe("README reading example", () => {
     const source = readFileSync(new URL(import.meta.url), "utf8");
     const example = /--8<-- \[start:read-example\]\n([\s\S]*?)\/\/ --8<-- \[end:read-example\]/.exec(source)![1]!;
     const readme = readFileSync(join(import.meta.dirname, "..", "README.md"), "utf8");
-    expect(readme).toContain("```ts\n" + example + "```");
+    expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
   });
 });

@@ -94,7 +94,7 @@ export function decodeRows(rb: RecordBatch, options: DecodeOptions, firstRow: nu
       if (array !== undefined) entries.push([col.name, array]);
     }
     try {
-      const globalAttrs = global !== undefined && global.data.getValid(r) ? decodeAttrs(global, r) : undefined;
+      const globalAttrs = global?.data.getValid(r) ? decodeAttrs(global, r) : undefined;
       out.push(new NdRecordBatch(entries, globalAttrs));
     } catch (err) {
       throw placeError(err, undefined, row);
@@ -140,7 +140,7 @@ function decodeArray(col: ArrayColumn, r: number, absent: boolean): NdArray | un
     const name = decoder.decode(bytes.subarray(offsets[i]!, offsets[i + 1]!));
     dims.push({ name, size: sizeValues[i]! });
   }
-  const attrs = col.attrs !== undefined && col.attrs.data.getValid(r) ? decodeAttrs(col.attrs, r) : new Map<string, Attr>();
+  const attrs = col.attrs?.data.getValid(r) ? decodeAttrs(col.attrs, r) : new Map<string, Attr>();
   return new NdArray(vectorOf(values), dims, attrs, col.metadata);
 }
 

@@ -48,7 +48,7 @@ export function fromFixedShapeTensor(column: Vector | Data, field: Field): NdArr
   const fail = (why: string): never => {
     throw new NdArrowError("InvalidLayout", `not an ${FIXED_SHAPE_TENSOR} column: ${why}`, { column: field.name });
   };
-  const shape = meta["shape"];
+  const shape = meta.shape;
   if (!isSizes(shape)) return fail(`"shape" is ${JSON.stringify(shape)}, expected an array of sizes`);
   const layout = logicalLayout(field.name, meta, shape);
   if (field.type.typeId !== Type.FixedSizeList) return fail(`storage type is ${field.type}, expected a FixedSizeList`);
@@ -127,7 +127,7 @@ export function fromVariableShapeTensor(column: Vector | Data, field: Field): Nd
   }
   const ndim = shapeType.listSize;
   const layout = logicalLayout(field.name, meta, new Array<number>(ndim).fill(0));
-  const uniform = meta["uniform_shape"];
+  const uniform = meta.uniform_shape;
   if (uniform !== undefined && (!Array.isArray(uniform) || uniform.length !== ndim)) {
     return fail(`"uniform_shape" must be an array of ${ndim} sizes or nulls`);
   }
@@ -239,11 +239,11 @@ function logicalLayout(column: string, meta: Metadata, shape: readonly number[])
   const fail = (why: string): never => {
     throw new NdArrowError("InvalidLayout", `tensor metadata: ${why}`, { column });
   };
-  const dimNames = meta["dim_names"] ?? Array.from({ length: rank }, (_, i) => `dim_${i}`);
+  const dimNames = meta.dim_names ?? Array.from({ length: rank }, (_, i) => `dim_${i}`);
   if (!Array.isArray(dimNames) || dimNames.length !== rank || !dimNames.every((n) => typeof n === "string")) {
-    return fail(`"dim_names" must be ${rank} strings, got ${JSON.stringify(meta["dim_names"])}`);
+    return fail(`"dim_names" must be ${rank} strings, got ${JSON.stringify(meta.dim_names)}`);
   }
-  const permutation = meta["permutation"] ?? Array.from({ length: rank }, (_, i) => i);
+  const permutation = meta.permutation ?? Array.from({ length: rank }, (_, i) => i);
   const isPermutation =
     Array.isArray(permutation) &&
     permutation.length === rank &&

@@ -3,7 +3,7 @@
  * Typed arrays whose element type is the storage of the Arrow type are
  * wrapped without a copy; everything else is converted once.
  */
-import { Data, DateUnit, Type, TimeUnit, Vector, makeData } from "apache-arrow";
+import { type Data, DateUnit, Type, TimeUnit, Vector, makeData } from "apache-arrow";
 import { numberToFloat16 } from "@lance-nd/casting";
 import type { DataType, Date_, Timestamp } from "apache-arrow";
 import { NdArrowError } from "./errors.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Binary, Float32, Int16, Int32, Int64, LargeUtf8, TimeUnit, Type, Uint8, Utf8, type List, type Timestamp } from "apache-arrow";
-import { Attr, attr, isNdArrowError, toAttr, toAttrs } from "../src/index.js";
+import { Binary, Float32, Int16, Int32, LargeUtf8, TimeUnit, Type, Uint8, Utf8, type List, type Timestamp } from "apache-arrow";
+import { type Attr, attr, isNdArrowError, toAttr, toAttrs } from "../src/index.js";
 
 const itemOf = (a: Attr) => (a.type as List).children[0]!.type;
 

@@ -1,4 +1,4 @@
-import { Float32, Int32, List, Type } from "apache-arrow";
+import { Float32, Int32, type List, Type } from "apache-arrow";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { attr } from "../src/attrs.js";

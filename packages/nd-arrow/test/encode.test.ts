@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Field, Float32, Float64, Int32, Schema, Table, Type, Utf8, tableFromIPC, tableToIPC, type List, type Struct } from "apache-arrow";
+import { Field, Float32, Float64, Schema, Table, Type, Utf8, tableFromIPC, tableToIPC, type List, type Struct } from "apache-arrow";
 import {
   EXTENSION_NAME_KEY,
   GLOBAL_ATTRS_COLUMN,

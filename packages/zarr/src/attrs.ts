@@ -8,7 +8,7 @@
  * Float64 (JSON writes `300.0` as `300`, CF wants a float). Anything else
  * (null, objects, mixed arrays) is `UnsupportedAttribute`.
  */
-import { Attr, attr, toAttr } from "@lance-nd/nd-arrow";
+import { type Attr, attr, toAttr } from "@lance-nd/nd-arrow";
 import type { Attrs } from "@lance-nd/nd-arrow";
 import { DataType, Float64, Int64, Type } from "apache-arrow";
 import { ZarrError } from "./zarr-error.js";

@@ -4,7 +4,7 @@
  * keep their raw counts (NaT is null), strings and byte strings gathered.
  */
 import { toVector } from "@lance-nd/nd-arrow";
-import { Binary, Bool, DateDay, Type, makeData, Vector } from "apache-arrow";
+import { Binary, Bool, type DateDay, Type, makeData, Vector } from "apache-arrow";
 import type { Data, DataType } from "apache-arrow";
 import type { Chunk, DataType as ZarritaType } from "zarrita";
 import type { ZarrType } from "./data-type.js";

@@ -32,7 +32,7 @@ describe.skipIf(skip)("maintenance", () => {
 
     const list = json<{ version: number; timestamp: string; rows: number | null }[]>(["versions", table]);
     expect(list.at(-1)).toMatchObject({ version: deleted.version, rows: 3 });
-    expect(cli(["versions", table]).stdout).toMatch(/^version  time \(UTC\)\s+rows\n/);
+    expect(cli(["versions", table]).stdout).toMatch(/^version {2}time \(UTC\)\s+rows\n/);
 
     const restored = json<{ version: number; rows: number }>(["restore", table, String(start.version)]);
     expect(restored.rows).toBe(4);

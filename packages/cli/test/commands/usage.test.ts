@@ -42,7 +42,7 @@ describe("help and version exit with 0", () => {
     const run = cli(["plot", "--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/Usage: lance-nd plot \[options\] <table> <variable>/);
-    expect(run.stdout).toMatch(/Examples?:\n  lance-nd plot /);
+    expect(run.stdout).toMatch(/Examples?:\n {2}lance-nd plot /);
   });
 
   it("--version prints the package version", () => {

@@ -10,7 +10,7 @@ import { encodeRows, planWrite, tableSchema, type TableSchemaOptions } from "@la
 import { createTable } from "../../src/lance/table-open.js";
 import { addNullFields, appendRows } from "../../src/lance/table-write.js";
 import { readTableSchema } from "../../src/lance/table-read.js";
-import { NdTable, open } from "../../src/table.js";
+import { type NdTable, open } from "../../src/table.js";
 
 /** A temp folder for this test file, removed after its tests. */
 export function tempDir(prefix: string): string {
