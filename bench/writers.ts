@@ -22,7 +22,7 @@ const WRITER_COUNTS = [1, 2, 4];
 
 function runChild(uri: string, writer: string): Promise<{ commits: number; retries: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=development", "--import", "tsx", path.join(import.meta.dirname, "writer-child.ts"), JSON.stringify({ uri, writer, rows: ROWS_PER_WRITER, addBytes: ADD_BYTES })], {
+    const child = spawn(process.execPath, ["--conditions=@lance-nd/source", "--import", "tsx", path.join(import.meta.dirname, "writer-child.ts"), JSON.stringify({ uri, writer, rows: ROWS_PER_WRITER, addBytes: ADD_BYTES })], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, LANCEDB_LOG: "error" },
     });

@@ -6,14 +6,17 @@
 import { InvalidArgumentError } from "commander";
 import { RecordBatchStreamWriter } from "apache-arrow";
 import { NdRecordBatch, encode } from "@lance-nd/nd-arrow";
+import type { NdArray } from "@lance-nd/nd-arrow";
 import type { NdTable } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { openTable } from "../commands/open-table.js";
 import { CliError } from "../errors.js";
 import { printJson } from "../io.js";
 import { isUserError, oneLine } from "../report.js";
-import { matchingDatasets, readCatalog, readDatasetSummary } from "./catalog.js";
-import type { DatasetRead, TableSummary } from "./catalog.js";
+import { matchingDatasets, readCatalog } from "./catalog.js";
+import type { TableSummary } from "./catalog.js";
+import { openDatasetView } from "./dataset-view.js";
+import type { DatasetView } from "./dataset-view.js";
 import { readWindow } from "./read-window.js";
 
 /** An HTTP answer: status, content type, body. */
@@ -30,7 +33,7 @@ export const ARROW_STREAM_TYPE = "application/vnd.apache.arrow.stream";
 const CACHED_TABLES = 8;
 /** Table summaries kept (one per version). */
 const CACHED_CATALOGS = 4;
-/** Dataset summaries and coordinates kept: each read the dataset's rows once. */
+/** Open datasets kept (one pinned `dataset` view per version and id, with its summary and coordinates). */
 const CACHED_DATASETS = 64;
 
 /**
@@ -61,7 +64,7 @@ export class ViewApi {
   readonly #uri: string;
   readonly #tables = new Map<string, Promise<NdTable>>();
   readonly #catalogs = new Map<string, Promise<TableSummary>>();
-  readonly #datasets = new Map<string, Promise<DatasetRead>>();
+  readonly #datasets = new Map<string, Promise<DatasetView>>();
 
   constructor(uri: string) {
     this.#uri = uri;
@@ -85,14 +88,16 @@ export class ViewApi {
           return json(200, { ids: await matchingDatasets(table, required(query, "where")) });
         case "coords": {
           const names = new Set(required(query, "names").split(","));
-          const { coords } = await this.#dataset(table, query.get("dataset"));
-          return arrow(new NdRecordBatch(coords.arrays().filter(([name]) => names.has(name))));
+          const view = await this.#dataset(table, query.get("dataset"));
+          const isCoord = (name: string) => view.summary.variables.some((v) => v.name === name && v.dims.length === 1 && v.dims[0] === name);
+          const coordNames = view.summary.dims.map((d) => d.name).filter((name) => names.has(name) && isCoord(name));
+          const coords = await Promise.all(coordNames.map(async (name): Promise<[string, NdArray]> => [name, await view.coord(name)]));
+          return arrow(new NdRecordBatch(coords));
         }
         case "window": {
           const isel = parseIsel(query.get("isel") ?? "");
-          const id = query.get("dataset");
           const variable = required(query, "variable");
-          return arrow(await readWindow(table, (await this.#dataset(table, id)).summary, { dataset: id, variable, isel }));
+          return arrow(await readWindow((await this.#dataset(table, query.get("dataset"))).ds, variable, isel));
         }
         default:
           return error(404, "NotFound", `no API route "${route}" (routes: table, dataset, datasets, coords, window)`);
@@ -114,12 +119,12 @@ export class ViewApi {
     return cached(this.#catalogs, String(version), CACHED_CATALOGS, () => readCatalog(table, this.#uri));
   }
 
-  /** The summary and coordinates of dataset `id` of `table`'s version; `InvalidArgument` when it has none of that id. */
-  async #dataset(table: NdTable, id: string | null): Promise<DatasetRead> {
+  /** Dataset `id` of `table`'s version, opened once; `InvalidArgument` when it has none of that id. */
+  async #dataset(table: NdTable, id: string | null): Promise<DatasetView> {
     const catalog = await this.#catalog(table);
     const entry = catalog.datasets.find((d) => d.id === id);
     if (entry === undefined) throw new CliError("InvalidArgument", `no dataset ${id === null ? "without an id" : JSON.stringify(id)} in the table`);
-    return cached(this.#datasets, `${catalog.version}\u0000${id}`, CACHED_DATASETS, () => readDatasetSummary(table, entry));
+    return cached(this.#datasets, `${catalog.version}\u0000${id}`, CACHED_DATASETS, () => openDatasetView(table, entry));
   }
 }
 

@@ -2,17 +2,15 @@
  * What the viewer lists: the table (format, version, rows, size, variables)
  * and its datasets, the rows grouped by their `id` global attribute and
  * placed by `chunk_offset` (packages/cli/README.md, `view`). The list reads
- * the global attributes alone; a dataset's dims and variables are read when
- * the page asks for them.
+ * the global attributes alone; a dataset's dims and variables are planned
+ * when the page asks for them (`dataset-view.ts`).
  */
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { computeStats } from "@lance-nd/stats";
 import { col, scan, variables, versions } from "lance-nd";
 import type { Expr, NdTable } from "lance-nd";
 import { diskBytes } from "../output/disk-size.js";
 import { attrsJson } from "../output/row-json.js";
-import { CoordinateCollector } from "./coordinates.js";
 
 /** A dataset as the list shows it: the rows of the table that share one `id` (or have none). */
 export interface DatasetEntry {
@@ -22,12 +20,6 @@ export interface DatasetEntry {
   rows: number;
   /** The global attributes of its first row, without `chunk_offset`. */
   globalAttrs: Record<string, unknown>;
-  /**
-   * Where its rows start along each axis of their grid (`chunk_offset`),
-   * sorted: what a window read needs to pick the rows that hold an index.
-   * Empty when no row has a `chunk_offset`.
-   */
-  chunkStarts: number[][];
 }
 
 /** A variable of a dataset: its value type, dims, attributes and range. */
@@ -36,12 +28,12 @@ export interface DatasetVariable {
   type: string;
   dims: string[];
   attrs: Record<string, unknown>;
-  /** The smallest and largest value over the dataset's rows (nulls and NaN left out; null when none or the type has no order). */
+  /** The smallest and largest value over the dataset's rows, from the table's stats column (null without one, or when every value is null or NaN). */
   min: unknown;
   max: unknown;
 }
 
-/** A dataset with what reading its rows tells: its dims (in grid order) and variables. */
+/** A dataset with what planning it tells: its dims (in grid order) and variables. */
 export interface DatasetSummary extends DatasetEntry {
   /** The dims of the assembled dataset: each dim's size is the largest `chunk_offset + size` of its rows. */
   dims: { name: string; size: number }[];
@@ -92,68 +84,10 @@ function addEntry(datasets: Map<string | null, DatasetEntry>, row: NdRecordBatch
   if (entry === undefined) {
     const globalAttrs = attrsJson(row.globalAttrs);
     delete globalAttrs[CHUNK_OFFSET];
-    entry = { id, rows: 0, globalAttrs, chunkStarts: [] };
+    entry = { id, rows: 0, globalAttrs };
     datasets.set(id, entry);
   }
   entry.rows++;
-  chunkOffset(row).forEach((start, axis) => {
-    const starts = (entry.chunkStarts[axis] ??= []);
-    if (starts.includes(start)) return;
-    starts.push(start);
-    starts.sort((a, b) => a - b);
-  });
-}
-
-/** What reading a dataset's rows gives: its summary and its coordinate variables. */
-export interface DatasetRead {
-  summary: DatasetSummary;
-  /** The 1-D variables named as their dim, whole. */
-  coords: NdRecordBatch;
-}
-
-/**
- * The dims, variables and coordinates of dataset `entry`: reads its rows
- * once, one at a time (the range of each variable comes from its values,
- * as the stats columns would): memory holds the summary and the
- * coordinates, not the rows.
- */
-export async function readDatasetSummary(table: NdTable, entry: DatasetEntry): Promise<DatasetRead> {
-  const summary: DatasetSummary = { ...entry, dims: [], variables: [] };
-  const coords = new CoordinateCollector();
-  let query = scan(table);
-  const where = datasetFilter(table, entry.id);
-  if (where !== undefined) query = query.filterExpr(where);
-  for await (const row of query) {
-    addRow(summary, row);
-    coords.add(row, chunkOffset(row));
-  }
-  return { summary, coords: coords.result() };
-}
-
-function addRow(dataset: DatasetSummary, row: NdRecordBatch): void {
-  const offsets = chunkOffset(row);
-  row.grid().forEach((dim, axis) => {
-    const end = (offsets[axis] ?? 0) + dim.size;
-    const known = dataset.dims.find((d) => d.name === dim.name);
-    if (known === undefined) dataset.dims.push({ name: dim.name, size: end });
-    else known.size = Math.max(known.size, end);
-  });
-  for (const [name, array] of row.arrays()) {
-    const stats = computeStats(array.values);
-    let variable = dataset.variables.find((v) => v.name === name);
-    if (variable === undefined) {
-      variable = { name, type: String(array.type), dims: array.dimNames, attrs: attrsJson(array.attrs), min: null, max: null };
-      dataset.variables.push(variable);
-    }
-    if (stats?.min !== undefined && stats.min !== null && (variable.min === null || (stats.min as number) < (variable.min as number))) variable.min = stats.min;
-    if (stats?.max !== undefined && stats.max !== null && (variable.max === null || (stats.max as number) > (variable.max as number))) variable.max = stats.max;
-  }
-}
-
-/** The `chunk_offset` of a row as numbers; empty when it has none. */
-function chunkOffset(row: NdRecordBatch): number[] {
-  const offset = row.globalAttr(CHUNK_OFFSET);
-  return Array.isArray(offset) || ArrayBuffer.isView(offset) ? Array.from(offset as ArrayLike<number | bigint>, Number) : [];
 }
 
 /** The `id` of a row as text; null when it has none. */

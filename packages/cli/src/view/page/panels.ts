@@ -55,15 +55,17 @@ function valueText(value: unknown): string {
 
 /**
  * The variables of the selected dataset: type, dims, range of values with
- * units, and whether the table keeps a stats column for it.
+ * units (from the table's stats column; none without one), and whether the
+ * table keeps a stats column for it.
  */
 export function showVariables(summary: TableSummary, dataset: DatasetSummary): void {
   fillRows(
     document.getElementById("variables")!,
     dataset.variables.map((v) => {
       const units = typeof v.attrs.units === "string" ? ` ${v.attrs.units}` : "";
-      const range = v.min === null ? "no values" : `${valueText(v.min)} to ${valueText(v.max)}${units}`;
-      const stats = summary.variables.find((t) => t.name === v.name)?.stats ? ", stats column" : "";
+      const hasStats = summary.variables.find((t) => t.name === v.name)?.stats === true;
+      const range = v.min === null ? (hasStats ? "no values" : "range not kept") : `${valueText(v.min)} to ${valueText(v.max)}${units}`;
+      const stats = hasStats ? ", stats column" : "";
       return [v.name, `${v.type} (${v.dims.join(", ")}): ${range}${stats}`];
     }),
   );
