@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { col, scan } from "lance-nd";
+import { col, deleteRows, scan } from "lance-nd";
 import type { NdTable } from "lance-nd";
 import { CliError } from "../errors.js";
 import type { CfMode } from "./import-plan.js";
@@ -43,11 +43,9 @@ export async function existingIds(table: NdTable, ids: readonly string[]): Promi
  * that an earlier version than `version` (the append) created.
  */
 export async function deleteOlderRows(table: NdTable, ids: readonly string[], version: number): Promise<number> {
-  const list = ids.map((id) => `'${id.replaceAll("'", "''")}'`).join(", ");
-  const predicate = `\`__global_attrs__\`.id IN (${list}) AND _row_created_at_version < ${version}`;
+  const older = col("__global_attrs__.id").isIn([...ids]).and(col("_row_created_at_version").lt(version));
   try {
-    const result = await table.lance.sdk.delete(predicate);
-    return result.numDeletedRows;
+    return (await deleteRows(table, older)).deleted;
   } catch (cause) {
     throw new CliError(
       "WriteFailed",
