@@ -75,7 +75,7 @@ export function maskMissing(array: NdArray, variable?: string): NdArray {
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     // eslint-disable-next-line no-self-compare
-    const hit = v === a || v === b || (fills.length > 2 && fills.includes(v)) || (nan && v !== v);
+    const hit = v === a || v === b || (fills.length > 2 && fills.includes(v)) || (nan && Number.isNaN(v));
     if (hit && isValid(bits, i)) {
       clearBit(bits, i);
       masked = true;
@@ -112,7 +112,7 @@ export function fillMissing(array: NdArray, variable?: string): NdArray {
     // A null slot that still holds one of the missing values (masked in
     // memory, never stored) keeps it, so a `missing_value` stays itself.
     // eslint-disable-next-line no-self-compare
-    if (!missing.includes(kept) && !(nan && kept !== kept)) out[i] = fill as never;
+    if (!missing.includes(kept) && !(nan && Number.isNaN(kept))) out[i] = fill as never;
   }
   return array.withValues(vectorOf(array.type, out, null));
 }

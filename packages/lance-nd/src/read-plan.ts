@@ -65,11 +65,11 @@ export function planRead(uri: string, layout: TableLayout, request: ReadRequest)
   const touched = new Set<string>();
   const parts = request.conditions.map((condition) => {
     if (condition.kind === "lance") {
-      referencedColumns(uri, condition.sql).forEach((name) => touched.add(name));
+      for (const name of referencedColumns(uri, condition.sql)) touched.add(name);
       return condition.sql;
     }
     const checked = checkNdFilter(uri, layout, condition.sql);
-    checked.columns.forEach((name) => touched.add(name));
+    for (const name of checked.columns) touched.add(name);
     return checked.sql;
   });
   const filter = parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : parts.map((p) => `(${p})`).join(" AND ");

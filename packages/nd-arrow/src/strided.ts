@@ -124,7 +124,7 @@ export function scatterStrided<T extends DataType>(
   }
   const width = first.values.BYTES_PER_ELEMENT;
   const out = new Uint8Array(length * width);
-  parts.forEach((p, k) => copyBlocks(datas[k]!.values, walks[k]!.start, out, p.start, plans[k]!));
+  for (const [k, p] of parts.entries()) copyBlocks(datas[k]!.values, walks[k]!.start, out, p.start, plans[k]!);
   return makeVector(build(first.type, length, 0, undefined, { data: retype(out, first.values) }));
 }
 

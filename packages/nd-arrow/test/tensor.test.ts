@@ -53,7 +53,7 @@ function variableColumn(rows: { shape: number[]; values: number[] }[], json: unk
   const shapeType = new FixedSizeList(ndim, new Field("item", new Int32(), false));
   const storage = new Struct([new Field("data", dataType), new Field("shape", shapeType)]);
   const offsets = new Int32Array(rows.length + 1);
-  rows.forEach((r, i) => (offsets[i + 1] = offsets[i]! + r.values.length));
+  for (const [i, r] of rows.entries()) offsets[i + 1] = offsets[i]! + r.values.length;
   const items = Int32Array.from(rows.flatMap((r) => r.values));
   const sizes = Int32Array.from(rows.flatMap((r) => r.shape));
   const data = makeData({

@@ -186,7 +186,7 @@ class LazyFile implements NetcdfFile {
     const dims = info.dims.map((d, i) => ({ name: d.name, size: count[i]! }));
     const values = await this.raw.readSlab(raw, start, count);
     const rows = dims.reduce((n, d) => n * d.size, 1);
-    let vector;
+    let vector: Parameters<typeof NdArray.from>[0];
     if ("chars" in values) {
       const width = raw.dims.length === 0 ? 1 : raw.dims.at(-1)!.size;
       vector = utf8Vector(utf8FromCharRows(values.chars, rows, width));

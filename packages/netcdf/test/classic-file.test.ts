@@ -48,7 +48,7 @@ function handMade(): Uint8Array {
   const file = header(size, size + 8, size + 32);
   file.i16(-2).i16(0).i16(300).i16(0); // x, padded to 8
   const d = new DataView(new ArrayBuffer(24));
-  [0.5, -1e300, Math.PI].forEach((v, i) => d.setFloat64(8 * i, v));
+  for (const [i, v] of [0.5, -1e300, Math.PI].entries()) d.setFloat64(8 * i, v);
   file.out.push(...new Uint8Array(d.buffer));
   file.i16(7).i16(-8).i16(32767); // v: three unpadded records
   return Uint8Array.from(file.out);

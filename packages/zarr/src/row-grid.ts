@@ -58,7 +58,7 @@ export function rowSteps(dims: readonly Dim[], variables: readonly GridVariable[
       block[i] = grown;
     }
   }
-  largest.dims.forEach((d, i) => steps.set(d.name, block[i]!));
+  for (const [i, d] of largest.dims.entries()) steps.set(d.name, block[i]!);
   return steps;
 }
 

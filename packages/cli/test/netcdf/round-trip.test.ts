@@ -63,7 +63,7 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
       const table = join(dir, `real-${file.startsWith(SCIPY_DATA) ? 1 : 0}.lance`);
       ok(["export", table, join(dir, `real-${i}.nc`), "--where", `__global_attrs__.id = '${file.split("/").at(-1)!}'`]);
     });
-    files.forEach((file, i) => expectSameFile(file, join(dir, `real-${i}.nc`)));
+    for (const [i, file] of files.entries()) expectSameFile(file, join(dir, `real-${i}.nc`));
   });
 
   it.each(["raw", "mask", "decode"])("--cf %s: a packed int16 file with fills, CF times, a char variable and an unlimited dim comes back exactly", (mode) => {

@@ -5,7 +5,6 @@
  * and opening a dataset takes one row, not the dataset.
  */
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { request } from "node:http";
 import { open } from "lance-nd";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

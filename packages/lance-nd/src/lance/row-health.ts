@@ -52,7 +52,10 @@ export async function rowHealth(table: LanceTable): Promise<RowHealth> {
     for (let i = 0; i < ids.length; i++) {
       const fragment = Number(addresses[i]! >> 32n);
       let rows = byFragment.get(fragment);
-      if (rows === undefined) byFragment.set(fragment, (rows = []));
+      if (rows === undefined) {
+        rows = [];
+        byFragment.set(fragment, rows);
+      }
       rows.push({ rowId: ids[i]!, offset: Number(addresses[i]! & 0xffffffffn) });
     }
   }

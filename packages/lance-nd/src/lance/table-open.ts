@@ -107,7 +107,7 @@ export async function createTable(
   const location = parseTableUri(uri);
   const connection = await connectTo(location, options.storageOptions);
   const rows = Array.isArray(firstRows) ? firstRows : [firstRows as RecordBatch];
-  rows.forEach((batch, i) => checkSameFields(uri, schema, batch.schema, i));
+  for (const [i, batch] of rows.entries()) checkSameFields(uri, schema, batch.schema, i);
   const createOptions = {
     mode: options.mode ?? "create",
     storageOptions: {

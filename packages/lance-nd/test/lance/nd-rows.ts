@@ -81,11 +81,11 @@ export function utf8Data(strings: readonly (string | null)[]): Data {
   const encoder = new TextEncoder();
   const parts = strings.map((s) => encoder.encode(s ?? ""));
   const offsets = new Int32Array(strings.length + 1);
-  parts.forEach((p, i) => (offsets[i + 1] = offsets[i]! + p.length));
+  for (const [i, p] of parts.entries()) offsets[i + 1] = offsets[i]! + p.length;
   const bytes = new Uint8Array(offsets[strings.length]!);
-  parts.forEach((p, i) => bytes.set(p, offsets[i]!));
+  for (const [i, p] of parts.entries()) bytes.set(p, offsets[i]!);
   const validity = new Uint8Array(Math.ceil(strings.length / 8));
-  strings.forEach((s, i) => s !== null && (validity[i >> 3]! |= 1 << (i & 7)));
+  for (const [i, s] of strings.entries()) if (s !== null) validity[i >> 3]! |= 1 << (i & 7);
   const nullCount = strings.filter((s) => s === null).length;
   return arrow.makeData({ type: new arrow.Utf8(), length: strings.length, valueOffsets: offsets, data: bytes, nullBitmap: validity, nullCount });
 }
