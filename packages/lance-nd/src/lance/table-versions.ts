@@ -1,6 +1,6 @@
 import type { OptimizeStats } from "@lancedb/lancedb";
 import { sdkCall } from "./sdk-call.js";
-import type { LanceTable } from "./table-open.js";
+import { openSdkTable, type LanceTable } from "./table-open.js";
 
 /** One version of a table. */
 export interface TableVersion {
@@ -31,9 +31,7 @@ export async function currentVersion(table: LanceTable): Promise<number> {
  */
 export async function checkoutVersion(table: LanceTable, version: number | string): Promise<LanceTable> {
   const op = `checkout ${String(version)}`;
-  const sdk = await sdkCall({ uri: table.uri, op }, () =>
-    table.connection.openTable(table.location.tableName, undefined, table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }),
-  );
+  const sdk = await openSdkTable(table, table.connection, op);
   try {
     await sdkCall({ uri: table.uri, op }, () => sdk.checkout(version));
   } catch (err) {
