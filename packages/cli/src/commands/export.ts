@@ -7,12 +7,13 @@ import { failing } from "../report.js";
 import { hasSelection, selectionOptions, type SelectionOptions } from "../args/selection.js";
 import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
-import { openTable, parseVersion } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
 
 interface ExportOptions extends SelectionOptions {
   where?: string;
   project?: string[];
   version?: number;
+  branch?: string;
   json?: boolean;
 }
 
@@ -25,6 +26,7 @@ export function registerExport(program: Command, io: Io): void {
     .option("--where <sql>", "Lance SQL filter selecting the rows of one dataset, e.g. \"__global_attrs__.id = 'ocean.nc'\"")
     .option("--project <names>", "only these variables, comma-separated", (text) => text.split(",").map((s) => s.trim()))
     .option("--version <n>", "read an earlier version of the table", parseVersion)
+    .option("--branch <name>", BRANCH_HELP)
     .option("--json", "print the summary as JSON")
     .addHelpText(
       "after",
@@ -39,7 +41,7 @@ export function registerExport(program: Command, io: Io): void {
 }
 
 async function exportDataset(io: Io, uri: string, out: string, options: ExportOptions): Promise<void> {
-  const table = await openTable(uri, options.version);
+  const table = await openTable(uri, options.version, options.branch);
   const read = hasSelection(options) ? await readRegion(table, options.where, options.project, options) : await readDataset(table, options.where, options.project);
   const dataset = options.project === undefined ? read.dataset : read.dataset.select(options.project);
   const rows = read.rows;
