@@ -45,7 +45,7 @@ const dir = tempDir("version-integration");
 async function sstOf(table: Awaited<ReturnType<typeof open>>, id: string): Promise<{ shape: number[]; values: unknown[] }> {
   const ds = await dataset(table, { where: `__global_attrs__.id = '${id}'` });
   const sst = (await ds.read(["sst"])).get("sst")!;
-  return { shape: [...sst.shape], values: Array.from(sst.values as ArrayLike<unknown>) };
+  return { shape: [...sst.shape], values: Array.from(sst.values) as unknown[] };
 }
 
 describe("version control on real tables", () => {

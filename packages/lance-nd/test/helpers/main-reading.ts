@@ -11,7 +11,7 @@ export async function mainReading(uri: string): Promise<string> {
   for await (const rb of scanRows(table.lance)) {
     for (const row of decodeRows(rb)) {
       const values: Record<string, unknown[]> = {};
-      for (const [name, array] of row.arrays()) values[name] = Array.from(array.values as ArrayLike<unknown>, plain);
+      for (const [name, array] of row.arrays()) values[name] = Array.from(array.values, plain);
       rows.push([row.globalAttr("id"), values]);
     }
   }
