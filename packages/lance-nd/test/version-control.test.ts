@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkout, versions } from "../src/maintenance.js";
+import { checkout, restore, versions } from "../src/maintenance.js";
 import { open, type NdTable } from "../src/table.js";
 import { branch, branches, deleteBranch, tag, tags, untag } from "../src/version-control.js";
 import { append, write } from "../src/write.js";
@@ -58,10 +58,16 @@ describe("tags", () => {
     await unchanged(t, () => checkout(t, "nope"), /no tag "nope"/);
   });
 
-  it("a tag on a branch handle is refused (Lance records no branch with a tag)", async () => {
+  it("a tag on a branch handle is refused (Lance records no branch with a tag); checkout of a tag there reads main's version; restore of a tag there is refused", async () => {
     const t = await fresh();
-    const b = await branch(t, "trial");
+    const b = await branch(t, "trial", { from: 1 });
     await unchanged(t, () => tag(b, "x"), /tags name versions of main/);
+    await tag(t, "v2", 2);
+    await append(b, sstRows(1, 9));
+    const view = await checkout(b, "v2");
+    expect(view.branch).toBeNull();
+    expect(await readIds(view)).toEqual(["r0", "r1", "r2", "r3", "r4"]);
+    await unchanged(t, () => restore(b, "v2"), /a tag names a version of main/);
   });
 });
 
