@@ -10,6 +10,7 @@ import { registerVars } from "./commands/vars.js";
 import { registerScan } from "./commands/scan.js";
 import { registerCleanup, registerCompact, registerDelete, registerRestore, registerVersions, registerWiden } from "./commands/maintenance.js";
 import { registerDefaults } from "./commands/defaults.js";
+import { registerBranch, registerTag } from "./commands/version-control.js";
 import { registerCheck } from "./commands/check.js";
 import { registerPlot } from "./commands/plot.js";
 import { registerView } from "./view/command.js";
@@ -45,6 +46,8 @@ export function createProgram(io: Io): Command {
     registerCleanup,
     registerVersions,
     registerRestore,
+    registerTag,
+    registerBranch,
     registerWiden,
     registerCheck,
     registerDefaults,

@@ -35,6 +35,7 @@ export type RollbackOutcome = "nothing" | "removed" | "dropped" | "restored";
 /** The commits of one multi-commit operation on one table, and their undo. */
 export class CommitLedger {
   readonly #uri: string;
+  #branch: string | null = null;
   readonly #replacedVersion: number | undefined;
   readonly #appends: RecordedAppend[] = [];
   /** How many of the first appends a rewrite of the table re-created (their rows now read as created by the rewrite). */
@@ -92,6 +93,7 @@ export class CommitLedger {
    */
   async rollBack(table: LanceTable, operationError?: unknown): Promise<RollbackOutcome> {
     if (this.#appends.length === 0) return "nothing";
+    this.#branch = table.branch;
     try {
       if (this.#replacedVersion !== undefined) return await this.#restoreReplaced(table, operationError);
       if (this.#stableRowIds === false) {
@@ -147,7 +149,7 @@ export class CommitLedger {
     try {
       await deleteWhere(table, predicate);
     } catch (err) {
-      const undo = { undo: `lance-nd delete ${shellWord(this.#uri)} --where "${predicate}"`, deletePredicate: predicate };
+      const undo = { undo: `lance-nd delete ${this.#target()} --where "${predicate}"`, deletePredicate: predicate };
       throw this.#incomplete(appends, undo, `delete failed: ${messageOf(err)}`, err, operationError);
     }
   }
@@ -160,7 +162,12 @@ export class CommitLedger {
   }
 
   #restoreCommand(version: number): Undo {
-    return { undo: `lance-nd restore ${shellWord(this.#uri)} ${version}`, restoreVersion: version };
+    return { undo: `lance-nd restore ${this.#target()} ${version}`, restoreVersion: version };
+  }
+
+  /** The table of an undo command: the uri, and `--branch` for a branch (README.md, "Version control"). */
+  #target(): string {
+    return this.#branch === null ? shellWord(this.#uri) : `${shellWord(this.#uri)} --branch ${shellWord(this.#branch)}`;
   }
 
   #incomplete(appends: readonly RecordedAppend[], undo: Undo, reason: string, cause: unknown, operationError: unknown): LanceNdError {

@@ -45,3 +45,4 @@ export {
   type CleanupResult,
   type Version,
 } from "./maintenance.js";
+export { tags, tag, untag, branches, branch, deleteBranch, type TagInfo, type BranchInfo, type BranchOptions } from "./version-control.js";

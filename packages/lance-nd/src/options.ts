@@ -5,7 +5,7 @@
 import { CASTING_MODES, describeValue, mergeColumnOptions, parseColumnOptions, type CastingMode, type ColumnOptions, type PlanOptions } from "@lance-nd/format";
 import { z } from "zod";
 import { LanceNdError } from "./errors.js";
-import type { StorageOptions } from "./lance/table-open.js";
+import type { OpenTableOptions, StorageOptions } from "./lance/table-open.js";
 import { withPureErrors } from "./pure-errors.js";
 
 /** 128 MiB: the default size of one Lance add (fragment) on disk. */
@@ -100,17 +100,21 @@ export function planOptions(options: ParsedWriteOptions): PlanOptions & { castin
 
 const storageOptionsSchema = z.record(z.string(), z.string(), { error: "expected an object of string values" }).optional();
 
-const openOptionsSchema = z.strictObject({ storageOptions: storageOptionsSchema });
+const openOptionsSchema = z.strictObject({
+  storageOptions: storageOptionsSchema,
+  branch: z.string({ error: "expected a branch name" }).min(1, { error: "expected a branch name" }).optional(),
+});
 
 /**
  * Validates the options of `open`.
  *
  * @throws LanceNdError `InvalidInput` with one message that names each bad option, its value and what is allowed.
  */
-export function parseOpenOptions(input: unknown, uri: string): StorageOptions {
+export function parseOpenOptions(input: unknown, uri: string): OpenTableOptions {
   const result = openOptionsSchema.safeParse(input ?? {});
   if (!result.success) throw invalidOptions("open", input, result.error, uri);
-  return result.data.storageOptions === undefined ? {} : { storageOptions: result.data.storageOptions };
+  const { storageOptions, branch } = result.data;
+  return { ...(storageOptions === undefined ? {} : { storageOptions }), ...(branch === undefined || branch === "main" ? {} : { branch }) };
 }
 
 const optionsSchema = z.strictObject({

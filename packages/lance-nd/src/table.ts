@@ -4,12 +4,16 @@ import { LanceNdError } from "./errors.js";
 import { parseOpenOptions } from "./options.js";
 import { withPureErrors } from "./pure-errors.js";
 import { countRows } from "./lance/table-read.js";
-import { openTable, type LanceTable, type StorageOptions } from "./lance/table-open.js";
+import type { LanceTable, StorageOptions } from "./lance/table-open.js";
+import { openTableOnBranch } from "./lance/table-refs.js";
 import { currentVersion } from "./lance/table-versions.js";
 import { readTableSchema } from "./lance/table-read.js";
 
 /** Options of {@link open}. */
-export interface OpenOptions extends StorageOptions {}
+export interface OpenOptions extends StorageOptions {
+  /** The branch to open (README.md, "Version control"); `main` by default. */
+  branch?: string;
+}
 
 /**
  * Checks that `table` is an {@link NdTable} (from `open`, `write` or
@@ -72,6 +76,11 @@ export class NdTable {
     return this.#lance.uri;
   }
 
+  /** The branch the handle reads and writes (from `open(uri, { branch })` or `branch`); null for `main`. */
+  get branch(): string | null {
+    return this.#lance.branch;
+  }
+
   /** True for a read-only view of an earlier version (from `checkout`). */
   get readOnly(): boolean {
     return this.#lance.pinnedVersion !== undefined;
@@ -128,18 +137,18 @@ export class NdTable {
 /**
  * Opens the lance-nd table at `uri` (a local path such as
  * `data/arrays.lance`, `file://`, `s3://bucket/path/t.lance`, `gs://`,
- * `az://`, or `memory://db/t.lance`).
+ * `az://`, or `memory://db/t.lance`), on `main` or on `options.branch`.
  *
  * @throws LanceNdError `InvalidInput` for a uri that is not a non-empty
  * string or bad options (naming each); `TableNotFound` when there is no
  * table; `InvalidTable` for a Lance table that is not a lance-nd v1 table
  * (no `lance_nd:format` key, another version, or columns that break the
- * layout).
+ * layout); `InvalidInput` for a branch that does not exist.
  * @example
  * const table = await open("s3://bucket/ocean/sst.lance", { storageOptions: { region: "eu-west-1" } });
  */
 export async function open(uri: string, options: OpenOptions = {}): Promise<NdTable> {
-  return NdTable.fromLance(await openTable(uri, parseOpenOptions(options, uri)));
+  return NdTable.fromLance(await openTableOnBranch(uri, parseOpenOptions(options, uri)));
 }
 
 function checkedLayout(uri: string, schema: Schema): TableLayout {

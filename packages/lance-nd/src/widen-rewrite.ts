@@ -8,7 +8,7 @@ import { castVector } from "@lance-nd/casting";
 import type { Widening } from "@lance-nd/format";
 import { type DataType, type List, makeData, makeVector, RecordBatch, Struct, vectorFromArray, type Data, type Field, type Schema } from "apache-arrow";
 import { LanceNdError } from "./errors.js";
-import { createTable, type LanceTable } from "./lance/table-open.js";
+import { overwriteTable, type LanceTable } from "./lance/table-open.js";
 import { sdkCall } from "./lance/sdk-call.js";
 import { countRows, readTableSchema, scanRows } from "./lance/table-read.js";
 import { checkoutVersion, currentVersion } from "./lance/table-versions.js";
@@ -36,8 +36,7 @@ export async function rewriteWidened(table: LanceTable, schema: Schema, widening
   const read = await currentVersion(table);
   const rows: RecordBatch[] = [];
   for await (const batch of scanRows(table, { version: read })) rows.push(castBatch(batch, schema, widening));
-  const created = await createTable(table.uri, schema, rows, { mode: "overwrite", storageOptions: table.storageOptions });
-  const version = await currentVersion(created).finally(() => created.sdk.close());
+  const version = await overwriteTable(table, schema, rows);
   await sdkCall({ uri: table.uri, op: "refresh" }, () => table.sdk.checkoutLatest());
   return version === read + 1 ? version : reappendOverwritten(table, schema, widening, read, version);
 }

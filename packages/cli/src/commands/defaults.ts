@@ -1,7 +1,8 @@
 /** `lance-nd defaults`: show or change the encoding defaults of new columns. */
 import type { Command } from "commander";
 import type { ColumnOptions } from "@lance-nd/format";
-import { columnDefaults, open, setColumnDefaults } from "lance-nd";
+import { columnDefaults, setColumnDefaults } from "lance-nd";
+import { BRANCH_HELP, openTable } from "./open-table.js";
 import { parseAssignments } from "../args/assignments.js";
 import { DEFAULT_SETTINGS, columnOptionsFrom } from "../args/column-options.js";
 import type { Io } from "../io.js";
@@ -30,6 +31,7 @@ export function registerDefaults(program: Command, io: Io): void {
     .command("defaults")
     .description("show or change the encoding defaults that new columns get (existing columns keep theirs)")
     .argument("<table>", "the table")
+    .option("--branch <name>", BRANCH_HELP)
     .option("--set <setting=value,...>", "change settings (repeatable); see below", (text, prev?: Map<string, string>) => parseAssignments(text, prev))
     .option("--json", "print the defaults as JSON")
     .addHelpText(
@@ -44,9 +46,9 @@ export function registerDefaults(program: Command, io: Io): void {
         "  lance-nd defaults data/ocean.lance --set compression=zstd,compression-level=3 --set bss=on",
       ].join("\n"),
     )
-    .action((uri: string, options: { set?: Map<string, string>; json?: boolean }) =>
+    .action((uri: string, options: { set?: Map<string, string>; branch?: string; json?: boolean }) =>
       failing(options.set === undefined ? `cannot read the defaults of ${uri}` : `cannot change the defaults of ${uri}`, async () => {
-        const table = await open(uri);
+        const table = await openTable(uri, undefined, options.branch);
         let current = await columnDefaults(table);
         if (options.set !== undefined) {
           const next = columnOptionsFrom(options.set, current);

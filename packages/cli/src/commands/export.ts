@@ -14,7 +14,7 @@ import { tableCfMode } from "./import-guard.js";
 import { cfOptions } from "./import-plan.js";
 import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
-import { openTable, parseVersion } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
 
 interface ExportOptions extends SelectionOptions {
   where?: string;
@@ -22,6 +22,7 @@ interface ExportOptions extends SelectionOptions {
   version?: number;
   compression?: WriteCompression;
   chunks?: Map<string, number>;
+  branch?: string;
   json?: boolean;
 }
 
@@ -36,6 +37,7 @@ export function registerExport(program: Command, io: Io): void {
     .option("--version <n>", "read an earlier version of the table", parseVersion)
     .option("--compression <codec>", "compression of every variable: none, deflate or deflate:<level> (default: as imported)", parseNetcdfCompression)
     .option("--chunks <dim=size,...>", "HDF5 chunk sizes, e.g. time=1,lat=90 (default: as imported)", (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev))
+    .option("--branch <name>", BRANCH_HELP)
     .option("--json", "print the summary as JSON")
     .addHelpText(
       "after",
@@ -59,7 +61,7 @@ function parseNetcdfCompression(text: string): WriteCompression {
 }
 
 async function exportDataset(io: Io, uri: string, out: string, options: ExportOptions): Promise<void> {
-  const table = await openTable(uri, options.version);
+  const table = await openTable(uri, options.version, options.branch);
   const read = hasSelection(options)
     ? await readRegion(table, options.where, options.project, options)
     : await readDataset(table, options.where, options.project);

@@ -1,32 +1,36 @@
-/** `lance-nd info`: what a table is: format, rows, versions, size, stats, column defaults. */
+/** `lance-nd info`: what a table is: branch, tags, format, rows, versions, size, stats, column defaults. */
 import type { Command } from "commander";
-import { versions } from "lance-nd";
+import { tags, versions } from "lance-nd";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { diskBytes, formatBytes } from "../output/disk-size.js";
 import { failing } from "../report.js";
 import { settingsOf } from "./defaults.js";
-import { openTable, parseVersion } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
 
 export function registerInfo(program: Command, io: Io): void {
   program
     .command("info")
-    .description("show a table's format version, rows, versions, fragments, size on disk, stats and column defaults")
+    .description("show a table's branch, tags, format version, rows, versions, fragments, size on disk, stats and column defaults")
     .argument("<table>", "the table")
     .option("--version <n>", "describe an earlier version", parseVersion)
+    .option("--branch <name>", BRANCH_HELP)
     .option("--json", "print as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd info lance-nd-demo/ocean.lance")
-    .action((uri: string, options: { version?: number; json?: boolean }) =>
+    .action((uri: string, options: { version?: number; branch?: string; json?: boolean }) =>
       failing(`cannot read ${uri}`, async () => {
-        const table = await openTable(uri, options.version);
+        const table = await openTable(uri, options.version, options.branch);
         const version = await table.version();
         const all = await versions(table);
         const current = all.find((v) => v.version === version);
         const fragments = current?.metadata.total_fragments;
         const bytes = await diskBytes(uri);
         const layout = table.layout;
+        const tagList = await tags(table);
         const info = {
           table: uri,
+          branch: table.branch ?? "main",
+          tags: tagList,
           formatVersion: layout.formatVersion,
           version,
           versions: all.length,
@@ -45,6 +49,8 @@ export function registerInfo(program: Command, io: Io): void {
         }
         const lines: [string, string][] = [
           ["table", uri],
+          ["branch", info.branch],
+          ["tags", tagList.map((t) => `${t.name}=${t.version}`).join(", ") || "none"],
           ["format", `lance-nd v${info.formatVersion}`],
           ["version", `${version} (${info.versions} version${info.versions === 1 ? "" : "s"} kept)`],
           ["rows", String(info.rows)],

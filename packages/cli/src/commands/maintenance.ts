@@ -5,14 +5,14 @@
  */
 import { Argument } from "commander";
 import type { Command } from "commander";
-import { cleanupOldVersions, compact, deleteRows, open, restore, versions, widen } from "lance-nd";
+import { cleanupOldVersions, compact, deleteRows, restore, versions, widen } from "lance-nd";
 import { TYPE_NAMES, parseArrowType } from "../args/arrow-type.js";
 import { parseDuration } from "../args/duration.js";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { formatBytes } from "../output/disk-size.js";
 import { failing } from "../report.js";
-import { parseVersion } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
 
 /** Prints `summary` as JSON with `--json`, else `line`. */
 function report(io: Io, json: boolean | undefined, summary: object, line: string): void {
@@ -25,12 +25,13 @@ export function registerDelete(program: Command, io: Io): void {
     .command("delete")
     .description("delete the rows that match a filter (a new version; the old one stays until cleanup)")
     .argument("<table>", "the table")
+    .option("--branch <name>", BRANCH_HELP)
     .requiredOption("--where <sql>", "Lance SQL filter of the rows to delete")
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd delete data/ocean.lance --where \"__global_attrs__.id = 'bad.nc'\"")
-    .action((uri: string, options: { where: string; json?: boolean }) =>
+    .action((uri: string, options: { where: string; branch?: string; json?: boolean }) =>
       failing(`cannot delete from ${uri}`, async () => {
-        const table = await open(uri);
+        const table = await openTable(uri, undefined, options.branch);
         const { deleted, version } = await deleteRows(table, options.where);
         const after = await table.countRows();
         const summary = { table: uri, deleted, rows: after, version };
@@ -44,11 +45,12 @@ export function registerCompact(program: Command, io: Io): void {
     .command("compact")
     .description("merge small fragments and drop deleted rows (a new version with the same rows)")
     .argument("<table>", "the table")
+    .option("--branch <name>", BRANCH_HELP)
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd compact data/ocean.lance")
-    .action((uri: string, options: { json?: boolean }) =>
+    .action((uri: string, options: { branch?: string; json?: boolean }) =>
       failing(`cannot compact ${uri}`, async () => {
-        const { fragmentsRemoved, fragmentsAdded, version } = await compact(await open(uri));
+        const { fragmentsRemoved, fragmentsAdded, version } = await compact(await openTable(uri, undefined, options.branch));
         const summary = { table: uri, fragmentsRemoved, fragmentsAdded, version };
         report(io, options.json, summary, `compacted ${uri}: ${fragmentsRemoved} fragments merged into ${fragmentsAdded}, version ${version}`);
       }),
@@ -60,12 +62,13 @@ export function registerCleanup(program: Command, io: Io): void {
     .command("cleanup")
     .description("remove versions older than a duration and the files only they used (the latest version always stays)")
     .argument("<table>", "the table")
+    .option("--branch <name>", BRANCH_HELP)
     .option("--older-than <duration>", "age of the versions to remove: 90s, 15m, 12h, 7d", parseDuration, parseDuration("7d"))
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd cleanup data/ocean.lance --older-than 1h")
-    .action((uri: string, options: { olderThan: number; json?: boolean }) =>
+    .action((uri: string, options: { olderThan: number; branch?: string; json?: boolean }) =>
       failing(`cannot clean up ${uri}`, async () => {
-        const table = await open(uri);
+        const table = await openTable(uri, undefined, options.branch);
         const { versionsRemoved, bytesRemoved } = await cleanupOldVersions(table, { olderThan: options.olderThan });
         const kept = (await versions(table)).length;
         const summary = { table: uri, versionsRemoved, bytesRemoved, versions: kept };
@@ -84,11 +87,12 @@ export function registerVersions(program: Command, io: Io): void {
     .command("versions")
     .description("list the versions of a table that cleanup has not removed")
     .argument("<table>", "the table")
+    .option("--branch <name>", BRANCH_HELP)
     .option("--json", "print as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd versions data/ocean.lance")
-    .action((uri: string, options: { json?: boolean }) =>
+    .action((uri: string, options: { branch?: string; json?: boolean }) =>
       failing(`cannot read ${uri}`, async () => {
-        const list = (await versions(await open(uri))).map((v) => ({
+        const list = (await versions(await openTable(uri, undefined, options.branch))).map((v) => ({
           version: v.version,
           timestamp: v.timestamp.toISOString(),
           rows: v.metadata.total_rows === undefined ? null : Number(v.metadata.total_rows),
@@ -108,12 +112,13 @@ export function registerRestore(program: Command, io: Io): void {
     .command("restore")
     .description("make an earlier version the latest, in a new version (nothing is lost)")
     .argument("<table>", "the table")
+    .option("--branch <name>", BRANCH_HELP)
     .argument("<version>", "the version to restore", parseVersion)
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd restore data/ocean.lance 3")
-    .action((uri: string, version: number, options: { json?: boolean }) =>
+    .action((uri: string, version: number, options: { branch?: string; json?: boolean }) =>
       failing(`cannot restore version ${version} of ${uri}`, async () => {
-        const table = await open(uri);
+        const table = await openTable(uri, undefined, options.branch);
         const latest = await restore(table, version);
         const summary = { table: uri, restored: version, version: latest, rows: await table.countRows() };
         report(io, options.json, summary, `restored version ${version} of ${uri} as version ${summary.version} (${summary.rows} rows)`);
@@ -126,13 +131,14 @@ export function registerWiden(program: Command, io: Io): void {
     .command("widen")
     .description("change the value type of a variable to a wider one that holds every old value (and its stats)")
     .argument("<table>", "the table")
+    .option("--branch <name>", BRANCH_HELP)
     .argument("<variable>", "the variable")
     .addArgument(new Argument("<type>", `the new type: ${TYPE_NAMES.join(", ")}`).argParser(parseArrowType))
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd widen data/ocean.lance sst float64")
-    .action((uri: string, variable: string, type: ReturnType<typeof parseArrowType>, options: { json?: boolean }) =>
+    .action((uri: string, variable: string, type: ReturnType<typeof parseArrowType>, options: { branch?: string; json?: boolean }) =>
       failing(`cannot widen "${variable}" of ${uri} to ${String(type)}`, async () => {
-        const latest = await widen(await open(uri), variable, type);
+        const latest = await widen(await openTable(uri, undefined, options.branch), variable, type);
         const summary = { table: uri, variable, type: String(type), version: latest };
         report(io, options.json, summary, `widened "${variable}" of ${uri} to ${summary.type}: version ${summary.version}`);
       }),

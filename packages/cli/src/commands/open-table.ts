@@ -1,11 +1,14 @@
-/** Opening the table a command names, optionally at an earlier version. */
+/** Opening the table a command names, optionally on a branch and at an earlier version. */
 import { checkout, open } from "lance-nd";
 import type { NdTable } from "lance-nd";
 import { InvalidArgumentError } from "commander";
 
-/** The latest version of the table at `uri`, or a read-only view of `version`. */
-export async function openTable(uri: string, version?: number): Promise<NdTable> {
-  const table = await open(uri);
+/** The help of the `--branch <name>` option of every command that opens a table. */
+export const BRANCH_HELP = "use this branch of the table (lance-nd branch lists them); default: main";
+
+/** The latest version of the table at `uri` (on `branch`, default main), or a read-only view of `version`. */
+export async function openTable(uri: string, version?: number, branch?: string): Promise<NdTable> {
+  const table = await open(uri, branch === undefined ? {} : { branch });
   return version === undefined ? table : checkout(table, version);
 }
 

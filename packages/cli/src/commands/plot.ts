@@ -10,12 +10,13 @@ import { plotVariable } from "../plot/plot-variable.js";
 import { failing } from "../report.js";
 import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
-import { openTable, parseVersion } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
 
 interface PlotOptions extends SelectionOptions {
   where?: string;
   output?: string;
   version?: number;
+  branch?: string;
   json?: boolean;
 }
 
@@ -28,6 +29,7 @@ export function registerPlot(program: Command, io: Io): void {
     .option("--where <sql>", "Lance SQL filter selecting one dataset (or its chunks, which are assembled)")
     .option("-o, --output <file>", "the PNG to write (default: <variable>.png)")
     .option("--version <n>", "read an earlier version", parseVersion)
+    .option("--branch <name>", BRANCH_HELP)
     .option("--json", "print the summary as JSON")
     .addHelpText(
       "after",
@@ -46,7 +48,7 @@ export function registerPlot(program: Command, io: Io): void {
 }
 
 async function plot(io: Io, uri: string, variable: string, options: PlotOptions): Promise<void> {
-  const table = await openTable(uri, options.version);
+  const table = await openTable(uri, options.version, options.branch);
   if (!table.layout.arrays.has(variable)) {
     throw new CliError("InvalidArgument", `no variable "${variable}" in the table (it has ${[...table.layout.arrays.keys()].join(", ")})`, { variable });
   }

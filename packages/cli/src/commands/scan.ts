@@ -13,13 +13,14 @@ import { SinkWriter } from "../output/sink-writer.js";
 import { failing } from "../report.js";
 import { hasSelection, selectionOptions, type SelectionOptions } from "../args/selection.js";
 import { regionRows } from "./read-region.js";
-import { openTable, parseVersion } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
 
 interface ScanOptions extends SelectionOptions {
   project?: string[];
   where?: string;
   limit?: number;
   version?: number;
+  branch?: string;
   json?: boolean;
   ndjson?: boolean;
   arrow?: boolean;
@@ -34,6 +35,7 @@ export function registerScan(program: Command, io: Io): void {
     .option("--where <sql>", "filter, e.g. \"__global_attrs__.id = 'a.nc'\" or \"__stats__:sst.max > 30\"")
     .option("--limit <n>", "at most n rows", parseLimit)
     .option("--version <n>", "read an earlier version", parseVersion)
+    .option("--branch <name>", BRANCH_HELP)
     .option("--json", "all rows as one JSON array (values included)")
     .option("--ndjson", "one JSON object per row and line")
     .option("--arrow", "the rows nd-arrow encoded, as an Arrow IPC stream on stdout")
@@ -57,7 +59,7 @@ async function scanTable(io: Io, uri: string, options: ScanOptions): Promise<voi
   if (options.arrow && io.stdout.isTTY === true) {
     throw new CliError("InvalidArgument", "--arrow writes binary Arrow IPC: redirect it to a file or a pipe");
   }
-  const table = await openTable(uri, options.version);
+  const table = await openTable(uri, options.version, options.branch);
   let query = scan(table);
   if (options.project !== undefined) query = query.project(options.project);
   if (options.where !== undefined) query = query.filter(options.where);

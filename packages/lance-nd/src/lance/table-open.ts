@@ -32,6 +32,14 @@ export interface LanceTable {
   readonly sdk: SdkTable;
   /** The version a read-only view is pinned to; undefined for a handle that tracks the latest version. */
   readonly pinnedVersion: number | string | undefined;
+  /** The Lance branch the handle reads and writes; null for `main`. */
+  readonly branch: string | null;
+}
+
+/** Options of {@link openTable}. */
+export interface OpenTableOptions extends StorageOptions {
+  /** A Lance branch to open instead of `main` (README.md, "Version control"). */
+  branch?: string;
 }
 
 /** Options of {@link createTable}. */
@@ -79,13 +87,31 @@ export async function connectTo(location: TableLocation, storageOptions?: Record
  * @example
  * const table = await openTable("s3://bucket/data/sst.lance", { storageOptions: { region: "eu-west-1" } });
  */
-export async function openTable(uri: string, options: StorageOptions = {}): Promise<LanceTable> {
+export async function openTable(uri: string, options: OpenTableOptions = {}): Promise<LanceTable> {
   const location = parseTableUri(uri);
   const connection = await connectTo(location, options.storageOptions);
-  const sdk = await sdkCall({ uri, op: "open" }, () =>
-    connection.openTable(location.tableName, undefined, options.storageOptions === undefined ? {} : { storageOptions: options.storageOptions }),
+  const place = { uri, location, storageOptions: options.storageOptions, connection, branch: options.branch ?? null };
+  return { ...place, sdk: await openSdkTable(place, connection, "open"), pinnedVersion: undefined };
+}
+
+/**
+ * The one way lance-nd opens a lancedb handle of a table it already has:
+ * on the table's branch (`main` when `branch` is null), through
+ * `connection` (the table's own by default). Every reopen (commit handles,
+ * checked-out versions) goes through it, so a branch handle never reaches
+ * `main`.
+ */
+export async function openSdkTable(
+  table: Pick<LanceTable, "uri" | "location" | "storageOptions" | "branch">,
+  connection: Connection,
+  op: string,
+): Promise<SdkTable> {
+  return sdkCall({ uri: table.uri, op }, () =>
+    connection.openTable(table.location.tableName, undefined, {
+      ...(table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }),
+      ...(table.branch === null ? {} : { branch: table.branch }),
+    }),
   );
-  return { uri, location, storageOptions: options.storageOptions, connection, sdk, pinnedVersion: undefined };
 }
 
 /**
@@ -122,7 +148,34 @@ export async function createTable(
       ? connection.createEmptyTable(location.tableName, toSdkSchema(schema), createOptions)
       : connection.createTable(location.tableName, toSdkTable(rows, schema), createOptions),
   );
-  return { uri, location, storageOptions: options.storageOptions, connection, sdk, pinnedVersion: undefined };
+  return { uri, location, storageOptions: options.storageOptions, connection, sdk, pinnedVersion: undefined, branch: null };
+}
+
+/**
+ * Replaces every row of `table` with `rows` under `schema` (field and
+ * schema metadata kept) in one new version ON THE TABLE'S BRANCH, and
+ * returns that version. `main` is overwritten as lancedb's `createTable`
+ * in "overwrite" mode does; a branch by an `add` in "overwrite" mode on a
+ * handle of the branch, which may change the schema too (SDK-NOTES.md,
+ * section 15). The version is read from a handle without read consistency
+ * checks (see {@link openCommitHandle}).
+ */
+export async function overwriteTable(table: LanceTable, schema: Schema, rows: readonly RecordBatch[]): Promise<number> {
+  if (table.branch === null) {
+    const created = await createTable(table.uri, schema, rows, { mode: "overwrite", ...(table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }) });
+    return sdkCall({ uri: table.uri, op: "version" }, () => created.sdk.version()).finally(() => created.sdk.close());
+  }
+  if (rows.length === 0) {
+    throw new LanceNdError("InvalidInput", `overwrite of branch "${table.branch}" with no rows: lancedb's add needs at least one row`, { uri: table.uri });
+  }
+  rows.forEach((batch, i) => checkSameFields(table.uri, schema, batch.schema, i));
+  const handle = await openCommitHandle(table);
+  try {
+    await sdkCall({ uri: table.uri, op: "overwrite" }, () => handle.sdk.add(toSdkTable([...rows], schema), { mode: "overwrite" }));
+    return await sdkCall({ uri: table.uri, op: "version" }, () => handle.sdk.version());
+  } finally {
+    handle.sdk.close();
+  }
 }
 
 function checkSameFields(uri: string, schema: Schema, rowsSchema: Schema, row: number): void {
@@ -160,8 +213,5 @@ export async function openCommitHandle(table: LanceTable): Promise<LanceTable> {
     : await sdkCall({ uri: table.uri, op: "connect" }, () =>
         connect(table.location.dbUri, table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }),
       );
-  const sdk = await sdkCall({ uri: table.uri, op: "open" }, () =>
-    connection.openTable(table.location.tableName, undefined, table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }),
-  );
-  return { ...table, connection, sdk, pinnedVersion: undefined };
+  return { ...table, connection, sdk: await openSdkTable(table, connection, "open"), pinnedVersion: undefined };
 }

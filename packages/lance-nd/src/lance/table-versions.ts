@@ -1,6 +1,7 @@
+import { LanceNdError } from "../errors.js";
 import type { OptimizeStats } from "@lancedb/lancedb";
 import { sdkCall } from "./sdk-call.js";
-import type { LanceTable } from "./table-open.js";
+import { openSdkTable, type LanceTable } from "./table-open.js";
 
 /** One version of a table. */
 export interface TableVersion {
@@ -31,25 +32,28 @@ export async function currentVersion(table: LanceTable): Promise<number> {
  */
 export async function checkoutVersion(table: LanceTable, version: number | string): Promise<LanceTable> {
   const op = `checkout ${String(version)}`;
-  const sdk = await sdkCall({ uri: table.uri, op }, () =>
-    table.connection.openTable(table.location.tableName, undefined, table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }),
-  );
+  // A tag names a version of main (README.md, "Version control"): its view is of main, whatever branch `table` is on.
+  const place = typeof version === "string" ? { ...table, branch: null } : table;
+  const sdk = await openSdkTable(place, table.connection, op);
   try {
     await sdkCall({ uri: table.uri, op }, () => sdk.checkout(version));
   } catch (err) {
     sdk.close();
     throw err;
   }
-  return { ...table, sdk, pinnedVersion: version };
+  return { ...place, sdk, pinnedVersion: version };
 }
 
 /**
  * Makes an earlier version (number or tag) the latest, in a new commit, and
  * moves `table` to it. Returns the new version.
  *
- * @throws LanceNdError `InvalidInput` for a version that does not exist.
+ * @throws LanceNdError `InvalidInput` for a version that does not exist, or a tag on a branch handle.
  */
 export async function restoreVersion(table: LanceTable, version: number | string): Promise<number> {
+  if (typeof version === "string" && table.branch !== null) {
+    throw new LanceNdError("InvalidInput", `restore "${version}" on branch "${table.branch}": a tag names a version of main; restore a version of the branch (versions lists them)`, { uri: table.uri });
+  }
   const view = await checkoutVersion(table, version);
   try {
     await sdkCall({ uri: table.uri, op: "restore" }, () => view.sdk.restore());

@@ -1,0 +1,79 @@
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
+import { cli, ensureBuilt, tempDir } from "./harness.js";
+
+const skip = fixtureSkipReason();
+
+function json<T>(args: string[]): T {
+  const run = cli([...args, "--json"]);
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as T;
+}
+
+describe.skipIf(skip)("tag and branch", () => {
+  let table: string;
+  beforeAll(() => {
+    ensureFixtures();
+    ensureBuilt();
+    table = join(tempDir(), "ocean.lance");
+    expect(cli(["import", fixture("ocean-classic.nc"), table, "--chunk", "time=1"]).code).toBe(0);
+    expect(cli(["import", fixture("waves-nc4.nc"), table, "--mode", "append"]).code).toBe(0);
+  });
+
+  it("tag, list, read a branch with --branch on each command, delete; main stays; info shows both", () => {
+    const main = json<{ rows: number; version: number; branch: string }>(["info", table]);
+    expect(main.branch).toBe("main");
+    expect(json(["tag", table, "v1"])).toEqual({ table, tag: "v1", version: main.version });
+    expect(json(["tag", table, "first", "1"])).toEqual({ table, tag: "first", version: 1 });
+    expect(json(["tag", table])).toEqual([
+      { name: "first", version: 1 },
+      { name: "v1", version: main.version },
+    ]);
+    expect(cli(["tag", table]).stdout).toBe(`first  version 1\nv1     version ${main.version}\n`);
+
+    expect(json<{ branch: string; rows: number }>(["branch", table, "trial"])).toMatchObject({ branch: "trial", rows: main.rows });
+    expect(json<{ rows: number }>(["branch", table, "old", "--from", "1"]).rows).toBeLessThan(main.rows);
+    expect(json(["branch", table])).toEqual([
+      { name: "old", parentBranch: null, parentVersion: 1 },
+      { name: "trial", parentBranch: null, parentVersion: main.version },
+    ]);
+    expect(json<{ deleted: number }>(["delete", table, "--branch", "trial", "--where", "__global_attrs__.id = 'waves-nc4.nc'"]).deleted).toBe(1);
+    const onBranch = json<{ rows: number; branch: string; tags: unknown[] }>(["info", table, "--branch", "trial"]);
+    expect(onBranch).toMatchObject({ branch: "trial", rows: main.rows - 1 });
+    expect(cli(["info", table, "--branch", "trial"]).stdout).toMatch(/^table {8}.*\nbranch {7}trial\ntags {9}first=1, v1=\d+\n/);
+    expect(json<{ version: number }[]>(["versions", table, "--branch", "trial"]).length).toBe(2);
+    expect(json<unknown[]>(["vars", table, "--branch", "trial"]).length).toBeGreaterThan(0);
+    expect(cli(["scan", table, "--branch", "trial", "--limit", "1"]).code).toBe(0);
+    // A branch's versions start at its fork version: restore the fork.
+    expect(json<{ version: number }[]>(["versions", table, "--branch", "trial"])[0]!.version).toBe(main.version);
+    expect(json<{ rows: number }>(["restore", table, String(main.version), "--branch", "trial"]).rows).toBe(main.rows);
+    expect(json<{ rows: number; version: number }>(["info", table])).toMatchObject({ rows: main.rows, version: main.version });
+
+    expect(json(["branch", table, "--delete", "old"])).toEqual({ table, removed: "old" });
+    expect(json(["tag", table, "--delete", "first"])).toEqual({ table, removed: "first" });
+    expect(json<unknown[]>(["tag", table]).length).toBe(1);
+  });
+
+  it("bad names, unknown refs and versions: exit 1 with one line naming them", () => {
+    const cases: [string[], RegExp][] = [
+      [["tag", table, "v1"], /tag "v1" already exists/],
+      [["tag", table, "x", "99"], /version main:99 does not exist/],
+      [["tag", table, "bad/name"], /bad tag name "bad\/name"/],
+      [["tag", table, "--delete", "nope"], /no tag "nope"/],
+      [["branch", table, "trial"], /branch "trial" already exists/],
+      [["branch", table, "x", "--from", "nope"], /no branch "nope" to start from/],
+      [["branch", table, "--delete", "nope"], /no branch "nope"/],
+      [["info", table, "--branch", "nope"], /no branch "nope" \(branches: trial\)\)/],
+      [["compact", table, "--branch", "nope"], /no branch "nope"/],
+      [["restore", table, "1", "--branch", "trial"], /checkout 1 failed/],
+    ];
+    for (const [args, message] of cases) {
+      const run = cli(args);
+      expect({ args, code: run.code }).toEqual({ args, code: 1 });
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    }
+  });
+});
