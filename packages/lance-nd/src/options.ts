@@ -5,7 +5,7 @@
 import { CASTING_MODES, describeValue, mergeColumnOptions, parseColumnOptions, type CastingMode, type ColumnOptions, type PlanOptions } from "@lance-nd/format";
 import { z } from "zod";
 import { LanceNdError } from "./errors.js";
-import type { OpenTableOptions, StorageOptions } from "./lance/table-open.js";
+import type { OpenTableOptions, } from "./lance/table-open.js";
 import { withPureErrors } from "./pure-errors.js";
 
 /** 128 MiB: the default size of one Lance add (fragment) on disk. */

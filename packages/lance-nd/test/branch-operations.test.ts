@@ -8,7 +8,7 @@ import { columnDefaults, setColumnDefaults } from "../src/column-defaults.js";
 import { dataset } from "../src/dataset/dataset.js";
 import { cleanupOldVersions, compact, deleteRows, restore, versions } from "../src/maintenance.js";
 import { scan } from "../src/scan.js";
-import { open, type NdTable } from "../src/table.js";
+import { open, } from "../src/table.js";
 import { branch } from "../src/version-control.js";
 import { widen } from "../src/widen.js";
 import { append, write } from "../src/write.js";

@@ -1,11 +1,12 @@
-/** `lance-nd export`: one dataset of a table to a netCDF-4 file. */
-import { InvalidArgumentError } from "commander";
+/** `lance-nd export`: one dataset of a table to a netCDF-4 file or a Zarr store. */
+import { InvalidArgumentError, Option } from "commander";
 import type { Command } from "commander";
 import { cfEncode } from "@lance-nd/cf";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { writeNetcdf } from "@lance-nd/netcdf";
 import type { WriteCompression } from "@lance-nd/netcdf";
 import { parseIntAssignments } from "../args/assignments.js";
+import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
@@ -15,12 +16,16 @@ import { cfOptions } from "./import-plan.js";
 import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
 import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
+import { tableZarrCompression, writeZarrStore } from "./export-zarr.js";
+import type { ZarrCompression } from "./export-zarr.js";
 
 interface ExportOptions extends SelectionOptions {
   where?: string;
   project?: string[];
   version?: number;
-  compression?: WriteCompression;
+  compression?: WriteCompression | ZarrCompression;
+  format: "netcdf" | "zarr";
+  zarrVersion: 2 | 3;
   chunks?: Map<string, number>;
   branch?: string;
   json?: boolean;
@@ -29,14 +34,16 @@ interface ExportOptions extends SelectionOptions {
 export function registerExport(program: Command, io: Io): void {
   selectionOptions(program
     .command("export"))
-    .description("write one dataset (a row, or the chunks of one dataset assembled) to a netCDF-4 file, as it was imported")
+    .description("write one dataset (a row, or the chunks of one dataset assembled) to a netCDF-4 file or a Zarr store, as it was imported")
     .argument("<table>", "the table")
-    .argument("<out>", "the netCDF file to write (replaced if it exists)")
+    .argument("<out>", "the netCDF file (replaced if it exists) or, with --format zarr, the Zarr store (must not exist) to write")
+    .addOption(new Option("--format <format>", "what to write").choices(["netcdf", "zarr"]).default("netcdf"))
+    .addOption(new Option("--zarr-version <n>", "Zarr format version (--format zarr)").choices(["2", "3"]).default(3).argParser((text) => Number(text) as 2 | 3))
     .option("--where <sql>", "Lance SQL filter selecting the rows of one dataset, e.g. \"__global_attrs__.id = 'ocean.nc'\"")
     .option("--project <names>", "only these variables, comma-separated", (text) => text.split(",").map((s) => s.trim()))
     .option("--version <n>", "read an earlier version of the table", parseVersion)
-    .option("--compression <codec>", "compression of every variable: none, deflate or deflate:<level> (default: as imported)", parseNetcdfCompression)
-    .option("--chunks <dim=size,...>", "HDF5 chunk sizes, e.g. time=1,lat=90 (default: as imported)", (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev))
+    .option("--compression <codec>", "compression of every variable: none, deflate or deflate:<level> for netCDF (default: as imported), none, zstd or zstd:<level> for Zarr (default: as the table's encoding)", parseExportCompression)
+    .option("--chunks <dim=size,...>", "HDF5 or Zarr chunk sizes, e.g. time=1,lat=90 (default: as imported; Zarr: one chunk)", (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev))
     .option("--branch <name>", BRANCH_HELP)
     .option("--json", "print the summary as JSON")
     .addHelpText(
@@ -46,18 +53,22 @@ export function registerExport(program: Command, io: Io): void {
         "Examples:",
         "  lance-nd export data/ocean.lance sst.nc --where \"__global_attrs__.id = 'sst-2000.nc'\"  # then: ncdump -h sst.nc",
         "  lance-nd export lance-nd-demo/ocean.lance window.nc --isel time=0:3 --sel lat=-30:30",
+        "  lance-nd export lance-nd-demo/ocean.lance ocean.zarr --format zarr --zarr-version 2 --chunks time=4  # then: xarray.open_zarr",
       ].join("\n"),
     )
     .action((table: string, out: string, options: ExportOptions) => failing(`cannot export ${table} to ${out}`, () => exportDataset(io, table, out, options)));
 }
 
-/** `none`, `deflate` or `deflate:<level>` (1..9). */
-function parseNetcdfCompression(text: string): WriteCompression {
-  const m = /^(none|deflate)(?::(\d))?$/.exec(text.trim());
-  if (m === null || (m[1] === "none" && m[2] !== undefined) || (m[2] !== undefined && Number(m[2]) < 1)) {
-    throw new InvalidArgumentError("expected none, deflate or deflate:<level 1..9>");
+/** `none`, `deflate` or `deflate:<level>` (1..9), or for Zarr `zstd` or `zstd:<level>` (1..22). */
+function parseExportCompression(text: string): WriteCompression | ZarrCompression {
+  const m = /^(none|deflate|zstd)(?::(\d+))?$/.exec(text.trim());
+  const level = m?.[2] === undefined ? undefined : Number(m[2]);
+  const most = m?.[1] === "zstd" ? 22 : 9;
+  if (m === null || (m[1] === "none" && level !== undefined) || (level !== undefined && (level < 1 || level > most))) {
+    throw new InvalidArgumentError("expected none, deflate or deflate:<level 1..9> (netCDF), zstd or zstd:<level 1..22> (Zarr)");
   }
-  return m[1] === "none" ? { codec: "none" } : { codec: "deflate", ...(m[2] === undefined ? {} : { level: Number(m[2]) }) };
+  if (m[1] === "none") return { codec: "none" };
+  return { codec: m[1] as "deflate" | "zstd", ...(level === undefined ? {} : { level }) };
 }
 
 async function exportDataset(io: Io, uri: string, out: string, options: ExportOptions): Promise<void> {
@@ -68,12 +79,20 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
   const selected = options.project === undefined ? read.dataset : read.dataset.select(options.project);
   const dataset = asStored(selected, cfOptions(tableCfMode(table)));
   const rows = read.rows;
-  await writeNetcdf(out, dataset, {
-    ...(options.compression === undefined ? {} : { compression: options.compression }),
-    ...(options.chunks === undefined ? {} : { chunks: Object.fromEntries(options.chunks) }),
-  });
+  const chunks = options.chunks === undefined ? {} : { chunks: Object.fromEntries(options.chunks) };
+  const compression = options.compression;
+  if (compression !== undefined && (compression.codec === "zstd") !== (options.format === "zarr") && compression.codec !== "none") {
+    throw new CliError("InvalidArgument", `--compression ${compression.codec} does not go with --format ${options.format} (netCDF: none or deflate, Zarr: none or zstd)`);
+  }
+  if (options.format === "zarr") {
+    const codec = (compression as ZarrCompression | undefined) ?? (await tableZarrCompression(table));
+    await writeZarrStore(out, dataset, { version: options.zarrVersion, ...chunks, compression: codec });
+  } else {
+    await writeNetcdf(out, dataset, { ...(compression === undefined ? {} : { compression: compression as WriteCompression }), ...chunks });
+  }
   const summary = {
     file: out,
+    format: options.format,
     rows,
     variables: dataset.names(),
     grid: dataset.grid(),

@@ -35,7 +35,7 @@ const PROBES: Record<string, () => ArrayLike<number | bigint>> = {
 };
 
 /** The type a variable of `file` has after `--cf mode` (a one-value probe through cfDecode, so the rule lives in one place). */
-function decodedType(file: NetcdfFile, name: string, mode: CfMode): DataType | undefined {
+export function netcdfDecodedType(file: NetcdfFile, name: string, mode: CfMode): DataType | undefined {
   const v = file.variable(name);
   const probe = PROBES[v.type];
   if (probe === undefined) return undefined;
@@ -49,13 +49,22 @@ export interface TypePlan {
   readonly attrs: ReadonlyMap<string, DataType>;
 }
 
+/** What the plan reads of one input (a netCDF file or a Zarr store: `ImportSource`). */
+export interface PlanInput {
+  readonly path: string;
+  readonly variables: readonly { readonly name: string; readonly attrs: ReadonlyMap<string, Attr> }[];
+  readonly globalAttrs: ReadonlyMap<string, Attr>;
+  /** A variable's type after `--cf` (undefined: not planned). */
+  typeAfterCf(name: string): DataType | undefined;
+}
+
 /**
  * Plans types over all files. With casting `no` nothing is planned (types
  * must match; the writer says where they do not). Otherwise each variable
  * (and numeric attribute) gets the promotion of its types over all files;
  * `InvalidArgument` names a variable whose types have no common type.
  */
-export function planTypes(files: readonly NetcdfFile[], mode: CfMode, casting: string): TypePlan {
+export function planTypes(files: readonly PlanInput[], casting: string): TypePlan {
   const values = new Map<string, DataType>();
   const attrs = new Map<string, DataType>();
   if (casting === "no") return { values, attrs };
@@ -78,7 +87,7 @@ export function planTypes(files: readonly NetcdfFile[], mode: CfMode, casting: s
   };
   for (const file of files) {
     for (const v of file.variables) {
-      const type = decodedType(file, v.name, mode);
+      const type = file.typeAfterCf(v.name);
       if (type !== undefined) merge(values, v.name, type, `${file.path}: variable "${v.name}"`);
       attrTypes(v.name, v.attrs, file.path);
     }

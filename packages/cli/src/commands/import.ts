@@ -1,12 +1,10 @@
-/** `lance-nd import`: netCDF files into a table, row by row (one per file or per chunk). */
+/** `lance-nd import`: netCDF files and Zarr stores into a table, row by row (one per file or per chunk). */
 import { basename } from "node:path";
 import { Option } from "commander";
 import type { Command } from "commander";
 import { CASTING_MODES, type CastingMode } from "@lance-nd/format";
 import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { openNetcdf } from "@lance-nd/netcdf";
-import type { NetcdfFile } from "@lance-nd/netcdf";
 import { NdWriter, open } from "lance-nd";
 import type { NdTable, WriteOptions } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
@@ -20,7 +18,9 @@ import { failing } from "../report.js";
 import { CF_MODE_KEY, checkCfMode, deleteOlderRows, existingIds, removingNewFolder } from "./import-guard.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import type { CfMode } from "./import-plan.js";
-import { ROW_BUDGET_BYTES, fileBytes, fileRows, planRows } from "./import-rows.js";
+import { ROW_BUDGET_BYTES } from "./import-rows.js";
+import { openSource } from "./import-source.js";
+import type { ImportSource } from "./import-source.js";
 
 interface ImportOptions {
   id?: string;
@@ -36,9 +36,9 @@ interface ImportOptions {
 export function registerImport(program: Command, io: Io): void {
   program
     .command("import")
-    .description("import netCDF-3 / netCDF-4 files into a table: one row per file (or per chunk), every variable with its dims and attributes")
+    .description("import netCDF-3 / netCDF-4 files and Zarr v2 / v3 stores into a table: one row per file (or per chunk), every variable with its dims and attributes")
     .usage("[options] <files...> <table>")
-    .argument("<files...>", "netCDF files (.nc), then the table, e.g. data/ocean.lance")
+    .argument("<files...>", "netCDF files (.nc) or Zarr stores (directories with zarr.json, .zgroup or .zarray), then the table, e.g. data/ocean.lance")
     .option("--id <value>", "the `id` global attribute of the rows (one file only; default: the file name)")
     .option("--chunk <dim=size,...>", "cut each file into chunks along dims, e.g. time=4,lat=90 (adds chunk_offset)", (text, prev?: Map<string, number>) =>
       parseIntAssignments(text, 1, prev),
@@ -65,9 +65,10 @@ export function registerImport(program: Command, io: Io): void {
         "",
         "Examples:",
         "  lance-nd import sst-2000.nc data/ocean.lance",
-        "  lance-nd import --chunk time=4 --compression zstd:3 waves-*.nc data/ocean.lance --mode append",
-        "  lance-nd import --cf decode sst-2000.nc data/decoded.lance",
+        "  lance-nd import --cf decode --chunk time=4 --compression zstd:3 waves-*.nc data/waves.lance  # a table keeps its --cf mode",
+        "  lance-nd import waves-*.nc data/ocean.lance --mode append",
         "  lance-nd import sst-2000.nc data/ocean.lance --mode replace",
+        "  lance-nd import sst.zarr data/sst-zarr.lance --chunk time=4  # a Zarr store (rows on its chunk grid without --chunk)",
       ].join("\n"),
     )
     .action((paths: string[], options: ImportOptions, command: Command) => {
@@ -93,16 +94,15 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
   }
   const started = performance.now();
   // Every header first: a missing or bad file, or a type plan that fails, writes nothing.
-  const files: NetcdfFile[] = [];
+  const files: ImportSource[] = [];
   try {
-    for (const path of paths) files.push(await openNetcdf(path));
     const ids = paths.map((path) => options.id ?? basename(path));
+    for (const [i, path] of paths.entries()) files.push(await openSource(path, ids[i]!, options.cf, options.chunk));
     const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
     if (twice.length > 0) {
       throw new CliError("InvalidArgument", `two files would have the id ${[...new Set(twice)].map((id) => `"${id}"`).join(", ")} (the file name); import them in separate runs or tables`);
     }
-    const plan = planTypes(files, options.cf, options.casting);
-    const rowPlans = files.map((file) => planRows(file, options.chunk));
+    const plan = planTypes(files, options.casting);
     let table: NdTable | undefined;
     if (options.mode === "append" || options.mode === "replace") {
       table = await open(uri);
@@ -113,9 +113,9 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
       }
     }
     for (const file of files) for (const w of file.warnings) warn(io, w);
-    for (const rows of rowPlans) if (rows.notice !== undefined) warn(io, rows.notice);
+    for (const file of files) if (file.notice !== undefined) warn(io, file.notice);
 
-    const totalBytes = files.reduce((n, f) => n + fileBytes(f), 0);
+    const totalBytes = files.reduce((n, f) => n + f.bytes, 0);
     const progress = progressBar(io, "import", totalBytes);
     const writeOptions: WriteOptions = {
       casting: options.casting,
@@ -134,9 +134,9 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
     try {
       for (let i = 0; i < files.length; i++) {
         const file = files[i]!;
-        const perRow = fileBytes(file) / rowPlans[i]!.rows;
-        for await (const raw of fileRows(file, rowPlans[i]!)) {
-          const row = applyPlan(raw, plan, options.cf, options.casting);
+        const perRow = file.bytes / file.rowCount;
+        for await (const raw of file.rows()) {
+          const row = applyPlan(raw, plan, file.rowCf, options.casting);
           await writer.write(withId(row, ids[i]!));
           rows++;
           bytesDone += perRow;

@@ -14,7 +14,7 @@ const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PACKAGES = join(PACKAGE, "..");
 /** The bundle the tests run. */
 export const CLI = join(PACKAGE, "dist", "cli.js");
-const BUNDLED = ["cli", "lance-nd", "nd-arrow", "format", "casting", "stats", "netcdf", "cf"];
+const BUNDLED = ["cli", "lance-nd", "nd-arrow", "format", "casting", "stats", "netcdf", "cf", "zarr"];
 
 /** What one run of the command line did. */
 export interface CliRun {

@@ -2,7 +2,7 @@
  * Every example that a `--help` shows runs as typed in bash: each command's
  * examples, in the order `lance-nd --help` lists the commands, in one
  * sandbox folder where `lance-nd` is the built command line. The netCDF
- * files the import examples name (sst-2000.nc, waves-*.nc) are made first
+ * files the import examples name (sst-2000.nc, waves-*.nc, sst.zarr) are made first
  * by exporting the demo dataset. It runs some 25 command lines one after
  * the other, so it takes 30-80 s on a busy 2-core machine.
  */
@@ -38,6 +38,7 @@ describe("--help examples", () => {
     expect(cli(["demo"], prep).code).toBe(0);
     expect(cli(["export", "lance-nd-demo/ocean.lance", join(sandbox, "sst-2000.nc")], prep).code).toBe(0);
     expect(cli(["export", "lance-nd-demo/ocean.lance", join(sandbox, "waves-1.nc"), "--isel", "time=0:4"], prep).code).toBe(0);
+    expect(cli(["export", "lance-nd-demo/ocean.lance", join(sandbox, "sst.zarr"), "--format", "zarr"], prep).code).toBe(0);
     const top = cli(["--help"]).stdout;
     commands = [...top.slice(top.indexOf("Commands:")).matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]!).filter((c) => c !== "help");
   }, 120_000);

@@ -168,7 +168,7 @@ export async function overwriteTable(table: LanceTable, schema: Schema, rows: re
   if (rows.length === 0) {
     throw new LanceNdError("InvalidInput", `overwrite of branch "${table.branch}" with no rows: lancedb's add needs at least one row`, { uri: table.uri });
   }
-  rows.forEach((batch, i) => checkSameFields(table.uri, schema, batch.schema, i));
+  for (const [i, batch] of rows.entries()) checkSameFields(table.uri, schema, batch.schema, i);
   const handle = await openCommitHandle(table);
   try {
     await sdkCall({ uri: table.uri, op: "overwrite" }, () => handle.sdk.add(toSdkTable([...rows], schema), { mode: "overwrite" }));

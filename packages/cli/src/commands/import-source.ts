@@ -1,0 +1,71 @@
+/**
+ * One input of `lance-nd import`, whatever its format: a netCDF file or a
+ * Zarr store, with what the import pipeline needs before writing (its
+ * variables and types after `--cf`, its size and row count) and its rows.
+ */
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { DataType } from "apache-arrow";
+import type { Attrs, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { openNetcdf } from "@lance-nd/netcdf";
+import type { CfMode } from "./import-plan.js";
+import { netcdfDecodedType } from "./import-plan.js";
+import { fileBytes, fileRows, planRows } from "./import-rows.js";
+import { openZarrSource } from "./import-zarr.js";
+
+/** An opened input of an import. */
+export interface ImportSource {
+  /** The path as given. */
+  readonly path: string;
+  /** The variables with their attributes (as the rows carry them). */
+  readonly variables: readonly { readonly name: string; readonly attrs: Attrs }[];
+  /** The global attributes. */
+  readonly globalAttrs: Attrs;
+  /** What the reader skipped (e.g. netCDF groups), one line each. */
+  readonly warnings: readonly string[];
+  /** Set when the input was cut into rows because of its size: says how. */
+  readonly notice: string | undefined;
+  /** The uncompressed bytes of its variables (for progress). */
+  readonly bytes: number;
+  /** The number of rows `rows()` yields. */
+  readonly rowCount: number;
+  /** The `--cf` decoding still to apply to each row (`raw` when the reader decoded already). */
+  readonly rowCf: CfMode;
+  /** A variable's type after `--cf` (undefined for a type that is not planned, e.g. strings). */
+  typeAfterCf(name: string): DataType | undefined;
+  /** The rows, one in memory at a time. */
+  rows(): AsyncGenerator<NdRecordBatch>;
+  /** Releases the reader. */
+  close(): Promise<void>;
+}
+
+/** True when `path` is a directory holding a Zarr group or array (`zarr.json`, `.zgroup` or `.zarray`). */
+export function isZarrStore(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory() && ["zarr.json", ".zgroup", ".zarray"].some((name) => existsSync(join(path, name)));
+}
+
+/** Opens `path` (a Zarr store or a netCDF file), cut into rows by `chunk` or its default row plan. */
+export async function openSource(path: string, id: string, mode: CfMode, chunk: ReadonlyMap<string, number> | undefined): Promise<ImportSource> {
+  if (isZarrStore(path)) return openZarrSource(path, id, mode, chunk);
+  const file = await openNetcdf(path);
+  let plan: ReturnType<typeof planRows>;
+  try {
+    plan = planRows(file, chunk);
+  } catch (err) {
+    await file.close();
+    throw err;
+  }
+  return {
+    path,
+    variables: file.variables,
+    globalAttrs: file.globalAttrs,
+    warnings: file.warnings,
+    notice: plan.notice,
+    bytes: fileBytes(file),
+    rowCount: plan.rows,
+    rowCf: mode,
+    typeAfterCf: (name) => netcdfDecodedType(file, name, mode),
+    rows: () => fileRows(file, plan),
+    close: () => file.close(),
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * A Zarr store as an input of `lance-nd import` (CLI README, "Zarr"):
+ * opened with @lance-nd/zarr, CF-decoded by the reader under `--cf`, cut
+ * into rows on the store's own chunk grid or by `--chunk`.
+ */
+import { DataType } from "apache-arrow";
+import { openZarr } from "@lance-nd/zarr";
+import type { ImportSource } from "./import-source.js";
+import { cfOptions } from "./import-plan.js";
+import type { CfMode } from "./import-plan.js";
+import { asCliError, zarrCall } from "./zarr-errors.js";
+
+/** The store at `path` as an import input; a `ZarrError` (not a store, a bad `--chunk`) becomes a `CliError`. */
+export async function openZarrSource(path: string, id: string, mode: CfMode, chunk: ReadonlyMap<string, number> | undefined): Promise<ImportSource> {
+  const store = await zarrCall(() => openZarr(path, { id, cf: cfOptions(mode) }));
+  const sizes = chunk === undefined ? undefined : Object.fromEntries(chunk);
+  const rowCount = await zarrCall(async () => store.rowCount(sizes));
+  return {
+    path,
+    variables: store.variables,
+    globalAttrs: store.globalAttrs,
+    warnings: [],
+    notice: undefined,
+    bytes: store.variables.reduce((n, v) => n + v.dims.reduce((e, d) => e * d.size, 1) * valueBytes(v.type), 0),
+    rowCount,
+    rowCf: "raw", // openZarr decoded already
+    typeAfterCf: (name) => plannable(store.variable(name).type),
+    rows: () => zarrRows(store.chunks(sizes)),
+    close: () => store.close(),
+  };
+}
+
+async function* zarrRows<T>(rows: AsyncGenerator<T>): AsyncGenerator<T> {
+  try {
+    yield* rows;
+  } catch (err) {
+    throw asCliError(err);
+  }
+}
+
+/** Numbers are planned under `--casting`, other types must match as they are (as for netCDF). */
+function plannable(type: DataType): DataType | undefined {
+  return DataType.isInt(type) || DataType.isFloat(type) ? type : undefined;
+}
+
+/** Bytes of one value, for progress (variable-width values count 8). */
+function valueBytes(type: DataType): number {
+  if (DataType.isInt(type)) return type.bitWidth / 8;
+  if (DataType.isFloat(type)) return 2 ** (type.precision + 1);
+  if (DataType.isBool(type)) return 1;
+  return 8;
+}
