@@ -7,7 +7,8 @@
  *
  * @module
  */
-export { LANCE_FILE_VERSION, createTable, type LanceTable } from "./lance/table-open.js";
+export { LANCE_FILE_VERSION, createTable, openCommitHandle, type LanceTable } from "./lance/table-open.js";
 export { countRows, scanRows, tableBytes, takeRows, type ScanRowsOptions } from "./lance/table-read.js";
 export { checkoutVersion, currentVersion } from "./lance/table-versions.js";
+export { appendRows } from "./lance/table-write.js";
 export { fromSdkBatch, sdkArrow, toSdkTable } from "./lance/arrow-bridge.js";

@@ -2,14 +2,12 @@
  * A dataset as the viewer holds it while the server runs: the pinned
  * `dataset` view of lance-nd (README "Datasets") that every window and
  * coordinate read goes through, and the summary the page lists. Opening one
- * reads no values but one row: the plan (dims, variables, rows), the rows'
- * stats columns for the ranges, and the row at the grid's origin for the
- * variables' attributes.
+ * reads no values but one row: the plan (dims, variables, rows) with the
+ * rows' stats columns for the ranges (`ds.stats()`), and the row at the
+ * grid's origin for the variables' attributes.
  */
 import type { NdArray } from "@lance-nd/nd-arrow";
-import { selectName } from "@lance-nd/format";
-import { statsColumnName } from "@lance-nd/stats";
-import { checkout, dataset } from "lance-nd";
+import { dataset } from "lance-nd";
 import type { Dataset, NdTable } from "lance-nd";
 import { attrsJson } from "../output/row-json.js";
 import { datasetFilter } from "./catalog.js";
@@ -33,7 +31,7 @@ export async function openDatasetView(table: NdTable, entry: DatasetEntry): Prom
   const where = datasetFilter(table, entry.id);
   const ds = await dataset(table, where === undefined ? {} : { where });
   const origin = await ds.isel(Object.fromEntries(ds.dims.map((d) => [d.name, [0, 1] as [number, number]]))).read();
-  const ranges = await statsRanges(table, ds, where?.toSql());
+  const ranges = ds.stats();
   const summary: DatasetSummary = {
     ...entry,
     dims: ds.dims,
@@ -42,8 +40,8 @@ export async function openDatasetView(table: NdTable, entry: DatasetEntry): Prom
       type: String(v.type),
       dims: [...v.dims],
       attrs: attrsJson(origin.get(v.name)?.attrs ?? new Map()),
-      min: ranges.get(v.name)?.[0] ?? null,
-      max: ranges.get(v.name)?.[1] ?? null,
+      min: ranges.get(v.name)?.min ?? null,
+      max: ranges.get(v.name)?.max ?? null,
     })),
   };
   const coords = new Map<string, Promise<NdArray>>();
@@ -57,36 +55,4 @@ export async function openDatasetView(table: NdTable, entry: DatasetEntry): Prom
     return array;
   };
   return { ds, summary, coord };
-}
-
-/**
- * `[min, max]` over the dataset's rows of each variable with a stats
- * column (lance-nd README, "Stats"), in the view's version; no values are
- * read. lance-nd's dataset plan reads these columns but does not expose
- * them, so they are read here through the table's Lance handle.
- */
-async function statsRanges(table: NdTable, ds: Dataset, where: string | undefined): Promise<Map<string, [number, number]>> {
-  const names = ds.variables.map((v) => v.name).filter((name) => table.layout.statsColumns.has(name));
-  const ranges = new Map<string, [number, number]>();
-  if (names.length === 0) return ranges;
-  const pinned = table.readOnly ? table : await checkout(table, ds.version);
-  let query = pinned.lance.sdk.query().select(names.map((name) => selectName(statsColumnName(name))));
-  if (where !== undefined) query = query.where(where);
-  for (const batch of await query.toArray()) {
-    names.forEach((name) => {
-      const stats = batch[statsColumnName(name)] as { min: unknown; max: unknown } | null;
-      const min = toNumber(stats?.min);
-      const max = toNumber(stats?.max);
-      if (min === null || max === null) return;
-      const known = ranges.get(name);
-      ranges.set(name, known === undefined ? [min, max] : [Math.min(known[0], min), Math.max(known[1], max)]);
-    });
-  }
-  return ranges;
-}
-
-function toNumber(value: unknown): number | null {
-  if (typeof value === "number" && !Number.isNaN(value)) return value;
-  if (typeof value === "bigint") return Number(value);
-  return null;
 }

@@ -67,6 +67,31 @@ export class Dataset {
   }
 
   /**
+   * The `[min, max]` of each of `names` (default: every variable) over the
+   * whole dataset's rows (a selection does not narrow it, as with `dims`),
+   * from the rows' stats columns (README "Stats") that planning read: no
+   * value is read. A variable is null when the table keeps no stats for it
+   * (not numeric, `stats: false`, or no row with stats).
+   *
+   * @throws LanceNdError `InvalidInput` for an unknown variable.
+   * @example
+   * ds.stats(["sst"]).get("sst"); // { min: -1.8, max: 31.2 }
+   */
+  stats(names?: readonly string[]): Map<string, { min: number; max: number } | null> {
+    const ranges = new Map<string, { min: number; max: number } | null>();
+    for (const name of this.#names(names, "stats")) {
+      let range: { min: number; max: number } | null = null;
+      for (const row of this.#plan.rows) {
+        const stats = row.stats.get(name);
+        if (stats === undefined || Number.isNaN(stats[0]) || Number.isNaN(stats[1])) continue;
+        range = range === null ? { min: stats[0], max: stats[1] } : { min: Math.min(range.min, stats[0]), max: Math.max(range.max, stats[1]) };
+      }
+      ranges.set(name, range);
+    }
+    return ranges;
+  }
+
+  /**
    * A selection by index: per dim an integer (picks it and drops the dim, as
    * xarray does) or `[start, stop)` (like a Python slice), relative to this
    * view. Selections compose.
@@ -140,11 +165,11 @@ export class Dataset {
     return new Dataset(this.#table, this.#view, this.version, this.#options, this.#plan, [...this.#steps, step]);
   }
 
-  #names(names: readonly string[] | undefined): string[] {
+  #names(names: readonly string[] | undefined, method = "read"): string[] {
     const all = this.#plan.variables.map((v) => v.name);
     if (names === undefined) return all;
     if (!Array.isArray(names) || names.some((n) => typeof n !== "string")) {
-      throw new LanceNdError("InvalidInput", "dataset: read takes an array of variable names", { uri: this.#view.uri });
+      throw new LanceNdError("InvalidInput", `dataset: ${method} takes an array of variable names`, { uri: this.#view.uri });
     }
     for (const name of names) {
       if (!all.includes(name)) {
