@@ -25,8 +25,14 @@ export async function bytesCodec(codec: Codec, elementSize: 4 | 8): Promise<Byte
   const meta = { dataType, shape: [0], codecs: [], fillValue: null };
   const zstd = (await registry.get("zstd")!()).fromConfig({ level: ZSTD_LEVEL, checksum: false }, meta) as BytesCodec;
   if (codec === "zstd") return zstd;
-  const shuffle = (await registry.get("numcodecs.shuffle")!()).fromConfig({ elementsize: elementSize }, meta) as BytesCodec;
-  return { encode: async (bytes) => zstd.encode(await shuffle.encode(bytes)), decode: async (bytes) => shuffle.decode(await zstd.decode(bytes)) };
+  const shuffle = (await registry.get("numcodecs.shuffle")!()).fromConfig(
+    { elementsize: elementSize },
+    meta,
+  ) as BytesCodec;
+  return {
+    encode: async (bytes) => zstd.encode(await shuffle.encode(bytes)),
+    decode: async (bytes) => shuffle.decode(await zstd.decode(bytes)),
+  };
 }
 
 /** Raw chunk files with `node:fs`. */
@@ -38,9 +44,16 @@ export const files: Contestant = {
   },
 };
 
-async function writeFiles(data: OceanData, codecs: Record<4 | 8, BytesCodec>, dir: string, stats: boolean): Promise<Written> {
+async function writeFiles(
+  data: OceanData,
+  codecs: Record<4 | 8, BytesCodec>,
+  dir: string,
+  stats: boolean,
+): Promise<Written> {
   const put = async (name: string, values: Float32Array | Float64Array) => {
-    const encoded = await codecs[values.BYTES_PER_ELEMENT as 4 | 8].encode(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+    const encoded = await codecs[values.BYTES_PER_ELEMENT as 4 | 8].encode(
+      new Uint8Array(values.buffer, values.byteOffset, values.byteLength),
+    );
     fs.writeFileSync(path.join(dir, name), encoded);
   };
   fs.mkdirSync(path.join(dir, "sst"));
@@ -50,7 +63,8 @@ async function writeFiles(data: OceanData, codecs: Record<4 | 8, BytesCodec>, di
   await put("time", data.time);
   if (stats) await put("sst_max", data.chunkMax);
 
-  const get = async (name: string, elementSize: 4 | 8 = 4): Promise<Uint8Array> => codecs[elementSize].decode(fs.readFileSync(path.join(dir, name)));
+  const get = async (name: string, elementSize: 4 | 8 = 4): Promise<Uint8Array> =>
+    codecs[elementSize].decode(fs.readFileSync(path.join(dir, name)));
   const chunk = async (i: number): Promise<number> => sumOf(float32(await get(`sst/${i}`), CHUNK_VALUES));
   return {
     async scan(): Promise<ReadSum> {
@@ -84,10 +98,14 @@ async function writeFiles(data: OceanData, codecs: Record<4 | 8, BytesCodec>, di
 
 /** `length` Float32 values over `bytes` (copied only when the bytes are not 4-aligned). */
 function float32(bytes: Uint8Array, length: number): Float32Array {
-  return bytes.byteOffset % 4 === 0 ? new Float32Array(bytes.buffer, bytes.byteOffset, length) : new Float32Array(bytes.slice().buffer, 0, length);
+  return bytes.byteOffset % 4 === 0
+    ? new Float32Array(bytes.buffer, bytes.byteOffset, length)
+    : new Float32Array(bytes.slice().buffer, 0, length);
 }
 
 /** `length` Float64 values over `bytes` (copied only when the bytes are not 8-aligned). */
 function float64(bytes: Uint8Array, length: number): Float64Array {
-  return bytes.byteOffset % 8 === 0 ? new Float64Array(bytes.buffer, bytes.byteOffset, length) : new Float64Array(bytes.slice().buffer, 0, length);
+  return bytes.byteOffset % 8 === 0
+    ? new Float64Array(bytes.buffer, bytes.byteOffset, length)
+    : new Float64Array(bytes.slice().buffer, 0, length);
 }

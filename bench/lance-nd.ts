@@ -22,8 +22,14 @@ export function ndBatches(data: OceanData): NdRecordBatch[] {
     (_, i) =>
       new NdRecordBatch(
         {
-          sst: NdArray.from(chunkValues(data, i), { dims: { time: CHUNK_TIMES, lat: LAT, lon: LON }, attrs: { ...ATTRS.sst } }),
-          time: NdArray.from(data.time.subarray(i * CHUNK_TIMES, (i + 1) * CHUNK_TIMES), { dims: { time: CHUNK_TIMES }, attrs: { ...ATTRS.time } }),
+          sst: NdArray.from(chunkValues(data, i), {
+            dims: { time: CHUNK_TIMES, lat: LAT, lon: LON },
+            attrs: { ...ATTRS.sst },
+          }),
+          time: NdArray.from(data.time.subarray(i * CHUNK_TIMES, (i + 1) * CHUNK_TIMES), {
+            dims: { time: CHUNK_TIMES },
+            attrs: { ...ATTRS.time },
+          }),
           lat: NdArray.from(data.lat, { dims: { lat: LAT }, attrs: { ...ATTRS.lat } }),
           lon: NdArray.from(data.lon, { dims: { lon: LON }, attrs: { ...ATTRS.lon } }),
         },
@@ -35,7 +41,14 @@ export function ndBatches(data: OceanData): NdRecordBatch[] {
 /** The write options of lance-nd for `codec` and `stats`. */
 export function writeOptions(codec: Codec, stats: boolean): WriteOptions {
   return {
-    ...(codec === "default" ? {} : { columnDefaults: { compression: { codec: "zstd", level: ZSTD_LEVEL }, ...(codec === "shuffle+zstd" ? { bss: "on" as const } : {}) } }),
+    ...(codec === "default"
+      ? {}
+      : {
+          columnDefaults: {
+            compression: { codec: "zstd", level: ZSTD_LEVEL },
+            ...(codec === "shuffle+zstd" ? { bss: "on" as const } : {}),
+          },
+        }),
     ...(stats ? { stats: true } : {}),
   };
 }

@@ -25,7 +25,9 @@ export const rawLancedb: Contestant = {
     const rows = ndBatch(data, codec, stats);
     return async (dir) => {
       const db = await lancedb.connect(dir);
-      const table = await db.createTable("ocean", toSdkTable(rows), { storageOptions: { new_table_data_storage_version: "2.2" } });
+      const table = await db.createTable("ocean", toSdkTable(rows), {
+        storageOptions: { new_table_data_storage_version: "2.2" },
+      });
       return reader(table, dir);
     };
   },
@@ -39,7 +41,10 @@ export const rawLancedb: Contestant = {
 export function ndBatch(data: OceanData, codec: Codec, stats: boolean): RecordBatch {
   const batches = ndBatches(data);
   const { columnDefaults } = writeOptions(codec, stats);
-  const schema = tableSchema(encodeSchema(batches), { stats, ...(columnDefaults === undefined ? {} : { columnDefaults }) });
+  const schema = tableSchema(encodeSchema(batches), {
+    stats,
+    ...(columnDefaults === undefined ? {} : { columnDefaults }),
+  });
   return encodeRows(batches, schema);
 }
 

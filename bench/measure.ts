@@ -7,7 +7,11 @@ import * as path from "node:path";
  * comes first (reads: caches and JIT warm). `after` runs after each timed
  * run, outside the time (e.g. to remove what a write made).
  */
-export async function best(reps: number, run: () => Promise<unknown>, options: { warm?: boolean; after?: () => Promise<void> | void } = {}): Promise<number> {
+export async function best(
+  reps: number,
+  run: () => Promise<unknown>,
+  options: { warm?: boolean; after?: () => Promise<void> | void } = {},
+): Promise<number> {
   if (options.warm === true) await run();
   let fastest = Infinity;
   for (let i = 0; i < reps; i++) {

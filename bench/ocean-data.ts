@@ -98,7 +98,19 @@ export function oceanData(mib: number): OceanData {
   }
   const hotThreshold = [...chunkMax].sort((a, b) => b - a)[Math.floor(chunks / 8)]!;
   const hotChunks = chunkMax.reduce((n, m) => n + (m > hotThreshold ? 1 : 0), 0);
-  return { chunks, times, sst, lat, lon, time, chunkMax, chunkSum, hotThreshold, hotChunks, valueBytes: sst.byteLength };
+  return {
+    chunks,
+    times,
+    sst,
+    lat,
+    lon,
+    time,
+    chunkMax,
+    chunkSum,
+    hotThreshold,
+    hotChunks,
+    valueBytes: sst.byteLength,
+  };
 }
 
 /**

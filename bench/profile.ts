@@ -21,7 +21,17 @@ import { decodeRows, encodeRows, tableSchema } from "@lance-nd/format";
 import { encodeSchema } from "@lance-nd/nd-arrow";
 import type { RecordBatch } from "apache-arrow";
 import { write } from "lance-nd";
-import { checkoutVersion, countRows, currentVersion, fromSdkBatch, scanRows, sdkArrow, tableBytes, takeRows, toSdkTable } from "lance-nd/internal";
+import {
+  checkoutVersion,
+  countRows,
+  currentVersion,
+  fromSdkBatch,
+  scanRows,
+  sdkArrow,
+  tableBytes,
+  takeRows,
+  toSdkTable,
+} from "lance-nd/internal";
 import type { Codec } from "./contestant.js";
 import { ndBatches, sumVector, writeOptions } from "./lance-nd.js";
 import { best } from "./measure.js";
@@ -56,7 +66,10 @@ export async function profileLanceNd(data: OceanData, codec: Codec, reps: number
   const ipcMs = await best(reps, async () => sdkArrow().tableToIPC(toSdkTable(rows), "file"));
   const dir = path.join(tmp, "profile");
   const fresh = () => fs.rmSync(dir, { recursive: true, force: true });
-  const add = async () => (await lancedb.connect(dir)).createTable("ocean", toSdkTable(rows), { storageOptions: { new_table_data_storage_version: "2.2" } });
+  const add = async () =>
+    (await lancedb.connect(dir)).createTable("ocean", toSdkTable(rows), {
+      storageOptions: { new_table_data_storage_version: "2.2" },
+    });
   const addMs = await best(reps, add, { after: fresh });
 
   const table = await add();
@@ -73,7 +86,9 @@ export async function profileLanceNd(data: OceanData, codec: Codec, reps: number
   const convertMs = await best(reps, async () => (ours = sdkBatches.map(fromSdkBatch)));
   let decoded: ReturnType<typeof decodeRows> = [];
   const decodeMs = await best(reps, async () => (decoded = ours.flatMap((rb) => decodeRows(rb))));
-  const touchMs = await best(reps, async () => decoded.reduce((sum, row) => sum + sumVector(row.get("sst")!.values), 0));
+  const touchMs = await best(reps, async () =>
+    decoded.reduce((sum, row) => sum + sumVector(row.get("sst")!.values), 0),
+  );
   table.close();
   fresh();
 
@@ -81,7 +96,15 @@ export async function profileLanceNd(data: OceanData, codec: Codec, reps: number
   const nd = await write(path.join(dir, "ocean.lance"), batches, options);
   const lance = nd.lance;
   const version = await currentVersion(lance);
-  const bookkeepingMs = await best(reps, async () => [await countRows(lance, `_row_created_at_version = ${version}`), await tableBytes(lance), await nd.refresh()], { warm: true });
+  const bookkeepingMs = await best(
+    reps,
+    async () => [
+      await countRows(lance, `_row_created_at_version = ${version}`),
+      await tableBytes(lance),
+      await nd.refresh(),
+    ],
+    { warm: true },
+  );
   const filter = `__global_attrs__.id = '${chunkId(Math.floor(data.chunks / 2))}'`;
   const versionMs = await best(reps, () => currentVersion(lance), { warm: true });
   const pinMs = await best(reps, async () => (await checkoutVersion(lance, version)).sdk.close(), { warm: true });
@@ -90,7 +113,8 @@ export async function profileLanceNd(data: OceanData, codec: Codec, reps: number
     reps,
     async () => {
       ids = [];
-      for await (const batch of scanRows(lance, { columns: ["_rowid"], filter })) ids.push(...(batch.getChild("_rowid")!.toArray() as BigUint64Array));
+      for await (const batch of scanRows(lance, { columns: ["_rowid"], filter }))
+        ids.push(...(batch.getChild("_rowid")!.toArray() as BigUint64Array));
     },
     { warm: true },
   );

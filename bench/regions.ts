@@ -34,8 +34,24 @@ const CHUNK = [4, 90, 180] as const;
 type Window = readonly [number | [number, number], [number, number], [number, number]];
 
 const WINDOWS: { name: string; window: Window; chunks: number }[] = [
-  { name: "inside one chunk", window: [[33, 35], [10, 80], [20, 170]], chunks: 1 },
-  { name: "across 4 chunks", window: [[33, 35], [60, 120], [150, 210]], chunks: 4 },
+  {
+    name: "inside one chunk",
+    window: [
+      [33, 35],
+      [10, 80],
+      [20, 170],
+    ],
+    chunks: 1,
+  },
+  {
+    name: "across 4 chunks",
+    window: [
+      [33, 35],
+      [60, 120],
+      [150, 210],
+    ],
+    chunks: 4,
+  },
   { name: "one time step, all lat/lon", window: [34, [0, LAT], [0, LON]], chunks: 4 },
 ];
 
@@ -49,7 +65,8 @@ function chunkNames(window: Window): string[] {
     for (let y = 0; y < counts[1]!; y++)
       for (let x = 0; x < counts[2]!; x++) {
         const box = [t, y, x].map((c, d) => [c * CHUNK[d]!, (c + 1) * CHUNK[d]!]);
-        if (window.every((w, d) => range(w)[0] < box[d]![1]! && box[d]![0]! < range(w)[1])) names.push(`c${(t * counts[1]! + y) * counts[2]! + x}`);
+        if (window.every((w, d) => range(w)[0] < box[d]![1]! && box[d]![0]! < range(w)[1]))
+          names.push(`c${(t * counts[1]! + y) * counts[2]! + x}`);
       }
   return names;
 }
@@ -65,7 +82,10 @@ export interface RegionResult {
 }
 
 /** Writes the data both ways under `tmp` and times every window; `reps` rounds, best of each. */
-export async function measureRegions(reps: number, tmp: string): Promise<{ results: RegionResult[]; planMs: number; dimSizesMs: number; wholeColumnMs: number }> {
+export async function measureRegions(
+  reps: number,
+  tmp: string,
+): Promise<{ results: RegionResult[]; planMs: number; dimSizesMs: number; wholeColumnMs: number }> {
   const data = oceanData(32);
   const sst = data.sst.subarray(0, TIMES * LAT * LON);
   const batch = new NdRecordBatch(
@@ -77,15 +97,24 @@ export async function measureRegions(reps: number, tmp: string): Promise<{ resul
     },
     { id: "ocean" },
   );
-  const rows = chunk(batch, { time: CHUNK[0], lat: CHUNK[1], lon: CHUNK[2] }).map((c, i) => c.withGlobalAttrs(new Map([...c.globalAttrs, ["chunk", attr.utf8(`c${i}`)]])));
+  const rows = chunk(batch, { time: CHUNK[0], lat: CHUNK[1], lon: CHUNK[2] }).map((c, i) =>
+    c.withGlobalAttrs(new Map([...c.globalAttrs, ["chunk", attr.utf8(`c${i}`)]])),
+  );
   const dir = path.join(tmp, "regions");
   fs.mkdirSync(dir, { recursive: true });
-  await write(path.join(dir, "ocean.lance"), rows, { columnDefaults: { compression: { codec: "zstd", level: ZSTD_LEVEL } } });
+  await write(path.join(dir, "ocean.lance"), rows, {
+    columnDefaults: { compression: { codec: "zstd", level: ZSTD_LEVEL } },
+  });
   const table = await open(path.join(dir, "ocean.lance"));
   const raw = await (await lancedb.connect(dir)).openTable("ocean");
 
   const root = zarr.root(new FileSystemStore(path.join(tmp, "regions.zarr")));
-  const zsst = await zarr.create(root.resolve("sst"), { shape: [TIMES, LAT, LON], chunkShape: [...CHUNK], dtype: "float32", codecs: zarrCodecs("zstd", 4) });
+  const zsst = await zarr.create(root.resolve("sst"), {
+    shape: [TIMES, LAT, LON],
+    chunkShape: [...CHUNK],
+    dtype: "float32",
+    codecs: zarrCodecs("zstd", 4),
+  });
   await zarr.set(zsst, null, { data: sst, shape: [TIMES, LAT, LON], stride: [LAT * LON, LON, 1] });
 
   let ds = await dataset(table);
@@ -100,9 +129,13 @@ export async function measureRegions(reps: number, tmp: string): Promise<{ resul
     if (names.length !== chunks) throw new Error(`${name}: ${names.length} chunks, expected ${chunks}`);
     const expected = sumWindow(sst, [TIMES, LAT, LON], window.map(range));
     const view = ds.isel({ time: window[0], lat: window[1], lon: window[2] });
-    const region = async () => check(name, sumOf((await view.read(["sst"])).get("sst")!.values.toArray() as Float32Array), expected);
+    const region = async () =>
+      check(name, sumOf((await view.read(["sst"])).get("sst")!.values.toArray() as Float32Array), expected);
     const oneChunk = async () => {
-      const [row] = await scan(table).project(["sst"]).filterExpr(col("__global_attrs__.chunk").eq(names[0]!)).toArray();
+      const [row] = await scan(table)
+        .project(["sst"])
+        .filterExpr(col("__global_attrs__.chunk").eq(names[0]!))
+        .toArray();
       return sumOf(row!.get("sst")!.values.toArray() as Float32Array);
     };
     const rawRead = async () => check(name, await rawTwoStep(raw, names, window), expected);
@@ -116,7 +149,14 @@ export async function measureRegions(reps: number, tmp: string): Promise<{ resul
     for (let rep = 0; rep < reps; rep++) {
       for (const [i, run] of runs.entries()) times[i] = Math.min(times[i]!, await best(1, run));
     }
-    results.push({ window: name, chunks, regionMs: times[0]!, oneChunkMs: times[1]!, rawMs: times[2]!, zarritaMs: times[3]! });
+    results.push({
+      window: name,
+      chunks,
+      regionMs: times[0]!,
+      oneChunkMs: times[1]!,
+      rawMs: times[2]!,
+      zarritaMs: times[3]!,
+    });
   }
   raw.close();
   return { results, planMs, dimSizesMs, wholeColumnMs };
@@ -131,7 +171,13 @@ export async function measureRegions(reps: number, tmp: string): Promise<{ resul
 async function rawTwoStep(raw: lancedb.Table, names: readonly string[], window: Window): Promise<number> {
   const where = `__global_attrs__.chunk IN (${names.map((n) => `'${n}'`).join(", ")})`;
   const ids: bigint[] = [];
-  for (const rb of await raw.query().where(where).withRowId().select(["_rowid", "__global_attrs__"]).toArrow().then((t) => t.batches)) {
+  for (const rb of await raw
+    .query()
+    .where(where)
+    .withRowId()
+    .select(["_rowid", "__global_attrs__"])
+    .toArrow()
+    .then((t) => t.batches)) {
     const column = rb.getChild("_rowid")!;
     for (let i = 0; i < rb.numRows; i++) ids.push(column.get(i) as bigint);
   }
@@ -165,12 +211,16 @@ async function rawTwoStep(raw: lancedb.Table, names: readonly string[], window: 
 function sumWindow(values: Float32Array, shape: readonly number[], box: readonly [number, number][]): number {
   let sum = 0;
   for (let t = box[0]![0]; t < box[0]![1]; t++)
-    for (let y = box[1]![0]; y < box[1]![1]; y++) sum += sumOf(values.subarray((t * shape[1]! + y) * shape[2]! + box[2]![0], (t * shape[1]! + y) * shape[2]! + box[2]![1]));
+    for (let y = box[1]![0]; y < box[1]![1]; y++)
+      sum += sumOf(
+        values.subarray((t * shape[1]! + y) * shape[2]! + box[2]![0], (t * shape[1]! + y) * shape[2]! + box[2]![1]),
+      );
   return sum;
 }
 
 function check(what: string, actual: number, expected: number): void {
-  if (Math.abs(actual - expected) > 1e-6 * Math.max(1, Math.abs(expected))) throw new Error(`${what}: sum ${actual}, expected ${expected}`);
+  if (Math.abs(actual - expected) > 1e-6 * Math.max(1, Math.abs(expected)))
+    throw new Error(`${what}: sum ${actual}, expected ${expected}`);
 }
 
 /** The region table: times and the ratios of issue #11's goals. */

@@ -74,7 +74,10 @@ export function checkTargets(report: Report): Target[] {
       const ratio = speedup(ms(b), ms(a));
       const bar = codec === "default" ? 1 : 0.9;
       targets.push({
-        target: codec === "default" ? `${name}: lance-nd at least as fast as raw lancedb (default)` : `${name}: lance-nd at most 10% slower than raw lancedb (${codec})`,
+        target:
+          codec === "default"
+            ? `${name}: lance-nd at least as fast as raw lancedb (default)`
+            : `${name}: lance-nd at most 10% slower than raw lancedb (${codec})`,
         met: ratio >= bar,
         detail: `${fmtRatio(ratio)} raw lancedb's speed (${ms(a).toFixed(1)} vs ${ms(b).toFixed(1)} ms)`,
       });
@@ -86,7 +89,11 @@ export function checkTargets(report: Report): Target[] {
     if (a === undefined || z === undefined) continue;
     for (const [name, ms] of measures.slice(0, 2)) {
       const ratio = speedup(ms(z), ms(a));
-      targets.push({ target: `${name}: lance-nd faster than zarrita (${codec})`, met: ratio > 1, detail: `${fmtRatio(ratio)} zarrita's speed (${ms(a).toFixed(1)} vs ${ms(z).toFixed(1)} ms)` });
+      targets.push({
+        target: `${name}: lance-nd faster than zarrita (${codec})`,
+        met: ratio > 1,
+        detail: `${fmtRatio(ratio)} zarrita's speed (${ms(a).toFixed(1)} vs ${ms(z).toFixed(1)} ms)`,
+      });
     }
     targets.push({
       target: `one-chunk read: lance-nd within 2x of zarrita (${codec})`,
@@ -94,7 +101,9 @@ export function checkTargets(report: Report): Target[] {
       detail: `${a.chunkMs.toFixed(1)} vs ${z.chunkMs.toFixed(1)} ms (${(a.chunkMs / z.chunkMs).toFixed(2)}x the time)`,
     });
   }
-  const ndBest = Math.min(...report.results.filter((r) => r.contestant === "lance-nd" && r.codec !== "default").map((r) => r.bytes));
+  const ndBest = Math.min(
+    ...report.results.filter((r) => r.contestant === "lance-nd" && r.codec !== "default").map((r) => r.bytes),
+  );
   const zarrBest = Math.min(...report.results.filter((r) => r.contestant === "zarrita").map((r) => r.bytes));
   if (Number.isFinite(ndBest) && Number.isFinite(zarrBest)) {
     targets.push({
@@ -117,10 +126,42 @@ export function formatReport(report: Report): string {
       `load average ${report.machine.loadAverage.map((l) => l.toFixed(1)).join(" -> ")}`,
     "",
   );
-  const header = ["contestant", "codec", "write MiB/s", "scan MiB/s", "1 chunk ms", "time ms", "stats ms", "disk MiB", "values/disk"];
-  const rows: string[][] = [["memory", "-", `${rate(report.memory.memcpyMs)} (copy)`, `${rate(report.memory.sumMs)} (sum)`, "-", "-", "-", "-", "-"]];
+  const header = [
+    "contestant",
+    "codec",
+    "write MiB/s",
+    "scan MiB/s",
+    "1 chunk ms",
+    "time ms",
+    "stats ms",
+    "disk MiB",
+    "values/disk",
+  ];
+  const rows: string[][] = [
+    [
+      "memory",
+      "-",
+      `${rate(report.memory.memcpyMs)} (copy)`,
+      `${rate(report.memory.sumMs)} (sum)`,
+      "-",
+      "-",
+      "-",
+      "-",
+      "-",
+    ],
+  ];
   for (const r of report.results) {
-    rows.push([r.contestant, r.codec, rate(r.writeMs), rate(r.scanMs), r.chunkMs.toFixed(1), r.timeMs.toFixed(1), r.hotMs.toFixed(1), mib(r.bytes), `${(valueBytes / r.bytes).toFixed(2)}x`]);
+    rows.push([
+      r.contestant,
+      r.codec,
+      rate(r.writeMs),
+      rate(r.scanMs),
+      r.chunkMs.toFixed(1),
+      r.timeMs.toFixed(1),
+      r.hotMs.toFixed(1),
+      mib(r.bytes),
+      `${(valueBytes / r.bytes).toFixed(2)}x`,
+    ]);
   }
   lines.push(...table(header, rows), "");
 
@@ -133,7 +174,14 @@ export function formatReport(report: Report): string {
       ratioRows.push([
         r.contestant,
         r.codec,
-        ...[b.writeMs / r.writeMs, b.scanMs / r.scanMs, b.chunkMs / r.chunkMs, b.timeMs / r.timeMs, b.hotMs / r.hotMs, r.bytes / b.bytes].map(fmtRatio),
+        ...[
+          b.writeMs / r.writeMs,
+          b.scanMs / r.scanMs,
+          b.chunkMs / r.chunkMs,
+          b.timeMs / r.timeMs,
+          b.hotMs / r.hotMs,
+          r.bytes / b.bytes,
+        ].map(fmtRatio),
       ]);
     }
     lines.push(...table(["contestant", "codec", "write", "scan", "1 chunk", "time", "stats", "disk"], ratioRows), "");
@@ -143,7 +191,12 @@ export function formatReport(report: Report): string {
   lines.push(
     ...table(
       ["contestant", "codec", "write", "scan"],
-      report.results.map((r) => [r.contestant, r.codec, fmtRatio(report.memory.memcpyMs / r.writeMs), fmtRatio(report.memory.sumMs / r.scanMs)]),
+      report.results.map((r) => [
+        r.contestant,
+        r.codec,
+        fmtRatio(report.memory.memcpyMs / r.writeMs),
+        fmtRatio(report.memory.sumMs / r.scanMs),
+      ]),
     ),
     "",
   );
@@ -151,7 +204,9 @@ export function formatReport(report: Report): string {
   for (const [codec, profile] of Object.entries(report.profile)) {
     const nd = find(report, "lance-nd", codec as Codec);
     if (nd === undefined || profile === undefined) continue;
-    lines.push(`where lance-nd's time goes (${codec}; each stage timed alone, best of ${report.reps}; other = lance-nd's whole time less the stages)`);
+    lines.push(
+      `where lance-nd's time goes (${codec}; each stage timed alone, best of ${report.reps}; other = lance-nd's whole time less the stages)`,
+    );
     const part = (stages: Stage[], total: number, what: string) => {
       const share = (ms: number) => `${((100 * ms) / total).toFixed(0)} %`;
       const other = total - stages.reduce((sum, s) => sum + s.ms, 0);
@@ -162,7 +217,15 @@ export function formatReport(report: Report): string {
       ];
     };
     lines.push(
-      ...table(["stage", "ms", "of lance-nd"], [...part(profile.write, nd.writeMs, "write"), ...part(profile.scan, nd.scanMs, "scan"), ...part(profile.chunk, nd.chunkMs, "1 chunk")], 1),
+      ...table(
+        ["stage", "ms", "of lance-nd"],
+        [
+          ...part(profile.write, nd.writeMs, "write"),
+          ...part(profile.scan, nd.scanMs, "scan"),
+          ...part(profile.chunk, nd.chunkMs, "1 chunk"),
+        ],
+        1,
+      ),
       "",
     );
   }
@@ -184,7 +247,10 @@ function mib(bytes: number): string {
 function table(header: readonly string[], rows: readonly (readonly string[])[], left = 2): string[] {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? "").length)));
   const line = (cells: readonly string[]) =>
-    `  ${cells.map((cell, c) => (c < left ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ").trimEnd()}`;
+    `  ${cells
+      .map((cell, c) => (c < left ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+      .join("  ")
+      .trimEnd()}`;
   return [line(header), ...rows.map(line)];
 }
 
@@ -197,11 +263,41 @@ export function formatMarkdown(report: Report): string {
     `${report.data.sizeMiB} MiB (${report.data.chunks} chunks), best of ${report.reps}, ${report.date.slice(0, 10)}, \`${report.command}\`, ` +
       `${report.machine.cpus} x ${report.machine.cpuModel}, load average ${report.machine.loadAverage.map((l) => l.toFixed(1)).join(" -> ")}`,
     "",
-    row(["contestant", "codec", "write MiB/s", "scan MiB/s", "1 chunk ms", "time ms", "stats ms", "disk MiB", "values/disk"]),
+    row([
+      "contestant",
+      "codec",
+      "write MiB/s",
+      "scan MiB/s",
+      "1 chunk ms",
+      "time ms",
+      "stats ms",
+      "disk MiB",
+      "values/disk",
+    ]),
     row(["---", "---", "--:", "--:", "--:", "--:", "--:", "--:", "--:"]),
-    row(["memory", "-", `${rate(report.memory.memcpyMs)} (copy)`, `${rate(report.memory.sumMs)} (sum)`, "", "", "", "", ""]),
+    row([
+      "memory",
+      "-",
+      `${rate(report.memory.memcpyMs)} (copy)`,
+      `${rate(report.memory.sumMs)} (sum)`,
+      "",
+      "",
+      "",
+      "",
+      "",
+    ]),
     ...report.results.map((r) =>
-      row([r.contestant, r.codec, rate(r.writeMs), rate(r.scanMs), r.chunkMs.toFixed(1), r.timeMs.toFixed(1), r.hotMs.toFixed(1), mib(r.bytes), `${(valueBytes / r.bytes).toFixed(2)}x`]),
+      row([
+        r.contestant,
+        r.codec,
+        rate(r.writeMs),
+        rate(r.scanMs),
+        r.chunkMs.toFixed(1),
+        r.timeMs.toFixed(1),
+        r.hotMs.toFixed(1),
+        mib(r.bytes),
+        `${(valueBytes / r.bytes).toFixed(2)}x`,
+      ]),
     ),
     "",
     "lance-nd's speed relative to each baseline, same codec (>1 = faster; disk: <1 = smaller):",
@@ -214,7 +310,20 @@ export function formatMarkdown(report: Report): string {
       const r = find(report, "lance-nd", codec);
       const b = find(report, base, codec);
       if (r === undefined || b === undefined) continue;
-      lines.push(row([base, codec, ...[b.writeMs / r.writeMs, b.scanMs / r.scanMs, b.chunkMs / r.chunkMs, b.timeMs / r.timeMs, b.hotMs / r.hotMs, r.bytes / b.bytes].map(fmtRatio)]));
+      lines.push(
+        row([
+          base,
+          codec,
+          ...[
+            b.writeMs / r.writeMs,
+            b.scanMs / r.scanMs,
+            b.chunkMs / r.chunkMs,
+            b.timeMs / r.timeMs,
+            b.hotMs / r.hotMs,
+            r.bytes / b.bytes,
+          ].map(fmtRatio),
+        ]),
+      );
     }
   }
   return lines.join("\n");

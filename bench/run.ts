@@ -53,7 +53,11 @@ async function main(): Promise<void> {
   const reps = Number(values.reps);
   if (!SIZES.includes(sizeMiB)) throw new Error(`--size takes ${SIZES.join(", ")} (MiB), got ${values.size}`);
   if (!Number.isInteger(reps) || reps < 1) throw new Error(`--reps takes a positive integer, got ${values.reps}`);
-  const command = ["npx --yes pnpm@12.21.0 bench", ...(sizeMiB === 32 ? [] : [`--size ${sizeMiB}`]), ...(reps === 3 ? [] : [`--reps ${reps}`])].join(" ");
+  const command = [
+    "npx --yes pnpm@12.21.0 bench",
+    ...(sizeMiB === 32 ? [] : [`--size ${sizeMiB}`]),
+    ...(reps === 3 ? [] : [`--reps ${reps}`]),
+  ].join(" ");
   const data = oceanData(sizeMiB);
   const loadStart = os.loadavg()[0]!;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "lance-nd-bench-"));
@@ -67,7 +71,9 @@ async function main(): Promise<void> {
     const results: Result[] = [];
     for (const codec of CODECS) {
       for (const result of await measureCodec(codec, data, reps, tmp)) {
-        console.log(`  ${result.contestant} ${codec}: write ${result.writeMs.toFixed(0)} ms, scan ${result.scanMs.toFixed(0)} ms, chunk ${result.chunkMs.toFixed(1)} ms`);
+        console.log(
+          `  ${result.contestant} ${codec}: write ${result.writeMs.toFixed(0)} ms, scan ${result.scanMs.toFixed(0)} ms, chunk ${result.chunkMs.toFixed(1)} ms`,
+        );
         results.push(result);
       }
     }
@@ -78,8 +84,19 @@ async function main(): Promise<void> {
     const report: Report = {
       date: new Date().toISOString(),
       command,
-      machine: { node: process.version, cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? "unknown", loadAverage: [loadStart, os.loadavg()[0]!] },
-      data: { sizeMiB, chunks: data.chunks, chunkShape: [CHUNK_TIMES, LAT, LON], valueBytes: data.valueBytes, hotChunks: data.hotChunks },
+      machine: {
+        node: process.version,
+        cpus: cpus.length,
+        cpuModel: cpus[0]?.model.trim() ?? "unknown",
+        loadAverage: [loadStart, os.loadavg()[0]!],
+      },
+      data: {
+        sizeMiB,
+        chunks: data.chunks,
+        chunkShape: [CHUNK_TIMES, LAT, LON],
+        valueBytes: data.valueBytes,
+        hotChunks: data.hotChunks,
+      },
       reps,
       memory,
       results,
@@ -121,9 +138,15 @@ async function measureCodec(codec: Codec, data: OceanData, reps: number, tmp: st
   }
   const total = data.chunkSum.reduce((a, b) => a + b, 0);
   const one = Math.floor(data.chunks / 2);
-  const scanMs = await interleaved(stores, reps, async (s, name) => expect(`${name} ${codec} scan`, await s.scan(), total, data.chunks));
-  const chunkMs = await interleaved(stores, reps, async (s, name) => expect(`${name} ${codec} chunk`, await s.readChunk(one), data.chunkSum[one]!, 1));
-  const timeMs = await interleaved(stores, reps, async (s, name) => expect(`${name} ${codec} time`, await s.readTime(), sumOf(data.time), -1));
+  const scanMs = await interleaved(stores, reps, async (s, name) =>
+    expect(`${name} ${codec} scan`, await s.scan(), total, data.chunks),
+  );
+  const chunkMs = await interleaved(stores, reps, async (s, name) =>
+    expect(`${name} ${codec} chunk`, await s.readChunk(one), data.chunkSum[one]!, 1),
+  );
+  const timeMs = await interleaved(stores, reps, async (s, name) =>
+    expect(`${name} ${codec} time`, await s.readTime(), sumOf(data.time), -1),
+  );
   const bytes = stores.map((s) => s.bytes());
   for (const c of CONTESTANTS) fs.rmSync(folder(c), { recursive: true, force: true });
 
@@ -131,7 +154,9 @@ async function measureCodec(codec: Codec, data: OceanData, reps: number, tmp: st
   for (const c of CONTESTANTS) withStats.push(await (await c.prepare(data, codec, true))(fresh(folder(c, "-stats"))));
   const hot = [...data.chunkMax.keys()].filter((i) => data.chunkMax[i]! > data.hotThreshold);
   const hotSum = hot.reduce((sum, i) => sum + data.chunkSum[i]!, 0);
-  const hotMs = await interleaved(withStats, reps, async (s, name) => expect(`${name} ${codec} stats`, await s.readHot(data.hotThreshold), hotSum, hot.length));
+  const hotMs = await interleaved(withStats, reps, async (s, name) =>
+    expect(`${name} ${codec} stats`, await s.readHot(data.hotThreshold), hotSum, hot.length),
+  );
   for (const c of CONTESTANTS) fs.rmSync(folder(c, "-stats"), { recursive: true, force: true });
   return CONTESTANTS.map((c, i) => ({
     contestant: c.name,
@@ -146,7 +171,11 @@ async function measureCodec(codec: Codec, data: OceanData, reps: number, tmp: st
 }
 
 /** The best time of `read` on each store: one warm-up run each, then `reps` rounds over all stores in turn. */
-async function interleaved(stores: readonly Written[], reps: number, read: (store: Written, name: string) => Promise<void>): Promise<number[]> {
+async function interleaved(
+  stores: readonly Written[],
+  reps: number,
+  read: (store: Written, name: string) => Promise<void>,
+): Promise<number[]> {
   for (const [i, store] of stores.entries()) await read(store, CONTESTANTS[i]!.name);
   const times = stores.map(() => Infinity);
   for (let rep = 0; rep < reps; rep++) {

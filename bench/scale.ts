@@ -53,7 +53,8 @@ export async function benchScale(sizeMiB: number): Promise<void> {
     const writer = await NdWriter.create(uri);
     for (let i = 0; i < sizeMiB; i++) {
       await writer.write(row(i));
-      if ((i + 1) % 512 === 0) console.log(`  wrote ${i + 1} MiB, ${((i + 1) / ((performance.now() - started) / 1000)).toFixed(1)} MiB/s`);
+      if ((i + 1) % 512 === 0)
+        console.log(`  wrote ${i + 1} MiB, ${((i + 1) / ((performance.now() - started) / 1000)).toFixed(1)} MiB/s`);
     }
     const table = await writer.finish();
     const writeS = (performance.now() - started) / 1000;
@@ -71,13 +72,22 @@ export async function benchScale(sizeMiB: number): Promise<void> {
     }
     const scanS = (performance.now() - started) / 1000;
     const scanPeak = peakRss() - scanBaseline;
-    if (rows !== sizeMiB || !(sum / (rows * ROW_VALUES) > 250 && sum / (rows * ROW_VALUES) < 310)) throw new Error(`scale run: read ${rows} rows, mean ${sum / (rows * ROW_VALUES)}`);
-    const disk = fs.readdirSync(path.join(uri, "data")).reduce((n, f) => n + fs.statSync(path.join(uri, "data", f)).size, 0);
-    console.log(`\nscale run, ${sizeMiB} MiB, ${new Date().toISOString().slice(0, 10)}, load average ${loadStart.toFixed(1)} -> ${os.loadavg()[0]!.toFixed(1)}\n`);
+    if (rows !== sizeMiB || !(sum / (rows * ROW_VALUES) > 250 && sum / (rows * ROW_VALUES) < 310))
+      throw new Error(`scale run: read ${rows} rows, mean ${sum / (rows * ROW_VALUES)}`);
+    const disk = fs
+      .readdirSync(path.join(uri, "data"))
+      .reduce((n, f) => n + fs.statSync(path.join(uri, "data", f)).size, 0);
+    console.log(
+      `\nscale run, ${sizeMiB} MiB, ${new Date().toISOString().slice(0, 10)}, load average ${loadStart.toFixed(1)} -> ${os.loadavg()[0]!.toFixed(1)}\n`,
+    );
     console.log("| phase | time s | MiB/s | peak RSS above baseline | notes |");
     console.log("| --- | --: | --: | --: | --- |");
-    console.log(`| write (NdWriter, defaults) | ${writeS.toFixed(1)} | ${(sizeMiB / writeS).toFixed(1)} | +${(writePeak / MiB).toFixed(0)} MiB | ${versions} versions, ${(disk / MiB).toFixed(0)} MiB of data files |`);
-    console.log(`| scan (defaults), summing every value | ${scanS.toFixed(1)} | ${(sizeMiB / scanS).toFixed(1)} | +${(scanPeak / MiB).toFixed(0)} MiB | ${rows} rows checked |`);
+    console.log(
+      `| write (NdWriter, defaults) | ${writeS.toFixed(1)} | ${(sizeMiB / writeS).toFixed(1)} | +${(writePeak / MiB).toFixed(0)} MiB | ${versions} versions, ${(disk / MiB).toFixed(0)} MiB of data files |`,
+    );
+    console.log(
+      `| scan (defaults), summing every value | ${scanS.toFixed(1)} | ${(sizeMiB / scanS).toFixed(1)} | +${(scanPeak / MiB).toFixed(0)} MiB | ${rows} rows checked |`,
+    );
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

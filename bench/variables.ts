@@ -34,7 +34,12 @@ function rows(count: number): NdRecordBatch[] {
     { length: ROWS },
     (_, r) =>
       new NdRecordBatch(
-        Object.fromEntries(Array.from({ length: count }, (_, v) => [`v${v}`, NdArray.from(new Float32Array([r, v, r + v, 1]), { dims: { x: 4 }, attrs: { units: "K" } })])),
+        Object.fromEntries(
+          Array.from({ length: count }, (_, v) => [
+            `v${v}`,
+            NdArray.from(new Float32Array([r, v, r + v, 1]), { dims: { x: 4 }, attrs: { units: "K" } }),
+          ]),
+        ),
         { id: `r${r}` },
       ),
   );
@@ -61,7 +66,8 @@ export async function benchVariables(reps: number): Promise<void> {
       const ndScan = async (): Promise<void> => {
         let read = 0;
         for await (const row of scan(table)) {
-          if (row.arrays().length !== count) throw new Error(`variables bench: a row of ${row.arrays().length} arrays, not ${count}`);
+          if (row.arrays().length !== count)
+            throw new Error(`variables bench: a row of ${row.arrays().length} arrays, not ${count}`);
           read++;
         }
         if (read !== ROWS) throw new Error(`variables bench: lance-nd read ${read} rows`);
@@ -80,20 +86,31 @@ export async function benchVariables(reps: number): Promise<void> {
           scanMs = Math.min(scanMs, c - b);
         }
       }
-      const variablesMs = await best(reps, async () => {
-        if ((await variables(await open(uri))).length !== count) throw new Error("variables bench: wrong variable count");
-      }, { warm: true });
+      const variablesMs = await best(
+        reps,
+        async () => {
+          if ((await variables(await open(uri))).length !== count)
+            throw new Error("variables bench: wrong variable count");
+        },
+        { warm: true },
+      );
       const openMs = await best(reps, async () => open(uri), { warm: true });
       raw.close();
       lines.push({ variables: count, writeMs, lancedbScanMs, scanMs, variablesMs, openMs });
-      console.log(`  ${count} variables: write ${writeMs.toFixed(0)} ms, lancedb scan ${lancedbScanMs.toFixed(0)} ms, lance-nd scan ${scanMs.toFixed(0)} ms`);
+      console.log(
+        `  ${count} variables: write ${writeMs.toFixed(0)} ms, lancedb scan ${lancedbScanMs.toFixed(0)} ms, lance-nd scan ${scanMs.toFixed(0)} ms`,
+      );
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   const per1000 = (ms: number, count: number) => ((ms / count) * 1000).toFixed(0);
-  console.log(`\nwide tables: ${ROWS} rows of Float32 [4] per variable, stats on, best of ${reps}, load average ${loadStart.toFixed(1)} -> ${os.loadavg()[0]!.toFixed(1)}\n`);
-  console.log("| variables | write ms | lancedb scan ms | lance-nd scan ms | scan / lancedb | `variables` ms (with `open`) | `open` ms | scan ms per 1,000 variables |");
+  console.log(
+    `\nwide tables: ${ROWS} rows of Float32 [4] per variable, stats on, best of ${reps}, load average ${loadStart.toFixed(1)} -> ${os.loadavg()[0]!.toFixed(1)}\n`,
+  );
+  console.log(
+    "| variables | write ms | lancedb scan ms | lance-nd scan ms | scan / lancedb | `variables` ms (with `open`) | `open` ms | scan ms per 1,000 variables |",
+  );
   console.log("| --: | --: | --: | --: | --: | --: | --: | --: |");
   for (const l of lines) {
     console.log(

@@ -32,28 +32,47 @@ const DATASET = "ocean";
 const CLI = join(dirname(fileURLToPath(import.meta.url)), "..", "packages", "cli", "dist", "cli.js");
 
 if (!existsSync(CLI) || !existsSync(join(dirname(CLI), "view", "page.js"))) {
-  console.error(`${CLI} or its page is missing: build the CLI first (npx --yes pnpm@12.21.0 --filter @lance-nd/cli build)`);
+  console.error(
+    `${CLI} or its page is missing: build the CLI first (npx --yes pnpm@12.21.0 --filter @lance-nd/cli build)`,
+  );
   process.exit(1);
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const quantile = (xs: number[], q: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-view-bench-"));
 try {
   const data = oceanData(MIB);
   const uri = join(dir, "ocean.lance");
   let started = performance.now();
-  const rows = ndBatches(data).map((row, i) => row.withGlobalAttrs(new Map([["id", attr.utf8(DATASET)], ["source", attr.utf8(ATTRS.global.source)], [CHUNK_OFFSET, attr.uint32([i * CHUNK_TIMES, 0, 0])]])));
+  const rows = ndBatches(data).map((row, i) =>
+    row.withGlobalAttrs(
+      new Map([
+        ["id", attr.utf8(DATASET)],
+        ["source", attr.utf8(ATTRS.global.source)],
+        [CHUNK_OFFSET, attr.uint32([i * CHUNK_TIMES, 0, 0])],
+      ]),
+    ),
+  );
   const table = await write(uri, rows, writeOptions("zstd", true));
-  console.log(`table     one dataset of ${data.chunks} chunks of ${CHUNK_TIMES}x${LAT}x${LON} float32 (${(data.valueBytes / 2 ** 20).toFixed(0)} MiB of sst), written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `table     one dataset of ${data.chunks} chunks of ${CHUNK_TIMES}x${LAT}x${LON} float32 (${(data.valueBytes / 2 ** 20).toFixed(0)} MiB of sst), written in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 
-  const child = spawn(process.execPath, [CLI, "view", uri, "--port", "0", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [CLI, "view", uri, "--port", "0", "--json"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
-    const { port, token } = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve))) as { port: number; token: string };
+    const { port, token } = JSON.parse(
+      await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
+    ) as { port: number; token: string };
     const get = async (route: string, query: Record<string, string>): Promise<{ ms: number; bytes: Uint8Array }> => {
       const t0 = performance.now();
-      const response = await fetch(`http://127.0.0.1:${port}/api/${route}?${new URLSearchParams(query)}`, { headers: { "x-lance-nd-token": token } });
+      const response = await fetch(`http://127.0.0.1:${port}/api/${route}?${new URLSearchParams(query)}`, {
+        headers: { "x-lance-nd-token": token },
+      });
       const bytes = new Uint8Array(await response.arrayBuffer());
       if (!response.ok) throw new Error(`${route}: HTTP ${response.status} ${new TextDecoder().decode(bytes)}`);
       return { ms: performance.now() - t0, bytes };
@@ -77,7 +96,11 @@ try {
       const [window] = tableFromIPC(step.bytes).batches.flatMap((rb) => decode(rb));
       const values = window!.get("sst")!.toArray() as Float64Array;
       const expected = data.sst.subarray(t * LAT * LON, (t + 1) * LAT * LON);
-      if (values.length !== expected.length || values[12345] !== expected[12345] || values[values.length - 1] !== expected[expected.length - 1]) {
+      if (
+        values.length !== expected.length ||
+        values[12345] !== expected[12345] ||
+        values[values.length - 1] !== expected[expected.length - 1]
+      ) {
         throw new Error(`window of time ${t} differs from the data`);
       }
     }
@@ -87,7 +110,10 @@ try {
     for (let s = 0; s < 16; s++) {
       started = performance.now();
       const start = (first + (s % 8)) * CHUNK_TIMES;
-      const [row] = await scan(table).project(["sst"]).filter(`__global_attrs__.${CHUNK_OFFSET}[1] = ${start}`).toArray();
+      const [row] = await scan(table)
+        .project(["sst"])
+        .filter(`__global_attrs__.${CHUNK_OFFSET}[1] = ${start}`)
+        .toArray();
       let sum = 0;
       for (const v of row!.get("sst")!.toArray() as Float32Array) sum += v;
       if (!Number.isFinite(sum)) throw new Error("bad chunk");
@@ -99,9 +125,15 @@ try {
     const whole = performance.now() - started;
 
     const step = median(steps);
-    console.log(`step      request to answer, ${steps.length} steps: median ${step.toFixed(1)} ms, p90 ${quantile(steps, 0.9).toFixed(1)} ms, max ${Math.max(...steps).toFixed(1)} ms (target 100 ms: ${step <= 100 ? "met" : "MISSED"})`);
-    console.log(`baseline  library, one chunk by chunk_offset: median ${median(oneChunk).toFixed(1)} ms; whole table (${read} rows of sst): ${whole.toFixed(0)} ms`);
-    console.log(`ratios    step / one-chunk read = ${(step / median(oneChunk)).toFixed(2)}x; step / whole-table read = ${(step / whole).toFixed(3)}x (one chunk of ${data.chunks})`);
+    console.log(
+      `step      request to answer, ${steps.length} steps: median ${step.toFixed(1)} ms, p90 ${quantile(steps, 0.9).toFixed(1)} ms, max ${Math.max(...steps).toFixed(1)} ms (target 100 ms: ${step <= 100 ? "met" : "MISSED"})`,
+    );
+    console.log(
+      `baseline  library, one chunk by chunk_offset: median ${median(oneChunk).toFixed(1)} ms; whole table (${read} rows of sst): ${whole.toFixed(0)} ms`,
+    );
+    console.log(
+      `ratios    step / one-chunk read = ${(step / median(oneChunk)).toFixed(2)}x; step / whole-table read = ${(step / whole).toFixed(3)}x (one chunk of ${data.chunks})`,
+    );
   } finally {
     child.kill("SIGTERM");
   }

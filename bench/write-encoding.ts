@@ -42,11 +42,15 @@ const rawSeconds = best(() => {
   return Promise.resolve({ seconds });
 });
 const raw = (await rawSeconds).seconds;
-console.log(`ocean data: ${data.chunks} chunks, ${(data.valueBytes / MiB).toFixed(0)} MiB of sst; fs.writeFileSync ${(data.valueBytes / MiB / raw).toFixed(0)} MiB/s`);
+console.log(
+  `ocean data: ${data.chunks} chunks, ${(data.valueBytes / MiB).toFixed(0)} MiB of sst; fs.writeFileSync ${(data.valueBytes / MiB / raw).toFixed(0)} MiB/s`,
+);
 console.log("| encoding | adds in flight | MiB/s | x writeFileSync | MiB on disk | versions | fragments |");
 console.log("|---|--:|--:|--:|--:|--:|--:|");
 const picked = process.env.ENCODINGS?.split(",");
-for (const [name, columnDefaults] of Object.entries(encodings).filter(([name]) => picked === undefined || picked.includes(name))) {
+for (const [name, columnDefaults] of Object.entries(encodings).filter(
+  ([name]) => picked === undefined || picked.includes(name),
+)) {
   for (const writeParallelism of parallelisms) {
     const result = await best(async () => {
       const table = path.join(dir, `t${n++}`, "ocean.lance");

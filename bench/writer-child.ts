@@ -38,7 +38,12 @@ probe.close();
 const writer = await NdWriter.append(await open(args.uri), { targetFragmentBytes: args.addBytes });
 for (let k = 0; k < args.rows; k++) {
   const values = new Float32Array(2 ** 18).fill(k);
-  await writer.write(new NdRecordBatch({ sst: NdArray.from(values, { dims: { lat: 512, lon: 512 } }) }, { id: `${args.writer}-${k}`, writer: args.writer }));
+  await writer.write(
+    new NdRecordBatch(
+      { sst: NdArray.from(values, { dims: { lat: 512, lon: 512 } }) },
+      { id: `${args.writer}-${k}`, writer: args.writer },
+    ),
+  );
 }
 await writer.finish();
 process.stdout.write(`${JSON.stringify(counts)}\n`);

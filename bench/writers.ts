@@ -22,16 +22,30 @@ const WRITER_COUNTS = [1, 2, 4];
 
 function runChild(uri: string, writer: string): Promise<{ commits: number; retries: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=@lance-nd/source", "--import", "tsx", path.join(import.meta.dirname, "writer-child.ts"), JSON.stringify({ uri, writer, rows: ROWS_PER_WRITER, addBytes: ADD_BYTES })], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, LANCEDB_LOG: "error" },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=@lance-nd/source",
+        "--import",
+        "tsx",
+        path.join(import.meta.dirname, "writer-child.ts"),
+        JSON.stringify({ uri, writer, rows: ROWS_PER_WRITER, addBytes: ADD_BYTES }),
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, LANCEDB_LOG: "error" },
+      },
+    );
     let out = "";
     let err = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
     child.stderr.on("data", (c: Buffer) => (err += c.toString()));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1)!) as { commits: number; retries: number }) : reject(new Error(`writer ${writer} exited ${code}: ${err.slice(-2000)}`))));
+    child.on("close", (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split("\n").at(-1)!) as { commits: number; retries: number })
+        : reject(new Error(`writer ${writer} exited ${code}: ${err.slice(-2000)}`)),
+    );
   });
 }
 
@@ -43,7 +57,12 @@ export async function benchWriters(): Promise<void> {
   try {
     for (const count of WRITER_COUNTS) {
       const uri = path.join(tmp, `w${count}.lance`);
-      await write(uri, [new NdRecordBatch({ sst: NdArray.from(new Float32Array(4), { dims: { x: 4 } }) }, { id: "seed", writer: "seed" })]);
+      await write(uri, [
+        new NdRecordBatch(
+          { sst: NdArray.from(new Float32Array(4), { dims: { x: 4 } }) },
+          { id: "seed", writer: "seed" },
+        ),
+      ]);
       const before = await (await open(uri)).version();
       const started = performance.now();
       const children = await Promise.all(Array.from({ length: count }, (_, w) => runChild(uri, `w${w}`)));
@@ -58,16 +77,23 @@ export async function benchWriters(): Promise<void> {
         ids.add(String(row.globalAttr("id")));
         rows++;
       }
-      if (rows !== ids.size || rows !== count * ROWS_PER_WRITER + 1) throw new Error(`writers bench: ${rows} rows, ${ids.size} ids, expected ${count * ROWS_PER_WRITER + 1}`);
+      if (rows !== ids.size || rows !== count * ROWS_PER_WRITER + 1)
+        throw new Error(`writers bench: ${rows} rows, ${ids.size} ids, expected ${count * ROWS_PER_WRITER + 1}`);
       const mib = count * ROWS_PER_WRITER;
-      lines.push(`| ${count} | ${mib} | ${seconds.toFixed(1)} | ${(mib / seconds).toFixed(1)} | ${commits} | ${versions} | ${(versions / commits).toFixed(2)} | ${(retries / commits).toFixed(2)} | all ${rows} rows once |`);
+      lines.push(
+        `| ${count} | ${mib} | ${seconds.toFixed(1)} | ${(mib / seconds).toFixed(1)} | ${commits} | ${versions} | ${(versions / commits).toFixed(2)} | ${(retries / commits).toFixed(2)} | all ${rows} rows once |`,
+      );
       console.log(`  ${count} writers: ${(mib / seconds).toFixed(1)} MiB/s`);
     }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  console.log(`\nconcurrent writers: processes each appending ${ROWS_PER_WRITER} rows of 1 MiB in adds of ${ADD_BYTES / 2 ** 20} MiB, load average ${loadStart.toFixed(1)} -> ${os.loadavg()[0]!.toFixed(1)}\n`);
-  console.log("| writers | MiB | time s | aggregate MiB/s | adds | versions | versions per add | retried conflicts per add | check |");
+  console.log(
+    `\nconcurrent writers: processes each appending ${ROWS_PER_WRITER} rows of 1 MiB in adds of ${ADD_BYTES / 2 ** 20} MiB, load average ${loadStart.toFixed(1)} -> ${os.loadavg()[0]!.toFixed(1)}\n`,
+  );
+  console.log(
+    "| writers | MiB | time s | aggregate MiB/s | adds | versions | versions per add | retried conflicts per add | check |",
+  );
   console.log("| --: | --: | --: | --: | --: | --: | --: | --: | --- |");
   for (const line of lines) console.log(line);
 }

@@ -42,8 +42,21 @@ async function writeZarr(data: OceanData, codec: Codec, dir: string, stats: bool
     attributes: { ...ATTRS.sst },
   });
   await zarr.set(sst, null, { data: data.sst, shape: [data.times, LAT, LON], stride: [LAT * LON, LON, 1] });
-  const vector = async (name: string, values: Float32Array | Float64Array, dtype: "float32" | "float64", dim: string, attributes: Record<string, string>) => {
-    const arr = await zarr.create(root.resolve(name), { shape: [values.length], chunkShape: [values.length], dtype, codecs: zarrCodecs(codec, values.BYTES_PER_ELEMENT), dimensionNames: [dim], attributes });
+  const vector = async (
+    name: string,
+    values: Float32Array | Float64Array,
+    dtype: "float32" | "float64",
+    dim: string,
+    attributes: Record<string, string>,
+  ) => {
+    const arr = await zarr.create(root.resolve(name), {
+      shape: [values.length],
+      chunkShape: [values.length],
+      dtype,
+      codecs: zarrCodecs(codec, values.BYTES_PER_ELEMENT),
+      dimensionNames: [dim],
+      attributes,
+    });
     await zarr.set(arr, null, { data: values, shape: [values.length], stride: [1] } as never);
   };
   await vector("lat", data.lat, "float32", "lat", { ...ATTRS.lat });
@@ -56,7 +69,11 @@ async function writeZarr(data: OceanData, codec: Codec, dir: string, stats: bool
 async function reader(root: zarr.Location<Store>, data: OceanData, stats: boolean): Promise<Written> {
   const sst = await zarr.open(root.resolve("sst"), { kind: "array" });
   const time = await zarr.open(root.resolve("time"), { kind: "array" });
-  const coords = [await zarr.open(root.resolve("lat"), { kind: "array" }), await zarr.open(root.resolve("lon"), { kind: "array" }), time];
+  const coords = [
+    await zarr.open(root.resolve("lat"), { kind: "array" }),
+    await zarr.open(root.resolve("lon"), { kind: "array" }),
+    time,
+  ];
   const chunkMax = stats ? await zarr.open(root.resolve("sst_chunk_max"), { kind: "array" }) : undefined;
   const chunk = async (i: number): Promise<number> => {
     const out = await zarr.get(sst, [zarr.slice(i * CHUNK_TIMES, (i + 1) * CHUNK_TIMES), null, null]);

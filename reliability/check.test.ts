@@ -22,7 +22,11 @@ const dir = mkdtempSync(join(tmpdir(), "lance-nd-check-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Three commits: version 1 holds a-0..a-2, version 2 adds a-3, a-4, version 3 adds a-5..a-7.
-const COMMITS = [["a-0", "a-1", "a-2"], ["a-3", "a-4"], ["a-5", "a-6", "a-7"]];
+const COMMITS = [
+  ["a-0", "a-1", "a-2"],
+  ["a-3", "a-4"],
+  ["a-5", "a-6", "a-7"],
+];
 
 async function threeCommits(name: string): Promise<string> {
   const uri = join(dir, `${name}.lance`);
@@ -51,9 +55,21 @@ describe("check on a healthy table", () => {
   it("reports every version, fragment and row as readable; repair changes nothing", async () => {
     const uri = await threeCommits("healthy");
     const report = await check(uri, { repair: true });
-    expect(report).toMatchObject({ ok: true, latestVersion: 3, newestReadableVersion: 3, checkedVersion: 3, rows: 8, unreadableRows: [], repair: null });
+    expect(report).toMatchObject({
+      ok: true,
+      latestVersion: 3,
+      newestReadableVersion: 3,
+      checkedVersion: 3,
+      rows: 8,
+      unreadableRows: [],
+      repair: null,
+    });
     expect(readable(report)).toEqual([3, 2, 1]);
-    expect(report.fragments.map((f) => [f.rows, f.unreadable])).toEqual([[3, 0], [2, 0], [3, 0]]);
+    expect(report.fragments.map((f) => [f.rows, f.unreadable])).toEqual([
+      [3, 0],
+      [2, 0],
+      [3, 0],
+    ]);
     expect((await versions(await open(uri))).length).toBe(3);
     await expectWhole(uri, COMMITS.flat());
   });
@@ -68,7 +84,14 @@ describe("check on an object store (s3rver on loopback)", () => {
       const table = await write(uri, COMMITS[0]!.map(rowFor), { storageOptions });
       await append(table, COMMITS[1]!.map(rowFor));
       const report = await check(uri, { storageOptions, repair: true });
-      expect(report).toMatchObject({ ok: true, latestVersion: 2, newestReadableVersion: 2, rows: 5, notes: [], repair: null });
+      expect(report).toMatchObject({
+        ok: true,
+        latestVersion: 2,
+        newestReadableVersion: 2,
+        rows: 5,
+        notes: [],
+        repair: null,
+      });
       expect(readable(report)).toEqual([2, 1]);
       count("rowsVerified", report.rows);
     } finally {
@@ -103,8 +126,19 @@ describe("check finds the damage and repair leaves a whole table", () => {
       damage(manifests(uri)[0]!);
       expect(await open(uri).catch((e: unknown) => isLanceNdError(e))).toBe(true);
       const report = await check(uri);
-      expect(report).toMatchObject({ ok: false, latestVersion: 3, newestReadableVersion: 2, checkedVersion: 2, rows: 5, unreadableRows: [] });
-      expect(report.versions.map((v) => [v.version, v.readable])).toEqual([[3, false], [2, true], [1, true]]);
+      expect(report).toMatchObject({
+        ok: false,
+        latestVersion: 3,
+        newestReadableVersion: 2,
+        checkedVersion: 2,
+        rows: 5,
+        unreadableRows: [],
+      });
+      expect(report.versions.map((v) => [v.version, v.readable])).toEqual([
+        [3, false],
+        [2, true],
+        [1, true],
+      ]);
 
       const repaired = await check(uri, { repair: true });
       expect(repaired.repair).toMatchObject({ deletedRows: [], version: 2, ok: true });
@@ -123,7 +157,13 @@ describe("check finds the damage and repair leaves a whole table", () => {
     const uri = await threeCommits("garbled-old");
     garble(manifests(uri)[1]!);
     const report = await check(uri);
-    expect(report).toMatchObject({ ok: false, newestReadableVersion: 3, checkedVersion: 3, rows: 8, unreadableRows: [] });
+    expect(report).toMatchObject({
+      ok: false,
+      newestReadableVersion: 3,
+      checkedVersion: 3,
+      rows: 8,
+      unreadableRows: [],
+    });
     expect(report.versions.map((v) => v.readable)).toEqual([true, false, true]);
     const repaired = await check(uri, { repair: true });
     expect(repaired.repair).toMatchObject({ deletedRows: [], version: 3, ok: true });
@@ -144,7 +184,9 @@ describe("check finds the damage and repair leaves a whole table", () => {
   });
 
   it("a folder that is not a table is TableNotFound", async () => {
-    expect(await check(join(dir, "nothing.lance")).catch((e: unknown) => isLanceNdError(e, "TableNotFound"))).toBe(true);
+    expect(await check(join(dir, "nothing.lance")).catch((e: unknown) => isLanceNdError(e, "TableNotFound"))).toBe(
+      true,
+    );
   });
 
   // Issue 13 finding 3: a widen racing an append from another process left

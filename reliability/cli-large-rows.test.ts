@@ -43,7 +43,9 @@ interface Run {
 /** Runs the built CLI with the peak RSS preload; keeps only counts, the head and the tail of stdout (or all of it when `keep`). */
 function run(args: string[], keep = false): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["-r", join(import.meta.dirname, "helpers", "peak-rss.cjs"), CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["-r", join(import.meta.dirname, "helpers", "peak-rss.cjs"), CLI, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let bytes = 0;
     let newlines = 0;
     let head = "";
@@ -77,13 +79,19 @@ describe("scan prints a 128 MiB row with bounded memory", () => {
   it("--json: one pretty JSON array, a value per line", async () => {
     const out = await run(["scan", table, "--json"]);
     expect(out.code, out.stderr).toBe(0);
-    expect(out.head).toMatch(/^\[\n {2}\{\n {4}"globalAttrs": \{\n {6}"id": "r0"\n {4}\},\n {4}"arrays": \{\n {6}"v": \{\n {8}"type": "Float32",/);
+    expect(out.head).toMatch(
+      /^\[\n {2}\{\n {4}"globalAttrs": \{\n {6}"id": "r0"\n {4}\},\n {4}"arrays": \{\n {6}"v": \{\n {8}"type": "Float32",/,
+    );
     expect(out.head).toContain(`"values": [\n          ${bigValue(0, 0)},\n          ${bigValue(0, 1)},`);
     expect(out.tail.endsWith(`${bigValue(0, VALUES - 1)}\n        ]\n      }\n    }\n  }\n]\n`)).toBe(true);
     expect(out.newlines - VALUES).toBeGreaterThan(10);
     expect(out.newlines - VALUES).toBeLessThan(30);
-    expect(out.peak - baseline, `peak RSS ${out.peak / MiB} MiB, baseline ${baseline / MiB} MiB`).toBeLessThanOrEqual(BOUND);
-    console.log(`scan --json, one 128 MiB row: ${(out.bytes / MiB).toFixed(0)} MiB of JSON, peak RSS +${((out.peak - baseline) / MiB).toFixed(0)} MiB`);
+    expect(out.peak - baseline, `peak RSS ${out.peak / MiB} MiB, baseline ${baseline / MiB} MiB`).toBeLessThanOrEqual(
+      BOUND,
+    );
+    console.log(
+      `scan --json, one 128 MiB row: ${(out.bytes / MiB).toFixed(0)} MiB of JSON, peak RSS +${((out.peak - baseline) / MiB).toFixed(0)} MiB`,
+    );
     count("rowsVerified");
   }, 300_000);
 
@@ -91,10 +99,14 @@ describe("scan prints a 128 MiB row with bounded memory", () => {
     const out = await run(["scan", table, "--ndjson"]);
     expect(out.code, out.stderr).toBe(0);
     expect(out.newlines).toBe(1);
-    expect(out.head).toMatch(/^\{"globalAttrs":\{"id":"r0"\},"arrays":\{"v":\{"type":"Float32","dims":\[\{"name":"x","size":33554432\}\],"attrs":\{\},"values":\[0,0\.5,1,/);
+    expect(out.head).toMatch(
+      /^\{"globalAttrs":\{"id":"r0"\},"arrays":\{"v":\{"type":"Float32","dims":\[\{"name":"x","size":33554432\}\],"attrs":\{\},"values":\[0,0\.5,1,/,
+    );
     expect(out.tail.endsWith(`,${bigValue(0, VALUES - 1)}]}}}\n`)).toBe(true);
     expect(out.peak - baseline).toBeLessThanOrEqual(BOUND);
-    console.log(`scan --ndjson, one 128 MiB row: ${(out.bytes / MiB).toFixed(0)} MiB, peak RSS +${((out.peak - baseline) / MiB).toFixed(0)} MiB`);
+    console.log(
+      `scan --ndjson, one 128 MiB row: ${(out.bytes / MiB).toFixed(0)} MiB, peak RSS +${((out.peak - baseline) / MiB).toFixed(0)} MiB`,
+    );
     count("rowsVerified");
   }, 300_000);
 

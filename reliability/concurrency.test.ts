@@ -46,8 +46,25 @@ async function scenario(name: string, roles: readonly Role[]): Promise<void> {
   const stop = join(dir, `${name}.stop`);
   const base = { uri, rounds: ROUNDS, stop };
   const appenders: Child[] = [];
-  for (let i = 0; i < APPENDERS; i++) appenders.push(startChild("concurrent-worker", { ...base, role: "appender", writer: `p${i}`, log: join(dir, `${name}-p${i}.log`), seed: 11 + i }));
-  const others = roles.map((role, i) => startChild("concurrent-worker", { ...base, role, writer: role, log: join(dir, `${name}-${role}.log`), seed: 101 + i }));
+  for (let i = 0; i < APPENDERS; i++)
+    appenders.push(
+      startChild("concurrent-worker", {
+        ...base,
+        role: "appender",
+        writer: `p${i}`,
+        log: join(dir, `${name}-p${i}.log`),
+        seed: 11 + i,
+      }),
+    );
+  const others = roles.map((role, i) =>
+    startChild("concurrent-worker", {
+      ...base,
+      role,
+      writer: role,
+      log: join(dir, `${name}-${role}.log`),
+      seed: 101 + i,
+    }),
+  );
   count("processes", appenders.length + others.length);
 
   const failures: string[] = [];
@@ -63,10 +80,13 @@ async function scenario(name: string, roles: readonly Role[]): Promise<void> {
   expect(failures).toEqual([]);
 
   const committed = new Set(["seed-1", "seed-2"]);
-  for (let i = 0; i < APPENDERS; i++) for (const [, id] of logLines(readFileSync(join(dir, `${name}-p${i}.log`), "utf8"))) committed.add(id);
+  for (let i = 0; i < APPENDERS; i++)
+    for (const [, id] of logLines(readFileSync(join(dir, `${name}-p${i}.log`), "utf8"))) committed.add(id);
   const compactorLog = join(dir, `${name}-compactor.log`);
   if (existsSync(compactorLog)) {
-    const raced = readFileSync(compactorLog, "utf8").split("\n").filter((l) => l === "widen-race read").length;
+    const raced = readFileSync(compactorLog, "utf8")
+      .split("\n")
+      .filter((l) => l === "widen-race read").length;
     if (raced > 0) console.log(`${name}: ${raced} compaction(s) met appended rows before their repair and ran again`);
   }
   expect(committed.size).toBeGreaterThanOrEqual(2 + APPENDERS * ROUNDS);

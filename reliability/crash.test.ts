@@ -73,7 +73,10 @@ describe("SIGKILL at random points", () => {
 
       const all = await versions(table);
       const fresh = all.slice(checkedVersions);
-      const full = new Set([fresh.at(-1)?.version, ...fresh.filter(() => random() < 6 / fresh.length).map((v) => v.version)]);
+      const full = new Set([
+        fresh.at(-1)?.version,
+        ...fresh.filter(() => random() < 6 / fresh.length).map((v) => v.version),
+      ]);
       for (const v of fresh) {
         const view = await checkout(table, v.version);
         if (full.has(v.version)) await checkRows(view);

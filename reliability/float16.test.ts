@@ -18,21 +18,29 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // The committed numpy vectors, read as data: each case is a double (hex bits)
 // and the half numpy rounds it to.
 const FIXTURE = join(import.meta.dirname, "..", "packages", "casting", "test", "fixtures", "float16-numpy.json");
-const vectors = (JSON.parse(readFileSync(FIXTURE, "utf8")) as { cases: { name: string; double: string; half: number }[] }).cases.map(
-  ({ name, double, half }) => ({ name, value: new Float64Array(new BigUint64Array([BigInt(`0x${double}`)]).buffer)[0]!, half }),
-);
+const vectors = (
+  JSON.parse(readFileSync(FIXTURE, "utf8")) as { cases: { name: string; double: string; half: number }[] }
+).cases.map(({ name, double, half }) => ({
+  name,
+  value: new Float64Array(new BigUint64Array([BigInt(`0x${double}`)]).buffer)[0]!,
+  half,
+}));
 const values = vectors.map((v) => v.value);
 const isNaNHalf = (bits: number): boolean => (bits & 0x7c00) === 0x7c00 && (bits & 0x03ff) !== 0;
 
 /** The vectors whose stored bits differ from numpy's (NaN payloads aside). */
 function mismatches(got: Uint16Array): string[] {
   return vectors.flatMap(({ name, half }, i) =>
-    got[i] === half || (isNaNHalf(got[i]!) && isNaNHalf(half)) ? [] : [`${name}: numpy 0x${half.toString(16)}, got 0x${got[i]!.toString(16)}`],
+    got[i] === half || (isNaNHalf(got[i]!) && isNaNHalf(half))
+      ? []
+      : [`${name}: numpy 0x${half.toString(16)}, got 0x${got[i]!.toString(16)}`],
   );
 }
 
 function bits(vector: Vector): Uint16Array {
-  return Uint16Array.from(vector.data.flatMap((d) => [...(d.values as Uint16Array).subarray(d.offset, d.offset + d.length)]));
+  return Uint16Array.from(
+    vector.data.flatMap((d) => [...(d.values as Uint16Array).subarray(d.offset, d.offset + d.length)]),
+  );
 }
 
 describe("numbers stored as Float16 in a Lance table are numpy's halves", () => {

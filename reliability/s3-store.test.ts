@@ -44,7 +44,9 @@ describe("S3-compatible server on loopback", () => {
   });
 
   it("a table that does not exist: TableNotFound", async () => {
-    await expect(open(`s3://${server.bucket}/data/missing.lance`, { storageOptions: server.storageOptions })).rejects.toMatchObject({ code: "TableNotFound" });
+    await expect(
+      open(`s3://${server.bucket}/data/missing.lance`, { storageOptions: server.storageOptions }),
+    ).rejects.toMatchObject({ code: "TableNotFound" });
     count("badInputs");
   });
 
@@ -60,7 +62,16 @@ describe("S3-compatible server on loopback", () => {
   });
 
   it("an endpoint where no server listens: a typed error within the timeout, not a hang", async () => {
-    const err = await open(`s3://${server.bucket}/data/store.lance`, { storageOptions: { region: "us-east-1", aws_access_key_id: "x", aws_secret_access_key: "y", endpoint: "http://127.0.0.1:9", allow_http: "true", timeout: "5s" } }).then(
+    const err = await open(`s3://${server.bucket}/data/store.lance`, {
+      storageOptions: {
+        region: "us-east-1",
+        aws_access_key_id: "x",
+        aws_secret_access_key: "y",
+        endpoint: "http://127.0.0.1:9",
+        allow_http: "true",
+        timeout: "5s",
+      },
+    }).then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -46,9 +46,23 @@ const DEFAULT_BATCH = 8 * MiB;
 const DEFAULT_READAHEAD = 2;
 
 const cases: Case[] = [
-  { name: "1 MiB rows, batchSizeBytes(1 MiB), batchReadahead(0)", uri: small, rowBytes: MiB, rows: 96, batchSizeBytes: MiB, readahead: 0 },
+  {
+    name: "1 MiB rows, batchSizeBytes(1 MiB), batchReadahead(0)",
+    uri: small,
+    rowBytes: MiB,
+    rows: 96,
+    batchSizeBytes: MiB,
+    readahead: 0,
+  },
   { name: "1 MiB rows, default limits", uri: small, rowBytes: MiB, rows: 96 },
-  { name: "64 MiB rows, batchSizeBytes(1 MiB), batchReadahead(0)", uri: big, rowBytes: 64 * MiB, rows: 3, batchSizeBytes: MiB, readahead: 0 },
+  {
+    name: "64 MiB rows, batchSizeBytes(1 MiB), batchReadahead(0)",
+    uri: big,
+    rowBytes: 64 * MiB,
+    rows: 3,
+    batchSizeBytes: MiB,
+    readahead: 0,
+  },
   { name: "64 MiB rows, default limits", uri: big, rowBytes: 64 * MiB, rows: 3 },
   { name: "64 MiB rows, limit(1)", uri: big, rowBytes: 64 * MiB, rows: 1, limit: 1, readahead: 0 },
 ];
@@ -63,8 +77,19 @@ describe("scan memory follows its documented bound", () => {
     const { uri, batchSizeBytes, readahead, limit } = c;
     const child = spawnSync(
       process.execPath,
-      ["--conditions=@lance-nd/source", "--import", "tsx", join("reliability", "children", "scan-memory-worker.ts"), JSON.stringify({ uri, batchSizeBytes, readahead, limit })],
-      { cwd: join(import.meta.dirname, ".."), encoding: "utf8", env: { ...process.env, RUST_BACKTRACE: "0" }, timeout: 240_000 },
+      [
+        "--conditions=@lance-nd/source",
+        "--import",
+        "tsx",
+        join("reliability", "children", "scan-memory-worker.ts"),
+        JSON.stringify({ uri, batchSizeBytes, readahead, limit }),
+      ],
+      {
+        cwd: join(import.meta.dirname, ".."),
+        encoding: "utf8",
+        env: { ...process.env, RUST_BACKTRACE: "0" },
+        timeout: 240_000,
+      },
     );
     expect(child.status, child.stderr).toBe(0);
     const { rows, peakMiB } = JSON.parse(child.stdout.trim().split("\n").at(-1)!) as { rows: number; peakMiB: number };

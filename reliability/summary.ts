@@ -36,6 +36,10 @@ export default function setup(): () => void {
     }
     const lines = [...totals].map(([k, n]) => `  ${String(n).padStart(8)}  ${LABELS[k] ?? k}`);
     const lost = totals.get("rowsLost") ?? 0;
-    console.log(["", "reliability summary", ...lines, lost === 0 ? "  nothing lost" : `  LOST ${lost} committed rows`, ""].join("\n"));
+    console.log(
+      ["", "reliability summary", ...lines, lost === 0 ? "  nothing lost" : `  LOST ${lost} committed rows`, ""].join(
+        "\n",
+      ),
+    );
   };
 }

@@ -7,7 +7,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { append, col, compact, deleteRows, isLanceNdError, open, scan, stat, versions, write, type NdTable } from "lance-nd";
+import {
+  append,
+  col,
+  compact,
+  deleteRows,
+  isLanceNdError,
+  open,
+  scan,
+  stat,
+  versions,
+  write,
+  type NdTable,
+} from "lance-nd";
 import { count } from "./helpers/counters.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-table-errors-"));
@@ -56,56 +68,81 @@ describe("a permission error names the file or folder", () => {
 
   type Probe = { op: "create" | "append" | "scan"; code: string | null; message: string };
   function probe(calls: Array<{ uri: string; op: Probe["op"] }>): Map<string, Probe> {
-    const node = [process.execPath, "--conditions=@lance-nd/source", "--import", "tsx", join("reliability", "children", "permission-probe.ts"), JSON.stringify(calls)];
+    const node = [
+      process.execPath,
+      "--conditions=@lance-nd/source",
+      "--import",
+      "tsx",
+      join("reliability", "children", "permission-probe.ts"),
+      JSON.stringify(calls),
+    ];
     const command = asOtherUser ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...node] : node;
     const run = spawnSync(command[0]!, command.slice(1), {
       cwd: join(import.meta.dirname, ".."),
       encoding: "utf8",
       env: { ...process.env, HOME: tmpdir(), RUST_BACKTRACE: "0" },
     });
-    const results = run.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Probe);
-    if (results.length !== calls.length) throw new Error(`the probe printed ${results.length} of ${calls.length} results: ${run.stderr.slice(-2000)}`);
+    const results = run.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Probe);
+    if (results.length !== calls.length)
+      throw new Error(`the probe printed ${results.length} of ${calls.length} results: ${run.stderr.slice(-2000)}`);
     count("processes");
     return new Map(results.map((r) => [r.op, r]));
   }
 
-  it.skipIf(reason !== undefined)("create in a read-only folder, append to a read-only data folder, scan an unreadable data file", async () => {
-    const base = join(dir, "perm");
-    mkdirSync(base);
-    chmodSync(dir, 0o755);
-    const readOnly = join(base, "read-only");
-    mkdirSync(readOnly);
-    chmodSync(readOnly, 0o555);
-    const uri = join(base, "t.lance");
-    await write(uri, [row(0)]);
-    const file = join(uri, "data", readdirSync(join(uri, "data"))[0]!);
-    chmodSync(file, 0o000);
-    chmodSync(join(uri, "data"), 0o555);
+  it.skipIf(reason !== undefined)(
+    "create in a read-only folder, append to a read-only data folder, scan an unreadable data file",
+    async () => {
+      const base = join(dir, "perm");
+      mkdirSync(base);
+      chmodSync(dir, 0o755);
+      const readOnly = join(base, "read-only");
+      mkdirSync(readOnly);
+      chmodSync(readOnly, 0o555);
+      const uri = join(base, "t.lance");
+      await write(uri, [row(0)]);
+      const file = join(uri, "data", readdirSync(join(uri, "data"))[0]!);
+      chmodSync(file, 0o000);
+      chmodSync(join(uri, "data"), 0o555);
 
-    const results = probe([
-      { uri: join(readOnly, "new.lance"), op: "create" },
-      { uri, op: "append" },
-      { uri, op: "scan" },
-    ]);
-    expect(results.get("create")).toMatchObject({ code: "WriterFailed", message: expect.stringContaining(`"${readOnly}"`) });
-    expect(results.get("append")).toMatchObject({ code: "WriterFailed", message: expect.stringContaining(join(uri, "data")) });
-    expect(results.get("scan")?.message).toContain(file);
+      const results = probe([
+        { uri: join(readOnly, "new.lance"), op: "create" },
+        { uri, op: "append" },
+        { uri, op: "scan" },
+      ]);
+      expect(results.get("create")).toMatchObject({
+        code: "WriterFailed",
+        message: expect.stringContaining(`"${readOnly}"`),
+      });
+      expect(results.get("append")).toMatchObject({
+        code: "WriterFailed",
+        message: expect.stringContaining(join(uri, "data")),
+      });
+      expect(results.get("scan")?.message).toContain(file);
 
-    chmodSync(join(uri, "data"), 0o755);
-    chmodSync(file, 0o644);
-    expect((await scan(await open(uri)).toArray()).map((r) => r.globalAttr("id"))).toEqual(["r0"]);
-    count("badInputs", 3);
-  });
+      chmodSync(join(uri, "data"), 0o755);
+      chmodSync(file, 0o644);
+      expect((await scan(await open(uri)).toArray()).map((r) => r.globalAttr("id"))).toEqual(["r0"]);
+      count("badInputs", 3);
+    },
+  );
 });
 
 describe("long chains of and / or in filterExpr", () => {
   it("1,000 chained .or() and 1,000 chained .and() terms select the right rows", async () => {
-    const table = await write(join(dir, "chain.lance"), Array.from({ length: 40 }, (_, i) => row(i)), { stats: true });
+    const table = await write(
+      join(dir, "chain.lance"),
+      Array.from({ length: 40 }, (_, i) => row(i)),
+      { stats: true },
+    );
     let any = col("__global_attrs__.n").eq(-1);
     for (let i = 0; i < 1000; i++) any = any.or(col("__global_attrs__.n").eq(i % 100 === 7 ? 7 : 1000 + i));
     let all = stat("a").min.ge(0);
     for (let i = 0; i < 1000; i++) all = all.and(col("__global_attrs__.n").ne(i % 10 === 3 ? 3 : 1000 + i));
-    const ids = async (filter: typeof any) => (await scan(table).project([]).filterExpr(filter).toArray()).map((r) => r.globalAttr("id"));
+    const ids = async (filter: typeof any) =>
+      (await scan(table).project([]).filterExpr(filter).toArray()).map((r) => r.globalAttr("id"));
     expect(await ids(any)).toEqual(["r7"]);
     expect(await ids(all)).toEqual(Array.from({ length: 40 }, (_, i) => `r${i}`).filter((id) => id !== "r3"));
     expect(await deleteRows(table, any)).toMatchObject({ deleted: 1 });

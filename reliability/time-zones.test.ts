@@ -46,7 +46,10 @@ const UNITS: Array<[string, (zone: string | null) => Timestamp, "s" | "ms" | "us
 /** Row `i`: variable `ts` = [instant i] in `type` (so its stats min and max are instant i), global attribute `when` = instant i. */
 function row(i: number, type: Timestamp, unit: "s" | "ms" | "us" | "ns", zone: string | null): NdRecordBatch {
   const when = attr.timestamp(unit, zone ?? undefined)(new Date(INSTANTS[i]!));
-  return new NdRecordBatch({ ts: NdArray.from([new Date(INSTANTS[i]!)], { dims: { t: 1 }, type }) }, { id: `r${i}`, when });
+  return new NdRecordBatch(
+    { ts: NdArray.from([new Date(INSTANTS[i]!)], { dims: { t: 1 }, type }) },
+    { id: `r${i}`, when },
+  );
 }
 
 async function idsOf(table: NdTable, filter: Expr): Promise<string[]> {
@@ -65,22 +68,36 @@ describe("a Date in a filter is an instant, whatever the column's time zone", ()
       it(`zone ${zone ?? "none"}, unit ${unitName}: eq / lt / ge / between / isIn and SQL TIMESTAMP literals on a variable's stats and a global attribute, then deleteRows`, async () => {
         const uri = join(dir, `${zone ?? "none"}-${unitName}.lance`.replace(/[^A-Za-z0-9_.-]/g, "_"));
         const type = typeOf(zone);
-        await write(uri, INSTANTS.map((_, i) => row(i, type, unit, zone)), { stats: true });
+        await write(
+          uri,
+          INSTANTS.map((_, i) => row(i, type, unit, zone)),
+          { stats: true },
+        );
         const table = await open(uri);
         const fields = [col("__global_attrs__.when"), stat("ts").min, stat("ts").max];
         for (const [k, instant] of INSTANTS.entries()) {
           const d = new Date(instant);
           for (const field of fields) {
             expect(await idsOf(table, field.eq(d)), `${String(field)} = instant ${k}`).toEqual([`r${k}`]);
-            expect(await idsOf(table, field.lt(d)), `${String(field)} < instant ${k}`).toEqual(expected((t) => t < instant));
-            expect(await idsOf(table, field.ge(d)), `${String(field)} >= instant ${k}`).toEqual(expected((t) => t >= instant));
+            expect(await idsOf(table, field.lt(d)), `${String(field)} < instant ${k}`).toEqual(
+              expected((t) => t < instant),
+            );
+            expect(await idsOf(table, field.ge(d)), `${String(field)} >= instant ${k}`).toEqual(
+              expected((t) => t >= instant),
+            );
           }
         }
         // The same through SQL (filter, deleteRows and the CLI's --where): a TIMESTAMP literal with a zone is an instant.
-        const sqlIds = async (sql: string) => (await scan(table).project([]).filter(sql).toArray()).map((r) => String(r.globalAttr("id"))).sort();
+        const sqlIds = async (sql: string) =>
+          (await scan(table).project([]).filter(sql).toArray()).map((r) => String(r.globalAttr("id"))).sort();
         for (const [k, instant] of INSTANTS.entries()) {
-          expect(await sqlIds(`__global_attrs__.when = TIMESTAMP '${new Date(instant).toISOString()}'`), `SQL = instant ${k}`).toEqual([`r${k}`]);
-          expect(await sqlIds(`__stats__:ts.max < TIMESTAMP '${new Date(instant).toISOString()}'`)).toEqual(expected((t) => t < instant));
+          expect(
+            await sqlIds(`__global_attrs__.when = TIMESTAMP '${new Date(instant).toISOString()}'`),
+            `SQL = instant ${k}`,
+          ).toEqual([`r${k}`]);
+          expect(await sqlIds(`__stats__:ts.max < TIMESTAMP '${new Date(instant).toISOString()}'`)).toEqual(
+            expected((t) => t < instant),
+          );
         }
         // Both 01:30 of the New York fall-back night, told apart by their offsets.
         expect(await sqlIds("__global_attrs__.when = TIMESTAMP '2024-11-03T01:30:00-04:00'")).toEqual(["r0"]);
@@ -92,7 +109,9 @@ describe("a Date in a filter is an instant, whatever the column's time zone", ()
 
         // The first 01:30 of the New York fall-back hour, then the second 02:30 of Paris's.
         expect(await deleteRows(table, col("__global_attrs__.when").eq(a))).toMatchObject({ deleted: 1 });
-        expect(await deleteRows(table, `__stats__:ts.min = TIMESTAMP '${new Date(INSTANTS[4]!).toISOString()}'`)).toMatchObject({ deleted: 1 });
+        expect(
+          await deleteRows(table, `__stats__:ts.min = TIMESTAMP '${new Date(INSTANTS[4]!).toISOString()}'`),
+        ).toMatchObject({ deleted: 1 });
         const left = await scan(table).project([]).toArray();
         expect(left.map((r) => r.globalAttr("id")).sort()).toEqual(["r1", "r2", "r3", "r5", "r6", "r7"]);
         for (const r of left) {
@@ -107,8 +126,21 @@ describe("a Date in a filter is an instant, whatever the column's time zone", ()
 
 describe("a time zone Lance cannot store is refused before any write", () => {
   const offsetZones: Array<[string, () => NdRecordBatch, string, string]> = [
-    ["a variable", () => new NdRecordBatch({ ts: NdArray.from([new Date(0)], { dims: { t: 1 }, type: new TimestampMillisecond("+05:30") }) }), "ts", "variable"],
-    ["a global attribute", () => new NdRecordBatch({}, { when: attr.timestamp("ms", "+05:30")(new Date(0)) }), "__global_attrs__", "global attribute"],
+    [
+      "a variable",
+      () =>
+        new NdRecordBatch({
+          ts: NdArray.from([new Date(0)], { dims: { t: 1 }, type: new TimestampMillisecond("+05:30") }),
+        }),
+      "ts",
+      "variable",
+    ],
+    [
+      "a global attribute",
+      () => new NdRecordBatch({}, { when: attr.timestamp("ms", "+05:30")(new Date(0)) }),
+      "__global_attrs__",
+      "global attribute",
+    ],
   ];
   for (const [name, make, column, place] of offsetZones) {
     it(`"+05:30" in ${name}: InvalidInput naming the column; no table is created, an existing one is unchanged`, async () => {

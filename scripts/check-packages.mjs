@@ -94,11 +94,14 @@ async function checkManifest({ manifest, tarball }) {
   const problems = [];
   const exported = JSON.stringify(manifest.exports ?? {});
   if (exported.includes('"development"')) {
-    problems.push('exports use the "development" condition, which Vite and webpack turn on for users: use "@lance-nd/source"');
+    problems.push(
+      'exports use the "development" condition, which Vite and webpack turn on for users: use "@lance-nd/source"',
+    );
   }
   if (manifest.license !== "Apache-2.0") problems.push(`license is ${manifest.license}, not Apache-2.0`);
   const files = (await run("tar", ["-tzf", tarball])).split("\n");
-  for (const file of ["package/LICENSE", "package/README.md"]) if (!files.includes(file)) problems.push(`the tarball has no ${file.slice(8)}`);
+  for (const file of ["package/LICENSE", "package/README.md"])
+    if (!files.includes(file)) problems.push(`the tarball has no ${file.slice(8)}`);
   if (exported.includes("./src/") && !files.some((f) => f.startsWith("package/src/"))) {
     problems.push('exports point at src/ (the "@lance-nd/source" condition) but "files" leaves src out');
   }
@@ -157,9 +160,13 @@ async function project(label, names) {
   const all = new Set();
   for (const name of names) closure(name, all);
   const tgz = [...all].map((n) => packages.get(n).tarball);
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tgz, ...peers(all)], {
-    cwd: dir,
-  });
+  await run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tgz, ...peers(all)],
+    {
+      cwd: dir,
+    },
+  );
   return dir;
 }
 
@@ -178,7 +185,8 @@ async function libraryAlone(name, dir) {
   if (code === undefined) return undefined;
   const cwd = await project(slug(name), [name]);
   // A README example may be a function named `example`; call it.
-  const calls = /\bfunction example\(/.test(code) && !/\bexample\(\)(?!\s*:)/.test(code.replace(/function example\(/, ""));
+  const calls =
+    /\bfunction example\(/.test(code) && !/\bexample\(\)(?!\s*:)/.test(code.replace(/function example\(/, ""));
   await runExample(cwd, calls ? `${code}\nconsole.log(example());\n` : code);
   if ([...closure(name)].some((n) => packages.get(n).manifest.dependencies?.["@lancedb/lancedb"])) return undefined;
   if (existsSync(join(cwd, "node_modules", "@lancedb"))) throw new Error(`${name} installed @lancedb/lancedb`);
@@ -214,7 +222,9 @@ async function bins(name, manifest) {
   const cwd = await project(`${slug(name)}-bin`, [name]);
   for (const command of Object.keys(manifest.bin)) await run("npx", ["--no-install", command, "--help"], { cwd });
   if (Object.hasOwn(manifest.bin, "lance-nd")) {
-    const demo = JSON.parse(await run("npx", ["--no-install", "lance-nd", "demo", "--dir", join(cwd, "demo"), "--json"], { cwd }));
+    const demo = JSON.parse(
+      await run("npx", ["--no-install", "lance-nd", "demo", "--dir", join(cwd, "demo"), "--json"], { cwd }),
+    );
     if (typeof demo !== "object" || demo === null) throw new Error("lance-nd demo --json printed no object");
     console.log(await run("npx", ["--no-install", "lance-nd", "info", join(cwd, "demo", "ocean.lance")], { cwd }));
   }

@@ -52,7 +52,10 @@ describe.each([zarrita, files])("bench contestant $name", (contestant) => {
     expect(await store.readChunk(5)).toEqual({ sum: data.chunkSum[5], chunks: 1 });
     expect((await store.readTime()).sum).toBe(sumOf(data.time));
     const hot = [...data.chunkMax.keys()].filter((i) => data.chunkMax[i]! > data.hotThreshold);
-    expect(await store.readHot(data.hotThreshold)).toEqual({ sum: hot.reduce((s, i) => s + data.chunkSum[i]!, 0), chunks: 1 });
+    expect(await store.readHot(data.hotThreshold)).toEqual({
+      sum: hot.reduce((s, i) => s + data.chunkSum[i]!, 0),
+      chunks: 1,
+    });
     expect(store.bytes()).toBeGreaterThan(0);
   });
 });

@@ -60,7 +60,9 @@ describe("package boundaries", () => {
     it(`${dir} does not depend on @lancedb/* and imports node: only in src/${seam}`, () => {
       expect([...dependencyClosure(dir)].filter((d) => d.startsWith("@lancedb/"))).toEqual([]);
       const offenders = sourceFiles(join(root, "packages", dir, "src")).filter(
-        (file) => /from\s+["']@lancedb\//.test(readFileSync(file, "utf8")) || (!file.endsWith(seam) && /from\s+["']node:/.test(readFileSync(file, "utf8"))),
+        (file) =>
+          /from\s+["']@lancedb\//.test(readFileSync(file, "utf8")) ||
+          (!file.endsWith(seam) && /from\s+["']node:/.test(readFileSync(file, "utf8"))),
       );
       expect(offenders).toEqual([]);
     });
@@ -69,7 +71,9 @@ describe("package boundaries", () => {
   for (const dir of FILE_PACKAGES) {
     it(`${dir} does not depend on or import @lancedb/*`, () => {
       expect([...dependencyClosure(dir)].filter((d) => d.startsWith("@lancedb/"))).toEqual([]);
-      const offenders = sourceFiles(join(root, "packages", dir, "src")).filter((file) => /from\s+["']@lancedb\//.test(readFileSync(file, "utf8")));
+      const offenders = sourceFiles(join(root, "packages", dir, "src")).filter((file) =>
+        /from\s+["']@lancedb\//.test(readFileSync(file, "utf8")),
+      );
       expect(offenders).toEqual([]);
     });
   }
@@ -90,7 +94,10 @@ function ownFiles(dir: string): string[] {
 describe("imports across package folders", () => {
   const units: [string, string[]][] = [
     ["bench, reliability, test", ["bench", "reliability", "test"]],
-    ...readdirSync(join(root, "packages")).map((dir): [string, string[]] => [`packages/${dir}`, [join("packages", dir)]]),
+    ...readdirSync(join(root, "packages")).map((dir): [string, string[]] => [
+      `packages/${dir}`,
+      [join("packages", dir)],
+    ]),
   ];
   for (const [unit, folders] of units) {
     it(`${unit}: no import of another package's files by path`, () => {

@@ -81,7 +81,9 @@ if (args.role === "appender") {
   await retried(() => widen(table, "n", new Int32()));
 } else {
   while (!existsSync(args.stop)) {
-    await retried(() => (args.role === "deleter" ? deleteRows(table, "__global_attrs__.doomed = true") : compact(table)));
+    await retried(() =>
+      args.role === "deleter" ? deleteRows(table, "__global_attrs__.doomed = true") : compact(table),
+    );
     await sleep(100 + random() * 300);
   }
 }

@@ -40,7 +40,8 @@ for (let round = 0; round < 200; round++) {
     await widen(table, wideName(id!), new Int32());
   } else if (args.op === "delete") {
     const doomed: string[] = [];
-    for await (const row of scan(table).project([]).filter("__global_attrs__.doomed = true")) doomed.push(String(row.globalAttr("id")));
+    for await (const row of scan(table).project([]).filter("__global_attrs__.doomed = true"))
+      doomed.push(String(row.globalAttr("id")));
     if (doomed.length > 0) {
       await deleteRows(table, col(["__global_attrs__", "id"]).isIn(doomed));
       log("deleted", doomed.filter(isDoomed));

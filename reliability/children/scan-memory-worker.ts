@@ -29,7 +29,8 @@ for await (const row of query) {
   const i = Number(String(row.globalAttr("id")).slice(1));
   const values = row.get("v")!.values;
   const last = values.length - 1;
-  if (values.get(0) !== bigValue(i, 0) || values.get(last) !== bigValue(i, last)) throw new Error(`row ${i}: wrong values`);
+  if (values.get(0) !== bigValue(i, 0) || values.get(last) !== bigValue(i, last))
+    throw new Error(`row ${i}: wrong values`);
   rows++;
   sample();
 }

@@ -5,10 +5,34 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { connect } from "@lancedb/lancedb";
-import { DataType, Field, Float64, Int8, Int16, List, Schema, Struct, Uint32, Utf8, makeData, makeVector, RecordBatch, type Data } from "apache-arrow";
+import {
+  DataType,
+  Field,
+  Float64,
+  Int8,
+  Int16,
+  List,
+  Schema,
+  Struct,
+  Uint32,
+  Utf8,
+  makeData,
+  makeVector,
+  RecordBatch,
+  type Data,
+} from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMAT_KEY, encodeRows, tableSchema } from "@lance-nd/format";
-import { NdArray, NdRecordBatch, arrayColumnField, arrayColumnType, encode, encodeSchema, isNdArrowError, type NdArrowErrorCode } from "@lance-nd/nd-arrow";
+import {
+  NdArray,
+  NdRecordBatch,
+  arrayColumnField,
+  arrayColumnType,
+  encode,
+  encodeSchema,
+  isNdArrowError,
+  type NdArrowErrorCode,
+} from "@lance-nd/nd-arrow";
 import {
   NdWriter,
   append,
@@ -53,7 +77,8 @@ async function rejects(call: () => unknown, code: LanceNdErrorCode): Promise<Err
   } catch (err) {
     caught = err;
   }
-  if (!isLanceNdError(caught)) throw new Error(`expected LanceNdError ${code}, got ${String(caught)}`, { cause: caught });
+  if (!isLanceNdError(caught))
+    throw new Error(`expected LanceNdError ${code}, got ${String(caught)}`, { cause: caught });
   expect(caught.code, caught.message).toBe(code);
   expect(caught.message.length).toBeGreaterThan(15);
   count("badInputs");
@@ -64,7 +89,8 @@ async function rejects(call: () => unknown, code: LanceNdErrorCode): Promise<Err
 function rawColumn(rows: [number[], string[], number[]][]): Data<Struct> {
   const type = arrayColumnType(new Float64());
   const list = (i: number) => type.children[i]!.type as List;
-  const offsets = (lengths: number[]) => Int32Array.from([0, ...lengths.map((_, i) => lengths.slice(0, i + 1).reduce((a, b) => a + b, 0))]);
+  const offsets = (lengths: number[]) =>
+    Int32Array.from([0, ...lengths.map((_, i) => lengths.slice(0, i + 1).reduce((a, b) => a + b, 0))]);
   const names = rows.flatMap((r) => r[1]);
   const utf8 = new TextEncoder();
   const nameBytes = names.map((n) => utf8.encode(n));
@@ -75,18 +101,48 @@ function rawColumn(rows: [number[], string[], number[]][]): Data<Struct> {
     data: Uint8Array.from(nameBytes.flatMap((b) => [...b])),
   });
   const children = [
-    makeData({ type: list(0), length: rows.length, valueOffsets: offsets(rows.map((r) => r[0].length)), child: makeData({ type: new Float64(), length: rows.flatMap((r) => r[0]).length, data: Float64Array.from(rows.flatMap((r) => r[0])) }) }),
-    makeData({ type: list(1), length: rows.length, valueOffsets: offsets(rows.map((r) => r[1].length)), child: strings }),
-    makeData({ type: list(2), length: rows.length, valueOffsets: offsets(rows.map((r) => r[2].length)), child: makeData({ type: new Uint32(), length: rows.flatMap((r) => r[2]).length, data: Uint32Array.from(rows.flatMap((r) => r[2])) }) }),
+    makeData({
+      type: list(0),
+      length: rows.length,
+      valueOffsets: offsets(rows.map((r) => r[0].length)),
+      child: makeData({
+        type: new Float64(),
+        length: rows.flatMap((r) => r[0]).length,
+        data: Float64Array.from(rows.flatMap((r) => r[0])),
+      }),
+    }),
+    makeData({
+      type: list(1),
+      length: rows.length,
+      valueOffsets: offsets(rows.map((r) => r[1].length)),
+      child: strings,
+    }),
+    makeData({
+      type: list(2),
+      length: rows.length,
+      valueOffsets: offsets(rows.map((r) => r[2].length)),
+      child: makeData({
+        type: new Uint32(),
+        length: rows.flatMap((r) => r[2]).length,
+        data: Uint32Array.from(rows.flatMap((r) => r[2])),
+      }),
+    }),
   ];
   return makeData({ type, length: rows.length, nullCount: 0, children });
 }
 
 function batchOf(columns: Record<string, Data>): RecordBatch {
   const fields = Object.entries(columns).map(([name, data]) =>
-    DataType.isStruct(data.type) && data.type.children.length === 3 && name !== "bad_layout" ? arrayColumnField(name, new Float64()) : new Field(name, data.type, true),
+    DataType.isStruct(data.type) && data.type.children.length === 3 && name !== "bad_layout"
+      ? arrayColumnField(name, new Float64())
+      : new Field(name, data.type, true),
   );
-  const struct = makeData({ type: new Struct(fields), length: Object.values(columns)[0]!.length, nullCount: 0, children: Object.values(columns) });
+  const struct = makeData({
+    type: new Struct(fields),
+    length: Object.values(columns)[0]!.length,
+    nullCount: 0,
+    children: Object.values(columns),
+  });
   return new RecordBatch(new Schema(fields), struct);
 }
 
@@ -107,20 +163,53 @@ async function unchanged(): Promise<void> {
 
 describe("nd-arrow spec rules, through NdWriter.writeBatch (encoded rows)", () => {
   const rules: [string, NdArrowErrorCode, () => RecordBatch][] = [
-    ["values length is not the product of the dim sizes", "InvalidShape", () => batchOf({ v: rawColumn([[[1, 2, 3], ["x"], [2]]]) })],
-    ["dim_names and dim_sizes of different lengths", "InvalidDims", () => batchOf({ v: rawColumn([[[1, 2], ["x", "y"], [2]]]) })],
-    ["duplicate dim names", "InvalidDims", () => batchOf({ v: rawColumn([[[1, 2, 3, 4], ["x", "x"], [2, 2]]]) })],
+    [
+      "values length is not the product of the dim sizes",
+      "InvalidShape",
+      () => batchOf({ v: rawColumn([[[1, 2, 3], ["x"], [2]]]) }),
+    ],
+    [
+      "dim_names and dim_sizes of different lengths",
+      "InvalidDims",
+      () => batchOf({ v: rawColumn([[[1, 2], ["x", "y"], [2]]]) }),
+    ],
+    [
+      "duplicate dim names",
+      "InvalidDims",
+      () =>
+        batchOf({
+          v: rawColumn([
+            [
+              [1, 2, 3, 4],
+              ["x", "x"],
+              [2, 2],
+            ],
+          ]),
+        }),
+    ],
     ["an empty dim name", "InvalidDims", () => batchOf({ v: rawColumn([[[1, 2], [""], [2]]]) })],
-    ["arrays of one row disagree on a dim size", "GridMismatch", () => batchOf({ v: rawColumn([[[1, 2], ["x"], [2]]]), w: rawColumn([[[1, 2, 3], ["x"], [3]]]) })],
+    [
+      "arrays of one row disagree on a dim size",
+      "GridMismatch",
+      () => batchOf({ v: rawColumn([[[1, 2], ["x"], [2]]]), w: rawColumn([[[1, 2, 3], ["x"], [3]]]) }),
+    ],
     ["a reserved array name", "ReservedName", () => batchOf({ __v: rawColumn([[[1], [], []]]) })],
     [
       "a struct whose children are not the layout",
       "InvalidLayout",
       () => {
         const good = rawColumn([[[1], [], []]]);
-        const bad = makeData({ type: new Struct(good.type.children.slice(0, 2)), length: 1, nullCount: 0, children: good.children.slice(0, 2) });
+        const bad = makeData({
+          type: new Struct(good.type.children.slice(0, 2)),
+          length: 1,
+          nullCount: 0,
+          children: good.children.slice(0, 2),
+        });
         const field = new Field("bad_layout", bad.type, true, arrayColumnField("x", new Float64()).metadata);
-        return new RecordBatch(new Schema([field]), makeData({ type: new Struct([field]), length: 1, nullCount: 0, children: [bad] }));
+        return new RecordBatch(
+          new Schema([field]),
+          makeData({ type: new Struct([field]), length: 1, nullCount: 0, children: [bad] }),
+        );
       },
     ],
   ];
@@ -136,7 +225,13 @@ describe("nd-arrow spec rules, through NdWriter.writeBatch (encoded rows)", () =
   it("an unsupported value type is refused where the array is made (UnsupportedType)", () => {
     let caught: unknown;
     try {
-      const lists = makeData({ type: new List(new Field("item", new Float64())), length: 0, nullCount: 0, valueOffsets: new Int32Array(1), child: makeData({ type: new Float64(), length: 0 }) });
+      const lists = makeData({
+        type: new List(new Field("item", new Float64())),
+        length: 0,
+        nullCount: 0,
+        valueOffsets: new Int32Array(1),
+        child: makeData({ type: new Float64(), length: 0 }),
+      });
       NdArray.from(makeVector(lists), { dims: { x: 0 } });
     } catch (err) {
       caught = err;
@@ -149,9 +244,25 @@ describe("nd-arrow spec rules, through NdWriter.writeBatch (encoded rows)", () =
   it("nd-arrow constructors check the same rules (typed NdArrowError codes)", () => {
     const cases: [NdArrowErrorCode, () => unknown][] = [
       ["InvalidShape", () => NdArray.from(new Float32Array(5), { dims: { x: 2, y: 3 } })],
-      ["InvalidDims", () => NdArray.from(new Float32Array(4), { dims: [["x", 2], ["x", 2]] })],
+      [
+        "InvalidDims",
+        () =>
+          NdArray.from(new Float32Array(4), {
+            dims: [
+              ["x", 2],
+              ["x", 2],
+            ],
+          }),
+      ],
       ["InvalidDims", () => NdArray.from(new Float32Array(2), { dims: [["", 2]] })],
-      ["GridMismatch", () => new NdRecordBatch({ a: NdArray.from(new Float32Array(2), { dims: { x: 2 } }), b: NdArray.from(new Float32Array(3), { dims: { x: 3 } }) })],
+      [
+        "GridMismatch",
+        () =>
+          new NdRecordBatch({
+            a: NdArray.from(new Float32Array(2), { dims: { x: 2 } }),
+            b: NdArray.from(new Float32Array(3), { dims: { x: 3 } }),
+          }),
+      ],
       ["ReservedName", () => new NdRecordBatch({ __a: NdArray.from(new Float32Array(1), { dims: {} }) })],
     ];
     for (const [code, make] of cases) {
@@ -175,30 +286,79 @@ describe("write, append and NdWriter", () => {
     ["unknown option", "InvalidInput", () => append(table, [row(9)], { colour: "red" } as never)],
     ["negative targetFragmentBytes", "InvalidInput", () => append(table, [row(9)], { targetFragmentBytes: -1 })],
     ["writeParallelism 0", "InvalidInput", () => append(table, [row(9)], { writeParallelism: 0 })],
-    ["unknown codec in columnDefaults", "InvalidInput", () => append(table, [row(9)], { columnDefaults: { compression: "brotli" as never } })],
+    [
+      "unknown codec in columnDefaults",
+      "InvalidInput",
+      () => append(table, [row(9)], { columnDefaults: { compression: "brotli" as never } }),
+    ],
     ["stats on an append", "InvalidInput", () => write(table.uri, [row(9)], { mode: "append", stats: true })],
-    ["storageOptions that are not strings", "InvalidInput", () => append(table, [row(9)], { storageOptions: { timeout: 5 as never } })],
-    ["Float64 into Float32, casting no", "SchemaMismatch", () => append(table, [row(9, { sst: NdArray.from(new Float64Array([1]), { dims: { x: 1 } }) })])],
-    ["Float64 into Float32, casting safe", "SchemaMismatch", () => append(table, [row(9, { sst: NdArray.from(new Float64Array([1]), { dims: { x: 1 } }) })], { casting: "safe" })],
-    ["Utf8 into Float32, casting same_kind", "SchemaMismatch", () => append(table, [row(9, { sst: NdArray.from(["a"], { dims: { x: 1 } }) })], { casting: "same_kind" })],
-    ["Utf8 into Float32, casting promote", "SchemaMismatch", () => append(table, [row(9, { sst: NdArray.from(["a"], { dims: { x: 1 } }) })], { casting: "promote" })],
-    ["Int32 70000 into Int16, casting same_kind (overflow)", "SchemaMismatch", () => append(table, [row(9, { n: NdArray.from(new Int32Array([70000]), { dims: {} }) })], { casting: "same_kind" })],
-    ["attribute units as a number where the table has a string", "SchemaMismatch", () => append(table, [row(9, { sst: NdArray.from(new Float32Array([1]), { dims: { x: 1 }, attrs: { units: 5 } }) })])],
+    [
+      "storageOptions that are not strings",
+      "InvalidInput",
+      () => append(table, [row(9)], { storageOptions: { timeout: 5 as never } }),
+    ],
+    [
+      "Float64 into Float32, casting no",
+      "SchemaMismatch",
+      () => append(table, [row(9, { sst: NdArray.from(new Float64Array([1]), { dims: { x: 1 } }) })]),
+    ],
+    [
+      "Float64 into Float32, casting safe",
+      "SchemaMismatch",
+      () =>
+        append(table, [row(9, { sst: NdArray.from(new Float64Array([1]), { dims: { x: 1 } }) })], { casting: "safe" }),
+    ],
+    [
+      "Utf8 into Float32, casting same_kind",
+      "SchemaMismatch",
+      () => append(table, [row(9, { sst: NdArray.from(["a"], { dims: { x: 1 } }) })], { casting: "same_kind" }),
+    ],
+    [
+      "Utf8 into Float32, casting promote",
+      "SchemaMismatch",
+      () => append(table, [row(9, { sst: NdArray.from(["a"], { dims: { x: 1 } }) })], { casting: "promote" }),
+    ],
+    [
+      "Int32 70000 into Int16, casting same_kind (overflow)",
+      "SchemaMismatch",
+      () =>
+        append(table, [row(9, { n: NdArray.from(new Int32Array([70000]), { dims: {} }) })], { casting: "same_kind" }),
+    ],
+    [
+      "attribute units as a number where the table has a string",
+      "SchemaMismatch",
+      () =>
+        append(table, [row(9, { sst: NdArray.from(new Float32Array([1]), { dims: { x: 1 }, attrs: { units: 5 } }) })]),
+    ],
     ["global attribute id as a number", "SchemaMismatch", () => append(table, [new NdRecordBatch({}, { id: 5 })])],
-    ["a good row, then a bad one: nothing of the call stays", "SchemaMismatch", () => append(table, [row(7), row(8, { n: NdArray.from(["x"], { dims: {} }) })])],
-    ["writeBatch of a batch that is not nd-arrow", "InvalidInput", async () => {
-      const writer = await NdWriter.append(table);
-      try {
-        await writer.writeBatch(new RecordBatch({ plain: makeData({ type: new Float64(), length: 1, data: new Float64Array(1) }) }));
-      } finally {
-        await writer.abort();
-      }
-    }],
-    ["write after finish", "InvalidInput", async () => {
-      const writer = await NdWriter.append(table);
-      await writer.finish();
-      await writer.write(row(9));
-    }],
+    [
+      "a good row, then a bad one: nothing of the call stays",
+      "SchemaMismatch",
+      () => append(table, [row(7), row(8, { n: NdArray.from(["x"], { dims: {} }) })]),
+    ],
+    [
+      "writeBatch of a batch that is not nd-arrow",
+      "InvalidInput",
+      async () => {
+        const writer = await NdWriter.append(table);
+        try {
+          await writer.writeBatch(
+            new RecordBatch({ plain: makeData({ type: new Float64(), length: 1, data: new Float64Array(1) }) }),
+          );
+        } finally {
+          await writer.abort();
+        }
+      },
+    ],
+    [
+      "write after finish",
+      "InvalidInput",
+      async () => {
+        const writer = await NdWriter.append(table);
+        await writer.finish();
+        await writer.write(row(9));
+      },
+    ],
   ];
 
   it.each(cases)("%s: %s, table unchanged", async (_, code, call) => {
@@ -209,7 +369,10 @@ describe("write, append and NdWriter", () => {
   it("a rejected row leaves the NdWriter usable; abort leaves the table as it was", async () => {
     const writer = await NdWriter.append(table);
     await writer.write(row(5));
-    await rejects(() => writer.write(row(6, { n: NdArray.from(new Float64Array([1.5]), { dims: {} }) })), "SchemaMismatch");
+    await rejects(
+      () => writer.write(row(6, { n: NdArray.from(new Float64Array([1.5]), { dims: {} }) })),
+      "SchemaMismatch",
+    );
     await writer.write(row(7));
     await writer.abort();
     await unchanged();
@@ -221,7 +384,10 @@ describe("names", () => {
 
   it.each(names)("variable %j: stored, read and filtered back, or InvalidInput", async (name) => {
     const uri = path.join(dir, `names-${Buffer.from(name).toString("hex")}.lance`);
-    const batch = new NdRecordBatch({ [name]: NdArray.from(new Float64Array([1, 2]), { dims: { [name]: 2 }, attrs: { [name]: name } }) }, { id: name, [name]: 1 });
+    const batch = new NdRecordBatch(
+      { [name]: NdArray.from(new Float64Array([1, 2]), { dims: { [name]: 2 }, attrs: { [name]: name } }) },
+      { id: name, [name]: 1 },
+    );
     let stored: NdTable;
     try {
       stored = await write(uri, [batch], { stats: true });
@@ -231,7 +397,10 @@ describe("names", () => {
       await expect(open(uri)).rejects.toMatchObject({ code: "TableNotFound" });
       return;
     }
-    const [back] = await scan(stored).project([name]).filterExpr(col(["__global_attrs__", "id"]).eq(name)).toArray();
+    const [back] = await scan(stored)
+      .project([name])
+      .filterExpr(col(["__global_attrs__", "id"]).eq(name))
+      .toArray();
     expect(back?.get(name)?.attr(name)).toBe(name);
     expect(back?.globalAttr(name)).toBe(1);
     expect(await scan(stored).filterExpr(col(name).isNotNull()).toArray()).toHaveLength(1);
@@ -240,9 +409,12 @@ describe("names", () => {
 
   // Was a bug: a variable whose name holds a backtick was written, then every
   // scan failed ("No field named "back`tick""). The write refuses it now.
-  it("variable \"back`tick\": stored and read back, or InvalidInput at write", async () => {
+  it('variable "back`tick": stored and read back, or InvalidInput at write', async () => {
     const uri = path.join(dir, "names-backtick.lance");
-    const batch = new NdRecordBatch({ "back`tick": NdArray.from(new Float64Array([1, 2]), { dims: { x: 2 } }) }, { id: "a" });
+    const batch = new NdRecordBatch(
+      { "back`tick": NdArray.from(new Float64Array([1, 2]), { dims: { x: 2 } }) },
+      { id: "a" },
+    );
     let stored: NdTable;
     try {
       stored = await write(uri, [batch]);
@@ -261,7 +433,10 @@ describe("empty and huge input", () => {
   });
 
   it("a batch without arrays but with global attributes is one row", async () => {
-    const t = await write(path.join(dir, "empty-attrs.lance"), [new NdRecordBatch({}, { id: "e" }), new NdRecordBatch({})]);
+    const t = await write(path.join(dir, "empty-attrs.lance"), [
+      new NdRecordBatch({}, { id: "e" }),
+      new NdRecordBatch({}),
+    ]);
     expect(await scan(t).toArray()).toHaveLength(2);
   });
 
@@ -279,7 +454,9 @@ describe("empty and huge input", () => {
   it("huge attributes (a 4 MiB string, a list of 500 000 floats) round-trip", async () => {
     const big = "x".repeat(4 * 1024 * 1024);
     const list = Float64Array.from({ length: 500_000 }, (_, i) => i / 3);
-    const t = await write(path.join(dir, "huge.lance"), [new NdRecordBatch({ a: NdArray.from(new Float32Array(1), { dims: {}, attrs: { big, list } }) }, { big })]);
+    const t = await write(path.join(dir, "huge.lance"), [
+      new NdRecordBatch({ a: NdArray.from(new Float32Array(1), { dims: {}, attrs: { big, list } }) }, { big }),
+    ]);
     const [back] = await scan(t).toArray();
     expect(back?.get("a")?.attr("big")).toBe(big);
     expect(back?.globalAttr("big")).toBe(big);
@@ -292,7 +469,11 @@ describe("reads and maintenance", () => {
   const cases: [string, LanceNdErrorCode, () => unknown][] = [
     ["filter with bad SQL", "InvalidInput", () => scan(table).filter("sst >>> 3 AND").toArray()],
     ["filter on an unknown variable", "InvalidInput", () => scan(table).filter("nope > 1").toArray()],
-    ["filter on an unknown global attribute", "InvalidInput", () => scan(table).filter("__global_attrs__.nope = 'a'").toArray()],
+    [
+      "filter on an unknown global attribute",
+      "InvalidInput",
+      () => scan(table).filter("__global_attrs__.nope = 'a'").toArray(),
+    ],
     ["lanceFilter with bad SQL", "InvalidInput", () => scan(table).lanceFilter("((").toArray()],
     ["project an unknown variable", "InvalidInput", () => scan(table).project(["nope"]).toArray()],
     ["project a string", "InvalidInput", () => scan(table).project("sst" as never)],
@@ -311,7 +492,11 @@ describe("reads and maintenance", () => {
     ["checkout a version that does not exist", "InvalidInput", () => checkout(table, 999)],
     ["checkout version 0", "InvalidInput", () => checkout(table, 0)],
     ["restore version -1", "InvalidInput", () => restore(table, -1)],
-    ["setColumnDefaults with an unknown codec", "InvalidInput", () => setColumnDefaults(table, { compression: "snappy" as never })],
+    [
+      "setColumnDefaults with an unknown codec",
+      "InvalidInput",
+      () => setColumnDefaults(table, { compression: "snappy" as never }),
+    ],
     ["compact with an unknown option", "InvalidInput", () => compact(table, { targetRows: 5 } as never)],
     ["cleanupOldVersions without olderThan", "InvalidInput", () => cleanupOldVersions(table, {} as never)],
     ["append to a checked-out view", "InvalidInput", async () => append(await checkout(table, 1), [row(9)])],

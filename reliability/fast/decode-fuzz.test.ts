@@ -2,7 +2,20 @@
 // in the column data (lengths, offsets, dim sizes, validity, children, IPC
 // bytes), decode either returns nd record batches or throws a typed
 // NdArrowError. It never crashes with another error and never hangs.
-import { DataType, Field, MessageHeader, MessageReader, RecordBatch, Schema, Struct, Table, Utf8, tableFromIPC, tableToIPC, type Data } from "apache-arrow";
+import {
+  DataType,
+  Field,
+  MessageHeader,
+  MessageReader,
+  RecordBatch,
+  Schema,
+  Struct,
+  Table,
+  Utf8,
+  tableFromIPC,
+  tableToIPC,
+  type Data,
+} from "apache-arrow";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr, decode, encode, isNdArrowError } from "@lance-nd/nd-arrow";
@@ -15,12 +28,21 @@ function validBatch(): RecordBatch {
   const rows = [
     new NdRecordBatch(
       {
-        sst: NdArray.from(new Float32Array([1, 2, 3, 4, 5, 6]), { dims: { y: 2, x: 3 }, attrs: { units: "K", range: attr.float32([0, 9]) } }),
+        sst: NdArray.from(new Float32Array([1, 2, 3, 4, 5, 6]), {
+          dims: { y: 2, x: 3 },
+          attrs: { units: "K", range: attr.float32([0, 9]) },
+        }),
         name: NdArray.from(["a", "bc", null], { dims: { x: 3 } }),
       },
       { id: "r0", n: 1 },
     ),
-    new NdRecordBatch({ sst: NdArray.from(new Float32Array([7]), { dims: {} }), count: NdArray.from(new BigInt64Array([1n, 2n]), { dims: { t: 2 } }) }, { id: "r1" }),
+    new NdRecordBatch(
+      {
+        sst: NdArray.from(new Float32Array([7]), { dims: {} }),
+        count: NdArray.from(new BigInt64Array([1n, 2n]), { dims: { t: 2 } }),
+      },
+      { id: "r1" },
+    ),
     new NdRecordBatch({ name: NdArray.from([], { dims: { x: 0 }, type: new Utf8() }) }, { id: "r2", n: 3 }),
   ];
   return encode(rows);
@@ -60,14 +82,28 @@ const corruptions: Record<string, Corruption> = {
     if (d.valueOffsets === undefined || d.valueOffsets.length === 0) return d;
     const offsets = d.valueOffsets.slice() as Int32Array;
     offsets[r(offsets.length)] = r(40) - 5;
-    return d.clone(d.type, d.offset, d.length, d.nullCount, [offsets, d.values, d.nullBitmap, d.typeIds] as never, d.children);
+    return d.clone(
+      d.type,
+      d.offset,
+      d.length,
+      d.nullCount,
+      [offsets, d.values, d.nullBitmap, d.typeIds] as never,
+      d.children,
+    );
   },
   values: (d, r) => {
     if (d.values === undefined || d.values.byteLength === 0) return d;
     const bytes = new Uint8Array(d.values.buffer.slice(d.values.byteOffset, d.values.byteOffset + d.values.byteLength));
     bytes[r(bytes.length)] = r(256);
     const values = new (d.values.constructor as new (b: ArrayBuffer) => typeof d.values)(bytes.buffer);
-    return d.clone(d.type, d.offset, d.length, d.nullCount, [d.valueOffsets, values, d.nullBitmap, d.typeIds] as never, d.children);
+    return d.clone(
+      d.type,
+      d.offset,
+      d.length,
+      d.nullCount,
+      [d.valueOffsets, values, d.nullBitmap, d.typeIds] as never,
+      d.children,
+    );
   },
   validity: (d, r) => {
     const bitmap = new Uint8Array(Math.max(1, Math.ceil((d.offset + d.length) / 8)));
@@ -120,26 +156,38 @@ describe("decode over corrupted Arrow input", () => {
 
   it("one to three corruptions anywhere in the column data: a typed NdArrowError or a result, never a crash or hang", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: base.numCols - 1 }), fc.array(fc.tuple(fc.nat(), fc.constantFrom(...names), fc.array(fc.nat(), { minLength: 4, maxLength: 4 })), { minLength: 1, maxLength: 3 }), (column, steps) => {
-        let data = base.getChildAt(column)!.data[0]!;
-        for (const [pick, name, draws] of steps) {
-          const all = nodes(data);
-          const target = all[pick % all.length]!;
-          let k = 0;
-          const r = (max: number) => (max <= 0 ? 0 : draws[k++ % draws.length]! % max);
-          data = replaceAt(data, target.path, corruptions[name]!(target.data, r));
-        }
-        const fields = base.schema.fields.map((f, i) => (i === column ? new Field(f.name, data.type, f.nullable, f.metadata) : f));
-        const columns = base.schema.fields.map((_, i) => (i === column ? data : base.getChildAt(i)!.data[0]!));
-        let rb: RecordBatch;
-        try {
-          const schema = new Schema(fields, base.schema.metadata);
-          rb = new RecordBatch(schema, columns[0]!.clone(new Struct(fields), 0, base.numRows, 0, undefined, columns) as never);
-        } catch {
-          return; // apache-arrow itself refused the shape: nothing reaches decode
-        }
-        decodeTyped(rb);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: base.numCols - 1 }),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...names), fc.array(fc.nat(), { minLength: 4, maxLength: 4 })), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        (column, steps) => {
+          let data = base.getChildAt(column)!.data[0]!;
+          for (const [pick, name, draws] of steps) {
+            const all = nodes(data);
+            const target = all[pick % all.length]!;
+            let k = 0;
+            const r = (max: number) => (max <= 0 ? 0 : draws[k++ % draws.length]! % max);
+            data = replaceAt(data, target.path, corruptions[name]!(target.data, r));
+          }
+          const fields = base.schema.fields.map((f, i) =>
+            i === column ? new Field(f.name, data.type, f.nullable, f.metadata) : f,
+          );
+          const columns = base.schema.fields.map((_, i) => (i === column ? data : base.getChildAt(i)!.data[0]!));
+          let rb: RecordBatch;
+          try {
+            const schema = new Schema(fields, base.schema.metadata);
+            rb = new RecordBatch(
+              schema,
+              columns[0]!.clone(new Struct(fields), 0, base.numRows, 0, undefined, columns) as never,
+            );
+          } catch {
+            return; // apache-arrow itself refused the shape: nothing reaches decode
+          }
+          decodeTyped(rb);
+        },
+      ),
       { seed: 42, numRuns: RUNS },
     );
   });
@@ -148,11 +196,17 @@ describe("decode over corrupted Arrow input", () => {
     const bytes = tableToIPC(new Table(base), "stream");
     const [start, end] = recordBatchBody(bytes);
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: start, max: end - 1 }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), (flips) => {
-        const copy = bytes.slice();
-        for (const [at, value] of flips) copy[at] = value;
-        for (const rb of tableFromIPC(copy).batches) decodeTyped(rb);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: start, max: end - 1 }), fc.integer({ min: 0, max: 255 })), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        (flips) => {
+          const copy = bytes.slice();
+          for (const [at, value] of flips) copy[at] = value;
+          for (const rb of tableFromIPC(copy).batches) decodeTyped(rb);
+        },
+      ),
       { seed: 42, numRuns: RUNS },
     );
   });

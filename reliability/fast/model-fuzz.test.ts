@@ -66,7 +66,11 @@ const rowSpec: fc.Arbitrary<RowSpec> = fc.record({
     }),
     { maxLength: 3, selector: (v) => v.name },
   ),
-  sizes: fc.record({ x: fc.integer({ min: 0, max: 3 }), y: fc.integer({ min: 1, max: 3 }), t: fc.integer({ min: 1, max: 4 }) }),
+  sizes: fc.record({
+    x: fc.integer({ min: 0, max: 3 }),
+    y: fc.integer({ min: 1, max: 3 }),
+    t: fc.integer({ min: 1, max: 4 }),
+  }),
   seed: fc.integer({ min: 1, max: 2 ** 30 }),
   source: fc.boolean(),
 });
@@ -81,7 +85,14 @@ type Step =
 const rows = fc.array(rowSpec, { minLength: 1, maxLength: 4 });
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("append" as const), rows }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("writer" as const), rows, targetFragmentBytes: fc.constantFrom(1, 64, 4096, 1 << 20) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("writer" as const),
+      rows,
+      targetFragmentBytes: fc.constantFrom(1, 64, 4096, 1 << 20),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("writeBatch" as const), rows }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("overwrite" as const), rows }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("delete" as const), every: fc.integer({ min: 1, max: 3 }) }) },
@@ -98,9 +109,13 @@ function makeRow(spec: RowSpec, id: string, types: Map<string, TypeSpec>): NdRec
     const t = types.get(v.name)!;
     const dims = Object.fromEntries(v.dims.map((d) => [d, spec.sizes[d]!]));
     const length = v.dims.reduce((n, d) => n * spec.sizes[d]!, 1);
-    const values = Array.from({ length }, (_, i) => (v.nullEvery > 0 && i % v.nullEvery === 1 ? null : t.value(next())));
+    const values = Array.from({ length }, (_, i) =>
+      v.nullEvery > 0 && i % v.nullEvery === 1 ? null : t.value(next()),
+    );
     // Some arrays have no attributes: a variable first written without any gains them later.
-    const attrs: AttrsInput | undefined = v.attrs ? { units: `u${next() % 3}`, scale: next() / 8, levels: Float64Array.from([next(), next()]) } : undefined;
+    const attrs: AttrsInput | undefined = v.attrs
+      ? { units: `u${next() % 3}`, scale: next() / 8, levels: Float64Array.from([next(), next()]) }
+      : undefined;
     arrays[v.name] = NdArray.from(values, { dims, type: t.type(), ...(attrs && { attrs }) });
   }
   return new NdRecordBatch(arrays, spec.source ? { id, source: `src-${next() % 4}` } : { id });
@@ -118,49 +133,58 @@ describe("model fuzz: random writes, deletes and compactions", () => {
   it(`after every step a scan returns exactly the model's rows (${RUNS} runs)`, async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(typing, fc.boolean(), rows, fc.array(step, { minLength: 2, maxLength: 6 }), async (typeList, stats, first, steps) => {
-        const types = new Map(VARIABLES.map((name, i) => [name, typeList[i]!]));
-        const uri = path.join(dir, `run-${run++}.lance`);
-        let next = 0;
-        const made = (specs: RowSpec[]) => specs.map((spec) => makeRow(spec, `r${next++}`, types));
-        const model = new Map<string, PlainRow>();
-        const remember = (batches: NdRecordBatch[]) => {
-          for (const b of batches) model.set(String(b.globalAttr("id")), plainRow(b));
-        };
+      fc.asyncProperty(
+        typing,
+        fc.boolean(),
+        rows,
+        fc.array(step, { minLength: 2, maxLength: 6 }),
+        async (typeList, stats, first, steps) => {
+          const types = new Map(VARIABLES.map((name, i) => [name, typeList[i]!]));
+          const uri = path.join(dir, `run-${run++}.lance`);
+          let next = 0;
+          const made = (specs: RowSpec[]) => specs.map((spec) => makeRow(spec, `r${next++}`, types));
+          const model = new Map<string, PlainRow>();
+          const remember = (batches: NdRecordBatch[]) => {
+            for (const b of batches) model.set(String(b.globalAttr("id")), plainRow(b));
+          };
 
-        const created = made(first);
-        let table = await write(uri, created, { stats });
-        remember(created);
-        await check(table, model);
-        for (const s of steps) {
-          if (s.kind === "append") {
-            const batches = made(s.rows);
-            table = await append(table, batches);
-            remember(batches);
-          } else if (s.kind === "writer" || s.kind === "writeBatch") {
-            const batches = made(s.rows);
-            const writer = await NdWriter.append(table, s.kind === "writer" ? { targetFragmentBytes: s.targetFragmentBytes } : {});
-            if (s.kind === "writer") for (const b of batches) await writer.write(b);
-            else await writer.writeBatch(encode(batches));
-            table = await writer.finish();
-            remember(batches);
-          } else if (s.kind === "overwrite") {
-            const batches = made(s.rows);
-            table = await write(uri, batches, { mode: "overwrite", stats });
-            model.clear();
-            remember(batches);
-          } else if (s.kind === "delete") {
-            const ids = [...model.keys()].filter((_, i) => i % s.every === 0);
-            if (ids.length === 0) continue;
-            const { deleted } = await deleteRows(table, col(["__global_attrs__", "id"]).isIn(ids));
-            expect(deleted).toBe(ids.length);
-            for (const id of ids) model.delete(id);
-          } else {
-            await compact(table);
-          }
+          const created = made(first);
+          let table = await write(uri, created, { stats });
+          remember(created);
           await check(table, model);
-        }
-      }),
+          for (const s of steps) {
+            if (s.kind === "append") {
+              const batches = made(s.rows);
+              table = await append(table, batches);
+              remember(batches);
+            } else if (s.kind === "writer" || s.kind === "writeBatch") {
+              const batches = made(s.rows);
+              const writer = await NdWriter.append(
+                table,
+                s.kind === "writer" ? { targetFragmentBytes: s.targetFragmentBytes } : {},
+              );
+              if (s.kind === "writer") for (const b of batches) await writer.write(b);
+              else await writer.writeBatch(encode(batches));
+              table = await writer.finish();
+              remember(batches);
+            } else if (s.kind === "overwrite") {
+              const batches = made(s.rows);
+              table = await write(uri, batches, { mode: "overwrite", stats });
+              model.clear();
+              remember(batches);
+            } else if (s.kind === "delete") {
+              const ids = [...model.keys()].filter((_, i) => i % s.every === 0);
+              if (ids.length === 0) continue;
+              const { deleted } = await deleteRows(table, col(["__global_attrs__", "id"]).isIn(ids));
+              expect(deleted).toBe(ids.length);
+              for (const id of ids) model.delete(id);
+            } else {
+              await compact(table);
+            }
+            await check(table, model);
+          }
+        },
+      ),
       { seed: 42, numRuns: RUNS },
     );
   });
@@ -172,9 +196,15 @@ describe("model fuzz: random writes, deletes and compactions", () => {
 // \"attrs\""). Now an `attrs` added after creation is nullable (format FORMAT.md 7).
 it("a variable written without attributes, then appended with one: every row still reads", async () => {
   const uri = path.join(dir, "attrs-later.lance");
-  const table = await write(uri, [new NdRecordBatch({ a: NdArray.from([1.5], { dims: {}, type: new Float64() }) }, { id: "r1" })]);
-  await append(table, [new NdRecordBatch({ a: NdArray.from([2.5], { dims: {}, type: new Float64(), attrs: { units: "K" } }) }, { id: "r2" })]);
+  const table = await write(uri, [
+    new NdRecordBatch({ a: NdArray.from([1.5], { dims: {}, type: new Float64() }) }, { id: "r1" }),
+  ]);
+  await append(table, [
+    new NdRecordBatch(
+      { a: NdArray.from([2.5], { dims: {}, type: new Float64(), attrs: { units: "K" } }) },
+      { id: "r2" },
+    ),
+  ]);
   const rows = await rowsById(table);
   expect([...rows.keys()]).toEqual(["r1", "r2"]);
 });
-

@@ -15,11 +15,21 @@ export interface Child {
 
 /** Starts `reliability/children/<script>.ts` with `args` (as JSON), from the repo root. */
 export function startChild(script: string, args: unknown): Child {
-  const child = spawn(process.execPath, ["--conditions=@lance-nd/source", "--import", "tsx", join("reliability", "children", `${script}.ts`), JSON.stringify(args)], {
-    cwd: ROOT,
-    env: { ...process.env, RUST_BACKTRACE: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      "--conditions=@lance-nd/source",
+      "--import",
+      "tsx",
+      join("reliability", "children", `${script}.ts`),
+      JSON.stringify(args),
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, RUST_BACKTRACE: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   running.add(child);
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => {
@@ -37,7 +47,9 @@ export function startChild(script: string, args: unknown): Child {
       out += chunk.toString();
       if (out.includes("ready\n")) resolve();
     });
-    void exited.then(({ code, stderr: err }) => reject(new Error(`child ${script} exited (${code}) before it was ready: ${err}`)));
+    void exited.then(({ code, stderr: err }) =>
+      reject(new Error(`child ${script} exited (${code}) before it was ready: ${err}`)),
+    );
   });
   ready.catch(() => undefined);
   return { process: child, ready, exited };

@@ -15,8 +15,14 @@ export function plainRow(batch: NdRecordBatch, { types = true }: { types?: boole
   for (const name of batch.names().sort()) {
     const array = batch.get(name)!;
     const values: unknown[] = [];
-    for (let i = 0; i < array.values.length; i++) values.push(array.values.isValid(i) ? plain(array.values.get(i)) : null);
-    arrays[name] = { type: types ? String(array.type) : "", dims: array.dims.map((d) => [d.name, d.size]), values, attrs: plainAttrs(array.attrs) };
+    for (let i = 0; i < array.values.length; i++)
+      values.push(array.values.isValid(i) ? plain(array.values.get(i)) : null);
+    arrays[name] = {
+      type: types ? String(array.type) : "",
+      dims: array.dims.map((d) => [d.name, d.size]),
+      values,
+      attrs: plainAttrs(array.attrs),
+    };
   }
   return { arrays, globalAttrs: plainAttrs(batch.globalAttrs) };
 }
@@ -30,7 +36,8 @@ export function plain(value: unknown): unknown {
   if (typeof value === "bigint") return `${value}n`;
   if (typeof value === "number") return Number.isNaN(value) ? "NaN" : value === 0 ? 0 : value;
   if (value instanceof Date) return value.toISOString();
-  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return Array.from(value as unknown as ArrayLike<unknown>, plain);
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView))
+    return Array.from(value as unknown as ArrayLike<unknown>, plain);
   if (Array.isArray(value)) return value.map(plain);
   if (value !== null && typeof value === "object" && typeof (value as { toArray?: unknown }).toArray === "function") {
     return Array.from((value as { toArray(): ArrayLike<unknown> }).toArray(), plain);

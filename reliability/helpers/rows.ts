@@ -19,7 +19,8 @@ export function rowFor(id: string): NdRecordBatch {
     a: NdArray.from([k * 10, k * 10 + 1, k * 10 + 2], { dims: { x: 3 }, type: new Float32(), attrs: { units: "K" } }),
     n: NdArray.from([k % 30000], { dims: {}, type: new Int16(), attrs: { units: "1" } }),
   };
-  if (writer.startsWith("w")) arrays[wideName(id)] = NdArray.from([k % 100], { dims: {}, type: new Int16(), attrs: { units: "1" } });
+  if (writer.startsWith("w"))
+    arrays[wideName(id)] = NdArray.from([k % 100], { dims: {}, type: new Int16(), attrs: { units: "1" } });
   return new NdRecordBatch(arrays, { id, writer, doomed: isDoomed(id) });
 }
 

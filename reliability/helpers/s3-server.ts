@@ -16,7 +16,13 @@ export interface S3Server {
 /** Starts s3rver on 127.0.0.1 (a free port) with one empty bucket, storing its objects in a temp folder. */
 export async function startS3Server(bucket = "reliability"): Promise<S3Server> {
   const directory = mkdtempSync(join(tmpdir(), "lance-nd-s3rver-"));
-  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   const { address, port } = await server.run();
   if (address !== "127.0.0.1") throw new Error(`s3rver listens on ${address}, not on loopback`);
   return {

@@ -5,7 +5,22 @@
 import { Float32, Float64 } from "apache-arrow";
 import { expect } from "vitest";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { NdWriter, append, checkout, col, compact, deleteRows, open, restore, scan, stat, versions, widen, write, type NdTable } from "lance-nd";
+import {
+  NdWriter,
+  append,
+  checkout,
+  col,
+  compact,
+  deleteRows,
+  open,
+  restore,
+  scan,
+  stat,
+  versions,
+  widen,
+  write,
+  type NdTable,
+} from "lance-nd";
 import { count } from "./counters.js";
 import { plainRow, rowsById, type PlainRow } from "./plain-rows.js";
 
@@ -13,7 +28,11 @@ import { plainRow, rowsById, type PlainRow } from "./plain-rows.js";
 export function storeRow(i: number): NdRecordBatch {
   return new NdRecordBatch(
     {
-      sst: NdArray.from([i, i + 1, null, i + 3, i + 4, i + 5], { dims: { y: 2, x: 3 }, type: new Float32(), attrs: { units: "K" } }),
+      sst: NdArray.from([i, i + 1, null, i + 3, i + 4, i + 5], {
+        dims: { y: 2, x: 3 },
+        type: new Float32(),
+        attrs: { units: "K" },
+      }),
       label: NdArray.from([`row ${i}`], { dims: {} }),
     },
     { id: `r${i}`, i },
@@ -22,7 +41,21 @@ export function storeRow(i: number): NdRecordBatch {
 
 async function expectRows(table: NdTable, model: Map<string, PlainRow>, types = true): Promise<void> {
   const actual = await rowsById(table, { types });
-  const expected = new Map([...model].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, row]) => [id, [types ? row : { ...row, arrays: Object.fromEntries(Object.entries(row.arrays).map(([k, v]) => [k, { ...v, type: "" }])) }]]));
+  const expected = new Map(
+    [...model]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([id, row]) => [
+        id,
+        [
+          types
+            ? row
+            : {
+                ...row,
+                arrays: Object.fromEntries(Object.entries(row.arrays).map(([k, v]) => [k, { ...v, type: "" }])),
+              },
+        ],
+      ]),
+  );
   expect(actual).toEqual(expected);
   count("rowsVerified", model.size);
 }
@@ -35,7 +68,11 @@ async function expectRows(table: NdTable, model: Map<string, PlainRow>, types = 
  * time, for stores without conditional PUT (two racing commits of one
  * version would overwrite each other's manifest there).
  */
-export async function storeScenario(uri: string, storageOptions?: Record<string, string>, writeParallelism?: number): Promise<void> {
+export async function storeScenario(
+  uri: string,
+  storageOptions?: Record<string, string>,
+  writeParallelism?: number,
+): Promise<void> {
   const so = storageOptions === undefined ? {} : { storageOptions };
   const model = new Map<string, PlainRow>();
   const remember = (rows: NdRecordBatch[]) => {
@@ -50,7 +87,11 @@ export async function storeScenario(uri: string, storageOptions?: Record<string,
   const more = [3, 4].map(storeRow);
   table = await append(table, more, so);
   remember(more);
-  const writer = await NdWriter.append(table, { targetFragmentBytes: 64, ...(writeParallelism === undefined ? {} : { writeParallelism }), ...so });
+  const writer = await NdWriter.append(table, {
+    targetFragmentBytes: 64,
+    ...(writeParallelism === undefined ? {} : { writeParallelism }),
+    ...so,
+  });
   const last = [5, 6, 7].map(storeRow);
   for (const b of last) await writer.write(b);
   table = await writer.finish();
@@ -58,7 +99,11 @@ export async function storeScenario(uri: string, storageOptions?: Record<string,
 
   const reopened = await open(uri, so);
   await expectRows(reopened, model);
-  expect(await scan(reopened).filterExpr(col(["__global_attrs__", "id"]).eq("r4")).toArray()).toHaveLength(1);
+  expect(
+    await scan(reopened)
+      .filterExpr(col(["__global_attrs__", "id"]).eq("r4"))
+      .toArray(),
+  ).toHaveLength(1);
   expect(await scan(reopened).filterExpr(stat("sst").max.gt(9)).toArray()).toHaveLength(3); // rows 5, 6, 7 have max i + 5 > 9
 
   expect((await deleteRows(reopened, "__global_attrs__.i < 2")).deleted).toBe(2);

@@ -17,5 +17,6 @@ console.log("as Float64:", castVector(values, new Float64(), "safe").toArray());
 try {
   castVector(values, new Int8(), "same_kind");
 } catch (err) {
-  if (isCastingError(err, "ValueOutOfRange")) console.log(`value ${String(err.value)} at index ${err.index} does not fit Int8`);
+  if (isCastingError(err, "ValueOutOfRange"))
+    console.log(`value ${String(err.value)} at index ${err.index} does not fit Int8`);
 }

@@ -46,7 +46,10 @@ export function castLevel(from: DataType, to: DataType): "safe" | "same_kind" | 
  */
 export function canCast(from: DataType, to: DataType, casting: Casting): boolean {
   if (!CASTINGS.includes(casting)) {
-    throw new CastingError("InvalidCast", `unknown casting "${String(casting)}"; expected one of ${CASTINGS.join(", ")}`);
+    throw new CastingError(
+      "InvalidCast",
+      `unknown casting "${String(casting)}"; expected one of ${CASTINGS.join(", ")}`,
+    );
   }
   if (sameType(from, to)) return true;
   if (casting === "no") return false;

@@ -57,13 +57,16 @@ export function castData(data: Data, to: DataType, casting: Casting, start: numb
   };
   const numericFrom = numericType(from);
   const numericTo = numericType(to);
-  if (numericFrom !== undefined && numericTo !== undefined) return castNumericData(data, numericFrom, numericTo, to, fail);
+  if (numericFrom !== undefined && numericTo !== undefined)
+    return castNumericData(data, numericFrom, numericTo, to, fail);
   const temporalFrom = temporalType(from);
   const temporalTo = temporalType(to);
-  if (temporalFrom !== undefined && temporalTo !== undefined) return castTemporalData(data, temporalFrom, temporalTo, to, fail);
+  if (temporalFrom !== undefined && temporalTo !== undefined)
+    return castTemporalData(data, temporalFrom, temporalTo, to, fail);
   const bytesFrom = variableWidthType(from);
   const bytesTo = variableWidthType(to);
-  if (bytesFrom !== undefined && bytesTo !== undefined) return castVariableWidthData(data, bytesFrom, bytesTo, to, fail);
+  if (bytesFrom !== undefined && bytesTo !== undefined)
+    return castVariableWidthData(data, bytesFrom, bytesTo, to, fail);
   throw new CastingError("UnsupportedType", `no cast from ${typeName(from)} to ${typeName(to)}`, {
     from: typeName(from),
     to: typeName(to),

@@ -6,7 +6,17 @@
 import { makeData } from "apache-arrow";
 import type { Data, DataType, Int } from "apache-arrow";
 
-type FixedWidthValues = Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array;
+type FixedWidthValues =
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | Uint8Array
+  | Uint16Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array;
 
 /** Exactly the `length` values of a fixed-width chunk (builders pad the buffer beyond it). */
 export function fixedWidthValues<T extends FixedWidthValues>(data: Data): T {

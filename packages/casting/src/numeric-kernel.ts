@@ -5,7 +5,15 @@ import type { NumericType } from "./numeric.js";
 import { fixedWidthData, fixedWidthValues, isValid } from "./chunk.js";
 import { wideToBigInt, wideToFloat32, wideToNumber, words } from "./wide.js";
 
-type NumberArray = Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array;
+type NumberArray =
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | Uint8Array
+  | Uint16Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array;
 type Values = NumberArray | BigInt64Array | BigUint64Array;
 
 /**
@@ -30,11 +38,27 @@ function range(t: NumericType): [number, number] {
 function allocate(t: NumericType, length: number): Values {
   switch (t.kind) {
     case "float":
-      return t.bits === 16 ? new Uint16Array(length) : t.bits === 32 ? new Float32Array(length) : new Float64Array(length);
+      return t.bits === 16
+        ? new Uint16Array(length)
+        : t.bits === 32
+          ? new Float32Array(length)
+          : new Float64Array(length);
     case "signed":
-      return t.bits === 8 ? new Int8Array(length) : t.bits === 16 ? new Int16Array(length) : t.bits === 32 ? new Int32Array(length) : new BigInt64Array(length);
+      return t.bits === 8
+        ? new Int8Array(length)
+        : t.bits === 16
+          ? new Int16Array(length)
+          : t.bits === 32
+            ? new Int32Array(length)
+            : new BigInt64Array(length);
     default:
-      return t.bits === 8 ? new Uint8Array(length) : t.bits === 16 ? new Uint16Array(length) : t.bits === 32 ? new Uint32Array(length) : new BigUint64Array(length);
+      return t.bits === 8
+        ? new Uint8Array(length)
+        : t.bits === 16
+          ? new Uint16Array(length)
+          : t.bits === 32
+            ? new Uint32Array(length)
+            : new BigUint64Array(length);
   }
 }
 

@@ -34,7 +34,8 @@ export function sameType(a: DataType, b: DataType): boolean {
   if (DataType.isFixedSizeList(a) && DataType.isFixedSizeList(b)) {
     return a.listSize === b.listSize && sameChildTypes(a.children, b.children);
   }
-  if (DataType.isMap(a) && DataType.isMap(b)) return a.keysSorted === b.keysSorted && sameChildTypes(a.children, b.children);
+  if (DataType.isMap(a) && DataType.isMap(b))
+    return a.keysSorted === b.keysSorted && sameChildTypes(a.children, b.children);
   if (DataType.isStruct(a) && DataType.isStruct(b)) return sameFields(a.children, b.children);
   if (DataType.isUnion(a) && DataType.isUnion(b)) {
     return a.mode === b.mode && sameNumbers(a.typeIds, b.typeIds) && sameFields(a.children, b.children);

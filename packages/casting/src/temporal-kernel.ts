@@ -59,7 +59,8 @@ export function castTemporalData(data: Data, from: TemporalType, to: TemporalTyp
     } else {
       fits = false;
     }
-    if (!fits && isValid(data, i)) fail(i, narrow !== undefined ? narrow[i] : wideToBigInt(src![2 * i + 1]! | 0, src![2 * i]!));
+    if (!fits && isValid(data, i))
+      fail(i, narrow !== undefined ? narrow[i] : wideToBigInt(src![2 * i + 1]! | 0, src![2 * i]!));
   }
   return fixedWidthData(data, toType, out);
 }

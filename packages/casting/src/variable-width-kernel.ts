@@ -13,7 +13,13 @@ const MAX_INT32 = 2_147_483_647;
  * offsets, the first value whose end lies beyond 2^31 - 1 bytes fails; the
  * error's value is that end offset.
  */
-export function castVariableWidthData(data: Data, from: VariableWidthType, to: VariableWidthType, toType: DataType, fail: Fail): Data {
+export function castVariableWidthData(
+  data: Data,
+  from: VariableWidthType,
+  to: VariableWidthType,
+  toType: DataType,
+  fail: Fail,
+): Data {
   const length = data.length;
   const offsets32 = from.large ? undefined : (data.valueOffsets as Int32Array);
   const offsetWords = from.large ? words(data.valueOffsets as unknown as BigInt64Array) : undefined;

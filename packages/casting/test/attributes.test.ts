@@ -30,7 +30,11 @@ describe("attributes follow safe", () => {
   it("castAttrValue casts the values of a List attribute, keeping offsets and nulls", () => {
     const v = vectorFromArray([[1, 2], null, [3]], list(new Int32()));
     const out = castAttrValue(v, list(new Int64()));
-    expect(valuesOf(out).map((x) => (x === null ? null : Array.from(x as Iterable<unknown>)))).toEqual([[1n, 2n], null, [3n]]);
+    expect(valuesOf(out).map((x) => (x === null ? null : Array.from(x as Iterable<unknown>)))).toEqual([
+      [1n, 2n],
+      null,
+      [3n],
+    ]);
   });
 
   it("castAttrValue refuses what canCastAttr refuses: InvalidCast", () => {

@@ -1,6 +1,24 @@
 import {
-  Binary, DateDay, DateMillisecond, Decimal, Duration, Field, Float64, Int32, Int64, LargeBinary, LargeUtf8, List,
-  Struct, TimeMicrosecond, TimeMillisecond, TimeNanosecond, TimeSecond, TimeUnit, Timestamp, Utf8,
+  Binary,
+  DateDay,
+  DateMillisecond,
+  Decimal,
+  Duration,
+  Field,
+  Float64,
+  Int32,
+  Int64,
+  LargeBinary,
+  LargeUtf8,
+  List,
+  Struct,
+  TimeMicrosecond,
+  TimeMillisecond,
+  TimeNanosecond,
+  TimeSecond,
+  TimeUnit,
+  Timestamp,
+  Utf8,
 } from "apache-arrow";
 import type { DataType } from "apache-arrow";
 import { describe, expect, it } from "vitest";
@@ -27,7 +45,13 @@ function noCommonType(a: DataType, b: DataType): boolean {
 
 describe("canCast over non-numeric types", () => {
   it("identical types cast under every mode, including no", () => {
-    for (const t of [new Utf8(), ts(TimeUnit.SECOND, "UTC"), list(new Int32()), new Struct([new Field("a", new Int32())]), new Decimal(2, 10, 128)]) {
+    for (const t of [
+      new Utf8(),
+      ts(TimeUnit.SECOND, "UTC"),
+      list(new Int32()),
+      new Struct([new Field("a", new Int32())]),
+      new Decimal(2, 10, 128),
+    ]) {
       expect(modes(t, t)).toEqual(["no", "safe", "same_kind"]);
     }
   });
@@ -98,7 +122,13 @@ describe("canCast over non-numeric types", () => {
 
   it("datetime, duration and time of day never cast to each other", () => {
     const [stamp, duration, time, date] = [ts(TimeUnit.SECOND), dur(TimeUnit.SECOND), new TimeSecond(), new DateDay()];
-    for (const [a, b] of [[stamp, duration], [stamp, time], [duration, time], [date, duration], [date, time]] as const) {
+    for (const [a, b] of [
+      [stamp, duration],
+      [stamp, time],
+      [duration, time],
+      [date, duration],
+      [date, time],
+    ] as const) {
       expect(modes(a, b)).toEqual([]);
       expect(modes(b, a)).toEqual([]);
       expect(noCommonType(a, b)).toBe(true);
@@ -106,7 +136,11 @@ describe("canCast over non-numeric types", () => {
   });
 
   it("numbers and non-numbers never cast to each other", () => {
-    for (const [a, b] of [[new Int64(), ts(TimeUnit.SECOND)], [new Int32(), new Utf8()], [new Float64(), new Decimal(2, 10, 128)]] as const) {
+    for (const [a, b] of [
+      [new Int64(), ts(TimeUnit.SECOND)],
+      [new Int32(), new Utf8()],
+      [new Float64(), new Decimal(2, 10, 128)],
+    ] as const) {
       expect(modes(a, b)).toEqual([]);
       expect(modes(b, a)).toEqual([]);
       expect(noCommonType(a, b)).toBe(true);

@@ -5,7 +5,17 @@ import { describe, expect, it } from "vitest";
 import { canCast, castVector } from "../src/index.js";
 import { vectorOf } from "./vectors.js";
 
-type Raw = Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array;
+type Raw =
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | Uint8Array
+  | Uint16Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array;
 
 interface Numeric {
   readonly name: string;
@@ -29,14 +39,32 @@ const NUMERIC: readonly Numeric[] = [
   { name: "UInt32", type: new Uint32(), values: ints((xs) => Uint32Array.from(xs), 0, 2 ** 32 - 1) },
   { name: "UInt64", type: new Uint64(), values: bigints((xs) => BigUint64Array.from(xs), 0n, 2n ** 64n - 1n) },
   // Float16 bits without NaN payloads (a NaN comes back as the one canonical NaN).
-  { name: "Float16", type: new Float16(), values: ints((xs) => Uint16Array.from(xs, (b) => ((b & 0x7c00) === 0x7c00 && (b & 0x3ff) !== 0 ? 0x7e00 : b)), 0, 65535) },
-  { name: "Float32", type: new Float32(), values: (n) => fc.array(fc.float(), { minLength: n, maxLength: n }).map((xs) => Float32Array.from(xs)) },
-  { name: "Float64", type: new Float64(), values: (n) => fc.array(fc.double(), { minLength: n, maxLength: n }).map((xs) => Float64Array.from(xs)) },
+  {
+    name: "Float16",
+    type: new Float16(),
+    values: ints(
+      (xs) => Uint16Array.from(xs, (b) => ((b & 0x7c00) === 0x7c00 && (b & 0x3ff) !== 0 ? 0x7e00 : b)),
+      0,
+      65535,
+    ),
+  },
+  {
+    name: "Float32",
+    type: new Float32(),
+    values: (n) => fc.array(fc.float(), { minLength: n, maxLength: n }).map((xs) => Float32Array.from(xs)),
+  },
+  {
+    name: "Float64",
+    type: new Float64(),
+    values: (n) => fc.array(fc.double(), { minLength: n, maxLength: n }).map((xs) => Float64Array.from(xs)),
+  },
 ];
 
 /** Pairs where A -> B is safe and B -> A is allowed back under same_kind. */
 const ROUND_TRIPS = NUMERIC.flatMap((a) =>
-  NUMERIC.filter((b) => a !== b && canCast(a.type, b.type, "safe") && canCast(b.type, a.type, "same_kind")).map((b) => [a, b] as const),
+  NUMERIC.filter((b) => a !== b && canCast(a.type, b.type, "safe") && canCast(b.type, a.type, "same_kind")).map(
+    (b) => [a, b] as const,
+  ),
 );
 
 /** Raw values as comparable numbers/bigints; NaN equals NaN; -0 differs from 0. */
@@ -47,7 +75,9 @@ function same(x: unknown, y: unknown): boolean {
 describe("castVector round trip", () => {
   it("covers widening within each kind (the only safe casts same_kind can undo)", () => {
     const names = ROUND_TRIPS.map(([a, b]) => `${a.name} -> ${b.name}`);
-    expect(names).toEqual(expect.arrayContaining(["Int8 -> Int64", "UInt32 -> UInt64", "Float16 -> Float64", "Float32 -> Float64"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["Int8 -> Int64", "UInt32 -> UInt64", "Float16 -> Float64", "Float32 -> Float64"]),
+    );
   });
 
   it("a safe cast A -> B, then B -> A under same_kind, gives back every value and null", () => {
@@ -69,7 +99,8 @@ describe("castVector round trip", () => {
         const rawIn = values.subarray(offset) as Raw;
         for (let i = 0; i < original.length; i++) {
           expect(back.isValid(i)).toBe(original.isValid(i));
-          if (original.isValid(i) && !same(raw[i], rawIn[i])) throw new Error(`${a.name} -> ${b.name}: ${raw[i]} != ${rawIn[i]} at ${i}`);
+          if (original.isValid(i) && !same(raw[i], rawIn[i]))
+            throw new Error(`${a.name} -> ${b.name}: ${raw[i]} != ${rawIn[i]} at ${i}`);
         }
       }),
       { seed: 42, numRuns: 300 },

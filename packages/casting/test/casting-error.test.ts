@@ -13,6 +13,13 @@ describe("CastingError", () => {
   it("carries its typed fields and cause", () => {
     const cause = new Error("inner");
     const err = new CastingError("ValueOutOfRange", "m", { index: 3, value: 300n, casting: "same_kind", cause });
-    expect(err).toMatchObject({ name: "CastingError", code: "ValueOutOfRange", index: 3, value: 300n, casting: "same_kind", cause });
+    expect(err).toMatchObject({
+      name: "CastingError",
+      code: "ValueOutOfRange",
+      index: 3,
+      value: 300n,
+      casting: "same_kind",
+      cause,
+    });
   });
 });

@@ -42,12 +42,16 @@ export function float16Vectors(): Float16Vector[] {
  */
 export function numpyFloat16Vectors(): Float16Vector[] | string {
   const run = spawnSync("/usr/bin/python3", [SCRIPT, "--print"], { encoding: "utf8" });
-  if (run.error !== undefined || run.status !== 0) return `numpy oracle unavailable: ${run.error?.message ?? run.stderr.trim().split("\n").at(-1)}`;
+  if (run.error !== undefined || run.status !== 0)
+    return `numpy oracle unavailable: ${run.error?.message ?? run.stderr.trim().split("\n").at(-1)}`;
   return parse(run.stdout);
 }
 
 /** Vectors whose `actual(value, index)` bits differ from numpy's (NaN payloads aside), as readable lines. */
-export function float16Mismatches(vectors: readonly Float16Vector[], actual: (value: number, index: number) => number): string[] {
+export function float16Mismatches(
+  vectors: readonly Float16Vector[],
+  actual: (value: number, index: number) => number,
+): string[] {
   const isNaNBits = (bits: number): boolean => (bits & 0x7c00) === 0x7c00 && (bits & 0x03ff) !== 0;
   return vectors.flatMap(({ name, value, half }, i) => {
     const got = actual(value, i);

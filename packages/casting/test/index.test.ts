@@ -4,8 +4,19 @@ import * as casting from "../src/index.js";
 describe("public API", () => {
   it("exports exactly these names", () => {
     expect(Object.keys(casting).sort()).toEqual([
-      "CASTINGS", "CastingError", "canCast", "canCastAttr", "castAttrValue", "castLevel", "castVector",
-      "float16ToNumber", "isCastingError", "numberToFloat16", "promoteTypes", "promotionPlan", "sameType",
+      "CASTINGS",
+      "CastingError",
+      "canCast",
+      "canCastAttr",
+      "castAttrValue",
+      "castLevel",
+      "castVector",
+      "float16ToNumber",
+      "isCastingError",
+      "numberToFloat16",
+      "promoteTypes",
+      "promotionPlan",
+      "sameType",
     ]);
   });
 });

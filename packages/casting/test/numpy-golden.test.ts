@@ -1,5 +1,18 @@
 import { readFileSync } from "node:fs";
-import { Bool, Float16, Float32, Float64, Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64 } from "apache-arrow";
+import {
+  Bool,
+  Float16,
+  Float32,
+  Float64,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  Uint8,
+  Uint16,
+  Uint32,
+  Uint64,
+} from "apache-arrow";
 import type { DataType } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { canCast, promoteTypes, sameType } from "../src/index.js";
@@ -35,9 +48,9 @@ function arrow(name: string): DataType {
 }
 
 // numpy's own tables (numpy 1.24.2), copied from the project's shared test vectors so the test runs in any checkout.
-const golden = JSON.parse(
-  readFileSync(new URL("./fixtures/numpy-casting.json", import.meta.url), "utf8"),
-) as { cases: NumpyCase[] };
+const golden = JSON.parse(readFileSync(new URL("./fixtures/numpy-casting.json", import.meta.url), "utf8")) as {
+  cases: NumpyCase[];
+};
 
 describe("numpy 1.24 can_cast and promote_types over the 12 numeric types", () => {
   it("covers all 144 pairs", () => {

@@ -1,4 +1,16 @@
-import { Float32, Float64, Int8, Int16, Int32, Int64, TimestampMillisecond, TimestampSecond, Uint8, Uint64, Utf8 } from "apache-arrow";
+import {
+  Float32,
+  Float64,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  TimestampMillisecond,
+  TimestampSecond,
+  Uint8,
+  Uint64,
+  Utf8,
+} from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { promotionPlan, sameType } from "../src/index.js";
 
@@ -26,7 +38,9 @@ describe("promotionPlan", () => {
     expect(widensTo(promotionPlan(new Int8(), new Uint8()))).toBe(String(new Int16()));
     expect(widensTo(promotionPlan(new Float32(), new Float64()))).toBe(String(new Float64()));
     expect(widensTo(promotionPlan(new Int64(), new Uint64()))).toBe(String(new Float64()));
-    expect(widensTo(promotionPlan(new TimestampSecond(), new TimestampMillisecond()))).toBe(String(new TimestampMillisecond()));
+    expect(widensTo(promotionPlan(new TimestampSecond(), new TimestampMillisecond()))).toBe(
+      String(new TimestampMillisecond()),
+    );
   });
 
   it("no common type: NoCommonType", () => {

@@ -1,7 +1,32 @@
 import {
-  DateDay, DateMillisecond, Decimal, Dictionary, Duration, Field, FixedSizeBinary, FixedSizeList, Float16, Float32, Float64,
-  Int16, Int32, Int64, IntervalDayTime, IntervalYearMonth, List, Map_, Struct, Time, TimeUnit, TimestampMillisecond,
-  TimestampSecond, TimeMillisecond, Uint32, Union, UnionMode, Utf8,
+  DateDay,
+  DateMillisecond,
+  Decimal,
+  Dictionary,
+  Duration,
+  Field,
+  FixedSizeBinary,
+  FixedSizeList,
+  Float16,
+  Float32,
+  Float64,
+  Int16,
+  Int32,
+  Int64,
+  IntervalDayTime,
+  IntervalYearMonth,
+  List,
+  Map_,
+  Struct,
+  Time,
+  TimeUnit,
+  TimestampMillisecond,
+  TimestampSecond,
+  TimeMillisecond,
+  Uint32,
+  Union,
+  UnionMode,
+  Utf8,
 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { sameType } from "../src/index.js";
@@ -93,7 +118,9 @@ describe("sameType", () => {
   });
 
   it("dictionaries compare ordering", () => {
-    expect(sameType(new Dictionary(new Utf8(), new Int32(), 0, true), new Dictionary(new Utf8(), new Int32(), 0, false))).toBe(false);
+    expect(
+      sameType(new Dictionary(new Utf8(), new Int32(), 0, true), new Dictionary(new Utf8(), new Int32(), 0, false)),
+    ).toBe(false);
   });
 
   it("decides on typeId and parameters, so a type object from another apache-arrow copy compares equal", () => {

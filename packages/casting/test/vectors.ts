@@ -2,8 +2,12 @@ import { makeData, Vector } from "apache-arrow";
 import type { DataType, Int } from "apache-arrow";
 
 /** A one-chunk vector of `type` over `values`; `valid[i] === false` makes value i null. */
-export function vectorOf(type: DataType, values: ArrayBufferView & { length: number }, valid?: readonly boolean[]): Vector {
-  const length = type.typeId === 6 ? valid?.length ?? values.length * 8 : values.length;
+export function vectorOf(
+  type: DataType,
+  values: ArrayBufferView & { length: number },
+  valid?: readonly boolean[],
+): Vector {
+  const length = type.typeId === 6 ? (valid?.length ?? values.length * 8) : values.length;
   let nullBitmap: Uint8Array | undefined;
   let nullCount = 0;
   if (valid !== undefined) {

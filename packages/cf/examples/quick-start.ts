@@ -7,12 +7,21 @@ const sst = NdArray.from(new Int16Array([1200, -32767, 1500]), {
   attrs: { _FillValue: attr.int16(-32767), scale_factor: attr.float32(0.01), add_offset: attr.float32(273.15) },
 });
 const decoded = cfDecode(sst, { mask: true, scale: true, times: true });
-console.log(String(decoded.type), Array.from(decoded.values, (v) => (v === null ? null : Number(v.toFixed(2)))));
+console.log(
+  String(decoded.type),
+  Array.from(decoded.values, (v) => (v === null ? null : Number(v.toFixed(2)))),
+);
 
 // CF times become UTC timestamps; cfEncode gives the stored numbers back.
-const time = NdArray.from(new Int32Array([0, 31]), { dims: { time: 2 }, attrs: { units: "days since 2000-01-01", calendar: "standard" } });
+const time = NdArray.from(new Int32Array([0, 31]), {
+  dims: { time: 2 },
+  attrs: { units: "days since 2000-01-01", calendar: "standard" },
+});
 const dates = cfDecode(time);
-console.log(String(dates.type), Array.from(dates.values, (ms) => new Date(Number(ms)).toISOString()));
+console.log(
+  String(dates.type),
+  Array.from(dates.values, (ms) => new Date(Number(ms)).toISOString()),
+);
 console.log(Array.from(cfEncode(dates).values), Array.from(cfEncode(decoded).values));
 
 // The time-unit conversion on its own.

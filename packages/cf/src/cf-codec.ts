@@ -59,7 +59,11 @@ export function cfDecode(array: NdArray, options: CfOptions = {}): NdArray {
   const units = array.attr("units");
   if (times && isCfTimeUnits(units)) {
     const calendar = array.attr("calendar");
-    out = decodeTimes(out, parseCfTimeUnits(units, typeof calendar === "string" ? calendar : undefined, { variable: name }), name);
+    out = decodeTimes(
+      out,
+      parseCfTimeUnits(units, typeof calendar === "string" ? calendar : undefined, { variable: name }),
+      name,
+    );
   }
   if (out.type.typeId === array.type.typeId && dtypeOf(out.type) === stored) return out;
   return out.withAttrs(new Map([...out.attrs, [STORED_DTYPE_ATTR, attr.utf8(stored)]]));
@@ -87,14 +91,18 @@ export function cfEncode(array: NdArray, options: CfOptions = {}): NdArray {
   if (times && isTimestamp(array)) {
     const units = array.attr("units");
     if (!isCfTimeUnits(units)) {
-      throw new CfError("InvalidUnits", `timestamps need CF time units to encode, found ${JSON.stringify(units)}`, { variable: name, attribute: "units" });
+      throw new CfError("InvalidUnits", `timestamps need CF time units to encode, found ${JSON.stringify(units)}`, {
+        variable: name,
+        attribute: "units",
+      });
     }
     const calendar = array.attr("calendar");
     const parsed = parseCfTimeUnits(units, typeof calendar === "string" ? calendar : undefined, { variable: name });
     const numbers = packing === undefined ? (stored ?? "float64") : unpackedDtype(stored ?? "float64", packing);
     out = encodeTimes(out, parsed, numbers, name);
   }
-  if (packing !== undefined && stored !== undefined && dtypeOf(out.type) !== stored) out = pack(out, packing, stored, name);
+  if (packing !== undefined && stored !== undefined && dtypeOf(out.type) !== stored)
+    out = pack(out, packing, stored, name);
   if (mask) out = fillMissing(out, name);
   if (!out.attrs.has(STORED_DTYPE_ATTR)) return out;
   return out.withAttrs(new Map([...out.attrs].filter(([key]) => key !== STORED_DTYPE_ATTR)));
@@ -106,10 +114,14 @@ function storedDtype(array: NdArray, name: string | undefined): Dtype | undefine
   if (recorded !== undefined) {
     const value = recorded.toJS();
     if (!isDtype(value)) {
-      throw new CfError("InvalidAttribute", `must name a numeric dtype (int8 ... float64), found ${JSON.stringify(value)}`, {
-        variable: name,
-        attribute: STORED_DTYPE_ATTR,
-      });
+      throw new CfError(
+        "InvalidAttribute",
+        `must name a numeric dtype (int8 ... float64), found ${JSON.stringify(value)}`,
+        {
+          variable: name,
+          attribute: STORED_DTYPE_ATTR,
+        },
+      );
     }
     return value;
   }

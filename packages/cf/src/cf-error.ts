@@ -45,7 +45,10 @@ export function isCfError(err: unknown, ...codes: CfErrorCode[]): err is CfError
 }
 
 function withPlace(message: string, { variable, attribute }: CfErrorContext): string {
-  const place = [variable === undefined ? "" : `variable "${variable}"`, attribute === undefined ? "" : `attribute ${attribute}`]
+  const place = [
+    variable === undefined ? "" : `variable "${variable}"`,
+    attribute === undefined ? "" : `attribute ${attribute}`,
+  ]
     .filter(Boolean)
     .join(", ");
   return place ? `${place}: ${message}` : message;

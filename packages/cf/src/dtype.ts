@@ -7,7 +7,17 @@ import type { DataType } from "apache-arrow";
 import type { NumericValues } from "./validity.js";
 
 /** The numeric types of netCDF by their numpy (and xarray `encoding["dtype"]`) names. */
-export type Dtype = "int8" | "int16" | "int32" | "int64" | "uint8" | "uint16" | "uint32" | "uint64" | "float32" | "float64";
+export type Dtype =
+  | "int8"
+  | "int16"
+  | "int32"
+  | "int64"
+  | "uint8"
+  | "uint16"
+  | "uint32"
+  | "uint64"
+  | "float32"
+  | "float64";
 
 interface DtypeInfo {
   make: () => DataType;
@@ -24,12 +34,30 @@ const DTYPES: Record<Dtype, DtypeInfo> = {
   int8: { make: () => new Int8(), array: Int8Array, defaultFill: -127, min: -128, max: 127 },
   int16: { make: () => new Int16(), array: Int16Array, defaultFill: -32767, min: -32768, max: 32767 },
   int32: { make: () => new Int32(), array: Int32Array, defaultFill: -2147483647, min: -2147483648, max: 2147483647 },
-  int64: { make: () => new Int64(), array: BigInt64Array, defaultFill: -9223372036854775806n, min: -(2n ** 63n), max: 2n ** 63n - 1n },
+  int64: {
+    make: () => new Int64(),
+    array: BigInt64Array,
+    defaultFill: -9223372036854775806n,
+    min: -(2n ** 63n),
+    max: 2n ** 63n - 1n,
+  },
   uint8: { make: () => new Uint8(), array: Uint8Array, defaultFill: 255, min: 0, max: 255 },
   uint16: { make: () => new Uint16(), array: Uint16Array, defaultFill: 65535, min: 0, max: 65535 },
   uint32: { make: () => new Uint32(), array: Uint32Array, defaultFill: 4294967295, min: 0, max: 4294967295 },
-  uint64: { make: () => new Uint64(), array: BigUint64Array, defaultFill: 18446744073709551614n, min: 0n, max: 2n ** 64n - 1n },
-  float32: { make: () => new Float32(), array: Float32Array, defaultFill: Math.fround(FLOAT_FILL), min: -Infinity, max: Infinity },
+  uint64: {
+    make: () => new Uint64(),
+    array: BigUint64Array,
+    defaultFill: 18446744073709551614n,
+    min: 0n,
+    max: 2n ** 64n - 1n,
+  },
+  float32: {
+    make: () => new Float32(),
+    array: Float32Array,
+    defaultFill: Math.fround(FLOAT_FILL),
+    min: -Infinity,
+    max: Infinity,
+  },
   float64: { make: () => new Float64(), array: Float64Array, defaultFill: FLOAT_FILL, min: -Infinity, max: Infinity },
 };
 

@@ -29,7 +29,8 @@ export function packingOf(array: NdArray, variable?: string): Packing | undefine
   };
   const one = (items: (number | bigint)[] | undefined, key: string): number | undefined => {
     if (items === undefined) return undefined;
-    if (items.length !== 1) throw new CfError("InvalidAttribute", `must be one number, found ${items.length}`, { variable, attribute: key });
+    if (items.length !== 1)
+      throw new CfError("InvalidAttribute", `must be one number, found ${items.length}`, { variable, attribute: key });
     return Number(items[0]);
   };
   return {
@@ -95,7 +96,10 @@ export function pack(array: NdArray, packing: Packing, packed: Dtype, variable?:
     if (integer) {
       v = roundHalfEven(v);
       if (!(v >= min && v <= max)) {
-        throw new CfError("OutOfRange", `value ${Number(source[i])} packs to ${v}, outside ${packed}`, { variable, attribute: "scale_factor" });
+        throw new CfError("OutOfRange", `value ${Number(source[i])} packs to ${v}, outside ${packed}`, {
+          variable,
+          attribute: "scale_factor",
+        });
       }
     }
     out[i] = (big ? BigInt(v) : v) as never;

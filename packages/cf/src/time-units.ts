@@ -81,18 +81,29 @@ export function parseCfTimeUnits(units: string, calendar?: string, where: CfErro
   const match = /^\s*(\S+)\s+since\s+(.+?)\s*$/i.exec(units);
   const unit = match === null ? undefined : UNIT_NAMES[match[1]!.toLowerCase()];
   if (match === null || unit === undefined) {
-    const why = match !== null && /^(months?|years?|common_years?)$/i.test(match[1]!) ? " (months and years have no fixed length)" : "";
-    throw new CfError("InvalidUnits", `"${units}" is not a CF time unit "<days|hours|minutes|seconds|...> since <date>"${why}`, {
-      ...where,
-      attribute: "units",
-    });
+    const why =
+      match !== null && /^(months?|years?|common_years?)$/i.test(match[1]!)
+        ? " (months and years have no fixed length)"
+        : "";
+    throw new CfError(
+      "InvalidUnits",
+      `"${units}" is not a CF time unit "<days|hours|minutes|seconds|...> since <date>"${why}`,
+      {
+        ...where,
+        attribute: "units",
+      },
+    );
   }
   const epochNs = parseReferenceDate(match[2]!, units, where);
   if (cal !== "proleptic_gregorian" && epochNs < GREGORIAN_START_NS) {
-    throw new CfError("UnsupportedCalendar", `reference date of "${units}" is before 1582-10-15, where the ${cal} calendar is Julian; only proleptic_gregorian decodes there`, {
-      ...where,
-      attribute: "calendar",
-    });
+    throw new CfError(
+      "UnsupportedCalendar",
+      `reference date of "${units}" is before 1582-10-15, where the ${cal} calendar is Julian; only proleptic_gregorian decodes there`,
+      {
+        ...where,
+        attribute: "calendar",
+      },
+    );
   }
   return { unit, unitNs: NS_PER[unit], epochNs, calendar: cal as CfCalendar };
 }
@@ -134,7 +145,8 @@ export function daysFromCivil(year: number, month: number, day: number): number 
   return era * 146097 + doe - 719468;
 }
 
-const DATE = /^(\d{1,4})-(\d{1,2})(?:-(\d{1,2}))?(?:(?:T|\s+)(\d{1,2})(?::(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9})\d*)?)?)?)?\s*(Z|UTC|GMT|[+-]\d{1,2}(?::?\d{2})?)?$/i;
+const DATE =
+  /^(\d{1,4})-(\d{1,2})(?:-(\d{1,2}))?(?:(?:T|\s+)(\d{1,2})(?::(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9})\d*)?)?)?)?\s*(Z|UTC|GMT|[+-]\d{1,2}(?::?\d{2})?)?$/i;
 
 function parseReferenceDate(text: string, units: string, where: CfErrorContext): bigint {
   const m = DATE.exec(text.trim());

@@ -45,10 +45,14 @@ export function decodeTimes(array: NdArray, units: CfTimeUnits, variable?: strin
   const out = new BigInt64Array(source.length);
   const epoch = units.epochNs / tickNs;
   const outOfRange = (i: number): never => {
-    throw new CfError("OutOfRange", `time ${String(source[i])} ${units.unit} from the reference date is outside the 64-bit ${TimeUnit[unit].toLowerCase()} timestamp range`, {
-      variable,
-      attribute: "units",
-    });
+    throw new CfError(
+      "OutOfRange",
+      `time ${String(source[i])} ${units.unit} from the reference date is outside the 64-bit ${TimeUnit[unit].toLowerCase()} timestamp range`,
+      {
+        variable,
+        attribute: "units",
+      },
+    );
   };
   if (isFloatDtype(stored)) {
     const perUnit = Number(units.unitNs);
@@ -105,7 +109,10 @@ export function encodeTimes(array: NdArray, units: CfTimeUnits, stored: Dtype, v
     const stored_ = float ? value : Math.round(value);
     probe[0] = stored_ as never;
     if (!float && probe[0] !== stored_) {
-      throw new CfError("OutOfRange", `time ${stored_} in "${units.unit}" does not fit ${stored}`, { variable, attribute: "units" });
+      throw new CfError("OutOfRange", `time ${stored_} in "${units.unit}" does not fit ${stored}`, {
+        variable,
+        attribute: "units",
+      });
     }
     out[i] = stored_ as never;
   }

@@ -41,7 +41,12 @@ describe.skipIf(skip !== undefined)(`cfDecode / cfEncode against netCDF4-python$
       const decoded = cfDecode(storedArray(c), { name: c.name });
       const type = decoded.type as Timestamp;
       expect(type.timezone, c.name).toBe("UTC");
-      const perMicro = { [TimeUnit.SECOND]: -1, [TimeUnit.MILLISECOND]: -2, [TimeUnit.MICROSECOND]: 1, [TimeUnit.NANOSECOND]: 1000 }[type.unit];
+      const perMicro = {
+        [TimeUnit.SECOND]: -1,
+        [TimeUnit.MILLISECOND]: -2,
+        [TimeUnit.MICROSECOND]: 1,
+        [TimeUnit.NANOSECOND]: 1000,
+      }[type.unit];
       const raw = decoded.values.data[0]!.values as BigInt64Array;
       const micros = Array.from(raw, (t, i) => {
         if (!decoded.values.isValid(i)) return null;
@@ -58,7 +63,9 @@ describe.skipIf(skip !== undefined)(`cfDecode / cfEncode against netCDF4-python$
       const stored = storedArray(c);
       const back = cfEncode(cfDecode(stored, { name: c.name }), { name: c.name });
       expect(String(back.type), c.name).toBe(String(stored.type));
-      expect(Array.from(back.values), c.name).toEqual(Array.from(stored.values).map((v) => (Number.isNaN(v) ? NaN : v)));
+      expect(Array.from(back.values), c.name).toEqual(
+        Array.from(stored.values).map((v) => (Number.isNaN(v) ? NaN : v)),
+      );
       expect([...back.attrs.keys()], c.name).toEqual([...stored.attrs.keys()]);
     }
   });
@@ -122,28 +129,55 @@ describe("errors", () => {
   });
 
   it("a bad reference date is InvalidUnits", () => {
-    expect(isCfError(thrown(() => cfDecode(time({ units: "days since yesterday" }))), "InvalidUnits")).toBe(true);
+    expect(
+      isCfError(
+        thrown(() => cfDecode(time({ units: "days since yesterday" }))),
+        "InvalidUnits",
+      ),
+    ).toBe(true);
   });
 
   it("a text _FillValue on numbers is InvalidAttribute", () => {
     const bad = NdArray.from(new Int16Array([1]), { dims: { x: 1 }, attrs: { _FillValue: "none" } });
-    expect(isCfError(thrown(() => cfDecode(bad)), "InvalidAttribute")).toBe(true);
+    expect(
+      isCfError(
+        thrown(() => cfDecode(bad)),
+        "InvalidAttribute",
+      ),
+    ).toBe(true);
   });
 
   it("a time beyond the nanosecond range is OutOfRange", () => {
     const far = NdArray.from(new Float64Array([1e9]), { dims: { t: 1 }, attrs: { units: "days since 2000-01-01" } });
-    expect(isCfError(thrown(() => cfDecode(far)), "OutOfRange")).toBe(true);
+    expect(
+      isCfError(
+        thrown(() => cfDecode(far)),
+        "OutOfRange",
+      ),
+    ).toBe(true);
   });
 
   it("a value that does not pack into the stored type is OutOfRange", () => {
-    const decoded = cfDecode(NdArray.from(new Int16Array([1]), { dims: { x: 1 }, attrs: { scale_factor: attr.float32(0.01) } }));
+    const decoded = cfDecode(
+      NdArray.from(new Int16Array([1]), { dims: { x: 1 }, attrs: { scale_factor: attr.float32(0.01) } }),
+    );
     const tooBig = decoded.withValues(NdArray.from(new Float32Array([1e6]), { type: decoded.type }).values);
-    expect(isCfError(thrown(() => cfEncode(tooBig)), "OutOfRange")).toBe(true);
+    expect(
+      isCfError(
+        thrown(() => cfEncode(tooBig)),
+        "OutOfRange",
+      ),
+    ).toBe(true);
   });
 
   it("timestamps without CF units do not encode", () => {
     const ts = cfDecode(time({ units: "days since 2000-01-01" })).withAttrs({});
-    expect(isCfError(thrown(() => cfEncode(ts)), "InvalidUnits")).toBe(true);
+    expect(
+      isCfError(
+        thrown(() => cfEncode(ts)),
+        "InvalidUnits",
+      ),
+    ).toBe(true);
     expect(new Float64()).toBeDefined();
   });
 });

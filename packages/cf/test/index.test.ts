@@ -24,7 +24,9 @@ describe("@lance-nd/cf public API", () => {
 
   it("the quick-start example runs and prints what its comments say", async () => {
     const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" ")));
+    vi.spyOn(console, "log").mockImplementation(
+      (...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" ")),
+    );
     await import("../examples/quick-start.js");
     expect(lines).toEqual([
       '"Float32" [285.15,null,288.15]',

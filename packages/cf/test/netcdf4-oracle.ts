@@ -30,7 +30,8 @@ export function oracleSkipReason(): string | undefined {
   if (process.env.CI === "true") return undefined;
   const probe = spawnSync(PYTHON, ["-c", "import netCDF4"], { stdio: "ignore" });
   if (probe.status === 0) return undefined;
-  const reason = "netCDF4-python oracle skipped: /usr/bin/python3 with netCDF4 not found (apt-get install python3-netcdf4)";
+  const reason =
+    "netCDF4-python oracle skipped: /usr/bin/python3 with netCDF4 not found (apt-get install python3-netcdf4)";
   console.warn(reason);
   return reason;
 }

@@ -12,7 +12,9 @@ describe("parseCfTimeUnits", () => {
   });
 
   it("proleptic_gregorian accepts years before 1582 (days from the Unix epoch)", () => {
-    expect(parseCfTimeUnits("days since 0001-01-01", "proleptic_gregorian").epochNs).toBe(-719_162n * 86_400_000_000_000n);
+    expect(parseCfTimeUnits("days since 0001-01-01", "proleptic_gregorian").epochNs).toBe(
+      -719_162n * 86_400_000_000_000n,
+    );
   });
 
   it("isCfTimeUnits tells time units from other units", () => {
@@ -32,6 +34,8 @@ describe("Date <-> number in a variable's units", () => {
 
   it("counts from the reference date in the unit", () => {
     expect(dateToCfTime(new Date("2000-02-01T00:00:00Z"), "days since 2000-01-01")).toBe(31);
-    expect(cfTimeToDate(1500, "milliseconds since 2000-01-01 00:00:00.5").toISOString()).toBe("2000-01-01T00:00:02.000Z");
+    expect(cfTimeToDate(1500, "milliseconds since 2000-01-01 00:00:00.5").toISOString()).toBe(
+      "2000-01-01T00:00:02.000Z",
+    );
   });
 });

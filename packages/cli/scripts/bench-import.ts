@@ -31,7 +31,8 @@ mkdirSync(dir, { recursive: true });
 
 function run(command: string, args: string[]): { stdout: string; stderr: string } {
   const result = spawnSync(command, args, { encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${result.error?.message ?? result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} failed: ${result.error?.message ?? result.stderr}`);
   return { stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -49,10 +50,16 @@ const timed = run("/usr/bin/time", ["-f", "%M", "node", CLI, "import", file, tab
 const importSeconds = (performance.now() - started) / 1000;
 const peakMiB = Number(timed.stderr.trim().split("\n").at(-1)) / 1024;
 const summary = JSON.parse(timed.stdout) as { rows: number; bytesRead: number };
-const pythonRead = python(`import time, netCDF4\nt=time.perf_counter()\nds=netCDF4.Dataset(${JSON.stringify(file)})\nfor v in ds.variables.values(): v[:]\nprint(time.perf_counter()-t)`);
+const pythonRead = python(
+  `import time, netCDF4\nt=time.perf_counter()\nds=netCDF4.Dataset(${JSON.stringify(file)})\nfor v in ds.variables.values(): v[:]\nprint(time.perf_counter()-t)`,
+);
 rmSync(table, { recursive: true, force: true });
-console.log(`import ${(summary.bytesRead / 2 ** 20).toFixed(0)} MiB (${summary.rows} rows): ${importSeconds.toFixed(1)} s, peak RSS ${peakMiB.toFixed(0)} MiB (goal < 512 MiB: ${peakMiB < 512 ? "met" : "NOT met"})`);
-console.log(`  Python netCDF4 reads the same file in ${pythonRead.toFixed(1)} s: import / read = ${(importSeconds / pythonRead).toFixed(2)}x`);
+console.log(
+  `import ${(summary.bytesRead / 2 ** 20).toFixed(0)} MiB (${summary.rows} rows): ${importSeconds.toFixed(1)} s, peak RSS ${peakMiB.toFixed(0)} MiB (goal < 512 MiB: ${peakMiB < 512 ? "met" : "NOT met"})`,
+);
+console.log(
+  `  Python netCDF4 reads the same file in ${pythonRead.toFixed(1)} s: import / read = ${(importSeconds / pythonRead).toFixed(2)}x`,
+);
 
 // 2. dcw-gmt.nc read whole.
 if (existsSync(DCW)) {
@@ -66,10 +73,16 @@ if (existsSync(DCW)) {
     ours.push((performance.now() - t) / 1000);
   }
   const theirs = Math.min(
-    ...[0, 1, 2].map(() => python(`import time, netCDF4\nt=time.perf_counter()\nds=netCDF4.Dataset(${JSON.stringify(DCW)})\nfor v in ds.variables.values(): v[:]\nprint(time.perf_counter()-t)`)),
+    ...[0, 1, 2].map(() =>
+      python(
+        `import time, netCDF4\nt=time.perf_counter()\nds=netCDF4.Dataset(${JSON.stringify(DCW)})\nfor v in ds.variables.values(): v[:]\nprint(time.perf_counter()-t)`,
+      ),
+    ),
   );
   const best = Math.min(...ours);
-  console.log(`dcw-gmt.nc whole: openNetcdf ${best.toFixed(2)} s, Python netCDF4 ${theirs.toFixed(2)} s: ${(best / theirs).toFixed(2)}x (goal <= 2x: ${best / theirs <= 2 ? "met" : "NOT met"})`);
+  console.log(
+    `dcw-gmt.nc whole: openNetcdf ${best.toFixed(2)} s, Python netCDF4 ${theirs.toFixed(2)} s: ${(best / theirs).toFixed(2)}x (goal <= 2x: ${best / theirs <= 2 ? "met" : "NOT met"})`,
+  );
 } else {
   console.log(`dcw-gmt.nc not found at ${DCW} (apt-get install gmt-dcw): read benchmark skipped`);
 }

@@ -52,7 +52,8 @@ const { zarrita } = (await import(new URL("zarrita.ts", benchDir).href)) as Zarr
 
 function run(command: string, args: string[]): { stdout: string; stderr: string } {
   const result = spawnSync(command, args, { encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${result.error?.message ?? result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} failed: ${result.error?.message ?? result.stderr}`);
   return { stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -63,18 +64,35 @@ async function baseline(store: string, table: string, times: number): Promise<vo
   const [sst, time, lat, lon] = await Promise.all(["sst", "time", "lat", "lon"].map(open));
   const [latValues, lonValues] = await Promise.all([zarr.get(lat!), zarr.get(lon!)]);
   const coords = {
-    lat: NdArray.from(latValues.data as Float32Array, { dims: { lat: latValues.shape[0]! }, attrs: lat!.attrs as Record<string, string> }),
-    lon: NdArray.from(lonValues.data as Float32Array, { dims: { lon: lonValues.shape[0]! }, attrs: lon!.attrs as Record<string, string> }),
+    lat: NdArray.from(latValues.data as Float32Array, {
+      dims: { lat: latValues.shape[0]! },
+      attrs: lat!.attrs as Record<string, string>,
+    }),
+    lon: NdArray.from(lonValues.data as Float32Array, {
+      dims: { lon: lonValues.shape[0]! },
+      attrs: lon!.attrs as Record<string, string>,
+    }),
   };
-  const writer = await NdWriter.create(table, { mode: "create", stats: true, targetFragmentBytes: 2 * ROW_BUDGET_BYTES, writeParallelism: 2 });
+  const writer = await NdWriter.create(table, {
+    mode: "create",
+    stats: true,
+    targetFragmentBytes: 2 * ROW_BUDGET_BYTES,
+    writeParallelism: 2,
+  });
   for (let t = 0; t < times; t += ocean.CHUNK_TIMES) {
     const selection = zarr.slice(t, Math.min(times, t + ocean.CHUNK_TIMES));
     const [chunk, steps] = await Promise.all([zarr.get(sst!, [selection, null, null]), zarr.get(time!, [selection])]);
     const [n, ny, nx] = chunk.shape as [number, number, number];
     const row = new NdRecordBatch(
       {
-        sst: NdArray.from(chunk.data as Float32Array, { dims: { time: n, lat: ny, lon: nx }, attrs: sst!.attrs as Record<string, string> }),
-        time: NdArray.from(steps.data as Float64Array, { dims: { time: n }, attrs: time!.attrs as Record<string, string> }),
+        sst: NdArray.from(chunk.data as Float32Array, {
+          dims: { time: n, lat: ny, lon: nx },
+          attrs: sst!.attrs as Record<string, string>,
+        }),
+        time: NdArray.from(steps.data as Float64Array, {
+          dims: { time: n },
+          attrs: time!.attrs as Record<string, string>,
+        }),
         ...coords,
       },
       { id: "ocean.zarr", chunk_offset: [t, 0, 0] },
@@ -114,16 +132,33 @@ try {
     await (await zarrita.prepare(data, "zstd", false))(store);
     return data.times;
   })();
-  const baseRun = timedNode(["--conditions=@lance-nd/source", "--import", "tsx", SELF, "--baseline", store, join(dir, "baseline.lance"), String(times)]);
+  const baseRun = timedNode([
+    "--conditions=@lance-nd/source",
+    "--import",
+    "tsx",
+    SELF,
+    "--baseline",
+    store,
+    join(dir, "baseline.lance"),
+    String(times),
+  ]);
   const base = { seconds: Number(baseRun.stdout.trim()), peakMiB: baseRun.peakMiB };
   const same = cliImport(store, join(dir, "same-rows.lance"), ["--cf", "raw", "--chunk", `time=${ocean.CHUNK_TIMES}`]);
   const grid = cliImport(store, join(dir, "defaults.lance"), []);
-  const goal = (ratio: number, peak: number) => `${ratio <= 1.3 ? "met" : "NOT met"} / ${peak < 512 ? "met" : "NOT met"}`;
+  const goal = (ratio: number, peak: number) =>
+    `${ratio <= 1.3 ? "met" : "NOT met"} / ${peak < 512 ? "met" : "NOT met"}`;
   console.log(`store: ${MIB} MiB of sst (Zarr v3, zstd 3, 1 MiB chunks), ${times} time steps`);
-  console.log(`${"baseline: zarrita read + NdWriter, 1 chunk a row".padEnd(52)} ${base.seconds.toFixed(1).padStart(6)} s         ${times / ocean.CHUNK_TIMES} rows  peak RSS ${base.peakMiB.toFixed(0)} MiB`);
-  for (const [name, r] of [["lance-nd import --cf raw --chunk time=4", same], ["lance-nd import (defaults: --cf mask, store grid)", grid]] as const) {
+  console.log(
+    `${"baseline: zarrita read + NdWriter, 1 chunk a row".padEnd(52)} ${base.seconds.toFixed(1).padStart(6)} s         ${times / ocean.CHUNK_TIMES} rows  peak RSS ${base.peakMiB.toFixed(0)} MiB`,
+  );
+  for (const [name, r] of [
+    ["lance-nd import --cf raw --chunk time=4", same],
+    ["lance-nd import (defaults: --cf mask, store grid)", grid],
+  ] as const) {
     const ratio = r.seconds / base.seconds;
-    console.log(`${name.padEnd(52)} ${r.seconds.toFixed(1).padStart(6)} s  ${ratio.toFixed(2)}x  ${r.rows} rows  peak RSS ${r.peakMiB.toFixed(0)} MiB  (goals <= 1.3x / < 512 MiB: ${goal(ratio, r.peakMiB)})`);
+    console.log(
+      `${name.padEnd(52)} ${r.seconds.toFixed(1).padStart(6)} s  ${ratio.toFixed(2)}x  ${r.rows} rows  peak RSS ${r.peakMiB.toFixed(0)} MiB  (goals <= 1.3x / < 512 MiB: ${goal(ratio, r.peakMiB)})`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -47,7 +47,11 @@ const FREEZING = -1.8; // sea water freezes at about -1.8 degC
  */
 export function oceanDemo(options: OceanDemoOptions = {}): NdRecordBatch {
   const { times = 12, lat: nLat = 90, lon: nLon = 180, seed = 42 } = options;
-  for (const [name, n] of [["times", times], ["lat", nLat], ["lon", nLon]] as const) {
+  for (const [name, n] of [
+    ["times", times],
+    ["lat", nLat],
+    ["lon", nLon],
+  ] as const) {
     if (!Number.isInteger(n) || n < 1) {
       throw new CliError("InvalidArgument", `oceanDemo: ${name} must be a positive integer, got ${n}`);
     }
@@ -132,7 +136,11 @@ function weather(seed: number): (lat: number, lon: number, month: number) => num
 }
 
 /** 1 where a cell is land: inside a continent ellipse, with coasts roughened by the noise. */
-function landMask(lat: Float32Array, lon: Float32Array, waves: (lat: number, lon: number, month: number) => number): Uint8Array {
+function landMask(
+  lat: Float32Array,
+  lon: Float32Array,
+  waves: (lat: number, lon: number, month: number) => number,
+): Uint8Array {
   const mask = new Uint8Array(lat.length * lon.length);
   for (let i = 0; i < lat.length; i++) {
     for (let j = 0; j < lon.length; j++) {

@@ -8,7 +8,14 @@ import { registerExport } from "./commands/export.js";
 import { registerInfo } from "./commands/info.js";
 import { registerVars } from "./commands/vars.js";
 import { registerScan } from "./commands/scan.js";
-import { registerCleanup, registerCompact, registerDelete, registerRestore, registerVersions, registerWiden } from "./commands/maintenance.js";
+import {
+  registerCleanup,
+  registerCompact,
+  registerDelete,
+  registerRestore,
+  registerVersions,
+  registerWiden,
+} from "./commands/maintenance.js";
 import { registerDefaults } from "./commands/defaults.js";
 import { registerBranch, registerTag } from "./commands/version-control.js";
 import { registerCheck } from "./commands/check.js";
@@ -21,7 +28,9 @@ import { registerView } from "./view/command.js";
  */
 export function createProgram(io: Io): Command {
   const program = new Command("lance-nd")
-    .description("N-dimensional datasets (netCDF / xarray model) in Lance tables: import, inspect, scan, plot, maintain.")
+    .description(
+      "N-dimensional datasets (netCDF / xarray model) in Lance tables: import, inspect, scan, plot, maintain.",
+    )
     .version(pkg.version)
     .option("--debug", "print the stack of an error")
     // Program options go before the command, so a command can have its own --version.
@@ -33,7 +42,10 @@ export function createProgram(io: Io): Command {
       writeErr: (text) => io.stderr.write(text),
       outputError: (text, write) => write(`lance-nd: ${text.replace(/^error: /, "")}`),
     })
-    .addHelpText("after", "\nExit codes: 0 success, 1 a failed command (one line on stderr says why), 2 a usage error.");
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 success, 1 a failed command (one line on stderr says why), 2 a usage error.",
+    );
   for (const register of [
     registerDemo,
     registerImport,

@@ -5,7 +5,16 @@
 import { CliError, isCliError } from "./errors.js";
 
 /** Error classes of the lance-nd packages: their messages are written for users. */
-const USER_ERRORS = new Set(["CliError", "LanceNdError", "NdArrowError", "FormatError", "CastingError", "StatsError", "NetcdfError", "CfError"]);
+const USER_ERRORS = new Set([
+  "CliError",
+  "LanceNdError",
+  "NdArrowError",
+  "FormatError",
+  "CastingError",
+  "StatsError",
+  "NetcdfError",
+  "CfError",
+]);
 
 /**
  * Runs `fn`; an error becomes a `CommandFailed` CliError whose message is
@@ -37,7 +46,11 @@ export function errorReport(err: unknown, debug: boolean): string {
   const line = what === undefined ? `lance-nd: ${why}${bug}` : `lance-nd: ${what} (${why})${bug}`;
   if (!debug) return line;
   const stacks: string[] = [];
-  for (let e: unknown = reason, depth = 0; e !== undefined && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = reason, depth = 0;
+    e !== undefined && depth < 8;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     stacks.push(e instanceof Error ? (e.stack ?? e.message) : String(e));
   }
   return [line.replace(bug, ""), ...stacks.map((s, i) => (i === 0 ? s : `caused by: ${s}`))].join("\n");
@@ -45,5 +58,8 @@ export function errorReport(err: unknown, debug: boolean): string {
 
 /** A message as one line: line breaks and runs of spaces become one space. */
 export function oneLine(message: string): string {
-  return message.replace(/\s*\n\s*/g, "; ").replace(/\s{2,}/g, " ").trim();
+  return message
+    .replace(/\s*\n\s*/g, "; ")
+    .replace(/\s{2,}/g, " ")
+    .trim();
 }

@@ -36,40 +36,63 @@ const reason = missing();
 if (reason !== undefined && process.env.CI === "true") throw new Error(`the xarray oracle must run in CI: ${reason}`);
 if (reason !== undefined) console.warn(`xarray oracle skipped: ${reason}`);
 
-describe.skipIf(reason !== undefined)("dataset region reads against xarray (example_1.nc, chunked lat=2, lon=4)", () => {
-  let cases: OracleCase[];
-  let ds: Dataset;
-  beforeAll(async () => {
-    ensureBuilt();
-    const dir = tempDir();
-    const out = join(dir, "oracle.json");
-    const run = spawnSync("/usr/bin/python3", [SCRIPT, NC, out], { encoding: "utf8" });
-    if (run.status !== 0) throw new Error(`oracle script failed: ${run.stderr}`);
-    cases = JSON.parse(readFileSync(out, "utf8")) as OracleCase[];
-    const table = join(dir, "example.lance");
-    // Raw values, as the oracle reads them: this test is about the region, not CF masking.
-    const imported = cli(["import", NC, table, "--chunk", "lat=2,lon=4", "--cf", "raw"]);
-    if (imported.code !== 0) throw new Error(imported.stderr);
-    ds = await dataset(await open(table));
-  }, 120_000);
+describe.skipIf(reason !== undefined)(
+  "dataset region reads against xarray (example_1.nc, chunked lat=2, lon=4)",
+  () => {
+    let cases: OracleCase[];
+    let ds: Dataset;
+    beforeAll(async () => {
+      ensureBuilt();
+      const dir = tempDir();
+      const out = join(dir, "oracle.json");
+      const run = spawnSync("/usr/bin/python3", [SCRIPT, NC, out], { encoding: "utf8" });
+      if (run.status !== 0) throw new Error(`oracle script failed: ${run.stderr}`);
+      cases = JSON.parse(readFileSync(out, "utf8")) as OracleCase[];
+      const table = join(dir, "example.lance");
+      // Raw values, as the oracle reads them: this test is about the region, not CF masking.
+      const imported = cli(["import", NC, table, "--chunk", "lat=2,lon=4", "--cf", "raw"]);
+      if (imported.code !== 0) throw new Error(imported.stderr);
+      ds = await dataset(await open(table));
+    }, 120_000);
 
-  it("the file is 9 chunk rows on the grid time 1, level 4, lat 5, lon 10", () => {
-    expect(ds.chunkCount).toBe(9);
-    expect(ds.dims).toEqual([{ name: "time", size: 1 }, { name: "level", size: 4 }, { name: "lat", size: 5 }, { name: "lon", size: 10 }]);
-  });
+    it("the file is 9 chunk rows on the grid time 1, level 4, lat 5, lon 10", () => {
+      expect(ds.chunkCount).toBe(9);
+      expect(ds.dims).toEqual([
+        { name: "time", size: 1 },
+        { name: "level", size: 4 },
+        { name: "lat", size: 5 },
+        { name: "lon", size: 10 },
+      ]);
+    });
 
-  it("every isel / sel case equals xarray's result, value by value", async () => {
-    expect(cases.length).toBeGreaterThanOrEqual(7);
-    for (const c of cases) {
-      const view = c.isel !== undefined ? ds.isel(c.isel) : ds.sel(c.sel!, c.method === undefined ? {} : { method: c.method });
-      const got = await view.read();
-      const arrays = Object.fromEntries(
-        got.arrays().map(([name, a]) => [name, { dims: a.dims.map((d) => [d.name, d.size]), values: Array.from(a.values as Iterable<number | bigint>, Number) }]),
-      );
-      const want = Object.fromEntries(
-        Object.entries(c.arrays).map(([name, a]) => [name, { dims: a.dims, values: a.values.map((v) => (got.get(name)?.type.toString() === "Float32" ? Math.fround(v) : v)) }]),
-      );
-      expect({ case: c.name, arrays }).toEqual({ case: c.name, arrays: want });
-    }
-  });
-});
+    it("every isel / sel case equals xarray's result, value by value", async () => {
+      expect(cases.length).toBeGreaterThanOrEqual(7);
+      for (const c of cases) {
+        const view =
+          c.isel !== undefined ? ds.isel(c.isel) : ds.sel(c.sel!, c.method === undefined ? {} : { method: c.method });
+        const got = await view.read();
+        const arrays = Object.fromEntries(
+          got
+            .arrays()
+            .map(([name, a]) => [
+              name,
+              {
+                dims: a.dims.map((d) => [d.name, d.size]),
+                values: Array.from(a.values as Iterable<number | bigint>, Number),
+              },
+            ]),
+        );
+        const want = Object.fromEntries(
+          Object.entries(c.arrays).map(([name, a]) => [
+            name,
+            {
+              dims: a.dims,
+              values: a.values.map((v) => (got.get(name)?.type.toString() === "Float32" ? Math.fround(v) : v)),
+            },
+          ]),
+        );
+        expect({ case: c.name, arrays }).toEqual({ case: c.name, arrays: want });
+      }
+    });
+  },
+);

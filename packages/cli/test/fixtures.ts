@@ -37,7 +37,9 @@ export function fixtureSkipReason(): string | undefined {
 /** Runs the fixture script when a file is missing (call it from `beforeAll`). */
 export function ensureFixtures(): void {
   if (FILES.every((f) => existsSync(join(FIXTURE_DIR, f)))) return;
-  const run = spawnSync("bash", [join(HERE, "..", "..", "netcdf", "scripts", "make-fixtures.sh"), FIXTURE_DIR], { encoding: "utf8" });
+  const run = spawnSync("bash", [join(HERE, "..", "..", "netcdf", "scripts", "make-fixtures.sh"), FIXTURE_DIR], {
+    encoding: "utf8",
+  });
   if (run.status !== 0) throw new Error(`make-fixtures.sh failed: ${run.stderr}`);
 }
 

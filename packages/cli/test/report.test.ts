@@ -26,7 +26,9 @@ describe("errorReport", () => {
         throw new TypeError("x is undefined");
       }),
     );
-    expect(errorReport(err, false)).toBe("lance-nd: cannot read t.lance (x is undefined) [unexpected error; run with --debug for the stack]");
+    expect(errorReport(err, false)).toBe(
+      "lance-nd: cannot read t.lance (x is undefined) [unexpected error; run with --debug for the stack]",
+    );
   });
 
   it("--debug adds the stacks down the cause chain", async () => {

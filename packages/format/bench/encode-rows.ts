@@ -13,8 +13,14 @@ function chunk(i: number): NdRecordBatch {
   const values = new Float32Array(nt * nlat * nlon);
   for (let j = 0; j < values.length; j++) values[j] = 270 + ((j * 7 + i) % 4000) / 100;
   const sst = NdArray.from(values, { dims: { time: nt, lat: nlat, lon: nlon }, attrs: { units: "K" } });
-  const lat = NdArray.from(Float32Array.from({ length: nlat }, (_, j) => j - 90), { dims: { lat: nlat } });
-  const lon = NdArray.from(Float32Array.from({ length: nlon }, (_, j) => j), { dims: { lon: nlon } });
+  const lat = NdArray.from(
+    Float32Array.from({ length: nlat }, (_, j) => j - 90),
+    { dims: { lat: nlat } },
+  );
+  const lon = NdArray.from(
+    Float32Array.from({ length: nlon }, (_, j) => j),
+    { dims: { lon: nlon } },
+  );
   return new NdRecordBatch({ sst, lat, lon }, { id: `chunk-${i}` });
 }
 
@@ -68,6 +74,10 @@ const ms = (x: number): string => `${x.toFixed(2)} ms`.padStart(10);
 console.log(`${rows.length} rows, ${(values / 1e6).toFixed(1)} M Float32 values of sst, best of 15`);
 console.log(`nd-arrow encode (baseline 1)      ${ms(t.encode!)}`);
 console.log(`min/max loop (baseline 2)         ${ms(t.minMax!)}`);
-console.log(`encodeRows, stats                 ${ms(t.withStats!)}  ${(t.withStats! / (t.encode! + t.minMax!)).toFixed(2)}x (baseline 1 + 2)`);
-console.log(`encodeRows, stats: false          ${ms(t.withoutStats!)}  ${(t.withoutStats! / t.encode!).toFixed(2)}x baseline 1`);
+console.log(
+  `encodeRows, stats                 ${ms(t.withStats!)}  ${(t.withStats! / (t.encode! + t.minMax!)).toFixed(2)}x (baseline 1 + 2)`,
+);
+console.log(
+  `encodeRows, stats: false          ${ms(t.withoutStats!)}  ${(t.withoutStats! / t.encode!).toFixed(2)}x baseline 1`,
+);
 console.log(`planWrite (no change), per call   ${ms(t.plan100! / 100)}`);

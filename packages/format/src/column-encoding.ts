@@ -20,7 +20,8 @@ export function applyColumnEncoding(field: Field, options: ColumnOptions): Field
   const entries = encodingEntries(options);
   const top = new Map([...entries].filter(([key]) => key === STRUCTURAL_ENCODING_KEY));
   const leaf = new Map([...entries].filter(([key]) => key !== STRUCTURAL_ENCODING_KEY));
-  const encodeChild = (child: Field): Field => mapField(child, (f, isLeaf) => withEncoding(f, isLeaf ? leaf : new Map()));
+  const encodeChild = (child: Field): Field =>
+    mapField(child, (f, isLeaf) => withEncoding(f, isLeaf ? leaf : new Map()));
   const children = nestedChildren(field);
   // A top-level leaf (no struct or list) gets both kinds of keys.
   if (children === null) return withEncoding(field, new Map([...top, ...leaf]));
@@ -51,7 +52,13 @@ export function stripEncodingMetadata(field: Field): Field {
 function mapField(field: Field, fn: (field: Field, isLeaf: boolean) => Field): Field {
   const children = nestedChildren(field);
   if (children === null) return fn(field, true);
-  return fn(rebuild(field, children.map((child) => mapField(child, fn))), false);
+  return fn(
+    rebuild(
+      field,
+      children.map((child) => mapField(child, fn)),
+    ),
+    false,
+  );
 }
 
 /** The children of a struct or a list field, or null for a leaf. */

@@ -44,7 +44,11 @@ const columnOptionsSchema = z.strictObject(
     structuralEncoding: z.enum(["miniblock", "fullzip"], { error: 'expected "miniblock" or "fullzip"' }).optional(),
     compression: compressionSchema.optional(),
     bss: z.enum(["off", "on", "auto"], { error: 'expected "off", "on" or "auto"' }).optional(),
-    rleThreshold: z.number({ error: "expected a number from 0 to 1" }).min(0).max(1, "expected a number from 0 to 1").optional(),
+    rleThreshold: z
+      .number({ error: "expected a number from 0 to 1" })
+      .min(0)
+      .max(1, "expected a number from 0 to 1")
+      .optional(),
   },
   { error: `expected an object with the options ${ALLOWED_KEYS.join(", ")}` },
 );
@@ -66,7 +70,8 @@ export function parseColumnOptions(input: unknown, where = "column options"): Co
   const { compression, ...rest } = result.data;
   const options: ColumnOptions = dropUndefined(rest);
   if (compression !== undefined) {
-    options.compression = compression.level === undefined ? compression.codec : { codec: compression.codec, level: compression.level };
+    options.compression =
+      compression.level === undefined ? compression.codec : { codec: compression.codec, level: compression.level };
   }
   return options;
 }

@@ -18,14 +18,22 @@ import { FormatError } from "./errors.js";
  * for (const batch of decodeRows(scanBatch)) console.log(batch.names());
  */
 export function decodeRows(rb: RecordBatch): NdRecordBatch[] {
-  const keep = rb.schema.fields.flatMap((field, i) => (isStatsColumn(field.name) ? [] : [{ field: stripEncodingMetadata(field), i }]));
+  const keep = rb.schema.fields.flatMap((field, i) =>
+    isStatsColumn(field.name) ? [] : [{ field: stripEncodingMetadata(field), i }],
+  );
   const schema = new Schema(keep.map((k) => k.field));
   const children = keep.map((k) => rb.data.children[k.i]!);
-  const nd = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: rb.numRows, nullCount: 0, children }));
+  const nd = new RecordBatch(
+    schema,
+    makeData({ type: new Struct(schema.fields), length: rb.numRows, nullCount: 0, children }),
+  );
   try {
     return decode(nd, { nulls: "absent" });
   } catch (err) {
     if (!isNdArrowError(err)) throw err;
-    throw new FormatError("InvalidTable", `the table rows break the nd-arrow layout: ${err.message}`, { column: err.column, cause: err });
+    throw new FormatError("InvalidTable", `the table rows break the nd-arrow layout: ${err.message}`, {
+      column: err.column,
+      cause: err,
+    });
   }
 }

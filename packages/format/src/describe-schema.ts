@@ -21,7 +21,9 @@ export function describeSchema(schema: Schema): string {
     const children = nestedKind(field);
     const type = children ?? String(field.type);
     const metadata = [...field.metadata].map(([key, value]) => `${key}=${value}`).join(", ");
-    lines.push(`${"  ".repeat(depth)}${field.name}${field.nullable ? "?" : ""}: ${type}${metadata ? ` {${metadata}}` : ""}`);
+    lines.push(
+      `${"  ".repeat(depth)}${field.name}${field.nullable ? "?" : ""}: ${type}${metadata ? ` {${metadata}}` : ""}`,
+    );
     if (children !== null) for (const child of field.type.children as Field[]) visit(child, depth + 1);
   };
   for (const field of schema.fields) visit(field, 0);

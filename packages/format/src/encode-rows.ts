@@ -34,7 +34,11 @@ export interface EncodeRowsOptions {
  * @example
  * const rb = encodeRows(batches, plan.schema);
  */
-export function encodeRows(batches: readonly NdRecordBatch[], schema: Schema, options: EncodeRowsOptions = {}): RecordBatch {
+export function encodeRows(
+  batches: readonly NdRecordBatch[],
+  schema: Schema,
+  options: EncodeRowsOptions = {},
+): RecordBatch {
   const layout = validateTableSchema(schema);
   const stats = options.stats ?? layout.stats;
   let nd: RecordBatch;
@@ -42,7 +46,10 @@ export function encodeRows(batches: readonly NdRecordBatch[], schema: Schema, op
     nd = encode(batches, { schema: new Schema(schema.fields.filter((f) => !isStatsColumn(f.name))) });
   } catch (err) {
     if (!isNdArrowError(err)) throw err;
-    throw new FormatError("SchemaMismatch", `the rows do not fit the table schema: ${err.message}`, { column: err.column, cause: err });
+    throw new FormatError("SchemaMismatch", `the rows do not fit the table schema: ${err.message}`, {
+      column: err.column,
+      cause: err,
+    });
   }
   if (schema.fields.length === 0 && batches.length > 0) {
     throw new FormatError(

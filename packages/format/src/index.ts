@@ -17,7 +17,14 @@
 export { FormatError, isFormatError } from "./errors.js";
 export type { FormatErrorCode, FormatErrorContext, CastingMode } from "./errors.js";
 export { FORMAT_KEY, FORMAT_VERSION, STATS_KEY, COLUMN_DEFAULTS_PREFIX, ENCODING_PREFIX } from "./metadata-keys.js";
-export { isReservedName, checkArrayName, quoteIdentifier, quoteFieldPath, sqlStringLiteral, selectName } from "./names.js";
+export {
+  isReservedName,
+  checkArrayName,
+  quoteIdentifier,
+  quoteFieldPath,
+  sqlStringLiteral,
+  selectName,
+} from "./names.js";
 export { parseColumnOptions, mergeColumnOptions } from "./column-options.js";
 export { describeValue } from "./describe-value.js";
 export type { ColumnOptions, Codec } from "./column-options.js";

@@ -22,19 +22,31 @@ export function isReservedName(name: string): boolean {
 export function checkArrayName(name: string): void {
   if (name === "") throw new FormatError("InvalidInput", "an array name must not be empty");
   if (isReservedName(name)) {
-    throw new FormatError("ReservedName", `array name "${name}" is reserved: names that start with "__" belong to the format`, {
-      column: name,
-    });
+    throw new FormatError(
+      "ReservedName",
+      `array name "${name}" is reserved: names that start with "__" belong to the format`,
+      {
+        column: name,
+      },
+    );
   }
   if (name.includes(".")) {
-    throw new FormatError("InvalidInput", `array name "${name}" contains ".", which Lance does not allow in a column name`, {
-      column: name,
-    });
+    throw new FormatError(
+      "InvalidInput",
+      `array name "${name}" contains ".", which Lance does not allow in a column name`,
+      {
+        column: name,
+      },
+    );
   }
   if (name.includes("`")) {
-    throw new FormatError("InvalidInput", `array name "${name}" contains a backtick, which Lance cannot read back in a column name`, {
-      column: name,
-    });
+    throw new FormatError(
+      "InvalidInput",
+      `array name "${name}" contains a backtick, which Lance cannot read back in a column name`,
+      {
+        column: name,
+      },
+    );
   }
 }
 

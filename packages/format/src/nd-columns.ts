@@ -55,6 +55,9 @@ export function readArrayColumn(field: Field, code: FormatErrorCode): ArrayColum
   try {
     return { field, ...arrayColumnLayout(field) };
   } catch (err) {
-    throw new FormatError(code, `column "${field.name}": ${(err as Error).message}`, { column: field.name, cause: err });
+    throw new FormatError(code, `column "${field.name}": ${(err as Error).message}`, {
+      column: field.name,
+      cause: err,
+    });
   }
 }

@@ -89,7 +89,9 @@ export interface WritePlan {
 export const CASTING_MODES = [...CASTINGS, "promote"] as const satisfies readonly CastingMode[];
 
 const castingSchema = z.enum(CASTING_MODES);
-const castingList = `${CASTING_MODES.slice(0, -1).map((m) => JSON.stringify(m)).join(", ")} or ${JSON.stringify(CASTING_MODES.at(-1))}`;
+const castingList = `${CASTING_MODES.slice(0, -1)
+  .map((m) => JSON.stringify(m))
+  .join(", ")} or ${JSON.stringify(CASTING_MODES.at(-1))}`;
 
 /**
  * Plans a write of rows with the nd schema `incoming` (nd-arrow's union
@@ -116,7 +118,10 @@ const castingList = `${CASTING_MODES.slice(0, -1).map((m) => JSON.stringify(m)).
 export function planWrite(tableSchemaOrNull: Schema | null, incoming: Schema, options: PlanOptions = {}): WritePlan {
   const parsed = castingSchema.safeParse(options.casting ?? "no");
   if (!parsed.success) {
-    throw new FormatError("InvalidInput", `invalid casting ${JSON.stringify(options.casting)}: expected ${castingList}`);
+    throw new FormatError(
+      "InvalidInput",
+      `invalid casting ${JSON.stringify(options.casting)}: expected ${castingList}`,
+    );
   }
   const casting = parsed.data;
   checkStorableTimeZones(incoming);
@@ -156,7 +161,10 @@ export function planWrite(tableSchemaOrNull: Schema | null, incoming: Schema, op
       const current = fields.find((f) => f.name === name)!;
       const { valueType, attrFields, attrsNullable } = arrayColumnLayout(current);
       // An `attrs` struct added to an existing column is nullable: its older rows read it as null.
-      const column = withType(current, arrayColumnType(valueType, [...attrFields, ...added], attrsNullable || attrFields.length === 0));
+      const column = withType(
+        current,
+        arrayColumnType(valueType, [...attrFields, ...added], attrsNullable || attrFields.length === 0),
+      );
       replace(column);
       plan.newAttrs.push({ column: name, fields: arrayColumnLayout(column).attrFields.slice(attrFields.length) });
     }
@@ -180,7 +188,10 @@ export function planWrite(tableSchemaOrNull: Schema | null, incoming: Schema, op
 function createPlan(schema: Schema): WritePlan {
   const layout = validateTableSchema(schema);
   return {
-    newColumns: [...layout.arrays.values()].map(({ field }) => ({ column: field, stats: layout.statsColumns.get(field.name) ?? null })),
+    newColumns: [...layout.arrays.values()].map(({ field }) => ({
+      column: field,
+      stats: layout.statsColumns.get(field.name) ?? null,
+    })),
     newAttrs: [],
     newGlobalAttrs: [],
     newGlobalAttrsColumn: layout.globalAttrs,
@@ -203,7 +214,11 @@ function planGlobalAttrs(
 ): { newColumn: Field | null; newKeys: Field[]; column: Field | null } {
   const incomingKeys = incoming === null ? [] : (incoming.type as Struct).children;
   if (table === null) {
-    return { newColumn: incomingKeys.length > 0 ? newGlobalAttrsColumn(incomingKeys, encodings) : null, newKeys: [], column: null };
+    return {
+      newColumn: incomingKeys.length > 0 ? newGlobalAttrsColumn(incomingKeys, encodings) : null,
+      newKeys: [],
+      column: null,
+    };
   }
   const tableKeys = (table.type as Struct).children;
   const added = planAttrs(tableKeys, incomingKeys, casts, GLOBAL_ATTRS_COLUMN, (key) => ({ globalAttr: key }));
@@ -217,7 +232,13 @@ function planGlobalAttrs(
  * cast and returns the table type after the write (the widened type under
  * Promote).
  */
-function planValues(column: string, table: DataType, incoming: DataType, casting: CastingMode, casts: Cast[]): DataType {
+function planValues(
+  column: string,
+  table: DataType,
+  incoming: DataType,
+  casting: CastingMode,
+  casts: Cast[],
+): DataType {
   if (sameType(incoming, table)) return table;
   const mismatch = (why: string, cause?: unknown): never => {
     throw new FormatError(
@@ -265,7 +286,10 @@ function planAttrs(
       const to = existing.type;
       if (!canCastAttr(from, to)) {
         const shapeChanges = (from.typeId === Type.List) !== (to.typeId === Type.List);
-        const place = column === GLOBAL_ATTRS_COLUMN ? `global attribute "${field.name}"` : `variable "${column}" attribute "${field.name}"`;
+        const place =
+          column === GLOBAL_ATTRS_COLUMN
+            ? `global attribute "${field.name}"`
+            : `variable "${column}" attribute "${field.name}"`;
         throw new FormatError(
           "SchemaMismatch",
           `${place}: cannot write ${String(from)} into the table's ${String(to)} (attributes follow "safe" casting${shapeChanges ? "; a scalar and a list never cast" : ""})`,

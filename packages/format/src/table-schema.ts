@@ -64,7 +64,10 @@ export function columnEncodings(
   options: Pick<TableSchemaOptions, "columnDefaults" | "columns">,
   tableDefaults: ColumnOptions = {},
 ): ColumnEncodings {
-  const defaults = mergeColumnOptions(tableDefaults, parseColumnOptions(options.columnDefaults ?? {}, "columnDefaults"));
+  const defaults = mergeColumnOptions(
+    tableDefaults,
+    parseColumnOptions(options.columnDefaults ?? {}, "columnDefaults"),
+  );
   const own = new Map(
     Object.entries(options.columns ?? {}).map(([name, value]) => [name, parseColumnOptions(value, `columns.${name}`)]),
   );
@@ -80,7 +83,10 @@ export function newArrayColumn(
   const options = encodings.of(column.field.name);
   return {
     column: applyColumnEncoding(column.field, options),
-    stats: stats && hasStats(column.valueType) ? applyColumnEncoding(statsField(column.field.name, column.valueType), options) : null,
+    stats:
+      stats && hasStats(column.valueType)
+        ? applyColumnEncoding(statsField(column.field.name, column.valueType), options)
+        : null,
   };
 }
 

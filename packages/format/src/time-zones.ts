@@ -25,14 +25,19 @@ function checkType(column: string, path: readonly string[], type: DataType): voi
     return;
   }
   const isList = type.typeId === Type.List || type.typeId === Type.FixedSizeList;
-  for (const child of (type.children ?? []) as Field[]) checkType(column, isList ? path : [...path, child.name], child.type);
+  for (const child of (type.children ?? []) as Field[])
+    checkType(column, isList ? path : [...path, child.name], child.type);
 }
 
 function unstorableZone(column: string, path: readonly string[], zone: string): FormatError {
   // An nd column is Struct<values, dim_names, dim_sizes, attrs: Struct<key...>>; `__global_attrs__` is Struct<key...>.
   const key = column === GLOBAL_ATTRS_COLUMN ? path[0] : path[0] === "attrs" ? path[1] : undefined;
   const place =
-    key === undefined ? `variable "${column}"` : column === GLOBAL_ATTRS_COLUMN ? `global attribute "${key}"` : `variable "${column}" attribute "${key}"`;
+    key === undefined
+      ? `variable "${column}"`
+      : column === GLOBAL_ATTRS_COLUMN
+        ? `global attribute "${key}"`
+        : `variable "${column}" attribute "${key}"`;
   const compact = zone.replaceAll(":", "");
   return new FormatError(
     "InvalidInput",

@@ -50,7 +50,8 @@ export function validateTableSchema(schema: Schema): TableLayout {
   for (const field of schema.fields) {
     if (field.name === GLOBAL_ATTRS_COLUMN) globalAttrs = checkGlobalAttrs(field);
     else if (isStatsColumn(field.name)) statsFields.push(field);
-    else if (isArrayColumn(field) && !isReservedName(field.name)) arrays.set(field.name, readArrayColumn(field, "InvalidTable"));
+    else if (isArrayColumn(field) && !isReservedName(field.name))
+      arrays.set(field.name, readArrayColumn(field, "InvalidTable"));
     else {
       throw new FormatError(
         "InvalidTable",
@@ -121,7 +122,9 @@ function checkStatsColumn(field: Field, arrays: ReadonlyMap<string, ArrayColumn>
   const fits = (child: Field | undefined, name: string): boolean =>
     child !== undefined && child.name === name && sameType(child.type, array.valueType);
   if (children.length !== 2 || !fits(min, "min") || !fits(max, "max")) {
-    fail(`expected Struct<min: ${String(array.valueType)}, max: ${String(array.valueType)}>, found ${String(field.type)}`);
+    fail(
+      `expected Struct<min: ${String(array.valueType)}, max: ${String(array.valueType)}>, found ${String(field.type)}`,
+    );
   }
   return variable;
 }

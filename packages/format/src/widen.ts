@@ -37,7 +37,11 @@ export interface Widening {
  * @example
  * const { schema } = widenSchema(table, "sst", new Float64());
  */
-export function widenSchema(tableSchema: Schema, variable: string, to: DataType): { schema: Schema; widening: Widening } {
+export function widenSchema(
+  tableSchema: Schema,
+  variable: string,
+  to: DataType,
+): { schema: Schema; widening: Widening } {
   const layout = validateTableSchema(tableSchema);
   const array = layout.arrays.get(variable);
   if (array === undefined) {
@@ -58,7 +62,9 @@ export function widenSchema(tableSchema: Schema, variable: string, to: DataType)
     columnEncoding(old),
   );
   const statsColumn =
-    layout.stats && hasStats(to) ? applyColumnEncoding(statsField(variable, to), columnEncoding(oldStats ?? old)) : null;
+    layout.stats && hasStats(to)
+      ? applyColumnEncoding(statsField(variable, to), columnEncoding(oldStats ?? old))
+      : null;
   const fields: Field[] = [];
   for (const field of tableSchema.fields) {
     if (field.name === variable) fields.push(column);

@@ -9,13 +9,19 @@ function add(metadata: Map<string, string>, added: Map<string, string>): Map<str
 
 describe("column defaults (FORMAT.md section 3)", () => {
   it("6 the defaults are table schema metadata keys lance_nd.column_defaults. + a lance-encoding key", () => {
-    const metadata = columnDefaultsMetadata({ compression: { codec: "zstd", level: 3 }, structuralEncoding: "miniblock" });
+    const metadata = columnDefaultsMetadata({
+      compression: { codec: "zstd", level: 3 },
+      structuralEncoding: "miniblock",
+    });
     expect([...metadata]).toEqual([
       ["lance_nd.column_defaults.lance-encoding:structural-encoding", "miniblock"],
       ["lance_nd.column_defaults.lance-encoding:compression", "zstd"],
       ["lance_nd.column_defaults.lance-encoding:compression-level", "3"],
     ]);
-    expect(readColumnDefaults(metadata)).toEqual({ compression: { codec: "zstd", level: 3 }, structuralEncoding: "miniblock" });
+    expect(readColumnDefaults(metadata)).toEqual({
+      compression: { codec: "zstd", level: 3 },
+      structuralEncoding: "miniblock",
+    });
   });
 
   it("the seed's keys written by another writer read back", () => {
@@ -67,9 +73,9 @@ describe("column defaults (FORMAT.md section 3)", () => {
       return undefined;
     };
     expect(code(() => columnDefaultsMetadata({ bss: "maybe" as "on" }))).toBe("InvalidInput");
-    expect(code(() => readColumnDefaults(new Map([["lance_nd.column_defaults.lance-encoding:compression-level", "x"]])))).toBe(
-      "InvalidTable",
-    );
+    expect(
+      code(() => readColumnDefaults(new Map([["lance_nd.column_defaults.lance-encoding:compression-level", "x"]]))),
+    ).toBe("InvalidTable");
     expect(code(() => readColumnDefaults(new Map([["lance_nd.column_defaults@2", "1"]])))).toBe("InvalidTable");
   });
 });

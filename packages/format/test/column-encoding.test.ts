@@ -2,14 +2,30 @@ import { Field, Float32, Int32, Utf8 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { arrayColumnField } from "@lance-nd/nd-arrow";
 import { statsField } from "@lance-nd/stats";
-import { applyColumnEncoding, columnEncoding, describeSchema, isFormatError, stripEncodingMetadata } from "../src/index.js";
+import {
+  applyColumnEncoding,
+  columnEncoding,
+  describeSchema,
+  isFormatError,
+  stripEncodingMetadata,
+} from "../src/index.js";
 import { Schema } from "apache-arrow";
 
-const sst = arrayColumnField("sst", new Float32(), [new Field("units", new Utf8(), true), new Field("scale", new Int32(), true)], new Map([["note", "mine"]]));
+const sst = arrayColumnField(
+  "sst",
+  new Float32(),
+  [new Field("units", new Utf8(), true), new Field("scale", new Int32(), true)],
+  new Map([["note", "mine"]]),
+);
 
 describe("column encoding (FORMAT.md section 3)", () => {
   it("6 the structural encoding goes on the top-level field, the other keys on each leaf field", () => {
-    const field = applyColumnEncoding(sst, { structuralEncoding: "miniblock", compression: { codec: "zstd", level: 3 }, bss: "on", rleThreshold: 0.25 });
+    const field = applyColumnEncoding(sst, {
+      structuralEncoding: "miniblock",
+      compression: { codec: "zstd", level: 3 },
+      bss: "on",
+      rleThreshold: 0.25,
+    });
     expect(describeSchema(new Schema([field]))).toBe(
       [
         "sst?: Struct {note=mine, ARROW:extension:name=nd_arrow.array, ARROW:extension:metadata={}, lance-encoding:structural-encoding=miniblock}",
@@ -27,7 +43,10 @@ describe("column encoding (FORMAT.md section 3)", () => {
   });
 
   it("6 the min and max leaves of a stats column get the leaf keys", () => {
-    const field = applyColumnEncoding(statsField("sst", new Float32()), { compression: "lz4", structuralEncoding: "fullzip" });
+    const field = applyColumnEncoding(statsField("sst", new Float32()), {
+      compression: "lz4",
+      structuralEncoding: "fullzip",
+    });
     expect(describeSchema(new Schema([field]))).toBe(
       [
         "__stats__:sst?: Struct {lance-encoding:structural-encoding=fullzip}",
@@ -41,20 +60,29 @@ describe("column encoding (FORMAT.md section 3)", () => {
     for (const options of [
       {},
       { compression: "zstd" as const },
-      { structuralEncoding: "fullzip" as const, compression: { codec: "zstd" as const, level: 19 }, bss: "auto" as const, rleThreshold: 1 },
+      {
+        structuralEncoding: "fullzip" as const,
+        compression: { codec: "zstd" as const, level: 19 },
+        bss: "auto" as const,
+        rleThreshold: 1,
+      },
     ]) {
       expect(columnEncoding(applyColumnEncoding(sst, options))).toEqual(options);
     }
   });
 
   it("applying options replaces the earlier encoding and keeps other metadata", () => {
-    const twice = applyColumnEncoding(applyColumnEncoding(sst, { compression: "zstd", bss: "on" }), { compression: "lz4" });
+    const twice = applyColumnEncoding(applyColumnEncoding(sst, { compression: "zstd", bss: "on" }), {
+      compression: "lz4",
+    });
     expect(columnEncoding(twice)).toEqual({ compression: "lz4" });
     expect(twice.metadata.get("note")).toBe("mine");
   });
 
   it("stripping removes each lance-encoding key at every level and keeps the rest", () => {
-    const stripped = stripEncodingMetadata(applyColumnEncoding(sst, { structuralEncoding: "miniblock", compression: "zstd" }));
+    const stripped = stripEncodingMetadata(
+      applyColumnEncoding(sst, { structuralEncoding: "miniblock", compression: "zstd" }),
+    );
     expect(describeSchema(new Schema([stripped]))).toBe(describeSchema(new Schema([sst])));
   });
 

@@ -7,10 +7,17 @@ export function oceanChunk(id: string, time0: number): NdRecordBatch {
   const [nt, nlat, nlon] = [2, 3, 4];
   const sst = NdArray.from(
     Float32Array.from({ length: nt * nlat * nlon }, (_, i) => 280 + i / 4),
-    { dims: { time: nt, lat: nlat, lon: nlon }, attrs: { units: "K", valid_range: attr.float32([270, 310]) }, metadata: { source: "model" } },
+    {
+      dims: { time: nt, lat: nlat, lon: nlon },
+      attrs: { units: "K", valid_range: attr.float32([270, 310]) },
+      metadata: { source: "model" },
+    },
   );
   const lat = NdArray.from(new Float32Array([-10, 0, 10]), { dims: { lat: nlat }, attrs: { units: "degrees_north" } });
-  const lon = NdArray.from(new Float32Array([0, 90, 180, 270]), { dims: { lon: nlon }, attrs: { units: "degrees_east" } });
+  const lon = NdArray.from(new Float32Array([0, 90, 180, 270]), {
+    dims: { lon: nlon },
+    attrs: { units: "degrees_east" },
+  });
   const time = NdArray.from(new BigInt64Array([BigInt(time0), BigInt(time0 + 86400)]), {
     dims: { time: nt },
     type: new TimestampSecond("UTC"),
@@ -25,6 +32,9 @@ export function stationBatch(names: string[]): NdRecordBatch {
     BigInt64Array.from(names, (_, i) => BigInt(1_700_000_000_000 + i)),
     { dims: { station: names.length }, type: new TimestampSecond() },
   );
-  const flag = NdArray.from(names.map((_, i) => i % 2 === 0), { dims: { station: names.length } });
+  const flag = NdArray.from(
+    names.map((_, i) => i % 2 === 0),
+    { dims: { station: names.length } },
+  );
   return new NdRecordBatch({ station, observed, flag });
 }

@@ -39,8 +39,20 @@ describe("public exports", () => {
   });
 
   it("FormatError carries its code and typed fields, and isFormatError filters by code", () => {
-    const err = new format.FormatError("SchemaMismatch", "m", { column: "sst", key: "units", casting: "safe", cause: 1 });
-    expect([err.code, err.column, err.key, err.casting, err.cause, err.name]).toEqual(["SchemaMismatch", "sst", "units", "safe", 1, "FormatError"]);
+    const err = new format.FormatError("SchemaMismatch", "m", {
+      column: "sst",
+      key: "units",
+      casting: "safe",
+      cause: 1,
+    });
+    expect([err.code, err.column, err.key, err.casting, err.cause, err.name]).toEqual([
+      "SchemaMismatch",
+      "sst",
+      "units",
+      "safe",
+      1,
+      "FormatError",
+    ]);
     expect(format.isFormatError(err)).toBe(true);
     expect(format.isFormatError(err, "InvalidTable", "SchemaMismatch")).toBe(true);
     expect(format.isFormatError(err, "InvalidTable")).toBe(false);

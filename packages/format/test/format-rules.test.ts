@@ -66,7 +66,16 @@ function statsRows(rb: Parameters<typeof child>[0], variable: string): unknown[]
 describe("1. Columns", () => {
   it("1.1 the array columns hold the union of the array names of all rows, one value type per name", () => {
     const schema = tableSchema(encodeSchema([ocean, station]));
-    expect(schema.fields.map((f) => f.name)).toEqual(["sst", "lat", "lon", "time", "station", "observed", "flag", "__global_attrs__"]);
+    expect(schema.fields.map((f) => f.name)).toEqual([
+      "sst",
+      "lat",
+      "lon",
+      "time",
+      "station",
+      "observed",
+      "flag",
+      "__global_attrs__",
+    ]);
     const other = new NdRecordBatch({ sst: NdArray.from(new Float64Array([1]), { dims: { x: 1 } }) });
     const err = formatErrorOf(() => planWrite(schema, encodeSchema([other]), { casting: "no" }), "SchemaMismatch");
     expect(err.column).toBe("sst");
@@ -111,17 +120,29 @@ describe("1. Columns", () => {
   it("1.6 the column order has no meaning", () => {
     const schema = tableSchema(encodeSchema([ocean, station]), { stats: true });
     const reversed = new Schema([...schema.fields].reverse(), schema.metadata);
-    expect([...validateTableSchema(reversed).arrays.keys()].sort()).toEqual([...validateTableSchema(schema).arrays.keys()].sort());
+    expect([...validateTableSchema(reversed).arrays.keys()].sort()).toEqual(
+      [...validateTableSchema(schema).arrays.keys()].sort(),
+    );
     const rb = encodeRows([ocean, station], reversed);
     expect(rb.schema.fields.map((f) => f.name)).toEqual(reversed.fields.map((f) => f.name));
-    expect(decodeRows(rb).map((b) => b.names().sort())).toEqual(decodeRows(encodeRows([ocean, station], schema)).map((b) => b.names().sort()));
+    expect(decodeRows(rb).map((b) => b.names().sort())).toEqual(
+      decodeRows(encodeRows([ocean, station], schema)).map((b) => b.names().sort()),
+    );
   });
 
   it("1.7 the schema metadata holds the format version, the column defaults and the stats marker; array field metadata comes from the first row", () => {
-    const first = new NdRecordBatch({ v: NdArray.from(new Int16Array([1]), { dims: { x: 1 }, metadata: { origin: "first" } }) });
-    const second = new NdRecordBatch({ v: NdArray.from(new Int16Array([2]), { dims: { x: 1 }, metadata: { origin: "second" } }) });
+    const first = new NdRecordBatch({
+      v: NdArray.from(new Int16Array([1]), { dims: { x: 1 }, metadata: { origin: "first" } }),
+    });
+    const second = new NdRecordBatch({
+      v: NdArray.from(new Int16Array([2]), { dims: { x: 1 }, metadata: { origin: "second" } }),
+    });
     const schema = tableSchema(encodeSchema([first, second]), { stats: true, columnDefaults: { compression: "zstd" } });
-    expect([...schema.metadata.keys()]).toEqual([FORMAT_KEY, "lance_nd.column_defaults.lance-encoding:compression", STATS_KEY]);
+    expect([...schema.metadata.keys()]).toEqual([
+      FORMAT_KEY,
+      "lance_nd.column_defaults.lance-encoding:compression",
+      STATS_KEY,
+    ]);
     expect(fieldOf(schema, "v").metadata.get("origin")).toBe("first");
     // A later write keeps the table's field metadata.
     const plan = planWrite(schema, encodeSchema([second]), {});
@@ -132,7 +153,17 @@ describe("1. Columns", () => {
 describe("1. Columns: the grid", () => {
   it("1 the format does not store the grid; a reader infers it from the arrays of the row", () => {
     const schema = tableSchema(encodeSchema([ocean]), { stats: true });
-    expect(schema.fields.map((f) => f.name)).toEqual(["sst", "lat", "lon", "time", "__global_attrs__", "__stats__:sst", "__stats__:lat", "__stats__:lon", "__stats__:time"]);
+    expect(schema.fields.map((f) => f.name)).toEqual([
+      "sst",
+      "lat",
+      "lon",
+      "time",
+      "__global_attrs__",
+      "__stats__:sst",
+      "__stats__:lat",
+      "__stats__:lon",
+      "__stats__:time",
+    ]);
     const [row] = decodeRows(encodeRows([ocean], schema));
     expect(row!.grid()).toEqual([
       { name: "time", size: 2 },
@@ -146,7 +177,10 @@ describe("2. Schema evolution", () => {
   it("2 a write adds array names, attribute keys and global attributes as all-null fields; older rows read them as absent", () => {
     const table = tableSchema(encodeSchema([ocean]), { stats: true });
     const chl = NdArray.from(new Float32Array([0.1, 0.2]), { dims: { time: 2 } });
-    const sst = NdArray.from(new Float32Array(24), { dims: { time: 2, lat: 3, lon: 4 }, attrs: { long_name: "sea surface temperature" } });
+    const sst = NdArray.from(new Float32Array(24), {
+      dims: { time: 2, lat: 3, lon: 4 },
+      attrs: { long_name: "sea surface temperature" },
+    });
     const incoming = new NdRecordBatch({ sst, chl }, { id: "b", cruise: "X1" });
     const plan = planWrite(table, encodeSchema([incoming]), {});
     expect(addedFields(table, plan.schema).map((a) => a.path.join("."))).toEqual([
@@ -169,7 +203,9 @@ describe("1. Columns: no reserved identity column", () => {
   it("1 there is no reserved identity column; an id in the global attributes is filtered as __global_attrs__.id", () => {
     const schema = tableSchema(encodeSchema([ocean]));
     expect(schema.fields.map((f) => f.name)).toEqual(["sst", "lat", "lon", "time", "__global_attrs__"]);
-    expect(`${quoteFieldPath(["__global_attrs__", "id"])} = ${sqlStringLiteral("a")}`).toBe("`__global_attrs__`.`id` = 'a'");
+    expect(`${quoteFieldPath(["__global_attrs__", "id"])} = ${sqlStringLiteral("a")}`).toBe(
+      "`__global_attrs__`.`id` = 'a'",
+    );
   });
 });
 
@@ -180,19 +216,36 @@ describe("3. Column encoding", () => {
       columnDefaults: { compression: "zstd", structuralEncoding: "miniblock" },
       columns: { sst: { bss: "on", compression: "lz4" } },
     });
-    expect(columnEncoding(fieldOf(table, "sst"))).toEqual({ compression: "lz4", structuralEncoding: "miniblock", bss: "on" });
-    expect(columnEncoding(fieldOf(table, "__stats__:sst"))).toEqual({ compression: "lz4", structuralEncoding: "miniblock", bss: "on" });
+    expect(columnEncoding(fieldOf(table, "sst"))).toEqual({
+      compression: "lz4",
+      structuralEncoding: "miniblock",
+      bss: "on",
+    });
+    expect(columnEncoding(fieldOf(table, "__stats__:sst"))).toEqual({
+      compression: "lz4",
+      structuralEncoding: "miniblock",
+      bss: "on",
+    });
     expect(columnEncoding(fieldOf(table, "lat"))).toEqual({ compression: "zstd", structuralEncoding: "miniblock" });
     // The defaults change: only keys are added to the metadata.
-    table = new Schema(table.fields, new Map([...table.metadata, ...columnDefaultsMetadata({ compression: "none" }, table.metadata)]));
+    table = new Schema(
+      table.fields,
+      new Map([...table.metadata, ...columnDefaultsMetadata({ compression: "none" }, table.metadata)]),
+    );
     const chl = NdArray.from(new Float32Array([1]), { dims: { time: 1 } });
     const sst = NdArray.from(new Float32Array(1), { dims: { x: 1 }, attrs: { comment: "new key" } });
     const plan = planWrite(table, encodeSchema([new NdRecordBatch({ sst, chl })]), {});
     expect(columnEncoding(fieldOf(plan.schema, "chl"))).toEqual({ compression: "none" });
-    expect(columnEncoding(fieldOf(plan.schema, "sst"))).toEqual({ compression: "lz4", structuralEncoding: "miniblock", bss: "on" });
+    expect(columnEncoding(fieldOf(plan.schema, "sst"))).toEqual({
+      compression: "lz4",
+      structuralEncoding: "miniblock",
+      bss: "on",
+    });
     expect(plan.newAttrs[0]!.fields[0]!.metadata.get("lance-encoding:compression")).toBe("lz4");
     // A reader removes the lance-encoding keys from the arrays it returns.
-    expect(ndSchema(plan.schema).fields.every((f) => [...f.metadata.keys()].every((k) => !k.startsWith("lance-encoding:")))).toBe(true);
+    expect(
+      ndSchema(plan.schema).fields.every((f) => [...f.metadata.keys()].every((k) => !k.startsWith("lance-encoding:"))),
+    ).toBe(true);
     const [row] = decodeRows(encodeRows([ocean], plan.schema));
     expect([...row!.get("sst")!.metadata.keys()]).toEqual(["source"]);
   });
@@ -211,12 +264,27 @@ describe("4. Stats", () => {
 
   it("4.2 integer, float, string, timestamp, date, time and duration variables get a stats column, others none", () => {
     const types = {
-      i8: new Int8(), u64: new Uint64(), f16: new Float16(), f64: new Float64(), s: new Utf8(), ls: new LargeUtf8(),
-      ts: new TimestampMicrosecond("UTC"), d32: new DateDay(), d64: new DateMillisecond(), t32: new TimeSecond(),
-      t64: new TimeNanosecond(), dur: new DurationMillisecond(), b: new Bool(), bin: new Binary(),
+      i8: new Int8(),
+      u64: new Uint64(),
+      f16: new Float16(),
+      f64: new Float64(),
+      s: new Utf8(),
+      ls: new LargeUtf8(),
+      ts: new TimestampMicrosecond("UTC"),
+      d32: new DateDay(),
+      d64: new DateMillisecond(),
+      t32: new TimeSecond(),
+      t64: new TimeNanosecond(),
+      dur: new DurationMillisecond(),
+      b: new Bool(),
+      bin: new Binary(),
     };
-    const schema = tableSchema(ndSchemaOf(Object.entries(types).map(([name, type]) => [name, type] as const)), { stats: true });
-    const withStats = schema.fields.filter((f) => f.name.startsWith("__stats__:")).map((f) => f.name.slice("__stats__:".length));
+    const schema = tableSchema(ndSchemaOf(Object.entries(types).map(([name, type]) => [name, type] as const)), {
+      stats: true,
+    });
+    const withStats = schema.fields
+      .filter((f) => f.name.startsWith("__stats__:"))
+      .map((f) => f.name.slice("__stats__:".length));
     expect(withStats).toEqual(Object.keys(types).filter((name) => name !== "b" && name !== "bin"));
   });
 
@@ -250,7 +318,11 @@ describe("4. Stats", () => {
     const plan = planWrite(table, encodeSchema([new NdRecordBatch({ chl, lat })]), {});
     expect(plan.newColumns.map((c) => [c.column.name, c.stats?.name])).toEqual([["chl", "__stats__:chl"]]);
     // A stats column never gets new children: new attribute keys change the variable only.
-    expect(addedFields(table, plan.schema).map((a) => a.path.join("."))).toEqual(["lat.attrs.axis", "chl", "__stats__:chl"]);
+    expect(addedFields(table, plan.schema).map((a) => a.path.join("."))).toEqual([
+      "lat.attrs.axis",
+      "chl",
+      "__stats__:chl",
+    ]);
     // A Bool variable has no stats; widening it to an integer adds its stats column in the widening.
     const flags = tableSchema(encodeSchema([station]), { stats: true });
     const ints = new NdRecordBatch({ flag: NdArray.from(new Int8Array([1, 2]), { dims: { station: 2 } }) });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { checkArrayName, isFormatError, isReservedName, quoteFieldPath, quoteIdentifier, selectName, sqlStringLiteral } from "../src/index.js";
+import {
+  checkArrayName,
+  isFormatError,
+  isReservedName,
+  quoteFieldPath,
+  quoteIdentifier,
+  selectName,
+  sqlStringLiteral,
+} from "../src/index.js";
 import { formatErrorOf } from "./fixtures.js";
 
 function codeOf(fn: () => unknown): string | undefined {

@@ -1,4 +1,16 @@
-import { Bool, Float32, Float64, Int16, Int32, Int64, Int8, TimestampMillisecond, Uint16, Uint8, Utf8 } from "apache-arrow";
+import {
+  Bool,
+  Float32,
+  Float64,
+  Int16,
+  Int32,
+  Int64,
+  Int8,
+  TimestampMillisecond,
+  Uint16,
+  Uint8,
+  Utf8,
+} from "apache-arrow";
 import type { DataType } from "apache-arrow";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -8,8 +20,23 @@ import { decodeRows, encodeRows, planWrite, validateTableSchema, type WritePlan 
 
 // Variables and their possible types: two numeric ones (types vary from write
 // to write, so promote casts and widens), a string and a timestamp one.
-const NUMERIC = [new Bool(), new Int8(), new Int16(), new Int32(), new Int64(), new Uint8(), new Uint16(), new Float32(), new Float64()];
-const VARIABLES: Record<string, DataType[]> = { a: NUMERIC, b: NUMERIC.slice(1), s: [new Utf8()], t: [new TimestampMillisecond("UTC")] };
+const NUMERIC = [
+  new Bool(),
+  new Int8(),
+  new Int16(),
+  new Int32(),
+  new Int64(),
+  new Uint8(),
+  new Uint16(),
+  new Float32(),
+  new Float64(),
+];
+const VARIABLES: Record<string, DataType[]> = {
+  a: NUMERIC,
+  b: NUMERIC.slice(1),
+  s: [new Utf8()],
+  t: [new TimestampMillisecond("UTC")],
+};
 // Attribute keys have one type each (attributes follow safe casting).
 const ATTRS: Record<string, () => Attr> = {
   units: () => attr.utf8("K"),
@@ -91,7 +118,9 @@ describe("planWrite property", () => {
         const final = batches.map((b) => withTypes(b, (name) => layout.arrays.get(name)?.valueType));
         const decoded = decodeRows(encodeRows(final, schema!));
         expect(decoded.map((b) => b.names().sort())).toEqual(batches.map((b) => b.names().sort()));
-        expect(decoded.map((b) => [...b.globalAttrs.keys()].sort())).toEqual(batches.map((b) => [...b.globalAttrs.keys()].sort()));
+        expect(decoded.map((b) => [...b.globalAttrs.keys()].sort())).toEqual(
+          batches.map((b) => [...b.globalAttrs.keys()].sort()),
+        );
       }),
       { seed: 42, numRuns: 40 },
     );

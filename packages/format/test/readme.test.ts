@@ -38,12 +38,20 @@ function example(): string[] {
 
 describe("README", () => {
   it("the example runs and prints what the README says", () => {
-    expect(example()).toEqual(["1 row", "widen sst Float32 -> Float64", "add chl + __stats__:chl", "variables sst, chl"]);
+    expect(example()).toEqual([
+      "1 row",
+      "widen sst Float32 -> Float64",
+      "add chl + __stats__:chl",
+      "variables sst, chl",
+    ]);
   });
 
   it("the README holds the example of this test, verbatim", () => {
     const source = readFileSync(import.meta.filename, "utf8");
-    const snippet = source.slice(source.indexOf("// --8<-- [start:example]\n") + 27, source.indexOf("// --8<-- [end:example]"));
+    const snippet = source.slice(
+      source.indexOf("// --8<-- [start:example]\n") + 27,
+      source.indexOf("// --8<-- [end:example]"),
+    );
     const readme = readFileSync(join(import.meta.dirname, "..", "README.md"), "utf8");
     expect(readme).toContain(snippet.trim());
   });

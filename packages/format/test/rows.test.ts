@@ -39,7 +39,9 @@ describe("encodeRows", () => {
 
   it("a row with no arrays and no global attributes into a schema without columns is InvalidInput (Lance would keep no row)", () => {
     const empty = tableSchema(encodeSchema([]));
-    expect(formatErrorOf(() => encodeRows([new NdRecordBatch({})], empty), "InvalidInput").message).toMatch(/row 0 has no arrays and no global attributes/);
+    expect(formatErrorOf(() => encodeRows([new NdRecordBatch({})], empty), "InvalidInput").message).toMatch(
+      /row 0 has no arrays and no global attributes/,
+    );
     expect(encodeRows([], empty).numRows).toBe(0);
     expect(encodeRows([new NdRecordBatch({})], schema).numRows).toBe(1);
   });
@@ -51,7 +53,12 @@ describe("decodeRows", () => {
     const picked = rb.schema.fields.flatMap((f, i) => (["sst", "__stats__:sst"].includes(f.name) ? [{ f, i }] : []));
     const projected = new RecordBatch(
       new Schema(picked.map((p) => p.f)),
-      makeData({ type: new Struct(picked.map((p) => p.f)), length: 1, nullCount: 0, children: picked.map((p) => rb.data.children[p.i]!) }),
+      makeData({
+        type: new Struct(picked.map((p) => p.f)),
+        length: 1,
+        nullCount: 0,
+        children: picked.map((p) => rb.data.children[p.i]!),
+      }),
     );
     const [row] = decodeRows(projected);
     expect(row!.names()).toEqual(["sst"]);
@@ -68,7 +75,14 @@ describe("decodeRows", () => {
         type: new Struct([bad]),
         length: 0,
         nullCount: 0,
-        children: [makeData({ type: bad.type as Struct, length: 0, nullCount: 0, children: [makeData({ type: new Utf8(), length: 0 })] })],
+        children: [
+          makeData({
+            type: bad.type as Struct,
+            length: 0,
+            nullCount: 0,
+            children: [makeData({ type: new Utf8(), length: 0 })],
+          }),
+        ],
       }),
     );
     formatErrorOf(() => decodeRows(rb), "InvalidTable");

@@ -125,12 +125,17 @@ describe("tableSchema", () => {
   });
 
   it("options for __global_attrs__ by name apply to it", () => {
-    const schema = tableSchema(ndSchemaOf([["n", new Int32()]], [attrField("id", new Utf8())]), { columns: { __global_attrs__: { compression: "lz4" } } });
+    const schema = tableSchema(ndSchemaOf([["n", new Int32()]], [attrField("id", new Utf8())]), {
+      columns: { __global_attrs__: { compression: "lz4" } },
+    });
     expect(describeSchema(schema)).toContain("id?: Utf8 {lance-encoding:compression=lz4}");
   });
 
   it("bad options and bad nd schemas are rejected with the right code", () => {
-    formatErrorOf(() => tableSchema(ndSchemaOf([["n", new Float32()]]), { columnDefaults: { rleThreshold: 2 } }), "InvalidInput");
+    formatErrorOf(
+      () => tableSchema(ndSchemaOf([["n", new Float32()]]), { columnDefaults: { rleThreshold: 2 } }),
+      "InvalidInput",
+    );
     formatErrorOf(() => tableSchema(ndSchemaOf([["__n", new Float32()]])), "ReservedName");
     formatErrorOf(() => tableSchema(ndSchemaOf([["a.b", new Float32()]])), "InvalidInput");
   });

@@ -8,8 +8,18 @@ describe("planWrite refuses time zones Lance cannot store, naming where they are
   const table = tableSchema(ndSchemaOf([["t", new TimestampMillisecond("UTC"), []]], [attrField("id", new Utf8())]));
   const cases: Array<[string, ReturnType<typeof ndSchemaOf>, string, string | undefined]> = [
     ["variable values", ndSchemaOf([["t", new TimestampMillisecond("+05:30"), []]]), "t", undefined],
-    ["variable attribute", ndSchemaOf([["v", new Utf8(), [attrField("when", new TimestampSecond("-03:00"))]]]), "v", "when"],
-    ["global attribute", ndSchemaOf([], [attrField("when", new TimestampMillisecond("+05:30"))]), "__global_attrs__", "when"],
+    [
+      "variable attribute",
+      ndSchemaOf([["v", new Utf8(), [attrField("when", new TimestampSecond("-03:00"))]]]),
+      "v",
+      "when",
+    ],
+    [
+      "global attribute",
+      ndSchemaOf([], [attrField("when", new TimestampMillisecond("+05:30"))]),
+      "__global_attrs__",
+      "when",
+    ],
   ];
   for (const [name, incoming, column, key] of cases) {
     it(`${name}, into a new table and into an existing one`, () => {

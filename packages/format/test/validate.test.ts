@@ -10,10 +10,19 @@ const sst = arrayColumnField("sst", new Float32());
 
 describe("validateTableSchema", () => {
   it("returns the layout of a valid table", () => {
-    const schema = tableSchema(ndSchemaOf([["sst", new Float32(), [attrField("units", new Utf8())]], ["n", new Int32()]], [attrField("id", new Utf8())]), {
-      stats: true,
-      columnDefaults: { bss: "auto" },
-    });
+    const schema = tableSchema(
+      ndSchemaOf(
+        [
+          ["sst", new Float32(), [attrField("units", new Utf8())]],
+          ["n", new Int32()],
+        ],
+        [attrField("id", new Utf8())],
+      ),
+      {
+        stats: true,
+        columnDefaults: { bss: "auto" },
+      },
+    );
     const layout = validateTableSchema(schema);
     expect(layout.formatVersion).toBe(1);
     expect([...layout.arrays.keys()]).toEqual(["sst", "n"]);
@@ -26,12 +35,18 @@ describe("validateTableSchema", () => {
   });
 
   it("a column that is not nd, stats or __global_attrs__ is InvalidTable", () => {
-    const err = formatErrorOf(() => validateTableSchema(new Schema([sst, new Field("extra", new Int32(), true)], FORMAT)), "InvalidTable");
+    const err = formatErrorOf(
+      () => validateTableSchema(new Schema([sst, new Field("extra", new Int32(), true)], FORMAT)),
+      "InvalidTable",
+    );
     expect(err.column).toBe("extra");
   });
 
   it("an nd_arrow.array column with a reserved name is InvalidTable", () => {
-    formatErrorOf(() => validateTableSchema(new Schema([arrayColumnField("__x", new Float32())], FORMAT)), "InvalidTable");
+    formatErrorOf(
+      () => validateTableSchema(new Schema([arrayColumnField("__x", new Float32())], FORMAT)),
+      "InvalidTable",
+    );
   });
 
   it("an array column with a broken layout is InvalidTable naming it", () => {
@@ -40,29 +55,47 @@ describe("validateTableSchema", () => {
   });
 
   it("a stats column whose variable is missing is InvalidTable", () => {
-    const err = formatErrorOf(() => validateTableSchema(new Schema([sst, statsField("chl", new Float32())], FORMAT)), "InvalidTable");
+    const err = formatErrorOf(
+      () => validateTableSchema(new Schema([sst, statsField("chl", new Float32())], FORMAT)),
+      "InvalidTable",
+    );
     expect(err.message).toContain('no variable "chl"');
   });
 
   it("a stats column whose min/max type is not the variable's type is InvalidTable", () => {
-    const err = formatErrorOf(() => validateTableSchema(new Schema([sst, statsField("sst", new Float64())], FORMAT)), "InvalidTable");
+    const err = formatErrorOf(
+      () => validateTableSchema(new Schema([sst, statsField("sst", new Float64())], FORMAT)),
+      "InvalidTable",
+    );
     expect(err.column).toBe("__stats__:sst");
     expect(err.message).toContain("Struct<min: Float32, max: Float32>");
     const notStruct = new Field("__stats__:sst", new Float32(), true);
     formatErrorOf(() => validateTableSchema(new Schema([sst, notStruct], FORMAT)), "InvalidTable");
-    formatErrorOf(() => validateTableSchema(new Schema([sst, new Field("__stats__", new Float32(), true)], FORMAT)), "InvalidTable");
+    formatErrorOf(
+      () => validateTableSchema(new Schema([sst, new Field("__stats__", new Float32(), true)], FORMAT)),
+      "InvalidTable",
+    );
   });
 
   it("a __global_attrs__ column that is not a struct of attribute types is InvalidTable", () => {
-    formatErrorOf(() => validateTableSchema(new Schema([new Field("__global_attrs__", new Utf8(), true)], FORMAT)), "InvalidTable");
+    formatErrorOf(
+      () => validateTableSchema(new Schema([new Field("__global_attrs__", new Utf8(), true)], FORMAT)),
+      "InvalidTable",
+    );
   });
 });
 
 describe("ndSchema", () => {
   it("maps a table schema back to the nd schema: no stats columns, no lance-encoding keys, other metadata kept", () => {
     const nd = ndSchemaOf([["sst", new Float32(), [attrField("units", new Utf8())]]], [attrField("id", new Utf8())]);
-    const withMeta = new Schema([arrayColumnField("sst", new Float32(), [attrField("units", new Utf8())], new Map([["k", "v"]])), nd.fields[1]!]);
-    const table = tableSchema(withMeta, { stats: true, columnDefaults: { compression: "zstd", structuralEncoding: "fullzip" } });
+    const withMeta = new Schema([
+      arrayColumnField("sst", new Float32(), [attrField("units", new Utf8())], new Map([["k", "v"]])),
+      nd.fields[1]!,
+    ]);
+    const table = tableSchema(withMeta, {
+      stats: true,
+      columnDefaults: { compression: "zstd", structuralEncoding: "fullzip" },
+    });
     const back = ndSchema(new Schema(table.fields, new Map([...table.metadata, ["user", "kept"]])));
     expect(describeSchema(back)).toBe(
       [

@@ -40,8 +40,15 @@ try {
   const rows = (tableMiB * MiB) / ROW_BYTES;
   const perCommit = Math.ceil(rows / commits);
   const uri = path.join(dir, "t.lance");
-  const table = await write(uri, Array.from({ length: perCommit }, (_, i) => row(i)));
-  for (let c = 1; c < commits; c++) await append(table, Array.from({ length: perCommit }, (_, i) => row(c * perCommit + i)));
+  const table = await write(
+    uri,
+    Array.from({ length: perCommit }, (_, i) => row(i)),
+  );
+  for (let c = 1; c < commits; c++)
+    await append(
+      table,
+      Array.from({ length: perCommit }, (_, i) => row(c * perCommit + i)),
+    );
   const scanned = await seconds(async () => {
     for await (const batch of scan(table)) void batch;
   });

@@ -14,10 +14,22 @@ import { sdkArrow, toSdkTable } from "../src/lance/arrow-bridge.js";
 import { createTable, type LanceTable } from "../src/lance/table-open.js";
 import { scanRows, takeRows } from "../src/lance/table-read.js";
 import { appendRows } from "../src/lance/table-write.js";
-import { batchOf, globalAttrsData, globalAttrsType, ndData, ndField, ndType, type NdRow } from "../test/lance/nd-rows.js";
+import {
+  batchOf,
+  globalAttrsData,
+  globalAttrsType,
+  ndData,
+  ndField,
+  ndType,
+  type NdRow,
+} from "../test/lance/nd-rows.js";
 
 const ROWS = 256;
-const SHAPE: [string, number][] = [["time", 4], ["lat", 180], ["lon", 360]];
+const SHAPE: [string, number][] = [
+  ["time", 4],
+  ["lat", 180],
+  ["lon", 360],
+];
 const PER_ROW = SHAPE.reduce((n, [, size]) => n * size, 1);
 const REPS = Number(process.env.REPS ?? 3);
 const MIB = 1024 * 1024;
@@ -41,10 +53,20 @@ function rowValues(row: number): Float32Array {
 function ndBatch(leafMetadata: Record<string, string>): arrow.RecordBatch {
   const sstType = ndType(new arrow.Float32(), ["units"], leafMetadata);
   const gaType = globalAttrsType(["id"]);
-  const rows: NdRow[] = Array.from({ length: ROWS }, (_, r) => ({ values: rowValues(r), dims: SHAPE, attrs: { units: "K" } }));
+  const rows: NdRow[] = Array.from({ length: ROWS }, (_, r) => ({
+    values: rowValues(r),
+    dims: SHAPE,
+    attrs: { units: "K" },
+  }));
   return batchOf(
     [ndField("sst", sstType), new arrow.Field("__global_attrs__", gaType, true)],
-    [ndData(sstType, rows), globalAttrsData(gaType, rows.map((_, r) => ({ id: `r${r}` })))],
+    [
+      ndData(sstType, rows),
+      globalAttrsData(
+        gaType,
+        rows.map((_, r) => ({ id: `r${r}` })),
+      ),
+    ],
     { "lance_nd:format": "1" },
   );
 }
@@ -79,31 +101,55 @@ function dropTables(): void {
 }
 
 async function main(): Promise<void> {
-  console.log(`lancedb raw bench: ${ROWS} rows of Float32 ${SHAPE.map(([n, s]) => `${n}=${s}`).join(" ")}, ${(valueBytes / MIB).toFixed(1)} MiB of values, best of ${REPS}`);
+  console.log(
+    `lancedb raw bench: ${ROWS} rows of Float32 ${SHAPE.map(([n, s]) => `${n}=${s}`).join(" ")}, ${(valueBytes / MIB).toFixed(1)} MiB of values, best of ${REPS}`,
+  );
   const batch = ndBatch({});
   const values = batch.data.children[0]!.children[0]!.children[0]!.values as Float32Array;
 
   console.log("baselines");
   const copyMs = await best("memcpy of the values", () => new Float32Array(values.length).set(values));
-  const ipcMs = await best("Arrow IPC file serialisation (what add does)", () => arrow.tableToIPC(new arrow.Table([batch]), "file"));
+  const ipcMs = await best("Arrow IPC file serialisation (what add does)", () =>
+    arrow.tableToIPC(new arrow.Table([batch]), "file"),
+  );
 
   console.log("write: one append of all rows into an empty table");
   const results: Record<string, number> = {};
-  for (const [codec, leaf] of [["default", {}], ["zstd", { "lance-encoding:compression": "zstd", "lance-encoding:compression-level": "3" }]] as const) {
+  for (const [codec, leaf] of [
+    ["default", {}],
+    ["zstd", { "lance-encoding:compression": "zstd", "lance-encoding:compression-level": "3" }],
+  ] as const) {
     const rows = ndBatch(leaf);
-    const ms = await best(`${codec}: appendRows (Table of lancedb's arrow)`, async () => appendRows(await emptyTable(rows.schema), rows), dropTables);
+    const ms = await best(
+      `${codec}: appendRows (Table of lancedb's arrow)`,
+      async () => appendRows(await emptyTable(rows.schema), rows),
+      dropTables,
+    );
     results[codec] = ms;
     const table = await emptyTable(rows.schema);
     await appendRows(table, rows);
-    console.log(`  ${codec}: bytes on disk ${(dataBytes(table.uri) / MIB).toFixed(1)} MiB (${((100 * dataBytes(table.uri)) / valueBytes).toFixed(1)} % of values)`);
+    console.log(
+      `  ${codec}: bytes on disk ${(dataBytes(table.uri) / MIB).toFixed(1)} MiB (${((100 * dataBytes(table.uri)) / valueBytes).toFixed(1)} % of values)`,
+    );
     dropTables();
   }
-  const esmMs = await best("default: table.add(ESM Table) (SDK converts it)", async () => (await emptyTable(batch.schema)).sdk.add(new arrow.Table([batch])), dropTables);
-  const privateMs = await best("default: private native add(IPC bytes)", async () => {
-    const table = await emptyTable(batch.schema);
-    const ipc = Buffer.from(sdkArrow().tableToIPC(toSdkTable(batch), "file"));
-    await (table.sdk as unknown as { inner: { add(buf: Buffer, mode: string): Promise<unknown> } }).inner.add(ipc, "append");
-  }, dropTables);
+  const esmMs = await best(
+    "default: table.add(ESM Table) (SDK converts it)",
+    async () => (await emptyTable(batch.schema)).sdk.add(new arrow.Table([batch])),
+    dropTables,
+  );
+  const privateMs = await best(
+    "default: private native add(IPC bytes)",
+    async () => {
+      const table = await emptyTable(batch.schema);
+      const ipc = Buffer.from(sdkArrow().tableToIPC(toSdkTable(batch), "file"));
+      await (table.sdk as unknown as { inner: { add(buf: Buffer, mode: string): Promise<unknown> } }).inner.add(
+        ipc,
+        "append",
+      );
+    },
+    dropTables,
+  );
 
   const table = await emptyTable(batch.schema);
   await appendRows(table, batch);
@@ -114,22 +160,32 @@ async function main(): Promise<void> {
   const rawScanMs = await best("full scan, sdk query().toArrow()", () => table.sdk.query().toArrow());
   const ids = [0, 77, 128, 255].map((r) => `r${r}`);
   const oneStep = await best("", async () => {
-    for (const id of ids) for await (const b of scanRows(table, { filter: `__global_attrs__.id = '${id}'` })) void b.numRows;
+    for (const id of ids)
+      for await (const b of scanRows(table, { filter: `__global_attrs__.id = '${id}'` })) void b.numRows;
   });
   const twoStep = await best("", async () => {
     for (const id of ids) {
       const rowIds: bigint[] = [];
-      for await (const b of scanRows(table, { columns: ["__global_attrs__"], filter: `__global_attrs__.id = '${id}'`, withRowId: true })) {
+      for await (const b of scanRows(table, {
+        columns: ["__global_attrs__"],
+        filter: `__global_attrs__.id = '${id}'`,
+        withRowId: true,
+      })) {
         rowIds.push(...(b.getChild("_rowid")!.toArray() as BigUint64Array));
       }
       await takeRows(table, rowIds);
     }
   });
-  console.log(`  point read, one-step where (per row)                  ${(oneStep / ids.length).toFixed(1).padStart(8)} ms`);
-  console.log(`  point read, filter + takeRowIds (per row)             ${(twoStep / ids.length).toFixed(1).padStart(8)} ms`);
+  console.log(
+    `  point read, one-step where (per row)                  ${(oneStep / ids.length).toFixed(1).padStart(8)} ms`,
+  );
+  console.log(
+    `  point read, filter + takeRowIds (per row)             ${(twoStep / ids.length).toFixed(1).padStart(8)} ms`,
+  );
 
   console.log("summary (MiB/s of values; ratio to memcpy)");
-  const line = (label: string, ms: number) => console.log(`  ${label.padEnd(40)} ${rate(ms).toFixed(0).padStart(7)} MiB/s  ${(copyMs / ms).toFixed(3)}x`);
+  const line = (label: string, ms: number) =>
+    console.log(`  ${label.padEnd(40)} ${rate(ms).toFixed(0).padStart(7)} MiB/s  ${(copyMs / ms).toFixed(3)}x`);
   line("memcpy", copyMs);
   line("IPC serialisation", ipcMs);
   line("write default (appendRows)", results.default!);

@@ -55,7 +55,9 @@ async function main(dir: string): Promise<void> {
     await appendRows(lance, encodeRows(batches, schema, { stats: true }));
   }
   const table = await open(uri);
-  console.log(`lance-nd scan bench: ${ROWS} rows of Float32 time=4 lat=180 lon=360, ${((ROWS * PER_ROW * 4) / MIB).toFixed(0)} MiB of values, best of ${REPS}`);
+  console.log(
+    `lance-nd scan bench: ${ROWS} rows of Float32 time=4 lat=180 lon=360, ${((ROWS * PER_ROW * 4) / MIB).toFixed(0)} MiB of values, best of ${REPS}`,
+  );
 
   const rawScan = async () => {
     let n = 0;
@@ -75,12 +77,14 @@ async function main(dir: string): Promise<void> {
       for await (const b of scanRows(table.lance, { columns: ["_rowid"], filter: `__global_attrs__.id = '${id}'` })) {
         rowIds.push(...(b.getChild("_rowid")!.toArray() as BigUint64Array));
       }
-      if ((await takeRows(table.lance, rowIds, ["sst", "__global_attrs__"])).reduce((n, b) => n + b.numRows, 0) !== 1) throw new Error("raw point read");
+      if ((await takeRows(table.lance, rowIds, ["sst", "__global_attrs__"])).reduce((n, b) => n + b.numRows, 0) !== 1)
+        throw new Error("raw point read");
     }
   };
   const ndPoint = async () => {
     for (const id of IDS) {
-      if ((await scan(table).filter(`__global_attrs__.id = '${id}'`).toArray()).length !== 1) throw new Error("lance-nd point read");
+      if ((await scan(table).filter(`__global_attrs__.id = '${id}'`).toArray()).length !== 1)
+        throw new Error("lance-nd point read");
     }
   };
 
@@ -95,14 +99,17 @@ async function main(dir: string): Promise<void> {
     times.ndPoint = Math.min(times.ndPoint, await timed(ndPoint));
   }
   const mibs = (ms: number) => (ROWS * PER_ROW * 4) / MIB / (ms / 1000);
-  const line = (label: string, ms: number, extra: string) => console.log(`  ${label.padEnd(48)} ${ms.toFixed(1).padStart(9)} ms  ${extra}`);
+  const line = (label: string, ms: number, extra: string) =>
+    console.log(`  ${label.padEnd(48)} ${ms.toFixed(1).padStart(9)} ms  ${extra}`);
   line("full scan, raw scanRows (baseline)", times.rawScan, `${mibs(times.rawScan).toFixed(0)} MiB/s`);
   line("full scan, lance-nd scan (decoded rows)", times.ndScan, `${mibs(times.ndScan).toFixed(0)} MiB/s`);
   line("full scan, lance-nd scan, batchSizeBytes 8 MiB", times.ndScan8, `${mibs(times.ndScan8).toFixed(0)} MiB/s`);
   line("point read by id, raw filter + takeRows (per row)", times.rawPoint / IDS.length, "");
   line("point read by id, lance-nd scan().filter (per row)", times.ndPoint / IDS.length, "");
   console.log("ratios (lance-nd time / baseline time; goal: scan <= 1.0, point read <= 2.0)");
-  console.log(`  full scan   ${(times.ndScan / times.rawScan).toFixed(2)}x (batchSizeBytes 8 MiB: ${(times.ndScan8 / times.rawScan).toFixed(2)}x)`);
+  console.log(
+    `  full scan   ${(times.ndScan / times.rawScan).toFixed(2)}x (batchSizeBytes 8 MiB: ${(times.ndScan8 / times.rawScan).toFixed(2)}x)`,
+  );
   console.log(`  point read  ${(times.ndPoint / times.rawPoint).toFixed(2)}x`);
 }
 

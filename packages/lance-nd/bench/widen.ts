@@ -26,7 +26,11 @@ function row(i: number, type: DataType): NdRecordBatch {
   return new NdRecordBatch({ sst: NdArray.from(values, { dims: { x: n } }) }, { id: `r${i}` });
 }
 
-async function timed(dir: string, type: DataType, to: DataType): Promise<{ write: number; widen: number; diskMiB: number }> {
+async function timed(
+  dir: string,
+  type: DataType,
+  to: DataType,
+): Promise<{ write: number; widen: number; diskMiB: number }> {
   const rows = Array.from({ length: (tableMiB * MiB) / ROW_BYTES }, (_, i) => row(i, type));
   const uri = path.join(dir, `t${Math.random().toString(36).slice(2)}.lance`);
   let start = performance.now();
@@ -34,7 +38,11 @@ async function timed(dir: string, type: DataType, to: DataType): Promise<{ write
   const writeSeconds = (performance.now() - start) / 1000;
   start = performance.now();
   await widen(table, "sst", to);
-  return { write: writeSeconds, widen: (performance.now() - start) / 1000, diskMiB: (await tableBytes(table.lance)) / MiB };
+  return {
+    write: writeSeconds,
+    widen: (performance.now() - start) / 1000,
+    diskMiB: (await tableBytes(table.lance)) / MiB,
+  };
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lance-nd-widen-bench-"));

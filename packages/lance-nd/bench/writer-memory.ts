@@ -38,7 +38,10 @@ async function child(parallelism: number, targetMiB: number, gib: number): Promi
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lance-nd-writer-bench-"));
   try {
     const rows = Math.round((gib * 1024 * MiB) / ROW_BYTES);
-    const writer = await NdWriter.create(path.join(dir, "t.lance"), { writeParallelism: parallelism, targetFragmentBytes: targetMiB * MiB });
+    const writer = await NdWriter.create(path.join(dir, "t.lance"), {
+      writeParallelism: parallelism,
+      targetFragmentBytes: targetMiB * MiB,
+    });
     const baseline = process.memoryUsage().rss;
     let peak = baseline;
     const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
@@ -85,10 +88,23 @@ if (process.argv[2] === "child") {
   console.log(`NdWriter, ${gib} GiB in ${ROW_BYTES / MiB} MiB rows; memcpy baseline ${memcpy.toFixed(0)} MiB/s`);
   // The default target (adds capped at 64 MiB of rows, one in flight), and
   // 16 MiB adds, where writeParallelism 4 runs 4 adds at once.
-  for (const [parallelism, targetMiB] of [[1, 128], [4, 128], [1, 16], [4, 16]] as const) {
+  for (const [parallelism, targetMiB] of [
+    [1, 128],
+    [4, 128],
+    [1, 16],
+    [4, 16],
+  ] as const) {
     let best: Result | undefined;
     for (let rep = 0; rep < reps; rep++) {
-      const args = ["--conditions=@lance-nd/source", "--import", "tsx", self, "child", String(parallelism), String(targetMiB)];
+      const args = [
+        "--conditions=@lance-nd/source",
+        "--import",
+        "tsx",
+        self,
+        "child",
+        String(parallelism),
+        String(targetMiB),
+      ];
       const out = execFileSync(process.execPath, args, {
         env: process.env,
         encoding: "utf8",

@@ -38,10 +38,19 @@ export class SchemaTurns {
  * one version, under `schema` (the writer's schema so far, or the schema of
  * a table without columns). Records the commit in `ledger`.
  */
-export async function commitCreate(uri: string, schema: Schema | null, rows: NdRecordBatch[], options: ParsedWriteOptions, ledger: CommitLedger): Promise<NdTable> {
+export async function commitCreate(
+  uri: string,
+  schema: Schema | null,
+  rows: NdRecordBatch[],
+  options: ParsedWriteOptions,
+  ledger: CommitLedger,
+): Promise<NdTable> {
   const base = schema ?? ndTableSchema(encodeSchema([]), planOptions(options));
   const extra = options.schemaMetadata;
-  const tableSchema = extra === undefined ? base : new Schema(base.fields, new Map([...base.metadata, ...Object.entries(extra)]), base.dictionaries);
+  const tableSchema =
+    extra === undefined
+      ? base
+      : new Schema(base.fields, new Map([...base.metadata, ...Object.entries(extra)]), base.dictionaries);
   const encoded = withPureErrors({ uri }, () => encodeRows(rows, tableSchema));
   const lance = await createTable(uri, tableSchema, rows.length === 0 ? [] : encoded, {
     mode: options.mode === "overwrite" ? "overwrite" : "create",
@@ -65,7 +74,13 @@ export async function commitCreate(uri: string, schema: Schema | null, rows: NdR
  *
  * @throws LanceNdError `SchemaMismatch`, `CommitConflict`, `WriterFailed`.
  */
-export async function commitAppend(table: NdTable, rows: NdRecordBatch[], options: ParsedWriteOptions, ledger: CommitLedger, turns: SchemaTurns): Promise<number> {
+export async function commitAppend(
+  table: NdTable,
+  rows: NdRecordBatch[],
+  options: ParsedWriteOptions,
+  ledger: CommitLedger,
+  turns: SchemaTurns,
+): Promise<number> {
   const incoming = encodeSchema(rows);
   const version = await withCommitRetries(
     async () => {

@@ -66,7 +66,10 @@ export class AddQueue {
 
   /** Waits until an add of `bytes` may start: fewer adds than the parallelism in flight, within their memory bound. */
   async waitForSlot(bytes: number): Promise<void> {
-    while (this.busy && (this.#inflight.size >= this.sizer.parallelism || this.#inflightBytes + bytes > MAX_INFLIGHT_MEMORY_BYTES)) {
+    while (
+      this.busy &&
+      (this.#inflight.size >= this.sizer.parallelism || this.#inflightBytes + bytes > MAX_INFLIGHT_MEMORY_BYTES)
+    ) {
       await Promise.race(this.#inflight);
     }
   }

@@ -69,7 +69,8 @@ export class AddSizer {
   async learn(table: LanceTable, memoryBytes: number): Promise<void> {
     this.#memoryBytesWritten += memoryBytes;
     const disk = (await tableBytes(table)) - this.#diskBytesBefore;
-    if (disk > 0 && this.#memoryBytesWritten > 0) this.#ratio = Math.min(64, Math.max(1 / 64, disk / this.#memoryBytesWritten));
+    if (disk > 0 && this.#memoryBytesWritten > 0)
+      this.#ratio = Math.min(64, Math.max(1 / 64, disk / this.#memoryBytesWritten));
   }
 }
 
@@ -79,4 +80,3 @@ export function batchBytes(batch: NdRecordBatch): number {
   for (const [, array] of batch.arrays()) for (const data of array.values.data) bytes += dataBytes(data);
   return bytes;
 }
-

@@ -66,7 +66,10 @@ function castValues(values: Vector, to: DataType, casting: Casting, place: Place
     return castVector(values, to, casting);
   } catch (err) {
     if (!isCastingError(err)) throw err;
-    const value = err.code === "ValueOutOfRange" ? `: value ${showValue(err.value)} at index ${err.index} does not fit` : `: ${err.message}`;
+    const value =
+      err.code === "ValueOutOfRange"
+        ? `: value ${showValue(err.value)} at index ${err.index} does not fit`
+        : `: ${err.message}`;
     throw new LanceNdError(
       "SchemaMismatch",
       `cannot cast the ${String(values.type)} values to the table's ${String(to)} with casting "${casting}"${value}`,
@@ -79,7 +82,8 @@ function castValues(values: Vector, to: DataType, casting: Casting, place: Place
 function castAttrs(attrs: Attrs, casts: readonly Cast[], place: Place): Attrs {
   const out = new Map(attrs);
   for (const cast of casts) {
-    const key = typeof cast.target === "object" ? ("attr" in cast.target ? cast.target.attr : cast.target.globalAttr) : undefined;
+    const key =
+      typeof cast.target === "object" ? ("attr" in cast.target ? cast.target.attr : cast.target.globalAttr) : undefined;
     const attr = key === undefined ? undefined : attrs.get(key);
     if (key === undefined || attr === undefined) continue;
     const itemType = DataType.isList(cast.to) ? (cast.to.children[0]?.type ?? cast.to) : cast.to;
@@ -87,10 +91,14 @@ function castAttrs(attrs: Attrs, casts: readonly Cast[], place: Place): Attrs {
       out.set(key, new Attr(cast.to, castVector(attr.value, itemType, "safe")));
     } catch (err) {
       if (!isCastingError(err)) throw err;
-      throw new LanceNdError("SchemaMismatch", `attribute "${key}": cannot cast ${String(attr.type)} to the table's ${String(cast.to)}: ${err.message}`, {
-        ...place,
-        cause: err,
-      });
+      throw new LanceNdError(
+        "SchemaMismatch",
+        `attribute "${key}": cannot cast ${String(attr.type)} to the table's ${String(cast.to)}: ${err.message}`,
+        {
+          ...place,
+          cause: err,
+        },
+      );
     }
   }
   return out;

@@ -99,17 +99,36 @@ export async function check(table: string | NdTable, options: CheckOptions = {})
   const folder = localTableFolder(uri);
   const broken = report.versions.filter((v) => !v.readable);
   if (broken.length > 0 && folder === undefined) {
-    throw new LanceNdError("InvalidInput", `check --repair: versions ${broken.map((v) => v.version).join(", ")} do not open, and moving manifests aside needs a local table`, { uri });
+    throw new LanceNdError(
+      "InvalidInput",
+      `check --repair: versions ${broken.map((v) => v.version).join(", ")} do not open, and moving manifests aside needs a local table`,
+      { uri },
+    );
   }
   if (report.newestReadableVersion === null) {
-    throw new LanceNdError("InvalidTable", "check --repair: no version of the table opens, so there is nothing to restore", { uri });
+    throw new LanceNdError(
+      "InvalidTable",
+      "check --repair: no version of the table opens, so there is nothing to restore",
+      { uri },
+    );
   }
-  const quarantined = folder === undefined ? [] : quarantineManifests(folder, broken.map((v) => ({ version: v.version, file: v.file! })));
+  const quarantined =
+    folder === undefined
+      ? []
+      : quarantineManifests(
+          folder,
+          broken.map((v) => ({ version: v.version, file: v.file! })),
+        );
   const latest = await openTable(uri, storage);
   try {
     const deletedRows = await deleteUnreadable(latest, report.unreadableRows);
     const after = await inspect(uri, storage);
-    report.repair = { quarantined, deletedRows, version: after.latestVersion ?? report.newestReadableVersion, ok: after.ok };
+    report.repair = {
+      quarantined,
+      deletedRows,
+      version: after.latestVersion ?? report.newestReadableVersion,
+      ok: after.ok,
+    };
     return report;
   } finally {
     latest.sdk.close();
@@ -173,7 +192,9 @@ async function remoteVersions(uri: string, storage: StorageOptions, notes: strin
     table = await openTable(uri, storage);
   } catch (err) {
     if (!isLanceNdError(err) || err.code === "TableNotFound") throw err;
-    notes.push(`the latest manifest does not open (${err.message}); on an object store older versions are reached only through it`);
+    notes.push(
+      `the latest manifest does not open (${err.message}); on an object store older versions are reached only through it`,
+    );
     return [];
   }
   try {
@@ -201,7 +222,8 @@ async function openVersion(
   version: VersionHealth,
   isLatest: boolean,
 ): Promise<{ table: LanceTable; close(): void }> {
-  if (folder !== undefined && !isLatest) return openVersionView(uri, folder, { version: version.version, file: version.file! });
+  if (folder !== undefined && !isLatest)
+    return openVersionView(uri, folder, { version: version.version, file: version.file! });
   const latest = await openTable(uri, storage);
   return { table: latest, close: () => latest.sdk.close() };
 }

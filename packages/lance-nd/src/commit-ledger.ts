@@ -97,7 +97,13 @@ export class CommitLedger {
     try {
       if (this.#replacedVersion !== undefined) return await this.#restoreReplaced(table, operationError);
       if (this.#stableRowIds === false) {
-        throw this.#incomplete(this.#appends, this.#restoreBeforeFirst(), "the table has no stable row ids (it was not created by lance-nd's write)", operationError, operationError);
+        throw this.#incomplete(
+          this.#appends,
+          this.#restoreBeforeFirst(),
+          "the table has no stable row ids (it was not created by lance-nd's write)",
+          operationError,
+          operationError,
+        );
       }
       await this.#findRewriteByOthers(table);
       const rewritten = this.#appends.slice(0, this.#rewrittenAppends);
@@ -139,7 +145,13 @@ export class CommitLedger {
     try {
       await restoreVersion(table, version);
     } catch (err) {
-      throw this.#incomplete(this.#appends, this.#restoreCommand(version), `restore failed: ${messageOf(err)}`, err, operationError);
+      throw this.#incomplete(
+        this.#appends,
+        this.#restoreCommand(version),
+        `restore failed: ${messageOf(err)}`,
+        err,
+        operationError,
+      );
     }
     return "restored";
   }
@@ -158,7 +170,10 @@ export class CommitLedger {
   #restoreBeforeFirst(): Undo {
     const before = Math.min(...this.#appends.map((a) => a.version)) - 1;
     const restore = this.#restoreCommand(before);
-    return { ...restore, undo: `${restore.undo} (this also undoes every commit made after version ${before} by others)` };
+    return {
+      ...restore,
+      undo: `${restore.undo} (this also undoes every commit made after version ${before} by others)`,
+    };
   }
 
   #restoreCommand(version: number): Undo {
@@ -170,8 +185,18 @@ export class CommitLedger {
     return this.#branch === null ? shellWord(this.#uri) : `${shellWord(this.#uri)} --branch ${shellWord(this.#branch)}`;
   }
 
-  #incomplete(appends: readonly RecordedAppend[], undo: Undo, reason: string, cause: unknown, operationError: unknown): LanceNdError {
-    const leftBehind = { ...undo, versions: appends.map((a) => a.version), rows: appends.reduce((n, a) => n + a.rows, 0) };
+  #incomplete(
+    appends: readonly RecordedAppend[],
+    undo: Undo,
+    reason: string,
+    cause: unknown,
+    operationError: unknown,
+  ): LanceNdError {
+    const leftBehind = {
+      ...undo,
+      versions: appends.map((a) => a.version),
+      rows: appends.reduce((n, a) => n + a.rows, 0),
+    };
     return new RollbackIncompleteError(this.#uri, leftBehind, reason, cause, operationError);
   }
 }

@@ -6,6 +6,7 @@ import type { Data } from "apache-arrow";
  * with it, the scan its Lance batches.
  */
 export function dataBytes(data: Data): number {
-  const own = (data.values?.byteLength ?? 0) + (data.valueOffsets?.byteLength ?? 0) + (data.nullBitmap?.byteLength ?? 0);
+  const own =
+    (data.values?.byteLength ?? 0) + (data.valueOffsets?.byteLength ?? 0) + (data.nullBitmap?.byteLength ?? 0);
   return data.children.reduce((sum: number, child: Data) => sum + dataBytes(child), own);
 }

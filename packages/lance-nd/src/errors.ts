@@ -104,7 +104,8 @@ export function cleanSdkMessage(message: string): string {
     .trim();
 }
 
-const WRITE_OPS = /^(create|append|overwrite|addColumns|addNullFields|castColumn|setFieldMetadata|addSchemaMetadata|delete|compact|cleanup|restore)/;
+const WRITE_OPS =
+  /^(create|append|overwrite|addColumns|addNullFields|castColumn|setFieldMetadata|addSchemaMetadata|delete|compact|cleanup|restore)/;
 
 function classify(raw: string, op: string): { code: LanceNdErrorCode; retryable: boolean } {
   if (/Retryable commit conflict/i.test(raw)) return { code: "CommitConflict", retryable: true };
@@ -112,14 +113,24 @@ function classify(raw: string, op: string): { code: LanceNdErrorCode; retryable:
   if (/_versions\/\d+\.manifest was not found|version \d+ (?:does not exist|not found)/i.test(raw)) {
     return { code: "InvalidInput", retryable: false };
   }
-  if (/^Table '.*' was not found|Dataset at path .* was not found/.test(raw)) return { code: "TableNotFound", retryable: false };
+  if (/^Table '.*' was not found|Dataset at path .* was not found/.test(raw))
+    return { code: "TableNotFound", retryable: false };
   // The table folder removed under an open handle: its `_versions` folder is gone (SDK-NOTES.md, section 8).
   if (/Not found: \S*_versions(?:[,\s]|$)/.test(raw)) return { code: "TableNotFound", retryable: false };
-  if (/already exists/.test(raw) && !/Column .* already exists/.test(raw)) return { code: "TableExists", retryable: false };
-  if (/No field named|Error parsing statement|sql parser error|JSON access is not supported|checked out|Unrecognized type id|Invalid table name/.test(raw)) {
+  if (/already exists/.test(raw) && !/Column .* already exists/.test(raw))
+    return { code: "TableExists", retryable: false };
+  if (
+    /No field named|Error parsing statement|sql parser error|JSON access is not supported|checked out|Unrecognized type id|Invalid table name/.test(
+      raw,
+    )
+  ) {
     return { code: "InvalidInput", retryable: false };
   }
-  if (/does not exist in table schema|Cast error|Cannot cast|unmasked nulls|contains nulls not present in parent|already exists|not found/i.test(raw)) {
+  if (
+    /does not exist in table schema|Cast error|Cannot cast|unmasked nulls|contains nulls not present in parent|already exists|not found/i.test(
+      raw,
+    )
+  ) {
     return { code: "SchemaMismatch", retryable: false };
   }
   if (/^Invalid input|Invalid user input/.test(raw)) return { code: "InvalidInput", retryable: false };

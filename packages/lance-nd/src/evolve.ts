@@ -26,7 +26,12 @@ const MAX_ROUNDS = 10;
  * @throws LanceNdError `SchemaMismatch` (types that do not fit under the
  * casting mode, naming the variable), `InvalidInput`, `CommitConflict`.
  */
-export async function evolveFor(table: NdTable, incoming: Schema, options: PlanOptions, ledger?: CommitLedger): Promise<WritePlan> {
+export async function evolveFor(
+  table: NdTable,
+  incoming: Schema,
+  options: PlanOptions,
+  ledger?: CommitLedger,
+): Promise<WritePlan> {
   const context = { uri: table.uri };
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     await table.refresh();
@@ -43,7 +48,10 @@ export async function evolveFor(table: NdTable, incoming: Schema, options: PlanO
     if (added.length === 0 && Object.keys(newKeys).length === 0) return plan;
     if (added.length > 0) {
       const names = new Set(added.map((a) => a.path[0]));
-      await addNullFields(table.lance, plan.schema.fields.filter((f: Field) => names.has(f.name)));
+      await addNullFields(
+        table.lance,
+        plan.schema.fields.filter((f: Field) => names.has(f.name)),
+      );
     }
     if (Object.keys(newKeys).length > 0) await addSchemaMetadata(table.lance, newKeys);
   }

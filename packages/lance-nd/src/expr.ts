@@ -161,7 +161,9 @@ export class Column {
   /** Equal to one of `values` (at least one). */
   isIn(values: readonly Literal[]): Expr {
     if (!Array.isArray(values) || values.length === 0) {
-      throw new LanceNdError("InvalidInput", `isIn on ${this.toSql()} needs a non-empty array of values`, { column: this.path.join(".") });
+      throw new LanceNdError("InvalidInput", `isIn on ${this.toSql()} needs a non-empty array of values`, {
+        column: this.path.join("."),
+      });
     }
     return new Expr(`${this.toSql()} IN (${values.map((v) => sqlLiteral(v, this.#where("isIn"))).join(", ")})`);
   }
@@ -169,7 +171,9 @@ export class Column {
   /** Between `low` and `high`, both included. */
   between(low: Literal, high: Literal): Expr {
     const where = this.#where("between");
-    return new Expr(`${this.toSql()} BETWEEN ${sqlLiteral(notNull(low, where), where)} AND ${sqlLiteral(notNull(high, where), where)}`);
+    return new Expr(
+      `${this.toSql()} BETWEEN ${sqlLiteral(notNull(low, where), where)} AND ${sqlLiteral(notNull(high, where), where)}`,
+    );
   }
 
   /** The quoted Lance SQL name of the field (backticks per level). */
@@ -221,7 +225,8 @@ export function col(path: string | readonly string[]): Column {
  * stat("sst").min.ge(270).and(stat("sst").max.le(310));
  */
 export function stat(variable: string): { min: Column; max: Column } {
-  if (typeof variable !== "string" || variable === "") throw new LanceNdError("InvalidInput", "stat needs a variable name");
+  if (typeof variable !== "string" || variable === "")
+    throw new LanceNdError("InvalidInput", "stat needs a variable name");
   const column = statsColumnName(variable);
   return { min: new Column([column, "min"]), max: new Column([column, "max"]) };
 }
@@ -259,7 +264,8 @@ function sqlLiteral(value: Literal, where: string): string {
     case "boolean":
       return value ? "TRUE" : "FALSE";
     case "number":
-      if (!Number.isFinite(value)) throw new LanceNdError("InvalidInput", `${where}: ${String(value)} is not a finite number`);
+      if (!Number.isFinite(value))
+        throw new LanceNdError("InvalidInput", `${where}: ${String(value)} is not a finite number`);
       return Object.is(value, -0) ? "0" : String(value);
     default:
       if (value instanceof Date) {

@@ -30,7 +30,15 @@ export { dataset, Dataset, type DatasetOptions } from "./dataset/dataset.js";
 export type { DatasetVariable } from "./dataset/plan.js";
 export type { DatasetBlock } from "./dataset/read.js";
 export type { IselSpec, SelSpec, SelValue, SelOptions } from "./dataset/selection.js";
-export { check, type CheckOptions, type CheckReport, type CheckRepair, type VersionHealth, type FragmentHealth, type UnreadableRow } from "./check.js";
+export {
+  check,
+  type CheckOptions,
+  type CheckReport,
+  type CheckRepair,
+  type VersionHealth,
+  type FragmentHealth,
+  type UnreadableRow,
+} from "./check.js";
 export {
   deleteRows,
   compact,
@@ -45,4 +53,14 @@ export {
   type CleanupResult,
   type Version,
 } from "./maintenance.js";
-export { tags, tag, untag, branches, branch, deleteBranch, type TagInfo, type BranchInfo, type BranchOptions } from "./version-control.js";
+export {
+  tags,
+  tag,
+  untag,
+  branches,
+  branch,
+  deleteBranch,
+  type TagInfo,
+  type BranchInfo,
+  type BranchOptions,
+} from "./version-control.js";

@@ -78,7 +78,11 @@ export async function compact(table: NdTable, options: CompactOptions = {}): Pro
   return inSpan("lance_nd.compact", table.uri, async () => {
     const stats = await compactTable(table.lance);
     await table.refresh();
-    return { fragmentsRemoved: stats.compaction.fragmentsRemoved, fragmentsAdded: stats.compaction.fragmentsAdded, version: await currentVersion(table.lance) };
+    return {
+      fragmentsRemoved: stats.compaction.fragmentsRemoved,
+      fragmentsAdded: stats.compaction.fragmentsAdded,
+      version: await currentVersion(table.lance),
+    };
   });
 }
 
@@ -103,7 +107,10 @@ export interface CleanupResult {
 }
 
 const cleanupSchema = z.strictObject({
-  olderThan: z.union([z.number().finite().nonnegative(), z.date().refine((d) => !Number.isNaN(d.getTime()), "an invalid Date")]),
+  olderThan: z.union([
+    z.number().finite().nonnegative(),
+    z.date().refine((d) => !Number.isNaN(d.getTime()), "an invalid Date"),
+  ]),
   deleteUnverified: z.boolean().optional(),
 });
 
@@ -181,10 +188,17 @@ export async function restore(table: NdTable, version: number | string): Promise
 }
 
 function checkVersion(table: NdTable, version: unknown): number | string {
-  if ((typeof version === "number" && Number.isSafeInteger(version) && version >= 1) || (typeof version === "string" && version !== "")) {
+  if (
+    (typeof version === "number" && Number.isSafeInteger(version) && version >= 1) ||
+    (typeof version === "string" && version !== "")
+  ) {
     return version;
   }
-  throw new LanceNdError("InvalidInput", `bad version ${String(version)}: expected a version number (from 1) or a tag`, { uri: table.uri });
+  throw new LanceNdError(
+    "InvalidInput",
+    `bad version ${String(version)}: expected a version number (from 1) or a tag`,
+    { uri: table.uri },
+  );
 }
 
 /** Runs `work`; the SDK's error for a missing tag ("Ref not found", classified as a schema error) becomes `InvalidInput`. */

@@ -21,8 +21,32 @@ export interface NdFilter {
 // Words of Lance SQL (DataFusion's dialect) that are not column names. A word
 // right before "(" is a function and a word after AS a type, so neither is listed.
 const KEYWORDS = new Set([
-  "and", "or", "not", "is", "null", "true", "false", "in", "between", "like", "ilike", "escape", "similar", "to",
-  "case", "when", "then", "else", "end", "as", "distinct", "from", "unknown", "regexp", "rlike", "glob",
+  "and",
+  "or",
+  "not",
+  "is",
+  "null",
+  "true",
+  "false",
+  "in",
+  "between",
+  "like",
+  "ilike",
+  "escape",
+  "similar",
+  "to",
+  "case",
+  "when",
+  "then",
+  "else",
+  "end",
+  "as",
+  "distinct",
+  "from",
+  "unknown",
+  "regexp",
+  "rlike",
+  "glob",
 ]);
 
 // Lance's row version columns (tables with stable row ids): the commit ledger's
@@ -45,7 +69,11 @@ const LITERAL_TYPES = new Set(["timestamp", "date", "time", "interval", "decimal
  */
 export function checkNdFilter(uri: string, layout: TableLayout, sql: string): NdFilter {
   if (typeof sql !== "string") {
-    throw new LanceNdError("InvalidInput", `a filter must be a Lance SQL string or an Expr, got ${typeof sql} ${String(sql)}`, { uri });
+    throw new LanceNdError(
+      "InvalidInput",
+      `a filter must be a Lance SQL string or an Expr, got ${typeof sql} ${String(sql)}`,
+      { uri },
+    );
   }
   const columns = new Set<string>();
   const rewritten = mapNames(uri, sql, (segments) => {
@@ -73,7 +101,8 @@ export function referencedColumns(uri: string, sql: string): Set<string> {
 
 /** `sql` with each column reference replaced by `onName(segments, text)`; strings, numbers, keywords, functions and types stay. */
 function mapNames(uri: string, sql: string, onName: (segments: string[], text: string) => string): string {
-  if (typeof sql !== "string" || sql.trim() === "") throw new LanceNdError("InvalidInput", "a filter must be a non-empty SQL string", { uri });
+  if (typeof sql !== "string" || sql.trim() === "")
+    throw new LanceNdError("InvalidInput", "a filter must be a non-empty SQL string", { uri });
   let out = "";
   let i = 0;
   let afterAs = false;
@@ -87,7 +116,8 @@ function mapNames(uri: string, sql: string, onName: (segments: string[], text: s
     } else if (isNameStart(c) || c === "`" || c === '"') {
       const chain = readChain(sql, i, uri);
       const text = sql.slice(i, chain.end);
-      const word = chain.quoted[0] === false && chain.segments.length === 1 ? chain.segments[0]!.toLowerCase() : undefined;
+      const word =
+        chain.quoted[0] === false && chain.segments.length === 1 ? chain.segments[0]!.toLowerCase() : undefined;
       const following = sql.slice(chain.end).trimStart()[0];
       const typedLiteral = word !== undefined && LITERAL_TYPES.has(word) && following === "'";
       const instant = word === "timestamp" && typedLiteral ? zonedTimestamp(sql, chain.end, uri) : undefined;
@@ -148,7 +178,10 @@ function closing(sql: string, start: number, quote: string, uri: string): number
   let i = start + 1;
   for (;;) {
     const next = sql.indexOf(quote, i);
-    if (next < 0) throw new LanceNdError("InvalidInput", `filter ${JSON.stringify(sql)}: unterminated ${quote} at ${start}`, { uri });
+    if (next < 0)
+      throw new LanceNdError("InvalidInput", `filter ${JSON.stringify(sql)}: unterminated ${quote} at ${start}`, {
+        uri,
+      });
     if (sql[next + 1] === quote) i = next + 2;
     else return next + 1;
   }
@@ -183,7 +216,9 @@ function readChain(sql: string, start: number, uri: string): Chain {
       quoted.push(false);
       i = end;
     } else {
-      throw new LanceNdError("InvalidInput", `filter ${JSON.stringify(sql)}: a name is missing after "." at ${i}`, { uri });
+      throw new LanceNdError("InvalidInput", `filter ${JSON.stringify(sql)}: a name is missing after "." at ${i}`, {
+        uri,
+      });
     }
     if (sql[i] !== "." || !/[A-Za-z_`"\u0080-\uffff]/.test(sql[i + 1] ?? "")) return { segments, quoted, end: i };
     i++;
@@ -215,10 +250,14 @@ function resolvePath(uri: string, layout: TableLayout, segments: readonly string
     const child = pick(children, name);
     if (child === undefined) {
       const full = [...path, name].join(".");
-      throw new LanceNdError("InvalidInput", `filter names unknown field "${full}"; "${path.join(".")}" has ${[...children.keys()].join(", ")}`, {
-        uri,
-        column: full,
-      });
+      throw new LanceNdError(
+        "InvalidInput",
+        `filter names unknown field "${full}"; "${path.join(".")}" has ${[...children.keys()].join(", ")}`,
+        {
+          uri,
+          column: full,
+        },
+      );
     }
     path.push(child.name);
     type = child.type;

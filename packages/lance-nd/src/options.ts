@@ -2,10 +2,18 @@
  * The options of `open`, `write`, `append` and `NdWriter`, validated once
  * with zod where they enter the library.
  */
-import { CASTING_MODES, describeValue, mergeColumnOptions, parseColumnOptions, type CastingMode, type ColumnOptions, type PlanOptions } from "@lance-nd/format";
+import {
+  CASTING_MODES,
+  describeValue,
+  mergeColumnOptions,
+  parseColumnOptions,
+  type CastingMode,
+  type ColumnOptions,
+  type PlanOptions,
+} from "@lance-nd/format";
 import { z } from "zod";
 import { LanceNdError } from "./errors.js";
-import type { OpenTableOptions, } from "./lance/table-open.js";
+import type { OpenTableOptions } from "./lance/table-open.js";
 import { withPureErrors } from "./pure-errors.js";
 
 /** 128 MiB: the default size of one Lance add (fragment) on disk. */
@@ -95,10 +103,17 @@ export function addParallelism(uri: string, options: ParsedWriteOptions): number
 /** The options of a write plan (`planWrite`, `evolveFor`) that parsed write options give. */
 export function planOptions(options: ParsedWriteOptions): PlanOptions & { casting: CastingMode } {
   const { casting, stats, columnDefaults, columns } = options;
-  return { casting, stats, ...(columnDefaults === undefined ? {} : { columnDefaults }), ...(columns === undefined ? {} : { columns }) };
+  return {
+    casting,
+    stats,
+    ...(columnDefaults === undefined ? {} : { columnDefaults }),
+    ...(columns === undefined ? {} : { columns }),
+  };
 }
 
-const storageOptionsSchema = z.record(z.string(), z.string(), { error: "expected an object of string values" }).optional();
+const storageOptionsSchema = z
+  .record(z.string(), z.string(), { error: "expected an object of string values" })
+  .optional();
 
 const openOptionsSchema = z.strictObject({
   storageOptions: storageOptionsSchema,
@@ -114,19 +129,35 @@ export function parseOpenOptions(input: unknown, uri: string): OpenTableOptions 
   const result = openOptionsSchema.safeParse(input ?? {});
   if (!result.success) throw invalidOptions("open", input, result.error, uri);
   const { storageOptions, branch } = result.data;
-  return { ...(storageOptions === undefined ? {} : { storageOptions }), ...(branch === undefined || branch === "main" ? {} : { branch }) };
+  return {
+    ...(storageOptions === undefined ? {} : { storageOptions }),
+    ...(branch === undefined || branch === "main" ? {} : { branch }),
+  };
 }
 
 const optionsSchema = z.strictObject({
   mode: z.enum(["create", "append", "overwrite"], { error: 'expected "create", "append" or "overwrite"' }).optional(),
-  casting: z.enum(CASTING_MODES, { error: `expected one of ${CASTING_MODES.map((m) => JSON.stringify(m)).join(", ")}` }).optional(),
+  casting: z
+    .enum(CASTING_MODES, { error: `expected one of ${CASTING_MODES.map((m) => JSON.stringify(m)).join(", ")}` })
+    .optional(),
   stats: z.boolean({ error: "expected true or false" }).optional(),
-  schemaMetadata: z.record(z.string(), z.string(), { error: "expected an object of string keys to string values" }).optional(),
+  schemaMetadata: z
+    .record(z.string(), z.string(), { error: "expected an object of string keys to string values" })
+    .optional(),
   columnDefaults: z.unknown().optional(),
-  columns: z.record(z.string(), z.unknown(), { error: "expected an object of column name to column options" }).optional(),
+  columns: z
+    .record(z.string(), z.unknown(), { error: "expected an object of column name to column options" })
+    .optional(),
   storageOptions: storageOptionsSchema,
-  targetFragmentBytes: z.int({ error: "expected a positive integer" }).positive({ error: "expected a positive integer" }).optional(),
-  writeParallelism: z.int({ error: "expected an integer from 1 to 64" }).min(1).max(64, { error: "expected an integer from 1 to 64" }).optional(),
+  targetFragmentBytes: z
+    .int({ error: "expected a positive integer" })
+    .positive({ error: "expected a positive integer" })
+    .optional(),
+  writeParallelism: z
+    .int({ error: "expected an integer from 1 to 64" })
+    .min(1)
+    .max(64, { error: "expected an integer from 1 to 64" })
+    .optional(),
   conditionalPut: z.boolean({ error: "expected true or false" }).optional(),
 });
 
@@ -142,16 +173,26 @@ export function parseWriteOptions(input: unknown, uri: string, forAppend = false
   const options = result.data;
   const mode = forAppend ? "append" : (options.mode ?? "create");
   if (mode === "append" && options.stats !== undefined) {
-    throw new LanceNdError("InvalidInput", "invalid write options: stats: only a create or an overwrite sets the stats of a table", { uri });
+    throw new LanceNdError(
+      "InvalidInput",
+      "invalid write options: stats: only a create or an overwrite sets the stats of a table",
+      { uri },
+    );
   }
-  const given = options.columnDefaults === undefined ? undefined : withPureErrors({ uri }, () => parseColumnOptions(options.columnDefaults, "columnDefaults"));
+  const given =
+    options.columnDefaults === undefined
+      ? undefined
+      : withPureErrors({ uri }, () => parseColumnOptions(options.columnDefaults, "columnDefaults"));
   // A new table stores the library's default encoding under the user's; an append's new columns follow the table's stored defaults.
   const columnDefaults = mode === "append" ? given : mergeColumnOptions(DEFAULT_COLUMN_OPTIONS, given ?? {});
   const columns =
     options.columns === undefined
       ? undefined
       : Object.fromEntries(
-          Object.entries(options.columns).map(([name, value]) => [name, withPureErrors({ uri }, () => parseColumnOptions(value, `columns.${name}`))]),
+          Object.entries(options.columns).map(([name, value]) => [
+            name,
+            withPureErrors({ uri }, () => parseColumnOptions(value, `columns.${name}`)),
+          ]),
         );
   return {
     mode,
@@ -171,7 +212,8 @@ export function parseWriteOptions(input: unknown, uri: string, forAppend = false
 function invalidOptions(call: string, input: unknown, error: z.ZodError, uri: string): LanceNdError {
   const problems = error.issues.map((issue) => {
     const place = issue.path.length === 0 ? "options" : issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys") return `unknown option ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+    if (issue.code === "unrecognized_keys")
+      return `unknown option ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
     return `${place} = ${describeValue(valueAt(input, issue.path))}: ${issue.message}`;
   });
   return new LanceNdError("InvalidInput", `invalid ${call} options: ${problems.join("; ")}`, { uri, cause: error });

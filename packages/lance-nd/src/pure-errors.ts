@@ -34,7 +34,8 @@ export function fromPureError(err: unknown, context: PureErrorContext): unknown 
 
 function pureCode(err: unknown): LanceNdErrorCode | undefined {
   if (isFormatError(err, "InvalidTable")) return "InvalidTable";
-  if (isFormatError(err, "SchemaMismatch") || isNdArrowError(err, "SchemaMismatch", "AttributeConflict")) return "SchemaMismatch";
+  if (isFormatError(err, "SchemaMismatch") || isNdArrowError(err, "SchemaMismatch", "AttributeConflict"))
+    return "SchemaMismatch";
   if (isCastingError(err, "InvalidCast", "NoCommonType")) return "SchemaMismatch";
   if (isFormatError(err) || isNdArrowError(err) || isCastingError(err) || isStatsError(err)) return "InvalidInput";
   return undefined;

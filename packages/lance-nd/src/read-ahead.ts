@@ -15,11 +15,20 @@
  * @example
  * for await (const rows of readAhead(scanRows(table), 2, decodeRows)) {}
  */
-export async function* readAhead<T, U>(source: AsyncIterable<T>, depth: number, map: (item: T) => U | Promise<U>): AsyncGenerator<U> {
+export async function* readAhead<T, U>(
+  source: AsyncIterable<T>,
+  depth: number,
+  map: (item: T) => U | Promise<U>,
+): AsyncGenerator<U> {
   const iterator = source[Symbol.asyncIterator]();
   const queue: Promise<IteratorResult<U, undefined>>[] = [];
   const request = (): void => {
-    const next = iterator.next().then(async (r): Promise<IteratorResult<U, undefined>> => (r.done === true ? { done: true, value: undefined } : { done: false, value: await map(r.value) }));
+    const next = iterator
+      .next()
+      .then(
+        async (r): Promise<IteratorResult<U, undefined>> =>
+          r.done === true ? { done: true, value: undefined } : { done: false, value: await map(r.value) },
+      );
     // Handled where it is awaited; this only keeps a failed read-ahead from being reported as unhandled.
     next.catch(() => undefined);
     queue.push(next);

@@ -54,10 +54,14 @@ export function planRead(uri: string, layout: TableLayout, request: ReadRequest)
   const variables = request.projection ?? [...layout.arrays.keys()];
   for (const name of variables) {
     if (!layout.arrays.has(name)) {
-      throw new LanceNdError("InvalidInput", `project names unknown variable "${name}"; the variables are ${[...layout.arrays.keys()].join(", ")}`, {
-        uri,
-        column: name,
-      });
+      throw new LanceNdError(
+        "InvalidInput",
+        `project names unknown variable "${name}"; the variables are ${[...layout.arrays.keys()].join(", ")}`,
+        {
+          uri,
+          column: name,
+        },
+      );
     }
   }
   const small = layout.globalAttrs === null ? [] : [GLOBAL_ATTRS_COLUMN];
@@ -72,9 +76,12 @@ export function planRead(uri: string, layout: TableLayout, request: ReadRequest)
     for (const name of checked.columns) touched.add(name);
     return checked.sql;
   });
-  const filter = parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : parts.map((p) => `(${p})`).join(" AND ");
+  const filter =
+    parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : parts.map((p) => `(${p})`).join(" AND ");
   const readsBig = variables.length > 0;
-  const filterTouchesBig = variables.some((name) => touched.has(name) || [...touched].some((t) => t.toLowerCase() === name.toLowerCase()));
+  const filterTouchesBig = variables.some(
+    (name) => touched.has(name) || [...touched].some((t) => t.toLowerCase() === name.toLowerCase()),
+  );
   return {
     columns: columns.length === 0 ? [ROW_ID] : new Set(variables).size === layout.arrays.size ? undefined : columns,
     filter,

@@ -38,7 +38,10 @@ export class RollbackIncompleteError extends LanceNdError {
   readonly operationError: unknown;
 
   constructor(uri: string, leftBehind: LeftBehind, reason: string, cause: unknown, operationError: unknown) {
-    const versions = leftBehind.versions.length === 1 ? `version ${leftBehind.versions[0]}` : `versions ${leftBehind.versions.join(", ")}`;
+    const versions =
+      leftBehind.versions.length === 1
+        ? `version ${leftBehind.versions[0]}`
+        : `versions ${leftBehind.versions.join(", ")}`;
     const rows = `${leftBehind.rows} row${leftBehind.rows === 1 ? "" : "s"}`;
     super(
       "WriterFailed",

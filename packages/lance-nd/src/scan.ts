@@ -74,7 +74,8 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
 
   /** Keeps the rows that match an expression built with `col` and `stat` (checked like {@link NdScan.filter}). */
   filterExpr(expr: Expr): NdScan {
-    if (!(expr instanceof Expr)) throw new LanceNdError("InvalidInput", "filterExpr takes an Expr from col or stat", { uri: this.#table.uri });
+    if (!(expr instanceof Expr))
+      throw new LanceNdError("InvalidInput", "filterExpr takes an Expr from col or stat", { uri: this.#table.uri });
     return this.#where({ kind: "nd", sql: expr.toSql() });
   }
 
@@ -130,15 +131,32 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
     const { limit, batchSize, batchSizeBytes, batchReadahead } = this.#settings;
     const table = this.#table;
     const known = await readState(table);
-    const plan = planRead(table.uri, table.layout, { projection: this.#settings.projection, conditions: this.#settings.conditions });
+    const plan = planRead(table.uri, table.layout, {
+      projection: this.#settings.projection,
+      conditions: this.#settings.conditions,
+    });
     if (limit === 0) return;
-    const bytesPerRow = !plan.takeable ? 0 : plan.columns === undefined ? known.bytesPerRow : await projectedBytesPerRow(table, known, plan.columns);
+    const bytesPerRow = !plan.takeable
+      ? 0
+      : plan.columns === undefined
+        ? known.bytesPerRow
+        : await projectedBytesPerRow(table, known, plan.columns);
     const byTakes = plan.takeable && (plan.filter !== undefined || bytesPerRow * known.rows > batchSizeBytes);
     const decode = (rb: RecordBatch): NdRecordBatch[] => decodeBatch(table.uri, plan, rb);
     const batches = byTakes
-      ? takeRead(await pinnedView(table, known), { columns: plan.columns, filter: plan.filter, limit, bytesPerRow }, { batchSize, batchSizeBytes, readahead: batchReadahead }, decode)
+      ? takeRead(
+          await pinnedView(table, known),
+          { columns: plan.columns, filter: plan.filter, limit, bytesPerRow },
+          { batchSize, batchSizeBytes, readahead: batchReadahead },
+          decode,
+        )
       : readAhead(
-          scanRows(table.lance, { ...optional("columns", plan.columns), ...optional("filter", plan.filter), ...optional("limit", limit), maxBatchLength: batchRows(batchSize, batchSizeBytes, bytesPerRow || known.bytesPerRow) }),
+          scanRows(table.lance, {
+            ...optional("columns", plan.columns),
+            ...optional("filter", plan.filter),
+            ...optional("limit", limit),
+            maxBatchLength: batchRows(batchSize, batchSizeBytes, bytesPerRow || known.bytesPerRow),
+          }),
           batchReadahead,
           decode,
         );
@@ -168,7 +186,9 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
 
   #count(n: unknown, method: string, min: number): number {
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < min) {
-      throw new LanceNdError("InvalidInput", `${method} takes an integer >= ${min}, got ${String(n)}`, { uri: this.#table.uri });
+      throw new LanceNdError("InvalidInput", `${method} takes an integer >= ${min}, got ${String(n)}`, {
+        uri: this.#table.uri,
+      });
     }
     return n;
   }
@@ -224,7 +244,12 @@ async function readState(table: NdTable): Promise<ReadState> {
   const metadata = (listed.find((v) => v.version === version) ?? listed.at(-1))?.metadata ?? {};
   const rows = Number(metadata.total_rows ?? 0);
   const bytes = Number(metadata.total_files_size ?? 0);
-  const state = { version, rows, bytesPerRow: rows > 0 && Number.isFinite(bytes) ? bytes / rows : 0, projected: new Map<string, number>() };
+  const state = {
+    version,
+    rows,
+    bytesPerRow: rows > 0 && Number.isFinite(bytes) ? bytes / rows : 0,
+    projected: new Map<string, number>(),
+  };
   states.set(table, state);
   return state;
 }
@@ -259,7 +284,8 @@ async function projectedBytesPerRow(table: NdTable, state: ReadState, columns: r
 }
 
 function decodeBatch(uri: string, plan: ReadPlan, rb: RecordBatch): NdRecordBatch[] {
-  if (plan.columns?.length === 1 && plan.columns[0] === ROW_ID) return Array.from({ length: rb.numRows }, () => new NdRecordBatch({}));
+  if (plan.columns?.length === 1 && plan.columns[0] === ROW_ID)
+    return Array.from({ length: rb.numRows }, () => new NdRecordBatch({}));
   const rowId = rb.schema.fields.findIndex((f) => f.name === ROW_ID);
   const data = rowId < 0 ? rb : rb.selectAt(rb.schema.fields.flatMap((_, i) => (i === rowId ? [] : [i])));
   return withPureErrors({ uri }, () => decodeRows(data));

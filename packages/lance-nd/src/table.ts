@@ -23,7 +23,10 @@ export interface OpenOptions extends StorageOptions {
  */
 export function checkTable(table: unknown, op: string): asserts table is NdTable {
   if (!(table instanceof NdTable)) {
-    throw new LanceNdError("InvalidInput", `${op}: expected an NdTable (from open, write or checkout), got ${describeKind(table)}`);
+    throw new LanceNdError(
+      "InvalidInput",
+      `${op}: expected an NdTable (from open, write or checkout), got ${describeKind(table)}`,
+    );
   }
 }
 

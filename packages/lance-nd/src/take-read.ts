@@ -73,12 +73,19 @@ export async function rowBytes(lance: LanceTable, columns: readonly string[] | u
   return 0;
 }
 
-
 /** The `_rowid`s of the matching rows, cut into ascending runs of at most `cap()` ids. */
-async function* rowIdRuns(view: LanceTable, request: Pick<TakeRequest, "filter" | "limit">, cap: () => number): AsyncGenerator<bigint[]> {
+async function* rowIdRuns(
+  view: LanceTable,
+  request: Pick<TakeRequest, "filter" | "limit">,
+  cap: () => number,
+): AsyncGenerator<bigint[]> {
   let run: bigint[] = [];
   let limit = cap();
-  const options = { columns: [ROW_ID], ...(request.filter === undefined ? {} : { filter: request.filter }), ...(request.limit === undefined ? {} : { limit: request.limit }) };
+  const options = {
+    columns: [ROW_ID],
+    ...(request.filter === undefined ? {} : { filter: request.filter }),
+    ...(request.limit === undefined ? {} : { limit: request.limit }),
+  };
   for await (const batch of scanRows(view, options)) {
     for (const chunk of batch.getChild(ROW_ID)?.data ?? []) {
       const ids = chunk.values as BigUint64Array;

@@ -46,12 +46,16 @@ export class WriteSpan {
   /** Starts the span of a write to `uri` in `mode`. */
   constructor(uri: string, mode: string) {
     this.#uri = uri;
-    this.#span = tracer().startSpan("lance_nd.write", { attributes: { "lance_nd.table.uri": uri, "lance_nd.mode": mode } });
+    this.#span = tracer().startSpan("lance_nd.write", {
+      attributes: { "lance_nd.table.uri": uri, "lance_nd.mode": mode },
+    });
   }
 
   /** Runs one commit of `rows` rows in a `lance_nd.commit` child span. */
   async commit<T>(rows: number, work: () => Promise<T>): Promise<T> {
-    return context.with(trace.setSpan(context.active(), this.#span), () => inSpan("lance_nd.commit", this.#uri, () => work(), { "lance_nd.rows": rows }));
+    return context.with(trace.setSpan(context.active(), this.#span), () =>
+      inSpan("lance_nd.commit", this.#uri, () => work(), { "lance_nd.rows": rows }),
+    );
   }
 
   /** Ends the span with the writer's totals, recording `err` when the write failed. */

@@ -44,13 +44,23 @@ export async function tag(table: NdTable, name: string, version?: number): Promi
   checkTable(table, "tag");
   checkRefName("tag", name, table.uri);
   if (table.branch !== null) {
-    throw new LanceNdError("InvalidInput", `tag "${name}" on branch "${table.branch}": tags name versions of main (Lance records no branch with a tag); open the table without a branch`, { uri: table.uri });
+    throw new LanceNdError(
+      "InvalidInput",
+      `tag "${name}" on branch "${table.branch}": tags name versions of main (Lance records no branch with a tag); open the table without a branch`,
+      { uri: table.uri },
+    );
   }
   if (version !== undefined && !(Number.isSafeInteger(version) && version >= 1)) {
-    throw new LanceNdError("InvalidInput", `tag "${name}": bad version ${String(version)}: expected a version number (from 1)`, { uri: table.uri });
+    throw new LanceNdError(
+      "InvalidInput",
+      `tag "${name}": bad version ${String(version)}: expected a version number (from 1)`,
+      { uri: table.uri },
+    );
   }
   if ((await listTags(table.lance)).some((t) => t.name === name)) {
-    throw new LanceNdError("InvalidInput", `tag "${name}" already exists (untag it first to move it)`, { uri: table.uri });
+    throw new LanceNdError("InvalidInput", `tag "${name}" already exists (untag it first to move it)`, {
+      uri: table.uri,
+    });
   }
   const tagged = version ?? (await currentVersion(table.lance));
   const manager = await sdkCall({ uri: table.uri, op: "tags" }, () => table.lance.sdk.tags());
@@ -115,20 +125,33 @@ export async function branch(table: NdTable, name: string, options: BranchOption
   checkRefName("branch", name, table.uri);
   const from = options.from ?? table.branch ?? "main";
   const existing = await listBranches(table.lance);
-  if (existing.some((b) => b.name === name)) throw new LanceNdError("InvalidInput", `branch "${name}" already exists`, { uri: table.uri });
+  if (existing.some((b) => b.name === name))
+    throw new LanceNdError("InvalidInput", `branch "${name}" already exists`, { uri: table.uri });
   const [fromBranch, fromVersion] = typeof from === "number" ? [table.branch ?? "main", from] : [from, undefined];
   if (typeof from === "number" && !(Number.isSafeInteger(from) && from >= 1)) {
-    throw new LanceNdError("InvalidInput", `branch "${name}": bad from version ${String(from)}: expected a version number (from 1) or a branch name`, { uri: table.uri });
+    throw new LanceNdError(
+      "InvalidInput",
+      `branch "${name}": bad from version ${String(from)}: expected a version number (from 1) or a branch name`,
+      { uri: table.uri },
+    );
   }
   if (typeof fromBranch !== "string" || (fromBranch !== "main" && !existing.some((b) => b.name === fromBranch))) {
-    throw new LanceNdError("InvalidInput", `branch "${name}": no branch ${JSON.stringify(fromBranch)} to start from`, { uri: table.uri });
+    throw new LanceNdError("InvalidInput", `branch "${name}": no branch ${JSON.stringify(fromBranch)} to start from`, {
+      uri: table.uri,
+    });
   }
   const manager = await sdkCall({ uri: table.uri, op: "branches" }, () => table.lance.sdk.branches());
-  const where = fromVersion === undefined ? `branch "${fromBranch}"` : `version ${fromVersion} of branch "${fromBranch}"`;
-  const created = await refCall(table.lance, `branch "${name}" from ${where}`, () => manager.create(name, fromBranch, fromVersion));
+  const where =
+    fromVersion === undefined ? `branch "${fromBranch}"` : `version ${fromVersion} of branch "${fromBranch}"`;
+  const created = await refCall(table.lance, `branch "${name}" from ${where}`, () =>
+    manager.create(name, fromBranch, fromVersion),
+  );
   created.close();
   // A handle of the table's own connection (strong read consistency), as `open` gives.
-  const lance = await openTable(table.uri, { branch: name, ...(table.lance.storageOptions === undefined ? {} : { storageOptions: table.lance.storageOptions }) });
+  const lance = await openTable(table.uri, {
+    branch: name,
+    ...(table.lance.storageOptions === undefined ? {} : { storageOptions: table.lance.storageOptions }),
+  });
   return NdTable.fromLance(lance);
 }
 
@@ -142,11 +165,17 @@ export async function branch(table: NdTable, name: string, options: BranchOption
  */
 export async function deleteBranch(table: NdTable, name: string): Promise<void> {
   checkTable(table, "deleteBranch");
-  if (name === "main") throw new LanceNdError("InvalidInput", "deleteBranch: main cannot be removed", { uri: table.uri });
+  if (name === "main")
+    throw new LanceNdError("InvalidInput", "deleteBranch: main cannot be removed", { uri: table.uri });
   if (typeof name !== "string" || !(await listBranches(table.lance)).some((b) => b.name === name)) {
     throw new LanceNdError("InvalidInput", `no branch ${JSON.stringify(name)}`, { uri: table.uri });
   }
-  if (table.branch === name) throw new LanceNdError("InvalidInput", `deleteBranch "${name}": the handle is on that branch; use a handle on another branch`, { uri: table.uri });
+  if (table.branch === name)
+    throw new LanceNdError(
+      "InvalidInput",
+      `deleteBranch "${name}": the handle is on that branch; use a handle on another branch`,
+      { uri: table.uri },
+    );
   const manager = await sdkCall({ uri: table.uri, op: "branches" }, () => table.lance.sdk.branches());
   await refCall(table.lance, `deleteBranch "${name}"`, () => manager.delete(name));
 }

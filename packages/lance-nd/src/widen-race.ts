@@ -26,7 +26,12 @@ import { RollbackIncompleteError } from "./rollback-error.js";
  * @throws LanceNdError `CommitConflict` (retryable) after removing the rows;
  * `RollbackIncompleteError` when they cannot be removed.
  */
-export async function undoIfWidenedUnder(table: LanceTable, written: Schema, version: number, rows: number): Promise<void> {
+export async function undoIfWidenedUnder(
+  table: LanceTable,
+  written: Schema,
+  version: number,
+  rows: number,
+): Promise<void> {
   if (sameColumnTypes(written, await readTableSchema(table))) return;
   const atCommit = await checkoutVersion(table, version);
   try {
@@ -36,16 +41,32 @@ export async function undoIfWidenedUnder(table: LanceTable, written: Schema, ver
   }
   const predicate = `_row_created_at_version = ${version}`;
   try {
-    if ((await countRows(table, predicate)) !== rows) throw new Error("the table has no stable row ids: the rows of the version cannot be told apart");
+    if ((await countRows(table, predicate)) !== rows)
+      throw new Error("the table has no stable row ids: the rows of the version cannot be told apart");
     await deleteWhere(table, predicate);
   } catch (err) {
-    const leftBehind = { versions: [version], rows, undo: `lance-nd delete ${table.uri} --where "${predicate}"`, deletePredicate: predicate };
-    throw new RollbackIncompleteError(table.uri, leftBehind, `a widen committed under the append, and its rows could not be removed: ${err instanceof Error ? err.message : String(err)}`, err, undefined);
+    const leftBehind = {
+      versions: [version],
+      rows,
+      undo: `lance-nd delete ${table.uri} --where "${predicate}"`,
+      deletePredicate: predicate,
+    };
+    throw new RollbackIncompleteError(
+      table.uri,
+      leftBehind,
+      `a widen committed under the append, and its rows could not be removed: ${err instanceof Error ? err.message : String(err)}`,
+      err,
+      undefined,
+    );
   }
-  throw new LanceNdError("CommitConflict", `a widen committed while the add of version ${version} was written; its rows were removed to be written again with the new types`, {
-    uri: table.uri,
-    retryable: true,
-  });
+  throw new LanceNdError(
+    "CommitConflict",
+    `a widen committed while the add of version ${version} was written; its rows were removed to be written again with the new types`,
+    {
+      uri: table.uri,
+      retryable: true,
+    },
+  );
 }
 
 /** True when every column of `written` has the same type in `table`. */

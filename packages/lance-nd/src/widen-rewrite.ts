@@ -6,7 +6,18 @@
  */
 import { castVector } from "@lance-nd/casting";
 import type { Widening } from "@lance-nd/format";
-import { type DataType, type List, makeData, makeVector, RecordBatch, Struct, vectorFromArray, type Data, type Field, type Schema } from "apache-arrow";
+import {
+  type DataType,
+  type List,
+  makeData,
+  makeVector,
+  RecordBatch,
+  Struct,
+  vectorFromArray,
+  type Data,
+  type Field,
+  type Schema,
+} from "apache-arrow";
 import { LanceNdError } from "./errors.js";
 import { overwriteTable, type LanceTable } from "./lance/table-open.js";
 import { sdkCall } from "./lance/sdk-call.js";
@@ -42,7 +53,13 @@ export async function rewriteWidened(table: LanceTable, schema: Schema, widening
 }
 
 /** Appends again the rows that versions `read` + 1 .. `overwrite` - 1 appended and the overwrite dropped. */
-async function reappendOverwritten(table: LanceTable, schema: Schema, widening: Widening, read: number, overwrite: number): Promise<number> {
+async function reappendOverwritten(
+  table: LanceTable,
+  schema: Schema,
+  widening: Widening,
+  read: number,
+  overwrite: number,
+): Promise<number> {
   const last = overwrite - 1;
   const versions = `versions ${read + 1}..${last}`;
   const view = await checkoutVersion(table, last);
@@ -73,7 +90,8 @@ function castBatch(batch: RecordBatch, schema: Schema, widening: Widening): Reco
   const children = schema.fields.map((field): Data => {
     const old = batch.getChild(field.name)?.data[0];
     if (field.name === widening.column) return castValuesChild(old!, field, widening.to);
-    if (field.name === statsName) return old === undefined ? nullData(field.type, batch.numRows) : castChildren(old, field.type, widening.to);
+    if (field.name === statsName)
+      return old === undefined ? nullData(field.type, batch.numRows) : castChildren(old, field.type, widening.to);
     return old!;
   });
   const data = makeData({ type: new Struct(schema.fields), length: batch.numRows, nullCount: 0, children });
@@ -90,13 +108,27 @@ function castValuesChild(column: Data, field: Field, to: DataType): Data {
     const list = { offset: old.offset, length: old.length, nullCount: old.nullCount, nullBitmap: old.nullBitmap };
     return makeData({ ...list, type: child.type as List, valueOffsets: old.valueOffsets, child: item });
   });
-  return makeData({ type, offset: column.offset, length: column.length, nullCount: column.nullCount, nullBitmap: column.nullBitmap, children });
+  return makeData({
+    type,
+    offset: column.offset,
+    length: column.length,
+    nullCount: column.nullCount,
+    nullBitmap: column.nullBitmap,
+    children,
+  });
 }
 
 /** A stats column (`min`, `max`) with both children cast to `to`. */
 function castChildren(column: Data, type: DataType, to: DataType): Data {
   const children = column.children.map((child) => castVector(makeVector(child), to, "safe").data[0]!);
-  return makeData({ type: type as Struct, offset: column.offset, length: column.length, nullCount: column.nullCount, nullBitmap: column.nullBitmap, children });
+  return makeData({
+    type: type as Struct,
+    offset: column.offset,
+    length: column.length,
+    nullCount: column.nullCount,
+    nullBitmap: column.nullBitmap,
+    children,
+  });
 }
 
 /** An all-null column of `length` rows (the stats of rows whose old type had none). */

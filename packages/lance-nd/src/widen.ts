@@ -47,10 +47,18 @@ export async function widen(table: NdTable, name: string, type: DataType): Promi
  * @internal {@link widen}, also telling whether it rewrote the table (so
  * every row now reads as created by the new version).
  */
-export async function widenTable(table: NdTable, name: string, type: DataType): Promise<{ version: number; rewritten: boolean }> {
+export async function widenTable(
+  table: NdTable,
+  name: string,
+  type: DataType,
+): Promise<{ version: number; rewritten: boolean }> {
   checkWritable(table, "widen");
   if (typeof (type as { typeId?: unknown } | null)?.typeId !== "number") {
-    throw new LanceNdError("InvalidInput", `widen: type must be an Arrow DataType (e.g. new Float64()), got ${String(type)}`, { uri: table.uri });
+    throw new LanceNdError(
+      "InvalidInput",
+      `widen: type must be an Arrow DataType (e.g. new Float64()), got ${String(type)}`,
+      { uri: table.uri },
+    );
   }
   return inSpan(
     "lance_nd.widen",
@@ -64,10 +72,14 @@ export async function widenTable(table: NdTable, name: string, type: DataType): 
       const layout = await table.refresh();
       const now = layout.arrays.get(name)?.valueType;
       if (now === undefined || !sameType(now, widening.to)) {
-        throw new LanceNdError("SchemaMismatch", `the variable has type ${String(now)} after the widen, not ${String(widening.to)}`, {
-          uri: table.uri,
-          column: name,
-        });
+        throw new LanceNdError(
+          "SchemaMismatch",
+          `the variable has type ${String(now)} after the widen, not ${String(widening.to)}`,
+          {
+            uri: table.uri,
+            column: name,
+          },
+        );
       }
       return { version: await table.version(), rewritten: path === "rewrite" };
     },
@@ -84,13 +96,18 @@ async function widenVariable(table: NdTable, schema: Schema, widening: Widening)
   const { column, from, to, statsColumn } = widening;
   const oldStats = table.layout.statsColumns.get(column);
   if (oldStats !== undefined && statsColumn === null) {
-    throw new LanceNdError("SchemaMismatch", `cannot widen ${String(from)} to ${String(to)}: the table has stats for the variable, and ${String(to)} gets none`, {
-      uri: table.uri,
-      column,
-    });
+    throw new LanceNdError(
+      "SchemaMismatch",
+      `cannot widen ${String(from)} to ${String(to)}: the table has stats for the variable, and ${String(to)} gets none`,
+      {
+        uri: table.uri,
+        column,
+      },
+    );
   }
   const casts: ColumnCast[] = [{ path: `${column}.values.item`, type: to }];
-  if (oldStats !== undefined) casts.push({ path: `${oldStats.name}.min`, type: to }, { path: `${oldStats.name}.max`, type: to });
+  if (oldStats !== undefined)
+    casts.push({ path: `${oldStats.name}.min`, type: to }, { path: `${oldStats.name}.max`, type: to });
   try {
     await castColumns(table.lance, casts);
   } catch (err) {

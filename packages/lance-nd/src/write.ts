@@ -63,14 +63,23 @@ export async function append(table: NdTable, rows: NdRows, options: AppendOption
  * @example
  * await replaceRows(table, rows, col("__global_attrs__.source").eq("sst-2000.nc"));
  */
-export async function replaceRows(table: NdTable, rows: NdRows, predicate: string | Expr, options: AppendOptions = {}): Promise<{ table: NdTable; deleted: number }> {
+export async function replaceRows(
+  table: NdTable,
+  rows: NdRows,
+  predicate: string | Expr,
+  options: AppendOptions = {},
+): Promise<{ table: NdTable; deleted: number }> {
   const writer = await NdWriter.append(table, options);
   const before = await table.version();
   const sql = predicate instanceof Expr ? predicate.toSql() : predicate;
   const { result } = await writeAll(writer, rows, async (written, versions) => {
     // Without stable row ids every row reads _row_created_at_version 1.
     if (versions.length > 0 && (await written.countRows(`_row_created_at_version > ${before}`)) === 0) {
-      throw new LanceNdError("InvalidInput", "replaceRows needs stable row ids (a table created by lance-nd's write) to tell the new rows from the old", { uri: table.uri });
+      throw new LanceNdError(
+        "InvalidInput",
+        "replaceRows needs stable row ids (a table created by lance-nd's write) to tell the new rows from the old",
+        { uri: table.uri },
+      );
     }
     return (await deleteRows(written, `(${sql}) AND _row_created_at_version <= ${before}`)).deleted;
   });

@@ -47,7 +47,10 @@ export class WriterState {
   fail(err: unknown): LanceNdError {
     this.#failure ??= isLanceNdError(err)
       ? err
-      : new LanceNdError("WriterFailed", `a Lance write failed: ${err instanceof Error ? err.message : String(err)}`, { uri: this.#uri, cause: err });
+      : new LanceNdError("WriterFailed", `a Lance write failed: ${err instanceof Error ? err.message : String(err)}`, {
+          uri: this.#uri,
+          cause: err,
+        });
     return this.#failedError();
   }
 
@@ -60,11 +63,16 @@ export class WriterState {
   checkUsable(): void {
     this.throwIfFailed();
     if (this.#phase !== "open") {
-      throw new LanceNdError("InvalidInput", `the writer is ${this.#phase === "finished" ? "finished" : "aborted"}`, { uri: this.#uri });
+      throw new LanceNdError("InvalidInput", `the writer is ${this.#phase === "finished" ? "finished" : "aborted"}`, {
+        uri: this.#uri,
+      });
     }
   }
 
   #failedError(): LanceNdError {
-    return new LanceNdError("WriterFailed", `the writer failed earlier: ${this.#failure?.message ?? ""}`, { uri: this.#uri, cause: this.#failure });
+    return new LanceNdError("WriterFailed", `the writer failed earlier: ${this.#failure?.message ?? ""}`, {
+      uri: this.#uri,
+      cause: this.#failure,
+    });
   }
 }

@@ -17,7 +17,14 @@ import { CommitLedger } from "./commit-ledger.js";
 import { isLanceNdError, LanceNdError } from "./errors.js";
 import { openTable } from "./lance/table-open.js";
 import { currentVersion } from "./lance/table-versions.js";
-import { addParallelism, parseWriteOptions, planOptions, type AppendOptions, type ParsedWriteOptions, type WriteOptions } from "./options.js";
+import {
+  addParallelism,
+  parseWriteOptions,
+  planOptions,
+  type AppendOptions,
+  type ParsedWriteOptions,
+  type WriteOptions,
+} from "./options.js";
 import { withPureErrors } from "./pure-errors.js";
 import { NdTable, checkWritable } from "./table.js";
 import { WriteSpan } from "./tracing.js";
@@ -60,7 +67,13 @@ export class NdWriter {
   #rows = 0;
   readonly #state: WriterState;
 
-  private constructor(uri: string, options: ParsedWriteOptions, table: NdTable | undefined, replacedVersion: number | undefined, sizer: AddSizer) {
+  private constructor(
+    uri: string,
+    options: ParsedWriteOptions,
+    table: NdTable | undefined,
+    replacedVersion: number | undefined,
+    sizer: AddSizer,
+  ) {
     this.#uri = uri;
     this.#state = new WriterState(uri);
     this.#options = options;
@@ -83,18 +96,25 @@ export class NdWriter {
   static async create(uri: string, options: WriteOptions = {}): Promise<NdWriter> {
     const parsed = parseWriteOptions(options, uri);
     const storage = parsed.storageOptions === undefined ? {} : { storageOptions: parsed.storageOptions };
-    if (parsed.mode === "append") return NdWriter.#forTable(await NdTable.fromLance(await openTable(uri, storage)), parsed);
+    if (parsed.mode === "append")
+      return NdWriter.#forTable(await NdTable.fromLance(await openTable(uri, storage)), parsed);
     const existing = await openTable(uri, storage).catch((err: unknown) => {
       if (isLanceNdError(err, "TableNotFound")) return undefined;
       throw err;
     });
     if (existing !== undefined && parsed.mode === "create") {
       existing.sdk.close();
-      throw new LanceNdError("TableExists", "the table already exists (use mode \"append\" or \"overwrite\")", { uri });
+      throw new LanceNdError("TableExists", 'the table already exists (use mode "append" or "overwrite")', { uri });
     }
     const replaced = existing === undefined ? undefined : await currentVersion(existing);
     existing?.sdk.close();
-    return new NdWriter(uri, parsed, undefined, replaced, new AddSizer(parsed.targetFragmentBytes, addParallelism(uri, parsed)));
+    return new NdWriter(
+      uri,
+      parsed,
+      undefined,
+      replaced,
+      new AddSizer(parsed.targetFragmentBytes, addParallelism(uri, parsed)),
+    );
   }
 
   /**
@@ -196,7 +216,9 @@ export class NdWriter {
    * `replaceRows`). `step` gets the table and the versions of the writer's
    * adds; when it fails, the writer's rows are removed as after a failed add.
    */
-  async finishWith<T>(step: (table: NdTable, versions: readonly number[]) => Promise<T>): Promise<{ table: NdTable; result: T }> {
+  async finishWith<T>(
+    step: (table: NdTable, versions: readonly number[]) => Promise<T>,
+  ): Promise<{ table: NdTable; result: T }> {
     if (this.#state.phase !== "open") this.#state.checkUsable();
     try {
       if (this.#state.failure === undefined) {
@@ -244,7 +266,9 @@ export class NdWriter {
   }
 
   #plan(batch: NdRecordBatch, row: number): WritePlan {
-    return withPureErrors({ uri: this.#uri, row }, () => planWrite(this.#schema, encodeSchema([batch]), planOptions(this.#options)));
+    return withPureErrors({ uri: this.#uri, row }, () =>
+      planWrite(this.#schema, encodeSchema([batch]), planOptions(this.#options)),
+    );
   }
 
   /** True when no committed or in-flight row has any of the variables: only buffered rows do. */

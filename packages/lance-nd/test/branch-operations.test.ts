@@ -2,13 +2,24 @@
 // changes main (README.md, "Version control").
 import * as path from "node:path";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { Field, Float64, Int32, Int64, RecordBatch, Schema, Utf8, vectorFromArray, makeData, Struct } from "apache-arrow";
+import {
+  Field,
+  Float64,
+  Int32,
+  Int64,
+  RecordBatch,
+  Schema,
+  Utf8,
+  vectorFromArray,
+  makeData,
+  Struct,
+} from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { columnDefaults, setColumnDefaults } from "../src/column-defaults.js";
 import { dataset } from "../src/dataset/dataset.js";
 import { cleanupOldVersions, compact, deleteRows, restore, versions } from "../src/maintenance.js";
 import { scan } from "../src/scan.js";
-import { open, } from "../src/table.js";
+import { open } from "../src/table.js";
 import { branch } from "../src/version-control.js";
 import { widen } from "../src/widen.js";
 import { append, write } from "../src/write.js";
@@ -27,7 +38,10 @@ const fresh = (): string => path.join(dir, `b${count++}.lance`);
 
 /** Row `i`: `v` Int32 [x 3] with values 10*i + j, global attr id "r<i>". */
 function intRow(i: number): NdRecordBatch {
-  return new NdRecordBatch({ v: NdArray.from([10 * i, 10 * i + 1, 10 * i + 2], { dims: { x: 3 }, type: new Int32() }) }, { id: `r${i}` });
+  return new NdRecordBatch(
+    { v: NdArray.from([10 * i, 10 * i + 1, 10 * i + 2], { dims: { x: 3 }, type: new Int32() }) },
+    { id: `r${i}` },
+  );
 }
 
 /** What a reader of main sees: version, schema, column defaults and rows. */
@@ -51,7 +65,15 @@ describe("operations on a branch handle", () => {
 
     await append(b, [intRow(2)]);
     const writer = await NdWriter.append(b);
-    await writer.write(new NdRecordBatch({ v: NdArray.from([1, 2, 3], { dims: { x: 3 }, type: new Int32() }), extra: NdArray.from(Float64Array.of(0.5), { dims: { one: 1 } }) }, { id: "w" }));
+    await writer.write(
+      new NdRecordBatch(
+        {
+          v: NdArray.from([1, 2, 3], { dims: { x: 3 }, type: new Int32() }),
+          extra: NdArray.from(Float64Array.of(0.5), { dims: { one: 1 } }),
+        },
+        { id: "w" },
+      ),
+    );
     await writer.finish();
     expect(await readIds(b)).toEqual(["r0", "r1", "r2", "w"]);
     expect((await deleteRows(b, "__global_attrs__.id = 'r0'")).deleted).toBe(1);
@@ -79,7 +101,10 @@ describe("operations on a branch handle", () => {
     await append(b, [intRow(2)]);
     await widen(b, "v", new Int64());
     await widen(b, "v", new Float64());
-    expect(spans.filter((s) => s.name === "lance_nd.widen").map((s) => s.attributes["lance_nd.widen.path"])).toEqual(["in_place", "rewrite"]);
+    expect(spans.filter((s) => s.name === "lance_nd.widen").map((s) => s.attributes["lance_nd.widen.path"])).toEqual([
+      "in_place",
+      "rewrite",
+    ]);
     expect(String(b.ndSchema.fields.find((f) => f.name === "v")!.type)).toMatch(/Float64/);
     const got = (await readRows(b)).map((r) => [r.globalAttr("id"), Array.from(r.get("v")!.values)]).sort();
     expect(got).toEqual([
@@ -90,7 +115,9 @@ describe("operations on a branch handle", () => {
     // the reopened branch is still a valid lance-nd table, with its new type
     const reopened = await open(uri, { branch: "wide" });
     expect(String(reopened.ndSchema.fields.find((f) => f.name === "v")!.type)).toMatch(/Float64/);
-    await append(reopened, [new NdRecordBatch({ v: NdArray.from(Float64Array.of(0.5, 1.5, 2.5), { dims: { x: 3 } }) }, { id: "f" })]);
+    await append(reopened, [
+      new NdRecordBatch({ v: NdArray.from(Float64Array.of(0.5, 1.5, 2.5), { dims: { x: 3 } }) }, { id: "f" }),
+    ]);
     expect(await readIds(reopened)).toEqual(["f", "r0", "r1", "r2"]);
     expect(await mainState(uri)).toEqual(before);
   });
@@ -107,7 +134,9 @@ describe("operations on a branch handle", () => {
     const before = await mainState(uri);
     await cleanupOldVersions(b, { olderThan: 0 });
     expect(await mainState(uri)).toEqual(before);
-    expect((await dataset(await open(uri, { branch: "more" }), { where: "__global_attrs__.id = 'b.nc'" })).chunkCount).toBe(1);
+    expect(
+      (await dataset(await open(uri, { branch: "more" }), { where: "__global_attrs__.id = 'b.nc'" })).chunkCount,
+    ).toBe(1);
   });
 
   it("a branch-scoped overwrite can change the schema (a new column, another type); main keeps its own (SDK-NOTES.md, section 15)", async () => {
@@ -115,9 +144,15 @@ describe("operations on a branch handle", () => {
     await write(uri, [intRow(0)]);
     await branch(await open(uri), "raw");
     const onBranch = await openTable(uri, { branch: "raw" });
-    const schema = new Schema([new Field("a", new Float64(), true), new Field("b", new Utf8(), true)], new Map([["k", "v"]]));
+    const schema = new Schema(
+      [new Field("a", new Float64(), true), new Field("b", new Utf8(), true)],
+      new Map([["k", "v"]]),
+    );
     const children = [vectorFromArray([1.5], new Float64()).data[0]!, vectorFromArray(["x"], new Utf8()).data[0]!];
-    const rows = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: 1, nullCount: 0, children }));
+    const rows = new RecordBatch(
+      schema,
+      makeData({ type: new Struct(schema.fields), length: 1, nullCount: 0, children }),
+    );
     const mainBefore = await readTableSchema((await open(uri)).lance);
     await overwriteTable(onBranch, schema, [rows]);
     const after = await readTableSchema(await openTable(uri, { branch: "raw" }));

@@ -52,7 +52,10 @@ describe("casting of variable values", () => {
 
   it('"safe": Float64 -> Float32 fails with SchemaMismatch', async () => {
     const table = await write(fresh(), [sstRow(0)]);
-    expect(await failure(append(table, [sstRow(1, { type: new Float64() })], { casting: "safe" }))).toMatchObject({ code: "SchemaMismatch", column: "sst" });
+    expect(await failure(append(table, [sstRow(1, { type: new Float64() })], { casting: "safe" }))).toMatchObject({
+      code: "SchemaMismatch",
+      column: "sst",
+    });
   });
 
   it('"same_kind": Float64 -> Float32 rounds the values, and the stats get the table type (the cast comes first)', async () => {
@@ -64,11 +67,17 @@ describe("casting of variable values", () => {
 
   it('"same_kind": Int64 -> Int8 with a value that does not fit fails, naming the value; no row is written', async () => {
     const table = await write(fresh(), [sstRow(0, { type: new Int8() })]);
-    const err = await failure(append(table, [sstRow(1, { type: new Int64(), values: [1, 2, 300, 4, 5, 6].map(BigInt) as never })], { casting: "same_kind" }));
+    const err = await failure(
+      append(table, [sstRow(1, { type: new Int64(), values: [1, 2, 300, 4, 5, 6].map(BigInt) as never })], {
+        casting: "same_kind",
+      }),
+    );
     expect(err).toMatchObject({ code: "SchemaMismatch", column: "sst" });
     expect(err.message).toMatch(/300/);
     expect(await table.countRows()).toBe(1);
-    await append(table, [sstRow(2, { type: new Int64(), values: [1, 2, 3, 4, 5, 6].map(BigInt) as never })], { casting: "same_kind" });
+    await append(table, [sstRow(2, { type: new Int64(), values: [1, 2, 3, 4, 5, 6].map(BigInt) as never })], {
+      casting: "same_kind",
+    });
     expect(await table.countRows()).toBe(2);
   });
 
@@ -91,18 +100,31 @@ describe("casting of variable values", () => {
     const table = await write(fresh(), [sstRow(0, { type: new Int32() })]);
     await append(table, [sstRow(1, { type: new Float32(), values: [0.5, 1, 2, 3, 4, 5] })], { casting: "promote" });
     expect(await sstType(table)).toBe("Float64");
-    expect(await valuesOf(table)).toEqual([[0, 1, 2, 3, 4, 5], [0.5, 1, 2, 3, 4, 5]]);
+    expect(await valuesOf(table)).toEqual([
+      [0, 1, 2, 3, 4, 5],
+      [0.5, 1, 2, 3, 4, 5],
+    ]);
   });
 
   it('"promote" in a create casts the rows before instead: Int32 then Float32 rows make a Float64 variable', async () => {
-    const table = await write(fresh(), [sstRow(0, { type: new Int32() }), sstRow(1, { type: new Float32(), values: [0.5, 1, 2, 3, 4, 5] })], {
-      casting: "promote",
-      stats: true,
-    });
+    const table = await write(
+      fresh(),
+      [sstRow(0, { type: new Int32() }), sstRow(1, { type: new Float32(), values: [0.5, 1, 2, 3, 4, 5] })],
+      {
+        casting: "promote",
+        stats: true,
+      },
+    );
     expect(await sstType(table)).toBe("Float64");
     expect(await table.version()).toBe(1);
-    expect(await valuesOf(table)).toEqual([[0, 1, 2, 3, 4, 5], [0.5, 1, 2, 3, 4, 5]]);
-    expect(await statsOf(table)).toEqual([{ min: 0, max: 5 }, { min: 0.5, max: 5 }]);
+    expect(await valuesOf(table)).toEqual([
+      [0, 1, 2, 3, 4, 5],
+      [0.5, 1, 2, 3, 4, 5],
+    ]);
+    expect(await statsOf(table)).toEqual([
+      { min: 0, max: 5 },
+      { min: 0.5, max: 5 },
+    ]);
   });
 
   it('"promote" in an NdWriter commits the rows written before, then widens', async () => {
@@ -123,9 +145,12 @@ describe("casting of variable values", () => {
 
 describe("casting of attributes", () => {
   const row = (attrs: Record<string, unknown>, global: Record<string, unknown> = { id: "x" }) =>
-    new NdRecordBatch({ sst: NdArray.from(new Float32Array(2), { dims: { lat: 2 }, attrs: attrs as never }) }, global as never);
+    new NdRecordBatch(
+      { sst: NdArray.from(new Float32Array(2), { dims: { lat: 2 }, attrs: attrs as never }) },
+      global as never,
+    );
 
-  it("attributes follow safe under every mode: Int32 into a Float64 attribute casts even with casting \"no\"", async () => {
+  it('attributes follow safe under every mode: Int32 into a Float64 attribute casts even with casting "no"', async () => {
     const table = await write(fresh(), [row({ scale: 1.5 }, { id: "a", n: 2.5 })]);
     await append(table, [row({ scale: attr.int32(3) }, { id: "b", n: attr.int32(7) })]);
     const rows = await readRows(table);
@@ -136,7 +161,10 @@ describe("casting of attributes", () => {
 
   it('a Float64 attribute into a Float32 attribute fails even under "promote"', async () => {
     const table = await write(fresh(), [row({ scale: attr.float32(1.5) })]);
-    expect(await failure(append(table, [row({ scale: 2.5 })], { casting: "promote" }))).toMatchObject({ code: "SchemaMismatch", column: "sst" });
+    expect(await failure(append(table, [row({ scale: 2.5 })], { casting: "promote" }))).toMatchObject({
+      code: "SchemaMismatch",
+      column: "sst",
+    });
   });
 
   it("a scalar attribute and a list attribute never cast", async () => {

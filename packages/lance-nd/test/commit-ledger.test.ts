@@ -67,7 +67,11 @@ describe("commit ledger", () => {
     expect(err).toBeInstanceOf(RollbackIncompleteError);
     const { leftBehind, code, message, cause, operationError } = err as RollbackIncompleteError;
     expect(code).toBe("WriterFailed");
-    expect(leftBehind).toMatchObject({ versions, rows: 2, deletePredicate: `_row_created_at_version IN (${versions.join(", ")})` });
+    expect(leftBehind).toMatchObject({
+      versions,
+      rows: 2,
+      deletePredicate: `_row_created_at_version IN (${versions.join(", ")})`,
+    });
     expect(leftBehind.undo).toBe(`lance-nd delete ${uri} --where "${leftBehind.deletePredicate}"`);
     expect(message).toContain(`delete failed`);
     expect(message).toContain(`2 rows of versions ${versions.join(", ")}`);
@@ -94,7 +98,12 @@ describe("commit ledger", () => {
     unblock();
     expect(err).toBeInstanceOf(RollbackIncompleteError);
     const { leftBehind, message } = err as RollbackIncompleteError;
-    expect(leftBehind).toMatchObject({ versions: [2, 3], rows: 2, restoreVersion: 1, undo: `lance-nd restore ${uri} 1` });
+    expect(leftBehind).toMatchObject({
+      versions: [2, 3],
+      rows: 2,
+      restoreVersion: 1,
+      undo: `lance-nd restore ${uri} 1`,
+    });
     expect(message).toContain("restore failed");
     const table = await open(uri);
     expect(await readIds(table)).toEqual(["r7", "r8"]);
@@ -129,7 +138,11 @@ describe("commit ledger", () => {
     await writer.write(sstRow(1));
     const [first] = writer.versions;
     // Another writer adds chl as Int32; this writer's Float32 chl then needs a widen across kinds: a rewrite.
-    const chl = (type?: Int32) => NdArray.from(type === undefined ? new Float32Array([0.5]) : [1], { dims: { x: 1 }, ...(type === undefined ? {} : { type }) });
+    const chl = (type?: Int32) =>
+      NdArray.from(type === undefined ? new Float32Array([0.5]) : [1], {
+        dims: { x: 1 },
+        ...(type === undefined ? {} : { type }),
+      });
     await append(await open(uri), [new NdRecordBatch({ chl: chl(new Int32()) }, { id: "other" })]);
     await writer.write(new NdRecordBatch({ chl: chl() }, { id: "r2" }));
     const err = await rejection(writer.abort());
@@ -149,13 +162,21 @@ describe("commit ledger", () => {
     await widen(await open(uri), "sst", new Float64()); // Int32 -> Float64: a rewrite, all rows re-created
     const err = await rejection(writer.abort());
     expect(err).toBeInstanceOf(RollbackIncompleteError);
-    expect((err as RollbackIncompleteError).leftBehind).toMatchObject({ versions: [first], rows: 1, restoreVersion: first! - 1 });
+    expect((err as RollbackIncompleteError).leftBehind).toMatchObject({
+      versions: [first],
+      rows: 1,
+      restoreVersion: first! - 1,
+    });
     expect((err as RollbackIncompleteError).message).toMatch(/rewrote the table/);
   });
 
   it("replaceRows appends the new rows, then deletes the old rows the predicate selects; the new rows stay even when they match", async () => {
     const table = await write(fresh(), sstRows(3));
-    const { deleted } = await replaceRows(table, [sstRow(5, { id: "r1" }), sstRow(6)], col("__global_attrs__.id").isIn(["r1", "r6"]));
+    const { deleted } = await replaceRows(
+      table,
+      [sstRow(5, { id: "r1" }), sstRow(6)],
+      col("__global_attrs__.id").isIn(["r1", "r6"]),
+    );
     expect(deleted).toBe(1);
     expect(await readIds(table)).toEqual(["r0", "r1", "r2", "r6"]);
   });

@@ -21,7 +21,11 @@ describe("concurrent writers", () => {
     await write(uri, []);
     const n = 6;
     const child = (tag: string) =>
-      run(process.execPath, ["--conditions=@lance-nd/source", "--import", "tsx", "test/helpers/append-child.ts", uri, String(n), tag], { cwd: packageDir });
+      run(
+        process.execPath,
+        ["--conditions=@lance-nd/source", "--import", "tsx", "test/helpers/append-child.ts", uri, String(n), tag],
+        { cwd: packageDir },
+      );
     await Promise.all([child("a"), child("b")]);
     const ids = await readIds(await open(uri));
     const expected = ["a", "b"].flatMap((tag) => Array.from({ length: n }, (_, i) => `${tag}-${i}`)).sort();
@@ -33,7 +37,10 @@ describe("concurrent writers", () => {
     await write(uri, sstRows(1));
     const [one, two] = [await open(uri), await open(uri)];
     const withVariable = (name: string, i: number) =>
-      new NdRecordBatch({ [name]: NdArray.from(new Float32Array([i, i]), { dims: { lat: 2 } }) }, { id: `${name}-${i}` });
+      new NdRecordBatch(
+        { [name]: NdArray.from(new Float32Array([i, i]), { dims: { lat: 2 } }) },
+        { id: `${name}-${i}` },
+      );
     await Promise.all([
       append(one, [withVariable("u", 0)]).then(() => append(one, [withVariable("u", 1)])),
       append(two, [withVariable("v", 0)]).then(() => append(two, [withVariable("v", 1)])),
@@ -41,7 +48,14 @@ describe("concurrent writers", () => {
     ]);
     const table = await open(uri);
     expect([...table.layout.arrays.keys()].sort()).toEqual(["sst", "u", "v"]);
-    expect((await readRows(table)).map((r) => String(r.globalAttr("id"))).sort()).toEqual(["r0", "r7", "u-0", "u-1", "v-0", "v-1"]);
+    expect((await readRows(table)).map((r) => String(r.globalAttr("id"))).sort()).toEqual([
+      "r0",
+      "r7",
+      "u-0",
+      "u-1",
+      "v-0",
+      "v-1",
+    ]);
   });
 
   it("a widen and appends through other handles at the same time: every row is there, with the wider type", async () => {

@@ -10,8 +10,12 @@ const dir = tempDir("defaults");
 let tables = 0;
 const fresh = (): string => path.join(dir, `d${tables++}.lance`);
 
-const leafOf = (schema: { fields: { name: string; type: { children: { type: { children: { metadata: Map<string, string> }[] } }[] } }[] }, name: string) =>
-  schema.fields.find((f) => f.name === name)!.type.children[0]!.type.children[0]!.metadata;
+const leafOf = (
+  schema: {
+    fields: { name: string; type: { children: { type: { children: { metadata: Map<string, string> }[] } }[] } }[];
+  },
+  name: string,
+) => schema.fields.find((f) => f.name === name)!.type.children[0]!.type.children[0]!.metadata;
 
 const chl = () => new NdRecordBatch({ chl: NdArray.from(new Float32Array([1, 2]), { dims: { lat: 2 } }) }, { id: "c" });
 
@@ -22,9 +26,16 @@ describe("column defaults", () => {
   });
 
   it("a create without columnDefaults stores the library default, zstd level 3 (README, Default encoding); the user's options win option by option", async () => {
-    expect(await columnDefaults(await write(fresh(), sstRows(1)))).toEqual({ compression: { codec: "zstd", level: 3 } });
-    expect(await columnDefaults(await write(fresh(), sstRows(1), { columnDefaults: { compression: "none" } }))).toEqual({ compression: "none" });
-    expect(await columnDefaults(await write(fresh(), sstRows(1), { columnDefaults: { bss: "on" } }))).toEqual({ compression: { codec: "zstd", level: 3 }, bss: "on" });
+    expect(await columnDefaults(await write(fresh(), sstRows(1)))).toEqual({
+      compression: { codec: "zstd", level: 3 },
+    });
+    expect(await columnDefaults(await write(fresh(), sstRows(1), { columnDefaults: { compression: "none" } }))).toEqual(
+      { compression: "none" },
+    );
+    expect(await columnDefaults(await write(fresh(), sstRows(1), { columnDefaults: { bss: "on" } }))).toEqual({
+      compression: { codec: "zstd", level: 3 },
+      bss: "on",
+    });
   });
 
   it("setColumnDefaults applies to columns added later; existing columns keep their encoding", async () => {

@@ -33,8 +33,12 @@ describe("public entry points: a wrong argument is InvalidInput, never a TypeErr
   const notATable = [42, "t.lance", null, {}] as never[];
   const cases: [string, RegExp, () => Promise<unknown>][] = [
     ["open(42)", /table uri must be a non-empty string/, () => open(42 as never)],
-    ["open(\"\")", /table uri must be a non-empty string/, () => open("")],
-    ["open with a number storage option", /storageOptions\.timeout/, () => open(table.uri, { storageOptions: { timeout: 5 as never } })],
+    ['open("")', /table uri must be a non-empty string/, () => open("")],
+    [
+      "open with a number storage option",
+      /storageOptions\.timeout/,
+      () => open(table.uri, { storageOptions: { timeout: 5 as never } }),
+    ],
     ["open with an unknown option", /unknown option "nope"/, () => open(table.uri, { nope: 1 } as never)],
     ["write(42)", /table uri must be a non-empty string/, () => write(42 as never, sstRows(1))],
     ["NdWriter.create(null)", /table uri must be a non-empty string/, () => NdWriter.create(null as never)],
@@ -49,13 +53,25 @@ describe("public entry points: a wrong argument is InvalidInput, never a TypeErr
       [`setColumnDefaults(${String(bad)})`, /setColumnDefaults: expected an NdTable/, () => setColumnDefaults(bad, {})],
       [`columnDefaults(${String(bad)})`, /columnDefaults: expected an NdTable/, () => columnDefaults(bad)],
       [`compact(${String(bad)})`, /compact: expected an NdTable/, () => compact(bad)],
-      [`cleanupOldVersions(${String(bad)})`, /cleanupOldVersions: expected an NdTable/, () => cleanupOldVersions(bad, { olderThan: new Date() } as never)],
+      [
+        `cleanupOldVersions(${String(bad)})`,
+        /cleanupOldVersions: expected an NdTable/,
+        () => cleanupOldVersions(bad, { olderThan: new Date() } as never),
+      ],
       [`versions(${String(bad)})`, /versions: expected an NdTable/, () => versions(bad)],
       [`variables(${String(bad)})`, /variables: expected an NdTable/, () => variables(bad)],
     ]),
-    ["deleteRows with a number predicate", /a filter must be a Lance SQL string or an Expr/, () => deleteRows(table, 42 as never)],
+    [
+      "deleteRows with a number predicate",
+      /a filter must be a Lance SQL string or an Expr/,
+      () => deleteRows(table, 42 as never),
+    ],
     ["widen with a number name", /variable/, () => widen(table, 42 as never, new Float64())],
-    ["widen to a type that is not an Arrow type", /type must be an Arrow DataType/, () => widen(table, "sst", "Float64" as never)],
+    [
+      "widen to a type that is not an Arrow type",
+      /type must be an Arrow DataType/,
+      () => widen(table, "sst", "Float64" as never),
+    ],
   ];
 
   it.each(cases)("%s", async (_, message, call) => {

@@ -43,7 +43,9 @@ describe("toSql", () => {
     expect(x.ne(null).toSql()).toBe("`x` IS NOT NULL");
     expect(x.isIn(["a", 2n, true, null]).toSql()).toBe("`x` IN ('a', 2, TRUE, NULL)");
     expect(x.between(1, 2).toSql()).toBe("`x` BETWEEN 1 AND 2");
-    expect(x.eq(new Date(Date.UTC(2024, 0, 2))).toSql()).toBe("`x` = arrow_cast('2024-01-02T00:00:00.000Z', 'Timestamp(Millisecond, Some(\"UTC\"))')");
+    expect(x.eq(new Date(Date.UTC(2024, 0, 2))).toSql()).toBe(
+      "`x` = arrow_cast('2024-01-02T00:00:00.000Z', 'Timestamp(Millisecond, Some(\"UTC\"))')",
+    );
     expect(x.eq(1).and(x.eq(2)).or(x.eq(3).not()).toSql()).toBe("((`x` = 1) AND (`x` = 2)) OR (NOT (`x` = 3))");
   });
 
@@ -75,15 +77,31 @@ describe("toSql", () => {
     expect(code(() => col(""))).toBe("InvalidInput");
     expect(code(() => col("a..b"))).toBe("InvalidInput");
     expect(code(() => stat(""))).toBe("InvalidInput");
-    expect(code(() => col("x").eq(1).and("x = 1" as unknown as Expr))).toBe("InvalidInput");
+    expect(
+      code(() =>
+        col("x")
+          .eq(1)
+          .and("x = 1" as unknown as Expr),
+      ),
+    ).toBe("InvalidInput");
   });
 });
 
 // Keys with quotes, spaces, colons, dots and unicode; a variable whose name needs quoting.
-const KEYS = { quote: "it's", dquote: 'say "hi"', space: "a b", colon: "k:v", dot: "a.b", unicode: "température" } as const;
+const KEYS = {
+  quote: "it's",
+  dquote: 'say "hi"',
+  space: "a b",
+  colon: "k:v",
+  dot: "a.b",
+  unicode: "température",
+} as const;
 
 function row(i: number): NdRecordBatch {
-  const odd = NdArray.from(Float64Array.from([i, i * 2]), { dims: { x: 2 }, attrs: { "unit's": i % 2 === 0 ? "K" : "C" } });
+  const odd = NdArray.from(Float64Array.from([i, i * 2]), {
+    dims: { x: 2 },
+    attrs: { "unit's": i % 2 === 0 ? "K" : "C" },
+  });
   return new NdRecordBatch(
     { "a b:c": odd },
     {
@@ -103,7 +121,11 @@ function row(i: number): NdRecordBatch {
 describe("expressions run on a real table and select the right rows", () => {
   let table: NdTable;
   beforeAll(async () => {
-    table = await makeTable(path.join(dir, "names.lance"), Array.from({ length: 6 }, (_, i) => row(i)), { stats: true });
+    table = await makeTable(
+      path.join(dir, "names.lance"),
+      Array.from({ length: 6 }, (_, i) => row(i)),
+      { stats: true },
+    );
   });
   const ga = (key: string) => col(["__global_attrs__", key]);
   const cases: [string, () => Expr, string[]][] = [
@@ -112,14 +134,31 @@ describe("expressions run on a real table and select the right rows", () => {
     ["lt on a key with a dot (string path form)", () => col("__global_attrs__.a.b").lt(1), ["r0", "r1"]],
     ["le on a unicode key", () => ga(KEYS.unicode).le("é1"), ["r0", "r1"]],
     ["gt on an Int64 key with a colon, bigint literal", () => ga(KEYS.colon).gt(3n * 10n ** 12n), ["r4", "r5"]],
-    ["ge on a Timestamp key, Date literal", () => col("__global_attrs__.when").ge(new Date(Date.UTC(2024, 0, 5))), ["r4", "r5"]],
+    [
+      "ge on a Timestamp key, Date literal",
+      () => col("__global_attrs__.when").ge(new Date(Date.UTC(2024, 0, 5))),
+      ["r4", "r5"],
+    ],
     ["eq on a boolean key with a space", () => ga(KEYS.space).eq(true), ["r0", "r2", "r4"]],
     ["isNull on a key missing in one row", () => col("__global_attrs__.maybe").isNull(), ["r3"]],
     ["isNotNull", () => col("__global_attrs__.maybe").isNotNull(), ["r0", "r1", "r2", "r4", "r5"]],
     ["isIn", () => col("__global_attrs__.id").isIn(["r1", "r4", "zz"]), ["r1", "r4"]],
-    ["between on a stats column of a variable named 'a b:c'", () => stat("a b:c").max.between(4, 8), ["r2", "r3", "r4"]],
+    [
+      "between on a stats column of a variable named 'a b:c'",
+      () => stat("a b:c").max.between(4, 8),
+      ["r2", "r3", "r4"],
+    ],
     ["variable attribute with a quote in its key", () => col("a b:c.attrs.unit's").eq("C"), ["r1", "r3", "r5"]],
-    ["and / or / not", () => stat("a b:c").min.ge(1).and(stat("a b:c").min.le(2)).or(col("__global_attrs__.id").eq("r5")).and(col("__global_attrs__.id").eq("r2").not()), ["r1", "r5"]],
+    [
+      "and / or / not",
+      () =>
+        stat("a b:c")
+          .min.ge(1)
+          .and(stat("a b:c").min.le(2))
+          .or(col("__global_attrs__.id").eq("r5"))
+          .and(col("__global_attrs__.id").eq("r2").not()),
+      ["r1", "r5"],
+    ],
   ];
   for (const [name, expr, expected] of cases) {
     it(name, async () => {

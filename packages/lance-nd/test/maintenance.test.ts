@@ -17,7 +17,11 @@ const spans = recordSpans();
 let count = 0;
 
 async function fresh(rows = 4): Promise<NdTable> {
-  return makeTable(path.join(dir, `t${count++}.lance`), Array.from({ length: rows }, (_, i) => sampleRow(i)), { stats: true });
+  return makeTable(
+    path.join(dir, `t${count++}.lance`),
+    Array.from({ length: rows }, (_, i) => sampleRow(i)),
+    { stats: true },
+  );
 }
 
 async function failure(run: () => Promise<unknown>): Promise<{ code?: string; column?: string }> {
@@ -95,7 +99,9 @@ describe("cleanupOldVersions", () => {
     expect(result.versionsRemoved).toBeGreaterThanOrEqual(2);
     expect((await versions(t)).map((v) => v.version)).not.toContain(1);
     expect(ids(await scan(t).toArray())).toEqual(["r0", "r1", "r2"]);
-    expect(await cleanupOldVersions(t, { olderThan: new Date(Date.now() + 60_000) })).toMatchObject({ versionsRemoved: expect.any(Number) });
+    expect(await cleanupOldVersions(t, { olderThan: new Date(Date.now() + 60_000) })).toMatchObject({
+      versionsRemoved: expect.any(Number),
+    });
   });
 
   it("succeeds with a tagged version, which stays", async () => {
@@ -141,7 +147,9 @@ describe("versions, checkout, restore", () => {
     expect(await failure(() => restore(view, 1))).toMatchObject({ code: "InvalidInput" });
     expect(await failure(() => append(view, [sampleRow(9)]))).toMatchObject({ code: "InvalidInput" });
     // Lance itself refuses a write through the view's handle.
-    expect(await failure(() => appendRows(view.lance, encodeRows([sampleRow(9)], view.tableSchema)))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => appendRows(view.lance, encodeRows([sampleRow(9)], view.tableSchema)))).toMatchObject({
+      code: "InvalidInput",
+    });
     expect(ids(await scan(t).toArray())).toEqual(["r0", "r1", "r2"]);
   });
 

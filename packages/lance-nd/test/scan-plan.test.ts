@@ -35,14 +35,28 @@ const nd = (sql: string) => checkNdFilter("t", layout, sql).sql;
 
 describe("nd filters", () => {
   it("quote each column reference with the table's spelling; strings, numbers, keywords, functions and types stay", () => {
-    expect(nd("__global_attrs__.id = 'sst' AND __stats__:sst.max > 1.5e3")).toBe("`__global_attrs__`.`id` = 'sst' AND `__stats__:sst`.`max` > 1.5e3");
-    expect(nd("NOT (sst IS NULL) OR time.values IS NOT NULL")).toBe("NOT (`sst` IS NULL) OR `time`.`values` IS NOT NULL");
-    expect(nd("CAST(__stats__:time.min AS BIGINT) BETWEEN 1 AND 2")).toBe("CAST(`__stats__:time`.`min` AS BIGINT) BETWEEN 1 AND 2");
-    expect(nd("`a b` IS NULL AND \"__global_attrs__\".`it's` IN (1, 2)")).toBe("`a b` IS NULL AND `__global_attrs__`.`it's` IN (1, 2)");
-    expect(nd("__stats__:time.min > TIMESTAMP '2024-01-01 00:00:00'")).toBe("`__stats__:time`.`min` > TIMESTAMP '2024-01-01 00:00:00'");
+    expect(nd("__global_attrs__.id = 'sst' AND __stats__:sst.max > 1.5e3")).toBe(
+      "`__global_attrs__`.`id` = 'sst' AND `__stats__:sst`.`max` > 1.5e3",
+    );
+    expect(nd("NOT (sst IS NULL) OR time.values IS NOT NULL")).toBe(
+      "NOT (`sst` IS NULL) OR `time`.`values` IS NOT NULL",
+    );
+    expect(nd("CAST(__stats__:time.min AS BIGINT) BETWEEN 1 AND 2")).toBe(
+      "CAST(`__stats__:time`.`min` AS BIGINT) BETWEEN 1 AND 2",
+    );
+    expect(nd('`a b` IS NULL AND "__global_attrs__".`it\'s` IN (1, 2)')).toBe(
+      "`a b` IS NULL AND `__global_attrs__`.`it's` IN (1, 2)",
+    );
+    expect(nd("__stats__:time.min > TIMESTAMP '2024-01-01 00:00:00'")).toBe(
+      "`__stats__:time`.`min` > TIMESTAMP '2024-01-01 00:00:00'",
+    );
     // A TIMESTAMP with a zone is an instant (SDK-NOTES.md section 9; reliability/time-zones.test.ts).
-    expect(nd("__stats__:time.min > TIMESTAMP '2024-01-01T00:00:00Z'")).toBe("`__stats__:time`.`min` > arrow_cast('2024-01-01T00:00:00Z', 'Timestamp(Nanosecond, Some(\"UTC\"))')");
-    expect(nd("array_has(sst.dim_names, 'x') AND __global_attrs__.id LIKE 'a%'")).toBe("array_has(`sst`.`dim_names`, 'x') AND `__global_attrs__`.`id` LIKE 'a%'");
+    expect(nd("__stats__:time.min > TIMESTAMP '2024-01-01T00:00:00Z'")).toBe(
+      "`__stats__:time`.`min` > arrow_cast('2024-01-01T00:00:00Z', 'Timestamp(Nanosecond, Some(\"UTC\"))')",
+    );
+    expect(nd("array_has(sst.dim_names, 'x') AND __global_attrs__.id LIKE 'a%'")).toBe(
+      "array_has(`sst`.`dim_names`, 'x') AND `__global_attrs__`.`id` LIKE 'a%'",
+    );
   });
 
   it("unknown columns and nested fields are InvalidInput naming them; unterminated quotes too", () => {
@@ -64,7 +78,11 @@ describe("planRead", () => {
     planRead("t", layout, { projection, conditions: filter === undefined ? [] : [{ kind, sql: filter }] });
 
   it("variables projected, no filter or a filter on small columns only: may read by takes", () => {
-    expect(plan(["sst"], "__global_attrs__.id = 'a'")).toEqual({ columns: ["sst", "__global_attrs__"], filter: "`__global_attrs__`.`id` = 'a'", takeable: true });
+    expect(plan(["sst"], "__global_attrs__.id = 'a'")).toEqual({
+      columns: ["sst", "__global_attrs__"],
+      filter: "`__global_attrs__`.`id` = 'a'",
+      takeable: true,
+    });
     expect(plan(["sst"]).takeable).toBe(true);
     expect(plan(undefined, "__stats__:sst.max > 3").takeable).toBe(true);
     expect(plan(["sst"], "time IS NULL").takeable).toBe(true);
@@ -79,7 +97,13 @@ describe("planRead", () => {
   });
 
   it("conditions join with AND", () => {
-    const both = planRead("t", layout, { projection: [], conditions: [{ kind: "nd", sql: "sst IS NULL" }, { kind: "lance", sql: "x = 1" }] });
+    const both = planRead("t", layout, {
+      projection: [],
+      conditions: [
+        { kind: "nd", sql: "sst IS NULL" },
+        { kind: "lance", sql: "x = 1" },
+      ],
+    });
     expect(both.filter).toBe("(`sst` IS NULL) AND (x = 1)");
   });
 });

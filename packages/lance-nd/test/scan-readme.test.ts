@@ -29,7 +29,10 @@ const dir = tempDir("readme");
 describe("README reading example", () => {
   it("runs and prints the row of id a", async () => {
     const row = (id: string, year: number, kelvin: number) =>
-      new NdRecordBatch({ sst: NdArray.from(new Float32Array(6).fill(kelvin), { dims: { lat: 2, lon: 3 } }) }, { id, year });
+      new NdRecordBatch(
+        { sst: NdArray.from(new Float32Array(6).fill(kelvin), { dims: { lat: 2, lon: 3 } }) },
+        { id, year },
+      );
     const uri = join(dir, "arrays.lance");
     await write(uri, [row("a", 2021, 305), row("b", 2019, 310), row("c", 2022, 280)], { stats: true });
     expect(await readExample(uri)).toEqual(["a: sst 2 x 3", "2 rows since 2020"]);

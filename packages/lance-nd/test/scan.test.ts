@@ -28,12 +28,22 @@ const chl = (i: number) => NdArray.from(Float32Array.from([i]), { dims: { depth:
 // 3 commits (fragments): r0..r3 with sst; r4..r6 with sst and chl; r7..r8 with chl only.
 let table: NdTable;
 beforeAll(async () => {
-  table = await makeTable(path.join(dir, "t.lance"), [0, 1, 2, 3].map((i) => sampleRow(i)), {
-    stats: true,
-    columnDefaults: { compression: { codec: "zstd", level: 3 }, structuralEncoding: "miniblock" },
-  });
-  await appendTo(table, [4, 5, 6].map((i) => sampleRow(i, { extra: { chl: chl(i) } })));
-  await appendTo(table, [7, 8].map((i) => sampleRow(i, { withSst: false, extra: { chl: chl(i) } })));
+  table = await makeTable(
+    path.join(dir, "t.lance"),
+    [0, 1, 2, 3].map((i) => sampleRow(i)),
+    {
+      stats: true,
+      columnDefaults: { compression: { codec: "zstd", level: 3 }, structuralEncoding: "miniblock" },
+    },
+  );
+  await appendTo(
+    table,
+    [4, 5, 6].map((i) => sampleRow(i, { extra: { chl: chl(i) } })),
+  );
+  await appendTo(
+    table,
+    [7, 8].map((i) => sampleRow(i, { withSst: false, extra: { chl: chl(i) } })),
+  );
 });
 
 describe("scan: rows", () => {
@@ -43,7 +53,10 @@ describe("scan: rows", () => {
     const r5 = rows[5]!;
     expect(r5.names().sort()).toEqual(["chl", "sst"]);
     expect([...r5.get("sst")!.values.toArray()]).toEqual([50, 51, 52, 53, 54, 55]);
-    expect(r5.get("sst")!.dims).toEqual([{ name: "time", size: 2 }, { name: "x", size: 3 }]);
+    expect(r5.get("sst")!.dims).toEqual([
+      { name: "time", size: 2 },
+      { name: "x", size: 3 },
+    ]);
     expect(r5.globalAttr("n")).toBe(5);
   });
 
@@ -62,9 +75,13 @@ describe("scan: rows", () => {
         expect([...array.metadata.keys()].filter((k) => k.startsWith("lance-encoding:"))).toEqual([]);
       }
     }
-    const leaf = (table.tableSchema.fields.find((f) => f.name === "sst")!.type.children[0]!.type.children[0] as arrow.Field).metadata;
+    const leaf = (
+      table.tableSchema.fields.find((f) => f.name === "sst")!.type.children[0]!.type.children[0] as arrow.Field
+    ).metadata;
     expect(leaf.get("lance-encoding:compression")).toBe("zstd");
-    expect(table.tableSchema.fields.find((f) => f.name === "sst")!.metadata.get("lance-encoding:structural-encoding")).toBe("miniblock");
+    expect(
+      table.tableSchema.fields.find((f) => f.name === "sst")!.metadata.get("lance-encoding:structural-encoding"),
+    ).toBe("miniblock");
   });
 
   it("an iterable with for await, the same rows as toArray", async () => {
@@ -89,16 +106,31 @@ describe("scan: project", () => {
   });
 
   it("an empty projection of a table without global attributes still gives one (empty) row per table row", async () => {
-    const plain = await makeTable(path.join(dir, "plain.lance"), [new NdRecordBatch({ a: chl(1) }), new NdRecordBatch({ a: chl(2) })]);
+    const plain = await makeTable(path.join(dir, "plain.lance"), [
+      new NdRecordBatch({ a: chl(1) }),
+      new NdRecordBatch({ a: chl(2) }),
+    ]);
     const rows = await scan(plain).project([]).toArray();
-    expect(rows.map((r) => [r.names().length, r.globalAttrs.size])).toEqual([[0, 0], [0, 0]]);
+    expect(rows.map((r) => [r.names().length, r.globalAttrs.size])).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
   });
 
   it("an unknown variable is InvalidInput naming it; a stats or global attrs column is not a variable", async () => {
-    expect(await failure(() => scan(table).project(["sst", "nope"]).toArray())).toMatchObject({ code: "InvalidInput", column: "nope" });
-    expect(await failure(() => scan(table).project(["__stats__:sst"]).toArray())).toMatchObject({ code: "InvalidInput" });
-    expect(await failure(() => scan(table).project(["__global_attrs__"]).toArray())).toMatchObject({ code: "InvalidInput" });
-    expect(await failure(async () => scan(table).project("sst" as unknown as string[]))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => scan(table).project(["sst", "nope"]).toArray())).toMatchObject({
+      code: "InvalidInput",
+      column: "nope",
+    });
+    expect(await failure(() => scan(table).project(["__stats__:sst"]).toArray())).toMatchObject({
+      code: "InvalidInput",
+    });
+    expect(await failure(() => scan(table).project(["__global_attrs__"]).toArray())).toMatchObject({
+      code: "InvalidInput",
+    });
+    expect(await failure(async () => scan(table).project("sst" as unknown as string[]))).toMatchObject({
+      code: "InvalidInput",
+    });
   });
 });
 
@@ -107,7 +139,10 @@ describe("scan: filters", () => {
     expect(ids(await scan(table).filter("__global_attrs__.id = 'r3'").toArray())).toEqual(["r3"]);
     expect(ids(await scan(table).filter("__stats__:sst.max > 50").toArray())).toEqual(["r5", "r6"]);
     expect(ids(await scan(table).filter("`__stats__:sst`.max > 50").toArray())).toEqual(["r5", "r6"]);
-    expect(ids(await scan(table).filter("sst.attrs.units = 'K' AND __global_attrs__.n >= 5").toArray())).toEqual(["r5", "r6"]);
+    expect(ids(await scan(table).filter("sst.attrs.units = 'K' AND __global_attrs__.n >= 5").toArray())).toEqual([
+      "r5",
+      "r6",
+    ]);
     expect(ids(await scan(table).filter("chl IS NULL").project([]).toArray())).toEqual(["r0", "r1", "r2", "r3"]);
   });
 
@@ -122,17 +157,27 @@ describe("scan: filters", () => {
 
   it("lanceFilter goes to Lance as is: unquoted __stats__:sst.max is Lance's InvalidInput", async () => {
     expect(ids(await scan(table).lanceFilter("__global_attrs__.n < 2").toArray())).toEqual(["r0", "r1"]);
-    expect(await failure(() => scan(table).lanceFilter("__stats__:sst.max > 50").toArray())).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => scan(table).lanceFilter("__stats__:sst.max > 50").toArray())).toMatchObject({
+      code: "InvalidInput",
+    });
   });
 
   it("an unknown column or nested field in a filter is InvalidInput naming it", async () => {
-    expect(await failure(() => scan(table).filter("nope = 1").toArray())).toMatchObject({ code: "InvalidInput", column: "nope" });
+    expect(await failure(() => scan(table).filter("nope = 1").toArray())).toMatchObject({
+      code: "InvalidInput",
+      column: "nope",
+    });
     expect(await failure(() => scan(table).filter("__global_attrs__.nope = 1").toArray())).toMatchObject({
       code: "InvalidInput",
       column: "__global_attrs__.nope",
     });
-    expect(await failure(() => scan(table).filter("__stats__:zz.max > 1").toArray())).toMatchObject({ code: "InvalidInput", column: "__stats__:zz" });
-    expect(await failure(() => scan(table).filterExpr(col("__global_attrs__.idd").eq("a")).toArray())).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => scan(table).filter("__stats__:zz.max > 1").toArray())).toMatchObject({
+      code: "InvalidInput",
+      column: "__stats__:zz",
+    });
+    expect(await failure(() => scan(table).filterExpr(col("__global_attrs__.idd").eq("a")).toArray())).toMatchObject({
+      code: "InvalidInput",
+    });
   });
 
   it("invalid SQL is InvalidInput when the scan is iterated, and nothing changes", async () => {
@@ -161,7 +206,9 @@ describe("scan: point reads (two steps) keep table order and the limit", () => {
     expect(ids(await scan(table).limit(3).toArray())).toEqual(["r0", "r1", "r2"]);
     expect(ids(await scan(table).filter("__global_attrs__.n > 1").limit(2).toArray())).toEqual(["r2", "r3"]);
     expect(await scan(table).limit(0).toArray()).toEqual([]);
-    expect(await failure(() => scan(table).filter("nope = 1").limit(0).toArray())).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => scan(table).filter("nope = 1").limit(0).toArray())).toMatchObject({
+      code: "InvalidInput",
+    });
     expect(await failure(async () => scan(table).limit(-1))).toMatchObject({ code: "InvalidInput" });
   });
 
@@ -169,28 +216,59 @@ describe("scan: point reads (two steps) keep table order and the limit", () => {
     const expected = ids(await scan(table).toArray());
     expect(ids(await scan(table).batchSize(1).toArray())).toEqual(expected);
     expect(ids(await scan(table).batchSizeBytes(1).batchReadahead(0).toArray())).toEqual(expected);
-    expect(ids(await scan(table).filter("__global_attrs__.n >= 0").batchSize(2).batchReadahead(5).decodeParallelism(4).toArray())).toEqual(expected);
-    for (const bad of [() => scan(table).batchSize(0), () => scan(table).batchSizeBytes(1.5), () => scan(table).batchReadahead(-1), () => scan(table).decodeParallelism(0)]) {
+    expect(
+      ids(
+        await scan(table)
+          .filter("__global_attrs__.n >= 0")
+          .batchSize(2)
+          .batchReadahead(5)
+          .decodeParallelism(4)
+          .toArray(),
+      ),
+    ).toEqual(expected);
+    for (const bad of [
+      () => scan(table).batchSize(0),
+      () => scan(table).batchSizeBytes(1.5),
+      () => scan(table).batchReadahead(-1),
+      () => scan(table).decodeParallelism(0),
+    ]) {
       expect(await failure(async () => bad())).toMatchObject({ code: "InvalidInput" });
     }
   });
 
   it("after deletes and compaction (new row ids) the order and rows stay right", async () => {
-    const copy = await makeTable(path.join(dir, "compacted.lance"), [0, 1, 2].map((i) => sampleRow(i)));
-    await appendTo(copy, [3, 4].map((i) => sampleRow(i)));
-    await appendTo(copy, [5, 6].map((i) => sampleRow(i)));
+    const copy = await makeTable(
+      path.join(dir, "compacted.lance"),
+      [0, 1, 2].map((i) => sampleRow(i)),
+    );
+    await appendTo(
+      copy,
+      [3, 4].map((i) => sampleRow(i)),
+    );
+    await appendTo(
+      copy,
+      [5, 6].map((i) => sampleRow(i)),
+    );
     await deleteRows(copy, "__global_attrs__.n = 1");
     await compact(copy);
-    await appendTo(copy, [7].map((i) => sampleRow(i)));
+    await appendTo(
+      copy,
+      [7].map((i) => sampleRow(i)),
+    );
     const all = ids(await scan(copy).toArray());
     expect(all.slice().sort()).toEqual(["r0", "r2", "r3", "r4", "r5", "r6", "r7"]);
-    expect(ids(await scan(copy).project(["sst"]).filter("__global_attrs__.n >= 0").batchSize(2).toArray())).toEqual(all);
+    expect(ids(await scan(copy).project(["sst"]).filter("__global_attrs__.n >= 0").batchSize(2).toArray())).toEqual(
+      all,
+    );
   });
 });
 
 describe("scan: versions and storage", () => {
   it("a checked-out view reads its version; the handle still reads the latest", async () => {
-    const t = await makeTable(path.join(dir, "versions.lance"), [0, 1].map((i) => sampleRow(i)));
+    const t = await makeTable(
+      path.join(dir, "versions.lance"),
+      [0, 1].map((i) => sampleRow(i)),
+    );
     const v1 = await t.version();
     await appendTo(t, [sampleRow(2)]);
     const view = await checkout(t, v1);
@@ -210,7 +288,10 @@ describe("scan: versions and storage", () => {
   });
 
   it("works on memory:// tables", async () => {
-    const t = await makeTable("memory://scan-test/m.lance", [0, 1, 2].map((i) => sampleRow(i)));
+    const t = await makeTable(
+      "memory://scan-test/m.lance",
+      [0, 1, 2].map((i) => sampleRow(i)),
+    );
     expect(ids(await scan(t).project(["sst"]).filter("__global_attrs__.n = 2").toArray())).toEqual(["r2"]);
   });
 });

@@ -32,15 +32,19 @@ describe("Date literals on America/New_York timestamps", () => {
     const table = await open(uri);
     for (const [i, d] of INSTANTS.entries()) {
       expect(ids(await scan(table).project([]).filterExpr(stat("ts").min.eq(d)).toArray())).toEqual([`r${i}`]);
-      expect(ids(await scan(table).project([]).filterExpr(col("__global_attrs__.when").eq(d)).toArray())).toEqual([`r${i}`]);
+      expect(ids(await scan(table).project([]).filterExpr(col("__global_attrs__.when").eq(d)).toArray())).toEqual([
+        `r${i}`,
+      ]);
     }
     expect(await deleteRows(table, col("__global_attrs__.when").eq(INSTANTS[0]!))).toMatchObject({ deleted: 1 });
     expect(ids(await scan(table).project([]).toArray())).toEqual(["r1", "r2"]);
   });
 
-  it("refuses the zone \"+05:30\" (Lance cannot store it) with InvalidInput naming the column, before creating the table", async () => {
+  it('refuses the zone "+05:30" (Lance cannot store it) with InvalidInput naming the column, before creating the table', async () => {
     const uri = path.join(dir, "offset.lance");
-    const err = await write(uri, [new NdRecordBatch({}, { when: attr.timestamp("ms", "+05:30")(new Date(0)) })]).catch((e: unknown) => e);
+    const err = await write(uri, [new NdRecordBatch({}, { when: attr.timestamp("ms", "+05:30")(new Date(0)) })]).catch(
+      (e: unknown) => e,
+    );
     expect(isLanceNdError(err, "InvalidInput") && err.column).toBe("__global_attrs__");
     expect(await open(uri).catch((e: unknown) => isLanceNdError(e, "TableNotFound"))).toBe(true);
   });

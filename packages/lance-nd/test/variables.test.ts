@@ -10,9 +10,14 @@ const dir = tempDir("variables");
 
 describe("variables", () => {
   it("lists each array column with its value type, attribute keys and types, and stats", async () => {
-    const sst = NdArray.from(new Float32Array(2), { dims: { x: 2 }, attrs: { units: "K", valid_range: attr.float32([270, 310]) } });
+    const sst = NdArray.from(new Float32Array(2), {
+      dims: { x: 2 },
+      attrs: { units: "K", valid_range: attr.float32([270, 310]) },
+    });
     const flag = NdArray.from([true, false], { dims: { x: 2 } });
-    const t = await makeTable(path.join(dir, "v.lance"), [new NdRecordBatch({ sst, flag }, { id: "a" })], { stats: true });
+    const t = await makeTable(path.join(dir, "v.lance"), [new NdRecordBatch({ sst, flag }, { id: "a" })], {
+      stats: true,
+    });
     const list = await variables(t);
     expect(list.map((v) => [v.name, String(v.valueType), v.hasStats])).toEqual([
       ["sst", "Float32", true],
@@ -29,7 +34,7 @@ describe("variables", () => {
     const uri = path.join(dir, "evolve.lance");
     const t = await makeTable(uri, [new NdRecordBatch({ a: NdArray.from(new Int32Array(1), { dims: { x: 1 } }) })]);
     const v1 = await t.version();
-    await appendTo(await open(uri), [new NdRecordBatch({ b: NdArray.from(new Float64Array(1), { dims: { x: 1 } }, ) })]);
+    await appendTo(await open(uri), [new NdRecordBatch({ b: NdArray.from(new Float64Array(1), { dims: { x: 1 } }) })]);
     expect((await variables(t)).map((v) => v.name)).toEqual(["a", "b"]);
     expect((await variables(await checkout(t, v1))).map((v) => v.name)).toEqual(["a"]);
   });

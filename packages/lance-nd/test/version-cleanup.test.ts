@@ -51,7 +51,8 @@ describe("cleanup and version control", () => {
       await compact(main);
       await append(fork, sstRows(1, 200 + round));
       await deleteRows(fork, `__global_attrs__.id = 'r${200 + round}'`);
-      for (const t of [main, fork, child]) removed += (await cleanupOldVersions(t, { olderThan: 0, deleteUnverified: true })).versionsRemoved;
+      for (const t of [main, fork, child])
+        removed += (await cleanupOldVersions(t, { olderThan: 0, deleteUnverified: true })).versionsRemoved;
       expect(await refsRead(uri, tagNames, branchNames)).toEqual(expected);
       expect(await readIds(main)).toEqual(["r0", "r1", "r2", "r3", "r4"]);
     }

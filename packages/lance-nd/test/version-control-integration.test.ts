@@ -20,10 +20,13 @@ import { sstBatch, writeChunked } from "./dataset/fixture.js";
 import { tempDir } from "./helpers/make-table.js";
 import { mainReading } from "./helpers/main-reading.js";
 
-
 /** Starts the main reader (test/helpers/main-reader-child.ts); resolves its stdout when it exits, `ready` after its first reading. */
 function startReader(uri: string, stop: string): { ready: Promise<void>; output: Promise<string> } {
-  const child = spawn(process.execPath, ["--conditions=development", "--import", "tsx", "test/helpers/main-reader-child.ts", uri, stop], { cwd: packageDir, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    ["--conditions=development", "--import", "tsx", "test/helpers/main-reader-child.ts", uri, stop],
+    { cwd: packageDir, stdio: ["ignore", "pipe", "pipe"] },
+  );
   let out = "";
   let err = "";
   let markReady = (): void => undefined;
@@ -34,7 +37,9 @@ function startReader(uri: string, stop: string): { ready: Promise<void>; output:
   });
   child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
   const output = new Promise<string>((resolve, reject) =>
-    child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`main reader exited ${String(code)}: ${err}`)))),
+    child.on("exit", (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`main reader exited ${String(code)}: ${err}`)),
+    ),
   );
   return { ready: Promise.race([ready, output.then(() => undefined)]), output };
 }
@@ -42,7 +47,10 @@ const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".
 const dir = tempDir("version-integration");
 
 /** The sst of the dataset of file `id`, read whole through `dataset`, as plain numbers (null kept). */
-async function sstOf(table: Awaited<ReturnType<typeof open>>, id: string): Promise<{ shape: number[]; values: unknown[] }> {
+async function sstOf(
+  table: Awaited<ReturnType<typeof open>>,
+  id: string,
+): Promise<{ shape: number[]; values: unknown[] }> {
   const ds = await dataset(table, { where: `__global_attrs__.id = '${id}'` });
   const sst = (await ds.read(["sst"])).get("sst")!;
   return { shape: [...sst.shape], values: Array.from(sst.values) as unknown[] };
@@ -71,7 +79,10 @@ describe("version control on real tables", () => {
     await reader.ready;
     const trial = await branch(await open(uri), "trial");
     await append(trial, chunk(sstBatch("c.nc"), { time: 6 }), { casting: "safe" });
-    const extra = new NdRecordBatch({ depth: NdArray.from(Int16Array.of(5, 10, 20), { dims: { level: 3 } }) }, { id: "levels" });
+    const extra = new NdRecordBatch(
+      { depth: NdArray.from(Int16Array.of(5, 10, 20), { dims: { level: 3 } }) },
+      { id: "levels" },
+    );
     await append(trial, [extra]);
     await widen(trial, "depth", new Float64());
     await deleteRows(trial, "__global_attrs__.id = 'b.nc'");
@@ -92,6 +103,8 @@ describe("version control on real tables", () => {
     for (const t of [await open(uri), onBranch]) await cleanupOldVersions(t, { olderThan: 0, deleteUnverified: true });
     expect(await sstOf(await checkout(await open(uri), "v1"), "a.nc")).toEqual(published);
     expect(await sstOf(await open(uri, { branch: "trial" }), "c.nc")).toEqual(branchC);
-    expect(await mainReading(uri)).toBe(mainBefore.replace(/"version":\d+/, `"version":${await (await open(uri)).version()}`));
+    expect(await mainReading(uri)).toBe(
+      mainBefore.replace(/"version":\d+/, `"version":${await (await open(uri)).version()}`),
+    );
   }, 60_000);
 });

@@ -38,7 +38,10 @@ describe("README version control example", () => {
 
   it("is the code block of the README", () => {
     const source = readFileSync(new URL(import.meta.url), "utf8");
-    const example = /--8<-- \[start:version-control-example\]\n([\s\S]*?)\/\/ --8<-- \[end:version-control-example\]/.exec(source)![1]!;
+    const example =
+      /--8<-- \[start:version-control-example\]\n([\s\S]*?)\/\/ --8<-- \[end:version-control-example\]/.exec(
+        source,
+      )![1]!;
     const readme = readFileSync(join(import.meta.dirname, "..", "README.md"), "utf8");
     expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
   });

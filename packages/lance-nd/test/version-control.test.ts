@@ -20,8 +20,16 @@ async function fresh(): Promise<NdTable> {
 async function snapshot(table: NdTable): Promise<unknown> {
   const main = await open(table.uri);
   const lines = await branches(main);
-  const perBranch = await Promise.all(lines.map(async (b) => [b.name, await readIds(await open(table.uri, { branch: b.name }))]));
-  return { tags: await tags(main), branches: lines, version: await main.version(), rows: await readIds(main), perBranch };
+  const perBranch = await Promise.all(
+    lines.map(async (b) => [b.name, await readIds(await open(table.uri, { branch: b.name }))]),
+  );
+  return {
+    tags: await tags(main),
+    branches: lines,
+    version: await main.version(),
+    rows: await readIds(main),
+    perBranch,
+  };
 }
 
 async function unchanged(table: NdTable, call: () => Promise<unknown>, message: RegExp): Promise<void> {

@@ -24,7 +24,10 @@ describe("write: create, append, overwrite", () => {
     expect(rows.map((r) => r.globalAttr("id"))).toEqual(["r0", "r1", "r2"]);
     expect(Array.from(rows[1]!.get("sst")!.toArray())).toEqual([10, 11, 12, 13, 14, 15]);
     expect(rows[1]!.get("sst")!.attr("units")).toBe("K");
-    expect(rows[1]!.get("sst")!.dims).toEqual([{ name: "lat", size: 2 }, { name: "lon", size: 3 }]);
+    expect(rows[1]!.get("sst")!.dims).toEqual([
+      { name: "lat", size: 2 },
+      { name: "lon", size: 3 },
+    ]);
   });
 
   it("takes an AsyncIterable of rows", async () => {
@@ -105,7 +108,10 @@ describe("write: create, append, overwrite", () => {
 describe("append: schema evolution", () => {
   it("adds a new variable, a new attribute key and a new global attribute as null columns; old rows read them as absent", async () => {
     const table = await write(fresh(), sstRows(2), { stats: true });
-    const sst = NdArray.from(new Float32Array(6), { dims: { lat: 2, lon: 3 }, attrs: { units: "K", long_name: "sea surface" } });
+    const sst = NdArray.from(new Float32Array(6), {
+      dims: { lat: 2, lon: 3 },
+      attrs: { units: "K", long_name: "sea surface" },
+    });
     const chl = NdArray.from(new Float64Array([0.5, 1.5]), { dims: { lat: 2 } });
     await append(table, [new NdRecordBatch({ sst, chl }, { id: "new", source: "buoy" })]);
     const rows = await readRows(table);
@@ -121,12 +127,17 @@ describe("append: schema evolution", () => {
   it("a variable written without attributes gains them in an append: every row reads (old ones without), also after compact", async () => {
     const uri = fresh();
     const row = (id: string, attrs?: Record<string, string | number>): NdRecordBatch =>
-      new NdRecordBatch({ sst: NdArray.from(new Float32Array(6), { dims: { lat: 2, lon: 3 }, ...(attrs && { attrs }) }) }, { id });
+      new NdRecordBatch(
+        { sst: NdArray.from(new Float32Array(6), { dims: { lat: 2, lon: 3 }, ...(attrs && { attrs }) }) },
+        { id },
+      );
     const table = await write(uri, [row("r0"), row("r1")], { stats: true });
     await append(table, [row("new", { units: "K" })]);
     await append(table, [row("more", { units: "C", scale: 2 })]);
     const attrsOf = async (t: NdTable): Promise<Record<string, unknown>[]> =>
-      (await readRows(t)).map((r) => Object.fromEntries([...r.get("sst")!.attrs.keys()].map((k) => [k, r.get("sst")!.attr(k)])));
+      (await readRows(t)).map((r) =>
+        Object.fromEntries([...r.get("sst")!.attrs.keys()].map((k) => [k, r.get("sst")!.attr(k)])),
+      );
     const expected = [{}, {}, { units: "K" }, { units: "C", scale: 2 }];
     expect(await attrsOf(table)).toEqual(expected);
     await compact(table);
@@ -137,14 +148,20 @@ describe("append: schema evolution", () => {
     const table = await write(fresh(), [sstRow(0, { values: [3, -1, 7, 2, 0, 5] })], { stats: true });
     const [rb] = await (async () => {
       const out = [];
-      for await (const b of (await import("../src/lance/table-read.js")).scanRows(table.lance, { columns: ["__stats__:sst"] })) out.push(b);
+      for await (const b of (await import("../src/lance/table-read.js")).scanRows(table.lance, {
+        columns: ["__stats__:sst"],
+      }))
+        out.push(b);
       return out;
     })();
     expect(rb!.getChild("__stats__:sst")!.get(0)!.toJSON()).toEqual({ min: -1, max: 7 });
   });
 
   it("keeps the encoding options of new columns (columnDefaults and columns)", async () => {
-    const table = await write(fresh(), sstRows(1), { columnDefaults: { compression: "zstd" }, columns: { sst: { bss: "on" } } });
+    const table = await write(fresh(), sstRows(1), {
+      columnDefaults: { compression: "zstd" },
+      columns: { sst: { bss: "on" } },
+    });
     const leaf = table.tableSchema.fields[0]!.type.children[0]!.type.children[0]!;
     expect(leaf.metadata.get("lance-encoding:compression")).toBe("zstd");
     expect(leaf.metadata.get("lance-encoding:bss")).toBe("on");
@@ -159,8 +176,12 @@ describe("write: invalid input", () => {
   });
 
   it("unknown options and bad column options fail with InvalidInput", async () => {
-    expect(await failure(write(fresh(), sstRows(1), { compresion: "zstd" } as never))).toMatchObject({ code: "InvalidInput" });
-    expect(await failure(write(fresh(), sstRows(1), { columnDefaults: { compression: "gzip" } } as never))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(write(fresh(), sstRows(1), { compresion: "zstd" } as never))).toMatchObject({
+      code: "InvalidInput",
+    });
+    expect(
+      await failure(write(fresh(), sstRows(1), { columnDefaults: { compression: "gzip" } } as never)),
+    ).toMatchObject({ code: "InvalidInput" });
   });
 
   it("stats on an append fails with InvalidInput", async () => {
@@ -187,7 +208,10 @@ describe("write: invalid input", () => {
 
   it("attribute and global attribute keys with a backtick are stored and scans read them back", async () => {
     const row = (id: string): NdRecordBatch =>
-      new NdRecordBatch({ sst: NdArray.from(new Float32Array(1), { dims: {}, attrs: { "u`v": id } }) }, { id, "g`k": `g-${id}` });
+      new NdRecordBatch(
+        { sst: NdArray.from(new Float32Array(1), { dims: {}, attrs: { "u`v": id } }) },
+        { id, "g`k": `g-${id}` },
+      );
     const table = await write(fresh(), [row("a")]);
     await append(table, [row("b")]);
     const rows = await readRows(table);
@@ -212,7 +236,11 @@ describe("write: commits", () => {
   it("rows larger than targetFragmentBytes go in several adds, one version each", async () => {
     const uri = fresh();
     // Uncompressed, so the bytes on disk are the bytes in memory (zstd, the default, would learn a smaller ratio).
-    const table = await write(uri, Array.from({ length: 6 }, (_, i) => bigRow(i, 1024)), { targetFragmentBytes: 8 * 1024, columnDefaults: { compression: "none" } });
+    const table = await write(
+      uri,
+      Array.from({ length: 6 }, (_, i) => bigRow(i, 1024)),
+      { targetFragmentBytes: 8 * 1024, columnDefaults: { compression: "none" } },
+    );
     const versions = await listVersions(table.lance);
     expect(versions.length).toBeGreaterThanOrEqual(3);
     expect(await table.countRows()).toBe(6);
@@ -229,7 +257,11 @@ describe("write: commits", () => {
 
   it("a call that fails after some adds removes the rows it committed; the table keeps its rows", async () => {
     const table = await write(fresh(), sstRows(2));
-    const rows = [...Array.from({ length: 4 }, (_, i) => bigRow(10 + i, 1024)), sstRow(99, { type: new Float32() }), bigRow(20, 1024)];
+    const rows = [
+      ...Array.from({ length: 4 }, (_, i) => bigRow(10 + i, 1024)),
+      sstRow(99, { type: new Float32() }),
+      bigRow(20, 1024),
+    ];
     // The row before last changes `big`'s type: rejected after the first adds committed.
     rows[4] = new NdRecordBatch({ big: NdArray.from(new Float64Array(4), { dims: { x: 4 } }) }, { id: "bad" });
     const err = await failure(append(table, rows, { targetFragmentBytes: 4 * 1024 }));
@@ -240,7 +272,11 @@ describe("write: commits", () => {
 
   it("a failed create leaves no table behind", async () => {
     const uri = fresh();
-    const rows = [bigRow(0, 1024), bigRow(1, 1024), new NdRecordBatch({ big: NdArray.from(new Int8Array(2), { dims: { x: 2 } }) })];
+    const rows = [
+      bigRow(0, 1024),
+      bigRow(1, 1024),
+      new NdRecordBatch({ big: NdArray.from(new Int8Array(2), { dims: { x: 2 } }) }),
+    ];
     expect(await failure(write(uri, rows, { targetFragmentBytes: 1024 }))).toMatchObject({ code: "SchemaMismatch" });
     expect(await failure(open(uri))).toMatchObject({ code: "TableNotFound" });
   });
@@ -248,8 +284,14 @@ describe("write: commits", () => {
   it("a failed overwrite gets the old rows back", async () => {
     const uri = fresh();
     await write(uri, sstRows(2));
-    const rows = [bigRow(0, 1024), bigRow(1, 1024), new NdRecordBatch({ big: NdArray.from(new Int8Array(2), { dims: { x: 2 } }) })];
-    expect(await failure(write(uri, rows, { mode: "overwrite", targetFragmentBytes: 1024 }))).toMatchObject({ code: "SchemaMismatch" });
+    const rows = [
+      bigRow(0, 1024),
+      bigRow(1, 1024),
+      new NdRecordBatch({ big: NdArray.from(new Int8Array(2), { dims: { x: 2 } }) }),
+    ];
+    expect(await failure(write(uri, rows, { mode: "overwrite", targetFragmentBytes: 1024 }))).toMatchObject({
+      code: "SchemaMismatch",
+    });
     expect(await readIds(await open(uri))).toEqual(["r0", "r1"]);
   });
 });
@@ -258,7 +300,11 @@ describe("spans", () => {
   it("lance_nd.write spans a write, with a lance_nd.commit child per add, each with the table uri", async () => {
     const uri = fresh();
     spans.length = 0;
-    await write(uri, Array.from({ length: 3 }, (_, i) => bigRow(i, 1024)), { targetFragmentBytes: 4 * 1024 });
+    await write(
+      uri,
+      Array.from({ length: 3 }, (_, i) => bigRow(i, 1024)),
+      { targetFragmentBytes: 4 * 1024 },
+    );
     const writes = spans.filter((s) => s.name === "lance_nd.write");
     const commits = spans.filter((s) => s.name === "lance_nd.commit");
     expect(writes).toHaveLength(1);
@@ -276,7 +322,10 @@ describe("spans", () => {
     await write(uri, sstRows(1));
     spans.length = 0;
     const float64 = sstRow(1, { type: new (await import("apache-arrow")).Float64() });
-    expect(await failure(write(uri, [float64], { mode: "append" }))).toMatchObject({ code: "SchemaMismatch", column: "sst" });
+    expect(await failure(write(uri, [float64], { mode: "append" }))).toMatchObject({
+      code: "SchemaMismatch",
+      column: "sst",
+    });
     expect(spans.some((s) => s.name === "lance_nd.write" && s.failed)).toBe(true);
   });
 });

@@ -44,7 +44,10 @@ describe("NdWriter", () => {
 
   it("writes one add per targetFragmentBytes and never splits a row", async () => {
     // Uncompressed, so the bytes on disk are the bytes in memory (zstd, the default, would learn a smaller ratio).
-    const writer = await NdWriter.create(fresh(), { targetFragmentBytes: 10_000, columnDefaults: { compression: "none" } });
+    const writer = await NdWriter.create(fresh(), {
+      targetFragmentBytes: 10_000,
+      columnDefaults: { compression: "none" },
+    });
     for (let i = 0; i < 8; i++) await writer.write(bigRow(i, 1000)); // 4000 bytes a row
     const table = await writer.finish();
     expect(writer.versions.length).toBeGreaterThanOrEqual(3);
@@ -54,8 +57,13 @@ describe("NdWriter", () => {
 
   it("learns the disk/memory ratio: compressible rows make adds of more rows", async () => {
     const target = 64 * 1024;
-    const zeros = (i: number) => new NdRecordBatch({ z: NdArray.from(new Float32Array(4096), { dims: { x: 4096 } }) }, { id: `z${i}` });
-    const writer = await NdWriter.create(fresh(), { targetFragmentBytes: target, writeParallelism: 1, columnDefaults: { compression: "zstd" } });
+    const zeros = (i: number) =>
+      new NdRecordBatch({ z: NdArray.from(new Float32Array(4096), { dims: { x: 4096 } }) }, { id: `z${i}` });
+    const writer = await NdWriter.create(fresh(), {
+      targetFragmentBytes: target,
+      writeParallelism: 1,
+      columnDefaults: { compression: "zstd" },
+    });
     for (let i = 0; i < 64; i++) await writer.write(zeros(i)); // 16 KiB a row in memory, about half on disk
     await writer.finish();
     // Without learning the ratio: 64 rows / 4 rows per add = 16 adds; with it, 4 rows then about 8 per add.
@@ -101,7 +109,9 @@ describe("NdWriter", () => {
     const uri = fresh();
     const table = await write(uri, sstRows(1));
     const writer = await NdWriter.append(table, { targetFragmentBytes: 1 });
-    await writer.write(new NdRecordBatch({ chl: NdArray.from(new Float32Array([1, 2]), { dims: { lat: 2 } }) }, { id: "c" }));
+    await writer.write(
+      new NdRecordBatch({ chl: NdArray.from(new Float32Array([1, 2]), { dims: { lat: 2 } }) }, { id: "c" }),
+    );
     const reader = await open(uri);
     await vi.waitFor(async () => expect(await reader.countRows()).toBe(2), { timeout: 5000 });
     await reader.refresh();

@@ -30,7 +30,10 @@ function best(...fns: (() => unknown)[]): number[] {
 const sources = Array.from({ length: ROWS }, (_, r) => new Float32Array(SIDE * SIDE).fill(r));
 const batches = sources.map(
   (values, r) =>
-    new NdRecordBatch({ sst: NdArray.from(values, { dims: { lat: SIDE, lon: SIDE }, attrs: { units: "K" } }) }, { row: r }),
+    new NdRecordBatch(
+      { sst: NdArray.from(values, { dims: { lat: SIDE, lon: SIDE }, attrs: { units: "K" } }) },
+      { row: r },
+    ),
 );
 
 const [memcpy, encodeMs] = best(

@@ -50,7 +50,10 @@ const lon = NdArray.from(
   Float64Array.from({ length: LON }, (_, i) => 0.5 + i),
   { dims: { lon: LON } },
 );
-const time = NdArray.from(Int32Array.from({ length: TIME }, (_, i) => i * 6), { dims: { time: TIME } });
+const time = NdArray.from(
+  Int32Array.from({ length: TIME }, (_, i) => i * 6),
+  { dims: { time: TIME } },
+);
 const batch = new NdRecordBatch({ sst, time, lat, lon }, { id: "bench" });
 const grid = batch.grid();
 
@@ -76,7 +79,11 @@ function copiedBytes(result: NdRecordBatch, source: NdRecordBatch): number {
 
 const chunks = chunk(batch, { time: 1, lat: 90 });
 const chunkBytes = chunks.reduce((sum, c) => sum + copiedBytes(c, batch), 0);
-rows.push([`chunk { time: 1, lat: 90 } (${chunks.length} chunks)`, best(() => chunk(batch, { time: 1, lat: 90 })), chunkBytes]);
+rows.push([
+  `chunk { time: 1, lat: 90 } (${chunks.length} chunks)`,
+  best(() => chunk(batch, { time: 1, lat: 90 })),
+  chunkBytes,
+]);
 
 const back = assemble(chunks);
 rows.push(["assemble (back to 4 x 180 x 360)", best(() => assemble(chunks)), copiedBytes(back, chunks[0]!)]);

@@ -18,7 +18,10 @@ const sst = NdArray.from(
 );
 // Coordinate variables: 1-D arrays named like their dim.
 const latitudes = NdArray.from(new Float64Array([-10, 0, 10]), { dims: { lat }, attrs: { units: "degrees_north" } });
-const longitudes = NdArray.from(new Float64Array([100, 110, 120, 130]), { dims: { lon }, attrs: { units: "degrees_east" } });
+const longitudes = NdArray.from(new Float64Array([100, 110, 120, 130]), {
+  dims: { lon },
+  attrs: { units: "degrees_east" },
+});
 
 const batch = new NdRecordBatch(
   { sst, lat: latitudes, lon: longitudes },
@@ -32,7 +35,13 @@ console.log(`rows: ${rb.numRows}`);
 
 const [back] = decode(rb);
 if (back === undefined) throw new Error("decode returned no rows");
-console.log("grid:", back.grid().map((d) => `${d.name}=${d.size}`).join(", "));
+console.log(
+  "grid:",
+  back
+    .grid()
+    .map((d) => `${d.name}=${d.size}`)
+    .join(", "),
+);
 console.log("arrays:", back.names().join(", "));
 console.log("global attrs:", Object.fromEntries([...back.globalAttrs].map(([k, a]) => [k, a.toJS()])));
 const decodedSst = back.get("sst")!;

@@ -105,7 +105,12 @@ function chunkOffset(c: NdRecordBatch, i: number, names: readonly string[]): num
 }
 
 /** Rejects overlapping chunks and gaps: no two boxes share a cell, and together they fill `box`. */
-function checkTiling(names: readonly string[], box: readonly [number, number][], starts: number[][], extents: number[][]): void {
+function checkTiling(
+  names: readonly string[],
+  box: readonly [number, number][],
+  starts: number[][],
+  extents: number[][],
+): void {
   const problem = tilingProblem(box, starts, extents);
   if (problem === undefined) return;
   const where = (i: number) => `[${starts[i]!.join(", ")}] (size [${extents[i]!.join(", ")}])`;
@@ -161,9 +166,13 @@ function assembleArray(
   const pieces = new Map<string, { chunk: number; array: NdArray }>();
   parts.forEach((part, i) => {
     if (part.dimNames.join("\u0000") !== model.dimNames.join("\u0000")) {
-      throw mismatch(`chunk ${i}: array has dims [${part.dimNames.join(", ")}], chunk 0 has [${model.dimNames.join(", ")}]`, name);
+      throw mismatch(
+        `chunk ${i}: array has dims [${part.dimNames.join(", ")}], chunk 0 has [${model.dimNames.join(", ")}]`,
+        name,
+      );
     }
-    if (!sameType(part.type, model.type)) throw mismatch(`chunk ${i}: array is ${part.type}, chunk 0 has ${model.type}`, name);
+    if (!sameType(part.type, model.type))
+      throw mismatch(`chunk ${i}: array is ${part.type}, chunk 0 has ${model.type}`, name);
     const problem = attrsDiffer(model.attrs, part.attrs);
     if (problem !== undefined) throw mismatch(`chunk ${i}: attribute ${problem} differs from chunk 0`, name);
     const key = at.map((g) => starts[i]![g]).join(",");

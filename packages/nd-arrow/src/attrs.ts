@@ -139,8 +139,10 @@ export function toAttr(input: AttrInput, where: AttrPlace = {}): Attr {
     let itemType: DataType | undefined;
     for (let i = 0; i < items.length; i++) {
       const t = jsValueType(items[i]);
-      if (t === undefined || t.typeId === Type.Binary) return fail(`item ${i} is not a string, number, boolean, bigint or Date`);
-      if (itemType !== undefined && !sameType(t, itemType)) return fail(`items ${0} and ${i} have different types (${itemType}, ${t})`);
+      if (t === undefined || t.typeId === Type.Binary)
+        return fail(`item ${i} is not a string, number, boolean, bigint or Date`);
+      if (itemType !== undefined && !sameType(t, itemType))
+        return fail(`items ${0} and ${i} have different types (${itemType}, ${t})`);
       itemType = t;
     }
     return list(itemType ?? new Float64(), items);

@@ -40,7 +40,8 @@ export class NdRecordBatch {
         : Object.entries(arrays as Record<string, NdArray>);
     const sizes = new Map<string, { size: number; column: string }>();
     for (const [name, array] of entries) {
-      if (typeof name !== "string" || name === "") throw new NdArrowError("InvalidArgument", "array names must be non-empty strings");
+      if (typeof name !== "string" || name === "")
+        throw new NdArrowError("InvalidArgument", "array names must be non-empty strings");
       if (name.startsWith("__")) {
         throw new NdArrowError("ReservedName", `array names must not start with "__"`, { column: name });
       }
@@ -101,7 +102,8 @@ export class NdRecordBatch {
     for (const array of this.#arrays.values()) if (widest === undefined || array.rank > widest.rank) widest = array;
     const grid = new Map<string, number>();
     for (const { name, size } of widest?.dims ?? []) grid.set(name, size);
-    for (const array of this.#arrays.values()) for (const { name, size } of array.dims) if (!grid.has(name)) grid.set(name, size);
+    for (const array of this.#arrays.values())
+      for (const { name, size } of array.dims) if (!grid.has(name)) grid.set(name, size);
     return [...grid].map(([name, size]) => ({ name, size }));
   }
 

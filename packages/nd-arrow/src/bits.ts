@@ -18,7 +18,8 @@ export function getBit(bits: Uint8Array, i: number): number {
 export function copyBits(src: Uint8Array, srcAt: number, dst: Uint8Array, dstAt: number, len: number): void {
   let i = 0;
   if ((srcAt & 7) === (dstAt & 7)) {
-    for (; i < len && ((dstAt + i) & 7) !== 0; i++) dst[(dstAt + i) >> 3]! |= getBit(src, srcAt + i) << ((dstAt + i) & 7);
+    for (; i < len && ((dstAt + i) & 7) !== 0; i++)
+      dst[(dstAt + i) >> 3]! |= getBit(src, srcAt + i) << ((dstAt + i) & 7);
     const whole = (len - i) >> 3;
     if (whole > 0) {
       const s = (srcAt + i) >> 3;
@@ -40,4 +41,3 @@ export function popcount8(x: number): number {
   x = (x & 0x33) + ((x >> 2) & 0x33);
   return (x + (x >> 4)) & 0x0f;
 }
-

@@ -34,14 +34,20 @@ export function chunk(batch: NdRecordBatch, sizes: Readonly<Record<string, numbe
   const names = grid.map((d) => d.name);
   for (const [name, size] of Object.entries(sizes)) {
     if (!names.includes(name)) {
-      throw new NdArrowError("InvalidArgument", `cannot chunk along "${name}": the grid has dims [${names.join(", ")}]`);
+      throw new NdArrowError(
+        "InvalidArgument",
+        `cannot chunk along "${name}": the grid has dims [${names.join(", ")}]`,
+      );
     }
     if (!Number.isInteger(size) || size < 1) {
       throw new NdArrowError("InvalidArgument", `chunk size along "${name}" is ${size}, expected an integer >= 1`);
     }
   }
   if (batch.globalAttrs.has(CHUNK_OFFSET)) {
-    throw new NdArrowError("InvalidArgument", `the batch already has a "${CHUNK_OFFSET}" global attribute; assemble it first`);
+    throw new NdArrowError(
+      "InvalidArgument",
+      `the batch already has a "${CHUNK_OFFSET}" global attribute; assemble it first`,
+    );
   }
   const steps = grid.map((d) => (Object.hasOwn(sizes, d.name) ? sizes[d.name]! : Math.max(d.size, 1)));
   const counts = grid.map((d, i) => Math.max(1, Math.ceil(d.size / steps[i]!)));
@@ -55,9 +61,18 @@ export function chunk(batch: NdRecordBatch, sizes: Readonly<Record<string, numbe
       rest = Math.floor(rest / counts[d]!);
     }
     const extents = grid.map((dim, d) => Math.min(steps[d]!, dim.size - starts[d]!));
-    const arrays = batch
-      .arrays()
-      .map(([name, array]) => [name, slab(array, array.dims.map((dim) => position.get(dim.name)!), starts, extents)] as const);
+    const arrays = batch.arrays().map(
+      ([name, array]) =>
+        [
+          name,
+          slab(
+            array,
+            array.dims.map((dim) => position.get(dim.name)!),
+            starts,
+            extents,
+          ),
+        ] as const,
+    );
     const globalAttrs = new Map<string, Attr>(batch.globalAttrs);
     globalAttrs.set(CHUNK_OFFSET, attr.uint32(Uint32Array.from(starts)));
     out.push(new NdRecordBatch(arrays, globalAttrs));
@@ -67,5 +82,10 @@ export function chunk(batch: NdRecordBatch, sizes: Readonly<Record<string, numbe
 
 /** The part of `array` at `starts` / `extents` (grid order; `at` maps the array's dims to grid dims). */
 function slab(array: NdArray, at: readonly number[], starts: readonly number[], extents: readonly number[]): NdArray {
-  return slice(array, Object.fromEntries(array.dims.map((d, i) => [d.name, [starts[at[i]!]!, starts[at[i]!]! + extents[at[i]!]!] as const])));
+  return slice(
+    array,
+    Object.fromEntries(
+      array.dims.map((d, i) => [d.name, [starts[at[i]!]!, starts[at[i]!]! + extents[at[i]!]!] as const]),
+    ),
+  );
 }

@@ -31,12 +31,16 @@ export function columnKind(field: Field): ColumnKind | undefined {
   const column = field.name;
   if (column === GLOBAL_ATTRS_COLUMN) {
     if (field.type.typeId !== Type.Struct) {
-      throw new NdArrowError("InvalidLayout", `the global attributes column is ${field.type}, expected a Struct`, { column });
+      throw new NdArrowError("InvalidLayout", `the global attributes column is ${field.type}, expected a Struct`, {
+        column,
+      });
     }
     const attrFields = (field.type as Struct).children;
     for (const a of attrFields) {
       if (!isSupportedAttrType(a.type)) {
-        throw new NdArrowError("UnsupportedType", `global attribute "${a.name}" has unsupported type ${a.type}`, { column });
+        throw new NdArrowError("UnsupportedType", `global attribute "${a.name}" has unsupported type ${a.type}`, {
+          column,
+        });
       }
     }
     return { kind: "global", field, attrFields };

@@ -6,7 +6,18 @@ import type { Data, DataType } from "apache-arrow";
 import { sameType } from "./data-type.js";
 import { NdArrowError } from "./errors.js";
 import { bitmapBytes, copyBits, setBits } from "./bits.js";
-import { build, bytesOf, checkByteLength, isWide, kindOf, newOffsets, offsetAt, offsetView, retype, setOffset } from "./value-buffers.js";
+import {
+  build,
+  bytesOf,
+  checkByteLength,
+  isWide,
+  kindOf,
+  newOffsets,
+  offsetAt,
+  offsetView,
+  retype,
+  setOffset,
+} from "./value-buffers.js";
 
 /**
  * `Data` chunks of one type joined, in order, into one `Data` (the chunk

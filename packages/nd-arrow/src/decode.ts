@@ -67,7 +67,10 @@ export function decode(rb: RecordBatch, options: DecodeOptions = {}): NdRecordBa
 export function decodeRows(rb: RecordBatch, options: DecodeOptions, firstRow: number): NdRecordBatch[] {
   const absent = options.nulls === "absent";
   if (options.nulls !== undefined && options.nulls !== "scalar" && !absent) {
-    throw new NdArrowError("InvalidArgument", `options.nulls must be "scalar" or "absent", got ${String(options.nulls)}`);
+    throw new NdArrowError(
+      "InvalidArgument",
+      `options.nulls must be "scalar" or "absent", got ${String(options.nulls)}`,
+    );
   }
   const arrays: ArrayColumn[] = [];
   let global: AttrColumns | undefined;

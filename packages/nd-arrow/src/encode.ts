@@ -88,7 +88,12 @@ export function encodeRows(rows: readonly NdRecordBatch[], options: EncodeOption
   }
   const children = plans.map((plan) => {
     try {
-      return plan.kind === "array" ? arrayColumn(plan, rows, firstRow) : attrsStruct(plan.field.type as Struct, rows.map((r) => r.globalAttrs));
+      return plan.kind === "array"
+        ? arrayColumn(plan, rows, firstRow)
+        : attrsStruct(
+            plan.field.type as Struct,
+            rows.map((r) => r.globalAttrs),
+          );
     } catch (err) {
       throw placeError(err, plan.field.name, undefined);
     }
@@ -108,7 +113,10 @@ function unionPlans(rows: readonly NdRecordBatch[], firstRow: number): Plan[] {
         col = { valueType: array.type, attrs: new Map(), array };
         columns.set(name, col);
       } else if (!sameType(col.valueType, array.type)) {
-        throw new NdArrowError("SchemaMismatch", `values are ${array.type}, earlier rows have ${col.valueType}`, { column: name, row });
+        throw new NdArrowError("SchemaMismatch", `values are ${array.type}, earlier rows have ${col.valueType}`, {
+          column: name,
+          row,
+        });
       }
       unionAttrs(col.attrs, array.attrs, name, row);
     }
@@ -116,7 +124,12 @@ function unionPlans(rows: readonly NdRecordBatch[], firstRow: number): Plan[] {
   });
   const plans: Plan[] = [...columns].map(([name, { valueType, attrs, array }]) => {
     const attrFields = attrFieldsOf(attrs);
-    return { kind: "array", field: arrayColumnField(name, valueType, attrFields, array.metadata), valueType, attrFields };
+    return {
+      kind: "array",
+      field: arrayColumnField(name, valueType, attrFields, array.metadata),
+      valueType,
+      attrFields,
+    };
   });
   if (globals.size > 0) {
     const attrFields = attrFieldsOf(globals);
@@ -130,7 +143,10 @@ function unionAttrs(types: Map<string, DataType>, attrs: Attrs, column: string, 
     const seen = types.get(key);
     if (seen === undefined) types.set(key, a.type);
     else if (!sameType(seen, a.type)) {
-      throw new NdArrowError("AttributeConflict", `attribute "${key}" is ${a.type}, earlier rows have ${seen}`, { column, row });
+      throw new NdArrowError("AttributeConflict", `attribute "${key}" is ${a.type}, earlier rows have ${seen}`, {
+        column,
+        row,
+      });
     }
   }
 }
@@ -143,9 +159,13 @@ function schemaPlans(schema: Schema): Plan[] {
   return schema.fields.map((field): Plan => {
     const kind = columnKind(field);
     if (kind === undefined) {
-      throw new NdArrowError("InvalidArgument", `field ${field.name}: ${field.type} is not an nd-arrow column; leave it out of the schema`, {
-        column: field.name,
-      });
+      throw new NdArrowError(
+        "InvalidArgument",
+        `field ${field.name}: ${field.type} is not an nd-arrow column; leave it out of the schema`,
+        {
+          column: field.name,
+        },
+      );
     }
     return kind.kind === "array"
       ? { kind: "array", field, valueType: kind.layout.valueType, attrFields: kind.layout.attrFields }
@@ -164,15 +184,22 @@ function checkRows(rows: readonly NdRecordBatch[], plans: readonly Plan[], first
     const row = firstRow + i;
     for (const [name, array] of batch.arrays()) {
       const plan = arrays.get(name);
-      if (plan === undefined) throw new NdArrowError("SchemaMismatch", "the schema has no such column", { column: name, row });
+      if (plan === undefined)
+        throw new NdArrowError("SchemaMismatch", "the schema has no such column", { column: name, row });
       if (!sameType(plan.valueType, array.type)) {
-        throw new NdArrowError("SchemaMismatch", `values are ${array.type}, the schema has ${plan.valueType}`, { column: name, row });
+        throw new NdArrowError("SchemaMismatch", `values are ${array.type}, the schema has ${plan.valueType}`, {
+          column: name,
+          row,
+        });
       }
       checkAttrs(array.attrs, plan.attrFields, name, row);
     }
     if (batch.globalAttrs.size > 0) {
       if (global === undefined) {
-        throw new NdArrowError("SchemaMismatch", "the schema has no global attributes column", { column: GLOBAL_ATTRS_COLUMN, row });
+        throw new NdArrowError("SchemaMismatch", "the schema has no global attributes column", {
+          column: GLOBAL_ATTRS_COLUMN,
+          row,
+        });
       }
       checkAttrs(batch.globalAttrs, global.attrFields, GLOBAL_ATTRS_COLUMN, row);
     }
@@ -182,9 +209,13 @@ function checkRows(rows: readonly NdRecordBatch[], plans: readonly Plan[], first
 function checkAttrs(attrs: Attrs, fields: readonly Field[], column: string, row: number): void {
   for (const [key, a] of attrs) {
     const field = fields.find((f) => f.name === key);
-    if (field === undefined) throw new NdArrowError("SchemaMismatch", `the schema has no attribute "${key}"`, { column, row });
+    if (field === undefined)
+      throw new NdArrowError("SchemaMismatch", `the schema has no attribute "${key}"`, { column, row });
     if (!sameType(field.type, a.type)) {
-      throw new NdArrowError("SchemaMismatch", `attribute "${key}" is ${a.type}, the schema has ${field.type}`, { column, row });
+      throw new NdArrowError("SchemaMismatch", `attribute "${key}" is ${a.type}, the schema has ${field.type}`, {
+        column,
+        row,
+      });
     }
   }
 }
@@ -209,7 +240,11 @@ function arrayColumn(plan: ArrayPlan, rows: readonly NdRecordBatch[], firstRow: 
       validity[i >> 3]! |= 1 << (i & 7);
       total += array.size;
       if (total > MAX_LIST_LENGTH) {
-        throw new NdArrowError("InvalidArgument", `more than 2^31-1 values in one column; encode fewer rows per batch`, { row: firstRow + i });
+        throw new NdArrowError(
+          "InvalidArgument",
+          `more than 2^31-1 values in one column; encode fewer rows per batch`,
+          { row: firstRow + i },
+        );
       }
       pieces.push(...array.values.data);
       for (const d of array.dims) {
@@ -226,17 +261,32 @@ function arrayColumn(plan: ArrayPlan, rows: readonly NdRecordBatch[], firstRow: 
   const sizesType = child("dim_sizes").type as List;
   const children: Data[] = [
     makeData({ type: valuesType, length: n, nullCount: 0, valueOffsets, child: values }),
-    makeData({ type: namesType, length: n, nullCount: 0, valueOffsets: dimOffsets, child: dataFromJS(dimNames, namesType.children[0]!.type) }),
+    makeData({
+      type: namesType,
+      length: n,
+      nullCount: 0,
+      valueOffsets: dimOffsets,
+      child: dataFromJS(dimNames, namesType.children[0]!.type),
+    }),
     makeData({
       type: sizesType,
       length: n,
       nullCount: 0,
       valueOffsets: dimOffsets.slice(),
-      child: makeData({ type: sizesType.children[0]!.type as never, length: dimSizes.length, data: Uint32Array.from(dimSizes) }),
+      child: makeData({
+        type: sizesType.children[0]!.type as never,
+        length: dimSizes.length,
+        data: Uint32Array.from(dimSizes),
+      }),
     }),
   ];
   if (plan.attrFields.length > 0) {
-    children.push(attrsStruct(child("attrs").type as Struct, arrays.map((a) => a?.attrs)));
+    children.push(
+      attrsStruct(
+        child("attrs").type as Struct,
+        arrays.map((a) => a?.attrs),
+      ),
+    );
   }
   return makeData({
     type,
@@ -249,7 +299,12 @@ function arrayColumn(plan: ArrayPlan, rows: readonly NdRecordBatch[], firstRow: 
 
 /** Builds a `Struct<key: A, ...>` of attributes, one row per entry (`undefined`: no attributes, all null). */
 function attrsStruct(type: Struct, rows: readonly (Attrs | undefined)[]): Data {
-  const children = type.children.map((field) => attrColumn(field, rows.map((attrs) => attrs?.get(field.name))));
+  const children = type.children.map((field) =>
+    attrColumn(
+      field,
+      rows.map((attrs) => attrs?.get(field.name)),
+    ),
+  );
   return makeData({ type, length: rows.length, nullCount: 0, children });
 }
 

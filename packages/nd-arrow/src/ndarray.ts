@@ -63,7 +63,12 @@ export class NdArray {
    * sizes not integers in 0..2^32-1), `InvalidShape` (values length is not
    * the product of the sizes) or `UnsupportedType`.
    */
-  constructor(values: Vector, dims: readonly Dim[], attrs: Attrs = new Map(), metadata: ReadonlyMap<string, string> = new Map()) {
+  constructor(
+    values: Vector,
+    dims: readonly Dim[],
+    attrs: Attrs = new Map(),
+    metadata: ReadonlyMap<string, string> = new Map(),
+  ) {
     if (!isSupportedValueType(values.type)) {
       throw new NdArrowError("UnsupportedType", `unsupported value type ${values.type}`);
     }
@@ -165,7 +170,8 @@ export class NdArray {
 
 /** Normalises the accepted dims notations to `Dim[]` (no validation). */
 export function toDims(input: DimsInput): Dim[] {
-  if (!Array.isArray(input)) return Object.entries(input as Record<string, number>).map(([name, size]) => ({ name, size }));
+  if (!Array.isArray(input))
+    return Object.entries(input as Record<string, number>).map(([name, size]) => ({ name, size }));
   return (input as readonly (readonly [string, number] | Dim)[]).map((d) =>
     Array.isArray(d) ? { name: d[0] as string, size: d[1] as number } : (d as Dim),
   );
@@ -175,7 +181,8 @@ export function toDims(input: DimsInput): Dim[] {
 export function checkDims(dims: readonly Dim[]): void {
   const seen = new Set<string>();
   for (const { name, size } of dims) {
-    if (typeof name !== "string" || name === "") throw new NdArrowError("InvalidDims", "dim names must be non-empty strings");
+    if (typeof name !== "string" || name === "")
+      throw new NdArrowError("InvalidDims", "dim names must be non-empty strings");
     if (seen.has(name)) throw new NdArrowError("InvalidDims", `duplicate dim name "${name}"`);
     seen.add(name);
     if (!Number.isInteger(size) || size < 0 || size > MAX_DIM_SIZE) {

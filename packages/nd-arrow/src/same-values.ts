@@ -21,7 +21,8 @@ export function sameValues(a: Vector, b: Vector): boolean {
   const n = x.length;
   const validX = x.nullCount > 0 ? x.nullBitmap : undefined;
   const validY = y.nullCount > 0 ? y.nullBitmap : undefined;
-  const isValid = (bits: Uint8Array | undefined, offset: number, i: number) => bits === undefined || getBit(bits, offset + i) === 1;
+  const isValid = (bits: Uint8Array | undefined, offset: number, i: number) =>
+    bits === undefined || getBit(bits, offset + i) === 1;
   const kind = kindOf(x.type);
   const width = kind === "fixed" ? (x.values as TypedArray).BYTES_PER_ELEMENT : 0;
   const bytesX = kind === "fixed" ? bytesOf(x.values) : (x.values as Uint8Array);

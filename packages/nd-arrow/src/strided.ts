@@ -66,7 +66,10 @@ export function takeStrided<T extends DataType>(
   }
   const last = start + sizes.reduce((sum, size, d) => sum + (size - 1) * strides[d]!, 0);
   if (start < 0 || last >= data.length) {
-    throw new NdArrowError("InvalidArgument", `strided walk reaches index ${last}, out of range for ${data.length} values`);
+    throw new NdArrowError(
+      "InvalidArgument",
+      `strided walk reaches index ${last}, out of range for ${data.length} values`,
+    );
   }
   const width = data.values.BYTES_PER_ELEMENT;
   const out = new Uint8Array(total * width);
@@ -108,7 +111,8 @@ export function scatterStrided<T extends DataType>(
   if (first === undefined) throw new NdArrowError("InvalidArgument", "nothing to scatter: no parts");
   const walks = parts.map((p) => ({ start: p.sourceStart ?? 0, strides: p.sourceStrides ?? rowMajorStrides(p.sizes) }));
   const plans = parts.map((p, k) => blockPlan(p.sizes, walks[k]!.strides, strides));
-  const fast = kindOf(first.type) === "fixed" && datas.every((d) => d.nullCount === 0) && plans.every((p) => p !== undefined);
+  const fast =
+    kindOf(first.type) === "fixed" && datas.every((d) => d.nullCount === 0) && plans.every((p) => p !== undefined);
   if (!fast) {
     const index = new Uint32Array(length);
     let base = 0;

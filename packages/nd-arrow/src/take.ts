@@ -11,7 +11,19 @@ import type { TypedArray } from "./data-type.js";
 import { NdArrowError } from "./errors.js";
 import { bitmapBytes, copyBits, getBit, popcount8 } from "./bits.js";
 import { concatData } from "./concat.js";
-import { build, checkByteLength, isWide, kindOf, newOffsets, offsetAt, offsetView, retype, setOffset, unitView, type OffsetView } from "./value-buffers.js";
+import {
+  build,
+  checkByteLength,
+  isWide,
+  kindOf,
+  newOffsets,
+  offsetAt,
+  offsetView,
+  retype,
+  setOffset,
+  unitView,
+  type OffsetView,
+} from "./value-buffers.js";
 
 /** Positions to gather, one per output value. */
 export type IndexArray = Uint32Array | Int32Array;
@@ -56,7 +68,11 @@ export function takeData<T extends DataType>(data: Data<T>, indices: IndexArray)
     case "fixed":
       return build(type, n, nullCount, nullBitmap, { data: gatherFixed(data.values, indices) });
     case "varlen": {
-      const { offsets, bytes } = gatherVarlen(offsetView(data.valueOffsets, isWide(type)), data.values as Uint8Array, indices);
+      const { offsets, bytes } = gatherVarlen(
+        offsetView(data.valueOffsets, isWide(type)),
+        data.values as Uint8Array,
+        indices,
+      );
       return build(type, n, nullCount, nullBitmap, { valueOffsets: offsets, data: bytes });
     }
   }

@@ -60,7 +60,11 @@ export function fromFixedShapeTensor(column: Vector | Data, field: Field): NdArr
   for (const list of chunksOf(column)) {
     const child = list.children[0]!;
     for (let i = 0; i < list.length; i++) {
-      out.push(list.getValid(i) ? layout.toArray(makeVector(child.slice(i * size, size)), shape, valueType) : nullRow(valueType));
+      out.push(
+        list.getValid(i)
+          ? layout.toArray(makeVector(child.slice(i * size, size)), shape, valueType)
+          : nullRow(valueType),
+      );
     }
   }
   return out;
@@ -86,7 +90,10 @@ export function toFixedShapeTensor(arrays: readonly NdArray[], name = "tensor"):
   const parts = arrays.map((array, i) => {
     if (isNull[i]) return nullData(type, size);
     if (!sameDims(array.dims, model.dims)) {
-      throw new NdArrowError("InvalidDims", `array ${i} has dims ${dimsText(array.dims)}, array 0 has ${dimsText(model.dims)}`);
+      throw new NdArrowError(
+        "InvalidDims",
+        `array ${i} has dims ${dimsText(array.dims)}, array 0 has ${dimsText(model.dims)}`,
+      );
     }
     return concatData(array.values.data);
   });
@@ -111,7 +118,10 @@ export function toFixedShapeTensor(arrays: readonly NdArray[], name = "tensor"):
 export function fromVariableShapeTensor(column: Vector | Data, field: Field): NdArray[] {
   const meta = extensionMetadata(field, VARIABLE_SHAPE_TENSOR);
   const fail = (why: string, row?: number): never => {
-    throw new NdArrowError("InvalidLayout", `not an ${VARIABLE_SHAPE_TENSOR} column: ${why}`, { column: field.name, row });
+    throw new NdArrowError("InvalidLayout", `not an ${VARIABLE_SHAPE_TENSOR} column: ${why}`, {
+      column: field.name,
+      row,
+    });
   };
   if (field.type.typeId !== Type.Struct) return fail(`storage type is ${field.type}, expected a Struct`);
   const children = (field.type as Struct).children;
@@ -122,7 +132,11 @@ export function fromVariableShapeTensor(column: Vector | Data, field: Field): Nd
   if (dataField === undefined || dataField.type.typeId !== Type.List) return fail(`child "data" must be a List`);
   const shapeType = shapeField?.type as FixedSizeList | undefined;
   const shapeItem = shapeType?.children[0]?.type;
-  if (shapeType?.typeId !== Type.FixedSizeList || shapeItem?.typeId !== Type.Int || (shapeItem as Int32).bitWidth !== 32) {
+  if (
+    shapeType?.typeId !== Type.FixedSizeList ||
+    shapeItem?.typeId !== Type.Int ||
+    (shapeItem as Int32).bitWidth !== 32
+  ) {
     return fail(`child "shape" must be a FixedSizeList<Int32>`);
   }
   const ndim = shapeType.listSize;
@@ -147,7 +161,8 @@ export function fromVariableShapeTensor(column: Vector | Data, field: Field): Nd
       const shape = Array.from(sizes.subarray(i * ndim, (i + 1) * ndim));
       const start = offsets[i]!;
       const length = offsets[i + 1]! - start;
-      if (length !== shape.reduce((n, s) => n * s, 1)) fail(`${length} values do not fill shape [${shape.join(", ")}]`, row);
+      if (length !== shape.reduce((n, s) => n * s, 1))
+        fail(`${length} values do not fill shape [${shape.join(", ")}]`, row);
       const broken = shape.findIndex((s, d) => uniform?.[d] !== undefined && uniform[d] !== null && uniform[d] !== s);
       if (broken >= 0) fail(`dim ${broken} has size ${shape[broken]}, "uniform_shape" says ${uniform![broken]}`, row);
       out.push(layout.toArray(makeVector(items.slice(start, length)), shape, valueType));
@@ -178,7 +193,10 @@ export function toVariableShapeTensor(arrays: readonly NdArray[], name = "tensor
     offsets[i + 1] = offsets[i]! + (isNull[i] ? 0 : array.size);
     if (isNull[i]) return;
     if (array.dimNames.join("\u0000") !== names.join("\u0000")) {
-      throw new NdArrowError("InvalidDims", `array ${i} has dims ${dimsText(array.dims)}, array 0 has ${dimsText(model.dims)}`);
+      throw new NdArrowError(
+        "InvalidDims",
+        `array ${i} has dims ${dimsText(array.dims)}, array 0 has ${dimsText(model.dims)}`,
+      );
     }
     sizes.set(array.shape, i * ndim);
     array.shape.forEach((s, d) => {
@@ -220,7 +238,8 @@ function extensionMetadata(field: Field, extension: string): Metadata {
   } catch (cause) {
     throw new NdArrowError("InvalidLayout", `${EXTENSION_METADATA_KEY} is not JSON`, { column: field.name, cause });
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) fail(`${EXTENSION_METADATA_KEY} is not a JSON object`);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    fail(`${EXTENSION_METADATA_KEY} is not a JSON object`);
   return parsed as Metadata;
 }
 
@@ -248,7 +267,8 @@ function logicalLayout(column: string, meta: Metadata, shape: readonly number[])
     Array.isArray(permutation) &&
     permutation.length === rank &&
     [...permutation].sort((a, b) => a - b).every((p, i) => p === i);
-  if (!isPermutation) return fail(`"permutation" must be a permutation of 0..${rank - 1}, got ${JSON.stringify(permutation)}`);
+  if (!isPermutation)
+    return fail(`"permutation" must be a permutation of 0..${rank - 1}, got ${JSON.stringify(permutation)}`);
   const perm = permutation as number[];
   const identity = perm.every((p, i) => p === i);
   return {
@@ -285,7 +305,8 @@ function nullRow(valueType: DataType): NdArray {
 /** The array that sets dims and type, the value type, and which rows are null. */
 function rowModel(arrays: readonly NdArray[]): { model: NdArray; type: DataType; isNull: boolean[] } {
   const first = arrays[0];
-  if (first === undefined) throw new NdArrowError("InvalidArgument", "no arrays: a tensor column needs at least one to know its type");
+  if (first === undefined)
+    throw new NdArrowError("InvalidArgument", "no arrays: a tensor column needs at least one to know its type");
   const model = arrays.find((a) => a.rank > 0) ?? first;
   const isNull = arrays.map((a) => model.rank > 0 && a.rank === 0 && a.values.nullCount === 1);
   arrays.forEach((a, i) => {

@@ -33,7 +33,9 @@ export function tilingProblem(
     if (ext.some((e) => e === 0)) continue;
     for (let i = 0; i < j; i++) {
       if (extents[i]!.some((e) => e === 0)) continue;
-      const overlaps = box.every((_, d) => starts[i]![d]! < starts[j]![d]! + ext[d]! && starts[j]![d]! < starts[i]![d]! + extents[i]![d]!);
+      const overlaps = box.every(
+        (_, d) => starts[i]![d]! < starts[j]![d]! + ext[d]! && starts[j]![d]! < starts[i]![d]! + extents[i]![d]!,
+      );
       if (overlaps) return { kind: "overlap", boxes: [i, j] };
     }
   }
@@ -43,7 +45,11 @@ export function tilingProblem(
 }
 
 /** The cells of one box inside `box`. */
-function cellsInside(box: readonly (readonly [number, number])[], start: readonly number[], extent: readonly number[]): number {
+function cellsInside(
+  box: readonly (readonly [number, number])[],
+  start: readonly number[],
+  extent: readonly number[],
+): number {
   return box.reduce((n, [a, b], d) => n * Math.max(0, Math.min(b, start[d]! + extent[d]!) - Math.max(a, start[d]!)), 1);
 }
 

@@ -48,7 +48,6 @@ export function kindOf(type: DataType): Kind {
   }
 }
 
-
 /** The bytes of a typed array (a view, no copy). */
 export function bytesOf(values: TypedArray): Uint8Array {
   return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
@@ -60,7 +59,6 @@ export function retype(bytes: Uint8Array, like: TypedArray): TypedArray {
   const per = like.BYTES_PER_ELEMENT;
   return new Ctor(bytes.buffer, bytes.byteOffset, bytes.byteLength / per);
 }
-
 
 /** A view of the bytes as 1, 2 or 4-byte unsigned units. */
 export function unitView(buffer: ArrayBufferLike, byteOffset: number, byteLength: number, unit: number) {
@@ -82,7 +80,10 @@ export function isWide(type: DataType): boolean {
 
 /** An {@link OffsetView} of an offsets buffer. */
 export function offsetView(offsets: Int32Array | BigInt64Array, wide: boolean): OffsetView {
-  return { words: new Int32Array(offsets.buffer, offsets.byteOffset, wide ? offsets.length * 2 : offsets.length), wide };
+  return {
+    words: new Int32Array(offsets.buffer, offsets.byteOffset, wide ? offsets.length * 2 : offsets.length),
+    wide,
+  };
 }
 
 /** Offset `i`. */
@@ -119,8 +120,13 @@ export function nullData<T extends DataType>(type: T, length: number): Data<T> {
     case "bits":
       return build(type, length, length, nullBitmap, { data: new Uint8Array(bitmapBytes(length)) });
     case "fixed":
-      return build(type, length, length, nullBitmap, { data: new (type.ArrayType as new (n: number) => TypedArray)(length) });
+      return build(type, length, length, nullBitmap, {
+        data: new (type.ArrayType as new (n: number) => TypedArray)(length),
+      });
     case "varlen":
-      return build(type, length, length, nullBitmap, { data: new Uint8Array(0), valueOffsets: newOffsets(length + 1, isWide(type)) });
+      return build(type, length, length, nullBitmap, {
+        data: new Uint8Array(0),
+        valueOffsets: newOffsets(length + 1, isWide(type)),
+      });
   }
 }

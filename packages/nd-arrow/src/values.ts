@@ -52,7 +52,11 @@ export function vectorOf<T extends DataType>(data: Data<T>): Vector<T> {
 export function toVector(values: ValuesInput, type?: DataType, where: NdArrowErrorContext = {}): Vector {
   if (isVector(values)) {
     if (type !== undefined && !sameType(values.type, type)) {
-      throw new NdArrowError("InvalidArgument", `values are ${values.type}, not the requested ${type}; cast them first`, where);
+      throw new NdArrowError(
+        "InvalidArgument",
+        `values are ${values.type}, not the requested ${type}; cast them first`,
+        where,
+      );
     }
     return values;
   }
@@ -64,13 +68,22 @@ export function toVector(values: ValuesInput, type?: DataType, where: NdArrowErr
     return vectorOf(dataFromJS(values, target, where));
   }
   if (typeof values !== "object" || values === null || typeof values.length !== "number") {
-    throw new NdArrowError("InvalidArgument", `values must be a typed array, an array or an Arrow Vector, got ${typeof values}`, where);
+    throw new NdArrowError(
+      "InvalidArgument",
+      `values must be a typed array, an array or an Arrow Vector, got ${typeof values}`,
+      where,
+    );
   }
   return vectorOf(dataFromJS(values, type ?? inferType(values, where), where));
 }
 
 function isStorageOf(values: TypedArray, type: DataType): boolean {
-  if (type.typeId === Type.Bool || type.typeId === Type.Utf8 || type.typeId === Type.LargeUtf8 || type.typeId === Type.Binary) {
+  if (
+    type.typeId === Type.Bool ||
+    type.typeId === Type.Utf8 ||
+    type.typeId === Type.LargeUtf8 ||
+    type.typeId === Type.Binary
+  ) {
     return false;
   }
   const ArrayType = (type as { ArrayType?: unknown }).ArrayType;
@@ -83,7 +96,11 @@ function inferType(values: ArrayLike<unknown>, where: NdArrowErrorContext): Data
     if (value === null || value === undefined) continue;
     const type = jsValueType(value);
     if (type === undefined) {
-      throw new NdArrowError("InvalidArgument", `cannot map the JS value ${describe(value)} at index ${i} to an Arrow type`, where);
+      throw new NdArrowError(
+        "InvalidArgument",
+        `cannot map the JS value ${describe(value)} at index ${i} to an Arrow type`,
+        where,
+      );
     }
     return type;
   }
@@ -176,7 +193,9 @@ function fixedWidthFromJS(
     let v = values[i];
     if (v instanceof Date) {
       if (msFactor === undefined) bad(i);
-      v = big ? (BigInt(v.getTime()) * BigInt(msFactor![1])) / BigInt(msFactor![0]) : Math.floor((v.getTime() * msFactor![1]) / msFactor![0]);
+      v = big
+        ? (BigInt(v.getTime()) * BigInt(msFactor![1])) / BigInt(msFactor![0])
+        : Math.floor((v.getTime() * msFactor![1]) / msFactor![0]);
     } else if (typeof v === "boolean") {
       v = Number(v);
     }

@@ -40,7 +40,10 @@ export function resolveWindow(
     const bounds = window[name];
     const [a, b] = Array.isArray(bounds) ? bounds : [];
     if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || a! > b!) {
-      throw new NdArrowError("InvalidArgument", `window along "${name}" is ${JSON.stringify(bounds)}, expected [start, stop) integers with start <= stop`);
+      throw new NdArrowError(
+        "InvalidArgument",
+        `window along "${name}" is ${JSON.stringify(bounds)}, expected [start, stop) integers with start <= stop`,
+      );
     }
     if (a! < start || b! > start + size) {
       throw new NdArrowError(
@@ -65,7 +68,11 @@ export function resolveWindow(
  * slice(sst, { lat: [10, 20] }).shape; // [365, 10, 360] for sst(time, lat, lon)
  */
 export function slice(array: NdArray, window: Window): NdArray {
-  const bounds = resolveWindow(window, array.dims.map((d) => ({ name: d.name, start: 0, size: d.size })), "the array");
+  const bounds = resolveWindow(
+    window,
+    array.dims.map((d) => ({ name: d.name, start: 0, size: d.size })),
+    "the array",
+  );
   const shape = bounds.map(([a, b]) => b - a);
   if (shape.every((size, i) => size === array.dims[i]!.size)) return array;
   const strides = rowMajorStrides(array.shape);

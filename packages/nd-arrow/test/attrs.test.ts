@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { Binary, Float32, Int16, Int32, LargeUtf8, TimeUnit, Type, Uint8, Utf8, type List, type Timestamp } from "apache-arrow";
+import {
+  Binary,
+  Float32,
+  Int16,
+  Int32,
+  LargeUtf8,
+  TimeUnit,
+  Type,
+  Uint8,
+  Utf8,
+  type List,
+  type Timestamp,
+} from "apache-arrow";
 import { type Attr, attr, isNdArrowError, toAttr, toAttrs } from "../src/index.js";
 
 const itemOf = (a: Attr) => (a.type as List).children[0]!.type;
@@ -95,7 +107,14 @@ describe("typed attribute helpers", () => {
 describe("toAttrs", () => {
   it("keeps key order from records and maps", () => {
     expect([...toAttrs({ b: 1, a: 2 }).keys()]).toEqual(["b", "a"]);
-    expect([...toAttrs(new Map([["z", 1], ["y", 2]])).keys()]).toEqual(["z", "y"]);
+    expect([
+      ...toAttrs(
+        new Map([
+          ["z", 1],
+          ["y", 2],
+        ]),
+      ).keys(),
+    ]).toEqual(["z", "y"]);
   });
 
   it("an empty key is InvalidArgument", () => {
@@ -103,6 +122,8 @@ describe("toAttrs", () => {
   });
 
   it("Binary is not an attribute type: UnsupportedType", () => {
-    expect(() => attr.of(new Binary(), [new Uint8Array(1)])).toThrow(expect.objectContaining({ code: "UnsupportedType" }));
+    expect(() => attr.of(new Binary(), [new Uint8Array(1)])).toThrow(
+      expect.objectContaining({ code: "UnsupportedType" }),
+    );
   });
 });

@@ -5,7 +5,6 @@ import { errorOf } from "./thrown.js";
 const arr = (dims: Record<string, number>) =>
   NdArray.from(new Float64Array(Object.values(dims).reduce((a, b) => a * b, 1)), { dims });
 
-
 describe("NdRecordBatch", () => {
   it("keeps array order and global attributes", () => {
     const b = new NdRecordBatch({ b: arr({ x: 2 }), a: arr({ x: 2 }) }, { id: "a" });
@@ -51,7 +50,15 @@ describe("NdRecordBatch", () => {
 
   it("empty or duplicate names: InvalidArgument", () => {
     expect(errorOf(() => new NdRecordBatch({ "": arr({ x: 1 }) })).code).toBe("InvalidArgument");
-    expect(errorOf(() => new NdRecordBatch([["a", arr({ x: 1 })], ["a", arr({ x: 1 })]])).code).toBe("InvalidArgument");
+    expect(
+      errorOf(
+        () =>
+          new NdRecordBatch([
+            ["a", arr({ x: 1 })],
+            ["a", arr({ x: 1 })],
+          ]),
+      ).code,
+    ).toBe("InvalidArgument");
   });
 
   it("select and withArrays build validated batches", () => {

@@ -8,7 +8,6 @@ import type { Dim } from "../src/ndarray.js";
 import { arrayArb, gridArb, plainArray, subDimsArb } from "./grid-arbitraries.js";
 import { codeOf } from "./thrown.js";
 
-
 /** What broadcast must give, computed cell by cell from coordinates. */
 function naive(array: NdArray, grid: readonly Dim[]): unknown[] {
   const total = grid.reduce((n, d) => n * d.size, 1);
@@ -58,7 +57,12 @@ describe("broadcast", () => {
   });
 
   it("nulls, attributes and metadata are kept", () => {
-    const a = NdArray.from([1, null], { dims: { x: 2 }, type: new Int32(), attrs: { units: "m" }, metadata: { k: "v" } });
+    const a = NdArray.from([1, null], {
+      dims: { x: 2 },
+      type: new Int32(),
+      attrs: { units: "m" },
+      metadata: { k: "v" },
+    });
     const out = broadcast(a, { t: 2, x: 2 });
     expect(Array.from(out.values)).toEqual([1, null, 1, null]);
     expect(out.values.nullCount).toBe(2);
@@ -91,7 +95,14 @@ describe("broadcast", () => {
 
   it("a grid with a duplicate dim is InvalidDims", () => {
     const a = NdArray.scalar(1, { type: new Float32() });
-    expect(codeOf(() => broadcast(a, [["x", 1], ["x", 1]]))).toBe("InvalidDims");
+    expect(
+      codeOf(() =>
+        broadcast(a, [
+          ["x", 1],
+          ["x", 1],
+        ]),
+      ),
+    ).toBe("InvalidDims");
   });
 
   it("property: broadcasting to the array's own grid is the identity", () => {

@@ -9,7 +9,6 @@ import { NdArray } from "../src/ndarray.js";
 import { batchOnGridArb, gridArb, plainBatch } from "./grid-arbitraries.js";
 import { errorOf } from "./thrown.js";
 
-
 /** time(3) x lat(4) temperature, a lat coordinate, a scalar; global attribute id. */
 function sample(): NdRecordBatch {
   const temp = NdArray.from(
@@ -166,7 +165,10 @@ describe("assemble", () => {
     const prop = fc.property(arb, ([batch, sizes]) => {
       const chunks = chunk(batch, sizes as Record<string, number>);
       const grid = batch.grid();
-      const expected = grid.reduce((n, d) => n * Math.ceil(d.size / ((sizes as Record<string, number>)[d.name] ?? d.size)), 1);
+      const expected = grid.reduce(
+        (n, d) => n * Math.ceil(d.size / ((sizes as Record<string, number>)[d.name] ?? d.size)),
+        1,
+      );
       expect(chunks).toHaveLength(expected);
       expect(plainBatch(assemble(chunks))).toEqual(plainBatch(batch));
     });

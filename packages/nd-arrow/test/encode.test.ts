@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { Field, Float32, Float64, Schema, Table, Type, Utf8, tableFromIPC, tableToIPC, type List, type Struct } from "apache-arrow";
+import {
+  Field,
+  Float32,
+  Float64,
+  Schema,
+  Table,
+  Type,
+  Utf8,
+  tableFromIPC,
+  tableToIPC,
+  type List,
+  type Struct,
+} from "apache-arrow";
 import {
   EXTENSION_NAME_KEY,
   GLOBAL_ATTRS_COLUMN,
@@ -17,10 +29,17 @@ import { errorOf } from "./thrown.js";
 const f64 = (dims: Record<string, number>, attrs = {}) =>
   NdArray.from(new Float64Array(Object.values(dims).reduce((a, b) => a * b, 1)), { dims, attrs });
 
-
-const describeField = (f: Field) => ({ name: f.name, type: String(f.type), nullable: f.nullable, metadata: [...f.metadata] });
+const describeField = (f: Field) => ({
+  name: f.name,
+  type: String(f.type),
+  nullable: f.nullable,
+  metadata: [...f.metadata],
+});
 const childNames = (f: Field) => (f.type as Struct).children.map((c) => c.name);
-const attrNames = (f: Field) => ((f.type as Struct).children.find((c) => c.name === "attrs")?.type as Struct | undefined)?.children.map((c) => c.name);
+const attrNames = (f: Field) =>
+  ((f.type as Struct).children.find((c) => c.name === "attrs")?.type as Struct | undefined)?.children.map(
+    (c) => c.name,
+  );
 
 describe("encode: union schema", () => {
   const rows = [
@@ -69,14 +88,21 @@ describe("encode: union schema", () => {
   });
 
   it("two value types for one name: SchemaMismatch naming column, row and both types", () => {
-    const e = errorOf(() => encode([new NdRecordBatch({ a: f64({ x: 1 }) }), new NdRecordBatch({ a: NdArray.from(new Int32Array(1)) })]));
+    const e = errorOf(() =>
+      encode([new NdRecordBatch({ a: f64({ x: 1 }) }), new NdRecordBatch({ a: NdArray.from(new Int32Array(1)) })]),
+    );
     expect(e).toMatchObject({ code: "SchemaMismatch", column: "a", row: 1 });
     expect(e.message).toContain("Int32");
     expect(e.message).toContain("Float64");
   });
 
   it("two types for one attribute key: AttributeConflict naming column and row", () => {
-    const e = errorOf(() => encode([new NdRecordBatch({ a: f64({ x: 1 }, { r: [1, 2] }) }), new NdRecordBatch({ a: f64({ x: 1 }, { r: 1 }) })]));
+    const e = errorOf(() =>
+      encode([
+        new NdRecordBatch({ a: f64({ x: 1 }, { r: [1, 2] }) }),
+        new NdRecordBatch({ a: f64({ x: 1 }, { r: 1 }) }),
+      ]),
+    );
     expect(e).toMatchObject({ code: "AttributeConflict", column: "a", row: 1 });
     const g = errorOf(() => encode([new NdRecordBatch({}, { id: "a" }), new NdRecordBatch({}, { id: 1 })]));
     expect(g).toMatchObject({ code: "AttributeConflict", column: GLOBAL_ATTRS_COLUMN, row: 1 });
@@ -86,7 +112,11 @@ describe("encode: union schema", () => {
     const a = NdArray.from([1], { metadata: { "lance-encoding:compression": "zstd" } });
     const field = encodeSchema([new NdRecordBatch({ a })]).fields[0]!;
     expect(field.metadata.get("lance-encoding:compression")).toBe("zstd");
-    expect(decode(encode([new NdRecordBatch({ a })]))[0]!.get("a")!.metadata.get("lance-encoding:compression")).toBe("zstd");
+    expect(
+      decode(encode([new NdRecordBatch({ a })]))[0]!
+        .get("a")!
+        .metadata.get("lance-encoding:compression"),
+    ).toBe("zstd");
   });
 
   it("no batches: an empty record batch", () => {
@@ -107,7 +137,12 @@ describe("encode: union schema", () => {
 
 describe("encode: options.schema", () => {
   const schema = new Schema([
-    arrayColumnField("sst", new Float32(), [new Field("units", new Utf8(), true), new Field("scale", new Float64(), true)], new Map([["k", "v"]])),
+    arrayColumnField(
+      "sst",
+      new Float32(),
+      [new Field("units", new Utf8(), true), new Field("scale", new Float64(), true)],
+      new Map([["k", "v"]]),
+    ),
     arrayColumnField("lat", new Float64()),
     globalAttrsField([new Field("id", new Utf8(), true), new Field("n", new Float64(), true)], true),
   ]);
@@ -135,19 +170,29 @@ describe("encode: options.schema", () => {
   });
 
   it("a name, attribute key or attribute type the schema lacks: SchemaMismatch", () => {
-    expect(errorOf(() => encode([new NdRecordBatch({ lon: f64({ lon: 1 }) })], { schema }))).toMatchObject({ code: "SchemaMismatch", column: "lon" });
-    expect(errorOf(() => encode([new NdRecordBatch({}), new NdRecordBatch({ lat: f64({ lat: 2 }, { z: 1 }) })], { schema }))).toMatchObject({
+    expect(errorOf(() => encode([new NdRecordBatch({ lon: f64({ lon: 1 }) })], { schema }))).toMatchObject({
+      code: "SchemaMismatch",
+      column: "lon",
+    });
+    expect(
+      errorOf(() => encode([new NdRecordBatch({}), new NdRecordBatch({ lat: f64({ lat: 2 }, { z: 1 }) })], { schema })),
+    ).toMatchObject({
       code: "SchemaMismatch",
       column: "lat",
       row: 1,
     });
     const bad = sst.withAttrs({ units: attr.int32(1) });
-    expect(errorOf(() => encode([new NdRecordBatch({ sst: bad })], { schema }))).toMatchObject({ code: "SchemaMismatch", column: "sst" });
+    expect(errorOf(() => encode([new NdRecordBatch({ sst: bad })], { schema }))).toMatchObject({
+      code: "SchemaMismatch",
+      column: "sst",
+    });
     expect(errorOf(() => encode([new NdRecordBatch({}, { other: 1 })], { schema }))).toMatchObject({
       code: "SchemaMismatch",
       column: GLOBAL_ATTRS_COLUMN,
     });
-    expect(errorOf(() => encode([new NdRecordBatch({}, { id: 1 })], { schema: new Schema([schema.fields[0]!]) }))).toMatchObject({
+    expect(
+      errorOf(() => encode([new NdRecordBatch({}, { id: 1 })], { schema: new Schema([schema.fields[0]!]) })),
+    ).toMatchObject({
       code: "SchemaMismatch",
       column: GLOBAL_ATTRS_COLUMN,
     });
@@ -155,11 +200,16 @@ describe("encode: options.schema", () => {
 
   it("a field that is not an nd-arrow column: InvalidArgument", () => {
     const withStats = new Schema([...schema.fields, new Field("__stats__:sst", new Float32(), true)]);
-    expect(errorOf(() => encode([], { schema: withStats }))).toMatchObject({ code: "InvalidArgument", column: "__stats__:sst" });
+    expect(errorOf(() => encode([], { schema: withStats }))).toMatchObject({
+      code: "InvalidArgument",
+      column: "__stats__:sst",
+    });
   });
 
   it("list attribute types are compared by item type", () => {
-    const s = new Schema([arrayColumnField("a", new Float64(), [new Field("r", (attr.float32([1]).type as List), true)])]);
+    const s = new Schema([
+      arrayColumnField("a", new Float64(), [new Field("r", attr.float32([1]).type as List, true)]),
+    ]);
     const rb = encode([new NdRecordBatch({ a: f64({ x: 1 }, { r: attr.float32([1, 2]) }) })], { schema: s });
     expect(decode(rb)[0]!.get("a")!.attr("r")).toEqual([1, 2]);
     expect(rb.schema.fields[0]!.type.typeId).toBe(Type.Struct);

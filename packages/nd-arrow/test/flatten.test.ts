@@ -12,7 +12,11 @@ function column(table: ReturnType<typeof flatten>, name: string): unknown[] {
 }
 
 describe("flatten", () => {
-  const temp = NdArray.from([1, 2, 3, null, 5, 6], { dims: { lat: 2, lon: 3 }, type: new Float64(), metadata: { k: "v" } });
+  const temp = NdArray.from([1, 2, 3, null, 5, 6], {
+    dims: { lat: 2, lon: 3 },
+    type: new Float64(),
+    metadata: { k: "v" },
+  });
   const lat = NdArray.from(new Float64Array([-10, 10]), { dims: { lat: 2 } });
   const batch = new NdRecordBatch({ temp, lat });
 

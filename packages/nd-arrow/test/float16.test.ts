@@ -9,9 +9,35 @@ import { NdArray, attr, decode, encode, NdRecordBatch, toVector } from "../src/i
 
 // Overflow, subnormals, underflow to ±0, ties to even (also one a Float32 detour gets wrong), NaN, -0, then seeded doubles.
 const EDGES = [
-  0, -0, 1, 65504, 65519.99, 65520, -65520, 70000, 1e300, Infinity, -Infinity, NaN, 2 ** -14, -0.000061035156, 1023 * 2 ** -24,
-  1023.5 * 2 ** -24, 2 ** -24, -(2 ** -24), 2 ** -25, -(2 ** -25), 2 ** -26, 1.5 * 2 ** -24, 1 + 2 ** -11, 1 + 3 * 2 ** -11,
-  1 + 2 ** -11 + 2 ** -40, 2049, 2051, 65496, 0.1,
+  0,
+  -0,
+  1,
+  65504,
+  65519.99,
+  65520,
+  -65520,
+  70000,
+  1e300,
+  Infinity,
+  -Infinity,
+  NaN,
+  2 ** -14,
+  -0.000061035156,
+  1023 * 2 ** -24,
+  1023.5 * 2 ** -24,
+  2 ** -24,
+  -(2 ** -24),
+  2 ** -25,
+  -(2 ** -25),
+  2 ** -26,
+  1.5 * 2 ** -24,
+  1 + 2 ** -11,
+  1 + 3 * 2 ** -11,
+  1 + 2 ** -11 + 2 ** -40,
+  2049,
+  2051,
+  65496,
+  0.1,
 ];
 let seed = 13;
 const values = [
@@ -24,7 +50,9 @@ const values = [
 
 /** The raw half bits of a Float16 vector. */
 function bits(vector: Vector): Uint16Array {
-  return Uint16Array.from(vector.data.flatMap((d) => [...(d.values as Uint16Array).subarray(d.offset, d.offset + d.length)]));
+  return Uint16Array.from(
+    vector.data.flatMap((d) => [...(d.values as Uint16Array).subarray(d.offset, d.offset + d.length)]),
+  );
 }
 
 /** The values whose bits differ from numberToFloat16's (any NaN matches any NaN). */
@@ -59,7 +87,9 @@ describe("numbers to Float16 round as IEEE does, through casting's numberToFloat
   });
 
   it("survive encode and decode bit for bit", () => {
-    const [row] = decode(encode([new NdRecordBatch({ h: NdArray.from(values, { type: new Float16() }) }, { h16: attr.float16(values) })]));
+    const [row] = decode(
+      encode([new NdRecordBatch({ h: NdArray.from(values, { type: new Float16() }) }, { h16: attr.float16(values) })]),
+    );
     expect(mismatches(bits(row!.get("h")!.values))).toEqual([]);
     expect(mismatches(bits(row!.globalAttrs.get("h16")!.value))).toEqual([]);
   });

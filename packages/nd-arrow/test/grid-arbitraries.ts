@@ -56,7 +56,10 @@ export function arrayArb(dims: readonly Dim[], kind?: ValueKind): fc.Arbitrary<N
 export function batchOnGridArb(grid: readonly Dim[]): fc.Arbitrary<NdRecordBatch> {
   return fc
     .tuple(arrayArb(grid), fc.array(subDimsArb(grid).chain(arrayArb), { maxLength: 3 }))
-    .map(([main, others]) => new NdRecordBatch([["main", main], ...others.map((a, i) => [`v${i}`, a] as const)], { title: "t" }));
+    .map(
+      ([main, others]) =>
+        new NdRecordBatch([["main", main], ...others.map((a, i) => [`v${i}`, a] as const)], { title: "t" }),
+    );
 }
 
 /** A random batch on a random grid. */

@@ -3,7 +3,6 @@ import { Float16, Int32, TimestampNanosecond, Type, Uint8, Utf8, vectorFromArray
 import { NdArray, NdArrowError } from "../src/index.js";
 import { codeOf } from "./thrown.js";
 
-
 describe("NdArray.from", () => {
   it("wraps a typed array without copying", () => {
     const data = new Float32Array(6);
@@ -17,9 +16,19 @@ describe("NdArray.from", () => {
 
   it("accepts dims as a record, pairs or Dim objects, in order", () => {
     const v = new Int8Array(6);
-    const expected = [{ name: "y", size: 2 }, { name: "x", size: 3 }];
+    const expected = [
+      { name: "y", size: 2 },
+      { name: "x", size: 3 },
+    ];
     expect(NdArray.from(v, { dims: { y: 2, x: 3 } }).dims).toEqual(expected);
-    expect(NdArray.from(v, { dims: [["y", 2], ["x", 3]] }).dims).toEqual(expected);
+    expect(
+      NdArray.from(v, {
+        dims: [
+          ["y", 2],
+          ["x", 3],
+        ],
+      }).dims,
+    ).toEqual(expected);
     expect(NdArray.from(v, { dims: expected }).dims).toEqual(expected);
   });
 
@@ -44,7 +53,9 @@ describe("NdArray.from", () => {
   });
 
   it("a vector of another type than options.type is InvalidArgument", () => {
-    expect(codeOf(() => NdArray.from(vectorFromArray(["a"], new Utf8()), { type: new Int32() }))).toBe("InvalidArgument");
+    expect(codeOf(() => NdArray.from(vectorFromArray(["a"], new Utf8()), { type: new Int32() }))).toBe(
+      "InvalidArgument",
+    );
   });
 
   it("scalar() is rank 0 with one value", () => {
@@ -70,13 +81,23 @@ describe("NdArray validation", () => {
     expect(codeOf(() => NdArray.from(v, { dims: [] }))).toBe("InvalidShape");
   });
   it("duplicate dim names: InvalidDims", () => {
-    expect(codeOf(() => NdArray.from(v, { dims: [["x", 2], ["x", 3]] }))).toBe("InvalidDims");
+    expect(
+      codeOf(() =>
+        NdArray.from(v, {
+          dims: [
+            ["x", 2],
+            ["x", 3],
+          ],
+        }),
+      ),
+    ).toBe("InvalidDims");
   });
   it("empty dim names: InvalidDims", () => {
     expect(codeOf(() => NdArray.from(v, { dims: { "": 6 } }))).toBe("InvalidDims");
   });
   it("sizes that are negative, fractional or above 2^32-1: InvalidDims", () => {
-    for (const size of [-1, 1.5, 2 ** 32]) expect(codeOf(() => NdArray.from(new Float32Array(0), { dims: { x: size, y: 0 } }))).toBe("InvalidDims");
+    for (const size of [-1, 1.5, 2 ** 32])
+      expect(codeOf(() => NdArray.from(new Float32Array(0), { dims: { x: size, y: 0 } }))).toBe("InvalidDims");
   });
   it("an unsupported value type: UnsupportedType", () => {
     const list = vectorFromArray([[1]]);

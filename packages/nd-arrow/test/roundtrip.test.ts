@@ -59,9 +59,9 @@ const ATTRS: Record<string, fc.Arbitrary<unknown>> = {
   half: fc.integer({ min: -8, max: 8 }).map((v) => attr.float16(v / 4)),
 };
 
-const attrsArb = fc.dictionary(fc.constantFrom(...Object.keys(ATTRS)), fc.constant(null), { maxKeys: 4 }).chain((keys) =>
-  fc.record(Object.fromEntries(Object.keys(keys).map((k) => [k, ATTRS[k]!]))),
-);
+const attrsArb = fc
+  .dictionary(fc.constantFrom(...Object.keys(ATTRS)), fc.constant(null), { maxKeys: 4 })
+  .chain((keys) => fc.record(Object.fromEntries(Object.keys(keys).map((k) => [k, ATTRS[k]!]))));
 
 const DIMS = ["t", "z", "y", "x"];
 
@@ -106,18 +106,23 @@ const batchArb: fc.Arbitrary<NdRecordBatch> = fc
 
 /** Order-free description: rows share the union column and key order, so order within a row may change. */
 function attrsOf(attrs: Attrs) {
-  return [...attrs].map(([k, a]) => [k, String(a.type), a.toJS()]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+  return [...attrs]
+    .map(([k, a]) => [k, String(a.type), a.toJS()])
+    .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
 }
 
 function describeBatch(b: NdRecordBatch) {
   return {
-    arrays: b.arrays().sort(([a], [b]) => a.localeCompare(b)).map(([name, a]) => ({
-      name,
-      type: String(a.type),
-      dims: a.dims,
-      values: Array.from(a.values),
-      attrs: attrsOf(a.attrs),
-    })),
+    arrays: b
+      .arrays()
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, a]) => ({
+        name,
+        type: String(a.type),
+        dims: a.dims,
+        values: Array.from(a.values),
+        attrs: attrsOf(a.attrs),
+      })),
     globals: attrsOf(b.globalAttrs),
   };
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { NdArray, NdRecordBatch, decodeStream, encode, encodeSchema, encodeStream, isNdArrowError } from "../src/index.js";
+import {
+  NdArray,
+  NdRecordBatch,
+  decodeStream,
+  encode,
+  encodeSchema,
+  encodeStream,
+  isNdArrowError,
+} from "../src/index.js";
 
 const row = (i: number) => new NdRecordBatch({ a: NdArray.from(new Float64Array([i, i]), { dims: { x: 2 } }) }, { i });
 
@@ -38,7 +46,9 @@ describe("encodeStream / decodeStream", () => {
 
   it("errors name the row counted from the start of the stream", async () => {
     const rows = [row(0), row(1), new NdRecordBatch({ a: NdArray.from(new Int32Array(2), { dims: { x: 2 } }) })];
-    const err = await collect(encodeStream(rows, { rowsPerBatch: 2, schema: encodeSchema([row(0)]) })).catch((e: unknown) => e);
+    const err = await collect(encodeStream(rows, { rowsPerBatch: 2, schema: encodeSchema([row(0)]) })).catch(
+      (e: unknown) => e,
+    );
     expect(isNdArrowError(err, "SchemaMismatch")).toBe(true);
     expect(err).toMatchObject({ column: "a", row: 2 });
   });

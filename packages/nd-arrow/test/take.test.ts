@@ -86,7 +86,9 @@ function rawSlots(vector: Vector): string[] {
   const values = vector.data[0]!.values as Uint8Array;
   const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
   const width = bytes.length / vector.length;
-  return Array.from({ length: vector.length }, (_, i) => Buffer.from(bytes.subarray(i * width, (i + 1) * width)).toString("hex"));
+  return Array.from({ length: vector.length }, (_, i) =>
+    Buffer.from(bytes.subarray(i * width, (i + 1) * width)).toString("hex"),
+  );
 }
 
 function varVector(type: DataType, values: readonly (string | null)[]): Vector {
@@ -116,9 +118,15 @@ describe("take", () => {
   it("fixed-width types: gathers values and nulls at any positions, including repeats and runs", () => {
     for (const type of fixedTypes) {
       const prop = fc.property(
-        fc.array(fc.boolean(), { minLength: 1, maxLength: 50 }).chain((valid) =>
-          fc.tuple(fc.constant(valid), fc.uint8Array({ minLength: 8 * 50, maxLength: 8 * 50 }), indicesFor(valid.length)),
-        ),
+        fc
+          .array(fc.boolean(), { minLength: 1, maxLength: 50 })
+          .chain((valid) =>
+            fc.tuple(
+              fc.constant(valid),
+              fc.uint8Array({ minLength: 8 * 50, maxLength: 8 * 50 }),
+              indicesFor(valid.length),
+            ),
+          ),
         ([valid, bytes, idx]) => {
           const v = fixedVector(type, bytes, valid);
           const out = take(v, Uint32Array.from(idx));
@@ -135,9 +143,9 @@ describe("take", () => {
 
   it("Bool: gathers bit-packed values and nulls", () => {
     const prop = fc.property(
-      fc.array(fc.option(fc.boolean()), { minLength: 1, maxLength: 80 }).chain((vals) =>
-        fc.tuple(fc.constant(vals), indicesFor(vals.length)),
-      ),
+      fc
+        .array(fc.option(fc.boolean()), { minLength: 1, maxLength: 80 })
+        .chain((vals) => fc.tuple(fc.constant(vals), indicesFor(vals.length))),
       ([vals, idx]) => {
         const v = vectorFromArray(vals, new Bool());
         expect(Array.from(take(v, Uint32Array.from(idx)))).toEqual(expected(v, idx));
@@ -149,9 +157,9 @@ describe("take", () => {
   it("Utf8, LargeUtf8, Binary: gathers through offsets, keeping nulls", () => {
     for (const type of [new Utf8(), new LargeUtf8(), new Binary()]) {
       const prop = fc.property(
-        fc.array(cell, { minLength: 1, maxLength: 40 }).chain((cells) =>
-          fc.tuple(fc.constant(cells), indicesFor(cells.length)),
-        ),
+        fc
+          .array(cell, { minLength: 1, maxLength: 40 })
+          .chain((cells) => fc.tuple(fc.constant(cells), indicesFor(cells.length))),
         ([cells, idx]) => {
           const v = varVector(
             type,
@@ -234,7 +242,15 @@ describe("multi-chunk input (concatData)", () => {
     expect(Array.from(take(f.slice(1).concat(f.slice(0, 2)), identity(5)))).toEqual([null, 3, 4, 1, null]);
     const b = vectorFromArray([true, null, false, true, true, false, false, true, true], new Bool());
     expect(Array.from(take(b.slice(3).concat(b.slice(1, 4)), identity(9)))).toEqual([
-      true, true, false, false, true, true, null, false, true,
+      true,
+      true,
+      false,
+      false,
+      true,
+      true,
+      null,
+      false,
+      true,
     ]);
     const s = vectorFromArray(["a", null, "ccc"], new LargeUtf8());
     expect(Array.from(take(s.slice(1).concat(s), identity(5)))).toEqual([null, "ccc", "a", null, "ccc"]);
@@ -270,15 +286,23 @@ function reachOf(dims: readonly (readonly [number, number])[]): number {
 describe("takeStrided", () => {
   const length = 400;
   const floats = makeVector(Float64Array.from({ length }, (_, i) => i / 2));
-  const withNulls = vectorFromArray(Array.from({ length }, (_, i) => (i % 7 === 0 ? null : i)), new Int32());
-  const strings = vectorFromArray(Array.from({ length }, (_, i) => `s${i}`), new Utf8());
+  const withNulls = vectorFromArray(
+    Array.from({ length }, (_, i) => (i % 7 === 0 ? null : i)),
+    new Int32(),
+  );
+  const strings = vectorFromArray(
+    Array.from({ length }, (_, i) => `s${i}`),
+    new Utf8(),
+  );
 
   it("property: equals take of the strided indices (block copies, fills, element gathers; nulls; strings)", () => {
     const prop = fc.property(walkArb(length), ([dims, start]) => {
       const sizes = dims.map(([size]) => size);
       const strides = dims.map(([, stride]) => stride);
       for (const v of [floats, withNulls, strings] as Vector[]) {
-        expect(Array.from(takeStrided(v, sizes, strides, start))).toEqual(Array.from(take(v, stridedIndices(sizes, strides, start))));
+        expect(Array.from(takeStrided(v, sizes, strides, start))).toEqual(
+          Array.from(take(v, stridedIndices(sizes, strides, start))),
+        );
       }
     });
     fc.assert(prop, { seed: 42, numRuns: 80 });
@@ -305,14 +329,31 @@ describe("scatterStrided", () => {
       sizes: [1, 10],
       start: r * 10,
     }));
-    expect(Array.from(scatterStrided(rows, rowMajorStrides([2, 10]), 20))).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(Array.from(scatterStrided(rows, rowMajorStrides([2, 10]), 20))).toEqual(
+      Array.from({ length: 20 }, (_, i) => i),
+    );
     const quads = [0, 1, 2, 3].map((q) => ({
       values: vectorFromArray([q, null, q, q], new Int32()),
       sizes: [2, 2],
       start: (q >> 1) * 8 + (q & 1) * 2,
     }));
     expect(Array.from(scatterStrided(quads, rowMajorStrides([4, 4]), 16))).toEqual([
-      0, null, 1, null, 0, 0, 1, 1, 2, null, 3, null, 2, 2, 3, 3,
+      0,
+      null,
+      1,
+      null,
+      0,
+      0,
+      1,
+      1,
+      2,
+      null,
+      3,
+      null,
+      2,
+      2,
+      3,
+      3,
     ]);
   });
 });

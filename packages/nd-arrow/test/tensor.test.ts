@@ -27,7 +27,6 @@ import {
 import { arrayArb, gridArb, kindArb, plainArray } from "./grid-arbitraries.js";
 import { codeOf } from "./thrown.js";
 
-
 function meta(name: string, json: unknown): Map<string, string> {
   return new Map([
     ["ARROW:extension:name", name],
@@ -42,7 +41,13 @@ function fixedColumn(values: number[], listSize: number, json: unknown, validity
   const length = values.length / listSize;
   const nullBitmap = validity && Uint8Array.of(validity.reduce((b, v, i) => b | (v ? 1 << i : 0), 0));
   const child = makeData({ type: new Float32(), length: values.length, data: Float32Array.from(values) });
-  const data = makeData({ type, length, nullCount: validity ? validity.filter((v) => !v).length : 0, nullBitmap, child });
+  const data = makeData({
+    type,
+    length,
+    nullCount: validity ? validity.filter((v) => !v).length : 0,
+    nullBitmap,
+    child,
+  });
   return { field, data };
 }
 
@@ -60,7 +65,12 @@ function variableColumn(rows: { shape: number[]; values: number[] }[], json: unk
     type: storage,
     length: rows.length,
     children: [
-      makeData({ type: dataType, length: rows.length, valueOffsets: offsets, child: makeData({ type: new Int32(), data: items }) }),
+      makeData({
+        type: dataType,
+        length: rows.length,
+        valueOffsets: offsets,
+        child: makeData({ type: new Int32(), data: items }),
+      }),
       makeData({ type: shapeType, length: rows.length, child: makeData({ type: new Int32(), data: sizes }) }),
     ],
   });
@@ -69,7 +79,10 @@ function variableColumn(rows: { shape: number[]; values: number[] }[], json: unk
 
 describe("fixed shape tensor", () => {
   it("rows become nd arrays named by dim_names, values as views of the column", () => {
-    const { field, data } = fixedColumn([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 6, { shape: [2, 3], dim_names: ["H", "W"] });
+    const { field, data } = fixedColumn([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 6, {
+      shape: [2, 3],
+      dim_names: ["H", "W"],
+    });
     const [a, b] = fromFixedShapeTensor(data, field);
     expect(a!.dims).toEqual([
       { name: "H", size: 2 },
@@ -86,7 +99,11 @@ describe("fixed shape tensor", () => {
 
   it("a permutation gives the logical dim order, values transposed row-major", () => {
     // physical [H: 2, W: 3], permutation [1, 0]: logical [W: 3, H: 2]
-    const { field, data } = fixedColumn([1, 2, 3, 4, 5, 6], 6, { shape: [2, 3], dim_names: ["H", "W"], permutation: [1, 0] });
+    const { field, data } = fixedColumn([1, 2, 3, 4, 5, 6], 6, {
+      shape: [2, 3],
+      dim_names: ["H", "W"],
+      permutation: [1, 0],
+    });
     const [a] = fromFixedShapeTensor(data, field);
     expect(a!.dims).toEqual([
       { name: "W", size: 3 },
@@ -111,7 +128,10 @@ describe("fixed shape tensor", () => {
     expect(field.name).toBe("grid");
     expect(String(field.type)).toBe("FixedSizeList[6]<Float32>");
     expect(field.metadata.get("ARROW:extension:name")).toBe(FIXED_SHAPE_TENSOR);
-    expect(JSON.parse(field.metadata.get("ARROW:extension:metadata")!)).toEqual({ shape: [2, 3], dim_names: ["y", "x"] });
+    expect(JSON.parse(field.metadata.get("ARROW:extension:metadata")!)).toEqual({
+      shape: [2, 3],
+      dim_names: ["y", "x"],
+    });
     expect(vector.length).toBe(2);
   });
 
@@ -119,7 +139,10 @@ describe("fixed shape tensor", () => {
     const a = NdArray.from([1, null, 3, 4], { dims: { y: 2, x: 2 }, type: new Float32() });
     const { field, vector } = toFixedShapeTensor([a]);
     const table = new Table([
-      new RecordBatch(new Schema([field]), makeData({ type: new Struct([field]), length: 1, children: [vector.data[0]!] })),
+      new RecordBatch(
+        new Schema([field]),
+        makeData({ type: new Struct([field]), length: 1, children: [vector.data[0]!] }),
+      ),
     ]);
     const back = tableFromIPC(tableToIPC(table));
     const [row] = fromFixedShapeTensor(back.getChild("tensor")!, back.schema.fields[0]!);
@@ -127,7 +150,9 @@ describe("fixed shape tensor", () => {
   });
 
   it("property: toFixedShapeTensor then fromFixedShapeTensor gives the arrays back (types, nulls)", () => {
-    const arb = gridArb(3).chain((grid) => kindArb.chain((kind) => fc.array(arrayArb(grid, kind), { minLength: 1, maxLength: 4 })));
+    const arb = gridArb(3).chain((grid) =>
+      kindArb.chain((kind) => fc.array(arrayArb(grid, kind), { minLength: 1, maxLength: 4 })),
+    );
     const prop = fc.property(arb, (arrays) => {
       const rows = arrays.map((a) => a.withAttrs({}));
       const { field, vector } = toFixedShapeTensor(rows);
@@ -178,7 +203,10 @@ describe("variable shape tensor", () => {
 
   it("permutation [2, 0, 1] of physical [x, y, z] gives logical dims [z, x, y]", () => {
     const values = Array.from({ length: 24 }, (_, i) => i);
-    const { field, data } = variableColumn([{ shape: [2, 3, 4], values }], { dim_names: ["x", "y", "z"], permutation: [2, 0, 1] });
+    const { field, data } = variableColumn([{ shape: [2, 3, 4], values }], {
+      dim_names: ["x", "y", "z"],
+      permutation: [2, 0, 1],
+    });
     const [a] = fromVariableShapeTensor(data, field);
     expect(a!.dims).toEqual([
       { name: "z", size: 4 },
@@ -194,27 +222,38 @@ describe("variable shape tensor", () => {
     const a = NdArray.from(new Int32Array(6), { dims: { h: 2, w: 3 } });
     const b = NdArray.from(new Int32Array(4), { dims: { h: 2, w: 2 } });
     const { field } = toVariableShapeTensor([a, b]);
-    expect(JSON.parse(field.metadata.get("ARROW:extension:metadata")!)).toEqual({ dim_names: ["h", "w"], uniform_shape: [2, null] });
+    expect(JSON.parse(field.metadata.get("ARROW:extension:metadata")!)).toEqual({
+      dim_names: ["h", "w"],
+      uniform_shape: [2, null],
+    });
     expect(String(field.type)).toBe("Struct<{data:List<Int32>, shape:FixedSizeList[2]<Int32>}>");
   });
 
   it("property: toVariableShapeTensor then fromVariableShapeTensor gives the arrays back (shapes differ, nulls)", () => {
     const names = ["a", "b"];
-    const arb = fc
-      .constantFrom(new Int32(), new Float32())
-      .chain((type) =>
-        fc.array(
+    const arb = fc.constantFrom(new Int32(), new Float32()).chain((type) =>
+      fc
+        .array(
           fc.option(
             fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 3 })).chain(([h, w]) =>
               fc
                 .array(fc.option(fc.integer({ min: -100, max: 100 })), { minLength: h * w, maxLength: h * w })
-                .map((values) => NdArray.from(values, { dims: [[names[0]!, h], [names[1]!, w]], type })),
+                .map((values) =>
+                  NdArray.from(values, {
+                    dims: [
+                      [names[0]!, h],
+                      [names[1]!, w],
+                    ],
+                    type,
+                  }),
+                ),
             ),
             { freq: 5 },
           ),
           { minLength: 1, maxLength: 5 },
-        ).map((rows) => rows.map((r) => r ?? NdArray.scalar(null, { type }))),
-      );
+        )
+        .map((rows) => rows.map((r) => r ?? NdArray.scalar(null, { type }))),
+    );
     const prop = fc.property(arb, (rows) => {
       fc.pre(rows.some((r) => r.rank > 0));
       const { field, vector } = toVariableShapeTensor(rows);

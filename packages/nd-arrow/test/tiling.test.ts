@@ -9,7 +9,22 @@ describe("tilingProblem", () => {
 
   it("a gap names the covered cells and the first uncovered cell", () => {
     expect(tilingProblem([[0, 4]], [[0]], [[2]])).toEqual({ kind: "gap", covered: 2, cells: 4, cell: [2] });
-    expect(tilingProblem([[0, 2], [0, 2]], [[0, 0], [1, 1]], [[1, 2], [1, 1]])).toMatchObject({ kind: "gap", cell: [1, 0] });
+    expect(
+      tilingProblem(
+        [
+          [0, 2],
+          [0, 2],
+        ],
+        [
+          [0, 0],
+          [1, 1],
+        ],
+        [
+          [1, 2],
+          [1, 1],
+        ],
+      ),
+    ).toMatchObject({ kind: "gap", cell: [1, 0] });
   });
 
   it("an overlap names both boxes; empty boxes never overlap", () => {

@@ -42,7 +42,11 @@ import { errorOf } from "./thrown.js";
 
 /** Every value type of FORMAT.md "Types", with an arbitrary of its JS values. */
 const kinds: { name: string; type: () => DataType; value: fc.Arbitrary<unknown> }[] = [
-  ...[Int8, Int16, Int32, Uint8, Uint16, Uint32].map((T) => ({ name: T.name, type: () => new T(), value: fc.integer({ min: 0, max: 100 }) })),
+  ...[Int8, Int16, Int32, Uint8, Uint16, Uint32].map((T) => ({
+    name: T.name,
+    type: () => new T(),
+    value: fc.integer({ min: 0, max: 100 }),
+  })),
   { name: "Int64", type: () => new Int64(), value: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }) },
   { name: "Uint64", type: () => new Uint64(), value: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }) },
   { name: "Float16", type: () => new Float16(), value: fc.integer({ min: -1000, max: 1000 }) },
@@ -64,7 +68,11 @@ const kinds: { name: string; type: () => DataType; value: fc.Arbitrary<unknown> 
   { name: "TimeMicrosecond", type: () => new TimeMicrosecond(), value: fc.bigInt({ min: 0n, max: 86_399_999_999n }) },
   { name: "TimeNanosecond", type: () => new TimeNanosecond(), value: fc.bigInt({ min: 0n, max: 86_399_999_999_999n }) },
   { name: "DurationSecond", type: () => new DurationSecond(), value: fc.bigInt({ min: -(2n ** 40n), max: 2n ** 40n }) },
-  { name: "DurationNanosecond", type: () => new DurationNanosecond(), value: fc.bigInt({ min: -(2n ** 62n), max: 2n ** 62n }) },
+  {
+    name: "DurationNanosecond",
+    type: () => new DurationNanosecond(),
+    value: fc.bigInt({ min: -(2n ** 62n), max: 2n ** 62n }),
+  },
 ];
 
 /** `[start, stop)` per grid dim. */
@@ -105,7 +113,13 @@ const caseArb = gridArb(6).chain((grid) =>
   fc.tuple(
     fc.constant(grid),
     fc.tuple(...grid.map((d) => fc.integer({ min: 1, max: d.size }))),
-    fc.tuple(...grid.map((d) => fc.tuple(fc.integer({ min: 0, max: d.size }), fc.integer({ min: 0, max: d.size })).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as [number, number]))),
+    fc.tuple(
+      ...grid.map((d) =>
+        fc
+          .tuple(fc.integer({ min: 0, max: d.size }), fc.integer({ min: 0, max: d.size }))
+          .map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as [number, number]),
+      ),
+    ),
   ),
 );
 
@@ -120,7 +134,9 @@ describe("assemble with a window", () => {
 
   for (const kind of kinds) {
     it(`property (${kind.name}): the chunks a window touches, assembled with the window, equal assembling everything then cutting`, () => {
-      const arb = caseArb.chain(([grid, sizes, box]) => fc.tuple(fc.constant(grid), fc.constant(sizes), fc.constant(box), batchArb(grid, kind), fc.integer()));
+      const arb = caseArb.chain(([grid, sizes, box]) =>
+        fc.tuple(fc.constant(grid), fc.constant(sizes), fc.constant(box), batchArb(grid, kind), fc.integer()),
+      );
       const prop = fc.property(arb, ([grid, sizes, box, batch, shuffle]) => {
         const chunks = chunk(batch, Object.fromEntries(grid.map((d, i) => [d.name, sizes[i]!])));
         const touching = chunks.filter((c) => {
@@ -128,11 +144,15 @@ describe("assemble with a window", () => {
           return c.grid().every((d, i) => s[i]! < box[i]![1] && box[i]![0] < s[i]! + d.size);
         });
         const picked = touching.length === 0 ? chunks : touching;
-        const order = [...picked].sort((a, b) => ((startOf(a).join() + shuffle).localeCompare(startOf(b).join() + shuffle)));
+        const order = [...picked].sort((a, b) =>
+          (startOf(a).join() + shuffle).localeCompare(startOf(b).join() + shuffle),
+        );
         const window: Window = Object.fromEntries(grid.map((d, i) => [d.name, box[i]!]));
         const got = assemble(order, { window });
         const want = batch.arrays().map(([name, array]) => [name, cut(array, grid, box)]);
-        expect(plainBatch(got.withGlobalAttrs(new Map([...got.globalAttrs].filter(([key]) => key !== CHUNK_OFFSET))))).toEqual({ globalAttrs: [["title", "Utf8", "t"]], arrays: want });
+        expect(
+          plainBatch(got.withGlobalAttrs(new Map([...got.globalAttrs].filter(([key]) => key !== CHUNK_OFFSET)))),
+        ).toEqual({ globalAttrs: [["title", "Utf8", "t"]], arrays: want });
         const offset = box.some(([a]) => a > 0) ? box.map(([a]) => a) : undefined;
         expect(got.globalAttrs.has(CHUNK_OFFSET) ? startOf(got) : undefined).toEqual(offset);
       });
@@ -141,7 +161,12 @@ describe("assemble with a window", () => {
   }
 
   it("without a window, chunks not starting at cell 0 assemble to their box, with its chunk_offset", () => {
-    const batch = new NdRecordBatch({ t: NdArray.from(Int32Array.from({ length: 12 }, (_, i) => i), { dims: { time: 6, lat: 2 } }) });
+    const batch = new NdRecordBatch({
+      t: NdArray.from(
+        Int32Array.from({ length: 12 }, (_, i) => i),
+        { dims: { time: 6, lat: 2 } },
+      ),
+    });
     const chunks = chunk(batch, { time: 2 });
     const got = assemble([chunks[2]!, chunks[1]!]);
     expect(got.get("t")?.shape).toEqual([4, 2]);
@@ -160,7 +185,9 @@ describe("assemble with a window", () => {
   it("a window outside the chunks, on an unknown dim, or with bad bounds is InvalidArgument naming the dim", () => {
     const batch = new NdRecordBatch({ t: NdArray.from(new Float64Array(12), { dims: { time: 6, lat: 2 } }) });
     const chunks = chunk(batch, { time: 2 });
-    expect(errorOf(() => assemble(chunks, { window: { time: [4, 7] } })).message).toMatch(/"time" is \[4, 7\), outside the extent of the chunks \[0, 6\)/);
+    expect(errorOf(() => assemble(chunks, { window: { time: [4, 7] } })).message).toMatch(
+      /"time" is \[4, 7\), outside the extent of the chunks \[0, 6\)/,
+    );
     expect(errorOf(() => assemble(chunks, { window: { depth: [0, 1] } })).message).toMatch(/"depth"/);
     expect(errorOf(() => assemble(chunks, { window: { time: [3, 1] } })).code).toBe("InvalidArgument");
     expect(errorOf(() => assemble(chunks, { window: { time: [0.5, 1] } as never })).code).toBe("InvalidArgument");
@@ -173,7 +200,9 @@ describe("slice", () => {
       const arb = caseArb.chain(([grid, , box]) => fc.tuple(fc.constant(grid), fc.constant(box), batchArb(grid, kind)));
       const prop = fc.property(arb, ([grid, box, batch]) => {
         for (const [, array] of batch.arrays()) {
-          const window: Window = Object.fromEntries(array.dims.map((d) => [d.name, box[grid.findIndex((g) => g.name === d.name)]!]));
+          const window: Window = Object.fromEntries(
+            array.dims.map((d) => [d.name, box[grid.findIndex((g) => g.name === d.name)]!]),
+          );
           expect(plainArray(slice(array, window))).toEqual(cut(array, grid, box));
         }
       });

@@ -6,7 +6,10 @@ import { openNetcdf, readNetcdf, writeNetcdf } from "@lance-nd/netcdf";
 
 // Write a small netCDF-4 file: time is unlimited, sst chunked and deflated.
 const path = join(mkdtempSync(join(tmpdir(), "netcdf-example-")), "sst.nc");
-const sst = NdArray.from(Float32Array.from({ length: 4 * 2 * 3 }, (_, i) => 280 + i), { dims: { time: 4, lat: 2, lon: 3 }, attrs: { units: "K" } });
+const sst = NdArray.from(
+  Float32Array.from({ length: 4 * 2 * 3 }, (_, i) => 280 + i),
+  { dims: { time: 4, lat: 2, lon: 3 }, attrs: { units: "K" } },
+);
 const time = NdArray.from(Int32Array.of(0, 1, 2, 3), { dims: { time: 4 }, attrs: { units: "days since 2000-01-01" } });
 await writeNetcdf(path, new NdRecordBatch({ time, sst }, { title: "example" }), {
   compression: { codec: "deflate", level: 4 },

@@ -23,14 +23,19 @@ export async function openClassic(source: ByteSource): Promise<RawFile> {
   // The record size is the sum of the record variables' vsizes, except that
   // a file with a single record variable has no padding between records.
   const recordVars = header.variables.filter((v) => v.dimIds[0] === recordDim && recordDim >= 0);
-  const unpadded = (v: ClassicVariable): number => v.dimIds.slice(1).reduce((n, id) => n * dims[id]!.size, WIDTH[v.type]);
+  const unpadded = (v: ClassicVariable): number =>
+    v.dimIds.slice(1).reduce((n, id) => n * dims[id]!.size, WIDTH[v.type]);
   const recordSize = recordVars.length === 1 ? unpadded(recordVars[0]!) : recordVars.reduce((n, v) => n + v.vsize, 0);
   let numRecords = header.numRecords;
   if (numRecords < 0) {
     const first = recordVars[0];
     numRecords = first === undefined || recordSize === 0 ? 0 : Math.floor((source.size - first.begin) / recordSize);
   }
-  const fileDims: NetcdfDim[] = dims.map((d, i) => ({ name: d.name, size: i === recordDim ? numRecords : d.size, unlimited: i === recordDim }));
+  const fileDims: NetcdfDim[] = dims.map((d, i) => ({
+    name: d.name,
+    size: i === recordDim ? numRecords : d.size,
+    unlimited: i === recordDim,
+  }));
   const variables: ClassicRawVariable[] = header.variables.map((v) => ({
     name: v.name,
     type: v.type,
@@ -46,10 +51,14 @@ export async function openClassic(source: ByteSource): Promise<RawFile> {
     const count = v.record ? numRecords : 1;
     const end = v.header.begin + (count - 1) * (v.record ? recordSize : 0) + perRecord;
     if (count > 0 && perRecord > 0 && end > source.size) {
-      throw new NetcdfError("InvalidFile", `${label}: variable "${v.name}" ends at byte ${end} but the file has ${source.size} bytes (truncated file)`, {
-        path: label,
-        variable: v.name,
-      });
+      throw new NetcdfError(
+        "InvalidFile",
+        `${label}: variable "${v.name}" ends at byte ${end} but the file has ${source.size} bytes (truncated file)`,
+        {
+          path: label,
+          variable: v.name,
+        },
+      );
     }
   }
   return {
@@ -74,8 +83,14 @@ async function readHeader(source: ByteSource): Promise<ClassicHeader> {
         length = Math.min(source.size, length * 4);
         continue;
       }
-      const why = err instanceof NeedMoreBytes ? "the header runs past the end of the file (truncated file)" : (err as Error).message;
-      throw new NetcdfError("InvalidFile", `${source.label}: not a readable netCDF-3 file (${why})`, { path: source.label, cause: err });
+      const why =
+        err instanceof NeedMoreBytes
+          ? "the header runs past the end of the file (truncated file)"
+          : (err as Error).message;
+      throw new NetcdfError("InvalidFile", `${source.label}: not a readable netCDF-3 file (${why})`, {
+        path: source.label,
+        cause: err,
+      });
     }
   }
 }
@@ -85,7 +100,13 @@ async function readHeader(source: ByteSource): Promise<ClassicHeader> {
  * the records it spans, other variables' data between them included), then
  * the slab's runs copied out and byte-swapped.
  */
-async function readSlab(source: ByteSource, v: ClassicRawVariable, recordSize: number, start: readonly number[], count: readonly number[]): Promise<SlabValues> {
+async function readSlab(
+  source: ByteSource,
+  v: ClassicRawVariable,
+  recordSize: number,
+  start: readonly number[],
+  count: readonly number[],
+): Promise<SlabValues> {
   const width = WIDTH[v.header.type];
   const total = count.reduce((n, c) => n * c, 1);
   const out = new Uint8Array(total * width);
@@ -97,7 +118,7 @@ async function readSlab(source: ByteSource, v: ClassicRawVariable, recordSize: n
       const first = v.header.begin + start[0]! * recordSize;
       const span = (count[0]! - 1) * recordSize + innerBytes;
       const bytes = await source.read(first, span);
-      const perRecord = total / count[0]! * width;
+      const perRecord = (total / count[0]!) * width;
       for (let r = 0; r < count[0]!; r++) {
         copyRuns(bytes, r * recordSize, inner, start.slice(1), count.slice(1), width, out, r * perRecord);
       }
@@ -124,7 +145,16 @@ function stridesOf(sizes: readonly number[], width: number): number[] {
 }
 
 /** Copies the slab `start`/`count` of a row-major array of `sizes` (at `base` in `bytes`) into `out` at `at`. */
-function copyRuns(bytes: Uint8Array, base: number, sizes: readonly number[], start: readonly number[], count: readonly number[], width: number, out: Uint8Array, at: number): number {
+function copyRuns(
+  bytes: Uint8Array,
+  base: number,
+  sizes: readonly number[],
+  start: readonly number[],
+  count: readonly number[],
+  width: number,
+  out: Uint8Array,
+  at: number,
+): number {
   if (sizes.length === 0) {
     out.set(bytes.subarray(base, base + width), at);
     return at + width;

@@ -123,7 +123,8 @@ export function parseClassicHeader(bytes: Uint8Array): ClassicHeader {
     const dimIds: number[] = [];
     for (let d = 0; d < rank; d++) {
       const id = u32();
-      if (id >= dims.length) throw new Error(`variable "${varName}" uses dim id ${id}, but the file has ${dims.length} dims`);
+      if (id >= dims.length)
+        throw new Error(`variable "${varName}" uses dim id ${id}, but the file has ${dims.length} dims`);
       dimIds.push(id);
     }
     const varAttrs = attrs();
@@ -131,7 +132,14 @@ export function parseClassicHeader(bytes: Uint8Array): ClassicHeader {
     const vsize = u32();
     variables.push({ name: varName, dimIds, attrs: varAttrs, type: t, vsize, begin: offset() });
   }
-  return { version, numRecords: numRecordsRaw === 0xffffffff ? -1 : numRecordsRaw, dims, recordDim, globalAttrs, variables };
+  return {
+    version,
+    numRecords: numRecordsRaw === 0xffffffff ? -1 : numRecordsRaw,
+    dims,
+    recordDim,
+    globalAttrs,
+    variables,
+  };
 }
 
 function pad(n: number): number {

@@ -18,11 +18,17 @@ export function detectFormat(head: Uint8Array, path: string): NetcdfFormat {
     if (head[3] === 1) return "classic";
     if (head[3] === 2) return "64bit-offset";
     if (head[3] === 5) {
-      throw new NetcdfError("InvalidFile", `${path}: CDF-5 (64-bit data) netCDF files are not supported; convert it first, e.g. nccopy -k nc4 in.nc out.nc`, { path });
+      throw new NetcdfError(
+        "InvalidFile",
+        `${path}: CDF-5 (64-bit data) netCDF files are not supported; convert it first, e.g. nccopy -k nc4 in.nc out.nc`,
+        { path },
+      );
     }
   }
   if (HDF5_MAGIC.every((b, i) => head[i] === b)) return "netcdf4";
-  const shown = Array.from(head.subarray(0, 4), (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, "0")}`)).join("");
+  const shown = Array.from(head.subarray(0, 4), (b) =>
+    b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, "0")}`,
+  ).join("");
   throw new NetcdfError(
     "InvalidFile",
     `${path}: not a netCDF file (a netCDF-3 file starts with "CDF\\x01" or "CDF\\x02", a netCDF-4 file with "\\x89HDF"; this one starts with "${shown}")`,

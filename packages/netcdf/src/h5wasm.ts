@@ -32,7 +32,14 @@ export interface H5Module {
   get_type(fileId: bigint, path: string): number;
   get_dataset_metadata(fileId: bigint, path: string): H5Metadata;
   get_dataset_filters(fileId: bigint, path: string): { id: number; name: string; cd_values: number[] }[];
-  get_dataset_data(fileId: bigint, path: string, count: bigint[] | null, offset: bigint[] | null, strides: bigint[] | null, pointer: bigint): number;
+  get_dataset_data(
+    fileId: bigint,
+    path: string,
+    count: bigint[] | null,
+    offset: bigint[] | null,
+    strides: bigint[] | null,
+    pointer: bigint,
+  ): number;
   get_attribute_names(fileId: bigint, path: string): string[];
   get_attribute_metadata(fileId: bigint, path: string, name: string): H5Metadata;
   get_attribute_data(fileId: bigint, path: string, name: string, pointer: bigint): number;

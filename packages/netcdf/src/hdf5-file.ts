@@ -8,7 +8,16 @@
 import { NetcdfError } from "./netcdf-error.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import type { H5Metadata, H5Module, H5Wasm } from "./h5wasm.js";
-import type { NcType, NetcdfCompression, NetcdfDim, NumericArray, RawAttr, RawFile, RawVariable, SlabValues } from "./raw.js";
+import type {
+  NcType,
+  NetcdfCompression,
+  NetcdfDim,
+  NumericArray,
+  RawAttr,
+  RawFile,
+  RawVariable,
+  SlabValues,
+} from "./raw.js";
 
 /** The NAME of a scale that is a netCDF dimension without a variable. */
 export const DIMENSION_ONLY_NAME = "This is a netCDF dimension but not a netCDF variable.";
@@ -35,7 +44,14 @@ const H5O_GROUP = 0;
 const H5O_DATASET = 1;
 
 // HDF5 filter ids.
-const FILTERS: Record<number, string> = { 1: "deflate", 4: "szip", 32001: "blosc", 32004: "lz4", 32015: "zstd", 307: "bzip2" };
+const FILTERS: Record<number, string> = {
+  1: "deflate",
+  4: "szip",
+  32001: "blosc",
+  32004: "lz4",
+  32015: "zstd",
+  307: "bzip2",
+};
 const SHUFFLE = 2;
 const FLETCHER32 = 3;
 
@@ -66,14 +82,20 @@ export async function openHdf5(path: string, label: string): Promise<RawFile> {
   try {
     file = new h5.File(path, "r");
   } catch (cause) {
-    throw new NetcdfError("InvalidFile", `${label}: not a readable netCDF-4/HDF5 file (${hdf5ErrorText(cause)})`, { path: label, cause });
+    throw new NetcdfError("InvalidFile", `${label}: not a readable netCDF-4/HDF5 file (${hdf5ErrorText(cause)})`, {
+      path: label,
+      cause,
+    });
   }
   try {
     return readHeader(h5, module, file, label);
   } catch (cause) {
     file.close();
     if (cause instanceof NetcdfError) throw cause;
-    throw new NetcdfError("InvalidFile", `${label}: cannot read the netCDF-4/HDF5 file (${hdf5ErrorText(cause)})`, { path: label, cause });
+    throw new NetcdfError("InvalidFile", `${label}: cannot read the netCDF-4/HDF5 file (${hdf5ErrorText(cause)})`, {
+      path: label,
+      cause,
+    });
   }
 }
 
@@ -87,9 +109,16 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
     const kind = module.get_type(fid, path);
     if (kind === H5O_GROUP) groups.push(name);
     else if (kind !== H5O_DATASET) warnings.push(`${label}: "${name}" is not a variable; skipped`);
-    else datasets.push({ name, path, metadata: module.get_dataset_metadata(fid, path), attrNames: module.get_attribute_names(fid, path) });
+    else
+      datasets.push({
+        name,
+        path,
+        metadata: module.get_dataset_metadata(fid, path),
+        attrNames: module.get_attribute_names(fid, path),
+      });
   }
-  if (groups.length > 0) warnings.push(`${label}: groups are not read, only the root group: ${groups.map((g) => `"${g}"`).join(", ")}`);
+  if (groups.length > 0)
+    warnings.push(`${label}: groups are not read, only the root group: ${groups.map((g) => `"${g}"`).join(", ")}`);
 
   // Dimension scales: name, size, unlimited, netCDF dim id, and their object reference.
   const scales = new Map<string, { name: string; size: number; unlimited: boolean; id: number; variable: boolean }>();
@@ -97,12 +126,22 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
     if (!d.attrNames.includes("CLASS")) continue;
     const cls = readAttr(module, h5, fid, d.path, "CLASS");
     if (cls?.value[0] !== "DIMENSION_SCALE") continue;
-    const scaleName = d.attrNames.includes("NAME") ? String(readAttr(module, h5, fid, d.path, "NAME")?.value[0] ?? "") : "";
-    const dimid = d.attrNames.includes("_Netcdf4Dimid") ? Number(readAttr(module, h5, fid, d.path, "_Netcdf4Dimid")?.value[0]) : scales.size;
+    const scaleName = d.attrNames.includes("NAME")
+      ? String(readAttr(module, h5, fid, d.path, "NAME")?.value[0] ?? "")
+      : "";
+    const dimid = d.attrNames.includes("_Netcdf4Dimid")
+      ? Number(readAttr(module, h5, fid, d.path, "_Netcdf4Dimid")?.value[0])
+      : scales.size;
     const ref = refKey(new h5.Dataset(fid, d.path).create_reference().ref_data);
     const size = d.metadata.shape?.[0] ?? 0;
     const max = d.metadata.maxshape?.[0];
-    scales.set(ref, { name: d.name, size, unlimited: max === null || (max !== undefined && max > 2 ** 53), id: dimid, variable: !scaleName.startsWith(DIMENSION_ONLY_NAME) });
+    scales.set(ref, {
+      name: d.name,
+      size,
+      unlimited: max === null || (max !== undefined && max > 2 ** 53),
+      id: dimid,
+      variable: !scaleName.startsWith(DIMENSION_ONLY_NAME),
+    });
   }
   const phony = new Map<number, string>();
   const phonyDims: NetcdfDim[] = [];
@@ -134,27 +173,42 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
     for (const attrName of d.attrNames) {
       if (HIDDEN_ATTRS.has(attrName)) continue;
       const a = readAttr(module, h5, fid, d.path, attrName);
-      if (a === undefined) warnings.push(`${label}: variable "${d.name}" attribute "${attrName}" has an unsupported HDF5 type; skipped`);
+      if (a === undefined)
+        warnings.push(`${label}: variable "${d.name}" attribute "${attrName}" has an unsupported HDF5 type; skipped`);
       else attrs.push(a);
     }
     const chunking = metadata.chunks === null ? null : [...metadata.chunks];
-    variables.push({ name: d.name, path: d.path, metadata, type, dims, attrs, chunking, compression: chunking === null ? null : compressionOf(module.get_dataset_filters(fid, d.path)) });
+    variables.push({
+      name: d.name,
+      path: d.path,
+      metadata,
+      type,
+      dims,
+      attrs,
+      chunking,
+      compression: chunking === null ? null : compressionOf(module.get_dataset_filters(fid, d.path)),
+    });
   }
   const globalAttrs: RawAttr[] = [];
   for (const attrName of module.get_attribute_names(fid, "/")) {
     if (HIDDEN_ATTRS.has(attrName)) continue;
     const a = readAttr(module, h5, fid, "/", attrName);
-    if (a === undefined) warnings.push(`${label}: global attribute "${attrName}" has an unsupported HDF5 type; skipped`);
+    if (a === undefined)
+      warnings.push(`${label}: global attribute "${attrName}" has an unsupported HDF5 type; skipped`);
     else globalAttrs.push(a);
   }
-  const dims = [...[...scales.values()].sort((a, b) => a.id - b.id).map(({ name, size, unlimited }) => ({ name, size, unlimited })), ...phonyDims];
+  const dims = [
+    ...[...scales.values()].sort((a, b) => a.id - b.id).map(({ name, size, unlimited }) => ({ name, size, unlimited })),
+    ...phonyDims,
+  ];
   return {
     format: "netcdf4",
     dims,
     variables,
     globalAttrs,
     warnings,
-    readSlab: (variable, start, count) => Promise.resolve(readSlab(h5, module, fid, variable as Hdf5Variable, start, count, label)),
+    readSlab: (variable, start, count) =>
+      Promise.resolve(readSlab(h5, module, fid, variable as Hdf5Variable, start, count, label)),
     close: () => {
       file.close();
       return Promise.resolve();
@@ -168,7 +222,9 @@ function refKey(bytes: ArrayLike<number>): string {
 
 /** The scale reference of each axis, from the variable's DIMENSION_LIST attribute. */
 function dimensionList(h5: H5Wasm, fid: bigint, path: string): (string | undefined)[] {
-  const list = new h5.Dataset(fid, path).get_attribute("DIMENSION_LIST", false) as unknown as { ref_data: ArrayLike<number> }[][];
+  const list = new h5.Dataset(fid, path).get_attribute("DIMENSION_LIST", false) as unknown as {
+    ref_data: ArrayLike<number>;
+  }[][];
   return list.map((refs) => (refs[0] === undefined ? undefined : refKey(refs[0].ref_data)));
 }
 
@@ -187,7 +243,12 @@ function ncTypeOf(m: { type: number; size: number; signed: boolean; vlen: boolea
   if (m.type === H5T_STRING) return m.vlen || m.size > 1 ? "string" : "char";
   if (m.type === H5T_FLOAT) return m.size === 4 ? "float" : m.size === 8 ? "double" : undefined;
   if (m.type !== H5T_INTEGER) return undefined;
-  const bySize: Record<number, [NcType, NcType]> = { 1: ["byte", "ubyte"], 2: ["short", "ushort"], 4: ["int", "uint"], 8: ["int64", "uint64"] };
+  const bySize: Record<number, [NcType, NcType]> = {
+    1: ["byte", "ubyte"],
+    2: ["short", "ushort"],
+    4: ["int", "uint"],
+    8: ["int64", "uint64"],
+  };
   const pair = bySize[m.size];
   return pair === undefined ? undefined : m.signed ? pair[0] : pair[1];
 }
@@ -235,7 +296,15 @@ function readAttr(module: H5Module, h5: H5Wasm, fid: bigint, path: string, name:
   return { name, type, value: new TYPED[type](buffer) };
 }
 
-function readSlab(h5: H5Wasm, module: H5Module, fid: bigint, v: Hdf5Variable, start: readonly number[], count: readonly number[], label: string): SlabValues {
+function readSlab(
+  h5: H5Wasm,
+  module: H5Module,
+  fid: bigint,
+  v: Hdf5Variable,
+  start: readonly number[],
+  count: readonly number[],
+  label: string,
+): SlabValues {
   try {
     const total = count.reduce((n, c) => n * c, 1);
     const { metadata } = v;
@@ -247,12 +316,25 @@ function readSlab(h5: H5Wasm, module: H5Module, fid: bigint, v: Hdf5Variable, st
     const rank0 = start.length === 0;
     const buffer = viaHeap(module, metadata.size * total, (p) => {
       if (total === 0) return;
-      module.get_dataset_data(fid, v.path, rank0 ? null : count.map(BigInt), rank0 ? null : start.map(BigInt), rank0 ? null : count.map(() => 1n), p);
+      module.get_dataset_data(
+        fid,
+        v.path,
+        rank0 ? null : count.map(BigInt),
+        rank0 ? null : start.map(BigInt),
+        rank0 ? null : count.map(() => 1n),
+        p,
+      );
     });
     if (v.type === "char") return { chars: new Uint8Array(buffer, 0, total) };
     if (v.type === "string") return { strings: fixedStrings(buffer, metadata.size, total) };
-    return new TYPED[v.type](buffer.byteLength === metadata.size * total ? buffer : buffer.slice(0, metadata.size * total));
+    return new TYPED[v.type](
+      buffer.byteLength === metadata.size * total ? buffer : buffer.slice(0, metadata.size * total),
+    );
   } catch (cause) {
-    throw new NetcdfError("InvalidFile", `${label}: cannot read variable "${v.name}" (${hdf5ErrorText(cause)})`, { path: label, variable: v.name, cause });
+    throw new NetcdfError("InvalidFile", `${label}: cannot read variable "${v.name}" (${hdf5ErrorText(cause)})`, {
+      path: label,
+      variable: v.name,
+      cause,
+    });
   }
 }

@@ -79,11 +79,27 @@ export interface NetcdfFile {
    * attributes and `chunk_offset` (as nd-arrow's `chunk` makes them). Only one
    * row is in memory at a time.
    */
-  chunks(sizes: Readonly<Record<string, number>>, options?: { variables?: readonly string[] }): AsyncGenerator<NdRecordBatch>;
+  chunks(
+    sizes: Readonly<Record<string, number>>,
+    options?: { variables?: readonly string[] },
+  ): AsyncGenerator<NdRecordBatch>;
   close(): Promise<void>;
 }
 
-const WIDTH: Record<NcType, number> = { byte: 1, ubyte: 1, char: 1, short: 2, ushort: 2, int: 4, uint: 4, float: 4, int64: 8, uint64: 8, double: 8, string: 16 };
+const WIDTH: Record<NcType, number> = {
+  byte: 1,
+  ubyte: 1,
+  char: 1,
+  short: 2,
+  ushort: 2,
+  int: 4,
+  uint: 4,
+  float: 4,
+  int64: 8,
+  uint64: 8,
+  double: 8,
+  string: 16,
+};
 
 /**
  * Opens a netCDF-3 (classic, 64-bit offset) or netCDF-4 file by its path or
@@ -154,7 +170,8 @@ class LazyFile implements NetcdfFile {
     this.variables = [...this.byName.values()].map((v) => v.info);
     const globals = toAttrs(raw.globalAttrs);
     const unlimited = raw.dims.filter((d) => d.unlimited).map((d) => d.name);
-    if (storage && unlimited.length > 0) globals.set(UNLIMITED_ATTR, unlimited.length === 1 ? attr.utf8(unlimited[0]!) : attr.utf8(unlimited));
+    if (storage && unlimited.length > 0)
+      globals.set(UNLIMITED_ATTR, unlimited.length === 1 ? attr.utf8(unlimited[0]!) : attr.utf8(unlimited));
     this.globalAttrs = globals;
   }
 
@@ -165,7 +182,11 @@ class LazyFile implements NetcdfFile {
   private entry(name: string): { raw: RawVariable; info: NetcdfVariable } {
     const found = this.byName.get(name);
     if (found === undefined) {
-      throw new NetcdfError("InvalidArgument", `${this.path}: no variable "${name}" in the file (it has ${[...this.byName.keys()].join(", ")})`, { path: this.path, variable: name });
+      throw new NetcdfError(
+        "InvalidArgument",
+        `${this.path}: no variable "${name}" in the file (it has ${[...this.byName.keys()].join(", ")})`,
+        { path: this.path, variable: name },
+      );
     }
     return found;
   }
@@ -178,11 +199,17 @@ class LazyFile implements NetcdfFile {
       const size = info.dims.find((d) => d.name === dim)!.size;
       const [a, b] = range;
       if (!Number.isInteger(a) || !Number.isInteger(b) || a < 0 || b > size || a > b) {
-        throw new NetcdfError("InvalidArgument", `${this.path}: window ${dim}=[${a}, ${b}) is outside variable "${name}" (${dim} has ${size})`, { path: this.path, variable: name });
+        throw new NetcdfError(
+          "InvalidArgument",
+          `${this.path}: window ${dim}=[${a}, ${b}) is outside variable "${name}" (${dim} has ${size})`,
+          { path: this.path, variable: name },
+        );
       }
     }
     const start = raw.dims.map((d, i) => (i < info.dims.length ? (window[d.name]?.[0] ?? 0) : 0));
-    const count = raw.dims.map((d, i) => (i < info.dims.length && window[d.name] !== undefined ? window[d.name]![1] - window[d.name]![0] : d.size));
+    const count = raw.dims.map((d, i) =>
+      i < info.dims.length && window[d.name] !== undefined ? window[d.name]![1] - window[d.name]![0] : d.size,
+    );
     const dims = info.dims.map((d, i) => ({ name: d.name, size: count[i]! }));
     const values = await this.raw.readSlab(raw, start, count);
     const rows = dims.reduce((n, d) => n * d.size, 1);
@@ -195,19 +222,35 @@ class LazyFile implements NetcdfFile {
     try {
       return NdArray.from(vector, { dims, attrs: info.attrs });
     } catch (cause) {
-      throw new NetcdfError("InvalidFile", `${this.path}: variable "${name}" does not fit the nd-arrow model (${(cause as Error).message})`, { path: this.path, variable: name, cause });
+      throw new NetcdfError(
+        "InvalidFile",
+        `${this.path}: variable "${name}" does not fit the nd-arrow model (${(cause as Error).message})`,
+        { path: this.path, variable: name, cause },
+      );
     }
   }
 
-  async *chunks(sizes: Readonly<Record<string, number>>, options: { variables?: readonly string[] } = {}): AsyncGenerator<NdRecordBatch> {
+  async *chunks(
+    sizes: Readonly<Record<string, number>>,
+    options: { variables?: readonly string[] } = {},
+  ): AsyncGenerator<NdRecordBatch> {
     const chosen = (options.variables ?? [...this.byName.keys()]).map((n) => this.entry(n).info);
     const grid: Dim[] = [];
     for (const v of chosen) for (const d of v.dims) if (!grid.some((g) => g.name === d.name)) grid.push(d);
     for (const [dim, size] of Object.entries(sizes)) {
       if (!grid.some((g) => g.name === dim)) {
-        throw new NetcdfError("InvalidArgument", `${this.path}: cannot chunk along "${dim}": the file's variables have dims ${grid.map((g) => g.name).join(", ")}`, { path: this.path });
+        throw new NetcdfError(
+          "InvalidArgument",
+          `${this.path}: cannot chunk along "${dim}": the file's variables have dims ${grid.map((g) => g.name).join(", ")}`,
+          { path: this.path },
+        );
       }
-      if (!Number.isInteger(size) || size < 1) throw new NetcdfError("InvalidArgument", `${this.path}: chunk size along "${dim}" is ${size}, expected an integer >= 1`, { path: this.path });
+      if (!Number.isInteger(size) || size < 1)
+        throw new NetcdfError(
+          "InvalidArgument",
+          `${this.path}: chunk size along "${dim}" is ${size}, expected an integer >= 1`,
+          { path: this.path },
+        );
     }
     const steps = grid.map((d) => (Object.hasOwn(sizes, d.name) ? sizes[d.name]! : Math.max(d.size, 1)));
     const counts = grid.map((d, i) => Math.max(1, Math.ceil(d.size / steps[i]!)));
@@ -265,10 +308,20 @@ function describe(v: RawVariable, storage: boolean): NetcdfVariable {
     }
   }
   const bytes = v.dims.reduce((n, d) => n * d.size, WIDTH[v.type]);
-  return { name: v.name, type: v.type, dims: dims.map((d) => ({ name: d.name, size: d.size })), attrs, chunking: v.chunking, compression: v.compression, bytes };
+  return {
+    name: v.name,
+    type: v.type,
+    dims: dims.map((d) => ({ name: d.name, size: d.size })),
+    attrs,
+    chunking: v.chunking,
+    compression: v.compression,
+    bytes,
+  };
 }
 
 /** UTF-8 bytes with offsets as an Arrow Utf8 vector, no copy. */
 function utf8Vector(values: Utf8Values): Vector {
-  return new Vector([makeData({ type: new Utf8(), length: values.offsets.length - 1, valueOffsets: values.offsets, data: values.bytes })]);
+  return new Vector([
+    makeData({ type: new Utf8(), length: values.offsets.length - 1, valueOffsets: values.offsets, data: values.bytes }),
+  ]);
 }

@@ -8,7 +8,14 @@ import type { Dataset } from "h5wasm";
 import type { Attrs, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { DIMENSION_ONLY_NAME } from "./hdf5-file.js";
 import { NetcdfError } from "./netcdf-error.js";
-import { CHAR_DIM_ATTR, CHAR_DIM_SIZE_ATTR, CHUNK_SIZES_ATTR, DEFLATE_LEVEL_ATTR, STORAGE_ATTRS, UNLIMITED_ATTR } from "./storage-attrs.js";
+import {
+  CHAR_DIM_ATTR,
+  CHAR_DIM_SIZE_ATTR,
+  CHUNK_SIZES_ATTR,
+  DEFLATE_LEVEL_ATTR,
+  STORAGE_ATTRS,
+  UNLIMITED_ATTR,
+} from "./storage-attrs.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import type { NumericArray } from "./raw.js";
 
@@ -74,7 +81,11 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
   const grid = batch.grid();
   for (const dim of [...Object.keys(options.chunks ?? {}), ...(options.unlimited ?? [])]) {
     if (!grid.some((d) => d.name === dim)) {
-      throw new NetcdfError("InvalidArgument", `${path}: no dim "${dim}" to chunk or make unlimited (the dims are ${grid.map((d) => d.name).join(", ")})`, { path });
+      throw new NetcdfError(
+        "InvalidArgument",
+        `${path}: no dim "${dim}" to chunk or make unlimited (the dims are ${grid.map((d) => d.name).join(", ")})`,
+        { path },
+      );
     }
   }
   const stored = new Map(batch.arrays().map(([name, array]) => [name, storedValues(name, array)] as const));
@@ -94,7 +105,14 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
       if (charDim !== undefined && !dims.some((d) => d.name === charDim.name)) dims.push(charDim);
     }
     const coordinates = new Set(
-      grid.filter((d) => batch.get(d.name)?.dims.length === 1 && batch.get(d.name)?.dims[0]?.name === d.name && charDimOf(batch.get(d.name)!) === undefined).map((d) => d.name),
+      grid
+        .filter(
+          (d) =>
+            batch.get(d.name)?.dims.length === 1 &&
+            batch.get(d.name)?.dims[0]?.name === d.name &&
+            charDimOf(batch.get(d.name)!) === undefined,
+        )
+        .map((d) => d.name),
     );
     const dimsOf = new Map<string, string[]>();
     for (const [name, array] of batch.arrays()) {
@@ -106,8 +124,22 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
       dimsOf.set(name, names);
       const data = charDim === undefined ? values.data : charCells(values.data as string[], charDim.size);
       const dtype = values.kind === "strings" ? (charDim === undefined ? "S" : "S1") : undefined;
-      const layout = layoutOf(array, names, shape, options, unlimited, values.kind === "strings" && charDim === undefined);
-      const dataset = file.create_dataset({ name, data, shape, track_order: true, ...(dtype === undefined ? {} : { dtype }), ...layout });
+      const layout = layoutOf(
+        array,
+        names,
+        shape,
+        options,
+        unlimited,
+        values.kind === "strings" && charDim === undefined,
+      );
+      const dataset = file.create_dataset({
+        name,
+        data,
+        shape,
+        track_order: true,
+        ...(dtype === undefined ? {} : { dtype }),
+        ...layout,
+      });
       writeAttrs(dataset, variableAttrs(array, values));
     }
     current = "";
@@ -115,7 +147,12 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
       const growable = unlimited.has(dim.name);
       const scale = coordinates.has(dim.name)
         ? file.get(dim.name)
-        : file.create_dataset({ name: dim.name, data: new Float32Array(dim.size), shape: [dim.size], ...(growable ? { maxshape: [null], chunks: [Math.max(1, Math.min(dim.size, 1024))] } : {}) });
+        : file.create_dataset({
+            name: dim.name,
+            data: new Float32Array(dim.size),
+            shape: [dim.size],
+            ...(growable ? { maxshape: [null], chunks: [Math.max(1, Math.min(dim.size, 1024))] } : {}),
+          });
       if (scale === null || !("make_scale" in scale)) throw new Error(`no dataset for dim "${dim.name}"`);
       scale.make_scale(coordinates.has(dim.name) ? dim.name : `${DIMENSION_ONLY_NAME}${String(dim.size).padStart(10)}`);
       // netCDF-4 numbers the dims with this attribute; it keeps the grid order.
@@ -134,7 +171,11 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
   } catch (cause) {
     if (cause instanceof NetcdfError) throw cause;
     const where = current === "" ? "" : ` variable "${current}":`;
-    throw new NetcdfError("WriteFailed", `${path}:${where} cannot write (${hdf5ErrorText(cause)})`, { path, variable: current || undefined, cause });
+    throw new NetcdfError("WriteFailed", `${path}:${where} cannot write (${hdf5ErrorText(cause)})`, {
+      path,
+      variable: current || undefined,
+      cause,
+    });
   } finally {
     file.close();
   }
@@ -177,13 +218,20 @@ function layoutOf(
   if (shape.length === 0) return {};
   const recorded = array.attr(CHUNK_SIZES_ATTR);
   let chunks: number[] | undefined;
-  if (options.chunks !== undefined) chunks = names.map((d, i) => Math.max(1, Math.min(options.chunks![d] ?? shape[i]!, shape[i]! || 1)));
+  if (options.chunks !== undefined)
+    chunks = names.map((d, i) => Math.max(1, Math.min(options.chunks![d] ?? shape[i]!, shape[i]! || 1)));
   else if (Array.isArray(recorded) && recorded.length === shape.length) chunks = recorded.map(Number);
   else if (typeof recorded === "number" && shape.length === 1) chunks = [recorded];
   const growable = names.map((d) => unlimited.has(d));
-  const level = options.compression === undefined ? array.attr(DEFLATE_LEVEL_ATTR) : options.compression.codec === "none" ? undefined : (options.compression.level ?? 4);
+  const level =
+    options.compression === undefined
+      ? array.attr(DEFLATE_LEVEL_ATTR)
+      : options.compression.codec === "none"
+        ? undefined
+        : (options.compression.level ?? 4);
   const compress = typeof level === "number" && !vlen;
-  if ((compress || growable.some(Boolean)) && chunks === undefined) chunks = shape.map((s, i) => (growable[i] ? Math.max(1, Math.min(s, 1024)) : Math.max(1, s)));
+  if ((compress || growable.some(Boolean)) && chunks === undefined)
+    chunks = shape.map((s, i) => (growable[i] ? Math.max(1, Math.min(s, 1024)) : Math.max(1, s)));
   return {
     ...(chunks === undefined ? {} : { chunks }),
     ...(growable.some(Boolean) ? { maxshape: shape.map((s, i) => (growable[i] ? null : s)) } : {}),
@@ -279,7 +327,10 @@ function attrValues(attrs: Attrs): Map<string, AttrValue> {
       const strings = Array.from(attr.value as Iterable<string | null>, (s) => s ?? "");
       out.set(key, attr.isList ? strings : (strings[0] ?? ""));
     } else if (item.typeId === Type.Bool) {
-      out.set(key, Int8Array.from(attr.value as Iterable<boolean | null>, (b) => (b ? 1 : 0)));
+      out.set(
+        key,
+        Int8Array.from(attr.value as Iterable<boolean | null>, (b) => (b ? 1 : 0)),
+      );
     } else {
       out.set(key, isFloat16(item) ? Float32Array.from(attr.value as Iterable<number>) : contiguous(attr.value));
     }

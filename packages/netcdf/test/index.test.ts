@@ -26,7 +26,9 @@ describe("@lance-nd/netcdf public API", () => {
 
   it("the quick-start example runs and prints what the README says", async () => {
     const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" ")));
+    vi.spyOn(console, "log").mockImplementation(
+      (...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" ")),
+    );
     await import("../examples/quick-start.js");
     expect(lines).toEqual([
       '"netcdf4" "time=4 (unlimited), lat=2, lon=3"',

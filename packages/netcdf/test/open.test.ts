@@ -24,7 +24,9 @@ function windowOf(values: unknown[], shape: number[], window: [number, number][]
 }
 
 function plain(array: NdArray): unknown[] {
-  return Array.from(array.toArray() as ArrayLike<unknown>, (v) => (typeof v === "number" && Number.isNaN(v) ? "NaN" : typeof v === "bigint" ? String(v) : v));
+  return Array.from(array.toArray() as ArrayLike<unknown>, (v) =>
+    typeof v === "number" && Number.isNaN(v) ? "NaN" : typeof v === "bigint" ? String(v) : v,
+  );
 }
 
 describe.skipIf(skip !== undefined)(`openNetcdf windows and rows against xarray${skip ? ` (${skip})` : ""}`, () => {
@@ -42,7 +44,24 @@ describe.skipIf(skip !== undefined)(`openNetcdf windows and rows against xarray$
     for (const name of ["grid", "rec"]) {
       const want = oracle[0]![name]!;
       const [a, b] = want.dims;
-      for (const w of [[[0, 1], [0, 9]], [[2, 5], [3, 7]], [[5, 6], [8, 9]], [[0, want.shape[0]!], [0, 9]]] as [number, number][][]) {
+      for (const w of [
+        [
+          [0, 1],
+          [0, 9],
+        ],
+        [
+          [2, 5],
+          [3, 7],
+        ],
+        [
+          [5, 6],
+          [8, 9],
+        ],
+        [
+          [0, want.shape[0]!],
+          [0, 9],
+        ],
+      ] as [number, number][][]) {
         const got = await file.read(name, { [a!]: w[0]!, [b!]: w[1]! });
         expect({ name, w, values: plain(got) }).toEqual({ name, w, values: windowOf(want.values, want.shape, w) });
       }
@@ -53,7 +72,11 @@ describe.skipIf(skip !== undefined)(`openNetcdf windows and rows against xarray$
   it("a netCDF-4 hyperslab is xarray's slice; chars come back as strings with their char dim recorded", async () => {
     const file = await openNetcdf(join(dir, "packed.nc"));
     const want = oracle[1]!.sst!;
-    const w: [number, number][] = [[1, 3], [1, 3], [2, 5]];
+    const w: [number, number][] = [
+      [1, 3],
+      [1, 3],
+      [2, 5],
+    ];
     const got = await file.read("sst", { time: w[0]!, lat: w[1]!, lon: w[2]! });
     expect(got.shape).toEqual([2, 2, 3]);
     expect(plain(got)).toEqual(windowOf(want.values, want.shape, w));
@@ -79,18 +102,39 @@ describe.skipIf(skip !== undefined)(`openNetcdf windows and rows against xarray$
       [6, 0, 4],
     ]);
     const rec = oracle[0]!.rec!;
-    expect(plain(rows[1]!.get("rec")!)).toEqual(windowOf(rec.values, rec.shape, [[4, 6], [0, 9]]));
+    expect(plain(rows[1]!.get("rec")!)).toEqual(
+      windowOf(rec.values, rec.shape, [
+        [4, 6],
+        [0, 9],
+      ]),
+    );
     const grid = oracle[0]!.grid!;
-    expect(plain(rows[5]!.get("grid")!)).toEqual(windowOf(grid.values, grid.shape, [[6, 7], [0, 9]]));
+    expect(plain(rows[5]!.get("grid")!)).toEqual(
+      windowOf(grid.values, grid.shape, [
+        [6, 7],
+        [0, 9],
+      ]),
+    );
     await file.close();
   });
 
   it("an unknown variable or a window outside it is InvalidArgument", async () => {
     const file = await openNetcdf(join(dir, "packed.nc"));
-    const fails = async (run: () => Promise<unknown>) => run().then(() => undefined, (e: unknown) => e);
+    const fails = async (run: () => Promise<unknown>) =>
+      run().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(isNetcdfError(await fails(() => file.read("nope")), "InvalidArgument")).toBe(true);
     expect(isNetcdfError(await fails(() => file.read("sst", { time: [0, 9] })), "InvalidArgument")).toBe(true);
-    expect(isNetcdfError(await fails(async () => { for await (const _ of file.chunks({ depth: 1 })) void _; }), "InvalidArgument")).toBe(true);
+    expect(
+      isNetcdfError(
+        await fails(async () => {
+          for await (const _ of file.chunks({ depth: 1 })) void _;
+        }),
+        "InvalidArgument",
+      ),
+    ).toBe(true);
     await file.close();
   });
 });

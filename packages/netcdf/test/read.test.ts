@@ -173,8 +173,8 @@ describe.skipIf(skip !== undefined)(`netCDF fixtures${skip ? ` (${skip})` : ""}`
   });
 
   it("classic and netCDF-4 files of one CDL give the same arrays", async () => {
-    const classic = (await readNetcdf(fixture("ocean-classic.nc")));
-    const nc4 = (await readNetcdf(fixture("ocean-nc4.nc")));
+    const classic = await readNetcdf(fixture("ocean-classic.nc"));
+    const nc4 = await readNetcdf(fixture("ocean-nc4.nc"));
     for (const [name, a] of classic.arrays()) {
       const b = nc4.get(name)!;
       expect(b.dims, name).toEqual(a.dims);
@@ -189,9 +189,9 @@ describe.skipIf(skip !== undefined)(`netCDF fixtures${skip ? ` (${skip})` : ""}`
     for (const name of ["ocean-classic.nc", "ocean-nc4.nc"] as const) {
       const bytes = readFileSync(fixture(name));
       const copy = Uint8Array.from(bytes);
-      const fromBytes = (await readNetcdf(bytes));
+      const fromBytes = await readNetcdf(bytes);
       expect(bytes.equals(copy)).toBe(true);
-      const fromPath = (await readNetcdf(fixture(name)));
+      const fromPath = await readNetcdf(fixture(name));
       expect(fromBytes.names()).toEqual(fromPath.names());
       expect(fromBytes.get("sst")?.toArray()).toEqual(fromPath.get("sst")?.toArray());
     }

@@ -14,10 +14,18 @@ let n = 0;
 const outPath = (): string => join(dir, `out-${n++}.nc`);
 
 function sample(): NdRecordBatch {
-  const sst = NdArray.from(Float32Array.from({ length: 2 * 3 * 4 }, (_, i) => i / 4), {
-    dims: { time: 2, lat: 3, lon: 4 },
-    attrs: { units: "degC", _FillValue: attr.float32(-999), valid_range: attr.float32([-5, 40]), scale: attr.int16(3) },
-  });
+  const sst = NdArray.from(
+    Float32Array.from({ length: 2 * 3 * 4 }, (_, i) => i / 4),
+    {
+      dims: { time: 2, lat: 3, lon: 4 },
+      attrs: {
+        units: "degC",
+        _FillValue: attr.float32(-999),
+        valid_range: attr.float32([-5, 40]),
+        scale: attr.int16(3),
+      },
+    },
+  );
   return new NdRecordBatch(
     {
       sst,
@@ -33,53 +41,57 @@ function sample(): NdRecordBatch {
 const ncdumpSkip = hasTool("ncdump") ? undefined : "ncdump not found (apt-get install netcdf-bin)";
 if (ncdumpSkip) console.warn(`ncdump tests skipped: ${ncdumpSkip}`);
 
-describe.skipIf(ncdumpSkip !== undefined)(`ncdump reads the files${ncdumpSkip ? ` (skipped: ${ncdumpSkip})` : ""}`, () => {
-  it("ncdump -h lists the dims, the variables with their dims and the attributes", async () => {
-    const path = outPath();
-    await writeNetcdf(path, sample());
-    const run = spawnSync("ncdump", ["-h", path], { encoding: "utf8" });
-    expect(run.status, run.stderr).toBe(0);
-    const out = run.stdout;
-    expect(out).toMatch(/dimensions:\s+time = 2 ;\s+lat = 3 ;\s+lon = 4 ;/);
-    expect(out).toContain("float sst(time, lat, lon) ;");
-    expect(out).toContain('sst:units = "degC" ;');
-    expect(out).toContain("sst:_FillValue = -999.f ;");
-    expect(out).toContain("sst:valid_range = -5.f, 40.f ;");
-    expect(out).toContain("sst:scale = 3s ;");
-    expect(out).toContain("float lat(lat) ;");
-    expect(out).toContain("string station(time) ;");
-    expect(out).toContain("int64 count(time) ;");
-    expect(out).toContain(':title = "sample" ;');
-    expect(out).toContain(":version = 2 ;");
-    expect(out).toContain('string :ids = "a", "b" ;');
-  });
+describe.skipIf(ncdumpSkip !== undefined)(
+  `ncdump reads the files${ncdumpSkip ? ` (skipped: ${ncdumpSkip})` : ""}`,
+  () => {
+    it("ncdump -h lists the dims, the variables with their dims and the attributes", async () => {
+      const path = outPath();
+      await writeNetcdf(path, sample());
+      const run = spawnSync("ncdump", ["-h", path], { encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+      const out = run.stdout;
+      expect(out).toMatch(/dimensions:\s+time = 2 ;\s+lat = 3 ;\s+lon = 4 ;/);
+      expect(out).toContain("float sst(time, lat, lon) ;");
+      expect(out).toContain('sst:units = "degC" ;');
+      expect(out).toContain("sst:_FillValue = -999.f ;");
+      expect(out).toContain("sst:valid_range = -5.f, 40.f ;");
+      expect(out).toContain("sst:scale = 3s ;");
+      expect(out).toContain("float lat(lat) ;");
+      expect(out).toContain("string station(time) ;");
+      expect(out).toContain("int64 count(time) ;");
+      expect(out).toContain(':title = "sample" ;');
+      expect(out).toContain(":version = 2 ;");
+      expect(out).toContain('string :ids = "a", "b" ;');
+    });
 
-  it("ncdump prints the values; a dim without coordinate variable is a plain dimension", async () => {
-    const path = outPath();
-    const batch = new NdRecordBatch({ v: NdArray.from(Int16Array.of(1, 2, 3, 4, 5, 6), { dims: { y: 2, x: 3 } }) });
-    await writeNetcdf(path, batch);
-    const run = spawnSync("ncdump", [path], { encoding: "utf8" });
-    expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/dimensions:\s+y = 2 ;\s+x = 3 ;\s+variables:\s+short v\(y, x\) ;/);
-    expect(run.stdout).toMatch(/v =\s+1, 2, 3,\s+4, 5, 6 ;/);
-  });
-});
+    it("ncdump prints the values; a dim without coordinate variable is a plain dimension", async () => {
+      const path = outPath();
+      const batch = new NdRecordBatch({ v: NdArray.from(Int16Array.of(1, 2, 3, 4, 5, 6), { dims: { y: 2, x: 3 } }) });
+      await writeNetcdf(path, batch);
+      const run = spawnSync("ncdump", [path], { encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/dimensions:\s+y = 2 ;\s+x = 3 ;\s+variables:\s+short v\(y, x\) ;/);
+      expect(run.stdout).toMatch(/v =\s+1, 2, 3,\s+4, 5, 6 ;/);
+    });
+  },
+);
 
 describe("writeNetcdf4 round trip through readNetcdf", () => {
   it("values, dims, attributes and their types come back", async () => {
     const path = outPath();
     const batch = sample();
     await writeNetcdf(path, batch);
-    const back = (await readNetcdf(path));
+    const back = await readNetcdf(path);
     expect(back.names()).toEqual(batch.names());
     for (const [name, a] of batch.arrays()) {
       const b = back.get(name)!;
       expect(b.dims, name).toEqual(a.dims);
       expect(String(b.type), name).toBe(String(a.type));
       expect(Array.from(b.toArray()), name).toEqual(Array.from(a.toArray()));
-      expect([...b.attrs].map(([k, v]) => [k, String(v.type), v.toJS()]), name).toEqual(
-        [...a.attrs].map(([k, v]) => [k, String(v.type), v.toJS()]),
-      );
+      expect(
+        [...b.attrs].map(([k, v]) => [k, String(v.type), v.toJS()]),
+        name,
+      ).toEqual([...a.attrs].map(([k, v]) => [k, String(v.type), v.toJS()]));
     }
     expect([...back.globalAttrs].map(([k, v]) => [k, String(v.type), v.toJS()])).toEqual(
       [...batch.globalAttrs].map(([k, v]) => [k, String(v.type), v.toJS()]),
@@ -94,7 +106,7 @@ describe("writeNetcdf4 round trip through readNetcdf", () => {
       j: NdArray.from([null, 2, 3], { dims: { x: 3 }, type: new Int16(), attrs: { _FillValue: attr.int16(-1) } }),
     });
     await writeNetcdf(path, batch);
-    const back = (await readNetcdf(path));
+    const back = await readNetcdf(path);
     expect(Array.from(back.get("f")!.toArray())).toEqual([1.5, Number.NaN, 3]);
     expect(back.get("f")!.attr("_FillValue")).toBeNaN();
     expect(Array.from(back.get("i")!.toArray())).toEqual([1, -32767, 3]);

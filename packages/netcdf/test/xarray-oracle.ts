@@ -38,7 +38,9 @@ export interface DumpVariable {
 
 /** Files as xarray sees them (decode_cf=False). */
 export function xarrayVariables(...paths: string[]): Record<string, DumpVariable>[] {
-  return (JSON.parse(python([join(SCRIPTS, "xarray-dump.py"), ...paths])) as { variables: Record<string, DumpVariable> }[]).map((d) => d.variables);
+  return (
+    JSON.parse(python([join(SCRIPTS, "xarray-dump.py"), ...paths])) as { variables: Record<string, DumpVariable> }[]
+  ).map((d) => d.variables);
 }
 
 /** Makes the xarray fixtures in a new temporary folder and returns it. */

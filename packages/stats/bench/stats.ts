@@ -100,8 +100,13 @@ function warmUp(): void {
     computeStats(stringVector.slice(0, 1000));
   }
   for (const [type, ArrayType] of [
-    [new Int8(), Int8Array], [new Uint8(), Uint8Array], [new Int16(), Int16Array], [new Uint16(), Uint16Array],
-    [new Int32(), Int32Array], [new Uint32(), Uint32Array], [new Float64(), Float64Array],
+    [new Int8(), Int8Array],
+    [new Uint8(), Uint8Array],
+    [new Int16(), Int16Array],
+    [new Uint16(), Uint16Array],
+    [new Int32(), Int32Array],
+    [new Uint32(), Uint32Array],
+    [new Float64(), Float64Array],
   ] as const) {
     computeStats(makeVector(makeData({ type, length: 1 << 16, data: new ArrayType(1 << 16) } as never)) as Vector);
   }
@@ -129,11 +134,19 @@ const stringBytes = new Uint8Array(total);
 parts.forEach((p, i) => {
   stringBytes.set(p, offsets[i]!);
 });
-const stringVector = makeVector(makeData({ type: new Utf8(), length: STRINGS, valueOffsets: offsets, data: stringBytes }));
+const stringVector = makeVector(
+  makeData({ type: new Utf8(), length: STRINGS, valueOffsets: offsets, data: stringBytes }),
+);
 
 warmUp();
-const [floatBase, floatStats] = race(() => floatLoop(floats, FLOATS), () => computeStats(floatVector));
-const [stringBase, stringStats] = race(() => stringLoop(stringBytes, offsets), () => computeStats(stringVector));
+const [floatBase, floatStats] = race(
+  () => floatLoop(floats, FLOATS),
+  () => computeStats(floatVector),
+);
+const [stringBase, stringStats] = race(
+  () => stringLoop(stringBytes, offsets),
+  () => computeStats(stringVector),
+);
 
 const row = (name: string, base: number, ours: number): string =>
   `${name.padEnd(26)} loop ${base.toFixed(1).padStart(7)} ms  computeStats ${ours.toFixed(1).padStart(7)} ms  ratio ${(ours / base).toFixed(2)}x`;

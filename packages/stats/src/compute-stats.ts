@@ -41,8 +41,11 @@ export function computeStats(values: Vector): Stats | null {
 
 function toStatValue(storage: Storage, value: StorageValue): StatValue {
   switch (storage.kind) {
-    case "float16": return util.uint16ToFloat64(value as number);
-    case "utf8": return new TextDecoder().decode(value as Uint8Array);
-    default: return value as number | bigint;
+    case "float16":
+      return util.uint16ToFloat64(value as number);
+    case "utf8":
+      return new TextDecoder().decode(value as Uint8Array);
+    default:
+      return value as number | bigint;
   }
 }

@@ -22,16 +22,20 @@ export type StorageValue = number | bigint | Uint8Array;
  */
 export function extremes(storage: Storage, chunks: readonly Data[]): Extremes | null {
   switch (storage.kind) {
-    case "number": return numberExtremes(storage.ArrayType === Float64Array, chunks);
-    case "bigint": return bigintExtremes(chunks);
-    case "float16": return float16Extremes(chunks);
-    case "utf8": return utf8Extremes(chunks);
+    case "number":
+      return numberExtremes(storage.ArrayType === Float64Array, chunks);
+    case "bigint":
+      return bigintExtremes(chunks);
+    case "float16":
+      return float16Extremes(chunks);
+    case "utf8":
+      return utf8Extremes(chunks);
   }
 }
 
 /** The validity bitmap of `data` when it has nulls, else null (fast path). */
 function nullsOf(data: Data): Uint8Array | null {
-  return data.nullCount > 0 ? data.nullBitmap ?? null : null;
+  return data.nullCount > 0 ? (data.nullBitmap ?? null) : null;
 }
 
 function isValid(bitmap: Uint8Array, index: number): boolean {
@@ -196,7 +200,14 @@ function utf8Extremes(chunks: readonly Data[]): Extremes | null {
 }
 
 /** Negative, zero or positive as `a[aStart, aEnd)` orders before, with or after `b[bStart, bEnd)`. */
-function compareBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, bStart: number, bEnd: number): number {
+function compareBytes(
+  a: Uint8Array,
+  aStart: number,
+  aEnd: number,
+  b: Uint8Array,
+  bStart: number,
+  bEnd: number,
+): number {
   const aLength = aEnd - aStart;
   const bLength = bEnd - bStart;
   const common = Math.min(aLength, bLength);

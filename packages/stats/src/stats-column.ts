@@ -68,7 +68,11 @@ export function buildStatsColumn(type: DataType, rows: ReadonlyArray<Vector | nu
       continue;
     }
     if (!sameStatsType(vector.type, type)) {
-      throw new StatsError("TypeMismatch", `the values have type ${String(vector.type)}, but the stats column has type ${String(type)} (the type of the variable)`, { row });
+      throw new StatsError(
+        "TypeMismatch",
+        `the values have type ${String(vector.type)}, but the stats column has type ${String(type)} (the type of the variable)`,
+        { row },
+      );
     }
     rowValidity[row >> 3]! |= 1 << (row & 7);
     const rowExtremes = extremes(storage, vector.data);

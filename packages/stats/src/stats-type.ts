@@ -2,7 +2,15 @@ import { DateUnit, Precision, Type } from "apache-arrow";
 import type { DataType } from "apache-arrow";
 
 /** The typed arrays that hold values as JS numbers. */
-export type NumberArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+export type NumberArray =
+  | Int8Array
+  | Uint8Array
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array;
 type NumberArrayConstructor =
   | Int8ArrayConstructor
   | Uint8ArrayConstructor
@@ -56,26 +64,41 @@ export function statsStorage(type: DataType): Storage | null {
   switch (type.typeId) {
     case Type.Int:
       switch (bitWidth) {
-        case 8: return isSigned ? INT8 : UINT8;
-        case 16: return isSigned ? INT16 : UINT16;
-        case 32: return isSigned ? INT32 : UINT32;
-        case 64: return isSigned ? INT64 : UINT64;
-        default: return null;
+        case 8:
+          return isSigned ? INT8 : UINT8;
+        case 16:
+          return isSigned ? INT16 : UINT16;
+        case 32:
+          return isSigned ? INT32 : UINT32;
+        case 64:
+          return isSigned ? INT64 : UINT64;
+        default:
+          return null;
       }
     case Type.Float:
       switch (precision) {
-        case Precision.HALF: return FLOAT16;
-        case Precision.SINGLE: return FLOAT32;
-        case Precision.DOUBLE: return FLOAT64;
-        default: return null;
+        case Precision.HALF:
+          return FLOAT16;
+        case Precision.SINGLE:
+          return FLOAT32;
+        case Precision.DOUBLE:
+          return FLOAT64;
+        default:
+          return null;
       }
-    case Type.Utf8: return UTF8;
-    case Type.LargeUtf8: return LARGE_UTF8;
-    case Type.Date: return unit === DateUnit.DAY ? INT32 : INT64;
-    case Type.Time: return bitWidth === 32 ? INT32 : INT64;
+    case Type.Utf8:
+      return UTF8;
+    case Type.LargeUtf8:
+      return LARGE_UTF8;
+    case Type.Date:
+      return unit === DateUnit.DAY ? INT32 : INT64;
+    case Type.Time:
+      return bitWidth === 32 ? INT32 : INT64;
     case Type.Timestamp:
-    case Type.Duration: return INT64;
-    default: return null;
+    case Type.Duration:
+      return INT64;
+    default:
+      return null;
   }
 }
 

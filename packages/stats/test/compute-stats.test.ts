@@ -1,8 +1,34 @@
 import {
-  Binary, Bool, DateDay, DateMillisecond, DurationMicrosecond, DurationMillisecond, DurationNanosecond, DurationSecond,
-  Float16, Float32, Float64, Int16, Int32, Int64, Int8, LargeUtf8, TimeMicrosecond, TimeMillisecond, TimeNanosecond,
-  TimeSecond, TimestampMicrosecond, TimestampMillisecond, TimestampNanosecond, TimestampSecond, Uint16, Uint32, Uint64,
-  Uint8, Utf8, vectorFromArray,
+  Binary,
+  Bool,
+  DateDay,
+  DateMillisecond,
+  DurationMicrosecond,
+  DurationMillisecond,
+  DurationNanosecond,
+  DurationSecond,
+  Float16,
+  Float32,
+  Float64,
+  Int16,
+  Int32,
+  Int64,
+  Int8,
+  LargeUtf8,
+  TimeMicrosecond,
+  TimeMillisecond,
+  TimeNanosecond,
+  TimeSecond,
+  TimestampMicrosecond,
+  TimestampMillisecond,
+  TimestampNanosecond,
+  TimestampSecond,
+  Uint16,
+  Uint32,
+  Uint64,
+  Uint8,
+  Utf8,
+  vectorFromArray,
 } from "apache-arrow";
 import { DataType } from "apache-arrow";
 import type { Vector } from "apache-arrow";
@@ -19,7 +45,10 @@ const U64_MAX = 2n ** 64n - 1n;
 /** min and max compared with Object.is, so -0 and 0 differ. */
 function expectStats(actual: ReturnType<typeof computeStats>, min: StatValue | null, max: StatValue | null): void {
   expect(actual).not.toBeNull();
-  expect([Object.is(actual!.min, min), Object.is(actual!.max, max)], `got ${String(actual!.min)}, ${String(actual!.max)}`).toEqual([true, true]);
+  expect(
+    [Object.is(actual!.min, min), Object.is(actual!.max, max)],
+    `got ${String(actual!.min)}, ${String(actual!.max)}`,
+  ).toEqual([true, true]);
 }
 
 describe("computeStats: one test per value type (FORMAT.md 4.2)", () => {
@@ -34,14 +63,32 @@ describe("computeStats: one test per value type (FORMAT.md 4.2)", () => {
     [new Uint32(), new Uint32Array([4294967295, 1, 2]), [true, true, false], 1, 4294967295],
     [new Uint64(), new BigUint64Array([U64_MAX, 5n, 2n ** 63n]), [true, true, true], 5n, U64_MAX],
     // Float16 bits: 1, -2, NaN, 65504, -65504 (null)
-    [new Float16(), new Uint16Array([0x3c00, 0xc000, 0x7e00, 0x7bff, 0xfbff]), [true, true, true, true, false], -2, 65504],
+    [
+      new Float16(),
+      new Uint16Array([0x3c00, 0xc000, 0x7e00, 0x7bff, 0xfbff]),
+      [true, true, true, true, false],
+      -2,
+      65504,
+    ],
     [new Float32(), new Float32Array([1.5, NaN, -3.25, 1e30]), [true, true, true, false], -3.25, 1.5],
     [new Float64(), new Float64Array([Infinity, NaN, 0.1, -1e300]), [true, true, true, true], -1e300, Infinity],
     [new TimestampSecond(), new BigInt64Array([10n, -10n, 99n]), [true, true, false], -10n, 10n],
-    [new TimestampMillisecond("UTC"), new BigInt64Array([1_700_000_000_000n, 0n]), [true, true], 0n, 1_700_000_000_000n],
+    [
+      new TimestampMillisecond("UTC"),
+      new BigInt64Array([1_700_000_000_000n, 0n]),
+      [true, true],
+      0n,
+      1_700_000_000_000n,
+    ],
     [new TimestampMicrosecond(), new BigInt64Array([3n, 2n, 1n]), [true, true, true], 1n, 3n],
     // Beyond 2^53: the stats keep every nanosecond.
-    [new TimestampNanosecond("UTC"), new BigInt64Array([1_700_000_000_123_456_789n, 1_700_000_000_123_456_788n]), [true, true], 1_700_000_000_123_456_788n, 1_700_000_000_123_456_789n],
+    [
+      new TimestampNanosecond("UTC"),
+      new BigInt64Array([1_700_000_000_123_456_789n, 1_700_000_000_123_456_788n]),
+      [true, true],
+      1_700_000_000_123_456_788n,
+      1_700_000_000_123_456_789n,
+    ],
     [new DateDay(), new Int32Array([19000, -1, 3]), [true, true, true], -1, 19000],
     [new DateMillisecond(), new BigInt64Array([86_400_000n, -86_400_000n, 0n]), [true, false, true], 0n, 86_400_000n],
     [new TimeSecond(), new Int32Array([3600, 59, 86399]), [true, true, true], 59, 86399],
@@ -110,14 +157,25 @@ describe("computeStats: FORMAT.md section 4 rules", () => {
   });
 
   it("works on sliced vectors: values, offsets and validity bits from the slice only", () => {
-    const floats = fixedVector(new Float32(), new Float32Array([-9, 9, NaN, 4, -2, 3, 8]), [true, true, true, true, false, true, true]);
+    const floats = fixedVector(new Float32(), new Float32Array([-9, 9, NaN, 4, -2, 3, 8]), [
+      true,
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+    ]);
     expectStats(computeStats(floats.slice(2, 6)), 3, 4);
     const strings = vectorFromArray(["a", "z", "m", null, "c", "y"], new Utf8()) as Vector;
     expectStats(computeStats(strings.slice(2, 5)), "c", "m");
   });
 
   it("works on multi-chunk vectors", () => {
-    const ints = chunked(fixedVector(new Int16(), new Int16Array([5, -7, 3, 9, -1, 2]), [true, true, false, true, true, true]), 3);
+    const ints = chunked(
+      fixedVector(new Int16(), new Int16Array([5, -7, 3, 9, -1, 2]), [true, true, false, true, true, true]),
+      3,
+    );
     expect(ints.data.length).toBe(3);
     expectStats(computeStats(ints), -7, 9);
     const strings = chunked(vectorFromArray(["m", "b", "x", "d"], new LargeUtf8()) as Vector, 2);
@@ -131,12 +189,22 @@ describe("computeStats: FORMAT.md section 4 rules", () => {
   ] as const)("%s vectors of several 4096-value blocks, sliced, with nulls and NaN", (_, type, typed) => {
     const length = 10_000;
     const float = DataType.isFloat(type);
-    const values = typed(Array.from({ length }, (_, i) => (i % 7 === 0 && float ? NaN : ((i * 7919) % 20_001) - 10_000)));
+    const values = typed(
+      Array.from({ length }, (_, i) => (i % 7 === 0 && float ? NaN : ((i * 7919) % 20_001) - 10_000)),
+    );
     const valid = Array.from({ length }, (_, i) => i % 3 !== 0);
     const start = 5;
-    const expected = naiveStats([...values].map((v, i) => (valid[i] ? v : null)).slice(start), (a, b) => a < b, (v) => !Number.isNaN(v));
+    const expected = naiveStats(
+      [...values].map((v, i) => (valid[i] ? v : null)).slice(start),
+      (a, b) => a < b,
+      (v) => !Number.isNaN(v),
+    );
     expectStats(computeStats(fixedVector(type, values, valid).slice(start)), expected.min, expected.max);
-    const all = naiveStats([...values], (a, b) => a < b, (v) => !Number.isNaN(v));
+    const all = naiveStats(
+      [...values],
+      (a, b) => a < b,
+      (v) => !Number.isNaN(v),
+    );
     expectStats(computeStats(chunked(fixedVector(type, values), 3)), all.min, all.max);
   });
 });
@@ -162,7 +230,11 @@ describe("computeStats equals a naive reference on random data", () => {
 
   function fixed<T>(type: DataType, ArrayType: { from(values: T[]): ArrayLike<unknown> }, filler: T) {
     return (values: ReadonlyArray<T | null>): Vector =>
-      fixedVector(type, ArrayType.from(values.map((v) => v ?? filler)), values.map((v) => v !== null));
+      fixedVector(
+        type,
+        ArrayType.from(values.map((v) => v ?? filler)),
+        values.map((v) => v !== null),
+      );
   }
 
   const numberLess = (a: number, b: number): boolean => a < b;
@@ -188,13 +260,17 @@ describe("computeStats equals a naive reference on random data", () => {
 
   it("Float16 on random bits (NaN, -0, ±Infinity, subnormals)", () => {
     fc.assert(
-      fc.property(fc.array(fc.option(fc.integer({ min: 0, max: 0xffff }), { nil: null, freq: 4 })), layout, (bits, { pieces, start }) => {
-        const vector = fixed(new Float16(), Uint16Array, 0xfc00)(bits);
-        const decoded = bits.map((b, i) => (b === null ? null : (vector.get(i) as number)));
-        const from = Math.min(start, bits.length);
-        const expected = naiveStats(decoded.slice(from), numberLess, notNaN);
-        expectStats(computeStats(chunked(vector, pieces).slice(from)), expected.min, expected.max);
-      }),
+      fc.property(
+        fc.array(fc.option(fc.integer({ min: 0, max: 0xffff }), { nil: null, freq: 4 })),
+        layout,
+        (bits, { pieces, start }) => {
+          const vector = fixed(new Float16(), Uint16Array, 0xfc00)(bits);
+          const decoded = bits.map((b, i) => (b === null ? null : (vector.get(i) as number)));
+          const from = Math.min(start, bits.length);
+          const expected = naiveStats(decoded.slice(from), numberLess, notNaN);
+          expectStats(computeStats(chunked(vector, pieces).slice(from)), expected.min, expected.max);
+        },
+      ),
       RUNS,
     );
   });
@@ -235,12 +311,23 @@ describe("computeStats equals a naive reference on random data", () => {
     fc.constantFrom("a", "b", "\u0000", "é", "\uE000", "\uFFFF", "😀", "\u{10FFFF}"),
     fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
   );
-  it.each([new Utf8(), new LargeUtf8()].map((t) => [String(t), t] as const))("%s of random unicode strings", (_, type) => {
-    fc.assert(
-      fc.property(fc.array(fc.option(fc.string({ unit, maxLength: 5 }), { nil: null, freq: 4 })), layout, (values, l) =>
-        check(values, l, (v) => vectorFromArray([...v], type) as Vector, (a, b) => compareUtf8(a, b) < 0),
-      ),
-      RUNS,
-    );
-  });
+  it.each([new Utf8(), new LargeUtf8()].map((t) => [String(t), t] as const))(
+    "%s of random unicode strings",
+    (_, type) => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.option(fc.string({ unit, maxLength: 5 }), { nil: null, freq: 4 })),
+          layout,
+          (values, l) =>
+            check(
+              values,
+              l,
+              (v) => vectorFromArray([...v], type) as Vector,
+              (a, b) => compareUtf8(a, b) < 0,
+            ),
+        ),
+        RUNS,
+      );
+    },
+  );
 });

@@ -23,7 +23,9 @@ describe("@lance-nd/stats public API", () => {
 
   it("the quick-start example runs and prints the stats", async () => {
     const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" ")));
+    vi.spyOn(console, "log").mockImplementation(
+      (...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" ")),
+    );
     await import("../examples/quick-start.js");
     expect(lines).toEqual([
       '{"min":275,"max":301.25}',

@@ -54,8 +54,13 @@ async function measure<T>(run: () => Promise<T>): Promise<{ ms: number; peakMiB:
 /** zarrita as its users write it: open the arrays, get each sst chunk (and the time slice) in turn. */
 async function readWithZarrita(dir: string, times: number): Promise<number> {
   const root = zarr.root(new FileSystemStore(dir));
-  const [sst, time] = await Promise.all([zarr.open(root.resolve("sst"), { kind: "array" }), zarr.open(root.resolve("time"), { kind: "array" })]);
-  await Promise.all(["lat", "lon"].map(async (name) => zarr.get(await zarr.open(root.resolve(name), { kind: "array" }))));
+  const [sst, time] = await Promise.all([
+    zarr.open(root.resolve("sst"), { kind: "array" }),
+    zarr.open(root.resolve("time"), { kind: "array" }),
+  ]);
+  await Promise.all(
+    ["lat", "lon"].map(async (name) => zarr.get(await zarr.open(root.resolve(name), { kind: "array" }))),
+  );
   let sum = 0;
   for (let t = 0; t < times; t += ocean.CHUNK_TIMES) {
     const selection = zarr.slice(t, t + ocean.CHUNK_TIMES);
@@ -103,7 +108,8 @@ try {
       best.set(name, { ms: Math.min(ms, seen?.ms ?? Infinity), peakMiB: Math.max(peakMiB, seen?.peakMiB ?? 0) });
     }
   }
-  const bestOf = async (run: () => Promise<unknown>) => Math.min(...(await sequential(5, async () => (await measure(run)).ms)));
+  const bestOf = async (run: () => Promise<unknown>) =>
+    Math.min(...(await sequential(5, async () => (await measure(run)).ms)));
   const open = { ms: await bestOf(() => openZarr(store)) };
   const openZarrita = {
     ms: await bestOf(async () => {
@@ -115,9 +121,13 @@ try {
   const baseline = best.get(contestants[0]![0])!.ms;
   console.log(`store: ${chunks} sst chunks, ${mib} MiB of values, zstd; best of ${ROUNDS} rounds`);
   for (const [name, { ms, peakMiB }] of best) {
-    console.log(`${name.padEnd(36)} ${ms.toFixed(0).padStart(7)} ms  ${(ms / baseline).toFixed(2)}x  peak memory +${peakMiB.toFixed(0)} MiB`);
+    console.log(
+      `${name.padEnd(36)} ${ms.toFixed(0).padStart(7)} ms  ${(ms / baseline).toFixed(2)}x  peak memory +${peakMiB.toFixed(0)} MiB`,
+    );
   }
-  console.log(`open (best of 5): openZarr ${open.ms.toFixed(1)} ms, zarrita group + 4 arrays ${openZarrita.ms.toFixed(1)} ms (${(open.ms / openZarrita.ms).toFixed(2)}x)`);
+  console.log(
+    `open (best of 5): openZarr ${open.ms.toFixed(1)} ms, zarrita group + 4 arrays ${openZarrita.ms.toFixed(1)} ms (${(open.ms / openZarrita.ms).toFixed(2)}x)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

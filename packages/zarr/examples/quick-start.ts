@@ -9,11 +9,17 @@ import { openZarr, writeZarr } from "@lance-nd/zarr";
 const dir = mkdtempSync(join(tmpdir(), "zarr-example-"));
 
 // A small dataset: sea surface temperature on a 4 x 3 x 2 grid with its coordinates.
-const sst = NdArray.from(Float32Array.from({ length: 24 }, (_, i) => 280 + i / 4), {
-  dims: { time: 4, lat: 3, lon: 2 },
-  attrs: { units: "K", _FillValue: attr.float32(Number.NaN) },
+const sst = NdArray.from(
+  Float32Array.from({ length: 24 }, (_, i) => 280 + i / 4),
+  {
+    dims: { time: 4, lat: 3, lon: 2 },
+    attrs: { units: "K", _FillValue: attr.float32(Number.NaN) },
+  },
+);
+const time = NdArray.from(new Int32Array([0, 1, 2, 3]), {
+  dims: { time: 4 },
+  attrs: { units: "days since 2000-01-01" },
 });
-const time = NdArray.from(new Int32Array([0, 1, 2, 3]), { dims: { time: 4 }, attrs: { units: "days since 2000-01-01" } });
 const lat = NdArray.from(new Float64Array([-1, 0, 1]), { dims: { lat: 3 } });
 const batch = new NdRecordBatch({ sst, time, lat }, { title: "example" });
 

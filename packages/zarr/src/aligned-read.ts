@@ -7,21 +7,30 @@
  */
 import type * as zarr from "zarrita";
 
-type Numbers = { length: number; subarray(a: number, b: number): Numbers; set(src: Numbers, at: number): void; constructor: new (n: number) => Numbers };
+type Numbers = {
+  length: number;
+  subarray(a: number, b: number): Numbers;
+  set(src: Numbers, at: number): void;
+  constructor: new (n: number) => Numbers;
+};
 
 /**
  * The window `[start, stop)` per dim of `array`, row-major, or `undefined`
  * when the window does not start on chunk boundaries and end on them (or at
  * the array's end), or a chunk is not a C-order typed array.
  */
-export async function readAligned(array: zarr.Array<zarr.DataType>, window: readonly (readonly [number, number])[]): Promise<Numbers | undefined> {
+export async function readAligned(
+  array: zarr.Array<zarr.DataType>,
+  window: readonly (readonly [number, number])[],
+): Promise<Numbers | undefined> {
   const chunkShape = array.chunks;
   const shape = array.shape;
   const rank = shape.length;
   if (rank === 0 || window.length !== rank) return undefined;
   for (let d = 0; d < rank; d++) {
     const [start, stop] = window[d]!;
-    if (start % chunkShape[d]! !== 0 || (stop % chunkShape[d]! !== 0 && stop !== shape[d]) || stop <= start) return undefined;
+    if (start % chunkShape[d]! !== 0 || (stop % chunkShape[d]! !== 0 && stop !== shape[d]) || stop <= start)
+      return undefined;
   }
   const outShape = window.map(([start, stop]) => stop - start);
   const first = window.map(([start], d) => start / chunkShape[d]!);

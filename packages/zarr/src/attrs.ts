@@ -21,7 +21,11 @@ const VALUE_ATTRS = new Set(["_FillValue", "missing_value", "valid_min", "valid_
 const FLOAT_ATTRS = new Set(["scale_factor", "add_offset"]);
 
 /** The special float spellings of Zarr JSON (`"NaN"`, `"Infinity"`, `"-Infinity"`). */
-const SPECIAL_FLOATS: Readonly<Record<string, number>> = { NaN: Number.NaN, Infinity: Infinity, "-Infinity": -Infinity };
+const SPECIAL_FLOATS: Readonly<Record<string, number>> = {
+  NaN: Number.NaN,
+  Infinity: Infinity,
+  "-Infinity": -Infinity,
+};
 
 /**
  * nd-arrow attributes of one Zarr attribute object. `valueType` is the
@@ -44,7 +48,12 @@ export function attrsFromJson(
 }
 
 /** One attribute; `valueType` (numeric) types a value attribute. */
-export function attrFromJson(key: string, value: unknown, valueType: DataType | undefined, where: ZarrErrorContext): Attr {
+export function attrFromJson(
+  key: string,
+  value: unknown,
+  valueType: DataType | undefined,
+  where: ZarrErrorContext,
+): Attr {
   const refuse = (why: string): never => {
     throw new ZarrError("UnsupportedAttribute", `attribute "${key}" ${why}`, where);
   };
@@ -53,12 +62,15 @@ export function attrFromJson(key: string, value: unknown, valueType: DataType | 
     const numbers = items.map((v) => (typeof v === "string" && v in SPECIAL_FLOATS ? SPECIAL_FLOATS[v]! : v));
     const fits = (v: unknown) => typeof v === "number" && (DataType.isFloat(valueType) || Number.isSafeInteger(v));
     if (numbers.every(fits)) {
-      const typed = DataType.isInt(valueType) && valueType.bitWidth === 64 ? numbers.map((v) => BigInt(v as number)) : numbers;
+      const typed =
+        DataType.isInt(valueType) && valueType.bitWidth === 64 ? numbers.map((v) => BigInt(v as number)) : numbers;
       return attr.of(valueType, Array.isArray(value) ? typed : typed[0]);
     }
   }
   if (items.some((v) => v === null || (typeof v === "object" && v !== null))) {
-    return refuse(`is ${JSON.stringify(value)}; nd-arrow attributes hold strings, numbers and booleans or lists of one of them`);
+    return refuse(
+      `is ${JSON.stringify(value)}; nd-arrow attributes hold strings, numbers and booleans or lists of one of them`,
+    );
   }
   const kinds = new Set(items.map((v) => (typeof v === "number" ? (Number.isInteger(v) ? "int" : "float") : typeof v)));
   if (kinds.has("int") && kinds.has("float")) {
@@ -81,7 +93,11 @@ export function attrFromJson(key: string, value: unknown, valueType: DataType | 
  * `"-Infinity"` (the Zarr spelling). Temporal and out-of-range 64-bit
  * attributes are `UnsupportedAttribute`.
  */
-export function attrsToJson(attrs: Attrs, where: ZarrErrorContext, skip: readonly string[] = []): Record<string, unknown> {
+export function attrsToJson(
+  attrs: Attrs,
+  where: ZarrErrorContext,
+  skip: readonly string[] = [],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of attrs) {
     if (skip.includes(key)) continue;
@@ -94,12 +110,25 @@ export function attrsToJson(attrs: Attrs, where: ZarrErrorContext, skip: readonl
 export function attrToJson(key: string, value: Attr, where: ZarrErrorContext): unknown {
   const item = value.itemType;
   const known =
-    DataType.isInt(item) || DataType.isFloat(item) || item.typeId === Type.Bool || item.typeId === Type.Utf8 || item.typeId === Type.LargeUtf8;
-  if (!known) throw new ZarrError("UnsupportedAttribute", `attribute "${key}" is ${value.type}, which Zarr JSON cannot hold`, where);
+    DataType.isInt(item) ||
+    DataType.isFloat(item) ||
+    item.typeId === Type.Bool ||
+    item.typeId === Type.Utf8 ||
+    item.typeId === Type.LargeUtf8;
+  if (!known)
+    throw new ZarrError(
+      "UnsupportedAttribute",
+      `attribute "${key}" is ${value.type}, which Zarr JSON cannot hold`,
+      where,
+    );
   const toJson = (v: unknown): unknown => {
     if (typeof v === "bigint") {
       if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) {
-        throw new ZarrError("UnsupportedAttribute", `attribute "${key}" holds ${v}, beyond the integers JSON keeps exactly`, where);
+        throw new ZarrError(
+          "UnsupportedAttribute",
+          `attribute "${key}" holds ${v}, beyond the integers JSON keeps exactly`,
+          where,
+        );
       }
       return Number(v);
     }

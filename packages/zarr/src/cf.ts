@@ -16,7 +16,10 @@ import { ZarrError } from "./zarr-error.js";
 export type CfOption = boolean | Omit<CfOptions, "name">;
 
 /** The zod schema of a `cf` option, shared by openZarr and writeZarr. */
-export const cfOptionSchema = z.union([z.boolean(), z.strictObject({ mask: z.boolean().optional(), scale: z.boolean().optional(), times: z.boolean().optional() })]);
+export const cfOptionSchema = z.union([
+  z.boolean(),
+  z.strictObject({ mask: z.boolean().optional(), scale: z.boolean().optional(), times: z.boolean().optional() }),
+]);
 
 /** The cf options of a `cf` option, `undefined` when off. */
 export function cfOptions(option: CfOption | undefined): Omit<CfOptions, "name"> | undefined {
@@ -25,21 +28,42 @@ export function cfOptions(option: CfOption | undefined): Omit<CfOptions, "name">
 }
 
 /** `array` CF-decoded with `options` (`undefined`: as is). */
-export function decodeArray(array: NdArray, options: Omit<CfOptions, "name"> | undefined, path: string, name: string): NdArray {
+export function decodeArray(
+  array: NdArray,
+  options: Omit<CfOptions, "name"> | undefined,
+  path: string,
+  name: string,
+): NdArray {
   if (options === undefined) return array;
   return guarded(() => cfDecode(array, { ...options, name }), path, name);
 }
 
 /** `array` CF-encoded with `options` (`undefined`: as is). */
-export function encodeArray(array: NdArray, options: Omit<CfOptions, "name"> | undefined, path: string, name: string): NdArray {
+export function encodeArray(
+  array: NdArray,
+  options: Omit<CfOptions, "name"> | undefined,
+  path: string,
+  name: string,
+): NdArray {
   if (options === undefined) return array;
   return guarded(() => cfEncode(array, { ...options, name }), path, name);
 }
 
 /** The type and attributes a variable has once decoded: the decoding of an empty array of it. */
-export function decodedShape(type: DataType, dims: readonly Dim[], attrs: Attrs, options: Omit<CfOptions, "name"> | undefined, path: string, name: string): { type: DataType; attrs: Attrs } {
+export function decodedShape(
+  type: DataType,
+  dims: readonly Dim[],
+  attrs: Attrs,
+  options: Omit<CfOptions, "name"> | undefined,
+  path: string,
+  name: string,
+): { type: DataType; attrs: Attrs } {
   if (options === undefined) return { type, attrs };
-  const empty = new NdArray(toVector([], type), dims.map((d) => ({ name: d.name, size: 0 })), attrs);
+  const empty = new NdArray(
+    toVector([], type),
+    dims.map((d) => ({ name: d.name, size: 0 })),
+    attrs,
+  );
   const decoded = decodeArray(empty, options, path, name);
   return { type: decoded.type, attrs: decoded.attrs };
 }

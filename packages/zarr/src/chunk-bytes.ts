@@ -15,7 +15,13 @@ import type { ZarrErrorContext } from "./zarr-error.js";
 /** numpy's NaT: nulls of datetime64/timedelta64. */
 const NAT = -(2n ** 63n);
 
-type Plain = { length: number; [i: number]: number | bigint; subarray(a: number, b: number): Plain; set(src: Plain, at: number): void; fill(v: number | bigint): Plain };
+type Plain = {
+  length: number;
+  [i: number]: number | bigint;
+  subarray(a: number, b: number): Plain;
+  set(src: Plain, at: number): void;
+  fill(v: number | bigint): Plain;
+};
 
 /**
  * The uncompressed chunk of `values` (row-major, shape `blockShape`) in a
@@ -32,22 +38,34 @@ export function chunkBytes(
 ): Uint8Array {
   const isTime = values.type.typeId === Type.Timestamp || values.type.typeId === Type.Duration;
   if (values.nullCount > 0 && fill === undefined && !isTime) {
-    throw new ZarrError("InvalidArgument", `has ${values.nullCount} null values and no _FillValue attribute to write them as`, where);
+    throw new ZarrError(
+      "InvalidArgument",
+      `has ${values.nullCount} null values and no _FillValue attribute to write them as`,
+      where,
+    );
   }
   const chunkSize = chunkShape.reduce((n, s) => n * s, 1);
   if (type.layout === "text") {
     const strings = Array.from(values as Iterable<string | null>, (s) => s ?? String(fill));
-    return vlenUtf8(place(strings, blockShape, chunkShape, new Array<string>(chunkSize).fill(fill === undefined ? "" : String(fill))));
+    return vlenUtf8(
+      place(strings, blockShape, chunkShape, new Array<string>(chunkSize).fill(fill === undefined ? "" : String(fill))),
+    );
   }
   if (type.layout === "bool") {
     const bytes = Uint8Array.from(values as Iterable<boolean | null>, (b) => ((b ?? fill === true) ? 1 : 0));
-    return place(bytes as unknown as Plain, blockShape, chunkShape, new Uint8Array(chunkSize).fill(fill === true ? 1 : 0) as unknown as Plain) as unknown as Uint8Array;
+    return place(
+      bytes as unknown as Plain,
+      blockShape,
+      chunkShape,
+      new Uint8Array(chunkSize).fill(fill === true ? 1 : 0) as unknown as Plain,
+    ) as unknown as Uint8Array;
   }
   let plain = contiguous(values);
   const wide = plain instanceof BigInt64Array || plain instanceof BigUint64Array;
   const half = DataType.isFloat(values.type) && values.type.precision === Precision.HALF;
   /** A number as the storage holds it: bigint for 64-bit integers and times, half-float bits for Float16. */
-  const stored = (value: number | bigint): number | bigint => (wide ? BigInt(value) : half ? util.float64ToUint16(Number(value)) : Number(value));
+  const stored = (value: number | bigint): number | bigint =>
+    wide ? BigInt(value) : half ? util.float64ToUint16(Number(value)) : Number(value);
   const numericFill = typeof fill === "number" || typeof fill === "bigint" ? fill : 0;
   if (values.nullCount > 0) {
     const nullValue = isTime ? NAT : stored(numericFill);
@@ -57,7 +75,9 @@ export function chunkBytes(
     plain = copy;
   }
   const Ctor = plain.constructor as new (n: number) => Plain;
-  const padded = sameShape(blockShape, chunkShape) ? plain : place(plain, blockShape, chunkShape, new Ctor(chunkSize).fill(stored(numericFill)));
+  const padded = sameShape(blockShape, chunkShape)
+    ? plain
+    : place(plain, blockShape, chunkShape, new Ctor(chunkSize).fill(stored(numericFill)));
   const view = padded as unknown as ArrayBufferView;
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
@@ -83,7 +103,12 @@ function sameShape(a: readonly number[], b: readonly number[]): boolean {
 }
 
 /** `block` (row-major `blockShape`) copied to the start of `chunk` (row-major `chunkShape`), run by run along the last dim. */
-function place<T extends Plain | string[]>(block: T, blockShape: readonly number[], chunkShape: readonly number[], chunk: T): T {
+function place<T extends Plain | string[]>(
+  block: T,
+  blockShape: readonly number[],
+  chunkShape: readonly number[],
+  chunk: T,
+): T {
   if (sameShape(blockShape, chunkShape)) return block;
   const rank = blockShape.length;
   const run = rank === 0 ? 1 : blockShape[rank - 1]!;
@@ -125,10 +150,18 @@ export interface ChunkCodec {
 }
 
 /** The chunk codec of `compression`. */
-export async function chunkCodec(compression: { codec: "zstd"; level: number } | { codec: "none" }): Promise<ChunkCodec> {
+export async function chunkCodec(
+  compression: { codec: "zstd"; level: number } | { codec: "none" },
+): Promise<ChunkCodec> {
   if (compression.codec === "none") return { encode: async (bytes) => bytes, decode: async (bytes) => bytes };
-  type Numcodec = { encode(b: Uint8Array): Uint8Array | Promise<Uint8Array>; decode(b: Uint8Array): Uint8Array | Promise<Uint8Array> };
+  type Numcodec = {
+    encode(b: Uint8Array): Uint8Array | Promise<Uint8Array>;
+    decode(b: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  };
   const entry = await zarr.registry.get("zstd")!();
-  const codec = (entry as unknown as { fromConfig(config: { level: number; id: string }): Numcodec }).fromConfig({ id: "zstd", level: compression.level });
+  const codec = (entry as unknown as { fromConfig(config: { level: number; id: string }): Numcodec }).fromConfig({
+    id: "zstd",
+    level: compression.level,
+  });
   return { encode: async (bytes) => await codec.encode(bytes), decode: async (bytes) => await codec.decode(bytes) };
 }

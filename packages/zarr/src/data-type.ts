@@ -73,14 +73,21 @@ const TIME_UNITS: Readonly<Record<string, TimeUnit>> = {
  */
 export function fromV2Dtype(dtype: unknown, filterIds: readonly string[], where: ZarrErrorContext): ZarrType {
   if (typeof dtype !== "string") {
-    throw new ZarrError("UnsupportedType", `structured dtype ${JSON.stringify(dtype)} has no nd-arrow counterpart`, where);
+    throw new ZarrError(
+      "UnsupportedType",
+      `structured dtype ${JSON.stringify(dtype)} has no nd-arrow counterpart`,
+      where,
+    );
   }
   const refuse = (why: string): never => {
     throw new ZarrError("UnsupportedType", `dtype "${dtype}" ${why}`, where);
   };
   if (dtype === "|O") {
-    if (filterIds.includes("vlen-utf8")) return { stored: dtype, read: "v2:object", endian: "little", arrow: new Utf8(), kind: "text" };
-    return refuse(`(objects encoded with [${filterIds.join(", ")}]) has no nd-arrow counterpart; only vlen-utf8 strings map (to Utf8)`);
+    if (filterIds.includes("vlen-utf8"))
+      return { stored: dtype, read: "v2:object", endian: "little", arrow: new Utf8(), kind: "text" };
+    return refuse(
+      `(objects encoded with [${filterIds.join(", ")}]) has no nd-arrow counterpart; only vlen-utf8 strings map (to Utf8)`,
+    );
   }
   const match = /^([<>|=])([a-zA-Z])(\d*)(?:\[(\w+)\])?$/.exec(dtype);
   if (match === null) return refuse("is not a numpy type string");
@@ -102,7 +109,8 @@ export function fromV2Dtype(dtype: unknown, filterIds: readonly string[], where:
     case "M":
     case "m": {
       const arrow = timeType(code, unit);
-      if (arrow === undefined) return refuse(`has the time unit "${unit ?? ""}"; nd-arrow maps s, ms, us, ns (and D for datetime64)`);
+      if (arrow === undefined)
+        return refuse(`has the time unit "${unit ?? ""}"; nd-arrow maps s, ms, us, ns (and D for datetime64)`);
       return { stored: dtype, read: "int64", endian, arrow, kind: "time" };
     }
     case "c":
@@ -128,9 +136,11 @@ function timeType(code: string, unit: string | undefined): DataType | undefined 
 export function fromV3DataType(dataType: unknown, where: ZarrErrorContext): ZarrType {
   const name = typeof dataType === "string" ? dataType : JSON.stringify(dataType);
   const numeric = NUMERIC.find(([v3]) => v3 === dataType);
-  if (numeric !== undefined) return { stored: name, read: numeric[0], endian: "little", arrow: numeric[2](), kind: "plain" };
+  if (numeric !== undefined)
+    return { stored: name, read: numeric[0], endian: "little", arrow: numeric[2](), kind: "plain" };
   if (dataType === "bool") return { stored: name, read: "bool", endian: "little", arrow: new Bool(), kind: "bool" };
-  if (dataType === "float16") return { stored: name, read: "uint16", endian: "little", arrow: new Float16(), kind: "plain" };
+  if (dataType === "float16")
+    return { stored: name, read: "uint16", endian: "little", arrow: new Float16(), kind: "plain" };
   if (dataType === "string") return { stored: name, read: "string", endian: "little", arrow: new Utf8(), kind: "text" };
   const time = numpyTimeType(dataType);
   if (time !== undefined) return { stored: name, read: "int64", endian: "little", arrow: time, kind: "time" };
@@ -141,10 +151,16 @@ export function fromV3DataType(dataType: unknown, where: ZarrErrorContext): Zarr
 /** The Arrow type of zarr-python's `{ name: "numpy.datetime64" | "numpy.timedelta64", configuration: { unit, scale_factor } }`. */
 function numpyTimeType(dataType: unknown): DataType | undefined {
   if (typeof dataType !== "object" || dataType === null) return undefined;
-  const { name, configuration } = dataType as { name?: unknown; configuration?: { unit?: unknown; scale_factor?: unknown } };
+  const { name, configuration } = dataType as {
+    name?: unknown;
+    configuration?: { unit?: unknown; scale_factor?: unknown };
+  };
   if (name !== "numpy.datetime64" && name !== "numpy.timedelta64") return undefined;
   if ((configuration?.scale_factor ?? 1) !== 1) return undefined;
-  return timeType(name === "numpy.datetime64" ? "M" : "m", typeof configuration?.unit === "string" ? configuration.unit : undefined);
+  return timeType(
+    name === "numpy.datetime64" ? "M" : "m",
+    typeof configuration?.unit === "string" ? configuration.unit : undefined,
+  );
 }
 
 /** The Zarr type a written array of Arrow `type` gets, for one format version. */
@@ -168,11 +184,17 @@ export function toZarrType(type: DataType, version: 2 | 3, where: ZarrErrorConte
   if (DataType.isInt(type) || DataType.isFloat(type)) {
     const found = NUMERIC.find(([, , make]) => sameNumeric(make(), type));
     const bytes = DataType.isInt(type) ? type.bitWidth / 8 : type.precision === 0 ? 2 : type.precision === 1 ? 4 : 8;
-    if (found !== undefined) return { name: version === 2 ? `${bytes === 1 ? "|" : "<"}${found[1]}` : found[0], itemSize: bytes, layout: "plain" };
+    if (found !== undefined)
+      return {
+        name: version === 2 ? `${bytes === 1 ? "|" : "<"}${found[1]}` : found[0],
+        itemSize: bytes,
+        layout: "plain",
+      };
     return { name: version === 2 ? "<f2" : "float16", itemSize: 2, layout: "plain" };
   }
   if (type.typeId === Type.Bool) return { name: version === 2 ? "|b1" : "bool", itemSize: 1, layout: "bool" };
-  if (type.typeId === Type.Utf8 || type.typeId === Type.LargeUtf8) return { name: version === 2 ? "|O" : "string", itemSize: 0, layout: "text" };
+  if (type.typeId === Type.Utf8 || type.typeId === Type.LargeUtf8)
+    return { name: version === 2 ? "|O" : "string", itemSize: 0, layout: "text" };
   if (version === 2 && (type.typeId === Type.Timestamp || type.typeId === Type.Duration)) {
     const tz = type.typeId === Type.Timestamp ? (type as Timestamp).timezone : null;
     if (tz === null || tz === undefined || tz === "UTC" || tz === "+00:00") {
@@ -180,7 +202,10 @@ export function toZarrType(type: DataType, version: 2 | 3, where: ZarrErrorConte
       return { name: `<${type.typeId === Type.Timestamp ? "M" : "m"}8[${unit}]`, itemSize: 8, layout: "plain" };
     }
   }
-  const hint = version === 3 && (type.typeId === Type.Timestamp || type.typeId === Type.Duration) ? " (Zarr v3 has no time type; CF-encode times or write v2)" : "";
+  const hint =
+    version === 3 && (type.typeId === Type.Timestamp || type.typeId === Type.Duration)
+      ? " (Zarr v3 has no time type; CF-encode times or write v2)"
+      : "";
   throw new ZarrError("UnsupportedType", `${type} has no Zarr v${version} counterpart${hint}`, where);
 }
 

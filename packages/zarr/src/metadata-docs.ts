@@ -29,7 +29,11 @@ export function chunkKey(version: 2 | 3, index: readonly number[]): string {
 }
 
 /** Every metadata file of a v2 store: key to JSON document. */
-export function v2Documents(groupAttrs: Record<string, unknown>, arrays: readonly WrittenArray[], compression: Compression): Map<string, unknown> {
+export function v2Documents(
+  groupAttrs: Record<string, unknown>,
+  arrays: readonly WrittenArray[],
+  compression: Compression,
+): Map<string, unknown> {
   const docs = new Map<string, unknown>([
     [".zgroup", { zarr_format: 2 }],
     [".zattrs", groupAttrs],
@@ -54,8 +58,14 @@ export function v2Documents(groupAttrs: Record<string, unknown>, arrays: readonl
 }
 
 /** Every metadata file of a v3 store: key to JSON document. */
-export function v3Documents(groupAttrs: Record<string, unknown>, arrays: readonly WrittenArray[], compression: Compression): Map<string, unknown> {
-  const docs = new Map<string, unknown>([["zarr.json", { zarr_format: 3, node_type: "group", attributes: groupAttrs }]]);
+export function v3Documents(
+  groupAttrs: Record<string, unknown>,
+  arrays: readonly WrittenArray[],
+  compression: Compression,
+): Map<string, unknown> {
+  const docs = new Map<string, unknown>([
+    ["zarr.json", { zarr_format: 3, node_type: "group", attributes: groupAttrs }],
+  ]);
   for (const array of arrays) {
     const serializer =
       array.type.layout === "text"
@@ -64,7 +74,8 @@ export function v3Documents(groupAttrs: Record<string, unknown>, arrays: readonl
           ? { name: "bytes", configuration: { endian: "little" } }
           : { name: "bytes", configuration: {} };
     const codecs: unknown[] = [serializer];
-    if (compression.codec === "zstd") codecs.push({ name: "zstd", configuration: { level: compression.level, checksum: false } });
+    if (compression.codec === "zstd")
+      codecs.push({ name: "zstd", configuration: { level: compression.level, checksum: false } });
     docs.set(`${array.name}/zarr.json`, {
       zarr_format: 3,
       node_type: "array",

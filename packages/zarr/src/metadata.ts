@@ -73,8 +73,10 @@ export async function readNodes(files: StoreFiles, path: string, singleName: str
   };
   const v3 = await json("zarr.json");
   if (v3 !== undefined) {
-    if (v3.node_type === "array") return { format: 3, groupAttrs: {}, arrays: [v3Array(singleName, "", v3, path)], consolidated: false };
-    if (v3.node_type !== "group") throw new ZarrError("InvalidStore", `zarr.json has node_type ${JSON.stringify(v3.node_type)}`, { path });
+    if (v3.node_type === "array")
+      return { format: 3, groupAttrs: {}, arrays: [v3Array(singleName, "", v3, path)], consolidated: false };
+    if (v3.node_type !== "group")
+      throw new ZarrError("InvalidStore", `zarr.json has node_type ${JSON.stringify(v3.node_type)}`, { path });
     const inline = (v3.consolidated_metadata as { metadata?: Record<string, Json> } | null | undefined)?.metadata;
     const children = inline !== undefined ? Object.entries(inline) : await listed(files, "zarr.json", json);
     const arrays = children
@@ -84,10 +86,17 @@ export async function readNodes(files: StoreFiles, path: string, singleName: str
   }
   const zarray = await json(".zarray");
   if (zarray !== undefined) {
-    return { format: 2, groupAttrs: {}, arrays: [v2Array(singleName, "", zarray, (await json(".zattrs")) ?? {}, path)], consolidated: false };
+    return {
+      format: 2,
+      groupAttrs: {},
+      arrays: [v2Array(singleName, "", zarray, (await json(".zattrs")) ?? {}, path)],
+      consolidated: false,
+    };
   }
   if ((await json(".zgroup")) === undefined) {
-    throw new ZarrError("NotFound", "no Zarr metadata (zarr.json, .zgroup or .zarray) at the root of the store", { path });
+    throw new ZarrError("NotFound", "no Zarr metadata (zarr.json, .zgroup or .zarray) at the root of the store", {
+      path,
+    });
   }
   const consolidated = (await json(".zmetadata"))?.metadata as Record<string, Json> | undefined;
   const meta = consolidated === undefined ? undefined : new Map(Object.entries(consolidated));
@@ -106,7 +115,11 @@ export async function readNodes(files: StoreFiles, path: string, singleName: str
 }
 
 /** The child directories that hold `file`, with its JSON. */
-async function listed(files: StoreFiles, file: string, json: (key: string) => Promise<Json | undefined>): Promise<[string, Json][]> {
+async function listed(
+  files: StoreFiles,
+  file: string,
+  json: (key: string) => Promise<Json | undefined>,
+): Promise<[string, Json][]> {
   const out: [string, Json][] = [];
   for (const name of await files.listDirs("")) {
     const meta = await json(`${name}/${file}`);
@@ -119,9 +132,14 @@ function v2Array(name: string, key: string, zarray: Json, zattrs: Json, path: st
   const where: ZarrErrorContext = { path, variable: name };
   const shape = intList(zarray.shape, "shape", where);
   const chunkShape = intList(zarray.chunks, "chunks", where);
-  if (chunkShape.length !== shape.length) throw new ZarrError("InvalidStore", "chunks and shape have different ranks", where);
+  if (chunkShape.length !== shape.length)
+    throw new ZarrError("InvalidStore", "chunks and shape have different ranks", where);
   const filters = (Array.isArray(zarray.filters) ? zarray.filters : []) as Json[];
-  const storedType = fromV2Dtype(zarray.dtype, filters.map((f) => String(f.id)), where);
+  const storedType = fromV2Dtype(
+    zarray.dtype,
+    filters.map((f) => String(f.id)),
+    where,
+  );
   const codecs: CodecMetadata[] = [];
   if (zarray.order === "F") codecs.push({ name: "transpose", configuration: { order: "F" } });
   for (const { id, ...configuration } of filters) codecs.push({ name: `numcodecs.${String(id)}`, configuration });
@@ -146,22 +164,34 @@ function v2Array(name: string, key: string, zarray: Json, zattrs: Json, path: st
     chunkShape,
     shardShape: undefined,
     fillValue: zarray.fill_value,
-    zarrita: zarritaMetadata(type, shape, chunkShape, { name: "v2", configuration: { separator } }, codecs, zarray.fill_value, attrs),
+    zarrita: zarritaMetadata(
+      type,
+      shape,
+      chunkShape,
+      { name: "v2", configuration: { separator } },
+      codecs,
+      zarray.fill_value,
+      attrs,
+    ),
   };
 }
 
 function v3Array(name: string, key: string, meta: Json, path: string): ArrayNode {
   const where: ZarrErrorContext = { path, variable: name };
-  if (meta.zarr_format !== 3 || meta.node_type !== "array") throw new ZarrError("InvalidStore", "zarr.json is not v3 array metadata", where);
+  if (meta.zarr_format !== 3 || meta.node_type !== "array")
+    throw new ZarrError("InvalidStore", "zarr.json is not v3 array metadata", where);
   const [type, attrs] = xarrayBool(fromV3DataType(meta.data_type, where), objectOr(meta.attributes));
   const shape = intList(meta.shape, "shape", where);
   const grid = meta.chunk_grid as { name?: unknown; configuration?: { chunk_shape?: unknown } } | undefined;
-  if (grid?.name !== "regular") throw new ZarrError("InvalidStore", `chunk grid ${JSON.stringify(grid?.name)} is not "regular"`, where);
+  if (grid?.name !== "regular")
+    throw new ZarrError("InvalidStore", `chunk grid ${JSON.stringify(grid?.name)} is not "regular"`, where);
   const gridShape = intList(grid.configuration?.chunk_shape, "chunk_shape", where);
-  if (gridShape.length !== shape.length) throw new ZarrError("InvalidStore", "chunk_shape and shape have different ranks", where);
+  if (gridShape.length !== shape.length)
+    throw new ZarrError("InvalidStore", "chunk_shape and shape have different ranks", where);
   const codecs = (Array.isArray(meta.codecs) ? meta.codecs : []) as CodecMetadata[];
   const sharding = codecs.find((c) => c.name === "sharding_indexed");
-  const inner = sharding === undefined ? gridShape : intList(sharding.configuration.chunk_shape, "sharding chunk_shape", where);
+  const inner =
+    sharding === undefined ? gridShape : intList(sharding.configuration.chunk_shape, "sharding chunk_shape", where);
   return {
     name,
     key,
@@ -173,7 +203,15 @@ function v3Array(name: string, key: string, meta: Json, path: string): ArrayNode
     chunkShape: inner,
     shardShape: sharding === undefined ? undefined : gridShape,
     fillValue: meta.fill_value,
-    zarrita: zarritaMetadata(type, shape, gridShape, meta.chunk_key_encoding as ArrayMetadata["chunk_key_encoding"], codecs, meta.fill_value, attrs),
+    zarrita: zarritaMetadata(
+      type,
+      shape,
+      gridShape,
+      meta.chunk_key_encoding as ArrayMetadata["chunk_key_encoding"],
+      codecs,
+      meta.fill_value,
+      attrs,
+    ),
   };
 }
 
@@ -215,7 +253,8 @@ function readingFill(read: ZarritaType, fill: unknown): unknown {
   const number = typeof fill === "string" && fill in special ? special[fill]! : fill;
   if (read === "bool") return fill === true;
   if (fill === "NaT") return -(2n ** 63n);
-  if (read === "int64" || read === "uint64") return typeof number === "number" && Number.isSafeInteger(number) ? BigInt(number) : 0n;
+  if (read === "int64" || read === "uint64")
+    return typeof number === "number" && Number.isSafeInteger(number) ? BigInt(number) : 0n;
   if (read === "uint16" && typeof number === "number") return util.float64ToUint16(number);
   if (read === "string" || read.startsWith("v2:")) return typeof fill === "string" ? fill : "";
   return typeof number === "number" ? number : 0;

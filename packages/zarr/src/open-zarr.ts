@@ -55,7 +55,8 @@ const openOptionsSchema = z.strictObject({ id: z.string().min(1).optional(), cf:
  * for await (const row of store.chunks()) row.globalAttr("chunk_offset");
  */
 export async function openZarr(path: string, options: OpenZarrOptions = {}): Promise<ZarrStore> {
-  if (typeof path !== "string" || path === "") throw new ZarrError("InvalidArgument", "the store path must be a non-empty string");
+  if (typeof path !== "string" || path === "")
+    throw new ZarrError("InvalidArgument", "the store path must be a non-empty string");
   const parsed = parseOptions(openOptionsSchema, options, path);
   const cf = cfOptions(parsed.cf);
   const files = await openStoreFiles(path);
@@ -112,7 +113,11 @@ export class ZarrStore {
   variable(name: string): ZarrVariable {
     const found = this.variables.find((v) => v.name === name);
     if (found === undefined) {
-      throw new ZarrError("NotFound", `no array "${name}" (the store has [${this.variables.map((v) => v.name).join(", ")}])`, { path: this.path });
+      throw new ZarrError(
+        "NotFound",
+        `no array "${name}" (the store has [${this.variables.map((v) => v.name).join(", ")}])`,
+        { path: this.path },
+      );
     }
     return found;
   }
@@ -129,10 +134,15 @@ export class ZarrStore {
   async read(name: string, window: ZarrWindow = {}): Promise<NdArray> {
     const variable = this.variable(name);
     const where = { path: this.path, variable: name };
-    if (typeof window !== "object" || window === null) throw new ZarrError("InvalidArgument", "the window must be an object of dim ranges", where);
+    if (typeof window !== "object" || window === null)
+      throw new ZarrError("InvalidArgument", "the window must be an object of dim ranges", where);
     for (const dim of Object.keys(window)) {
       if (!variable.dims.some((d) => d.name === dim)) {
-        throw new ZarrError("InvalidArgument", `window dim "${dim}" is not a dim of the array ([${variable.dims.map((d) => d.name).join(", ")}])`, where);
+        throw new ZarrError(
+          "InvalidArgument",
+          `window dim "${dim}" is not a dim of the array ([${variable.dims.map((d) => d.name).join(", ")}])`,
+          where,
+        );
       }
     }
     const selection: (number | zarr.Slice)[] = [];
@@ -148,7 +158,11 @@ export class ZarrStore {
       }
       const [start, stop] = range ?? [0, size];
       if (!Number.isSafeInteger(start) || !Number.isSafeInteger(stop) || start < 0 || stop > size || start > stop) {
-        throw new ZarrError("InvalidArgument", `range [${String(start)}, ${String(stop)}) along "${dim}" is not inside [0, ${size})`, where);
+        throw new ZarrError(
+          "InvalidArgument",
+          `range [${String(start)}, ${String(stop)}) along "${dim}" is not inside [0, ${size})`,
+          where,
+        );
       }
       selection.push(zarr.slice(start, stop));
       dims.push({ name: dim, size: stop - start });
@@ -188,12 +202,16 @@ export class ZarrStore {
     const readRow = async (window: ReadonlyMap<string, readonly [number, number]>, offset: readonly number[]) => {
       const arrays = await Promise.all(
         this.variables.map((v) => {
-          if (!isUncut(v)) return this.read(v.name, Object.fromEntries(v.dims.map((d) => [d.name, window.get(d.name)!])));
+          if (!isUncut(v))
+            return this.read(v.name, Object.fromEntries(v.dims.map((d) => [d.name, window.get(d.name)!])));
           if (!uncut.has(v.name)) uncut.set(v.name, this.read(v.name));
           return uncut.get(v.name)!;
         }),
       );
-      const batch = new NdRecordBatch(this.variables.map((v, i) => [v.name, arrays[i]!] as const), this.globalAttrs);
+      const batch = new NdRecordBatch(
+        this.variables.map((v, i) => [v.name, arrays[i]!] as const),
+        this.globalAttrs,
+      );
       const start = new Map(this.dims.map((d, i) => [d.name, offset[i]!]));
       const chunkOffset = attr.uint32(batch.grid().map((d) => start.get(d.name)!));
       return batch.withGlobalAttrs(new Map([...this.globalAttrs, [CHUNK_OFFSET, chunkOffset]]));
@@ -225,7 +243,8 @@ export class ZarrStore {
       if (node.type.kind === "plain" && selection.every((s) => typeof s !== "number")) {
         const window = (selection as zarr.Slice[]).map((s) => [s.start ?? 0, s.stop ?? 0] as const);
         const aligned = await readAligned(array, window);
-        if (aligned !== undefined) return toArrowValues({ data: aligned as never, shape: [aligned.length], stride: [1] }, node.type);
+        if (aligned !== undefined)
+          return toArrowValues({ data: aligned as never, shape: [aligned.length], stride: [1] }, node.type);
       }
       const chunk = await zarr.get(array, selection);
       if (typeof chunk !== "object" || chunk === null || !("data" in chunk)) {
@@ -234,7 +253,10 @@ export class ZarrStore {
       return toArrowValues(chunk, node.type);
     } catch (cause) {
       if (isZarrError(cause)) throw cause;
-      throw new ZarrError("ReadFailed", `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`, { ...where, cause });
+      throw new ZarrError("ReadFailed", `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`, {
+        ...where,
+        cause,
+      });
     }
   }
 }

@@ -31,15 +31,28 @@ export type RowSteps = ReadonlyMap<string, number>;
  * `InvalidArgument` for an unknown dim or a size that is not an integer
  * >= 1), else from the largest variable's storage grid.
  */
-export function rowSteps(dims: readonly Dim[], variables: readonly GridVariable[], sizes?: Readonly<Record<string, number>>, path?: string): RowSteps {
+export function rowSteps(
+  dims: readonly Dim[],
+  variables: readonly GridVariable[],
+  sizes?: Readonly<Record<string, number>>,
+  path?: string,
+): RowSteps {
   const steps = new Map(dims.map((d) => [d.name, Math.max(d.size, 1)]));
   if (sizes !== undefined) {
     for (const [name, size] of Object.entries(sizes)) {
       if (!steps.has(name)) {
-        throw new ZarrError("InvalidArgument", `cannot cut rows along "${name}": the store has dims [${dims.map((d) => d.name).join(", ")}]`, { path });
+        throw new ZarrError(
+          "InvalidArgument",
+          `cannot cut rows along "${name}": the store has dims [${dims.map((d) => d.name).join(", ")}]`,
+          { path },
+        );
       }
       if (!Number.isSafeInteger(size) || size < 1) {
-        throw new ZarrError("InvalidArgument", `row size along "${name}" is ${String(size)}, expected an integer >= 1`, { path });
+        throw new ZarrError(
+          "InvalidArgument",
+          `row size along "${name}" is ${String(size)}, expected an integer >= 1`,
+          { path },
+        );
       }
       steps.set(name, size);
     }

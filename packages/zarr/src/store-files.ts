@@ -39,7 +39,10 @@ export async function openStoreFiles(path: string): Promise<StoreFiles> {
       ),
     listDirs: async (key) => {
       const entries = await readdir(join(root, key), { withFileTypes: true }).catch(() => []);
-      return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+      return entries
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort();
     },
   };
 }
@@ -74,7 +77,9 @@ export async function createStoreWriter(path: string, overwrite: boolean): Promi
       () => false,
     );
   if ((await exists()) && !overwrite) {
-    throw new ZarrError("InvalidArgument", "the output already exists (pass { overwrite: true } to replace it)", { path });
+    throw new ZarrError("InvalidArgument", "the output already exists (pass { overwrite: true } to replace it)", {
+      path,
+    });
   }
   const staging = join(dirname(root), `.${basename(root)}.writing-${process.pid}-${Date.now()}`);
   try {

@@ -30,7 +30,10 @@ export function toArrowValues(chunk: Chunk<ZarritaType>, type: ZarrType): Vector
     }
     case "time": {
       const raw = data as BigInt64Array;
-      return timeVector(order === undefined ? raw : (gather(raw as never, order) as unknown as BigInt64Array), type.arrow);
+      return timeVector(
+        order === undefined ? raw : (gather(raw as never, order) as unknown as BigInt64Array),
+        type.arrow,
+      );
     }
     case "text": {
       const items = data as { length: number; get?(i: number): string } & ArrayLike<string>;
@@ -89,12 +92,21 @@ function timeVector(raw: BigInt64Array, type: DataType): Vector {
     nullCount++;
   }
   const values = type.typeId === Type.Date ? Int32Array.from(raw, (v) => (v === NAT ? 0 : Number(v))) : raw;
-  const data = makeData({ type: type as DateDay, length: raw.length, data: values as Int32Array, nullBitmap, nullCount } as never) as Data;
+  const data = makeData({
+    type: type as DateDay,
+    length: raw.length,
+    data: values as Int32Array,
+    nullBitmap,
+    nullCount,
+  } as never) as Data;
   return new Vector([data]);
 }
 
 /** numpy `S` strings: fixed-width bytes with trailing NULs stripped. */
-function bytesVector({ _data: bytes, chars }: { _data: Uint8Array; chars: number }, order: Int32Array | undefined): Vector {
+function bytesVector(
+  { _data: bytes, chars }: { _data: Uint8Array; chars: number },
+  order: Int32Array | undefined,
+): Vector {
   const length = chars === 0 ? 0 : bytes.length / chars;
   const valueOffsets = new Int32Array(length + 1);
   const values = new Uint8Array(bytes.length);

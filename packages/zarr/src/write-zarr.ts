@@ -53,7 +53,10 @@ export interface WriteZarrResult {
 const optionsSchema = z.strictObject({
   version: z.union([z.literal(2), z.literal(3)]).optional(),
   compression: z
-    .union([z.strictObject({ codec: z.literal("zstd"), level: z.number().int().min(-131072).max(22).optional() }), z.strictObject({ codec: z.literal("none") })])
+    .union([
+      z.strictObject({ codec: z.literal("zstd"), level: z.number().int().min(-131072).max(22).optional() }),
+      z.strictObject({ codec: z.literal("none") }),
+    ])
     .optional(),
   chunks: z.record(z.string(), z.number().int().min(1)).optional(),
   overwrite: z.boolean().optional(),
@@ -91,7 +94,8 @@ export async function writeZarr(
   rows: NdRecordBatch | Iterable<NdRecordBatch> | AsyncIterable<NdRecordBatch>,
   options: WriteZarrOptions = {},
 ): Promise<WriteZarrResult> {
-  if (typeof path !== "string" || path === "") throw new ZarrError("InvalidArgument", "the output path must be a non-empty string");
+  if (typeof path !== "string" || path === "")
+    throw new ZarrError("InvalidArgument", "the output path must be a non-empty string");
   const parsed = parseOptions(optionsSchema, options, path);
   const version = parsed.version ?? 3;
   const compression: Compression =
@@ -118,12 +122,20 @@ export async function writeZarr(
         plans.set(name, plan);
         const { chunkShape, dims } = plan.array;
         if (array.dims.length !== dims.length || array.dims.some((d, i) => d.name !== dims[i])) {
-          throw new ZarrError("InvalidArgument", `row ${at} has dims [${array.dimNames.join(", ")}], the first row [${dims.join(", ")}]`, where);
+          throw new ZarrError(
+            "InvalidArgument",
+            `row ${at} has dims [${array.dimNames.join(", ")}], the first row [${dims.join(", ")}]`,
+            where,
+          );
         }
         const index = array.dims.map((d, i) => {
           const offset = start.get(d.name) ?? 0;
           if (offset % chunkShape[i]! !== 0 || d.size > chunkShape[i]!) {
-            throw new ZarrError("InvalidArgument", `row ${at} places a block of ${d.size} at ${offset} along "${d.name}", off its chunk grid of ${chunkShape[i]}`, where);
+            throw new ZarrError(
+              "InvalidArgument",
+              `row ${at} places a block of ${d.size} at ${offset} along "${d.name}", off its chunk grid of ${chunkShape[i]}`,
+              where,
+            );
           }
           plan.ends[i] = Math.max(plan.ends[i]!, offset + d.size);
           return offset / chunkShape[i]!;
@@ -135,7 +147,11 @@ export async function writeZarr(
           if (plan.repeated.has(stored)) continue;
           const before = await codec.decode(await writer.read(`${name}/${key}`));
           if (!sameBytes(before, chunkBytes(array.values, plan.array.type, array.shape, chunkShape, fill, where))) {
-            throw new ZarrError("InvalidArgument", `row ${at} has other values for chunk [${index.join(", ")}] than an earlier row (rows of several datasets? select one id)`, where);
+            throw new ZarrError(
+              "InvalidArgument",
+              `row ${at} has other values for chunk [${index.join(", ")}] than an earlier row (rows of several datasets? select one id)`,
+              where,
+            );
           }
           plan.repeated.add(stored);
           continue;
@@ -158,7 +174,12 @@ export async function writeZarr(
 }
 
 function isBatch(rows: unknown): rows is NdRecordBatch {
-  return typeof rows === "object" && rows !== null && typeof (rows as NdRecordBatch).grid === "function" && typeof (rows as NdRecordBatch).arrays === "function";
+  return (
+    typeof rows === "object" &&
+    rows !== null &&
+    typeof (rows as NdRecordBatch).grid === "function" &&
+    typeof (rows as NdRecordBatch).arrays === "function"
+  );
 }
 
 /** Where row `at` starts along each grid dim: its `chunk_offset`, or 0 for the first row without one. */
@@ -166,11 +187,18 @@ function rowStart(row: NdRecordBatch, at: number, path: string): Map<string, num
   const grid = row.grid();
   const offset = row.globalAttr(CHUNK_OFFSET) as number[] | undefined;
   if (offset === undefined) {
-    if (at > 0) throw new ZarrError("InvalidArgument", `row ${at} has no "${CHUNK_OFFSET}": only a single row may omit it`, { path });
+    if (at > 0)
+      throw new ZarrError("InvalidArgument", `row ${at} has no "${CHUNK_OFFSET}": only a single row may omit it`, {
+        path,
+      });
     return new Map(grid.map((d) => [d.name, 0]));
   }
   if (!Array.isArray(offset) || offset.length !== grid.length) {
-    throw new ZarrError("InvalidArgument", `row ${at}: "${CHUNK_OFFSET}" has ${String(offset)}, expected one start per grid dim [${grid.map((d) => d.name).join(", ")}]`, { path });
+    throw new ZarrError(
+      "InvalidArgument",
+      `row ${at}: "${CHUNK_OFFSET}" has ${String(offset)}, expected one start per grid dim [${grid.map((d) => d.name).join(", ")}]`,
+      { path },
+    );
   }
   return new Map(grid.map((d, i) => [d.name, Number(offset[i])]));
 }
@@ -198,7 +226,9 @@ function newPlan(name: string, array: NdArray, version: 2 | 3, where: { path: st
 function fillOf(array: NdArray): number | bigint | boolean | string | undefined {
   const value = array.attr("_FillValue");
   const one = Array.isArray(value) ? value[0] : value;
-  return typeof one === "number" || typeof one === "bigint" || typeof one === "boolean" || typeof one === "string" ? one : undefined;
+  return typeof one === "number" || typeof one === "bigint" || typeof one === "boolean" || typeof one === "string"
+    ? one
+    : undefined;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -49,6 +49,8 @@ export function isZarrError(err: unknown, ...codes: ZarrErrorCode[]): err is Zar
 }
 
 function withPlace(message: string, { path, variable }: ZarrErrorContext): string {
-  const place = [path === undefined ? "" : path, variable === undefined ? "" : `array "${variable}"`].filter(Boolean).join(", ");
+  const place = [path === undefined ? "" : path, variable === undefined ? "" : `array "${variable}"`]
+    .filter(Boolean)
+    .join(", ");
   return place ? `${place}: ${message}` : message;
 }

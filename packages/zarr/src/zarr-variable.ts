@@ -38,14 +38,25 @@ export interface ZarrVariable {
 export function storedAttrs(node: ArrayNode, path: string): Attrs {
   const where = { path, variable: node.name };
   const attrs = new Map(attrsFromJson(node.attrs, node.type.arrow, where));
-  if (node.format === 2 && node.fillValue !== null && node.fillValue !== undefined && node.type.kind === "plain" && !attrs.has("_FillValue")) {
+  if (
+    node.format === 2 &&
+    node.fillValue !== null &&
+    node.fillValue !== undefined &&
+    node.type.kind === "plain" &&
+    !attrs.has("_FillValue")
+  ) {
     attrs.set("_FillValue", attrFromJson("_FillValue", node.fillValue, node.type.arrow, where));
   }
   return toAttrs(attrs);
 }
 
 /** The variable of `node`, its type and attributes CF-decoded when `cf` is given. */
-export function describe(node: ArrayNode, stored: Attrs, path: string, cf: Omit<CfOptions, "name"> | undefined): ZarrVariable {
+export function describe(
+  node: ArrayNode,
+  stored: Attrs,
+  path: string,
+  cf: Omit<CfOptions, "name"> | undefined,
+): ZarrVariable {
   const dims = node.dimNames.map((name, i) => ({ name, size: node.shape[i]! }));
   const { type, attrs } = decodedShape(node.type.arrow, dims, stored, cf, path, node.name);
   return {
@@ -71,7 +82,11 @@ export function storeDims(variables: readonly ZarrVariable[], path: string): Dim
       const seen = sizes.get(name);
       if (seen === undefined) sizes.set(name, { size, owner: v.name });
       else if (seen.size !== size) {
-        throw new ZarrError("InvalidStore", `dim "${name}" has size ${size} here but ${seen.size} in array "${seen.owner}"`, { path, variable: v.name });
+        throw new ZarrError(
+          "InvalidStore",
+          `dim "${name}" has size ${size} here but ${seen.size} in array "${seen.owner}"`,
+          { path, variable: v.name },
+        );
       }
     }
   }

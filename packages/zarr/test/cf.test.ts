@@ -45,7 +45,9 @@ describe.skipIf(skipOracle)("CF decoding and encoding through @lance-nd/cf", () 
     const time = await zarr.read("time");
     expect(time.type.typeId).toBe(Type.Timestamp);
     const ns = NS_PER[(time.type as Timestamp).unit]!;
-    expect(Array.from(time.values.data[0]!.values as BigInt64Array, (v) => String(v * ns))).toEqual(view.variables.time!.values);
+    expect(Array.from(time.values.data[0]!.values as BigInt64Array, (v) => String(v * ns))).toEqual(
+      view.variables.time!.values,
+    );
     const precip = await zarr.read("precip");
     expect(Array.from(precip.values as Iterable<unknown>, spelled)).toEqual(view.variables.precip!.values);
   });
@@ -54,7 +56,10 @@ describe.skipIf(skipOracle)("CF decoding and encoding through @lance-nd/cf", () 
     const zarr = await openZarr(join(out.dir, "cf.zarr"), { cf: true });
     const target = join(out.dir, "cf-roundtrip.zarr");
     await writeZarr(target, zarr.chunks({ time: 3 }), { version: 2, cf: true });
-    const same = JSON.parse(python([fixtureScript("xarray_same.py"), join(out.dir, "cf.zarr"), target, "id"])) as { identical: boolean; why?: string };
+    const same = JSON.parse(python([fixtureScript("xarray_same.py"), join(out.dir, "cf.zarr"), target, "id"])) as {
+      identical: boolean;
+      why?: string;
+    };
     expect(same.why ?? "").toBe("");
     expect(same.identical).toBe(true);
   });
@@ -73,7 +78,9 @@ describe.skipIf(skipOracle)("CF decoding and encoding through @lance-nd/cf", () 
     const zarr = await openZarr(join(out.dir, "cf.zarr"), { cf: true });
     const time = (await zarr.read("time")).withAttrs({});
     const { NdRecordBatch } = await import("@lance-nd/nd-arrow");
-    const err = await writeZarr(join(out.dir, "bad-cf.zarr"), new NdRecordBatch({ time }), { cf: true }).catch((e: unknown) => e);
+    const err = await writeZarr(join(out.dir, "bad-cf.zarr"), new NdRecordBatch({ time }), { cf: true }).catch(
+      (e: unknown) => e,
+    );
     expect(isZarrError(err, "CfFailed"), String(err)).toBe(true);
     expect((err as { variable?: string }).variable).toBe("time");
     expect((err as Error).cause).toBeInstanceOf(Error);

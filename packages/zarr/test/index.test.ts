@@ -6,12 +6,22 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("@lance-nd/zarr public API", () => {
   it("exports exactly the documented names", () => {
-    expect(Object.keys(zarr).sort()).toEqual(["ROW_TARGET_BYTES", "SMALL_BLOCK_BYTES", "ZarrError", "ZarrStore", "isZarrError", "openZarr", "writeZarr"]);
+    expect(Object.keys(zarr).sort()).toEqual([
+      "ROW_TARGET_BYTES",
+      "SMALL_BLOCK_BYTES",
+      "ZarrError",
+      "ZarrStore",
+      "isZarrError",
+      "openZarr",
+      "writeZarr",
+    ]);
   });
 
   it("the quick-start example runs and prints what the README says", async () => {
     const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" ")));
+    vi.spyOn(console, "log").mockImplementation(
+      (...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" ")),
+    );
     await import("../examples/quick-start.js");
     expect(lines).toEqual([
       '3 "time=4 lat=3 lon=2"',

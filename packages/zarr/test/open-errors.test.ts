@@ -19,7 +19,10 @@ function store(name: string, files: Record<string, unknown>): string {
   mkdirSync(root, { recursive: true });
   for (const [key, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, key)), { recursive: true });
-    writeFileSync(join(root, key), typeof content === "string" || content instanceof Uint8Array ? content : JSON.stringify(content));
+    writeFileSync(
+      join(root, key),
+      typeof content === "string" || content instanceof Uint8Array ? content : JSON.stringify(content),
+    );
   }
   return root;
 }
@@ -60,7 +63,9 @@ describe("openZarr refuses what is not a store it can read", () => {
     expect((await failure(() => openZarr(store("empty.zarr", {})), "NotFound")).message).toContain("no Zarr metadata");
     await failure(() => openZarr(""), "InvalidArgument");
     expect((await failure(() => openZarr(missing, { id: "" }), "InvalidArgument")).message).toContain("options.id");
-    expect((await failure(() => openZarr(missing, { cf: "yes" } as never), "InvalidArgument")).message).toContain("options.cf");
+    expect((await failure(() => openZarr(missing, { cf: "yes" } as never), "InvalidArgument")).message).toContain(
+      "options.cf",
+    );
   });
 
   it("metadata that is not JSON, or not Zarr: InvalidStore naming the file and the array", async () => {
@@ -72,7 +77,11 @@ describe("openZarr refuses what is not a store it can read", () => {
   });
 
   it("two arrays that disagree on a dim's size: InvalidStore naming both", async () => {
-    const path = store("dims.zarr", { "zarr.json": group, "a/zarr.json": v3Array("int8", [3], ["n"]), "b/zarr.json": v3Array("int8", [4], ["n"]) });
+    const path = store("dims.zarr", {
+      "zarr.json": group,
+      "a/zarr.json": v3Array("int8", [3], ["n"]),
+      "b/zarr.json": v3Array("int8", [4], ["n"]),
+    });
     const err = await failure(() => openZarr(path), "InvalidStore");
     expect(err.message).toMatch(/dim "n" has size 4 here but 3 in array "a"/);
     expect(err.variable).toBe("b");
@@ -84,16 +93,34 @@ describe("openZarr refuses what is not a store it can read", () => {
     expect([err.variable, err.message.includes("complex64")]).toEqual(["z", true]);
     const hours = store("hours.zarr", {
       ".zgroup": { zarr_format: 2 },
-      "t/.zarray": { zarr_format: 2, shape: [2], chunks: [2], dtype: "<M8[h]", compressor: null, filters: null, fill_value: null, order: "C" },
+      "t/.zarray": {
+        zarr_format: 2,
+        shape: [2],
+        chunks: [2],
+        dtype: "<M8[h]",
+        compressor: null,
+        filters: null,
+        fill_value: null,
+        order: "C",
+      },
     });
     expect((await failure(() => openZarr(hours), "UnsupportedType")).message).toContain("<M8[h]");
   });
 
   it("an attribute that is an object: UnsupportedAttribute naming the array and the key; bare NaN attributes read as NaN", async () => {
-    const path = store("attrs.zarr", { "zarr.json": group, "a/zarr.json": v3Array("int8", [1], ["n"], { attributes: { nested: { b: 1 } } }) });
+    const path = store("attrs.zarr", {
+      "zarr.json": group,
+      "a/zarr.json": v3Array("int8", [1], ["n"], { attributes: { nested: { b: 1 } } }),
+    });
     const err = await failure(() => openZarr(path), "UnsupportedAttribute");
     expect([err.variable, err.message.includes('"nested"')]).toEqual(["a", true]);
-    const nan = store("nan.zarr", { "zarr.json": group, "a/zarr.json": JSON.stringify(v3Array("int8", [1], ["n"])).replace('"attributes":{}', '"attributes":{"missing":NaN}') });
+    const nan = store("nan.zarr", {
+      "zarr.json": group,
+      "a/zarr.json": JSON.stringify(v3Array("int8", [1], ["n"])).replace(
+        '"attributes":{}',
+        '"attributes":{"missing":NaN}',
+      ),
+    });
     expect((await openZarr(nan)).variable("a").attrs.get("missing")?.toJS()).toBeNaN();
   });
 });
@@ -104,9 +131,16 @@ describe("reads refuse bad arguments and unreadable chunks", () => {
       "zarr.json": group,
       "a/zarr.json": v3Array("int16", [4], ["n"]),
       "a/c/0": new Uint8Array(new Int16Array([1, 2, 3, 4]).buffer),
-      "b/zarr.json": v3Array("int16", [4], ["n"], { codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "zstd", configuration: { level: 3 } }] }),
+      "b/zarr.json": v3Array("int16", [4], ["n"], {
+        codecs: [
+          { name: "bytes", configuration: { endian: "little" } },
+          { name: "zstd", configuration: { level: 3 } },
+        ],
+      }),
       "b/c/0": "these bytes are not zstd",
-      "c/zarr.json": v3Array("int16", [4], ["n"], { codecs: [{ name: "bytes" }, { name: "no-such-codec", configuration: {} }] }),
+      "c/zarr.json": v3Array("int16", [4], ["n"], {
+        codecs: [{ name: "bytes" }, { name: "no-such-codec", configuration: {} }],
+      }),
       "c/c/0": "x",
     });
 

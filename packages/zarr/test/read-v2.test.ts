@@ -53,7 +53,10 @@ describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote"
       expect(attrsOf({ attrs: zarr.globalAttrs })).toEqual({ ...view.attrs, id: store });
       for (const [name, want] of Object.entries(view.variables)) {
         const got = await zarr.read(name);
-        expect(got.dims.map((d) => d.name), name).toEqual(want.dims);
+        expect(
+          got.dims.map((d) => d.name),
+          name,
+        ).toEqual(want.dims);
         expect(got.shape, name).toEqual(want.shape);
         expect(valuesOf(got), name).toEqual(want.values);
         expect(attrsOf(got), name).toEqual(want.attrs);
@@ -78,12 +81,15 @@ describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote"
       const values = valuesOf(got);
       if (name === "when") {
         const raw = Array.from(got.values.data[0]!.values as BigInt64Array, String);
-        expect(raw.filter((_, i) => got.values.isValid(i))).toEqual(want.values.filter((v) => v !== "-9223372036854775808"));
+        expect(raw.filter((_, i) => got.values.isValid(i))).toEqual(
+          want.values.filter((v) => v !== "-9223372036854775808"),
+        );
         expect(values.map((v) => v === null)).toEqual(want.values.map((v) => v === "-9223372036854775808"));
         continue;
       }
       expect(values, name).toEqual(want.values);
-      if (name === "big_endian" || name === "fortran" || name === "halves") expect(attrsOf(got), name).toEqual(want.attrs);
+      if (name === "big_endian" || name === "fortran" || name === "halves")
+        expect(attrsOf(got), name).toEqual(want.attrs);
     }
   });
 
@@ -105,15 +111,33 @@ describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote"
     const zarr = await openZarr(join(out.dir, "cf.zarr"));
     const all = (await zarr.read("temp")).toArray() as Int16Array; // (6, 5, 7) in chunks of (2, 3, 4)
     const windows: [number, number][][] = [
-      [[2, 6], [3, 5], [4, 7]], // on the grid, edge chunks along lat and lon
-      [[0, 2], [0, 3], [0, 4]], // one chunk
-      [[1, 4], [2, 5], [1, 6]], // off the grid
-      [[0, 6], [0, 5], [0, 7]], // whole
+      [
+        [2, 6],
+        [3, 5],
+        [4, 7],
+      ], // on the grid, edge chunks along lat and lon
+      [
+        [0, 2],
+        [0, 3],
+        [0, 4],
+      ], // one chunk
+      [
+        [1, 4],
+        [2, 5],
+        [1, 6],
+      ], // off the grid
+      [
+        [0, 6],
+        [0, 5],
+        [0, 7],
+      ], // whole
     ];
     for (const [time, lat, lon] of windows) {
       const part = await zarr.read("temp", { time: time!, lat: lat!, lon: lon! });
       const want: number[] = [];
-      for (let t = time![0]; t < time![1]; t++) for (let y = lat![0]; y < lat![1]; y++) for (let x = lon![0]; x < lon![1]; x++) want.push(all[t * 35 + y * 7 + x]!);
+      for (let t = time![0]; t < time![1]; t++)
+        for (let y = lat![0]; y < lat![1]; y++)
+          for (let x = lon![0]; x < lon![1]; x++) want.push(all[t * 35 + y * 7 + x]!);
       expect([...(part.toArray() as Int16Array)], JSON.stringify([time, lat, lon])).toEqual(want);
     }
     const types = await openZarr(join(out.dir, "types.zarr"));
@@ -132,7 +156,9 @@ describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote"
         ],
       ],
     ]);
-    expect([...((await zarr.read("single")).toArray() as Int16Array)]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, -1, -1, -1, -1]);
+    expect([...((await zarr.read("single")).toArray() as Int16Array)]).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7, -1, -1, -1, -1,
+    ]);
   });
 
   it("complex and structured dtypes are refused with UnsupportedType naming the array and the type", async () => {

@@ -37,7 +37,11 @@ describe.skipIf(skipOracle)("openZarr on v3 stores written from the spec", () =>
       const zarr = await openZarr(join(out.dir, store), { id: "by-hand" });
       expect(zarr.format).toBe(3);
       expect(zarr.consolidated).toBe(store === "consolidated.zarr");
-      expect(Object.fromEntries([...zarr.globalAttrs].map(([k, v]) => [k, spelled(v.toJS())]))).toEqual({ title: "v3 by hand", answer: 42, id: "by-hand" });
+      expect(Object.fromEntries([...zarr.globalAttrs].map(([k, v]) => [k, spelled(v.toJS())]))).toEqual({
+        title: "v3 by hand",
+        answer: 42,
+        id: "by-hand",
+      });
       const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
       expect([...zarr.dims].sort(byName)).toEqual([
         { name: "t", size: 4 },
@@ -50,9 +54,15 @@ describe.skipIf(skipOracle)("openZarr on v3 stores written from the spec", () =>
       expect(String(zarr.variable("when").type)).toBe("Timestamp<SECOND>");
       for (const [name, want] of Object.entries(expected).filter(([n]) => n !== "single")) {
         const got = await zarr.read(name);
-        expect(got.dims.map((d) => d.name), name).toEqual(want.dims);
+        expect(
+          got.dims.map((d) => d.name),
+          name,
+        ).toEqual(want.dims);
         expect(got.shape, name).toEqual(want.shape);
-        const values = name === "when" ? Array.from(got.values as Iterable<unknown>, (v) => (v === null ? null : Number(v) / 1000)) : Array.from(got.values as Iterable<unknown>, spelled);
+        const values =
+          name === "when"
+            ? Array.from(got.values as Iterable<unknown>, (v) => (v === null ? null : Number(v) / 1000))
+            : Array.from(got.values as Iterable<unknown>, spelled);
         expect(values, name).toEqual(want.values);
       }
       const sharded = zarr.variable("sharded");
@@ -99,7 +109,9 @@ describe.skipIf(skipOracle)("openZarr on v3 stores written from the spec", () =>
 
   it("single.zarr: the root array is one variable named after the store, dims dim_<i>", async () => {
     const zarr = await openZarr(join(out.dir, "single.zarr"));
-    expect(zarr.variables.map((v) => [v.name, v.dims, String(v.type)])).toEqual([["single", [{ name: "dim_0", size: 5 }], "Uint8"]]);
+    expect(zarr.variables.map((v) => [v.name, v.dims, String(v.type)])).toEqual([
+      ["single", [{ name: "dim_0", size: 5 }], "Uint8"],
+    ]);
     expect([...((await zarr.read("single")).toArray() as Uint8Array)]).toEqual(expected.single!.values);
   });
 });

@@ -31,7 +31,11 @@ describe("rowSteps", () => {
   });
 
   it("explicit sizes override the storage grid; dims not named are whole", () => {
-    expect(Object.fromEntries(rowSteps(dims, [sst([1, 100, 100])], { lat: 250 }))).toEqual({ time: 4, lat: 250, lon: 1000 });
+    expect(Object.fromEntries(rowSteps(dims, [sst([1, 100, 100])], { lat: 250 }))).toEqual({
+      time: 4,
+      lat: 250,
+      lon: 1000,
+    });
   });
 
   it("an unknown dim or a size that is not an integer >= 1 is InvalidArgument", () => {
@@ -53,11 +57,37 @@ describe("rowWindows", () => {
       { name: "a", size: 5 },
       { name: "b", size: 3 },
     ];
-    const windows = [...rowWindows(small, new Map([["a", 2], ["b", 3]]))];
+    const windows = [
+      ...rowWindows(
+        small,
+        new Map([
+          ["a", 2],
+          ["b", 3],
+        ]),
+      ),
+    ];
     expect(windows.map((w) => [w.offset, [...w.window.values()]])).toEqual([
-      [[0, 0], [[0, 2], [0, 3]]],
-      [[2, 0], [[2, 4], [0, 3]]],
-      [[4, 0], [[4, 5], [0, 3]]],
+      [
+        [0, 0],
+        [
+          [0, 2],
+          [0, 3],
+        ],
+      ],
+      [
+        [2, 0],
+        [
+          [2, 4],
+          [0, 3],
+        ],
+      ],
+      [
+        [4, 0],
+        [
+          [4, 5],
+          [0, 3],
+        ],
+      ],
     ]);
   });
 });

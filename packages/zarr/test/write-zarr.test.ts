@@ -24,7 +24,10 @@ afterAll(() => out?.remove());
 
 /** A small dataset with every type v3 writes: numbers, a packed int16 with _FillValue, strings, booleans. */
 function sample(): NdRecordBatch {
-  const time = NdArray.from(new Float64Array([0, 1, 2, 3, 4]), { dims: { time: 5 }, attrs: { units: "days since 2000-01-01" } });
+  const time = NdArray.from(new Float64Array([0, 1, 2, 3, 4]), {
+    dims: { time: 5 },
+    attrs: { units: "days since 2000-01-01" },
+  });
   const temp = NdArray.from([1, 2, null, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], {
     dims: { time: 5, site: 3 },
     type: new Int16(),
@@ -47,16 +50,26 @@ describe.skipIf(skipOracle)("writeZarr v2: xarray opens the written store as the
       const target = join(out.dir, `v2-${store}`);
       const result = await writeZarr(target, zarr.chunks(sizes), { version: 2, compression });
       expect(result.rows).toBe(zarr.rowCount(sizes));
-      const same = JSON.parse(python([fixtureScript("xarray_same.py"), join(out.dir, store), target, "id"])) as { identical: boolean; why?: string };
+      const same = JSON.parse(python([fixtureScript("xarray_same.py"), join(out.dir, store), target, "id"])) as {
+        identical: boolean;
+        why?: string;
+      };
       expect(same.why ?? "").toBe("");
       expect(same.identical).toBe(true);
-      const zarray = JSON.parse(readFileSync(join(target, zarr.variables[0]!.name, ".zarray"), "utf8")) as { compressor: unknown };
-      expect(zarray.compressor).toEqual(compression.codec === "zstd" ? { id: "zstd", level: "level" in compression ? compression.level : 3 } : null);
+      const zarray = JSON.parse(readFileSync(join(target, zarr.variables[0]!.name, ".zarray"), "utf8")) as {
+        compressor: unknown;
+      };
+      expect(zarray.compressor).toEqual(
+        compression.codec === "zstd" ? { id: "zstd", level: "level" in compression ? compression.level : 3 } : null,
+      );
     });
   }
 
   it("a batch with strings, booleans, nulls under _FillValue, datetime64 and a scalar -> v2 -> xarray sees the same values", async () => {
-    const when = NdArray.from([new Date(0), null, new Date(86_400_000)], { dims: { t: 3 }, type: new TimestampSecond() });
+    const when = NdArray.from([new Date(0), null, new Date(86_400_000)], {
+      dims: { t: 3 },
+      type: new TimestampSecond(),
+    });
     const depth = NdArray.scalar(12.5, { attrs: { units: "m" } });
     const batch = sample().withArrays({ when, depth });
     const target = join(out.dir, "sample-v2.zarr");
@@ -75,7 +88,10 @@ describe.skipIf(skipOracle)("writeZarr v2: xarray opens the written store as the
     });
     expect(view.variables.site!.values).toEqual(["north", "süd", ""]);
     expect(view.variables.wet!.values).toEqual([true, false, true]);
-    expect([view.variables.when!.dtype, view.variables.when!.values]).toEqual(["<M8[s]", ["0", "-9223372036854775808", "86400"]]);
+    expect([view.variables.when!.dtype, view.variables.when!.values]).toEqual([
+      "<M8[s]",
+      ["0", "-9223372036854775808", "86400"],
+    ]);
     expect(view.variables.depth).toEqual({ dims: [], shape: [], dtype: "<f8", values: [12.5], attrs: { units: "m" } });
     expect(readdirSync(join(target, "temp")).sort()).toEqual([".zarray", ".zattrs", "0.0", "1.0", "2.0"]);
   });
@@ -83,10 +99,16 @@ describe.skipIf(skipOracle)("writeZarr v2: xarray opens the written store as the
 
 describe.skipIf(skipOracle)("writeZarr v2: float16", () => {
   it("float16 with a null under _FillValue and a padded edge chunk -> v2 -> xarray reads the half floats", async () => {
-    const half = NdArray.from([0.5, null, 2], { dims: { n: 3 }, type: new Float16(), attrs: { _FillValue: attr.float16(-1) } });
+    const half = NdArray.from([0.5, null, 2], {
+      dims: { n: 3 },
+      type: new Float16(),
+      attrs: { _FillValue: attr.float16(-1) },
+    });
     const target = join(out.dir, "half.zarr");
     await writeZarr(target, new NdRecordBatch({ half }), { version: 2, chunks: { n: 2 } });
-    const view = JSON.parse(python([fixtureScript("xarray_view.py"), target])) as { variables: Record<string, { dtype: string; values: unknown[]; attrs: unknown }> };
+    const view = JSON.parse(python([fixtureScript("xarray_view.py"), target])) as {
+      variables: Record<string, { dtype: string; values: unknown[]; attrs: unknown }>;
+    };
     expect(view.variables.half).toMatchObject({ dtype: "<f2", values: [0.5, -1, 2], attrs: { _FillValue: -1 } });
   });
 });
@@ -99,7 +121,19 @@ describe.skipIf(skipOracle)("writeZarr v3: zarr.json and chunk bytes as the v3 s
       expect(result).toEqual({ arrays: ["temp", "time", "site", "wet"], rows: 3, chunks: 3 + 3 + 1 + 1 });
       const spec = JSON.parse(python([fixtureScript("v3_spec_check.py"), target])) as {
         attributes: Record<string, unknown>;
-        arrays: Record<string, { data_type: string; dimension_names: string[]; shape: number[]; chunk_shape: number[]; fill_value: unknown; codecs: string[]; attributes: Record<string, unknown>; values: unknown[] }>;
+        arrays: Record<
+          string,
+          {
+            data_type: string;
+            dimension_names: string[];
+            shape: number[];
+            chunk_shape: number[];
+            fill_value: unknown;
+            codecs: string[];
+            attributes: Record<string, unknown>;
+            values: unknown[];
+          }
+        >;
       };
       expect(spec.attributes).toEqual({ title: "sample", version: 2 });
       const codecs = (serializer: string) => (compression.codec === "zstd" ? [serializer, "zstd"] : [serializer]);
@@ -113,12 +147,23 @@ describe.skipIf(skipOracle)("writeZarr v3: zarr.json and chunk bytes as the v3 s
         attributes: { _FillValue: -99, scale_factor: 0.5, long_name: "temperature" },
         values: [1, 2, -99, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
       });
-      expect(spec.arrays.time).toMatchObject({ data_type: "float64", chunk_shape: [2], values: [0, 1, 2, 3, 4], attributes: { units: "days since 2000-01-01" } });
-      expect(spec.arrays.site).toMatchObject({ data_type: "string", codecs: codecs("vlen-utf8"), values: ["north", "süd", ""] });
+      expect(spec.arrays.time).toMatchObject({
+        data_type: "float64",
+        chunk_shape: [2],
+        values: [0, 1, 2, 3, 4],
+        attributes: { units: "days since 2000-01-01" },
+      });
+      expect(spec.arrays.site).toMatchObject({
+        data_type: "string",
+        codecs: codecs("vlen-utf8"),
+        values: ["north", "süd", ""],
+      });
       expect(spec.arrays.wet).toMatchObject({ data_type: "bool", fill_value: false, values: [true, false, true] });
 
       const back = await openZarr(target);
-      expect(Array.from((await back.read("temp")).values as Iterable<unknown>, spelled)).toEqual([1, 2, -99, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+      expect(Array.from((await back.read("temp")).values as Iterable<unknown>, spelled)).toEqual([
+        1, 2, -99, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+      ]);
       expect(Array.from((await back.read("site")).values as Iterable<unknown>)).toEqual(["north", "süd", ""]);
       expect(back.variable("temp").chunks).toEqual([2, 3]);
     });
@@ -126,7 +171,11 @@ describe.skipIf(skipOracle)("writeZarr v3: zarr.json and chunk bytes as the v3 s
 });
 
 describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output as it was", () => {
-  async function refused(target: string, rows: Parameters<typeof writeZarr>[1], options: Parameters<typeof writeZarr>[2]) {
+  async function refused(
+    target: string,
+    rows: Parameters<typeof writeZarr>[1],
+    options: Parameters<typeof writeZarr>[2],
+  ) {
     const err = await writeZarr(target, rows, options).catch((e: unknown) => e);
     expect(isZarrError(err), String(err)).toBe(true);
     return err as Error & { code: string; variable?: string; path?: string };
@@ -153,23 +202,34 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
   });
 
   it("bad options, nulls without _FillValue, rows off the chunk grid, two rows for one chunk: typed errors naming what and where", async () => {
-    expect((await refused(join(out.dir, "o1.zarr"), sample(), { version: 4 } as never)).message).toContain("options.version");
-    expect((await refused(join(out.dir, "o2.zarr"), sample(), { compression: { codec: "gzip" } } as never)).code).toBe("InvalidArgument");
+    expect((await refused(join(out.dir, "o1.zarr"), sample(), { version: 4 } as never)).message).toContain(
+      "options.version",
+    );
+    expect((await refused(join(out.dir, "o2.zarr"), sample(), { compression: { codec: "gzip" } } as never)).code).toBe(
+      "InvalidArgument",
+    );
     const holes = new NdRecordBatch({ x: NdArray.from([1, null], { dims: { n: 2 }, type: new Float64() }) });
     const nulls = await refused(join(out.dir, "o3.zarr"), holes, {});
     expect([nulls.code, nulls.variable]).toEqual(["InvalidArgument", "x"]);
     expect(nulls.message).toContain("_FillValue");
     const row = (start: number, size: number) =>
-      new NdRecordBatch({ x: NdArray.from(new Float64Array(size), { dims: { n: size } }) }, { chunk_offset: attr.uint32([start]) });
+      new NdRecordBatch(
+        { x: NdArray.from(new Float64Array(size), { dims: { n: size } }) },
+        { chunk_offset: attr.uint32([start]) },
+      );
     const offGrid = await refused(join(out.dir, "o4.zarr"), [row(0, 4), row(3, 4)], {});
     expect([offGrid.code, offGrid.variable]).toEqual(["InvalidArgument", "x"]);
     expect(offGrid.message).toContain("row 1");
     const dataset = (id: string, values: number[]) =>
-      new NdRecordBatch({ x: NdArray.from(new Float64Array(values), { dims: { n: values.length } }) }, { id, chunk_offset: attr.uint32([0]) });
+      new NdRecordBatch(
+        { x: NdArray.from(new Float64Array(values), { dims: { n: values.length } }) },
+        { id, chunk_offset: attr.uint32([0]) },
+      );
     const twice = await refused(join(out.dir, "o5.zarr"), [dataset("a", [1, 2]), dataset("b", [3, 4])], {});
     expect([twice.code, twice.variable]).toEqual(["InvalidArgument", "x"]);
     expect(twice.message).toContain("several datasets");
     expect((await writeZarr(join(out.dir, "same.zarr"), [dataset("a", [1, 2]), dataset("a", [1, 2])])).chunks).toBe(1);
-    for (const name of ["o1.zarr", "o2.zarr", "o3.zarr", "o4.zarr", "o5.zarr"]) expect(existsSync(join(out.dir, name)), name).toBe(false);
+    for (const name of ["o1.zarr", "o2.zarr", "o3.zarr", "o4.zarr", "o5.zarr"])
+      expect(existsSync(join(out.dir, name)), name).toBe(false);
   });
 });

@@ -1,6 +1,21 @@
 /** Value type names on the command line (`float64`, `int32`, ...) as Arrow types. */
 import { InvalidArgumentError } from "commander";
-import { Bool, Float16, Float32, Float64, Int16, Int32, Int64, Int8, LargeUtf8, Uint16, Uint32, Uint64, Uint8, Utf8 } from "apache-arrow";
+import {
+  Bool,
+  Float16,
+  Float32,
+  Float64,
+  Int16,
+  Int32,
+  Int64,
+  Int8,
+  LargeUtf8,
+  Uint16,
+  Uint32,
+  Uint64,
+  Uint8,
+  Utf8,
+} from "apache-arrow";
 import type { DataType } from "apache-arrow";
 
 const TYPES: Record<string, () => DataType> = {
@@ -37,4 +52,10 @@ export function parseArrowType(name: string): DataType {
   return make();
 }
 
-const ALIASES: Record<string, string> = { double: "float64", float: "float32", half: "float16", string: "utf8", boolean: "bool" };
+const ALIASES: Record<string, string> = {
+  double: "float64",
+  float: "float32",
+  half: "float16",
+  string: "utf8",
+  boolean: "bool",
+};

@@ -27,7 +27,11 @@ export function parseAssignments(text: string, previous: ReadonlyMap<string, str
  *
  * @example parseIntAssignments("time=4,lat=90", 1) // Map { "time" => 4, "lat" => 90 }
  */
-export function parseIntAssignments(text: string, min: number, previous: ReadonlyMap<string, number> = new Map()): Map<string, number> {
+export function parseIntAssignments(
+  text: string,
+  min: number,
+  previous: ReadonlyMap<string, number> = new Map(),
+): Map<string, number> {
   const out = new Map(previous);
   for (const [name, value] of parseAssignments(text)) {
     if (!/^\d+$/.test(value) || Number(value) < min) {

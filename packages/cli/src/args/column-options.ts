@@ -15,9 +15,11 @@ const CODECS = new Set(["none", "lz4", "zstd"]);
  */
 export function parseCompression(text: string): NonNullable<ColumnOptions["compression"]> {
   const [codec = "", level, ...rest] = text.trim().toLowerCase().split(":");
-  if (!CODECS.has(codec) || rest.length > 0) throw new InvalidArgumentError('expected none, lz4, zstd or zstd:<level>, e.g. zstd:3');
+  if (!CODECS.has(codec) || rest.length > 0)
+    throw new InvalidArgumentError("expected none, lz4, zstd or zstd:<level>, e.g. zstd:3");
   if (level === undefined) return codec as "none" | "lz4" | "zstd";
-  if (codec !== "zstd" || !/^-?\d+$/.test(level)) throw new InvalidArgumentError("a level is an integer and only goes with zstd, e.g. zstd:3");
+  if (codec !== "zstd" || !/^-?\d+$/.test(level))
+    throw new InvalidArgumentError("a level is an integer and only goes with zstd, e.g. zstd:3");
   return { codec: "zstd", level: Number(level) };
 }
 
@@ -59,7 +61,8 @@ export function columnOptionsFrom(settings: ReadonlyMap<string, string>, base: C
         break;
       case "rle-threshold": {
         const n = Number(value);
-        if (value.trim() === "" || !(n >= 0 && n <= 1)) throw new InvalidArgumentError(`rle-threshold=${value}: expected a number from 0 to 1`);
+        if (value.trim() === "" || !(n >= 0 && n <= 1))
+          throw new InvalidArgumentError(`rle-threshold=${value}: expected a number from 0 to 1`);
         out.rleThreshold = n;
         break;
       }
@@ -69,13 +72,15 @@ export function columnOptionsFrom(settings: ReadonlyMap<string, string>, base: C
   }
   if (level !== undefined) {
     const codec = typeof out.compression === "object" ? out.compression.codec : (out.compression ?? "zstd");
-    if (codec !== "zstd") throw new InvalidArgumentError(`compression-level goes with zstd, the compression is ${codec}`);
+    if (codec !== "zstd")
+      throw new InvalidArgumentError(`compression-level goes with zstd, the compression is ${codec}`);
     out.compression = { codec: "zstd", level };
   }
   return out;
 }
 
 function oneOf<T extends string>(key: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new InvalidArgumentError(`${key}=${value}: expected ${allowed.join(", ")}`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`${key}=${value}: expected ${allowed.join(", ")}`);
   return value as T;
 }

@@ -32,7 +32,10 @@ export function parseIsel(
     const range = /^(\d+):(\d+)$/.exec(value);
     if (range !== null) out.set(dim, [Number(range[1]), Number(range[2])]);
     else if (/^\d+$/.test(value)) out.set(dim, Number(value));
-    else throw new InvalidArgumentError(`${dim}=${value}: expected an index (e.g. ${dim}=3) or a range start:stop (e.g. ${dim}=0:10)`);
+    else
+      throw new InvalidArgumentError(
+        `${dim}=${value}: expected an index (e.g. ${dim}=3) or a range start:stop (e.g. ${dim}=0:10)`,
+      );
   }
   return out;
 }
@@ -59,7 +62,9 @@ export function parseSel(
     }
     const range = splitRange(value);
     if (range === undefined) {
-      throw new InvalidArgumentError(`${dim}=${value}: expected a number or ISO date (e.g. ${dim}=12.5), or bounds lo:hi (e.g. ${dim}=-10:10)`);
+      throw new InvalidArgumentError(
+        `${dim}=${value}: expected a number or ISO date (e.g. ${dim}=12.5), or bounds lo:hi (e.g. ${dim}=-10:10)`,
+      );
     }
     out.set(dim, range);
   }
@@ -93,7 +98,8 @@ export function selectionSpecs(options: SelectionOptions): { isel: IselSpec; sel
 
 /** The dims a single value picks (and drops). */
 export function droppedDims(options: SelectionOptions): Set<string> {
-  const single = (entries: Iterable<[string, unknown]>) => [...entries].filter(([, v]) => !Array.isArray(v)).map(([d]) => d);
+  const single = (entries: Iterable<[string, unknown]>) =>
+    [...entries].filter(([, v]) => !Array.isArray(v)).map(([d]) => d);
   return new Set([...single(options.isel ?? []), ...single(options.sel ?? [])]);
 }
 

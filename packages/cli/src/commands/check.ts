@@ -14,9 +14,14 @@ import { failing } from "../report.js";
 export function registerCheck(program: Command, io: Io): void {
   program
     .command("check")
-    .description("read every version's manifest and every row of the newest readable version; report (and with --repair remove) what cannot be read")
+    .description(
+      "read every version's manifest and every row of the newest readable version; report (and with --repair remove) what cannot be read",
+    )
     .argument("<table>", "the table")
-    .option("--repair", "move manifests that do not open into <table>/_lance_nd_quarantine and delete unreadable rows, listing each")
+    .option(
+      "--repair",
+      "move manifests that do not open into <table>/_lance_nd_quarantine and delete unreadable rows, listing each",
+    )
     .option("--json", "print the report as JSON")
     .addHelpText(
       "after",
@@ -42,7 +47,9 @@ function damage(report: CheckReport): string {
   const broken = report.versions.filter((v) => !v.readable).length;
   const parts = [
     broken === 0 ? "" : `${broken} version${broken === 1 ? " does" : "s do"} not open`,
-    report.unreadableRows.length === 0 ? "" : `${report.unreadableRows.length} unreadable row${report.unreadableRows.length === 1 ? "" : "s"}`,
+    report.unreadableRows.length === 0
+      ? ""
+      : `${report.unreadableRows.length} unreadable row${report.unreadableRows.length === 1 ? "" : "s"}`,
     report.newestReadableVersion === null ? "no version opens" : "",
   ];
   return parts.filter(Boolean).join(", ");
@@ -55,7 +62,8 @@ function printReport(io: Io, report: CheckReport): void {
     io.stdout,
     `versions: ${readable} of ${report.versions.length} open; latest ${report.latestVersion ?? "?"}, newest readable ${report.newestReadableVersion ?? "none"}`,
   );
-  for (const v of report.versions.filter((x) => !x.readable)) println(io.stdout, `  version ${v.version} does not open: ${v.error}`);
+  for (const v of report.versions.filter((x) => !x.readable))
+    println(io.stdout, `  version ${v.version} does not open: ${v.error}`);
   for (const note of report.notes) println(io.stdout, `  note: ${note}`);
   if (report.checkedVersion !== null) {
     println(
@@ -63,12 +71,19 @@ function printReport(io: Io, report: CheckReport): void {
       `rows of version ${report.checkedVersion}: ${report.rows} in ${report.fragments.length} fragment${report.fragments.length === 1 ? "" : "s"}, ${report.unreadableRows.length} unreadable`,
     );
   }
-  for (const row of report.unreadableRows) println(io.stdout, `  row id ${row.rowId} (fragment ${row.fragment}, offset ${row.offset}): ${row.error}`);
+  for (const row of report.unreadableRows)
+    println(io.stdout, `  row id ${row.rowId} (fragment ${row.fragment}, offset ${row.offset}): ${row.error}`);
   const repair = report.repair;
   if (repair === null) return;
   for (const file of repair.quarantined) println(io.stdout, `repair: moved a manifest that does not open to ${file}`);
   if (repair.deletedRows.length > 0) {
-    println(io.stdout, `repair: deleted ${repair.deletedRows.length} unreadable row${repair.deletedRows.length === 1 ? "" : "s"} (row ids ${repair.deletedRows.map((r) => r.rowId).join(", ")})`);
+    println(
+      io.stdout,
+      `repair: deleted ${repair.deletedRows.length} unreadable row${repair.deletedRows.length === 1 ? "" : "s"} (row ids ${repair.deletedRows.map((r) => r.rowId).join(", ")})`,
+    );
   }
-  println(io.stdout, `repair: the table is at version ${repair.version}; a new check ${repair.ok ? "finds nothing" : "STILL FINDS DAMAGE"}`);
+  println(
+    io.stdout,
+    `repair: the table is at version ${repair.version}; a new check ${repair.ok ? "finds nothing" : "STILL FINDS DAMAGE"}`,
+  );
 }

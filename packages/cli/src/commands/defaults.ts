@@ -16,7 +16,8 @@ import { failing } from "../report.js";
 export function settingsOf(options: ColumnOptions): Record<string, string> {
   const out: Record<string, string> = {};
   if (options.compression !== undefined) {
-    const { codec, level } = typeof options.compression === "string" ? { codec: options.compression, level: undefined } : options.compression;
+    const { codec, level } =
+      typeof options.compression === "string" ? { codec: options.compression, level: undefined } : options.compression;
     out.compression = codec;
     if (level !== undefined) out["compression-level"] = String(level);
   }
@@ -32,7 +33,11 @@ export function registerDefaults(program: Command, io: Io): void {
     .description("show or change the encoding defaults that new columns get (existing columns keep theirs)")
     .argument("<table>", "the table")
     .option("--branch <name>", BRANCH_HELP)
-    .option("--set <setting=value,...>", "change settings (repeatable); see below", (text, prev?: Map<string, string>) => parseAssignments(text, prev))
+    .option(
+      "--set <setting=value,...>",
+      "change settings (repeatable); see below",
+      (text, prev?: Map<string, string>) => parseAssignments(text, prev),
+    )
     .option("--json", "print the defaults as JSON")
     .addHelpText(
       "after",
@@ -47,18 +52,22 @@ export function registerDefaults(program: Command, io: Io): void {
       ].join("\n"),
     )
     .action((uri: string, options: { set?: Map<string, string>; branch?: string; json?: boolean }) =>
-      failing(options.set === undefined ? `cannot read the defaults of ${uri}` : `cannot change the defaults of ${uri}`, async () => {
-        const table = await openTable(uri, undefined, options.branch);
-        let current = await columnDefaults(table);
-        if (options.set !== undefined) {
-          const next = columnOptionsFrom(options.set, current);
-          await setColumnDefaults(table, next);
-          current = await columnDefaults(table);
-        }
-        const settings = settingsOf(current);
-        if (options.json) printJson(io.stdout, settings);
-        else if (Object.keys(settings).length === 0) println(io.stdout, "no column defaults (new columns get Lance's own encoding)");
-        else for (const [key, value] of Object.entries(settings)) println(io.stdout, `${key}=${value}`);
-      }),
+      failing(
+        options.set === undefined ? `cannot read the defaults of ${uri}` : `cannot change the defaults of ${uri}`,
+        async () => {
+          const table = await openTable(uri, undefined, options.branch);
+          let current = await columnDefaults(table);
+          if (options.set !== undefined) {
+            const next = columnOptionsFrom(options.set, current);
+            await setColumnDefaults(table, next);
+            current = await columnDefaults(table);
+          }
+          const settings = settingsOf(current);
+          if (options.json) printJson(io.stdout, settings);
+          else if (Object.keys(settings).length === 0)
+            println(io.stdout, "no column defaults (new columns get Lance's own encoding)");
+          else for (const [key, value] of Object.entries(settings)) println(io.stdout, `${key}=${value}`);
+        },
+      ),
     );
 }

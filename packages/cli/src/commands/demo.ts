@@ -22,8 +22,13 @@ export function registerDemo(program: Command, io: Io): void {
     .description("write a demo table (monthly sea surface temperature), query it and plot a slice")
     .option("--dir <dir>", "where the table and the PNG go", "lance-nd-demo")
     .option("--json", "print what happened as JSON")
-    .addHelpText("after", "\nExample:\n  lance-nd demo            # writes ./lance-nd-demo/ocean.lance and ./lance-nd-demo/sst.png")
-    .action((options: { dir: string; json?: boolean }) => failing(`demo failed in ${options.dir}`, () => demo(io, options)));
+    .addHelpText(
+      "after",
+      "\nExample:\n  lance-nd demo            # writes ./lance-nd-demo/ocean.lance and ./lance-nd-demo/sst.png",
+    )
+    .action((options: { dir: string; json?: boolean }) =>
+      failing(`demo failed in ${options.dir}`, () => demo(io, options)),
+    );
 }
 
 async function demo(io: Io, options: { dir: string; json?: boolean }): Promise<void> {
@@ -63,8 +68,24 @@ async function demo(io: Io, options: { dir: string; json?: boolean }): Promise<v
   const summary = {
     table: uri,
     dataset: { grid: batch.grid(), variables: batch.names(), rawBytes: sst.size * 4 },
-    write: { rows: rows.length, chunks: CHUNKS, version, versions: versionCount, bytes: bytes ?? null, compression: "zstd:3", stats: true },
-    query: { project: ["sst"], filter: String(warm), matched: matched.length, of: rows.length, min, max, units: sst.attr("units") },
+    write: {
+      rows: rows.length,
+      chunks: CHUNKS,
+      version,
+      versions: versionCount,
+      bytes: bytes ?? null,
+      compression: "zstd:3",
+      stats: true,
+    },
+    query: {
+      project: ["sst"],
+      filter: String(warm),
+      matched: matched.length,
+      of: rows.length,
+      min,
+      max,
+      units: sst.attr("units"),
+    },
     plot: { path: png.path, title: png.title, rows: png.rows, cols: png.cols },
     seconds,
   };
@@ -72,10 +93,15 @@ async function demo(io: Io, options: { dir: string; json?: boolean }): Promise<v
     printJson(io.stdout, summary);
     return;
   }
-  const grid = batch.grid().map((d) => `${d.name}=${d.size}`).join(", ");
+  const grid = batch
+    .grid()
+    .map((d) => `${d.name}=${d.size}`)
+    .join(", ");
   const lines = [
     `dataset   oceanDemo: sst(${grid}) float32 in degC, with time/lat/lon coordinates and CF attributes`,
-    `write     ${uri}: ${rows.length} rows (chunks of ${Object.entries(CHUNKS).map(([d, n]) => `${d}=${n}`).join(", ")}), version ${version} (${versionCount} version${versionCount === 1 ? "" : "s"} kept), ` +
+    `write     ${uri}: ${rows.length} rows (chunks of ${Object.entries(CHUNKS)
+      .map(([d, n]) => `${d}=${n}`)
+      .join(", ")}), version ${version} (${versionCount} version${versionCount === 1 ? "" : "s"} kept), ` +
       `${bytes === undefined ? "" : `${formatBytes(bytes)} on disk for ${formatBytes(summary.dataset.rawBytes)} of sst, `}zstd:3, stats on`,
     `query     project [sst] where ${String(warm)}: ${matched.length} of ${rows.length} rows matched, sst from ${min.toFixed(2)} to ${max.toFixed(2)} degC`,
     `plot      ${png.title} (${png.rows} x ${png.cols}, assembled from the first time block) -> ${png.path}`,

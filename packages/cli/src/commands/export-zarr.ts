@@ -15,7 +15,11 @@ export type ZarrCompression = NonNullable<WriteZarrOptions["compression"]>;
  * chunk), with `options.compression`. A `ZarrError`
  * becomes a `CliError`; a failed write leaves `out` as it was.
  */
-export async function writeZarrStore(out: string, dataset: NdRecordBatch, options: Pick<WriteZarrOptions, "version" | "chunks" | "compression">): Promise<void> {
+export async function writeZarrStore(
+  out: string,
+  dataset: NdRecordBatch,
+  options: Pick<WriteZarrOptions, "version" | "chunks" | "compression">,
+): Promise<void> {
   await zarrCall(() => writeZarr(out, dataset, options));
 }
 
@@ -27,6 +31,7 @@ export async function writeZarrStore(out: string, dataset: NdRecordBatch, option
 export async function tableZarrCompression(table: NdTable): Promise<ZarrCompression> {
   const compression = (await columnDefaults(table)).compression;
   if (compression === "none") return { codec: "none" };
-  if (typeof compression === "object" && compression.codec === "zstd" && compression.level !== undefined) return { codec: "zstd", level: compression.level };
+  if (typeof compression === "object" && compression.codec === "zstd" && compression.level !== undefined)
+    return { codec: "zstd", level: compression.level };
   return { codec: "zstd" };
 }

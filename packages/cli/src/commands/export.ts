@@ -32,18 +32,40 @@ interface ExportOptions extends SelectionOptions {
 }
 
 export function registerExport(program: Command, io: Io): void {
-  selectionOptions(program
-    .command("export"))
-    .description("write one dataset (a row, or the chunks of one dataset assembled) to a netCDF-4 file or a Zarr store, as it was imported")
+  selectionOptions(program.command("export"))
+    .description(
+      "write one dataset (a row, or the chunks of one dataset assembled) to a netCDF-4 file or a Zarr store, as it was imported",
+    )
     .argument("<table>", "the table")
-    .argument("<out>", "the netCDF file (replaced if it exists) or, with --format zarr, the Zarr store (must not exist) to write")
+    .argument(
+      "<out>",
+      "the netCDF file (replaced if it exists) or, with --format zarr, the Zarr store (must not exist) to write",
+    )
     .addOption(new Option("--format <format>", "what to write").choices(["netcdf", "zarr"]).default("netcdf"))
-    .addOption(new Option("--zarr-version <n>", "Zarr format version (--format zarr)").choices(["2", "3"]).default(3).argParser((text) => Number(text) as 2 | 3))
-    .option("--where <sql>", "Lance SQL filter selecting the rows of one dataset, e.g. \"__global_attrs__.id = 'ocean.nc'\"")
-    .option("--project <names>", "only these variables, comma-separated", (text) => text.split(",").map((s) => s.trim()))
+    .addOption(
+      new Option("--zarr-version <n>", "Zarr format version (--format zarr)")
+        .choices(["2", "3"])
+        .default(3)
+        .argParser((text) => Number(text) as 2 | 3),
+    )
+    .option(
+      "--where <sql>",
+      "Lance SQL filter selecting the rows of one dataset, e.g. \"__global_attrs__.id = 'ocean.nc'\"",
+    )
+    .option("--project <names>", "only these variables, comma-separated", (text) =>
+      text.split(",").map((s) => s.trim()),
+    )
     .option("--version <n>", "read an earlier version of the table", parseVersion)
-    .option("--compression <codec>", "compression of every variable: none, deflate or deflate:<level> for netCDF (default: as imported), none, zstd or zstd:<level> for Zarr (default: as the table's encoding)", parseExportCompression)
-    .option("--chunks <dim=size,...>", "HDF5 or Zarr chunk sizes, e.g. time=1,lat=90 (default: as imported; Zarr: one chunk)", (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev))
+    .option(
+      "--compression <codec>",
+      "compression of every variable: none, deflate or deflate:<level> for netCDF (default: as imported), none, zstd or zstd:<level> for Zarr (default: as the table's encoding)",
+      parseExportCompression,
+    )
+    .option(
+      "--chunks <dim=size,...>",
+      "HDF5 or Zarr chunk sizes, e.g. time=1,lat=90 (default: as imported; Zarr: one chunk)",
+      (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev),
+    )
     .option("--branch <name>", BRANCH_HELP)
     .option("--json", "print the summary as JSON")
     .addHelpText(
@@ -56,7 +78,9 @@ export function registerExport(program: Command, io: Io): void {
         "  lance-nd export lance-nd-demo/ocean.lance ocean.zarr --format zarr --zarr-version 2 --chunks time=4  # then: xarray.open_zarr",
       ].join("\n"),
     )
-    .action((table: string, out: string, options: ExportOptions) => failing(`cannot export ${table} to ${out}`, () => exportDataset(io, table, out, options)));
+    .action((table: string, out: string, options: ExportOptions) =>
+      failing(`cannot export ${table} to ${out}`, () => exportDataset(io, table, out, options)),
+    );
 }
 
 /** `none`, `deflate` or `deflate:<level>` (1..9), or for Zarr `zstd` or `zstd:<level>` (1..22). */
@@ -65,7 +89,9 @@ function parseExportCompression(text: string): WriteCompression | ZarrCompressio
   const level = m?.[2] === undefined ? undefined : Number(m[2]);
   const most = m?.[1] === "zstd" ? 22 : 9;
   if (m === null || (m[1] === "none" && level !== undefined) || (level !== undefined && (level < 1 || level > most))) {
-    throw new InvalidArgumentError("expected none, deflate or deflate:<level 1..9> (netCDF), zstd or zstd:<level 1..22> (Zarr)");
+    throw new InvalidArgumentError(
+      "expected none, deflate or deflate:<level 1..9> (netCDF), zstd or zstd:<level 1..22> (Zarr)",
+    );
   }
   if (m[1] === "none") return { codec: "none" };
   return { codec: m[1] as "deflate" | "zstd", ...(level === undefined ? {} : { level }) };
@@ -81,14 +107,24 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
   const rows = read.rows;
   const chunks = options.chunks === undefined ? {} : { chunks: Object.fromEntries(options.chunks) };
   const compression = options.compression;
-  if (compression !== undefined && (compression.codec === "zstd") !== (options.format === "zarr") && compression.codec !== "none") {
-    throw new CliError("InvalidArgument", `--compression ${compression.codec} does not go with --format ${options.format} (netCDF: none or deflate, Zarr: none or zstd)`);
+  if (
+    compression !== undefined &&
+    (compression.codec === "zstd") !== (options.format === "zarr") &&
+    compression.codec !== "none"
+  ) {
+    throw new CliError(
+      "InvalidArgument",
+      `--compression ${compression.codec} does not go with --format ${options.format} (netCDF: none or deflate, Zarr: none or zstd)`,
+    );
   }
   if (options.format === "zarr") {
     const codec = (compression as ZarrCompression | undefined) ?? (await tableZarrCompression(table));
     await writeZarrStore(out, dataset, { version: options.zarrVersion, ...chunks, compression: codec });
   } else {
-    await writeNetcdf(out, dataset, { ...(compression === undefined ? {} : { compression: compression as WriteCompression }), ...chunks });
+    await writeNetcdf(out, dataset, {
+      ...(compression === undefined ? {} : { compression: compression as WriteCompression }),
+      ...chunks,
+    });
   }
   const summary = {
     file: out,
@@ -101,7 +137,10 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
   if (options.json) printJson(io.stdout, summary);
   else {
     const grid = summary.grid.map((d) => `${d.name}=${d.size}`).join(", ");
-    println(io.stdout, `wrote ${out}: ${summary.variables.length} variables on (${grid}) from ${rows} row${rows === 1 ? "" : "s"}`);
+    println(
+      io.stdout,
+      `wrote ${out}: ${summary.variables.length} variables on (${grid}) from ${rows} row${rows === 1 ? "" : "s"}`,
+    );
   }
 }
 

@@ -23,7 +23,10 @@ export function tableCfMode(table: NdTable): CfMode {
 export function checkCfMode(table: NdTable, mode: CfMode): void {
   const recorded = tableCfMode(table);
   if (recorded !== mode) {
-    throw new CliError("InvalidArgument", `${table.uri} was created with --cf ${recorded}; this import uses --cf ${mode} (import with --cf ${recorded}, or into a new table)`);
+    throw new CliError(
+      "InvalidArgument",
+      `${table.uri} was created with --cf ${recorded}; this import uses --cf ${mode} (import with --cf ${recorded}, or into a new table)`,
+    );
   }
 }
 
@@ -31,7 +34,9 @@ export function checkCfMode(table: NdTable, mode: CfMode): void {
 export async function existingIds(table: NdTable, ids: readonly string[]): Promise<string[]> {
   if (ids.length === 0) return [];
   const found = new Set<string>();
-  for await (const batch of scan(table).project([]).filterExpr(col("__global_attrs__.id").isIn([...ids]))) {
+  for await (const batch of scan(table)
+    .project([])
+    .filterExpr(col("__global_attrs__.id").isIn([...ids]))) {
     const id = batch.globalAttr("id");
     if (typeof id === "string") found.add(id);
   }
@@ -43,7 +48,9 @@ export async function existingIds(table: NdTable, ids: readonly string[]): Promi
  * that an earlier version than `version` (the append) created.
  */
 export async function deleteOlderRows(table: NdTable, ids: readonly string[], version: number): Promise<number> {
-  const older = col("__global_attrs__.id").isIn([...ids]).and(col("_row_created_at_version").lt(version));
+  const older = col("__global_attrs__.id")
+    .isIn([...ids])
+    .and(col("_row_created_at_version").lt(version));
   try {
     return (await deleteRows(table, older)).deleted;
   } catch (cause) {

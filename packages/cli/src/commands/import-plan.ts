@@ -75,14 +75,19 @@ export function planTypes(files: readonly PlanInput[], casting: string): TypePla
       try {
         into.set(key, promoteTypes(seen, type));
       } catch (cause) {
-        throw new CliError("InvalidArgument", `${where}: types ${String(seen)} and ${String(type)} have no common type`, { cause });
+        throw new CliError(
+          "InvalidArgument",
+          `${where}: types ${String(seen)} and ${String(type)} have no common type`,
+          { cause },
+        );
       }
     }
   };
   const attrTypes = (prefix: string, list: ReadonlyMap<string, Attr>, path: string): void => {
     for (const [key, a] of list) {
       const item = a.itemType;
-      if (item.typeId === Type.Int || item.typeId === Type.Float) merge(attrs, `${prefix}/${key}${a.isList ? "[]" : ""}`, item, `${path}: attribute ${prefix}/${key}`);
+      if (item.typeId === Type.Int || item.typeId === Type.Float)
+        merge(attrs, `${prefix}/${key}${a.isList ? "[]" : ""}`, item, `${path}: attribute ${prefix}/${key}`);
     }
   };
   for (const file of files) {
@@ -106,7 +111,9 @@ export function applyPlan(row: NdRecordBatch, plan: TypePlan, mode: CfMode, cast
     if (plan.attrs.size > 0) out = out.withAttrs(castAttrs(out.attrs, name, plan));
     return [name, out] as const;
   });
-  return row.withArrays(arrays).withGlobalAttrs(plan.attrs.size > 0 ? castAttrs(row.globalAttrs, "", plan) : row.globalAttrs);
+  return row
+    .withArrays(arrays)
+    .withGlobalAttrs(plan.attrs.size > 0 ? castAttrs(row.globalAttrs, "", plan) : row.globalAttrs);
 }
 
 function castAttrs(list: ReadonlyMap<string, Attr>, prefix: string, plan: TypePlan): Map<string, Attr> {
@@ -114,7 +121,11 @@ function castAttrs(list: ReadonlyMap<string, Attr>, prefix: string, plan: TypePl
   for (const [key, a] of list) {
     const target = plan.attrs.get(`${prefix}/${key}${a.isList ? "[]" : ""}`);
     if (target === undefined || sameType(target, a.itemType)) out.set(key, a);
-    else out.set(key, new Attr(a.isList ? new List(new Field("item", target, true)) : target, castAttrValue(a.value, target)));
+    else
+      out.set(
+        key,
+        new Attr(a.isList ? new List(new Field("item", target, true)) : target, castAttrValue(a.value, target)),
+      );
   }
   return out;
 }

@@ -31,13 +31,21 @@ export function fileBytes(file: NetcdfFile): number {
  * `InvalidArgument`), else one row, else (over `budget` bytes) chunks along
  * the unlimited or first dim, with a notice.
  */
-export function planRows(file: NetcdfFile, chunk: ReadonlyMap<string, number> | undefined, budget = ROW_BUDGET_BYTES): RowPlan {
+export function planRows(
+  file: NetcdfFile,
+  chunk: ReadonlyMap<string, number> | undefined,
+  budget = ROW_BUDGET_BYTES,
+): RowPlan {
   const grid = new Map<string, number>();
   for (const v of file.variables) for (const d of v.dims) if (!grid.has(d.name)) grid.set(d.name, d.size);
   if (chunk !== undefined) {
     const unknown = [...chunk.keys()].filter((d) => !grid.has(d));
     if (unknown.length > 0) {
-      throw new CliError("InvalidArgument", `${file.path}: --chunk names ${unknown.join(", ")}, which the file does not have (its dims: ${[...grid.keys()].join(", ")})`, { path: file.path });
+      throw new CliError(
+        "InvalidArgument",
+        `${file.path}: --chunk names ${unknown.join(", ")}, which the file does not have (its dims: ${[...grid.keys()].join(", ")})`,
+        { path: file.path },
+      );
     }
     const sizes = Object.fromEntries(chunk);
     return { sizes, rows: countRows(grid, sizes), notice: undefined };
@@ -45,9 +53,12 @@ export function planRows(file: NetcdfFile, chunk: ReadonlyMap<string, number> | 
   const total = fileBytes(file);
   if (total <= budget || grid.size === 0) return { sizes: {}, rows: 1, notice: undefined };
   const largest = [...file.variables].sort((a, b) => b.bytes - a.bytes)[0]!;
-  const dim = file.dims.find((d) => d.unlimited && grid.has(d.name))?.name ?? largest.dims[0]?.name ?? [...grid.keys()][0]!;
+  const dim =
+    file.dims.find((d) => d.unlimited && grid.has(d.name))?.name ?? largest.dims[0]?.name ?? [...grid.keys()][0]!;
   const length = grid.get(dim)!;
-  const perIndex = file.variables.filter((v) => v.dims.some((d) => d.name === dim)).reduce((n, v) => n + v.bytes / Math.max(length, 1), 0);
+  const perIndex = file.variables
+    .filter((v) => v.dims.some((d) => d.name === dim))
+    .reduce((n, v) => n + v.bytes / Math.max(length, 1), 0);
   const step = Math.max(1, Math.min(length, Math.floor(budget / Math.max(perIndex, 1))));
   const sizes = { [dim]: step };
   const rows = countRows(grid, sizes);

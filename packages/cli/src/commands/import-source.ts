@@ -41,11 +41,20 @@ export interface ImportSource {
 
 /** True when `path` is a directory holding a Zarr group or array (`zarr.json`, `.zgroup` or `.zarray`). */
 export function isZarrStore(path: string): boolean {
-  return existsSync(path) && statSync(path).isDirectory() && ["zarr.json", ".zgroup", ".zarray"].some((name) => existsSync(join(path, name)));
+  return (
+    existsSync(path) &&
+    statSync(path).isDirectory() &&
+    ["zarr.json", ".zgroup", ".zarray"].some((name) => existsSync(join(path, name)))
+  );
 }
 
 /** Opens `path` (a Zarr store or a netCDF file), cut into rows by `chunk` or its default row plan. */
-export async function openSource(path: string, id: string, mode: CfMode, chunk: ReadonlyMap<string, number> | undefined): Promise<ImportSource> {
+export async function openSource(
+  path: string,
+  id: string,
+  mode: CfMode,
+  chunk: ReadonlyMap<string, number> | undefined,
+): Promise<ImportSource> {
   if (isZarrStore(path)) return openZarrSource(path, id, mode, chunk);
   const file = await openNetcdf(path);
   let plan: ReturnType<typeof planRows>;

@@ -11,7 +11,12 @@ import type { CfMode } from "./import-plan.js";
 import { asCliError, zarrCall } from "./zarr-errors.js";
 
 /** The store at `path` as an import input; a `ZarrError` (not a store, a bad `--chunk`) becomes a `CliError`. */
-export async function openZarrSource(path: string, id: string, mode: CfMode, chunk: ReadonlyMap<string, number> | undefined): Promise<ImportSource> {
+export async function openZarrSource(
+  path: string,
+  id: string,
+  mode: CfMode,
+  chunk: ReadonlyMap<string, number> | undefined,
+): Promise<ImportSource> {
   const store = await zarrCall(() => openZarr(path, { id, cf: cfOptions(mode) }));
   const sizes = chunk === undefined ? undefined : Object.fromEntries(chunk);
   const rowCount = await zarrCall(async () => store.rowCount(sizes));

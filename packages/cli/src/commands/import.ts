@@ -36,21 +36,40 @@ interface ImportOptions {
 export function registerImport(program: Command, io: Io): void {
   program
     .command("import")
-    .description("import netCDF-3 / netCDF-4 files and Zarr v2 / v3 stores into a table: one row per file (or per chunk), every variable with its dims and attributes")
+    .description(
+      "import netCDF-3 / netCDF-4 files and Zarr v2 / v3 stores into a table: one row per file (or per chunk), every variable with its dims and attributes",
+    )
     .usage("[options] <files...> <table>")
-    .argument("<files...>", "netCDF files (.nc) or Zarr stores (directories with zarr.json, .zgroup or .zarray), then the table, e.g. data/ocean.lance")
+    .argument(
+      "<files...>",
+      "netCDF files (.nc) or Zarr stores (directories with zarr.json, .zgroup or .zarray), then the table, e.g. data/ocean.lance",
+    )
     .option("--id <value>", "the `id` global attribute of the rows (one file only; default: the file name)")
-    .option("--chunk <dim=size,...>", "cut each file into chunks along dims, e.g. time=4,lat=90 (adds chunk_offset)", (text, prev?: Map<string, number>) =>
-      parseIntAssignments(text, 1, prev),
+    .option(
+      "--chunk <dim=size,...>",
+      "cut each file into chunks along dims, e.g. time=4,lat=90 (adds chunk_offset)",
+      (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev),
     )
     .addOption(
-      new Option("--mode <mode>", "create a new table, append to one, replace the rows of the same ids, or overwrite it")
+      new Option(
+        "--mode <mode>",
+        "create a new table, append to one, replace the rows of the same ids, or overwrite it",
+      )
         .choices(["create", "append", "replace", "overwrite"])
         .default("create"),
     )
-    .addOption(new Option("--cf <mode>", "CF conventions: raw values, fill values as nulls (mask), or also unpacked and CF times as timestamps (decode)").choices(["raw", "mask", "decode"]).default("mask"))
     .addOption(
-      new Option("--casting <rule>", "what to do with a variable of another type than the table (numpy's casting)").choices(CASTING_MODES).default("no"),
+      new Option(
+        "--cf <mode>",
+        "CF conventions: raw values, fill values as nulls (mask), or also unpacked and CF times as timestamps (decode)",
+      )
+        .choices(["raw", "mask", "decode"])
+        .default("mask"),
+    )
+    .addOption(
+      new Option("--casting <rule>", "what to do with a variable of another type than the table (numpy's casting)")
+        .choices(CASTING_MODES)
+        .default("no"),
     )
     .option("--no-stats", "do not keep min/max stats per variable (create / overwrite)")
     .option("--compression <codec>", "compression of new columns: none, lz4, zstd or zstd:<level>", parseCompression)
@@ -74,8 +93,11 @@ export function registerImport(program: Command, io: Io): void {
     .action((paths: string[], options: ImportOptions, command: Command) => {
       // commander takes one variadic argument, last: the table is split off here.
       const table = paths.at(-1)!;
-      if (paths.length < 2) command.error("error: missing required argument 'table'", { code: "commander.missingArgument" });
-      return failing(`cannot import into ${table}`, () => removingNewFolder(table, options.mode === "create", () => importFiles(io, paths.slice(0, -1), table, options)));
+      if (paths.length < 2)
+        command.error("error: missing required argument 'table'", { code: "commander.missingArgument" });
+      return failing(`cannot import into ${table}`, () =>
+        removingNewFolder(table, options.mode === "create", () => importFiles(io, paths.slice(0, -1), table, options)),
+      );
     });
 }
 
@@ -90,7 +112,10 @@ function withId(row: NdRecordBatch, id: string): NdRecordBatch {
 
 async function importFiles(io: Io, paths: readonly string[], uri: string, options: ImportOptions): Promise<void> {
   if (options.id !== undefined && paths.length > 1) {
-    throw new CliError("InvalidArgument", `--id names one row set, but ${paths.length} files are given; leave it out to use the file names`);
+    throw new CliError(
+      "InvalidArgument",
+      `--id names one row set, but ${paths.length} files are given; leave it out to use the file names`,
+    );
   }
   const started = performance.now();
   // Every header first: a missing or bad file, or a type plan that fails, writes nothing.
@@ -100,7 +125,10 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
     for (const [i, path] of paths.entries()) files.push(await openSource(path, ids[i]!, options.cf, options.chunk));
     const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
     if (twice.length > 0) {
-      throw new CliError("InvalidArgument", `two files would have the id ${[...new Set(twice)].map((id) => `"${id}"`).join(", ")} (the file name); import them in separate runs or tables`);
+      throw new CliError(
+        "InvalidArgument",
+        `two files would have the id ${[...new Set(twice)].map((id) => `"${id}"`).join(", ")} (the file name); import them in separate runs or tables`,
+      );
     }
     const plan = planTypes(files, options.casting);
     let table: NdTable | undefined;
@@ -109,7 +137,10 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
       checkCfMode(table, options.cf);
       const present = await existingIds(table, ids);
       if (present.length > 0 && options.mode === "append") {
-        throw new CliError("InvalidArgument", `${uri} already has rows with id ${present.map((id) => `"${id}"`).join(", ")}; use --mode replace to replace them`);
+        throw new CliError(
+          "InvalidArgument",
+          `${uri} already has rows with id ${present.map((id) => `"${id}"`).join(", ")}; use --mode replace to replace them`,
+        );
       }
     }
     for (const file of files) for (const w of file.warnings) warn(io, w);
@@ -126,7 +157,12 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
     };
     const creates = options.mode === "create" || options.mode === "overwrite";
     const writer = creates
-      ? await NdWriter.create(uri, { ...writeOptions, mode: options.mode as "create" | "overwrite", stats: options.stats, schemaMetadata: { [CF_MODE_KEY]: options.cf } })
+      ? await NdWriter.create(uri, {
+          ...writeOptions,
+          mode: options.mode as "create" | "overwrite",
+          stats: options.stats,
+          schemaMetadata: { [CF_MODE_KEY]: options.cf },
+        })
       : await NdWriter.append(table!, writeOptions);
     let rows = 0;
     let bytesDone = 0;

@@ -11,7 +11,9 @@ import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
 export function registerInfo(program: Command, io: Io): void {
   program
     .command("info")
-    .description("show a table's branch, tags, format version, rows, versions, fragments, size on disk, stats and column defaults")
+    .description(
+      "show a table's branch, tags, format version, rows, versions, fragments, size on disk, stats and column defaults",
+    )
     .argument("<table>", "the table")
     .option("--version <n>", "describe an earlier version", parseVersion)
     .option("--branch <name>", BRANCH_HELP)
@@ -38,7 +40,8 @@ export function registerInfo(program: Command, io: Io): void {
           fragments: fragments === undefined ? null : Number(fragments),
           bytes: bytes ?? null,
           variables: layout.arrays.size,
-          globalAttrs: layout.globalAttrs === null ? [] : layout.globalAttrs.type.children.map((f: { name: string }) => f.name),
+          globalAttrs:
+            layout.globalAttrs === null ? [] : layout.globalAttrs.type.children.map((f: { name: string }) => f.name),
           stats: layout.stats,
           statsVariables: [...layout.statsColumns.keys()],
           columnDefaults: settingsOf(layout.columnDefaults),
@@ -59,7 +62,12 @@ export function registerInfo(program: Command, io: Io): void {
           ["variables", `${info.variables} (lance-nd vars ${uri})`],
           ["global attrs", info.globalAttrs.join(", ") || "none"],
           ["stats", info.stats ? `on (${info.statsVariables.length} variables)` : "off"],
-          ["col defaults", Object.entries(info.columnDefaults).map(([k, v]) => `${k}=${v}`).join(", ") || "none (Lance's own)"],
+          [
+            "col defaults",
+            Object.entries(info.columnDefaults)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(", ") || "none (Lance's own)",
+          ],
         ];
         for (const [key, value] of lines) println(io.stdout, `${key.padEnd(13)}${value}`);
       }),

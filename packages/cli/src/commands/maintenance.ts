@@ -35,7 +35,12 @@ export function registerDelete(program: Command, io: Io): void {
         const { deleted, version } = await deleteRows(table, options.where);
         const after = await table.countRows();
         const summary = { table: uri, deleted, rows: after, version };
-        report(io, options.json, summary, `deleted ${summary.deleted} row${summary.deleted === 1 ? "" : "s"} from ${uri}: ${after} rows left, version ${summary.version}`);
+        report(
+          io,
+          options.json,
+          summary,
+          `deleted ${summary.deleted} row${summary.deleted === 1 ? "" : "s"} from ${uri}: ${after} rows left, version ${summary.version}`,
+        );
       }),
     );
 }
@@ -50,9 +55,16 @@ export function registerCompact(program: Command, io: Io): void {
     .addHelpText("after", "\nExample:\n  lance-nd compact data/ocean.lance")
     .action((uri: string, options: { branch?: string; json?: boolean }) =>
       failing(`cannot compact ${uri}`, async () => {
-        const { fragmentsRemoved, fragmentsAdded, version } = await compact(await openTable(uri, undefined, options.branch));
+        const { fragmentsRemoved, fragmentsAdded, version } = await compact(
+          await openTable(uri, undefined, options.branch),
+        );
         const summary = { table: uri, fragmentsRemoved, fragmentsAdded, version };
-        report(io, options.json, summary, `compacted ${uri}: ${fragmentsRemoved} fragments merged into ${fragmentsAdded}, version ${version}`);
+        report(
+          io,
+          options.json,
+          summary,
+          `compacted ${uri}: ${fragmentsRemoved} fragments merged into ${fragmentsAdded}, version ${version}`,
+        );
       }),
     );
 }
@@ -63,7 +75,12 @@ export function registerCleanup(program: Command, io: Io): void {
     .description("remove versions older than a duration and the files only they used (the latest version always stays)")
     .argument("<table>", "the table")
     .option("--branch <name>", BRANCH_HELP)
-    .option("--older-than <duration>", "age of the versions to remove: 90s, 15m, 12h, 7d", parseDuration, parseDuration("7d"))
+    .option(
+      "--older-than <duration>",
+      "age of the versions to remove: 90s, 15m, 12h, 7d",
+      parseDuration,
+      parseDuration("7d"),
+    )
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd cleanup data/ocean.lance --older-than 1h")
     .action((uri: string, options: { olderThan: number; branch?: string; json?: boolean }) =>
@@ -102,7 +119,8 @@ export function registerVersions(program: Command, io: Io): void {
           return;
         }
         println(io.stdout, `${"version".padEnd(9)}${"time (UTC)".padEnd(26)}rows`);
-        for (const v of list) println(io.stdout, `${String(v.version).padEnd(9)}${v.timestamp.padEnd(26)}${v.rows ?? "?"}`);
+        for (const v of list)
+          println(io.stdout, `${String(v.version).padEnd(9)}${v.timestamp.padEnd(26)}${v.rows ?? "?"}`);
       }),
     );
 }
@@ -121,7 +139,12 @@ export function registerRestore(program: Command, io: Io): void {
         const table = await openTable(uri, undefined, options.branch);
         const latest = await restore(table, version);
         const summary = { table: uri, restored: version, version: latest, rows: await table.countRows() };
-        report(io, options.json, summary, `restored version ${version} of ${uri} as version ${summary.version} (${summary.rows} rows)`);
+        report(
+          io,
+          options.json,
+          summary,
+          `restored version ${version} of ${uri} as version ${summary.version} (${summary.rows} rows)`,
+        );
       }),
     );
 }
@@ -136,11 +159,22 @@ export function registerWiden(program: Command, io: Io): void {
     .addArgument(new Argument("<type>", `the new type: ${TYPE_NAMES.join(", ")}`).argParser(parseArrowType))
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd widen data/ocean.lance sst float64")
-    .action((uri: string, variable: string, type: ReturnType<typeof parseArrowType>, options: { branch?: string; json?: boolean }) =>
-      failing(`cannot widen "${variable}" of ${uri} to ${String(type)}`, async () => {
-        const latest = await widen(await openTable(uri, undefined, options.branch), variable, type);
-        const summary = { table: uri, variable, type: String(type), version: latest };
-        report(io, options.json, summary, `widened "${variable}" of ${uri} to ${summary.type}: version ${summary.version}`);
-      }),
+    .action(
+      (
+        uri: string,
+        variable: string,
+        type: ReturnType<typeof parseArrowType>,
+        options: { branch?: string; json?: boolean },
+      ) =>
+        failing(`cannot widen "${variable}" of ${uri} to ${String(type)}`, async () => {
+          const latest = await widen(await openTable(uri, undefined, options.branch), variable, type);
+          const summary = { table: uri, variable, type: String(type), version: latest };
+          report(
+            io,
+            options.json,
+            summary,
+            `widened "${variable}" of ${uri} to ${summary.type}: version ${summary.version}`,
+          );
+        }),
     );
 }

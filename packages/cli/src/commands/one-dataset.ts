@@ -19,7 +19,11 @@ export interface DatasetRead {
  * chunks. A `chunk_offset` counts along the grid of the WHOLE row, which a
  * projection can change, so chunked rows are read whole, then assembled.
  */
-export async function readDataset(table: NdTable, where: string | undefined, names?: readonly string[]): Promise<DatasetRead> {
+export async function readDataset(
+  table: NdTable,
+  where: string | undefined,
+  names?: readonly string[],
+): Promise<DatasetRead> {
   const rows = await select(table, where, names);
   if (names !== undefined && rows.some((row) => row.globalAttrs.has(CHUNK_OFFSET))) {
     const whole = await select(table, where, undefined);
@@ -28,7 +32,11 @@ export async function readDataset(table: NdTable, where: string | undefined, nam
   return { dataset: oneDataset(rows, where), rows: rows.length };
 }
 
-function select(table: NdTable, where: string | undefined, names: readonly string[] | undefined): Promise<NdRecordBatch[]> {
+function select(
+  table: NdTable,
+  where: string | undefined,
+  names: readonly string[] | undefined,
+): Promise<NdRecordBatch[]> {
   let query = scan(table);
   if (names !== undefined) query = query.project(names);
   if (where !== undefined) query = query.filter(where);

@@ -17,6 +17,7 @@ export async function openTable(uri: string, version?: number, branch?: string):
  * commander's `InvalidArgumentError` otherwise.
  */
 export function parseVersion(text: string): number {
-  if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw new InvalidArgumentError("expected a version number (an integer >= 1)");
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1)
+    throw new InvalidArgumentError("expected a version number (an integer >= 1)");
   return Number(text);
 }

@@ -21,9 +21,10 @@ interface PlotOptions extends SelectionOptions {
 }
 
 export function registerPlot(program: Command, io: Io): void {
-  selectionOptions(program
-    .command("plot"))
-    .description("plot a 2-D slice of a variable as a heatmap PNG (viridis, NaN and null grey, units from the variable)")
+  selectionOptions(program.command("plot"))
+    .description(
+      "plot a 2-D slice of a variable as a heatmap PNG (viridis, NaN and null grey, units from the variable)",
+    )
     .argument("<table>", "the table")
     .argument("<variable>", "the variable to plot")
     .option("--where <sql>", "Lance SQL filter selecting one dataset (or its chunks, which are assembled)")
@@ -39,7 +40,7 @@ export function registerPlot(program: Command, io: Io): void {
         "",
         "Examples:",
         "  lance-nd plot lance-nd-demo/ocean.lance sst --isel time=0 -o sst.png",
-        "  lance-nd plot lance-nd-demo/ocean.lance sst --where \"__stats__:time.min < 31\" --isel time=0 --sel lat=-60:60 -o tropics.png",
+        '  lance-nd plot lance-nd-demo/ocean.lance sst --where "__stats__:time.min < 31" --isel time=0 --sel lat=-60:60 -o tropics.png',
       ].join("\n"),
     )
     .action((uri: string, variable: string, options: PlotOptions) =>
@@ -50,16 +51,25 @@ export function registerPlot(program: Command, io: Io): void {
 async function plot(io: Io, uri: string, variable: string, options: PlotOptions): Promise<void> {
   const table = await openTable(uri, options.version, options.branch);
   if (!table.layout.arrays.has(variable)) {
-    throw new CliError("InvalidArgument", `no variable "${variable}" in the table (it has ${[...table.layout.arrays.keys()].join(", ")})`, { variable });
+    throw new CliError(
+      "InvalidArgument",
+      `no variable "${variable}" in the table (it has ${[...table.layout.arrays.keys()].join(", ")})`,
+      { variable },
+    );
   }
   const region = hasSelection(options);
-  const read = region ? await readRegion(table, options.where, [variable], options) : await readDataset(table, options.where, [variable]);
+  const read = region
+    ? await readRegion(table, options.where, [variable], options)
+    : await readDataset(table, options.where, [variable]);
   // The coordinate variables of its dims label the title and orient the plot.
   const single = [...(options.isel ?? []), ...(options.sel ?? [])].filter(([, v]) => !Array.isArray(v));
-  const picked = new Map(single.map(([dim, v]) => [dim, v instanceof Date ? v.toISOString().replace("T00:00:00.000Z", "") : String(v)]));
+  const picked = new Map(
+    single.map(([dim, v]) => [dim, v instanceof Date ? v.toISOString().replace("T00:00:00.000Z", "") : String(v)]),
+  );
   const dims = [...(read.dataset.get(variable)?.dimNames ?? []), ...picked.keys()];
   const missing = dims.filter((d) => d !== variable && table.layout.arrays.has(d) && !read.dataset.has(d));
-  const readCoordinates = () => (region ? readRegion(table, options.where, missing, options) : readDataset(table, options.where, missing));
+  const readCoordinates = () =>
+    region ? readRegion(table, options.where, missing, options) : readDataset(table, options.where, missing);
   const coordinates = missing.length === 0 ? undefined : await readCoordinates();
   const coords = coordinates?.dataset.arrays() ?? [];
   const batch = new NdRecordBatch([...coords, ...read.dataset.arrays()], read.dataset.globalAttrs);
@@ -68,7 +78,11 @@ async function plot(io: Io, uri: string, variable: string, options: PlotOptions)
   const summary = await plotVariable(batch, variable, new Map(), output, picked);
   if (options.json) printJson(io.stdout, { ...summary, rowsRead: rows });
   else {
-    const range = summary.min === null ? "no finite values" : `values ${formatValue(summary.min)} to ${formatValue(summary.max)}`;
-    println(io.stdout, `wrote ${output}: ${summary.title} (${summary.rows} x ${summary.cols}, ${range}) from ${rows} row${rows === 1 ? "" : "s"}`);
+    const range =
+      summary.min === null ? "no finite values" : `values ${formatValue(summary.min)} to ${formatValue(summary.max)}`;
+    println(
+      io.stdout,
+      `wrote ${output}: ${summary.title} (${summary.rows} x ${summary.cols}, ${range}) from ${rows} row${rows === 1 ? "" : "s"}`,
+    );
   }
 }

@@ -11,7 +11,11 @@ import { droppedDims, selectionSpecs, type SelectionOptions } from "../args/sele
 import type { DatasetRead } from "./one-dataset.js";
 
 /** The dataset of the rows `where` selects, narrowed by the options (`--isel` first, then `--sel`). */
-export async function selectedView(table: NdTable, where: string | undefined, options: SelectionOptions): Promise<Dataset> {
+export async function selectedView(
+  table: NdTable,
+  where: string | undefined,
+  options: SelectionOptions,
+): Promise<Dataset> {
   const { isel, sel } = selectionSpecs(options);
   const ds = await dataset(table, where === undefined ? {} : { where });
   return ds.isel(isel).sel(sel);
@@ -36,7 +40,9 @@ export async function* regionRows(
   for await (const block of view.blocks(names)) {
     if (count++ >= limit) return;
     const start = block.batch.grid().map((d) => block.offset[kept.indexOf(d.name)]!);
-    yield block.batch.withGlobalAttrs(new Map([...block.batch.globalAttrs, [CHUNK_OFFSET, attr.uint32(Uint32Array.from(start))]]));
+    yield block.batch.withGlobalAttrs(
+      new Map([...block.batch.globalAttrs, [CHUNK_OFFSET, attr.uint32(Uint32Array.from(start))]]),
+    );
   }
 }
 
@@ -50,5 +56,8 @@ export async function readRegion(
   const blocks: NdRecordBatch[] = [];
   for await (const block of regionRows(table, where, names, options)) blocks.push(block);
   const whole = blocks.length === 1 ? blocks[0]! : assemble(blocks);
-  return { dataset: whole.withGlobalAttrs(new Map([...whole.globalAttrs].filter(([key]) => key !== CHUNK_OFFSET))), rows: blocks.length };
+  return {
+    dataset: whole.withGlobalAttrs(new Map([...whole.globalAttrs].filter(([key]) => key !== CHUNK_OFFSET))),
+    rows: blocks.length,
+  };
 }

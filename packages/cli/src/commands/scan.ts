@@ -27,12 +27,15 @@ interface ScanOptions extends SelectionOptions {
 }
 
 export function registerScan(program: Command, io: Io): void {
-  selectionOptions(program
-    .command("scan"))
-    .description("read rows: one line per row (global attributes, arrays with type, dims and first values), or JSON / NDJSON / Arrow")
+  selectionOptions(program.command("scan"))
+    .description(
+      "read rows: one line per row (global attributes, arrays with type, dims and first values), or JSON / NDJSON / Arrow",
+    )
     .argument("<table>", "the table")
-    .option("--project <names>", "only these variables, comma-separated (global attributes always come)", (text) => text.split(",").map((s) => s.trim()))
-    .option("--where <sql>", "filter, e.g. \"__global_attrs__.id = 'a.nc'\" or \"__stats__:sst.max > 30\"")
+    .option("--project <names>", "only these variables, comma-separated (global attributes always come)", (text) =>
+      text.split(",").map((s) => s.trim()),
+    )
+    .option("--where <sql>", 'filter, e.g. "__global_attrs__.id = \'a.nc\'" or "__stats__:sst.max > 30"')
     .option("--limit <n>", "at most n rows", parseLimit)
     .option("--version <n>", "read an earlier version", parseVersion)
     .option("--branch <name>", BRANCH_HELP)
@@ -45,7 +48,7 @@ export function registerScan(program: Command, io: Io): void {
         "",
         "Examples:",
         "  lance-nd scan lance-nd-demo/ocean.lance --limit 3",
-        "  lance-nd scan data/ocean.lance --project sst --where \"__stats__:sst.max > 30\" --json",
+        '  lance-nd scan data/ocean.lance --project sst --where "__stats__:sst.max > 30" --json',
         "  lance-nd scan lance-nd-demo/ocean.lance --project sst --isel time=0:2 --sel lat=-10:10  # one block per chunk touched",
         "  lance-nd scan data/ocean.lance --arrow > rows.arrows",
       ].join("\n"),
@@ -64,7 +67,9 @@ async function scanTable(io: Io, uri: string, options: ScanOptions): Promise<voi
   if (options.project !== undefined) query = query.project(options.project);
   if (options.where !== undefined) query = query.filter(options.where);
   if (options.limit !== undefined) query = query.limit(options.limit);
-  const rows = hasSelection(options) ? regionRows(table, options.where, options.project, options, options.limit) : query;
+  const rows = hasSelection(options)
+    ? regionRows(table, options.where, options.project, options, options.limit)
+    : query;
 
   const out = new SinkWriter(io.stdout);
   if (options.arrow) {

@@ -31,7 +31,11 @@ export function registerVars(program: Command, io: Io): void {
         const width = Math.max(4, ...rows.map((r) => r.name.length)) + 2;
         const typeWidth = Math.max(4, ...rows.map((r) => r.type.length)) + 2;
         println(io.stdout, `${"name".padEnd(width)}${"type".padEnd(typeWidth)}stats  attrs`);
-        for (const r of rows) println(io.stdout, `${r.name.padEnd(width)}${r.type.padEnd(typeWidth)}${(r.stats ? "yes" : "no").padEnd(7)}${r.attrs.join(", ")}`);
+        for (const r of rows)
+          println(
+            io.stdout,
+            `${r.name.padEnd(width)}${r.type.padEnd(typeWidth)}${(r.stats ? "yes" : "no").padEnd(7)}${r.attrs.join(", ")}`,
+          );
       }),
     );
 }

@@ -23,39 +23,55 @@ export function registerTag(program: Command, io: Io): void {
       "after",
       "\nExamples:\n  lance-nd tag data/ocean.lance v1\n  lance-nd tag data/ocean.lance first 1\n  lance-nd tag data/ocean.lance --json\n  lance-nd tag data/ocean.lance --delete first",
     )
-    .action((uri: string, name: string | undefined, version: number | undefined, options: { delete?: string; json?: boolean }) =>
-      failing(`cannot tag ${uri}`, async () => {
-        const table = await openTable(uri);
-        if (options.delete !== undefined) {
-          await untag(table, options.delete);
-          if (options.json) printJson(io.stdout, { table: uri, removed: options.delete });
-          else println(io.stdout, `removed tag "${options.delete}" of ${uri}`);
-          return;
-        }
-        if (name !== undefined) {
-          const tagged = await tag(table, name, version);
-          if (options.json) printJson(io.stdout, { table: uri, tag: name, version: tagged });
-          else println(io.stdout, `tagged version ${tagged} of ${uri} "${name}"`);
-          return;
-        }
-        const list = await tags(table);
-        if (options.json) {
-          printJson(io.stdout, list);
-          return;
-        }
-        if (list.length === 0) println(io.stdout, `no tags (lance-nd tag ${uri} <name> makes one)`);
-        else for (const t of list) println(io.stdout, `${t.name.padEnd(Math.max(6, ...list.map((x) => x.name.length + 2)))}version ${t.version}`);
-      }),
+    .action(
+      (
+        uri: string,
+        name: string | undefined,
+        version: number | undefined,
+        options: { delete?: string; json?: boolean },
+      ) =>
+        failing(`cannot tag ${uri}`, async () => {
+          const table = await openTable(uri);
+          if (options.delete !== undefined) {
+            await untag(table, options.delete);
+            if (options.json) printJson(io.stdout, { table: uri, removed: options.delete });
+            else println(io.stdout, `removed tag "${options.delete}" of ${uri}`);
+            return;
+          }
+          if (name !== undefined) {
+            const tagged = await tag(table, name, version);
+            if (options.json) printJson(io.stdout, { table: uri, tag: name, version: tagged });
+            else println(io.stdout, `tagged version ${tagged} of ${uri} "${name}"`);
+            return;
+          }
+          const list = await tags(table);
+          if (options.json) {
+            printJson(io.stdout, list);
+            return;
+          }
+          if (list.length === 0) println(io.stdout, `no tags (lance-nd tag ${uri} <name> makes one)`);
+          else
+            for (const t of list)
+              println(
+                io.stdout,
+                `${t.name.padEnd(Math.max(6, ...list.map((x) => x.name.length + 2)))}version ${t.version}`,
+              );
+        }),
     );
 }
 
 export function registerBranch(program: Command, io: Io): void {
   program
     .command("branch")
-    .description("make a branch of a table (a writable line of history; --branch <name> on any command uses it), list the branches, or remove one")
+    .description(
+      "make a branch of a table (a writable line of history; --branch <name> on any command uses it), list the branches, or remove one",
+    )
     .argument("<table>", "the table")
     .argument("[name]", "the branch to make (list the branches when left out)")
-    .option("--from <branch|version>", "where the branch starts: a branch name, or a version of main (default: the latest of main)")
+    .option(
+      "--from <branch|version>",
+      "where the branch starts: a branch name, or a version of main (default: the latest of main)",
+    )
     .option("--delete <name>", "remove this branch")
     .option("--json", "print as JSON")
     .addHelpText(
@@ -79,11 +95,22 @@ export function registerBranch(program: Command, io: Io): void {
           return;
         }
         if (name !== undefined) {
-          const from = options.from === undefined ? undefined : /^\d+$/.test(options.from) ? Number(options.from) : options.from;
+          const from =
+            options.from === undefined ? undefined : /^\d+$/.test(options.from) ? Number(options.from) : options.from;
           const created = await branch(table, name, from === undefined ? {} : { from });
-          const summary = { table: uri, branch: name, from: options.from ?? "main", version: await created.version(), rows: await created.countRows() };
+          const summary = {
+            table: uri,
+            branch: name,
+            from: options.from ?? "main",
+            version: await created.version(),
+            rows: await created.countRows(),
+          };
           if (options.json) printJson(io.stdout, summary);
-          else println(io.stdout, `made branch "${name}" of ${uri} from ${summary.from} (${summary.rows} rows); use it with --branch ${name}`);
+          else
+            println(
+              io.stdout,
+              `made branch "${name}" of ${uri} from ${summary.from} (${summary.rows} rows); use it with --branch ${name}`,
+            );
           return;
         }
         const list = await branches(table);
@@ -92,7 +119,11 @@ export function registerBranch(program: Command, io: Io): void {
           return;
         }
         if (list.length === 0) println(io.stdout, `no branches (lance-nd branch ${uri} <name> makes one)`);
-        for (const b of list) println(io.stdout, `${b.name.padEnd(Math.max(6, ...list.map((x) => x.name.length + 2)))}from ${b.parentBranch ?? "main"} version ${b.parentVersion}`);
+        for (const b of list)
+          println(
+            io.stdout,
+            `${b.name.padEnd(Math.max(6, ...list.map((x) => x.name.length + 2)))}from ${b.parentBranch ?? "main"} version ${b.parentVersion}`,
+          );
       }),
     );
 }

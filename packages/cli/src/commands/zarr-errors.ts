@@ -27,5 +27,8 @@ export async function zarrCall<T>(fn: () => Promise<T>): Promise<T> {
 /** `err` as a `CliError` when it is a `ZarrError`, else unchanged. */
 export function asCliError(err: unknown): unknown {
   if (!isZarrError(err)) return err;
-  return new CliError(CLI_CODES[err.code], err.message, { cause: err, ...(err.path === undefined ? {} : { path: err.path }) });
+  return new CliError(CLI_CODES[err.code], err.message, {
+    cause: err,
+    ...(err.path === undefined ? {} : { path: err.path }),
+  });
 }

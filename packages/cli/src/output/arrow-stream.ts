@@ -14,7 +14,11 @@ const BATCH_BYTES = 8 * 2 ** 20;
  * and each batch's bytes go to `out` before the next row is read, so memory
  * holds one batch of rows (plus its encoded copy) at a time.
  */
-export async function writeArrowStream(out: SinkWriter, schema: Schema, rows: AsyncIterable<NdRecordBatch>): Promise<void> {
+export async function writeArrowStream(
+  out: SinkWriter,
+  schema: Schema,
+  rows: AsyncIterable<NdRecordBatch>,
+): Promise<void> {
   const writer = new RecordBatchStreamWriter();
   writer.reset(undefined, schema);
   const chunks = writer[Symbol.asyncIterator]();
@@ -41,7 +45,8 @@ export async function writeArrowStream(out: SinkWriter, schema: Schema, rows: As
   };
   for await (const row of rows) {
     pending.push(row);
-    for (const [, array] of row.arrays()) bytes += array.values.data.reduce((sum, data) => sum + (data.values?.byteLength ?? 0), 0);
+    for (const [, array] of row.arrays())
+      bytes += array.values.data.reduce((sum, data) => sum + (data.values?.byteLength ?? 0), 0);
     if (pending.length === BATCH_ROWS || bytes >= BATCH_BYTES) await flush();
   }
   if (pending.length > 0) await flush();

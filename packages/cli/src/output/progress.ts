@@ -26,7 +26,12 @@ export function progressBar(io: Io, label: string, totalBytes: number): Progress
     hideCursor: true,
     clearOnComplete: true,
   });
-  bar.start(totalBytes, 0, { done: formatBytes(0), total_text: formatBytes(totalBytes), rows: 0, rate: formatBytes(0) });
+  bar.start(totalBytes, 0, {
+    done: formatBytes(0),
+    total_text: formatBytes(totalBytes),
+    rows: 0,
+    rate: formatBytes(0),
+  });
   return {
     update(bytes, rows) {
       const seconds = Math.max((performance.now() - started) / 1000, 1e-3);

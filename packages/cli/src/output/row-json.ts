@@ -37,7 +37,12 @@ export async function writeRowJson(out: SinkWriter, batch: NdRecordBatch, layout
     arrays: Object.fromEntries(
       arrays.map(([name, array], i) => [
         name,
-        { type: String(array.type), dims: array.dims.map(({ name: dim, size }) => ({ name: dim, size })), attrs: attrsJson(array.attrs), values: `${PLACEHOLDER}${i}` },
+        {
+          type: String(array.type),
+          dims: array.dims.map(({ name: dim, size }) => ({ name: dim, size })),
+          attrs: attrsJson(array.attrs),
+          values: `${PLACEHOLDER}${i}`,
+        },
       ]),
     ),
   };
@@ -84,7 +89,8 @@ function sliceValues(values: Vector): ArrayLike<unknown> {
   const { type } = values;
   const numeric = type.typeId === Type.Int || type.typeId === Type.Float;
   if (!numeric || values.nullCount > 0) return Array.from(values);
-  if (type.typeId === Type.Float && (type as { precision?: Precision }).precision === Precision.HALF) return Float32Array.from(values as Iterable<number>);
+  if (type.typeId === Type.Float && (type as { precision?: Precision }).precision === Precision.HALF)
+    return Float32Array.from(values as Iterable<number>);
   return values.toArray() as ArrayLike<unknown>;
 }
 

@@ -42,7 +42,8 @@ function preview(array: NdArray): string {
 export function formatValue(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (typeof value === "number") return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
-  if (typeof value === "string") return JSON.stringify(value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value);
+  if (typeof value === "string")
+    return JSON.stringify(value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value);
   if (typeof value === "bigint" || typeof value === "boolean") return String(value);
   if (Array.isArray(value) || ArrayBuffer.isView(value)) {
     const items = Array.from(value as ArrayLike<unknown>);

@@ -79,7 +79,7 @@ const GLYPHS: Record<string, string> = {
   "+": ".....|..#..|..#..|#####|..#..|..#..|.....",
   ":": ".....|.##..|.##..|.....|.##..|.##..|.....",
   "/": "....#|....#|...#.|..#..|.#...|#....|#....",
-  "_": ".....|.....|.....|.....|.....|.....|#####",
+  _: ".....|.....|.....|.....|.....|.....|#####",
   "=": ".....|.....|#####|.....|#####|.....|.....",
   "(": "...#.|..#..|.#...|.#...|.#...|..#..|...#.",
   ")": ".#...|..#..|...#.|...#.|...#.|..#..|.#...",
@@ -98,7 +98,10 @@ let bitmaps: Map<string, Uint8Array> | undefined;
 /** The 5x7 bitmap (1 = ink, row-major) of `char`; "?" for characters the font lacks. */
 export function glyph(char: string): Uint8Array {
   bitmaps ??= new Map(
-    Object.entries(GLYPHS).map(([c, rows]) => [c, Uint8Array.from(rows.replaceAll("|", ""), (p) => (p === "#" ? 1 : 0))]),
+    Object.entries(GLYPHS).map(([c, rows]) => [
+      c,
+      Uint8Array.from(rows.replaceAll("|", ""), (p) => (p === "#" ? 1 : 0)),
+    ]),
   );
   return bitmaps.get(char) ?? bitmaps.get("?")!;
 }

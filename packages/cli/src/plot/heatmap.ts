@@ -56,7 +56,12 @@ const FRAME: Rgb = [90, 90, 90];
  * const png = renderHeatmap(sst, 360, 180, { title: "sst time=0", units: "degC", origin: "lower" });
  * await writeFile("sst.png", png);
  */
-export function renderHeatmap(values: HeatmapValues, width: number, height: number, options: HeatmapOptions = {}): Buffer {
+export function renderHeatmap(
+  values: HeatmapValues,
+  width: number,
+  height: number,
+  options: HeatmapOptions = {},
+): Buffer {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
     throw new CliError("InvalidArgument", `a heatmap needs positive whole sizes, got ${width} x ${height}`);
   }
@@ -76,7 +81,12 @@ export function renderHeatmap(values: HeatmapValues, width: number, height: numb
   const title = options.title ?? "";
   const top = MARGIN + (title === "" && units === "" ? 0 : textH + MARGIN);
   const barX = MARGIN + plotW + GAP;
-  const imageW = Math.max(barX + BAR_WIDTH + 6 + labelW, barX + textWidth(units, FONT_SCALE), MARGIN + textWidth(title, FONT_SCALE)) + MARGIN;
+  const imageW =
+    Math.max(
+      barX + BAR_WIDTH + 6 + labelW,
+      barX + textWidth(units, FONT_SCALE),
+      MARGIN + textWidth(title, FONT_SCALE),
+    ) + MARGIN;
   const imageH = top + Math.max(plotH, 3 * textH) + MARGIN;
 
   const png = new PNG({ width: imageW, height: imageH });

@@ -47,7 +47,11 @@ export async function plotVariable(
 ): Promise<PlotSummary> {
   const array = batch.get(name);
   if (array === undefined) {
-    throw new CliError("InvalidArgument", `the selected row has no variable "${name}" (it has ${batch.names().join(", ")})`, { variable: name });
+    throw new CliError(
+      "InvalidArgument",
+      `the selected row has no variable "${name}" (it has ${batch.names().join(", ")})`,
+      { variable: name },
+    );
   }
   // The CF decoding of @lance-nd/cf (a table imported with --cf decode is already decoded).
   const slice = slice2d(cfDecode(array, { mask: true, scale: true, times: false, name }), name, isel);
@@ -55,7 +59,9 @@ export async function plotVariable(
     ...[...isel].map(([dim, index]) => [dim, String(index), coordinate(batch, dim, index)] as const),
     ...[...picked].map(([dim, label]) => [dim, label, coordinate(batch, dim, 0)] as const),
   ];
-  const picks = labels.map(([dim, label, coord]) => (coord === undefined ? `${dim}=${label}` : `${dim}=${label} (${coord})`));
+  const picks = labels.map(([dim, label, coord]) =>
+    coord === undefined ? `${dim}=${label}` : `${dim}=${label} (${coord})`,
+  );
   const title = [name, ...picks].join("  ");
   const units = array.attr("units");
   const png = renderHeatmap(slice.values, slice.cols.size, slice.rows.size, {
@@ -67,7 +73,10 @@ export async function plotVariable(
   try {
     await writeFile(path, png);
   } catch (cause) {
-    throw new CliError("WriteFailed", `${path}: cannot write (${(cause as { code?: string }).code ?? String(cause)})`, { path, cause });
+    throw new CliError("WriteFailed", `${path}: cannot write (${(cause as { code?: string }).code ?? String(cause)})`, {
+      path,
+      cause,
+    });
   }
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;

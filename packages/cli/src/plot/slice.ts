@@ -34,7 +34,8 @@ export function slice2d(array: NdArray, name: string, isel: ReadonlyMap<string, 
   const fail = (why: string): never => {
     throw new CliError("InvalidArgument", `variable "${name}" ${shape}: ${why}`, { variable: name });
   };
-  if (typeId !== Type.Int && typeId !== Type.Float) fail(`has type ${String(array.type)}; a plot needs integers or floats`);
+  if (typeId !== Type.Int && typeId !== Type.Float)
+    fail(`has type ${String(array.type)}; a plot needs integers or floats`);
   for (const [dim, index] of isel) {
     const found = array.dims.find((d) => d.name === dim);
     if (found === undefined) fail(`has no dim "${dim}" to select with --isel`);
@@ -42,7 +43,9 @@ export function slice2d(array: NdArray, name: string, isel: ReadonlyMap<string, 
   }
   const free = array.dims.map((d, axis) => ({ ...d, axis })).filter((d) => !isel.has(d.name) && d.size > 1);
   if (free.length !== 2) {
-    fail(`${free.length} dims of size > 1 are left (${free.map((d) => d.name).join(", ") || "none"}); a plot needs 2, fix the others with --isel dim=index`);
+    fail(
+      `${free.length} dims of size > 1 are left (${free.map((d) => d.name).join(", ") || "none"}); a plot needs 2, fix the others with --isel dim=index`,
+    );
   }
   const [rowDim, colDim] = free as [Dim & { axis: number }, Dim & { axis: number }];
 
@@ -60,7 +63,9 @@ export function slice2d(array: NdArray, name: string, isel: ReadonlyMap<string, 
 
   const half = typeId === Type.Float && (array.type as Float).precision === Precision.HALF;
   // Float16 vectors hold raw bits: read them as numbers.
-  const source = (half ? Float32Array.from(array.values as Iterable<number>) : array.values.toArray()) as ArrayLike<number | bigint>;
+  const source = (half ? Float32Array.from(array.values as Iterable<number>) : array.values.toArray()) as ArrayLike<
+    number | bigint
+  >;
   const hasNulls = array.values.nullCount > 0;
   const values = new Float64Array(rowDim.size * colDim.size);
   const nullMask = hasNulls ? new Uint8Array(values.length) : undefined;
@@ -75,5 +80,10 @@ export function slice2d(array: NdArray, name: string, isel: ReadonlyMap<string, 
       }
     }
   }
-  return { values, nullMask, rows: { name: rowDim.name, size: rowDim.size }, cols: { name: colDim.name, size: colDim.size } };
+  return {
+    values,
+    nullMask,
+    rows: { name: rowDim.name, size: rowDim.size },
+    cols: { name: colDim.name, size: colDim.size },
+  };
 }

@@ -89,9 +89,12 @@ export class ViewApi {
         case "coords": {
           const names = new Set(required(query, "names").split(","));
           const view = await this.#dataset(table, query.get("dataset"));
-          const isCoord = (name: string) => view.summary.variables.some((v) => v.name === name && v.dims.length === 1 && v.dims[0] === name);
+          const isCoord = (name: string) =>
+            view.summary.variables.some((v) => v.name === name && v.dims.length === 1 && v.dims[0] === name);
           const coordNames = view.summary.dims.map((d) => d.name).filter((name) => names.has(name) && isCoord(name));
-          const coords = await Promise.all(coordNames.map(async (name): Promise<[string, NdArray]> => [name, await view.coord(name)]));
+          const coords = await Promise.all(
+            coordNames.map(async (name): Promise<[string, NdArray]> => [name, await view.coord(name)]),
+          );
           return arrow(new NdRecordBatch(coords));
         }
         case "window": {
@@ -104,7 +107,9 @@ export class ViewApi {
       }
     } catch (err) {
       if (isUserError(err)) return error(400, (err as { code: string }).code, oneLine((err as Error).message));
-      process.stderr.write(`lance-nd view: unexpected error on /api/${route}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(
+        `lance-nd view: unexpected error on /api/${route}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
       return error(500, "Internal", "the server failed to answer (see its terminal)");
     }
   }
@@ -123,8 +128,14 @@ export class ViewApi {
   async #dataset(table: NdTable, id: string | null): Promise<DatasetView> {
     const catalog = await this.#catalog(table);
     const entry = catalog.datasets.find((d) => d.id === id);
-    if (entry === undefined) throw new CliError("InvalidArgument", `no dataset ${id === null ? "without an id" : JSON.stringify(id)} in the table`);
-    return cached(this.#datasets, `${catalog.version}\u0000${id}`, CACHED_DATASETS, () => openDatasetView(table, entry));
+    if (entry === undefined)
+      throw new CliError(
+        "InvalidArgument",
+        `no dataset ${id === null ? "without an id" : JSON.stringify(id)} in the table`,
+      );
+    return cached(this.#datasets, `${catalog.version}\u0000${id}`, CACHED_DATASETS, () =>
+      openDatasetView(table, entry),
+    );
   }
 }
 
@@ -155,7 +166,8 @@ function required(query: URLSearchParams, name: string): string {
 
 function parseVersionParam(text: string | null): number | undefined {
   if (text === null || text === "") return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new CliError("InvalidArgument", `version=${text}: expected an integer >= 1`);
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new CliError("InvalidArgument", `version=${text}: expected an integer >= 1`);
   return Number(text);
 }
 
@@ -164,7 +176,8 @@ function parseIsel(text: string): Map<string, number> {
   try {
     return parseIntAssignments(text, 0);
   } catch (cause) {
-    if (cause instanceof InvalidArgumentError) throw new CliError("InvalidArgument", `isel=${text}: ${cause.message}`, { cause });
+    if (cause instanceof InvalidArgumentError)
+      throw new CliError("InvalidArgument", `isel=${text}: ${cause.message}`, { cause });
     throw cause;
   }
 }

@@ -72,7 +72,12 @@ export async function readCatalog(table: NdTable, uri: string): Promise<TableSum
     versions: (await versions(table)).map((v) => ({ version: v.version, timestamp: v.timestamp.toISOString() })),
     rows,
     bytes: bytes ?? null,
-    variables: (await variables(table)).map((v) => ({ name: v.name, type: String(v.valueType), stats: v.hasStats, attrs: v.attrs.map((a) => a.key) })),
+    variables: (await variables(table)).map((v) => ({
+      name: v.name,
+      type: String(v.valueType),
+      stats: v.hasStats,
+      attrs: v.attrs.map((a) => a.key),
+    })),
     globalAttrs: globalAttrNames(table),
     datasets: [...datasets.values()],
   };

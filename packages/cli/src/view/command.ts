@@ -22,13 +22,22 @@ const ASSETS_DIR = fileURLToPath(new URL("./view/", import.meta.url));
 export function registerView(program: Command, io: Io): void {
   program
     .command("view")
-    .description("look at a table in the browser: its datasets, variables, and any 2-D slice as a heatmap (a local, read-only server)")
+    .description(
+      "look at a table in the browser: its datasets, variables, and any 2-D slice as a heatmap (a local, read-only server)",
+    )
     .argument("<table>", "the table")
     .option("--port <n>", "the port (0: a free one)", parsePort, 8321)
-    .option("--host <address>", "the address to listen on (a wildcard such as 0.0.0.0 lets other machines in, with the token)", "127.0.0.1")
+    .option(
+      "--host <address>",
+      "the address to listen on (a wildcard such as 0.0.0.0 lets other machines in, with the token)",
+      "127.0.0.1",
+    )
     .option("--open", "open the page in the default browser")
     .option("--json", "print the address as JSON ({ url, port, token })")
-    .addHelpText("after", "\nExample:\n  lance-nd view lance-nd-demo/ocean.lance --port 0     # then open the address it prints; Ctrl+C stops it")
+    .addHelpText(
+      "after",
+      "\nExample:\n  lance-nd view lance-nd-demo/ocean.lance --port 0     # then open the address it prints; Ctrl+C stops it",
+    )
     .action((uri: string, options: ViewOptions) => failing(`cannot view ${uri}`, () => view(io, uri, options)));
 }
 
@@ -52,13 +61,18 @@ async function view(io: Io, uri: string, options: ViewOptions): Promise<void> {
 
 function openBrowser(io: Io, url: string): void {
   const [command, args] =
-    process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+    process.platform === "darwin"
+      ? ["open", [url]]
+      : process.platform === "win32"
+        ? ["cmd", ["/c", "start", "", url]]
+        : ["xdg-open", [url]];
   const child = spawn(command, args as string[], { detached: true, stdio: "ignore" });
   child.on("error", (err) => warn(io, `cannot open a browser (${err.message}); open ${url}`));
   child.unref();
 }
 
 function parsePort(text: string): number {
-  if (!/^\d+$/.test(text.trim()) || Number(text) > 65535) throw new InvalidArgumentError("expected a port number (0 to 65535)");
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 65535)
+    throw new InvalidArgumentError("expected a port number (0 to 65535)");
   return Number(text);
 }

@@ -8,7 +8,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 
-
 /** A fresh random token: 24 bytes as 48 hex digits. */
 export function newToken(): string {
   return randomBytes(24).toString("hex");
@@ -24,7 +23,8 @@ export interface GuardOptions {
 /** The `host:port` names of a server bound to `host` at `port`: loopback also answers to `localhost`. */
 export function servedHosts(host: string, port: number): string[] {
   const names = new Set([host.includes(":") ? `[${host}]` : host]);
-  if (host === "127.0.0.1" || host === "::1" || host === "localhost") for (const name of ["127.0.0.1", "localhost", "[::1]"]) names.add(name);
+  if (host === "127.0.0.1" || host === "::1" || host === "localhost")
+    for (const name of ["127.0.0.1", "localhost", "[::1]"]) names.add(name);
   return [...names].map((name) => `${name}:${port}`);
 }
 
@@ -33,7 +33,12 @@ export function servedHosts(host: string, port: number): string[] {
  * undefined when it may pass. `token` is the one the request carried (query
  * or header); `api` is true for the API routes, which also check `Origin`.
  */
-export function refusal(request: IncomingMessage, token: string | undefined, api: boolean, options: GuardOptions): string | undefined {
+export function refusal(
+  request: IncomingMessage,
+  token: string | undefined,
+  api: boolean,
+  options: GuardOptions,
+): string | undefined {
   const host = request.headers.host?.toLowerCase();
   if (host === undefined || !options.hosts.includes(host)) return "the Host header is not this server's address";
   const origin = request.headers.origin;

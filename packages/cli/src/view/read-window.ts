@@ -24,10 +24,18 @@ import { slice2d } from "../plot/slice.js";
  * not numbers, a dim the variable lacks, an index out of range, or a
  * selection that does not leave two dims.
  */
-export async function readWindow(ds: Dataset, variable: string, isel: ReadonlyMap<string, number>): Promise<NdRecordBatch> {
+export async function readWindow(
+  ds: Dataset,
+  variable: string,
+  isel: ReadonlyMap<string, number>,
+): Promise<NdRecordBatch> {
   const spec = windowSpec(ds, variable, isel);
   const array = (await ds.isel(spec).read([variable])).get(variable)!;
-  const slice = slice2d(cfDecode(array, { mask: true, scale: true, times: false, name: variable }), variable, new Map());
+  const slice = slice2d(
+    cfDecode(array, { mask: true, scale: true, times: false, name: variable }),
+    variable,
+    new Map(),
+  );
   const window = NdArray.from(slice.values, {
     dims: [
       [slice.rows.name, slice.rows.size],
@@ -42,14 +50,19 @@ export async function readWindow(ds: Dataset, variable: string, isel: ReadonlyMa
 function windowSpec(ds: Dataset, variable: string, isel: ReadonlyMap<string, number>): Record<string, number> {
   const info = ds.variables.find((v) => v.name === variable);
   if (info === undefined) {
-    throw new CliError("InvalidArgument", `no variable "${variable}" in the dataset (it has ${ds.variables.map((v) => v.name).join(", ")})`, { variable });
+    throw new CliError(
+      "InvalidArgument",
+      `no variable "${variable}" in the dataset (it has ${ds.variables.map((v) => v.name).join(", ")})`,
+      { variable },
+    );
   }
   const sizes = new Map(ds.dims.map((d) => [d.name, d.size]));
   const shape = `(${info.dims.map((d) => `${d}=${sizes.get(d)}`).join(", ")})`;
   const fail = (why: string): never => {
     throw new CliError("InvalidArgument", `variable "${variable}" ${shape}: ${why}`, { variable });
   };
-  if (!DataType.isInt(info.type) && !DataType.isFloat(info.type)) fail(`has type ${String(info.type)}; a heatmap needs integers or floats`);
+  if (!DataType.isInt(info.type) && !DataType.isFloat(info.type))
+    fail(`has type ${String(info.type)}; a heatmap needs integers or floats`);
   for (const [dim, index] of isel) {
     const size = info.dims.includes(dim) ? sizes.get(dim)! : undefined;
     if (size === undefined) fail(`has no dim "${dim}" to select`);
@@ -57,7 +70,9 @@ function windowSpec(ds: Dataset, variable: string, isel: ReadonlyMap<string, num
   }
   const free = info.dims.filter((d) => !isel.has(d) && sizes.get(d)! > 1);
   if (free.length !== 2) {
-    fail(`${free.length} dims of size > 1 are left (${free.join(", ") || "none"}); a window needs 2, pick an index along the others`);
+    fail(
+      `${free.length} dims of size > 1 are left (${free.join(", ") || "none"}); a window needs 2, pick an index along the others`,
+    );
   }
   return Object.fromEntries(info.dims.filter((d) => !free.includes(d)).map((d) => [d, isel.get(d) ?? 0]));
 }

@@ -45,7 +45,8 @@ const HEADERS = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
   "x-frame-options": "DENY",
-  "content-security-policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+  "content-security-policy":
+    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
 };
 
 /**
@@ -57,7 +58,11 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const api = new ViewApi(options.uri);
   await api.open();
   const script = await readFile(join(options.assetsDir, PAGE_SCRIPT)).catch((cause: unknown) => {
-    throw new CliError("FileNotFound", `the page script ${join(options.assetsDir, PAGE_SCRIPT)} is missing (build the CLI)`, { cause });
+    throw new CliError(
+      "FileNotFound",
+      `the page script ${join(options.assetsDir, PAGE_SCRIPT)} is missing (build the CLI)`,
+      { cause },
+    );
   });
   const token = options.token ?? newToken();
   let hosts: string[] = [];
@@ -74,11 +79,17 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const url = new URL(request.url ?? "/", "http://viewer.invalid");
     const api = url.pathname.startsWith("/api/");
     const given = url.searchParams.get("token") ?? headerValue(request, TOKEN_HEADER);
-    const reason = refusal(request, given, api, { hosts: wildcard ? [request.headers.host?.toLowerCase() ?? ""] : hosts, token });
+    const reason = refusal(request, given, api, {
+      hosts: wildcard ? [request.headers.host?.toLowerCase() ?? ""] : hosts,
+      token,
+    });
     if (reason !== undefined) return error(403, "Forbidden", `refused: ${reason}`);
-    if (request.method !== "GET" && request.method !== "HEAD") return error(405, "MethodNotAllowed", "the viewer is read-only: GET only");
-    if (url.pathname === "/") return { status: 200, type: "text/html; charset=utf-8", body: pageHtml(token, options.uri) };
-    if (url.pathname === `/assets/${PAGE_SCRIPT}`) return { status: 200, type: "text/javascript; charset=utf-8", body: script };
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return error(405, "MethodNotAllowed", "the viewer is read-only: GET only");
+    if (url.pathname === "/")
+      return { status: 200, type: "text/html; charset=utf-8", body: pageHtml(token, options.uri) };
+    if (url.pathname === `/assets/${PAGE_SCRIPT}`)
+      return { status: 200, type: "text/javascript; charset=utf-8", body: script };
     if (api) return apiAnswer(url);
     return error(404, "NotFound", `nothing at ${url.pathname}`);
   }
@@ -90,7 +101,13 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", (cause: NodeJS.ErrnoException) =>
-      reject(new CliError("InvalidArgument", `cannot listen on ${options.host}:${options.port} (${cause.code ?? cause.message})`, { cause })),
+      reject(
+        new CliError(
+          "InvalidArgument",
+          `cannot listen on ${options.host}:${options.port} (${cause.code ?? cause.message})`,
+          { cause },
+        ),
+      ),
     );
     server.listen(options.port, options.host, () => resolve());
   });

@@ -84,6 +84,13 @@ describe("column options", () => {
     expect(() => columnOptionsFrom(new Map([["codec", "zstd"]]))).toThrow(/unknown setting "codec"/);
     expect(() => columnOptionsFrom(new Map([["bss", "yes"]]))).toThrow(/bss=yes: expected off, on, auto/);
     expect(() => columnOptionsFrom(new Map([["rle-threshold", "2"]]))).toThrow(/from 0 to 1/);
-    expect(() => columnOptionsFrom(new Map([["compression", "lz4"], ["compression-level", "3"]]))).toThrow(/goes with zstd/);
+    expect(() =>
+      columnOptionsFrom(
+        new Map([
+          ["compression", "lz4"],
+          ["compression-level", "3"],
+        ]),
+      ),
+    ).toThrow(/goes with zstd/);
   });
 });

@@ -26,7 +26,9 @@ describe("lance-nd check", () => {
     const { cwd } = await table();
     const plain = cli(["check", "data/ocean.lance"], cwd);
     expect(plain).toMatchObject({ code: 0, stderr: "" });
-    expect(plain.stdout).toMatch(/^data\/ocean\.lance: ok\nversions: 3 of 3 open; latest 3, newest readable 3\nrows of version 3: 6 in 3 fragments, 0 unreadable\n$/);
+    expect(plain.stdout).toMatch(
+      /^data\/ocean\.lance: ok\nversions: 3 of 3 open; latest 3, newest readable 3\nrows of version 3: 6 in 3 fragments, 0 unreadable\n$/,
+    );
     const json = cli(["check", "data/ocean.lance", "--repair", "--json"], cwd);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, rows: 6, repair: null });
@@ -34,9 +36,15 @@ describe("lance-nd check", () => {
 
   it("a garbled latest manifest and a truncated data file: exit 1 with one line; --repair lists what it removed and leaves a readable table", async () => {
     const { cwd, uri } = await table();
-    writeFileSync(newest(join(uri, "_versions"), (f) => f.filter((x) => x.endsWith(".manifest")).sort()[0]!), "garbage");
+    writeFileSync(
+      newest(join(uri, "_versions"), (f) => f.filter((x) => x.endsWith(".manifest")).sort()[0]!),
+      "garbage",
+    );
     const data = join(uri, "data");
-    const oldest = newest(data, (f) => f.sort((a, b) => statSync(join(data, a)).mtimeMs - statSync(join(data, b)).mtimeMs)[0]!);
+    const oldest = newest(
+      data,
+      (f) => f.sort((a, b) => statSync(join(data, a)).mtimeMs - statSync(join(data, b)).mtimeMs)[0]!,
+    );
     truncateSync(oldest, Math.floor(statSync(oldest).size / 2));
 
     const found = cli(["check", "data/ocean.lance"], cwd);
@@ -45,12 +53,16 @@ describe("lance-nd check", () => {
     expect(found.stdout).toMatch(/version 3 does not open: /);
     expect(found.stdout).toMatch(/rows of version 2: 4 in 2 fragments, 2 unreadable/);
     expect(found.stderr.trim().split("\n")).toHaveLength(1);
-    expect(found.stderr).toMatch(/^lance-nd: cannot check data\/ocean\.lance \(data\/ocean\.lance is damaged: 1 version does not open, 2 unreadable rows \(run lance-nd check data\/ocean\.lance --repair\)\)$/m);
+    expect(found.stderr).toMatch(
+      /^lance-nd: cannot check data\/ocean\.lance \(data\/ocean\.lance is damaged: 1 version does not open, 2 unreadable rows \(run lance-nd check data\/ocean\.lance --repair\)\)$/m,
+    );
 
     const repaired = cli(["check", "data/ocean.lance", "--repair", "--json"], cwd);
     expect(repaired.stderr).toBe("");
     expect(repaired.code).toBe(0);
-    const report = JSON.parse(repaired.stdout) as { repair: { quarantined: string[]; deletedRows: { rowId: number }[]; ok: boolean } };
+    const report = JSON.parse(repaired.stdout) as {
+      repair: { quarantined: string[]; deletedRows: { rowId: number }[]; ok: boolean };
+    };
     expect(report.repair.ok).toBe(true);
     expect(report.repair.quarantined).toHaveLength(1);
     expect(report.repair.deletedRows.map((r) => r.rowId)).toEqual([0, 1]);

@@ -16,7 +16,9 @@ describe("demo", () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     const lines = run.stdout.trim().split("\n");
     expect(lines.length).toBeLessThanOrEqual(6);
-    expect(run.stdout).toMatch(/^write\s+lance-nd-demo\/ocean\.lance: 9 rows \(chunks of time=4, lat=30\), version \d+/m);
+    expect(run.stdout).toMatch(
+      /^write\s+lance-nd-demo\/ocean\.lance: 9 rows \(chunks of time=4, lat=30\), version \d+/m,
+    );
     expect(run.stdout).toMatch(/^query\s+project \[sst\] where `__stats__:sst`\.`max` > 28: [1-8] of 9 rows matched/m);
     expect(run.stdout).toMatch(/^plot\s+sst {2}time=0 \(15\) \(lat x lon, .*\) -> lance-nd-demo\/sst\.png$/m);
     const png = PNG.sync.read(readFileSync(join(cwd, "lance-nd-demo", "sst.png")));
@@ -28,7 +30,10 @@ describe("demo", () => {
     expect(cli(["demo", "--dir", "out"], cwd).code).toBe(0);
     const run = cli(["demo", "--dir", "out", "--json"], cwd);
     expect(run.code).toBe(0);
-    const summary = JSON.parse(run.stdout) as { write: { rows: number; version: number }; query: { matched: number; min: number; max: number } };
+    const summary = JSON.parse(run.stdout) as {
+      write: { rows: number; version: number };
+      query: { matched: number; min: number; max: number };
+    };
     expect(summary.write.rows).toBe(9);
     expect(summary.write.version).toBeGreaterThan(1);
     expect(summary.query.max).toBeGreaterThan(28);

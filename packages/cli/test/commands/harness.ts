@@ -31,7 +31,10 @@ export function cli(args: readonly string[], cwd = PACKAGE): CliRun {
 }
 
 /** Runs the command line and returns stdout as bytes (for `scan --arrow`). */
-export function cliBytes(args: readonly string[], cwd = PACKAGE): { code: number | null; stdout: Buffer; stderr: string } {
+export function cliBytes(
+  args: readonly string[],
+  cwd = PACKAGE,
+): { code: number | null; stdout: Buffer; stderr: string } {
   const run = spawnSync(process.execPath, [CLI, ...args], { cwd, maxBuffer: 256 * 1024 * 1024 });
   if (run.error !== undefined) throw run.error;
   return { code: run.status, stdout: run.stdout, stderr: run.stderr.toString("utf8") };
@@ -72,7 +75,10 @@ function fresh(): boolean {
   } catch {
     return false;
   }
-  return BUNDLED.every((pkg) => newest(join(PACKAGES, pkg, "src")) <= built) && statSync(join(PACKAGE, "package.json")).mtimeMs <= built;
+  return (
+    BUNDLED.every((pkg) => newest(join(PACKAGES, pkg, "src")) <= built) &&
+    statSync(join(PACKAGE, "package.json")).mtimeMs <= built
+  );
 }
 
 function newest(dir: string): number {

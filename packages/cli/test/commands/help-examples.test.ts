@@ -37,10 +37,16 @@ describe("--help examples", () => {
     mkdirSync(prep);
     expect(cli(["demo"], prep).code).toBe(0);
     expect(cli(["export", "lance-nd-demo/ocean.lance", join(sandbox, "sst-2000.nc")], prep).code).toBe(0);
-    expect(cli(["export", "lance-nd-demo/ocean.lance", join(sandbox, "waves-1.nc"), "--isel", "time=0:4"], prep).code).toBe(0);
-    expect(cli(["export", "lance-nd-demo/ocean.lance", join(sandbox, "sst.zarr"), "--format", "zarr"], prep).code).toBe(0);
+    expect(
+      cli(["export", "lance-nd-demo/ocean.lance", join(sandbox, "waves-1.nc"), "--isel", "time=0:4"], prep).code,
+    ).toBe(0);
+    expect(cli(["export", "lance-nd-demo/ocean.lance", join(sandbox, "sst.zarr"), "--format", "zarr"], prep).code).toBe(
+      0,
+    );
     const top = cli(["--help"]).stdout;
-    commands = [...top.slice(top.indexOf("Commands:")).matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]!).filter((c) => c !== "help");
+    commands = [...top.slice(top.indexOf("Commands:")).matchAll(/^ {2}([a-z]+) /gm)]
+      .map((m) => m[1]!)
+      .filter((c) => c !== "help");
   }, 120_000);
 
   it("every command shows at least one example, and each runs as typed in bash with exit 0", () => {
@@ -50,7 +56,11 @@ describe("--help examples", () => {
       const examples = examplesOf(cli([command, "--help"]).stdout);
       expect(examples.length, `${command} --help shows no example`).toBeGreaterThan(0);
       for (const example of examples) {
-        expect(runExample(example)).toEqual({ example, code: 0, stderr: expect.not.stringMatching(/command not found|unexpected EOF/) });
+        expect(runExample(example)).toEqual({
+          example,
+          code: 0,
+          stderr: expect.not.stringMatching(/command not found|unexpected EOF/),
+        });
         ran.push(example);
       }
     }

@@ -7,7 +7,10 @@ const skip = fixtureSkipReason();
 
 interface JsonRow {
   globalAttrs: Record<string, unknown>;
-  arrays: Record<string, { type: string; dims: { name: string; size: number }[]; attrs: Record<string, unknown>; values: unknown[] }>;
+  arrays: Record<
+    string,
+    { type: string; dims: { name: string; size: number }[]; attrs: Record<string, unknown>; values: unknown[] }
+  >;
 }
 
 function scanJson(table: string, ...args: string[]): JsonRow[] {
@@ -31,7 +34,12 @@ describe.skipIf(skip)("import", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^imported 1 file .* as 1 row into .*classic\.lance .*version \d+, 1 rows in the table/);
     const [row] = scanJson(table);
-    expect(row!.globalAttrs).toMatchObject({ id: "ocean-classic.nc", title: "Ocean fixture", Conventions: "CF-1.8", version: 3 });
+    expect(row!.globalAttrs).toMatchObject({
+      id: "ocean-classic.nc",
+      title: "Ocean fixture",
+      Conventions: "CF-1.8",
+      version: 3,
+    });
     const sst = row!.arrays.sst!;
     expect(sst.type).toBe("Float32");
     expect(sst.dims).toEqual([
@@ -97,16 +105,35 @@ describe.skipIf(skip)("import", () => {
     expect(cli(["import", fixture("ocean-classic.nc"), table]).code).toBe(0);
     const before = tableState(table);
     const cases: [string, string[], RegExp][] = [
-      ["a missing file", [fixture("waves-nc4.nc"), "/nonexistent/x.nc", table, "--mode", "append"], /\/nonexistent\/x\.nc: no such file/],
+      [
+        "a missing file",
+        [fixture("waves-nc4.nc"), "/nonexistent/x.nc", table, "--mode", "append"],
+        /\/nonexistent\/x\.nc: no such file/,
+      ],
       ["a corrupt file", [fixture("corrupt.nc"), table, "--mode", "append"], /corrupt\.nc: /],
-      ["a file that is not netCDF", [fixture("waves-nc4.nc"), join(import.meta.dirname, "harness.ts"), table, "--mode", "append"], /not a netCDF file/],
-      ["a chunk dim the file lacks", [fixture("waves-nc4.nc"), table, "--mode", "append", "--chunk", "depth=2"], /--chunk names depth, which the file does not have/],
-      ["--id with several files", [fixture("waves-nc4.nc"), fixture("ocean-nc4.nc"), table, "--mode", "append", "--id", "x"], /--id names one row set/],
+      [
+        "a file that is not netCDF",
+        [fixture("waves-nc4.nc"), join(import.meta.dirname, "harness.ts"), table, "--mode", "append"],
+        /not a netCDF file/,
+      ],
+      [
+        "a chunk dim the file lacks",
+        [fixture("waves-nc4.nc"), table, "--mode", "append", "--chunk", "depth=2"],
+        /--chunk names depth, which the file does not have/,
+      ],
+      [
+        "--id with several files",
+        [fixture("waves-nc4.nc"), fixture("ocean-nc4.nc"), table, "--mode", "append", "--id", "x"],
+        /--id names one row set/,
+      ],
       ["a create of an existing table", [fixture("waves-nc4.nc"), table], /exists/],
     ];
     for (const [what, args, message] of cases) {
       const run = cli(["import", ...args]);
-      const errors = run.stderr.trim().split("\n").filter((l) => !l.includes("warning:"));
+      const errors = run.stderr
+        .trim()
+        .split("\n")
+        .filter((l) => !l.includes("warning:"));
       expect({ what, code: run.code, lines: errors.length }).toEqual({ what, code: 1, lines: 1 });
       expect(errors[0], what).toMatch(/^lance-nd: cannot import into .*kept\.lance \(.*\)$/);
       expect(errors[0], what).toMatch(message);

@@ -26,7 +26,12 @@ describe.skipIf(skip)("maintenance", () => {
     const start = tableState(table);
     expect(start.rows).toBe(4);
 
-    const deleted = json<{ deleted: number; rows: number; version: number }>(["delete", table, "--where", "__global_attrs__.id = 'waves-nc4.nc'"]);
+    const deleted = json<{ deleted: number; rows: number; version: number }>([
+      "delete",
+      table,
+      "--where",
+      "__global_attrs__.id = 'waves-nc4.nc'",
+    ]);
     expect(deleted).toMatchObject({ deleted: 1, rows: 3 });
     expect(deleted.version).toBeGreaterThan(start.version);
 
@@ -54,7 +59,14 @@ describe.skipIf(skip)("maintenance", () => {
     expect(run.stdout).toMatch(/^widened "count" of .* to Int64: version \d+/);
     const vars = json<{ name: string; type: string }[]>(["vars", table]);
     expect(vars.find((v) => v.name === "count")?.type).toBe("Int64");
-    const rows = json<{ arrays: { count: { values: string[] } } }[]>(["scan", table, "--project", "count", "--limit", "1"]);
+    const rows = json<{ arrays: { count: { values: string[] } } }[]>([
+      "scan",
+      table,
+      "--project",
+      "count",
+      "--limit",
+      "1",
+    ]);
     expect(rows[0]!.arrays.count.values).toEqual(["7"]);
   });
 
@@ -63,21 +75,41 @@ describe.skipIf(skip)("maintenance", () => {
     const set = cli(["defaults", table, "--set", "compression=zstd,compression-level=5", "--set", "bss=on"]);
     expect(set.code).toBe(0);
     expect(set.stdout).toBe("compression=zstd\ncompression-level=5\nbss=on\n");
-    expect(json<Record<string, string>>(["defaults", table])).toEqual({ compression: "zstd", "compression-level": "5", bss: "on" });
+    expect(json<Record<string, string>>(["defaults", table])).toEqual({
+      compression: "zstd",
+      "compression-level": "5",
+      bss: "on",
+    });
   });
 
   it("failing maintenance exits with 1 with one line and changes nothing", () => {
     const before = tableState(table);
     const cases: [string, string[], RegExp][] = [
-      ["a delete with a bad filter", ["delete", table, "--where", "no_such_column = 1"], /^lance-nd: cannot delete from .*\(.*no_such_column/],
-      ["a restore of a version that does not exist", ["restore", table, "999"], /^lance-nd: cannot restore version 999 of /],
+      [
+        "a delete with a bad filter",
+        ["delete", table, "--where", "no_such_column = 1"],
+        /^lance-nd: cannot delete from .*\(.*no_such_column/,
+      ],
+      [
+        "a restore of a version that does not exist",
+        ["restore", table, "999"],
+        /^lance-nd: cannot restore version 999 of /,
+      ],
       ["a widen to a narrower type", ["widen", table, "sst", "int8"], /^lance-nd: cannot widen "sst" of .* to Int8 \(/],
       ["a widen of an unknown variable", ["widen", table, "salinity", "float64"], /salinity/],
-      ["defaults of a missing table", ["defaults", `${table}-missing`, "--set", "bss=on"], /^lance-nd: cannot change the defaults of .*-missing \(.*not found/],
+      [
+        "defaults of a missing table",
+        ["defaults", `${table}-missing`, "--set", "bss=on"],
+        /^lance-nd: cannot change the defaults of .*-missing \(.*not found/,
+      ],
     ];
     for (const [what, args, message] of cases) {
       const run = cli(args);
-      expect({ what, code: run.code, lines: run.stderr.trim().split("\n").length }).toEqual({ what, code: 1, lines: 1 });
+      expect({ what, code: run.code, lines: run.stderr.trim().split("\n").length }).toEqual({
+        what,
+        code: 1,
+        lines: 1,
+      });
       expect(run.stderr, what).toMatch(message);
     }
     expect(tableState(table)).toEqual(before);

@@ -39,7 +39,9 @@ describe.skipIf(skip)("reading a table", () => {
   it("vars: one line per variable with its type and attribute keys", () => {
     const run = cli(["vars", table]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^sst\s+Float32\s+yes\s+long_name, units, _FillValue, scale_factor, add_offset, valid_range(, _ChunkSizes)?$/m); // _ChunkSizes: README, Storage attributes
+    expect(run.stdout).toMatch(
+      /^sst\s+Float32\s+yes\s+long_name, units, _FillValue, scale_factor, add_offset, valid_range(, _ChunkSizes)?$/m,
+    ); // _ChunkSizes: README, Storage attributes
     expect(run.stdout).toMatch(/^name\s+Utf8\s+yes\s+long_name$/m);
   });
 
@@ -48,7 +50,9 @@ describe.skipIf(skip)("reading a table", () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^row 0 {2}id="ocean-nc4\.nc" {2}chunk_offset=\[0, 0, 0, 0\] {2}.*sst float32\(time=1, lat=4, lon=5\) \[100, 200, 300, 400, …\]/);
+    expect(lines[0]).toMatch(
+      /^row 0 {2}id="ocean-nc4\.nc" {2}chunk_offset=\[0, 0, 0, 0\] {2}.*sst float32\(time=1, lat=4, lon=5\) \[100, 200, 300, 400, …\]/,
+    );
     expect(lines[0]).toMatch(/name utf8\(lat=4\) \["south", "tropics S", "tropics N", "north"\]/);
     expect(lines[2]).toBe("2 rows");
   });
@@ -56,7 +60,10 @@ describe.skipIf(skip)("reading a table", () => {
   it("scan --where on the stats, --ndjson: one JSON row per line", () => {
     const run = cli(["scan", table, "--project", "swh", "--where", "`__stats__:swh`.max > 2.5", "--ndjson"]);
     expect(run.code).toBe(0);
-    const rows = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as { globalAttrs: { id: string } });
+    const rows = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { globalAttrs: { id: string } });
     expect(rows.map((r) => r.globalAttrs.id)).toEqual(["waves-nc4.nc"]);
   });
 
@@ -75,25 +82,46 @@ describe.skipIf(skip)("reading a table", () => {
     expect((JSON.parse(run.stdout) as unknown[]).length).toBeLessThan(4);
   });
 
-  it.skipIf(!hasTool("ncdump"))("export assembles the chunks of one dataset into a netCDF-4 file that ncdump reads", () => {
-    const out = join(dir, "ocean.nc");
-    const run = cli(["export", table, out, "--where", "__global_attrs__.id = 'ocean-nc4.nc'"]);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^wrote .*ocean\.nc: \d+ variables on \(time=3, lat=4, lon=5.*\) from 3 rows/);
-    const dump = spawnSync("ncdump", [out], { encoding: "utf8" });
-    expect(dump.status).toBe(0);
-    expect(dump.stdout).toMatch(/float sst\(time, lat, lon\)/);
-    expect(dump.stdout).toMatch(/sst:scale_factor = 0\.01f/);
-    expect(dump.stdout).toMatch(/:title = "Ocean fixture"/);
-    expect(dump.stdout).not.toMatch(/chunk_offset/);
-    expect(dump.stdout).toMatch(/ 1100, 1200, 1300, 1400, 1500,\s+1, 2, 3, 4, _,\s+101, 201/);
-  });
+  it.skipIf(!hasTool("ncdump"))(
+    "export assembles the chunks of one dataset into a netCDF-4 file that ncdump reads",
+    () => {
+      const out = join(dir, "ocean.nc");
+      const run = cli(["export", table, out, "--where", "__global_attrs__.id = 'ocean-nc4.nc'"]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^wrote .*ocean\.nc: \d+ variables on \(time=3, lat=4, lon=5.*\) from 3 rows/);
+      const dump = spawnSync("ncdump", [out], { encoding: "utf8" });
+      expect(dump.status).toBe(0);
+      expect(dump.stdout).toMatch(/float sst\(time, lat, lon\)/);
+      expect(dump.stdout).toMatch(/sst:scale_factor = 0\.01f/);
+      expect(dump.stdout).toMatch(/:title = "Ocean fixture"/);
+      expect(dump.stdout).not.toMatch(/chunk_offset/);
+      expect(dump.stdout).toMatch(/ 1100, 1200, 1300, 1400, 1500,\s+1, 2, 3, 4, _,\s+101, 201/);
+    },
+  );
 
   it("plot writes a PNG of a 2-D slice of the assembled dataset", () => {
     const out = join(dir, "sst.png");
-    const run = cli(["plot", table, "sst", "--where", "__global_attrs__.id = 'ocean-nc4.nc'", "--isel", "time=2", "-o", out, "--json"]);
+    const run = cli([
+      "plot",
+      table,
+      "sst",
+      "--where",
+      "__global_attrs__.id = 'ocean-nc4.nc'",
+      "--isel",
+      "time=2",
+      "-o",
+      out,
+      "--json",
+    ]);
     expect(run.code).toBe(0);
-    const summary = JSON.parse(run.stdout) as { title: string; rows: string; cols: string; min: number; max: number; rowsRead: number };
+    const summary = JSON.parse(run.stdout) as {
+      title: string;
+      rows: string;
+      cols: string;
+      min: number;
+      max: number;
+      rowsRead: number;
+    };
     // --isel reads only the chunk row of time 2 (the dataset is 3 rows, chunked time=1).
     expect(summary).toMatchObject({ rows: "lat", cols: "lon", rowsRead: 1 });
     // CF-decoded as xarray shows it: the fill value is missing, raw * 0.01 + 20.
@@ -109,15 +137,35 @@ describe.skipIf(skip)("reading a table", () => {
     const cases: [string, string[], RegExp][] = [
       ["a bad --where", ["scan", table, "--where", "sst >>> 3"], /^lance-nd: cannot scan .* \(/],
       ["an unknown column in --where", ["scan", table, "--where", "nope = 1"], /nope/],
-      ["an unknown variable to plot", ["plot", table, "salinity", "-o", "x.png"], /no variable "salinity" in the table \(it has /],
-      ["a plot that is not 2-D", ["plot", table, "sst", "--where", "__global_attrs__.id = 'ocean-nc4.nc'", "-o", "x.png"], /3 dims of size > 1 are left \(time, lat, lon\)/],
-      ["an export of several datasets", ["export", table, "x.nc"], /4 rows match the table and they are not chunks of one dataset/],
-      ["an export that matches nothing", ["export", table, "x.nc", "--where", "__global_attrs__.id = 'none'"], /no row matches --where/],
+      [
+        "an unknown variable to plot",
+        ["plot", table, "salinity", "-o", "x.png"],
+        /no variable "salinity" in the table \(it has /,
+      ],
+      [
+        "a plot that is not 2-D",
+        ["plot", table, "sst", "--where", "__global_attrs__.id = 'ocean-nc4.nc'", "-o", "x.png"],
+        /3 dims of size > 1 are left \(time, lat, lon\)/,
+      ],
+      [
+        "an export of several datasets",
+        ["export", table, "x.nc"],
+        /4 rows match the table and they are not chunks of one dataset/,
+      ],
+      [
+        "an export that matches nothing",
+        ["export", table, "x.nc", "--where", "__global_attrs__.id = 'none'"],
+        /no row matches --where/,
+      ],
       ["a version that does not exist", ["scan", table, "--version", "99"], /99/],
     ];
     for (const [what, args, message] of cases) {
       const run = cli(args, dir);
-      expect({ what, code: run.code, lines: run.stderr.trim().split("\n").length }).toEqual({ what, code: 1, lines: 1 });
+      expect({ what, code: run.code, lines: run.stderr.trim().split("\n").length }).toEqual({
+        what,
+        code: 1,
+        lines: 1,
+      });
       expect(run.stderr, what).toMatch(message);
     }
     expect(tableState(table)).toEqual(before);

@@ -11,7 +11,9 @@ import { cli, ensureBuilt, tempDir } from "./harness.js";
 
 function xarrayMissing(): string | undefined {
   const probe = spawnSync("/usr/bin/python3", ["-c", "import xarray, netCDF4"], { encoding: "utf8" });
-  return probe.status === 0 ? undefined : "/usr/bin/python3 with xarray and netCDF4 not found (apt-get install python3-xarray python3-netcdf4)";
+  return probe.status === 0
+    ? undefined
+    : "/usr/bin/python3 with xarray and netCDF4 not found (apt-get install python3-xarray python3-netcdf4)";
 }
 
 describe("region selections on the command line", () => {
@@ -23,51 +25,98 @@ describe("region selections on the command line", () => {
   }, 60_000);
 
   it("scan --isel: one block per chunk touched, cut, the single index dropped, chunk_offset = place in the selection", () => {
-    const run = cli(["scan", "lance-nd-demo/ocean.lance", "--project", "sst", "--isel", "time=5,lon=10:20", "--json"], dir);
+    const run = cli(
+      ["scan", "lance-nd-demo/ocean.lance", "--project", "sst", "--isel", "time=5,lon=10:20", "--json"],
+      dir,
+    );
     expect(run.code).toBe(0);
-    const rows = JSON.parse(run.stdout) as { globalAttrs: Record<string, unknown>; arrays: Record<string, { dims: { name: string; size: number }[] }> }[];
-    expect(rows.map((r) => r.globalAttrs.chunk_offset)).toEqual([[0, 0], [30, 0], [60, 0]]);
-    const dims = [{ name: "lat", size: 30 }, { name: "lon", size: 10 }];
+    const rows = JSON.parse(run.stdout) as {
+      globalAttrs: Record<string, unknown>;
+      arrays: Record<string, { dims: { name: string; size: number }[] }>;
+    }[];
+    expect(rows.map((r) => r.globalAttrs.chunk_offset)).toEqual([
+      [0, 0],
+      [30, 0],
+      [60, 0],
+    ]);
+    const dims = [
+      { name: "lat", size: 30 },
+      { name: "lon", size: 10 },
+    ];
     expect(rows.map((r) => r.arrays.sst?.dims)).toEqual([dims, dims, dims]);
   });
 
   it("plot --sel with an ISO date on a CF-time coordinate reads only the chunks of that time step", () => {
-    const run = cli(["plot", "lance-nd-demo/ocean.lance", "sst", "--sel", "time=2000-02-15", "-o", "feb.png", "--json"], dir);
+    const run = cli(
+      ["plot", "lance-nd-demo/ocean.lance", "sst", "--sel", "time=2000-02-15", "-o", "feb.png", "--json"],
+      dir,
+    );
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ rows: "lat", cols: "lon", rowsRead: 3 });
   });
 
   it("export of the chunks a stats filter selects (not starting at cell 0) writes their box", () => {
-    const run = cli(["export", "lance-nd-demo/ocean.lance", "late.nc", "--where", "__stats__:time.min >= 100", "--json"], dir);
+    const run = cli(
+      ["export", "lance-nd-demo/ocean.lance", "late.nc", "--where", "__stats__:time.min >= 100", "--json"],
+      dir,
+    );
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ rows: 6, grid: [{ name: "time", size: 8 }, { name: "lat", size: 90 }, { name: "lon", size: 180 }] });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      rows: 6,
+      grid: [
+        { name: "time", size: 8 },
+        { name: "lat", size: 90 },
+        { name: "lon", size: 180 },
+      ],
+    });
   });
 
   it("a selection out of range, an unknown dim or a non-monotonic range is one line, exit 1", () => {
-    for (const args of [["--isel", "time=12"], ["--isel", "depth=0"], ["--sel", "lat=95"]]) {
+    for (const args of [
+      ["--isel", "time=12"],
+      ["--isel", "depth=0"],
+      ["--sel", "lat=95"],
+    ]) {
       const run = cli(["scan", "lance-nd-demo/ocean.lance", ...args], dir);
       expect(run.code, args.join(" ")).toBe(1);
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
     }
-    expect(cli(["scan", "lance-nd-demo/ocean.lance", "--isel", "time=12"], dir).stderr).toMatch(/index 12 along "time" is out of range for size 12/);
+    expect(cli(["scan", "lance-nd-demo/ocean.lance", "--isel", "time=12"], dir).stderr).toMatch(
+      /index 12 along "time" is out of range for size 12/,
+    );
   });
 
-  it.skipIf(xarrayMissing() !== undefined && process.env.CI !== "true")("export --isel/--sel writes the window as netCDF-4, equal to xarray's selection of the whole export", () => {
-    expect(cli(["export", "lance-nd-demo/ocean.lance", "full.nc"], dir).code).toBe(0);
-    const run = cli(["export", "lance-nd-demo/ocean.lance", "window.nc", "--isel", "time=1:6", "--sel", "lat=30:-30", "--json"], dir);
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ rows: 2, grid: [{ name: "time", size: 5 }, { name: "lat", size: 30 }, { name: "lon", size: 180 }] });
-    const check = [
-      "import sys, numpy as np, xarray as xr, netCDF4",
-      "assert netCDF4.Dataset(sys.argv[2]).data_model == 'NETCDF4'",
-      "full = xr.open_dataset(sys.argv[1], decode_times=False).isel(time=slice(1, 6)).sel(lat=slice(-30, 30))",
-      "win = xr.open_dataset(sys.argv[2], decode_times=False)",
-      "assert sorted(full.variables) == sorted(win.variables), (list(full.variables), list(win.variables))",
-      "for name in full.variables: np.testing.assert_array_equal(full[name].values, win[name].values, err_msg=name)",
-      "print('ok', dict(win.sizes))",
-    ].join("\n");
-    const py = spawnSync("/usr/bin/python3", ["-c", check, join(dir, "full.nc"), join(dir, "window.nc")], { encoding: "utf8" });
-    expect(py.stderr).toBe("");
-    expect(py.stdout).toMatch(/^ok \{'time': 5, 'lat': 30, 'lon': 180\}/);
-  });
+  it.skipIf(xarrayMissing() !== undefined && process.env.CI !== "true")(
+    "export --isel/--sel writes the window as netCDF-4, equal to xarray's selection of the whole export",
+    () => {
+      expect(cli(["export", "lance-nd-demo/ocean.lance", "full.nc"], dir).code).toBe(0);
+      const run = cli(
+        ["export", "lance-nd-demo/ocean.lance", "window.nc", "--isel", "time=1:6", "--sel", "lat=30:-30", "--json"],
+        dir,
+      );
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        rows: 2,
+        grid: [
+          { name: "time", size: 5 },
+          { name: "lat", size: 30 },
+          { name: "lon", size: 180 },
+        ],
+      });
+      const check = [
+        "import sys, numpy as np, xarray as xr, netCDF4",
+        "assert netCDF4.Dataset(sys.argv[2]).data_model == 'NETCDF4'",
+        "full = xr.open_dataset(sys.argv[1], decode_times=False).isel(time=slice(1, 6)).sel(lat=slice(-30, 30))",
+        "win = xr.open_dataset(sys.argv[2], decode_times=False)",
+        "assert sorted(full.variables) == sorted(win.variables), (list(full.variables), list(win.variables))",
+        "for name in full.variables: np.testing.assert_array_equal(full[name].values, win[name].values, err_msg=name)",
+        "print('ok', dict(win.sizes))",
+      ].join("\n");
+      const py = spawnSync("/usr/bin/python3", ["-c", check, join(dir, "full.nc"), join(dir, "window.nc")], {
+        encoding: "utf8",
+      });
+      expect(py.stderr).toBe("");
+      expect(py.stdout).toMatch(/^ok \{'time': 5, 'lat': 30, 'lon': 180\}/);
+    },
+  );
 });

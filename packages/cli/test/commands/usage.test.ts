@@ -9,9 +9,17 @@ describe("usage errors exit with 2 and one line", () => {
     ["an unknown option", ["info", "t.lance", "--colour"], /^lance-nd: unknown option '--colour'/],
     ["a missing argument", ["restore", "t.lance"], /^lance-nd: missing required argument 'version'/],
     ["a missing required option", ["delete", "t.lance"], /^lance-nd: required option '--where <sql>' not specified/],
-    ["a bad duration", ["cleanup", "t.lance", "--older-than", "7w"], /argument '7w' is invalid\. expected a number and a unit/],
+    [
+      "a bad duration",
+      ["cleanup", "t.lance", "--older-than", "7w"],
+      /argument '7w' is invalid\. expected a number and a unit/,
+    ],
     ["a bad type name", ["widen", "t.lance", "sst", "complex64"], /unknown type "complex64"/],
-    ["a bad --mode", ["import", "a.nc", "t.lance", "--mode", "upsert"], /argument 'upsert' is invalid\. Allowed choices are create, append, replace, overwrite/],
+    [
+      "a bad --mode",
+      ["import", "a.nc", "t.lance", "--mode", "upsert"],
+      /argument 'upsert' is invalid\. Allowed choices are create, append, replace, overwrite/,
+    ],
     ["a bad --isel", ["plot", "t.lance", "sst", "--isel", "time"], /expected name=value/],
   ])("%s", (_what, args, message) => {
     const run = cli(args);
@@ -32,7 +40,22 @@ describe("help and version exit with 0", () => {
   it("--help lists every command and the exit codes", () => {
     const run = cli(["--help"]);
     expect(run.code).toBe(0);
-    for (const command of ["demo", "import", "export", "info", "vars", "scan", "delete", "compact", "cleanup", "versions", "restore", "widen", "defaults", "plot"]) {
+    for (const command of [
+      "demo",
+      "import",
+      "export",
+      "info",
+      "vars",
+      "scan",
+      "delete",
+      "compact",
+      "cleanup",
+      "versions",
+      "restore",
+      "widen",
+      "defaults",
+      "plot",
+    ]) {
       expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, "m"));
     }
     expect(run.stdout).toMatch(/Exit codes: 0 success, 1 .*, 2 a usage error/);

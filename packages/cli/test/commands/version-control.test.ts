@@ -33,23 +33,40 @@ describe.skipIf(skip)("tag and branch", () => {
     ]);
     expect(cli(["tag", table]).stdout).toBe(`first  version 1\nv1     version ${main.version}\n`);
 
-    expect(json<{ branch: string; rows: number }>(["branch", table, "trial"])).toMatchObject({ branch: "trial", rows: main.rows });
+    expect(json<{ branch: string; rows: number }>(["branch", table, "trial"])).toMatchObject({
+      branch: "trial",
+      rows: main.rows,
+    });
     expect(json<{ rows: number }>(["branch", table, "old", "--from", "1"]).rows).toBeLessThan(main.rows);
     expect(json(["branch", table])).toEqual([
       { name: "old", parentBranch: null, parentVersion: 1 },
       { name: "trial", parentBranch: null, parentVersion: main.version },
     ]);
-    expect(json<{ deleted: number }>(["delete", table, "--branch", "trial", "--where", "__global_attrs__.id = 'waves-nc4.nc'"]).deleted).toBe(1);
+    expect(
+      json<{ deleted: number }>([
+        "delete",
+        table,
+        "--branch",
+        "trial",
+        "--where",
+        "__global_attrs__.id = 'waves-nc4.nc'",
+      ]).deleted,
+    ).toBe(1);
     const onBranch = json<{ rows: number; branch: string; tags: unknown[] }>(["info", table, "--branch", "trial"]);
     expect(onBranch).toMatchObject({ branch: "trial", rows: main.rows - 1 });
-    expect(cli(["info", table, "--branch", "trial"]).stdout).toMatch(/^table {8}.*\nbranch {7}trial\ntags {9}first=1, v1=\d+\n/);
+    expect(cli(["info", table, "--branch", "trial"]).stdout).toMatch(
+      /^table {8}.*\nbranch {7}trial\ntags {9}first=1, v1=\d+\n/,
+    );
     expect(json<{ version: number }[]>(["versions", table, "--branch", "trial"]).length).toBe(2);
     expect(json<unknown[]>(["vars", table, "--branch", "trial"]).length).toBeGreaterThan(0);
     expect(cli(["scan", table, "--branch", "trial", "--limit", "1"]).code).toBe(0);
     // A branch's versions start at its fork version: restore the fork.
     expect(json<{ version: number }[]>(["versions", table, "--branch", "trial"])[0]!.version).toBe(main.version);
     expect(json<{ rows: number }>(["restore", table, String(main.version), "--branch", "trial"]).rows).toBe(main.rows);
-    expect(json<{ rows: number; version: number }>(["info", table])).toMatchObject({ rows: main.rows, version: main.version });
+    expect(json<{ rows: number; version: number }>(["info", table])).toMatchObject({
+      rows: main.rows,
+      version: main.version,
+    });
 
     expect(json(["branch", table, "--delete", "old"])).toEqual({ table, removed: "old" });
     expect(json(["tag", table, "--delete", "first"])).toEqual({ table, removed: "first" });

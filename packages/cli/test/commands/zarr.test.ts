@@ -28,7 +28,11 @@ const skip = missing !== undefined && process.env.CI !== "true";
 if (skip) console.warn(`zarr CLI tests skipped: ${missing}`);
 
 function python(script: string, ...args: string[]): string {
-  return execFileSync(PYTHON, [join(SCRIPTS, script), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
+  return execFileSync(PYTHON, [join(SCRIPTS, script), ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 << 20,
+  });
 }
 
 interface XarrayView {
@@ -37,7 +41,10 @@ interface XarrayView {
 }
 interface JsonRow {
   globalAttrs: Record<string, unknown>;
-  arrays: Record<string, { type: string; dims: { name: string; size: number }[]; attrs: Record<string, unknown>; values: unknown[] }>;
+  arrays: Record<
+    string,
+    { type: string; dims: { name: string; size: number }[]; attrs: Record<string, unknown>; values: unknown[] }
+  >;
 }
 
 function scanJson(table: string): JsonRow[] {
@@ -49,7 +56,8 @@ function scanJson(table: string): JsonRow[] {
 
 /** A scanned JSON value as xarray_view.py spells it (NaN and infinities as strings, 64-bit integers as numbers). */
 function spelled(value: unknown): unknown {
-  if (typeof value === "number" && !Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
+  if (typeof value === "number" && !Number.isFinite(value))
+    return Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
   if (typeof value === "string" && /^-?\d+$/.test(value)) return Number(value);
   if (value === null) return "NaN";
   if (Array.isArray(value)) return value.map(spelled);
@@ -66,41 +74,57 @@ describe.skipIf(skip)("lance-nd import / export with Zarr stores", () => {
     stores = join(dir, "stores");
     mkdirSync(stores);
     python("xarray_v2_stores.py", stores);
-    expected = JSON.parse(execFileSync("cat", [join(stores, "expected.json")], { encoding: "utf8" })) as Record<string, XarrayView>;
+    expected = JSON.parse(execFileSync("cat", [join(stores, "expected.json")], { encoding: "utf8" })) as Record<
+      string,
+      XarrayView
+    >;
   }, 120_000);
 
-  it.each(["example_1.zarr", "cf.zarr"])("a store written by xarray's to_zarr (%s) imports with --cf raw as xarray shows it, value by value", (name) => {
-    const table = join(dir, `${name}.lance`);
-    const run = cli(["import", join(stores, name), table, "--cf", "raw"]);
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/as 1 row into/);
-    const rows = scanJson(table);
-    expect(rows).toHaveLength(1);
-    const row = rows[0]!;
-    const view = expected[name]!;
-    expect(row.globalAttrs.id).toBe(name);
-    for (const [key, value] of Object.entries(view.attrs)) expect(spelled(row.globalAttrs[key]), key).toEqual(value);
-    expect(Object.keys(row.arrays).sort()).toEqual(Object.keys(view.variables).sort());
-    for (const [varName, v] of Object.entries(view.variables)) {
-      const got = row.arrays[varName]!;
-      expect(got.dims.map((d) => d.name), varName).toEqual(v.dims);
-      expect(got.dims.map((d) => d.size), varName).toEqual(v.shape);
-      expect(spelled(got.values), varName).toEqual(v.values);
-      for (const [key, value] of Object.entries(v.attrs)) expect(spelled(got.attrs[key]), `${varName}/${key}`).toEqual(value);
-    }
-  });
+  it.each(["example_1.zarr", "cf.zarr"])(
+    "a store written by xarray's to_zarr (%s) imports with --cf raw as xarray shows it, value by value",
+    (name) => {
+      const table = join(dir, `${name}.lance`);
+      const run = cli(["import", join(stores, name), table, "--cf", "raw"]);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/as 1 row into/);
+      const rows = scanJson(table);
+      expect(rows).toHaveLength(1);
+      const row = rows[0]!;
+      const view = expected[name]!;
+      expect(row.globalAttrs.id).toBe(name);
+      for (const [key, value] of Object.entries(view.attrs)) expect(spelled(row.globalAttrs[key]), key).toEqual(value);
+      expect(Object.keys(row.arrays).sort()).toEqual(Object.keys(view.variables).sort());
+      for (const [varName, v] of Object.entries(view.variables)) {
+        const got = row.arrays[varName]!;
+        expect(
+          got.dims.map((d) => d.name),
+          varName,
+        ).toEqual(v.dims);
+        expect(
+          got.dims.map((d) => d.size),
+          varName,
+        ).toEqual(v.shape);
+        expect(spelled(got.values), varName).toEqual(v.values);
+        for (const [key, value] of Object.entries(v.attrs))
+          expect(spelled(got.attrs[key]), `${varName}/${key}`).toEqual(value);
+      }
+    },
+  );
 
-  it.each(["example_1.zarr", "cf.zarr"])("export --format zarr --zarr-version 2 of an imported store: xr.open_zarr sees the original dataset (%s)", (name) => {
-    const table = join(dir, `again-${name}.lance`);
-    expect(cli(["import", join(stores, name), table, "--cf", "raw"]).code).toBe(0);
-    const out = join(dir, `v2-${name}`);
-    const run = cli(["export", table, out, "--format", "zarr", "--zarr-version", "2", "--json"]);
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ file: out, format: "zarr", rows: 1 });
-    expect(JSON.parse(python("xarray_same.py", join(stores, name), out))).toEqual({ identical: true });
-  });
+  it.each(["example_1.zarr", "cf.zarr"])(
+    "export --format zarr --zarr-version 2 of an imported store: xr.open_zarr sees the original dataset (%s)",
+    (name) => {
+      const table = join(dir, `again-${name}.lance`);
+      expect(cli(["import", join(stores, name), table, "--cf", "raw"]).code).toBe(0);
+      const out = join(dir, `v2-${name}`);
+      const run = cli(["export", table, out, "--format", "zarr", "--zarr-version", "2", "--json"]);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ file: out, format: "zarr", rows: 1 });
+      expect(JSON.parse(python("xarray_same.py", join(stores, name), out))).toEqual({ identical: true });
+    },
+  );
 
   it("netCDF -> table -> Zarr (v3, zstd) -> table gives the same rows", () => {
     const first = join(dir, "nc.lance");
@@ -133,7 +157,9 @@ describe.skipIf(skip)("lance-nd import / export with Zarr stores", () => {
       expect(run.stderr).toMatch(/^lance-nd: cannot import into .*never\.lance \(/);
       expect(existsSync(table), input).toBe(false);
     }
-    expect(cli(["import", join(stores, "complex.zarr"), join(dir, "t.lance")]).stderr).toMatch(/complex.*nd-arrow has no complex type/);
+    expect(cli(["import", join(stores, "complex.zarr"), join(dir, "t.lance")]).stderr).toMatch(
+      /complex.*nd-arrow has no complex type/,
+    );
 
     const table = join(dir, "kept.lance");
     expect(cli(["import", join(stores, "example_1.zarr"), table]).code).toBe(0);
@@ -177,7 +203,11 @@ describe.skipIf(skip)("lance-nd import / export with Zarr stores", () => {
     const lines = /### Zarr\n\n```sh\n([\s\S]*?)```/.exec(readme)![1]!.trim().split("\n");
     expect(lines).toHaveLength(4);
     for (const example of lines) {
-      const run = spawnSync("bash", ["-c", example], { cwd: sandbox, encoding: "utf8", env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` } });
+      const run = spawnSync("bash", ["-c", example], {
+        cwd: sandbox,
+        encoding: "utf8",
+        env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` },
+      });
       expect({ example, code: run.status, stderr: run.stderr }).toEqual({ example, code: 0, stderr: "" });
     }
     expect(existsSync(join(sandbox, "ocean-v2.zarr", ".zmetadata"))).toBe(true);

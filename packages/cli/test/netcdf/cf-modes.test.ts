@@ -9,7 +9,10 @@ const XARRAY_DATA = "/usr/lib/python3/dist-packages/xarray/tests/data";
 
 function ok(args: string[]): string {
   const run = cli(args);
-  expect(run.stderr.split("\n").filter((l) => l !== "" && !l.includes("warning:")), args.join(" ")).toEqual([]);
+  expect(
+    run.stderr.split("\n").filter((l) => l !== "" && !l.includes("warning:")),
+    args.join(" "),
+  ).toEqual([]);
   expect(run.code, args.join(" ")).toBe(0);
   return run.stdout;
 }
@@ -19,52 +22,67 @@ interface JsonRow {
   arrays: Record<string, { type: string; values: unknown[] }>;
 }
 
-describe.skipIf(skip !== undefined)(`--cf mask and decode, compared with netCDF4-python${skip ? ` (${skip})` : ""}`, () => {
-  let dir: string;
-  let packed: string;
-  beforeAll(() => {
-    ensureBuilt();
-    dir = tempDir();
-    packed = join(xarrayFixtures(), "packed.nc");
-  });
+describe.skipIf(skip !== undefined)(
+  `--cf mask and decode, compared with netCDF4-python${skip ? ` (${skip})` : ""}`,
+  () => {
+    let dir: string;
+    let packed: string;
+    beforeAll(() => {
+      ensureBuilt();
+      dir = tempDir();
+      packed = join(xarrayFixtures(), "packed.nc");
+    });
 
-  const scan = (table: string, ...args: string[]): JsonRow[] => JSON.parse(ok(["scan", table, "--json", ...args])) as JsonRow[];
+    const scan = (table: string, ...args: string[]): JsonRow[] =>
+      JSON.parse(ok(["scan", table, "--json", ...args])) as JsonRow[];
 
-  it("decode: values are netCDF4's mask-and-scale, times its num2date", () => {
-    const table = join(dir, "decode.lance");
-    ok(["import", packed, table, "--cf", "decode"]);
-    const [row] = scan(table);
-    const oracle = netcdf4Masked(packed);
-    expect(row!.arrays.sst!.type).toBe("Float32");
-    expect(row!.arrays.sst!.values).toEqual(oracle.sst!.values);
-    expect(row!.arrays.time!.type).toBe("Timestamp<SECOND, UTC>");
-    expect(row!.arrays.time!.values).toEqual(oracle.time!.epochMicroseconds!.map((us) => (us === null ? null : us / 1000)));
-  });
+    it("decode: values are netCDF4's mask-and-scale, times its num2date", () => {
+      const table = join(dir, "decode.lance");
+      ok(["import", packed, table, "--cf", "decode"]);
+      const [row] = scan(table);
+      const oracle = netcdf4Masked(packed);
+      expect(row!.arrays.sst!.type).toBe("Float32");
+      expect(row!.arrays.sst!.values).toEqual(oracle.sst!.values);
+      expect(row!.arrays.time!.type).toBe("Timestamp<SECOND, UTC>");
+      expect(row!.arrays.time!.values).toEqual(
+        oracle.time!.epochMicroseconds!.map((us) => (us === null ? null : us / 1000)),
+      );
+    });
 
-  it("mask: fills are nulls in the stored type, example_1's default fills (no _FillValue) too", () => {
-    const table = join(dir, "mask.lance");
-    ok(["import", packed, table]);
-    const [row] = scan(table);
-    const oracle = netcdf4Masked(packed);
-    expect(row!.arrays.sst!.type).toBe("Int16");
-    const nulls = (values: unknown[]): number[] => values.flatMap((v, i) => (v === null ? [i] : []));
-    expect(nulls(row!.arrays.sst!.values)).toEqual(nulls(oracle.sst!.values));
-    const example = join(XARRAY_DATA, "example_1.nc");
-    if (!existsSync(example)) return;
-    const other = join(dir, "example.lance");
-    ok(["import", example, other]);
-    expect(scan(other)[0]!.arrays.temp!.values).toEqual(netcdf4Masked(example).temp!.values);
-  });
+    it("mask: fills are nulls in the stored type, example_1's default fills (no _FillValue) too", () => {
+      const table = join(dir, "mask.lance");
+      ok(["import", packed, table]);
+      const [row] = scan(table);
+      const oracle = netcdf4Masked(packed);
+      expect(row!.arrays.sst!.type).toBe("Int16");
+      const nulls = (values: unknown[]): number[] => values.flatMap((v, i) => (v === null ? [i] : []));
+      expect(nulls(row!.arrays.sst!.values)).toEqual(nulls(oracle.sst!.values));
+      const example = join(XARRAY_DATA, "example_1.nc");
+      if (!existsSync(example)) return;
+      const other = join(dir, "example.lance");
+      ok(["import", example, other]);
+      expect(scan(other)[0]!.arrays.temp!.values).toEqual(netcdf4Masked(example).temp!.values);
+    });
 
-  it("a fill value is never a stats min or max under mask and decode; raw keeps it", () => {
-    for (const [mode, matches] of [["raw", 1], ["mask", 0], ["decode", 0]] as const) {
-      const table = join(dir, `stats-${mode}.lance`);
-      ok(["import", packed, table, "--cf", mode, "--mode", "overwrite"]);
-      const rows = scan(table, "--project", "lat", "--where", "`__stats__:sst`.min < -1000");
-      expect({ mode, rows: rows.length }).toEqual({ mode, rows: matches });
-    }
-    const decoded = scan(join(dir, "stats-decode.lance"), "--project", "lat", "--where", "`__stats__:sst`.min >= 14.9 AND `__stats__:sst`.max <= 35");
-    expect(decoded).toHaveLength(1);
-  });
-});
-
+    it("a fill value is never a stats min or max under mask and decode; raw keeps it", () => {
+      for (const [mode, matches] of [
+        ["raw", 1],
+        ["mask", 0],
+        ["decode", 0],
+      ] as const) {
+        const table = join(dir, `stats-${mode}.lance`);
+        ok(["import", packed, table, "--cf", mode, "--mode", "overwrite"]);
+        const rows = scan(table, "--project", "lat", "--where", "`__stats__:sst`.min < -1000");
+        expect({ mode, rows: rows.length }).toEqual({ mode, rows: matches });
+      }
+      const decoded = scan(
+        join(dir, "stats-decode.lance"),
+        "--project",
+        "lat",
+        "--where",
+        "`__stats__:sst`.min >= 14.9 AND `__stats__:sst`.max <= 35",
+      );
+      expect(decoded).toHaveLength(1);
+    });
+  },
+);

@@ -8,7 +8,10 @@ const skip = pythonSkipReason();
 
 function ok(args: string[]): string {
   const run = cli(args);
-  expect(run.stderr.split("\n").filter((l) => l !== "" && !l.includes("warning:")), args.join(" ")).toEqual([]);
+  expect(
+    run.stderr.split("\n").filter((l) => l !== "" && !l.includes("warning:")),
+    args.join(" "),
+  ).toEqual([]);
   expect(run.code, args.join(" ")).toBe(0);
   return run.stdout;
 }
@@ -41,7 +44,9 @@ describe.skipIf(skip !== undefined)(`importing again${skip ? ` (${skip})` : ""}`
     expect(run.stderr).toMatch(/already has rows with id "packed\.nc"; use --mode replace/);
     expect(tableState(table)).toEqual(before);
     for (let round = 1; round <= 2; round++) {
-      const summary = JSON.parse(ok(["import", join(fixtures, "packed.nc"), table, "--mode", "replace", "--chunk", "time=1", "--json"])) as { replacedRows: number; totalRows: number };
+      const summary = JSON.parse(
+        ok(["import", join(fixtures, "packed.nc"), table, "--mode", "replace", "--chunk", "time=1", "--json"]),
+      ) as { replacedRows: number; totalRows: number };
       expect(summary).toMatchObject({ replacedRows: 3, totalRows: 3 });
       expect(tableState(table)).toEqual({ rows: 3, version: before.version + 2 * round });
     }

@@ -18,7 +18,8 @@ const SCRIPTS = fileURLToPath(new URL("../../../netcdf/scripts/", import.meta.ur
 export function pythonSkipReason(): string | undefined {
   if (process.env.CI === "true") return undefined;
   if (spawnSync(PYTHON, ["-c", "import xarray, netCDF4"], { stdio: "ignore" }).status === 0) return undefined;
-  const reason = "xarray/netCDF4 oracle skipped: /usr/bin/python3 with xarray and netCDF4 not found (apt-get install python3-xarray python3-netcdf4)";
+  const reason =
+    "xarray/netCDF4 oracle skipped: /usr/bin/python3 with xarray and netCDF4 not found (apt-get install python3-xarray python3-netcdf4)";
   console.warn(reason);
   return reason;
 }
@@ -40,7 +41,18 @@ export interface XarrayDump {
   dims: Record<string, number>;
   unlimited: string[];
   attrs: Record<string, DumpAttr>;
-  variables: Record<string, { dims: string[]; dtype: string; shape: number[]; values: unknown[]; attrs: Record<string, DumpAttr>; chunksizes: number[] | null; complevel: number | null }>;
+  variables: Record<
+    string,
+    {
+      dims: string[];
+      dtype: string;
+      shape: number[];
+      values: unknown[];
+      attrs: Record<string, DumpAttr>;
+      chunksizes: number[] | null;
+      complevel: number | null;
+    }
+  >;
 }
 
 /** xarray's view of files (one Python start for all). */
@@ -49,7 +61,9 @@ export function xarrayDump(...paths: string[]): XarrayDump[] {
 }
 
 /** netCDF4-python's automatic mask-and-scale of each numeric variable (null = masked), and num2date of CF times. */
-export function netcdf4Masked(path: string): Record<string, { dtype: string; values: (number | string | null)[]; epochMicroseconds?: (number | null)[] }> {
+export function netcdf4Masked(
+  path: string,
+): Record<string, { dtype: string; values: (number | string | null)[]; epochMicroseconds?: (number | null)[] }> {
   return (JSON.parse(python([join(SCRIPTS, "xarray-dump.py"), "--mask", path])) as never[])[0]!;
 }
 

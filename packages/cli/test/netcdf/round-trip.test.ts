@@ -13,15 +13,25 @@ const GSHHG = "/usr/share/gmt-gshhg/binned_GSHHS_c.nc";
 
 /** Real files no one here wrote; missing ones fail under CI (the oracle skip covers a machine without Python). */
 function realFiles(): string[] {
-  const files = [join(XARRAY_DATA, "example_1.nc"), join(XARRAY_DATA, "bears.nc"), join(SCIPY_DATA, "example_1.nc"), join(SCIPY_DATA, "example_2.nc"), GSHHG];
+  const files = [
+    join(XARRAY_DATA, "example_1.nc"),
+    join(XARRAY_DATA, "bears.nc"),
+    join(SCIPY_DATA, "example_1.nc"),
+    join(SCIPY_DATA, "example_2.nc"),
+    GSHHG,
+  ];
   const missing = files.filter((f) => !existsSync(f));
-  if (missing.length > 0 && process.env.CI === "true") throw new Error(`test files missing: ${missing.join(", ")} (installed by .ci/run)`);
+  if (missing.length > 0 && process.env.CI === "true")
+    throw new Error(`test files missing: ${missing.join(", ")} (installed by .ci/run)`);
   return files.filter((f) => existsSync(f));
 }
 
 function ok(args: string[]): string {
   const run = cli(args);
-  expect(run.stderr.split("\n").filter((l) => l !== "" && !l.includes("warning:")), args.join(" ")).toEqual([]);
+  expect(
+    run.stderr.split("\n").filter((l) => l !== "" && !l.includes("warning:")),
+    args.join(" "),
+  ).toEqual([]);
   expect(run.code, args.join(" ")).toBe(0);
   return run.stdout;
 }
@@ -35,10 +45,20 @@ function expectSameFile(source: string, exported: string): void {
   expect(Object.keys(b.variables).sort(), source).toEqual(Object.keys(a.variables).sort());
   for (const [name, v] of Object.entries(a.variables)) {
     const w = b.variables[name]!;
-    expect({ name, dims: w.dims, dtype: w.dtype, shape: w.shape }).toEqual({ name, dims: v.dims, dtype: v.dtype, shape: v.shape });
+    expect({ name, dims: w.dims, dtype: w.dtype, shape: w.shape }).toEqual({
+      name,
+      dims: v.dims,
+      dtype: v.dtype,
+      shape: v.shape,
+    });
     expect(w.values, `${source} ${name} values`).toEqual(v.values);
     expect(w.attrs, `${source} ${name} attributes`).toEqual(v.attrs);
-    if (netcdf4) expect({ name, chunks: w.chunksizes, level: w.complevel }).toEqual({ name, chunks: v.chunksizes, level: v.complevel });
+    if (netcdf4)
+      expect({ name, chunks: w.chunksizes, level: w.complevel }).toEqual({
+        name,
+        chunks: v.chunksizes,
+        level: v.complevel,
+      });
   }
 }
 
@@ -66,12 +86,15 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
     for (const [i, file] of files.entries()) expectSameFile(file, join(dir, `real-${i}.nc`));
   });
 
-  it.each(["raw", "mask", "decode"])("--cf %s: a packed int16 file with fills, CF times, a char variable and an unlimited dim comes back exactly", (mode) => {
-    const table = join(dir, `packed-${mode}.lance`);
-    ok(["import", join(fixtures, "packed.nc"), table, "--cf", mode]);
-    ok(["export", table, join(dir, `packed-${mode}.nc`)]);
-    expectSameFile(join(fixtures, "packed.nc"), join(dir, `packed-${mode}.nc`));
-  });
+  it.each(["raw", "mask", "decode"])(
+    "--cf %s: a packed int16 file with fills, CF times, a char variable and an unlimited dim comes back exactly",
+    (mode) => {
+      const table = join(dir, `packed-${mode}.lance`);
+      ok(["import", join(fixtures, "packed.nc"), table, "--cf", mode]);
+      ok(["export", table, join(dir, `packed-${mode}.nc`)]);
+      expectSameFile(join(fixtures, "packed.nc"), join(dir, `packed-${mode}.nc`));
+    },
+  );
 
   it("--compression and --chunks override what the source had", () => {
     const table = join(dir, "packed-raw.lance");
@@ -80,4 +103,3 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
     expect({ chunks: sst.chunksizes, level: sst.complevel }).toEqual({ chunks: [3, 4, 5], level: 9 });
   });
 });
-

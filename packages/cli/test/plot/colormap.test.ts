@@ -16,7 +16,8 @@ function missing(): string | undefined {
 }
 
 const reason = missing();
-if (reason !== undefined && process.env.CI === "true") throw new Error(`the matplotlib oracle must run in CI: ${reason}`);
+if (reason !== undefined && process.env.CI === "true")
+  throw new Error(`the matplotlib oracle must run in CI: ${reason}`);
 if (reason !== undefined) console.warn(`matplotlib oracle skipped: ${reason}`);
 
 /** matplotlib's colours of each map at 0, 1/255, ..., 1, each channel rounded to 0..255. */

@@ -6,7 +6,11 @@ describe("bitmap font", () => {
     for (const c of "0123456789.-+eE ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz/()_:%°") {
       const bits = glyph(c);
       expect(bits.length, c).toBe(GLYPH_WIDTH * GLYPH_HEIGHT);
-      if (c !== " ") expect(bits.some((b) => b === 1), c).toBe(true);
+      if (c !== " ")
+        expect(
+          bits.some((b) => b === 1),
+          c,
+        ).toBe(true);
     }
   });
 

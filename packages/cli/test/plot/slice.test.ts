@@ -5,9 +5,15 @@ import { isCliError } from "../../src/errors.js";
 import { slice2d } from "../../src/plot/slice.js";
 
 // values[t][y][x] = 100 t + 10 y + x
-const cube = NdArray.from(Float32Array.from({ length: 2 * 3 * 4 }, (_, i) => 100 * Math.floor(i / 12) + 10 * Math.floor((i % 12) / 4) + (i % 4)), {
-  dims: { time: 2, y: 3, x: 4 },
-});
+const cube = NdArray.from(
+  Float32Array.from(
+    { length: 2 * 3 * 4 },
+    (_, i) => 100 * Math.floor(i / 12) + 10 * Math.floor((i % 12) / 4) + (i % 4),
+  ),
+  {
+    dims: { time: 2, y: 3, x: 4 },
+  },
+);
 
 function errorOf(fn: () => unknown): unknown {
   try {
@@ -48,10 +54,13 @@ describe("slice2d", () => {
     expect(Number.isNaN(nulls.values[1])).toBe(true);
     const big = NdArray.from(BigInt64Array.of(1n, 2n, 3n, 4n), { dims: { y: 2, x: 2 } });
     expect(Array.from(slice2d(big, "v", new Map()).values)).toEqual([1, 2, 3, 4]);
-    const half = new NdArray(makeVector({ type: new Float16(), data: Uint16Array.of(0x3c00, 0x4000, 0x4200, 0x4400) }), [
-      { name: "y", size: 2 },
-      { name: "x", size: 2 },
-    ]);
+    const half = new NdArray(
+      makeVector({ type: new Float16(), data: Uint16Array.of(0x3c00, 0x4000, 0x4200, 0x4400) }),
+      [
+        { name: "y", size: 2 },
+        { name: "x", size: 2 },
+      ],
+    );
     expect(Array.from(slice2d(half, "v", new Map()).values)).toEqual([1, 2, 3, 4]);
   });
 
@@ -60,7 +69,10 @@ describe("slice2d", () => {
       [() => slice2d(cube, "sst", new Map([["depth", 0]])), /variable "sst" \(time=2, y=3, x=4\): has no dim "depth"/],
       [() => slice2d(cube, "sst", new Map([["time", 2]])), /index time=2 is out of range \(0 to 1\)/],
       [() => slice2d(cube, "sst", new Map()), /3 dims of size > 1 are left \(time, y, x\); a plot needs 2/],
-      [() => slice2d(NdArray.from(["a", "b"], { dims: { x: 2 } }), "name", new Map()), /has type Utf8; a plot needs integers or floats/],
+      [
+        () => slice2d(NdArray.from(["a", "b"], { dims: { x: 2 } }), "name", new Map()),
+        /has type Utf8; a plot needs integers or floats/,
+      ],
     ];
     for (const [fn, message] of cases) {
       const err = errorOf(fn);

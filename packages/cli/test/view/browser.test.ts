@@ -29,7 +29,9 @@ const FLAGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
-const missing = existsSync(CHROMIUM) ? undefined : `browser tests skipped: ${CHROMIUM} not found (apt-get install chromium)`;
+const missing = existsSync(CHROMIUM)
+  ? undefined
+  : `browser tests skipped: ${CHROMIUM} not found (apt-get install chromium)`;
 if (missing !== undefined && process.env.CI !== "true") console.warn(missing);
 
 /** The demo grid: sst(time=12, lat=90, lon=180), latitudes ascending from the south. */
@@ -79,12 +81,21 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
   function mapBox(): Promise<{ x: number; y: number; width: number; height: number }> {
     return page.locator("#heatmap").evaluate((canvas) => {
       const box = canvas.getBoundingClientRect();
-      return { x: box.x + canvas.clientLeft, y: box.y + canvas.clientTop, width: canvas.clientWidth, height: canvas.clientHeight };
+      return {
+        x: box.x + canvas.clientLeft,
+        y: box.y + canvas.clientTop,
+        width: canvas.clientWidth,
+        height: canvas.clientHeight,
+      };
     });
   }
 
   /** The page position of the centre of cell (row, col), north up: row 0 (the southernmost) at the bottom. */
-  async function cellCentre(row: number, col: number, box?: { x: number; y: number; width: number; height: number }): Promise<{ x: number; y: number }> {
+  async function cellCentre(
+    row: number,
+    col: number,
+    box?: { x: number; y: number; width: number; height: number },
+  ): Promise<{ x: number; y: number }> {
     box ??= await mapBox();
     return { x: box.x + ((col + 0.5) * box.width) / COLS, y: box.y + ((ROWS - 1 - row + 0.5) * box.height) / ROWS };
   }
@@ -102,7 +113,9 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
       if (v > max) max = v;
     }
     const text = (v: number): string => String(Number(v.toPrecision(5)));
-    expect(await page.textContent("#variables")).toContain(`sstFloat32 (time, lat, lon): ${text(min)} to ${text(max)} degC, stats column`);
+    expect(await page.textContent("#variables")).toContain(
+      `sstFloat32 (time, lat, lon): ${text(min)} to ${text(max)} degC, stats column`,
+    );
     expect(await page.textContent("#global-attrs")).toContain("CF-1.8");
   });
 
@@ -204,7 +217,9 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
     const min = Number(await canvas.getAttribute("data-min"));
     const max = Number(await canvas.getAttribute("data-max"));
     await page.selectOption("#colormap", "magma");
-    const shot = PNG.sync.read(await page.screenshot({ clip: { x: Math.floor(x), y: Math.floor(y), width: 1, height: 1 } }));
+    const shot = PNG.sync.read(
+      await page.screenshot({ clip: { x: Math.floor(x), y: Math.floor(y), width: 1, height: 1 } }),
+    );
     const k = colorIndex(value(row, col), min, max);
     expect([...shot.data.subarray(0, 3)]).toEqual([...colormap("magma").subarray(3 * k, 3 * k + 3)]);
     await page.selectOption("#colormap", "viridis");

@@ -21,9 +21,14 @@ describe("lance-nd view", () => {
     expect(help.code).toBe(0);
     const example = /Example:\n {2}lance-nd (view [^#\n]+?)\s+#/.exec(help.stdout)?.[1];
     expect(example).toBe("view lance-nd-demo/ocean.lance --port 0");
-    const child = spawn(process.execPath, [CLI, ...example!.split(" ")], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...example!.split(" ")], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve));
-    expect(line).toMatch(/^lance-nd view: lance-nd-demo\/ocean\.lance at http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{48} {2}\(Ctrl\+C stops it\)$/);
+    expect(line).toMatch(
+      /^lance-nd view: lance-nd-demo\/ocean\.lance at http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{48} {2}\(Ctrl\+C stops it\)$/,
+    );
     const code = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGINT");
     expect(await code).toBe(0);
@@ -35,12 +40,18 @@ describe("lance-nd view", () => {
     const opened = join(bin, "opened.txt");
     writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
     chmodSync(join(bin, "xdg-open"), 0o755);
-    const child = spawn(process.execPath, [CLI, "view", "lance-nd-demo/ocean.lance", "--port", "0", "--json", "--open"], {
-      cwd: dir,
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const { url } = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve))) as { url: string };
+    const child = spawn(
+      process.execPath,
+      [CLI, "view", "lance-nd-demo/ocean.lance", "--port", "0", "--json", "--open"],
+      {
+        cwd: dir,
+        env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const { url } = JSON.parse(
+      await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
+    ) as { url: string };
     await expect.poll(() => existsSync(opened) && readFileSync(opened, "utf8"), { timeout: 10_000 }).toBe(url);
     const code = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
@@ -61,7 +72,11 @@ describe("lance-nd view", () => {
     try {
       const run = cli(["view", "lance-nd-demo/ocean.lance", "--port", String(port)], dir);
       expect(run.code).toBe(1);
-      expect(run.stderr).toMatch(new RegExp(`^lance-nd: cannot view lance-nd-demo/ocean.lance \\(cannot listen on 127.0.0.1:${port} \\(EADDRINUSE\\)\\)`));
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^lance-nd: cannot view lance-nd-demo/ocean.lance \\(cannot listen on 127.0.0.1:${port} \\(EADDRINUSE\\)\\)`,
+        ),
+      );
     } finally {
       taken.close();
     }

@@ -41,7 +41,8 @@ afterAll(async () => {
   await Promise.all([viewer?.stop(), idsViewer?.stop()]);
 });
 
-const api = (v: Viewer, route: string, query = ""): Promise<Reply> => send(v, `/api/${route}?token=${v.token}${query === "" ? "" : `&${query}`}`);
+const api = (v: Viewer, route: string, query = ""): Promise<Reply> =>
+  send(v, `/api/${route}?token=${v.token}${query === "" ? "" : `&${query}`}`);
 
 function expectError(reply: Reply, status: number, code: string, message: RegExp): void {
   expect(reply.status).toBe(status);
@@ -62,25 +63,45 @@ describe("the guard", () => {
     expect(script.status).toBe(200);
     expect(script.body.toString()).not.toMatch(/\bnode:[a-z]/); // the codec runs without Node modules
     expect((await send(viewer, "/api/table", { "x-lance-nd-token": viewer.token })).status).toBe(200);
-    expect((await send(viewer, `/api/table?token=${viewer.token}`, { host: `localhost:${viewer.port}` })).status).toBe(200);
-    expect((await send(viewer, `/api/table?token=${viewer.token}`, { origin: `http://${viewer.host}` })).status).toBe(200);
+    expect((await send(viewer, `/api/table?token=${viewer.token}`, { host: `localhost:${viewer.port}` })).status).toBe(
+      200,
+    );
+    expect((await send(viewer, `/api/table?token=${viewer.token}`, { origin: `http://${viewer.host}` })).status).toBe(
+      200,
+    );
   });
 
   it("refuses a request without the token or with a wrong one (403)", async () => {
-    for (const path of ["/", "/assets/page.js", "/api/table", `/?token=${viewer.token.slice(1)}x`, "/api/table?token="]) {
+    for (const path of [
+      "/",
+      "/assets/page.js",
+      "/api/table",
+      `/?token=${viewer.token.slice(1)}x`,
+      "/api/table?token=",
+    ]) {
       expectError(await send(viewer, path), 403, "Forbidden", /token/);
     }
   });
 
   it("refuses a foreign Host, as a DNS-rebinding page sends, even with the token (403)", async () => {
-    for (const host of [`evil.example:${viewer.port}`, "127.0.0.1", `127.0.0.1:${viewer.port + 1}`, `localhost.evil.example:${viewer.port}`]) {
+    for (const host of [
+      `evil.example:${viewer.port}`,
+      "127.0.0.1",
+      `127.0.0.1:${viewer.port + 1}`,
+      `localhost.evil.example:${viewer.port}`,
+    ]) {
       expectError(await send(viewer, `/api/table?token=${viewer.token}`, { host }), 403, "Forbidden", /Host/);
       expectError(await send(viewer, `/?token=${viewer.token}`, { host }), 403, "Forbidden", /Host/);
     }
   });
 
   it("refuses an API call from another page's Origin (403)", async () => {
-    for (const origin of ["http://evil.example", `http://evil.example:${viewer.port}`, `https://${viewer.host}`, "null"]) {
+    for (const origin of [
+      "http://evil.example",
+      `http://evil.example:${viewer.port}`,
+      `https://${viewer.host}`,
+      "null",
+    ]) {
       expectError(await send(viewer, `/api/table?token=${viewer.token}`, { origin }), 403, "Forbidden", /Origin/);
     }
   });
@@ -92,16 +113,38 @@ describe("the guard", () => {
       const host = `workstation.example:${open.port}`;
       expect((await send(open, `/api/table?token=${open.token}`, { host })).status).toBe(200);
       expectError(await send(open, "/api/table", { host }), 403, "Forbidden", /token/);
-      expectError(await send(open, `/api/table?token=${open.token}`, { host, origin: "http://evil.example" }), 403, "Forbidden", /Origin/);
+      expectError(
+        await send(open, `/api/table?token=${open.token}`, { host, origin: "http://evil.example" }),
+        403,
+        "Forbidden",
+        /Origin/,
+      );
     } finally {
       await open.stop();
     }
   });
 
   it("is read-only and serves nothing but its page, script and API", async () => {
-    expectError(await send(viewer, `/api/table?token=${viewer.token}`, {}, "POST"), 405, "MethodNotAllowed", /read-only/);
-    expectError(await send(viewer, `/api/table?token=${viewer.token}`, {}, "DELETE"), 405, "MethodNotAllowed", /read-only/);
-    for (const path of ["/../../etc/passwd", "/assets/../../../etc/passwd", "/assets/..%2f..%2fpackage.json", "/ocean.lance/_versions", "/favicon.ico", "/dist/main.js"]) {
+    expectError(
+      await send(viewer, `/api/table?token=${viewer.token}`, {}, "POST"),
+      405,
+      "MethodNotAllowed",
+      /read-only/,
+    );
+    expectError(
+      await send(viewer, `/api/table?token=${viewer.token}`, {}, "DELETE"),
+      405,
+      "MethodNotAllowed",
+      /read-only/,
+    );
+    for (const path of [
+      "/../../etc/passwd",
+      "/assets/../../../etc/passwd",
+      "/assets/..%2f..%2fpackage.json",
+      "/ocean.lance/_versions",
+      "/favicon.ico",
+      "/dist/main.js",
+    ]) {
       expectError(await send(viewer, `${path}?token=${viewer.token}`), 404, "NotFound", /nothing at/);
     }
     expectError(await api(viewer, "nope"), 404, "NotFound", /no API route "nope"/);
@@ -113,15 +156,30 @@ describe("the API", () => {
     const summary = (await api(viewer, "table")).json();
     expect(summary).toMatchObject({ formatVersion: 1, version: 1, rows: 9 });
     expect(summary.bytes).toBeGreaterThan(0);
-    expect(summary.variables).toContainEqual({ name: "sst", type: "Float32", stats: true, attrs: ["units", "long_name", "standard_name", "valid_range"] });
+    expect(summary.variables).toContainEqual({
+      name: "sst",
+      type: "Float32",
+      stats: true,
+      attrs: ["units", "long_name", "standard_name", "valid_range"],
+    });
     // The demo's 9 rows: 3 time blocks (starts 0, 4, 8) x 3 latitude bands (0, 30, 60), one lon block.
     expect(summary.datasets).toMatchObject([{ id: null, rows: 9 }]);
-    expect((summary.datasets as { globalAttrs: Record<string, unknown> }[])[0]!.globalAttrs).toMatchObject({ Conventions: "CF-1.8" });
+    expect((summary.datasets as { globalAttrs: Record<string, unknown> }[])[0]!.globalAttrs).toMatchObject({
+      Conventions: "CF-1.8",
+    });
   });
 
   it("dataset: the dims of the assembled dataset and its variables with their range", async () => {
     const demoDataset = (await api(viewer, "dataset")).json();
-    expect(demoDataset).toMatchObject({ id: null, rows: 9, dims: [{ name: "time", size: 12 }, { name: "lat", size: 90 }, { name: "lon", size: 180 }] });
+    expect(demoDataset).toMatchObject({
+      id: null,
+      rows: 9,
+      dims: [
+        { name: "time", size: 12 },
+        { name: "lat", size: 90 },
+        { name: "lon", size: 180 },
+      ],
+    });
     const sst = (await readBack(demo)).get("sst")!.toArray() as Float32Array;
     let min = Infinity;
     let max = -Infinity;
@@ -129,12 +187,28 @@ describe("the API", () => {
       if (v < min) min = v;
       if (v > max) max = v;
     }
-    expect((demoDataset.variables as { name: string }[]).find((v) => v.name === "sst")).toMatchObject({ dims: ["time", "lat", "lon"], min, max });
+    expect((demoDataset.variables as { name: string }[]).find((v) => v.name === "sst")).toMatchObject({
+      dims: ["time", "lat", "lon"],
+      min,
+      max,
+    });
     const b = (await api(idsViewer, "dataset", "dataset=b")).json();
-    expect(b).toMatchObject({ id: "b", rows: 1, dims: [{ name: "time", size: 3 }, { name: "lat", size: 12 }, { name: "lon", size: 24 }] });
+    expect(b).toMatchObject({
+      id: "b",
+      rows: 1,
+      dims: [
+        { name: "time", size: 3 },
+        { name: "lat", size: 12 },
+        { name: "lon", size: 24 },
+      ],
+    });
     const bSst = dataset("b", 2).get("sst")!.toArray() as Float32Array;
     const bFinite = Array.from(bSst).filter((v) => !Number.isNaN(v));
-    expect((b.variables as { name: string }[]).find((v) => v.name === "sst")).toMatchObject({ min: Math.min(...bFinite), max: Math.max(...bFinite), attrs: { units: "degC" } });
+    expect((b.variables as { name: string }[]).find((v) => v.name === "sst")).toMatchObject({
+      min: Math.min(...bFinite),
+      max: Math.max(...bFinite),
+      attrs: { units: "degC" },
+    });
     expectError(await api(idsViewer, "dataset", "dataset=zz"), 400, "InvalidArgument", /no dataset "zz"/);
   });
 
@@ -146,15 +220,23 @@ describe("the API", () => {
       expect(reply.type).toBe("application/vnd.apache.arrow.stream");
       const [window] = tableFromIPC(reply.body).batches.flatMap((rb) => decode(rb));
       const sst = window!.get("sst")!;
-      expect(sst.dims).toEqual([{ name: "lat", size: 90 }, { name: "lon", size: 180 }]);
+      expect(sst.dims).toEqual([
+        { name: "lat", size: 90 },
+        { name: "lon", size: 180 },
+      ]);
       expect(sst.attr("units")).toBe("degC");
       const expected = Float64Array.from(table.subarray(time * 90 * 180, (time + 1) * 90 * 180));
       expect(sst.toArray(), `time=${time}`).toEqual(expected); // NaN (land) included
     }
     // Any two dims: a time x lat window at one longitude, across all three time blocks.
     const reply = await api(viewer, "window", "variable=sst&isel=lon%3D100");
-    const sst = tableFromIPC(reply.body).batches.flatMap((rb) => decode(rb))[0]!.get("sst")!;
-    expect(sst.dims).toEqual([{ name: "time", size: 12 }, { name: "lat", size: 90 }]);
+    const sst = tableFromIPC(reply.body)
+      .batches.flatMap((rb) => decode(rb))[0]!
+      .get("sst")!;
+    expect(sst.dims).toEqual([
+      { name: "time", size: 12 },
+      { name: "lat", size: 90 },
+    ]);
     const expected = Float64Array.from({ length: 12 * 90 }, (_, k) => table[k * 180 + 100]!);
     expect(sst.toArray()).toEqual(expected);
   });
@@ -164,7 +246,8 @@ describe("the API", () => {
     const [coords] = tableFromIPC(reply.body).batches.flatMap((rb) => decode(rb));
     expect(coords!.names()).toEqual(["time", "lat", "lon"]);
     const table = await readBack(demo);
-    for (const name of ["time", "lat", "lon"]) expect(coords!.get(name)!.toArray(), name).toEqual(table.get(name)!.toArray());
+    for (const name of ["time", "lat", "lon"])
+      expect(coords!.get(name)!.toArray(), name).toEqual(table.get(name)!.toArray());
     expect(coords!.get("time")!.attr("units")).toBe("days since 2000-01-01");
   });
 
@@ -172,12 +255,18 @@ describe("the API", () => {
     const reply = await api(idsViewer, "coords", "dataset=b&names=time,lat,lon");
     const [coords] = tableFromIPC(reply.body).batches.flatMap((rb) => decode(rb));
     expect(coords!.names()).toEqual(["time", "lat", "lon"]);
-    expect(coords!.get("lat")!.toArray()).toEqual(oceanDemo({ times: 3, lat: 12, lon: 24, seed: 2 }).get("lat")!.toArray());
+    expect(coords!.get("lat")!.toArray()).toEqual(
+      oceanDemo({ times: 3, lat: 12, lon: 24, seed: 2 }).get("lat")!.toArray(),
+    );
   });
 
   it("datasets: the ids of the datasets a filter (scan --where SQL) selects", async () => {
-    expect((await api(idsViewer, "datasets", `where=${encodeURIComponent("__global_attrs__.id = 'b'")}`)).json()).toEqual({ ids: ["b"] });
-    expect((await api(idsViewer, "datasets", `where=${encodeURIComponent("`__stats__:sst`.max > 100")}`)).json()).toEqual({ ids: [] });
+    expect(
+      (await api(idsViewer, "datasets", `where=${encodeURIComponent("__global_attrs__.id = 'b'")}`)).json(),
+    ).toEqual({ ids: ["b"] });
+    expect(
+      (await api(idsViewer, "datasets", `where=${encodeURIComponent("`__stats__:sst`.max > 100")}`)).json(),
+    ).toEqual({ ids: [] });
     const both = (await api(idsViewer, "datasets", `where=${encodeURIComponent("`__stats__:sst`.max > 0")}`)).json();
     expect(new Set(both.ids as string[])).toEqual(new Set(["a", "b"]));
   });
@@ -190,19 +279,54 @@ describe("the API", () => {
     const first = (await api(idsViewer, "table", "version=1")).json();
     expect(first.version).toBe(1);
     expect((first.datasets as { id: string }[]).map((d) => d.id)).toEqual(["a"]);
-    expectError(await api(idsViewer, "window", "version=1&dataset=b&variable=sst&isel=time%3D0"), 400, "InvalidArgument", /no dataset "b"/);
+    expectError(
+      await api(idsViewer, "window", "version=1&dataset=b&variable=sst&isel=time%3D0"),
+      400,
+      "InvalidArgument",
+      /no dataset "b"/,
+    );
   });
 
   it("bad requests get a 400 with a JSON error naming what is wrong", async () => {
-    expectError(await api(viewer, "window", "variable=nope&isel=time%3D0"), 400, "InvalidArgument", /no variable "nope".*sst/);
+    expectError(
+      await api(viewer, "window", "variable=nope&isel=time%3D0"),
+      400,
+      "InvalidArgument",
+      /no variable "nope".*sst/,
+    );
     expectError(await api(viewer, "window", "isel=time%3D0"), 400, "InvalidArgument", /"variable" is missing/);
-    expectError(await api(viewer, "window", "variable=sst&isel=time%3D12"), 400, "InvalidArgument", /time=12 is out of range \(0 to 11\)/);
-    expectError(await api(viewer, "window", "variable=sst&isel=time%3D-1"), 400, "InvalidArgument", /expected an integer >= 0/);
+    expectError(
+      await api(viewer, "window", "variable=sst&isel=time%3D12"),
+      400,
+      "InvalidArgument",
+      /time=12 is out of range \(0 to 11\)/,
+    );
+    expectError(
+      await api(viewer, "window", "variable=sst&isel=time%3D-1"),
+      400,
+      "InvalidArgument",
+      /expected an integer >= 0/,
+    );
     expectError(await api(viewer, "window", "variable=sst&isel=depth%3D0"), 400, "InvalidArgument", /no dim "depth"/);
     expectError(await api(viewer, "window", "variable=sst"), 400, "InvalidArgument", /3 dims of size > 1 are left/);
-    expectError(await api(viewer, "window", "variable=sst&isel=time%3D0,lat%3D0"), 400, "InvalidArgument", /1 dims of size > 1 are left/);
-    expectError(await api(idsViewer, "window", "dataset=zz&variable=sst&isel=time%3D0"), 400, "InvalidArgument", /no dataset "zz"/);
-    expectError(await api(viewer, "datasets", `where=${encodeURIComponent("nope > 1")}`), 400, "InvalidInput", /unknown column "nope"/);
+    expectError(
+      await api(viewer, "window", "variable=sst&isel=time%3D0,lat%3D0"),
+      400,
+      "InvalidArgument",
+      /1 dims of size > 1 are left/,
+    );
+    expectError(
+      await api(idsViewer, "window", "dataset=zz&variable=sst&isel=time%3D0"),
+      400,
+      "InvalidArgument",
+      /no dataset "zz"/,
+    );
+    expectError(
+      await api(viewer, "datasets", `where=${encodeURIComponent("nope > 1")}`),
+      400,
+      "InvalidInput",
+      /unknown column "nope"/,
+    );
     expectError(await api(viewer, "datasets", `where=${encodeURIComponent("id = = 'a'")}`), 400, "InvalidInput", /./);
     expectError(await api(viewer, "datasets"), 400, "InvalidArgument", /"where" is missing/);
     expectError(await api(viewer, "table", "version=0"), 400, "InvalidArgument", /version=0/);

@@ -23,7 +23,9 @@ export interface Viewer {
 
 /** Starts `node dist/cli.js view <table> --port 0 --json` and waits for its address. */
 export async function startViewer(table: string, extra: readonly string[] = []): Promise<Viewer> {
-  const child = spawn(process.execPath, [CLI, "view", table, "--port", "0", "--json", ...extra], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "view", table, "--port", "0", "--json", ...extra], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = createInterface({ input: child.stdout });
@@ -56,16 +58,29 @@ export interface Reply {
 }
 
 /** `method path` on the viewer with exactly `headers` (Host defaults to the served one). */
-export function send(viewer: Viewer, path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Reply> {
+export function send(
+  viewer: Viewer,
+  path: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: viewer.port, path, method, headers: { host: viewer.host, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const body = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"]), body, json: () => JSON.parse(body.toString("utf8")) });
-      });
-    });
+    const req = request(
+      { host: "127.0.0.1", port: viewer.port, path, method, headers: { host: viewer.host, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const body = Buffer.concat(chunks);
+          resolve({
+            status: res.statusCode ?? 0,
+            type: String(res.headers["content-type"]),
+            body,
+            json: () => JSON.parse(body.toString("utf8")),
+          });
+        });
+      },
+    );
     req.on("error", reject);
     req.end();
   });

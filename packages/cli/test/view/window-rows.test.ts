@@ -22,7 +22,9 @@ beforeAll(async () => {
   expect(cli(["demo", "--dir", dir]).code).toBe(0);
   const demo = join(dir, "ocean.lance");
   // Every table handle of the SDK is of one class: count the row ids any of them takes.
-  const sdkTable = Object.getPrototypeOf((await open(demo)).lance.sdk) as { takeRowIds(ids: readonly (bigint | number)[]): unknown };
+  const sdkTable = Object.getPrototypeOf((await open(demo)).lance.sdk) as {
+    takeRowIds(ids: readonly (bigint | number)[]): unknown;
+  };
   const original = sdkTable.takeRowIds;
   vi.spyOn(sdkTable, "takeRowIds").mockImplementation(function (this: unknown, ids) {
     taken.push(...ids.map(BigInt));
@@ -40,10 +42,13 @@ afterAll(async () => {
 async function get(route: string, query: string): Promise<{ status: number; rowIds: bigint[] }> {
   taken.length = 0;
   const status = await new Promise<number>((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: server.port, path: `/api/${route}?token=${server.token}&${query}` }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      { host: "127.0.0.1", port: server.port, path: `/api/${route}?token=${server.token}&${query}` },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -72,8 +77,8 @@ describe("view: rows a request reads on the chunked demo (9 rows: time blocks of
   });
 
   it("a latitude step on a time x lon window takes the 3 rows of its band; a lon step on time x lat takes all 9", async () => {
-    for (const lat of [0, 29, 30, 89]) expect((await get("window", `variable=sst&isel=lat%3D${lat}`)).rowIds, `lat=${lat}`).toHaveLength(3);
+    for (const lat of [0, 29, 30, 89])
+      expect((await get("window", `variable=sst&isel=lat%3D${lat}`)).rowIds, `lat=${lat}`).toHaveLength(3);
     expect((await get("window", "variable=sst&isel=lon%3D100")).rowIds).toHaveLength(9);
   });
-
 });

@@ -12,7 +12,15 @@ import { checkTable, type NdTable } from "../table.js";
 import { planDataset, type DatasetPlan, type DatasetVariable } from "./plan.js";
 import { readBlocks, readWindow, type DatasetBlock } from "./read.js";
 import { applySel } from "./sel.js";
-import { applyIsel, checkIselSpec, wholeGrid, type DimRange, type IselSpec, type SelOptions, type SelSpec } from "./selection.js";
+import {
+  applyIsel,
+  checkIselSpec,
+  wholeGrid,
+  type DimRange,
+  type IselSpec,
+  type SelOptions,
+  type SelSpec,
+} from "./selection.js";
 
 /** Options of {@link dataset}. */
 export interface DatasetOptions {
@@ -42,7 +50,14 @@ export class Dataset {
   readonly version: number;
 
   /** @internal Use {@link dataset}. */
-  constructor(table: NdTable, view: NdTable, version: number, options: DatasetOptions, plan: DatasetPlan, steps: readonly Step[]) {
+  constructor(
+    table: NdTable,
+    view: NdTable,
+    version: number,
+    options: DatasetOptions,
+    plan: DatasetPlan,
+    steps: readonly Step[],
+  ) {
     this.#table = table;
     this.#view = view;
     this.version = version;
@@ -84,7 +99,10 @@ export class Dataset {
       for (const row of this.#plan.rows) {
         const stats = row.stats.get(name);
         if (stats === undefined || Number.isNaN(stats[0]) || Number.isNaN(stats[1])) continue;
-        range = range === null ? { min: stats[0], max: stats[1] } : { min: Math.min(range.min, stats[0]), max: Math.max(range.max, stats[1]) };
+        range =
+          range === null
+            ? { min: stats[0], max: stats[1] }
+            : { min: Math.min(range.min, stats[0]), max: Math.max(range.max, stats[1]) };
       }
       ranges.set(name, range);
     }
@@ -158,7 +176,10 @@ export class Dataset {
   /** A view of the same rows and selection in the latest version of the table. */
   async refresh(): Promise<Dataset> {
     const fresh = await dataset(this.#table, this.#options);
-    return this.#steps.reduce<Dataset>((view, step) => (step.kind === "isel" ? view.isel(step.spec) : view.sel(step.spec, step.options)), fresh);
+    return this.#steps.reduce<Dataset>(
+      (view, step) => (step.kind === "isel" ? view.isel(step.spec) : view.sel(step.spec, step.options)),
+      fresh,
+    );
   }
 
   #with(step: Step): Dataset {
@@ -169,11 +190,16 @@ export class Dataset {
     const all = this.#plan.variables.map((v) => v.name);
     if (names === undefined) return all;
     if (!Array.isArray(names) || names.some((n) => typeof n !== "string")) {
-      throw new LanceNdError("InvalidInput", `dataset: ${method} takes an array of variable names`, { uri: this.#view.uri });
+      throw new LanceNdError("InvalidInput", `dataset: ${method} takes an array of variable names`, {
+        uri: this.#view.uri,
+      });
     }
     for (const name of names) {
       if (!all.includes(name)) {
-        throw new LanceNdError("InvalidInput", `dataset: no variable "${name}"; the variables are ${all.join(", ")}`, { uri: this.#view.uri, column: name });
+        throw new LanceNdError("InvalidInput", `dataset: no variable "${name}"; the variables are ${all.join(", ")}`, {
+          uri: this.#view.uri,
+          column: name,
+        });
       }
     }
     return [...new Set(names)];
@@ -212,27 +238,39 @@ export class Dataset {
 export async function dataset(table: NdTable, options: DatasetOptions = {}): Promise<Dataset> {
   checkTable(table, "dataset");
   if (typeof options !== "object" || options === null) {
-    throw new LanceNdError("InvalidInput", `dataset: options must be an object, got ${String(options)}`, { uri: table.uri });
+    throw new LanceNdError("InvalidInput", `dataset: options must be an object, got ${String(options)}`, {
+      uri: table.uri,
+    });
   }
   const { where } = options;
   if (where !== undefined && !(where instanceof Expr) && (typeof where !== "string" || where.trim() === "")) {
-    throw new LanceNdError("InvalidInput", "dataset: where takes an Expr from col / stat or a non-empty nd-level SQL string", { uri: table.uri });
+    throw new LanceNdError(
+      "InvalidInput",
+      "dataset: where takes an Expr from col / stat or a non-empty nd-level SQL string",
+      { uri: table.uri },
+    );
   }
   const version = await table.version();
   const view = table.readOnly ? table : await checkout(table, version);
-  const conditions = where === undefined ? [] : [{ kind: "nd" as const, sql: where instanceof Expr ? where.toSql() : where }];
+  const conditions =
+    where === undefined ? [] : [{ kind: "nd" as const, sql: where instanceof Expr ? where.toSql() : where }];
   const { filter } = planRead(view.uri, view.layout, { projection: [], conditions });
   return new Dataset(table, view, version, { ...options }, await planDataset(view, filter), []);
 }
 
 function checkSelSpec(uri: string, spec: unknown, options: unknown): asserts spec is SelSpec {
-  const isValue = (v: unknown) => (typeof v === "number" && Number.isFinite(v)) || typeof v === "bigint" || v instanceof Date;
+  const isValue = (v: unknown) =>
+    (typeof v === "number" && Number.isFinite(v)) || typeof v === "bigint" || v instanceof Date;
   if (typeof spec !== "object" || spec === null || Array.isArray(spec)) {
     throw new LanceNdError("InvalidInput", `sel takes an object of dim: value or [a, b], got ${String(spec)}`, { uri });
   }
   for (const [dim, value] of Object.entries(spec)) {
     if (!(isValue(value) || (Array.isArray(value) && value.length === 2 && value.every(isValue)))) {
-      throw new LanceNdError("InvalidInput", `sel: "${dim}" is ${String(value)}, expected a number, bigint or Date, or a pair of them`, { uri });
+      throw new LanceNdError(
+        "InvalidInput",
+        `sel: "${dim}" is ${String(value)}, expected a number, bigint or Date, or a pair of them`,
+        { uri },
+      );
     }
   }
   const method = (options as SelOptions | null)?.method;

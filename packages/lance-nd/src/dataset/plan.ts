@@ -73,7 +73,11 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
   const dimsOf = new Map<string, string[]>();
   let globalAttrs: Attrs | undefined;
   let gridNames: string[] | undefined;
-  for await (const rb of scanRows(view.lance, { columns, withRowId: true, ...(filter === undefined ? {} : { filter }) })) {
+  for await (const rb of scanRows(view.lance, {
+    columns,
+    withRowId: true,
+    ...(filter === undefined ? {} : { filter }),
+  })) {
     const attrs = layout.globalAttrs === null ? undefined : decodeGlobalAttrs(view.uri, rb, columns.length - 1);
     const rowIds = rb.getChild(ROW_ID)!;
     for (let r = 0; r < rb.numRows; r++) {
@@ -91,7 +95,10 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
         dims.forEach((dim, k) => {
           const known = grid.get(dim);
           if (known !== undefined && known !== sizes[k]) {
-            throw invalid(view, `row ${describeRow(rowId, id)}: dim "${dim}" has size ${known} and ${sizes[k]} in different variables`);
+            throw invalid(
+              view,
+              `row ${describeRow(rowId, id)}: dim "${dim}" has size ${known} and ${sizes[k]} in different variables`,
+            );
           }
           grid.set(dim, sizes[k]!);
         });
@@ -100,13 +107,19 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
       gridNames ??= order;
       if (order.join("\u0000") !== gridNames.join("\u0000")) {
         const first = describeRow(rows[0]!.rowId, rows[0]!.id);
-        throw invalid(view, `rows have different grids: row ${first} has [${gridNames.join(", ")}], row ${describeRow(rowId, id)} has [${order.join(", ")}]`);
+        throw invalid(
+          view,
+          `rows have different grids: row ${first} has [${gridNames.join(", ")}], row ${describeRow(rowId, id)} has [${order.join(", ")}]`,
+        );
       }
       for (const [name, dims] of rowDims) {
         const known = dimsOf.get(name);
         if (known === undefined) dimsOf.set(name, dims);
         else if (known.join("\u0000") !== dims.join("\u0000")) {
-          throw invalid(view, `variable "${name}" has dims [${known.join(", ")}] in one row and [${dims.join(", ")}] in row ${describeRow(rowId, id)}`);
+          throw invalid(
+            view,
+            `variable "${name}" has dims [${known.join(", ")}] in one row and [${dims.join(", ")}] in row ${describeRow(rowId, id)}`,
+          );
         }
       }
       const rowStats = new Map<string, [number, number]>();
@@ -126,7 +139,8 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
       });
     }
   }
-  if (rows.length === 0) throw invalid(view, `no row matches${filter === undefined ? "" : ` ${filter}`}: the dataset is empty`);
+  if (rows.length === 0)
+    throw invalid(view, `no row matches${filter === undefined ? "" : ` ${filter}`}: the dataset is empty`);
   checkOneDataset(view, rows);
   const order = gridNames!;
   const grid = order.map((name, d) => ({ name, size: Math.max(...rows.map((row) => row.start[d]! + row.size[d]!)) }));
@@ -149,10 +163,18 @@ function decodeGlobalAttrs(uri: string, rb: RecordBatch, column: number): Attrs[
 }
 
 /** A row's `chunk_offset` along `grid` (zeros without one). */
-function chunkStart(view: NdTable, attrs: Attrs | undefined, grid: readonly string[], rowId: bigint, id: unknown): number[] {
+function chunkStart(
+  view: NdTable,
+  attrs: Attrs | undefined,
+  grid: readonly string[],
+  rowId: bigint,
+  id: unknown,
+): number[] {
   const offset = attrs?.get(CHUNK_OFFSET);
   if (offset === undefined) return grid.map(() => 0);
-  const values = offset.isList ? Array.from(offset.value as Iterable<number | bigint | null>, (v) => (v === null ? NaN : Number(v))) : [];
+  const values = offset.isList
+    ? Array.from(offset.value as Iterable<number | bigint | null>, (v) => (v === null ? NaN : Number(v)))
+    : [];
   if (values.length !== grid.length || values.some((v) => !Number.isSafeInteger(v) || v < 0)) {
     throw invalid(
       view,
@@ -167,7 +189,10 @@ function checkOneDataset(view: NdTable, rows: readonly PlannedRow[]): void {
   const ids = [...new Set(rows.map((row) => row.id))];
   if (ids.length > 1) {
     const shown = ids.slice(0, 5).map((id) => (id === undefined ? "(no id)" : JSON.stringify(id)));
-    throw invalid(view, `the rows hold ${ids.length} datasets (ids ${shown.join(", ")}${ids.length > 5 ? ", ..." : ""}); narrow the where to one id`);
+    throw invalid(
+      view,
+      `the rows hold ${ids.length} datasets (ids ${shown.join(", ")}${ids.length > 5 ? ", ..." : ""}); narrow the where to one id`,
+    );
   }
 }
 
@@ -180,14 +205,18 @@ function checkRowsTile(view: NdTable, grid: readonly Dim[], rows: readonly Plann
     rows.map((row) => row.size),
   );
   if (problem === undefined) return;
-  const where = (row: PlannedRow) => `${describeRow(row.rowId, row.id)} at offset [${row.start.join(", ")}] (size [${row.size.join(", ")}])`;
+  const where = (row: PlannedRow) =>
+    `${describeRow(row.rowId, row.id)} at offset [${row.start.join(", ")}] (size [${row.size.join(", ")}])`;
   if (problem.kind === "overlap") {
     const [i, j] = problem.boxes;
     throw invalid(view, `rows overlap: ${where(rows[j]!)} and ${where(rows[i]!)} (a file imported twice?)`);
   }
   const cell = problem.cell === undefined ? "" : `; no row covers cell [${problem.cell.join(", ")}]`;
   const dims = grid.map((d) => `${d.name} ${d.size}`).join(", ");
-  throw invalid(view, `the rows leave a gap: they cover ${problem.covered} of the ${problem.cells} cells of the grid [${dims}]${cell}`);
+  throw invalid(
+    view,
+    `the rows leave a gap: they cover ${problem.covered} of the ${problem.cells} cells of the grid [${dims}]${cell}`,
+  );
 }
 
 function withoutOffset(attrs: Attrs | undefined): Attrs {

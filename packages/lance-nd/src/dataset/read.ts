@@ -54,7 +54,12 @@ export function rowsFor(plan: DatasetPlan, ranges: readonly DimRange[], dims: Re
 const READ_BYTES = 32 * 1024 * 1024;
 
 /** The cuts of `names` over `ranges`, one row at a time (the row is dropped once cut). */
-export async function* readCuts(view: NdTable, plan: DatasetPlan, ranges: readonly DimRange[], names: readonly string[]): AsyncGenerator<Cut> {
+export async function* readCuts(
+  view: NdTable,
+  plan: DatasetPlan,
+  ranges: readonly DimRange[],
+  names: readonly string[],
+): AsyncGenerator<Cut> {
   for await (const group of takeGroups(view, plan, rowsOf(plan, ranges, names), names, 0)) {
     for (const { row, batch } of group) yield cut(view, plan, ranges, row, batch);
   }
@@ -71,24 +76,48 @@ function rowsOf(plan: DatasetPlan, ranges: readonly DimRange[], names: readonly 
  * `open_mfdataset` keeps the first file's: rows may differ, e.g. by a chunk
  * name).
  */
-function cut(view: NdTable, plan: DatasetPlan, ranges: readonly DimRange[], row: PlannedRow, taken: NdRecordBatch): Cut {
+function cut(
+  view: NdTable,
+  plan: DatasetPlan,
+  ranges: readonly DimRange[],
+  row: PlannedRow,
+  taken: NdRecordBatch,
+): Cut {
   const position = new Map(plan.grid.map((d, i) => [d.name, i]));
   const own = taken.grid().map((d) => position.get(d.name)!);
   const start = plan.grid.map((_, d) => Math.max(ranges[d]!.start, Math.min(row.start[d]!, ranges[d]!.stop)));
   const stop = plan.grid.map((_, d) => Math.max(start[d]!, Math.min(ranges[d]!.stop, row.start[d]! + row.size[d]!)));
   const window: Window = Object.fromEntries(own.map((d) => [plan.grid[d]!.name, [start[d]!, stop[d]!] as const]));
   const batch = withPureErrors({ uri: view.uri }, () => assemble([place(plan, row, taken)], { window }));
-  return { start, batch: batch.withGlobalAttrs(withOffset(batch.globalAttrs, own.map((d) => start[d]!))) };
+  return {
+    start,
+    batch: batch.withGlobalAttrs(
+      withOffset(
+        batch.globalAttrs,
+        own.map((d) => start[d]!),
+      ),
+    ),
+  };
 }
 
 /** `taken` with the dataset's global attributes and its `chunk_offset` on its own grid (for `assemble`). */
 function place(plan: DatasetPlan, row: PlannedRow, taken: NdRecordBatch): NdRecordBatch {
   const position = new Map(plan.grid.map((d, i) => [d.name, i]));
-  return taken.withGlobalAttrs(withOffset(plan.globalAttrs, taken.grid().map((d) => row.start[position.get(d.name)!]!)));
+  return taken.withGlobalAttrs(
+    withOffset(
+      plan.globalAttrs,
+      taken.grid().map((d) => row.start[position.get(d.name)!]!),
+    ),
+  );
 }
 
 /** The blocks of `names` over `ranges`: each row's cut, with its offset in the selection and single-value dims dropped. */
-export async function* readBlocks(view: NdTable, plan: DatasetPlan, ranges: readonly DimRange[], names: readonly string[]): AsyncGenerator<DatasetBlock> {
+export async function* readBlocks(
+  view: NdTable,
+  plan: DatasetPlan,
+  ranges: readonly DimRange[],
+  names: readonly string[],
+): AsyncGenerator<DatasetBlock> {
   for await (const { start, batch } of readCuts(view, plan, ranges, names)) {
     const offset = plan.grid.flatMap((_, d) => (ranges[d]!.drop ? [] : [start[d]! - ranges[d]!.start]));
     yield { offset, batch: finish(batch, plan, ranges) };
@@ -126,8 +155,14 @@ export async function readWindow(
   const parts = groups === 1 ? first!.map(({ row, batch }) => place(plan, row, batch)) : cuts;
   const position = new Map(plan.grid.map((d, i) => [d.name, i]));
   const own = parts[0]!.grid().map((d) => position.get(d.name)!);
-  const window: Window = Object.fromEntries(own.map((d) => [plan.grid[d]!.name, [ranges[d]!.start, ranges[d]!.stop] as const]));
-  return finish(withPureErrors({ uri: view.uri }, () => assemble(parts, { window })), plan, ranges);
+  const window: Window = Object.fromEntries(
+    own.map((d) => [plan.grid[d]!.name, [ranges[d]!.start, ranges[d]!.stop] as const]),
+  );
+  return finish(
+    withPureErrors({ uri: view.uri }, () => assemble(parts, { window })),
+    plan,
+    ranges,
+  );
 }
 
 /** A cut or window as users get it: no `chunk_offset`, the dims of single-value selections dropped. */
@@ -135,7 +170,15 @@ function finish(batch: NdRecordBatch, plan: DatasetPlan, ranges: readonly DimRan
   const dropped = new Set(plan.grid.filter((_, d) => ranges[d]!.drop).map((d) => d.name));
   const arrays = batch.arrays().map(([name, array]) => {
     if (!array.dims.some((d) => dropped.has(d.name))) return [name, array] as const;
-    return [name, new NdArray(array.values, array.dims.filter((d) => !dropped.has(d.name)), array.attrs, array.metadata)] as const;
+    return [
+      name,
+      new NdArray(
+        array.values,
+        array.dims.filter((d) => !dropped.has(d.name)),
+        array.attrs,
+        array.metadata,
+      ),
+    ] as const;
   });
   const globalAttrs = new Map(batch.globalAttrs);
   globalAttrs.delete(CHUNK_OFFSET);
@@ -143,5 +186,8 @@ function finish(batch: NdRecordBatch, plan: DatasetPlan, ranges: readonly DimRan
 }
 
 function withOffset(attrs: Attrs, start: readonly number[]): Attrs {
-  return new Map([...attrs].filter(([key]) => key !== CHUNK_OFFSET)).set(CHUNK_OFFSET, attr.uint32(Uint32Array.from(start)));
+  return new Map([...attrs].filter(([key]) => key !== CHUNK_OFFSET)).set(
+    CHUNK_OFFSET,
+    attr.uint32(Uint32Array.from(start)),
+  );
 }

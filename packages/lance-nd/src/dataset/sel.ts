@@ -41,7 +41,13 @@ interface Piece {
  * `method: "nearest"` with a range, or a Date on a coordinate that is not a
  * time.
  */
-export async function applySel(view: NdTable, plan: DatasetPlan, ranges: readonly DimRange[], spec: SelSpec, options: SelOptions): Promise<DimRange[]> {
+export async function applySel(
+  view: NdTable,
+  plan: DatasetPlan,
+  ranges: readonly DimRange[],
+  spec: SelSpec,
+  options: SelOptions,
+): Promise<DimRange[]> {
   const out = [...ranges];
   for (const [dim, value] of Object.entries(spec)) {
     const at = dimIndex(view.uri, plan.grid, ranges, dim, "sel");
@@ -50,17 +56,28 @@ export async function applySel(view: NdTable, plan: DatasetPlan, ranges: readonl
   return out;
 }
 
-async function selectOn(coord: Coordinate, value: SelValue | readonly SelValue[], options: SelOptions): Promise<DimRange> {
+async function selectOn(
+  coord: Coordinate,
+  value: SelValue | readonly SelValue[],
+  options: SelOptions,
+): Promise<DimRange> {
   const { dim, uri } = coord;
   if (Array.isArray(value)) {
-    if (options.method === "nearest") throw new LanceNdError("InvalidInput", `sel: method "nearest" takes single values, "${dim}" has a range`, { uri });
+    if (options.method === "nearest")
+      throw new LanceNdError("InvalidInput", `sel: method "nearest" takes single values, "${dim}" has a range`, {
+        uri,
+      });
     const [a, b] = [await coord.number(value[0] as SelValue), await coord.number(value[1] as SelValue)];
     const [lo, hi] = a <= b ? [a, b] : [b, a];
     const values = await coord.values(coord.pieces((s) => s === undefined || (s[0] <= hi && s[1] >= lo), true));
     const found = rangeIndices(values, lo, hi);
     if (found === "not monotonic") {
       const hint = 'use method "nearest" with single values, or isel';
-      throw new LanceNdError("InvalidInput", `sel: "${dim}" is not monotonic, so a range of its values is not one slice; ${hint}`, { uri });
+      throw new LanceNdError(
+        "InvalidInput",
+        `sel: "${dim}" is not monotonic, so a range of its values is not one slice; ${hint}`,
+        { uri },
+      );
     }
     if (found === "empty") return { start: coord.range.start, stop: coord.range.start, drop: false };
     return { ...found, drop: false };
@@ -71,13 +88,20 @@ async function selectOn(coord: Coordinate, value: SelValue | readonly SelValue[]
     if (best === undefined) throw new LanceNdError("InvalidInput", `sel: "${dim}" has only null values`, { uri });
     return { start: best, stop: best + 1, drop: true };
   }
-  const index = exactIndex(await coord.values(coord.pieces((s) => s === undefined || (s[0] <= x && x <= s[1]), false)), x);
+  const index = exactIndex(
+    await coord.values(coord.pieces((s) => s === undefined || (s[0] <= x && x <= s[1]), false)),
+    x,
+  );
   if (index === undefined) {
     const all = await coord.values(coord.pieces(() => true, false));
     const finite = all.values.filter((v) => !Number.isNaN(v));
     const span = finite.length === 0 ? "no values" : `values from ${Math.min(...finite)} to ${Math.max(...finite)}`;
     const shown = String(value instanceof Date ? value.toISOString() : value);
-    throw new LanceNdError("InvalidInput", `sel: no "${dim}" value equals ${shown} (${x}); the selection has ${span}; try method "nearest"`, { uri });
+    throw new LanceNdError(
+      "InvalidInput",
+      `sel: no "${dim}" value equals ${shown} (${x}); the selection has ${span}; try method "nearest"`,
+      { uri },
+    );
   }
   return { start: index, stop: index + 1, drop: true };
 }
@@ -96,10 +120,23 @@ class Coordinate {
     const dim = plan.grid[at]!.name;
     const variable = plan.variables.find((v) => v.name === dim && v.dims.length === 1 && v.dims[0] === dim);
     if (variable === undefined) {
-      throw new LanceNdError("InvalidInput", `sel: "${dim}" has no coordinate variable (a 1-D variable named like the dim); use isel`, { uri: view.uri });
+      throw new LanceNdError(
+        "InvalidInput",
+        `sel: "${dim}" has no coordinate variable (a 1-D variable named like the dim); use isel`,
+        { uri: view.uri },
+      );
     }
-    if (!DataType.isInt(variable.type) && !DataType.isFloat(variable.type) && !DataType.isTimestamp(variable.type) && !DataType.isDate(variable.type)) {
-      throw new LanceNdError("InvalidInput", `sel: coordinate "${dim}" is ${variable.type}; sel takes numeric, timestamp or date coordinates`, { uri: view.uri });
+    if (
+      !DataType.isInt(variable.type) &&
+      !DataType.isFloat(variable.type) &&
+      !DataType.isTimestamp(variable.type) &&
+      !DataType.isDate(variable.type)
+    ) {
+      throw new LanceNdError(
+        "InvalidInput",
+        `sel: coordinate "${dim}" is ${variable.type}; sel takes numeric, timestamp or date coordinates`,
+        { uri: view.uri },
+      );
     }
     this.dim = dim;
     this.uri = view.uri;
@@ -119,7 +156,10 @@ class Coordinate {
 
   /** A bound in the coordinate's units (a Date needs the coordinate's attributes: one piece is read first). */
   async number(value: SelValue): Promise<number> {
-    const attrs = value instanceof Date && !DataType.isTimestamp(this.#type) && !DataType.isDate(this.#type) ? await this.#attrs() : undefined;
+    const attrs =
+      value instanceof Date && !DataType.isTimestamp(this.#type) && !DataType.isDate(this.#type)
+        ? await this.#attrs()
+        : undefined;
     return coordinateNumber(this.uri, this.dim, value, this.#type, attrs);
   }
 
@@ -158,7 +198,12 @@ class Coordinate {
       if (best !== undefined && distance(piece) > best.distance) break;
       const found = nearestIndex(await this.values([piece]), x);
       if (found === undefined) continue;
-      if (best === undefined || found.distance < best.distance || (found.distance === best.distance && found.index < best.index)) best = found;
+      if (
+        best === undefined ||
+        found.distance < best.distance ||
+        (found.distance === best.distance && found.index < best.index)
+      )
+        best = found;
     }
     return best?.index;
   }
@@ -172,9 +217,16 @@ class Coordinate {
     if (known !== undefined) return known;
     const batches = await takeRows(this.#view.lance, [row.rowId], [selectName(this.dim)]);
     const array = withPureErrors({ uri: this.uri }, () => batches.flatMap((rb) => decodeRows(rb)))[0]?.get(this.dim);
-    if (array === undefined) throw new LanceNdError("InvalidInput", `sel: a row of the dataset has no "${this.dim}"`, { uri: this.uri, column: this.dim });
+    if (array === undefined)
+      throw new LanceNdError("InvalidInput", `sel: a row of the dataset has no "${this.dim}"`, {
+        uri: this.uri,
+        column: this.dim,
+      });
     const start = this.#pieces.find((p) => p.row === row)!.start;
-    const read = { values: { indices: Array.from({ length: array.size }, (_, k) => start + k), values: numbersOf(array) }, attrs: array.attrs };
+    const read = {
+      values: { indices: Array.from({ length: array.size }, (_, k) => start + k), values: numbersOf(array) },
+      attrs: array.attrs,
+    };
     this.#read.set(row, read);
     return read;
   }
@@ -197,5 +249,7 @@ function numbersOf(array: NdArray): number[] {
   const half = DataType.isFloat(values.type) && (values.type as Float).precision === Precision.HALF;
   const raw = values.nullCount === 0 && !half ? (values.toArray() as ArrayLike<number | bigint>) : undefined;
   if (raw !== undefined && ArrayBuffer.isView(raw)) return Array.from(raw, Number);
-  return Array.from(values as Iterable<unknown>, (v) => (v === null ? NaN : v instanceof Date ? v.getTime() : Number(v)));
+  return Array.from(values as Iterable<unknown>, (v) =>
+    v === null ? NaN : v instanceof Date ? v.getTime() : Number(v),
+  );
 }

@@ -44,12 +44,22 @@ export function keptDims(grid: readonly Dim[], ranges: readonly DimRange[]): Dim
  *
  * @throws LanceNdError `InvalidInput` naming the dim and the dims there are.
  */
-export function dimIndex(uri: string, grid: readonly Dim[], ranges: readonly DimRange[], dim: string, op: string): number {
+export function dimIndex(
+  uri: string,
+  grid: readonly Dim[],
+  ranges: readonly DimRange[],
+  dim: string,
+  op: string,
+): number {
   const at = grid.findIndex((d) => d.name === dim);
   if (at < 0 || ranges[at]!.drop) {
-    const dims = keptDims(grid, ranges).map((d) => `${d.name} (${d.size})`).join(", ");
+    const dims = keptDims(grid, ranges)
+      .map((d) => `${d.name} (${d.size})`)
+      .join(", ");
     const why = at < 0 ? "is not a dim of the dataset" : "was dropped by an earlier single-value selection";
-    throw new LanceNdError("InvalidInput", `${op}: "${dim}" ${why}; the dims are ${dims === "" ? "none" : dims}`, { uri });
+    throw new LanceNdError("InvalidInput", `${op}: "${dim}" ${why}; the dims are ${dims === "" ? "none" : dims}`, {
+      uri,
+    });
   }
   return at;
 }
@@ -57,11 +67,20 @@ export function dimIndex(uri: string, grid: readonly Dim[], ranges: readonly Dim
 /** Checks the form of `isel` input (an object of integers or integer pairs). */
 export function checkIselSpec(uri: string, spec: unknown): asserts spec is IselSpec {
   if (typeof spec !== "object" || spec === null || Array.isArray(spec)) {
-    throw new LanceNdError("InvalidInput", `isel takes an object of dim: index or [start, stop), got ${String(spec)}`, { uri });
+    throw new LanceNdError("InvalidInput", `isel takes an object of dim: index or [start, stop), got ${String(spec)}`, {
+      uri,
+    });
   }
   for (const [dim, value] of Object.entries(spec)) {
-    const ok = Number.isSafeInteger(value) || (Array.isArray(value) && value.length === 2 && value.every((v) => Number.isSafeInteger(v)));
-    if (!ok) throw new LanceNdError("InvalidInput", `isel: "${dim}" is ${JSON.stringify(value)}, expected an integer or [start, stop) integers`, { uri });
+    const ok =
+      Number.isSafeInteger(value) ||
+      (Array.isArray(value) && value.length === 2 && value.every((v) => Number.isSafeInteger(v)));
+    if (!ok)
+      throw new LanceNdError(
+        "InvalidInput",
+        `isel: "${dim}" is ${JSON.stringify(value)}, expected an integer or [start, stop) integers`,
+        { uri },
+      );
   }
 }
 
@@ -79,13 +98,19 @@ export function applyIsel(uri: string, grid: readonly Dim[], ranges: readonly Di
     const size = stop - start;
     if (typeof value === "number") {
       if (value < 0 || value >= size) {
-        throw new LanceNdError("InvalidInput", `isel: index ${value} along "${dim}" is out of range for size ${size}`, { uri });
+        throw new LanceNdError("InvalidInput", `isel: index ${value} along "${dim}" is out of range for size ${size}`, {
+          uri,
+        });
       }
       out[at] = { start: start + value, stop: start + value + 1, drop: true };
     } else {
       const [a, b] = value as readonly [number, number];
       if (a < 0 || b > size || a > b) {
-        throw new LanceNdError("InvalidInput", `isel: [${a}, ${b}) along "${dim}" is outside [0, ${size}) or reversed`, { uri });
+        throw new LanceNdError(
+          "InvalidInput",
+          `isel: [${a}, ${b}) along "${dim}" is outside [0, ${size}) or reversed`,
+          { uri },
+        );
       }
       out[at] = { start: start + a, stop: start + b, drop: false };
     }
@@ -110,7 +135,8 @@ export function nearestIndex(coord: CoordinateValues, target: number): { index: 
   let best: { index: number; distance: number } | undefined;
   coord.values.forEach((v, k) => {
     const distance = Math.abs(v - target);
-    if (!Number.isNaN(distance) && (best === undefined || distance < best.distance)) best = { index: coord.indices[k]!, distance };
+    if (!Number.isNaN(distance) && (best === undefined || distance < best.distance))
+      best = { index: coord.indices[k]!, distance };
   });
   return best;
 }
@@ -122,7 +148,11 @@ export function nearestIndex(coord: CoordinateValues, target: number): { index: 
  * read are not monotonic or the values in range are not one run, `"empty"`
  * when no value is in range.
  */
-export function rangeIndices(coord: CoordinateValues, lo: number, hi: number): { start: number; stop: number } | "not monotonic" | "empty" {
+export function rangeIndices(
+  coord: CoordinateValues,
+  lo: number,
+  hi: number,
+): { start: number; stop: number } | "not monotonic" | "empty" {
   const { values, indices } = coord;
   let up = false;
   let down = false;

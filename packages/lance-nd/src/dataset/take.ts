@@ -38,7 +38,10 @@ export async function* takeGroups(
   const variables = names.map((name) => plan.variables.find((v) => v.name === name)!);
   const position = new Map(plan.grid.map((d, i) => [d.name, i]));
   const bytesOf = (row: PlannedRow) =>
-    variables.reduce((sum, v) => sum + valueBytes(v.type) * v.dims.reduce((n, dim) => n * row.size[position.get(dim)!]!, 1), 0);
+    variables.reduce(
+      (sum, v) => sum + valueBytes(v.type) * v.dims.reduce((n, dim) => n * row.size[position.get(dim)!]!, 1),
+      0,
+    );
   let group: PlannedRow[] = [];
   let bytes = 0;
   for (const row of rows) {
@@ -54,13 +57,26 @@ export async function* takeGroups(
   if (group.length > 0) yield await take(view, group, columns, names);
 }
 
-async function take(view: NdTable, group: readonly PlannedRow[], columns: readonly string[], names: readonly string[]): Promise<TakenRow[]> {
+async function take(
+  view: NdTable,
+  group: readonly PlannedRow[],
+  columns: readonly string[],
+  names: readonly string[],
+): Promise<TakenRow[]> {
   const sorted = [...group].sort((a, b) => (a.rowId < b.rowId ? -1 : a.rowId > b.rowId ? 1 : 0));
-  const batches = await takeRows(view.lance, sorted.map((row) => row.rowId), columns);
+  const batches = await takeRows(
+    view.lance,
+    sorted.map((row) => row.rowId),
+    columns,
+  );
   const decoded = withPureErrors({ uri: view.uri }, () => batches.flatMap((rb) => decodeRows(rb)));
   if (decoded.length !== sorted.length) {
     const row = sorted[decoded.length] ?? sorted[0]!;
-    throw new LanceNdError("InvalidInput", `dataset: ${describeRow(row.rowId, row.id)} is gone from the pinned version`, { uri: view.uri });
+    throw new LanceNdError(
+      "InvalidInput",
+      `dataset: ${describeRow(row.rowId, row.id)} is gone from the pinned version`,
+      { uri: view.uri },
+    );
   }
   return sorted.map((row, i) => {
     const batch = decoded[i]!;
@@ -75,8 +91,15 @@ async function take(view: NdTable, group: readonly PlannedRow[], columns: readon
 
 /** Bytes per value of `type`, for the budget (variable-width values count 16). */
 function valueBytes(type: DataType): number {
-  if (DataType.isFloat(type)) return [2, 4, 8][(type as Float).precision === Precision.HALF ? 0 : (type as Float).precision === Precision.SINGLE ? 1 : 2]!;
+  if (DataType.isFloat(type))
+    return [2, 4, 8][
+      (type as Float).precision === Precision.HALF ? 0 : (type as Float).precision === Precision.SINGLE ? 1 : 2
+    ]!;
   const bits = (type as { bitWidth?: number }).bitWidth;
   if (DataType.isBool(type)) return 1 / 8;
-  return typeof bits === "number" ? bits / 8 : DataType.isUtf8(type) || DataType.isBinary(type) || DataType.isLargeUtf8(type) ? 16 : 8;
+  return typeof bits === "number"
+    ? bits / 8
+    : DataType.isUtf8(type) || DataType.isBinary(type) || DataType.isLargeUtf8(type)
+      ? 16
+      : 8;
 }

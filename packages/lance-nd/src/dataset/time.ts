@@ -21,14 +21,26 @@ const MS_PER_DAY = 86_400_000;
  * coordinate that is neither a timestamp, a date, nor numeric with CF time
  * units, or units / a calendar the CF package cannot convert.
  */
-export function coordinateNumber(uri: string, coord: string, value: SelValue, type: DataType, attrs: Attrs | undefined): number {
+export function coordinateNumber(
+  uri: string,
+  coord: string,
+  value: SelValue,
+  type: DataType,
+  attrs: Attrs | undefined,
+): number {
   if (typeof value === "number") return value;
   if (typeof value === "bigint") return Number(value);
   const ms = value.getTime();
   if (Number.isNaN(ms)) throw new LanceNdError("InvalidInput", `sel: an invalid Date for "${coord}"`, { uri });
   if (DataType.isTimestamp(type)) {
     const unit = (type as Timestamp).unit;
-    return unit === TimeUnit.SECOND ? ms / 1000 : unit === TimeUnit.MILLISECOND ? ms : unit === TimeUnit.MICROSECOND ? ms * 1000 : ms * 1_000_000;
+    return unit === TimeUnit.SECOND
+      ? ms / 1000
+      : unit === TimeUnit.MILLISECOND
+        ? ms
+        : unit === TimeUnit.MICROSECOND
+          ? ms * 1000
+          : ms * 1_000_000;
   }
   if (DataType.isDate(type)) return (type as Date_).unit === DateUnit.DAY ? ms / MS_PER_DAY : ms;
   const units = attrs?.get("units")?.toJS();
@@ -37,7 +49,11 @@ export function coordinateNumber(uri: string, coord: string, value: SelValue, ty
     try {
       return dateToCfTime(value, units, typeof calendar === "string" ? calendar : undefined);
     } catch (err) {
-      throw new LanceNdError("InvalidInput", `sel: cannot convert a Date to "${coord}"'s units "${units}": ${String((err as Error).message)}`, { uri, cause: err });
+      throw new LanceNdError(
+        "InvalidInput",
+        `sel: cannot convert a Date to "${coord}"'s units "${units}": ${String((err as Error).message)}`,
+        { uri, cause: err },
+      );
     }
   }
   throw new LanceNdError(

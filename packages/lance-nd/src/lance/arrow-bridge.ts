@@ -49,11 +49,15 @@ export function toSdkSchema(schema: Schema): Schema {
  */
 export function toSdkTable(batches: RecordBatch | readonly RecordBatch[] | Table, schema?: Schema): Table {
   const to = sdkArrow();
-  const list: readonly RecordBatch[] = "batches" in batches ? batches.batches : Array.isArray(batches) ? batches : [batches as RecordBatch];
+  const list: readonly RecordBatch[] =
+    "batches" in batches ? batches.batches : Array.isArray(batches) ? batches : [batches as RecordBatch];
   const first = list[0];
   if (first === undefined) throw new LanceNdError("InvalidInput", "no record batch to write");
   const sdkSchema = convertSchema(schema ?? first.schema, to);
-  return new to.Table(sdkSchema, list.map((batch) => convertBatch(batch, sdkSchema, to)));
+  return new to.Table(
+    sdkSchema,
+    list.map((batch) => convertBatch(batch, sdkSchema, to)),
+  );
 }
 
 /** Converts a Schema returned by the SDK (CommonJS instance) to this package's ESM apache-arrow instance. */
@@ -91,7 +95,8 @@ function convertData(data: Data, type: DataType, to: ArrowModule): Data {
   const childTypes: Field[] = type.children ?? [];
   const children = data.children.map((child, i) => {
     const childType = childTypes[i]?.type;
-    if (childType === undefined) throw new LanceNdError("InvalidInput", `Arrow data of type ${String(type)} has more children than its type`);
+    if (childType === undefined)
+      throw new LanceNdError("InvalidInput", `Arrow data of type ${String(type)} has more children than its type`);
     return convertData(child, childType, to);
   });
   const dictionaryType = (type as { dictionary?: DataType }).dictionary;
@@ -165,7 +170,11 @@ function convertType(type: DataType, to: ArrowModule): DataType {
     case T.Map:
       return new to.Map_(convertField(onlyChild(type), to) as never, t.keysSorted);
     case T.Union:
-      return new to.Union(t.mode, Array.from(t.typeIds), type.children.map((child: Field) => convertField(child, to)));
+      return new to.Union(
+        t.mode,
+        Array.from(t.typeIds),
+        type.children.map((child: Field) => convertField(child, to)),
+      );
     case T.Dictionary:
       return new to.Dictionary(convertType(t.dictionary, to), convertType(t.indices, to) as never, t.id, t.isOrdered);
     default:

@@ -34,7 +34,9 @@ export function deniedPath(uri: string): string | undefined {
 /** A folder this process can list, enter and write into; a file it can read and write. */
 function usable(target: string): boolean {
   try {
-    const mode = statSync(target).isDirectory() ? constants.R_OK | constants.W_OK | constants.X_OK : constants.R_OK | constants.W_OK;
+    const mode = statSync(target).isDirectory()
+      ? constants.R_OK | constants.W_OK | constants.X_OK
+      : constants.R_OK | constants.W_OK;
     accessSync(target, mode);
     return true;
   } catch {

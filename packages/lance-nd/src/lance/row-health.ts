@@ -84,7 +84,10 @@ async function findUnreadable(
   onUnreadable: (row: { rowId: bigint; offset: number }, error: string) => void,
 ): Promise<void> {
   try {
-    await takeRows(table, rows.map((r) => r.rowId));
+    await takeRows(
+      table,
+      rows.map((r) => r.rowId),
+    );
   } catch (err) {
     if (!isLanceNdError(err)) throw err;
     if (rows.length === 1) {

@@ -25,14 +25,23 @@ export function fieldAtPath(schema: Schema, path: string): Field | undefined {
  * @throws LanceNdError `SchemaMismatch` naming the field path when a field
  * exists with another type.
  */
-export function missingPart(uri: string, existing: Field | undefined, wanted: Field, path = wanted.name): Field | undefined {
+export function missingPart(
+  uri: string,
+  existing: Field | undefined,
+  wanted: Field,
+  path = wanted.name,
+): Field | undefined {
   if (existing === undefined) return wanted;
   if (!arrow.DataType.isStruct(existing.type) || !arrow.DataType.isStruct(wanted.type)) {
     if (String(existing.type) !== String(wanted.type)) {
-      throw new LanceNdError("SchemaMismatch", `the field has type ${String(existing.type)} in the table, not ${String(wanted.type)}`, {
-        uri,
-        column: path,
-      });
+      throw new LanceNdError(
+        "SchemaMismatch",
+        `the field has type ${String(existing.type)} in the table, not ${String(wanted.type)}`,
+        {
+          uri,
+          column: path,
+        },
+      );
     }
     return undefined;
   }
@@ -65,10 +74,14 @@ export function checkRowsFit(uri: string, table: Schema, rows: Schema): void {
       throw new LanceNdError("SchemaMismatch", "the table has no such column", { uri, column: field.name });
     }
     if (String(target.type) !== String(field.type)) {
-      throw new LanceNdError("SchemaMismatch", `the rows have type ${String(field.type)}, the table ${String(target.type)}`, {
-        uri,
-        column: field.name,
-      });
+      throw new LanceNdError(
+        "SchemaMismatch",
+        `the rows have type ${String(field.type)}, the table ${String(target.type)}`,
+        {
+          uri,
+          column: field.name,
+        },
+      );
     }
   }
 }

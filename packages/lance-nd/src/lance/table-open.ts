@@ -148,7 +148,15 @@ export async function createTable(
       ? connection.createEmptyTable(location.tableName, toSdkSchema(schema), createOptions)
       : connection.createTable(location.tableName, toSdkTable(rows, schema), createOptions),
   );
-  return { uri, location, storageOptions: options.storageOptions, connection, sdk, pinnedVersion: undefined, branch: null };
+  return {
+    uri,
+    location,
+    storageOptions: options.storageOptions,
+    connection,
+    sdk,
+    pinnedVersion: undefined,
+    branch: null,
+  };
 }
 
 /**
@@ -162,16 +170,25 @@ export async function createTable(
  */
 export async function overwriteTable(table: LanceTable, schema: Schema, rows: readonly RecordBatch[]): Promise<number> {
   if (table.branch === null) {
-    const created = await createTable(table.uri, schema, rows, { mode: "overwrite", ...(table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }) });
+    const created = await createTable(table.uri, schema, rows, {
+      mode: "overwrite",
+      ...(table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }),
+    });
     return sdkCall({ uri: table.uri, op: "version" }, () => created.sdk.version()).finally(() => created.sdk.close());
   }
   if (rows.length === 0) {
-    throw new LanceNdError("InvalidInput", `overwrite of branch "${table.branch}" with no rows: lancedb's add needs at least one row`, { uri: table.uri });
+    throw new LanceNdError(
+      "InvalidInput",
+      `overwrite of branch "${table.branch}" with no rows: lancedb's add needs at least one row`,
+      { uri: table.uri },
+    );
   }
   for (const [i, batch] of rows.entries()) checkSameFields(table.uri, schema, batch.schema, i);
   const handle = await openCommitHandle(table);
   try {
-    await sdkCall({ uri: table.uri, op: "overwrite" }, () => handle.sdk.add(toSdkTable([...rows], schema), { mode: "overwrite" }));
+    await sdkCall({ uri: table.uri, op: "overwrite" }, () =>
+      handle.sdk.add(toSdkTable([...rows], schema), { mode: "overwrite" }),
+    );
     return await sdkCall({ uri: table.uri, op: "version" }, () => handle.sdk.version());
   } finally {
     handle.sdk.close();
@@ -182,7 +199,11 @@ function checkSameFields(uri: string, schema: Schema, rowsSchema: Schema, row: n
   const expected = schema.fields.map((f) => `${f.name}: ${String(f.type)}`).join(", ");
   const actual = rowsSchema.fields.map((f) => `${f.name}: ${String(f.type)}`).join(", ");
   if (expected !== actual) {
-    throw new LanceNdError("SchemaMismatch", `record batch ${row} has fields [${actual}], the table schema has [${expected}]`, { uri });
+    throw new LanceNdError(
+      "SchemaMismatch",
+      `record batch ${row} has fields [${actual}], the table schema has [${expected}]`,
+      { uri },
+    );
   }
 }
 
@@ -211,7 +232,10 @@ export async function openCommitHandle(table: LanceTable): Promise<LanceTable> {
   const connection = table.location.dbUri.startsWith("memory://")
     ? table.connection
     : await sdkCall({ uri: table.uri, op: "connect" }, () =>
-        connect(table.location.dbUri, table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }),
+        connect(
+          table.location.dbUri,
+          table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions },
+        ),
       );
   return { ...table, connection, sdk: await openSdkTable(table, connection, "open"), pinnedVersion: undefined };
 }

@@ -73,8 +73,12 @@ export async function* scanRows(table: LanceTable, options: ScanRowsOptions = {}
     const context = { uri: table.uri, op: "scan" };
     // `execute` is the only streaming call that takes maxBatchLength; the SDK's
     // typings mark it protected, its docs and JS have it public.
-    const streaming = query as unknown as { execute(options: { maxBatchLength?: number }): AsyncGenerator<RecordBatch> };
-    const iterator = streaming.execute(options.maxBatchLength === undefined ? {} : { maxBatchLength: options.maxBatchLength });
+    const streaming = query as unknown as {
+      execute(options: { maxBatchLength?: number }): AsyncGenerator<RecordBatch>;
+    };
+    const iterator = streaming.execute(
+      options.maxBatchLength === undefined ? {} : { maxBatchLength: options.maxBatchLength },
+    );
     for (;;) {
       const next = await sdkCall(context, () => iterator.next());
       if (next.done === true) return;

@@ -38,9 +38,14 @@ const REF_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
  */
 export function checkRefName(kind: "tag" | "branch", name: unknown, uri: string): string {
   if (typeof name !== "string" || !REF_NAME.test(name)) {
-    throw new LanceNdError("InvalidInput", `bad ${kind} name ${JSON.stringify(name)}: expected letters, digits, '.', '-' or '_' (not starting with '.')`, { uri });
+    throw new LanceNdError(
+      "InvalidInput",
+      `bad ${kind} name ${JSON.stringify(name)}: expected letters, digits, '.', '-' or '_' (not starting with '.')`,
+      { uri },
+    );
   }
-  if (kind === "branch" && name === "main") throw new LanceNdError("InvalidInput", 'bad branch name "main": main is the table\'s own line of history', { uri });
+  if (kind === "branch" && name === "main")
+    throw new LanceNdError("InvalidInput", 'bad branch name "main": main is the table\'s own line of history', { uri });
   return name;
 }
 
@@ -69,7 +74,9 @@ export async function refCall<T>(table: LanceTable, what: string, call: () => Pr
   try {
     return await call();
   } catch (err) {
-    const reason = cleanSdkMessage(err instanceof Error ? err.message : String(err)).replace(/^Ref \w+ error: /, "").replace(/^Version not found error: /, "");
+    const reason = cleanSdkMessage(err instanceof Error ? err.message : String(err))
+      .replace(/^Ref \w+ error: /, "")
+      .replace(/^Version not found error: /, "");
     throw new LanceNdError("InvalidInput", `${what}: ${reason}`, { uri: table.uri, cause: err });
   }
 }
@@ -91,7 +98,11 @@ export async function openTableOnBranch(uri: string, options: OpenTableOptions):
     try {
       const names = (await listBranches(main)).map((b) => b.name);
       if (names.includes(branch)) throw err;
-      throw new LanceNdError("InvalidInput", `no branch "${branch}" (branches: ${names.length === 0 ? "none" : names.join(", ")})`, { uri, cause: err });
+      throw new LanceNdError(
+        "InvalidInput",
+        `no branch "${branch}" (branches: ${names.length === 0 ? "none" : names.join(", ")})`,
+        { uri, cause: err },
+      );
     } finally {
       main.sdk.close();
     }

@@ -52,7 +52,11 @@ export async function checkoutVersion(table: LanceTable, version: number | strin
  */
 export async function restoreVersion(table: LanceTable, version: number | string): Promise<number> {
   if (typeof version === "string" && table.branch !== null) {
-    throw new LanceNdError("InvalidInput", `restore "${version}" on branch "${table.branch}": a tag names a version of main; restore a version of the branch (versions lists them)`, { uri: table.uri });
+    throw new LanceNdError(
+      "InvalidInput",
+      `restore "${version}" on branch "${table.branch}": a tag names a version of main; restore a version of the branch (versions lists them)`,
+      { uri: table.uri },
+    );
   }
   const view = await checkoutVersion(table, version);
   try {
@@ -111,7 +115,11 @@ export interface CleanupOptions {
  * Lance refuses the whole cleanup when it would reach a tagged version.
  * The latest version is never removed.
  */
-export async function cleanupVersions(table: LanceTable, olderThanMs: number, options: CleanupOptions = {}): Promise<OptimizeStats> {
+export async function cleanupVersions(
+  table: LanceTable,
+  olderThanMs: number,
+  options: CleanupOptions = {},
+): Promise<OptimizeStats> {
   const context = { uri: table.uri, op: "cleanup" };
   const tags = await sdkCall(context, async () => (await table.sdk.tags()).list());
   const tagged = new Set(Object.values(tags).map((tag) => tag.version));

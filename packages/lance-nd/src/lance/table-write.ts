@@ -51,7 +51,11 @@ export async function addNullFields(table: LanceTable, fields: readonly Field[])
 async function addMissingFields(table: LanceTable, fields: readonly Field[]): Promise<number> {
   const schema = await readTableSchema(table);
   const missing = fields.flatMap((field) => {
-    const part = missingPart(table.uri, schema.fields.find((f) => f.name === field.name), field);
+    const part = missingPart(
+      table.uri,
+      schema.fields.find((f) => f.name === field.name),
+      field,
+    );
     return part === undefined ? [] : [part];
   });
   if (missing.length === 0) return currentVersion(table);
@@ -91,7 +95,8 @@ export async function castColumns(table: LanceTable, casts: readonly ColumnCast[
   return retryOnConflict(table, async () => {
     const before = await readTableSchema(table);
     for (const { path } of casts) {
-      if (fieldAtPath(before, path) === undefined) throw new LanceNdError("InvalidInput", "no such field", { uri: table.uri, column: path });
+      if (fieldAtPath(before, path) === undefined)
+        throw new LanceNdError("InvalidInput", "no such field", { uri: table.uri, column: path });
     }
     const alterations = casts.map(({ path, type }) => ({ path, dataType: toSdkType(type) }));
     let version = (await sdkCall(context, () => table.sdk.alterColumns(alterations))).version;
@@ -154,9 +159,13 @@ async function addMissingMetadata(table: LanceTable, entries: Record<string, str
     const old = existing.get(key);
     if (old === undefined) added.set(key, value);
     else if (old !== value) {
-      throw new LanceNdError("InvalidInput", `schema metadata key "${key}" is "${old}"; Lance cannot change it to "${value}"`, {
-        uri: table.uri,
-      });
+      throw new LanceNdError(
+        "InvalidInput",
+        `schema metadata key "${key}" is "${old}"; Lance cannot change it to "${value}"`,
+        {
+          uri: table.uri,
+        },
+      );
     }
   }
   if (added.size === 0) return currentVersion(table);

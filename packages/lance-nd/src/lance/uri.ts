@@ -31,7 +31,10 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//;
  */
 export function parseTableUri(uri: string): TableLocation {
   if (typeof uri !== "string" || uri.trim() === "") {
-    throw new LanceNdError("InvalidInput", `invalid table uri ${JSON.stringify(uri) ?? String(uri)}: table uri must be a non-empty string`);
+    throw new LanceNdError(
+      "InvalidInput",
+      `invalid table uri ${JSON.stringify(uri) ?? String(uri)}: table uri must be a non-empty string`,
+    );
   }
   const scheme = SCHEME.exec(uri)?.[1]?.toLowerCase();
   if (scheme === undefined || scheme === "file") {
@@ -43,9 +46,14 @@ export function parseTableUri(uri: string): TableLocation {
   const rest = uri.slice(scheme.length + 3).replace(/\/+$/, "");
   const slash = rest.lastIndexOf("/");
   if (scheme === "memory") {
-    return { uri, dbUri: `memory://${slash < 0 ? "" : rest.slice(0, slash)}`, tableName: tableNameOf(uri, rest.slice(slash + 1)) };
+    return {
+      uri,
+      dbUri: `memory://${slash < 0 ? "" : rest.slice(0, slash)}`,
+      tableName: tableNameOf(uri, rest.slice(slash + 1)),
+    };
   }
-  if (slash < 0) throw invalid(uri, "an object store uri needs a bucket and a table name, e.g. s3://bucket/table.lance");
+  if (slash < 0)
+    throw invalid(uri, "an object store uri needs a bucket and a table name, e.g. s3://bucket/table.lance");
   return { uri, dbUri: `${scheme}://${rest.slice(0, slash)}`, tableName: tableNameOf(uri, rest.slice(slash + 1)) };
 }
 

@@ -4,7 +4,16 @@
  * numbers, a read-only view of one version, and moving manifests aside.
  * Used by `check` (README, "check").
  */
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, copyFileSync, existsSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  copyFileSync,
+  existsSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { LanceNdError } from "../errors.js";
@@ -39,7 +48,8 @@ export function localTableFolder(uri: string): string | undefined {
  */
 export function manifestFiles(uri: string, folder: string): ManifestFile[] {
   const versionsFolder = path.join(folder, "_versions");
-  if (!existsSync(versionsFolder)) throw new LanceNdError("TableNotFound", `no table here: ${versionsFolder} does not exist`, { uri });
+  if (!existsSync(versionsFolder))
+    throw new LanceNdError("TableNotFound", `no table here: ${versionsFolder} does not exist`, { uri });
   const files: ManifestFile[] = [];
   for (const file of readdirSync(versionsFolder)) {
     const match = /^(\d+)\.manifest$/.exec(file);
@@ -73,11 +83,14 @@ export async function openVersionView(uri: string, folder: string, manifest: Man
     const viewFolder = path.join(root, "view.lance");
     mkdirSync(path.join(viewFolder, "_versions"), { recursive: true });
     for (const entry of readdirSync(folder)) {
-      if (entry !== "_versions" && entry !== QUARANTINE_FOLDER) symlinkSync(path.join(folder, entry), path.join(viewFolder, entry));
+      if (entry !== "_versions" && entry !== QUARANTINE_FOLDER)
+        symlinkSync(path.join(folder, entry), path.join(viewFolder, entry));
     }
     copyFileSync(path.join(folder, "_versions", manifest.file), path.join(viewFolder, "_versions", manifest.file));
     const table = await openTable(viewFolder).catch((err: unknown) => {
-      throw err instanceof LanceNdError ? new LanceNdError(err.code, err.message.replace(`table "${viewFolder}": `, ""), { uri, cause: err }) : err;
+      throw err instanceof LanceNdError
+        ? new LanceNdError(err.code, err.message.replace(`table "${viewFolder}": `, ""), { uri, cause: err })
+        : err;
     });
     return {
       table: { ...table, uri },

@@ -40,10 +40,22 @@ function sst2000(): NdRecordBatch[] {
   const day = Date.UTC(2000, 0, 1) / 1000;
   const batch = new NdRecordBatch(
     {
-      sst: NdArray.from(Float32Array.from({ length: nt * ny * nx }, (_, i) => 280 + (i % 29)), { dims: { time: nt, lat: ny, lon: nx }, attrs: { units: "K" } }),
-      time: NdArray.from(Array.from({ length: nt }, (_, t) => BigInt(day + t * 86_400)), { dims: { time: nt }, type: new TimestampSecond("UTC") }),
-      lat: NdArray.from(Float32Array.from({ length: ny }, (_, y) => 85 - 10 * y), { dims: { lat: ny } }),
-      lon: NdArray.from(Float32Array.from({ length: nx }, (_, x) => 5 + 10 * x), { dims: { lon: nx } }),
+      sst: NdArray.from(
+        Float32Array.from({ length: nt * ny * nx }, (_, i) => 280 + (i % 29)),
+        { dims: { time: nt, lat: ny, lon: nx }, attrs: { units: "K" } },
+      ),
+      time: NdArray.from(
+        Array.from({ length: nt }, (_, t) => BigInt(day + t * 86_400)),
+        { dims: { time: nt }, type: new TimestampSecond("UTC") },
+      ),
+      lat: NdArray.from(
+        Float32Array.from({ length: ny }, (_, y) => 85 - 10 * y),
+        { dims: { lat: ny } },
+      ),
+      lon: NdArray.from(
+        Float32Array.from({ length: nx }, (_, x) => 5 + 10 * x),
+        { dims: { lon: nx } },
+      ),
     },
     { id: "sst-2000.nc" },
   );

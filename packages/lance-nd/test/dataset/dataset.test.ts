@@ -19,7 +19,14 @@ afterEach(() => vi.restoreAllMocks());
 
 /** Arrays as `{ name: { dims, values } }` (nulls as null), for `toEqual`. */
 function plain(batch: NdRecordBatch): Record<string, { dims: [string, number][]; values: unknown[] }> {
-  return Object.fromEntries(batch.arrays().map(([name, a]) => [name, { dims: a.dims.map((d) => [d.name, d.size]), values: Array.from(a.values as Iterable<unknown>) }]));
+  return Object.fromEntries(
+    batch
+      .arrays()
+      .map(([name, a]) => [
+        name,
+        { dims: a.dims.map((d) => [d.name, d.size]), values: Array.from(a.values as Iterable<unknown>) },
+      ]),
+  );
 }
 
 /** The expected window of every array of `batch` (nd-arrow's `slice`), with `drop` dims removed. */
@@ -27,7 +34,14 @@ function expected(batch: NdRecordBatch, window: Window, drop: string[] = []): Re
   const arrays = batch.arrays().map(([name, a]) => {
     const own = Object.fromEntries(Object.entries(window).filter(([d]) => a.dimNames.includes(d)));
     const cut = slice(a, own);
-    return [name, new NdArray(cut.values, cut.dims.filter((d) => !drop.includes(d.name)), cut.attrs)] as const;
+    return [
+      name,
+      new NdArray(
+        cut.values,
+        cut.dims.filter((d) => !drop.includes(d.name)),
+        cut.attrs,
+      ),
+    ] as const;
   });
   return plain(new NdRecordBatch(arrays));
 }
@@ -48,7 +62,11 @@ describe("dataset: plan", () => {
   it("dims, variables and chunkCount come from the rows' dim sizes and chunk_offsets", async () => {
     const table = await writeChunked(uri(), sstBatch(), { time: 4, lat: 5 });
     const ds = await dataset(table, { where: col("__global_attrs__.id").eq("sst.nc") });
-    expect(ds.dims).toEqual([{ name: "time", size: 12 }, { name: "lat", size: 10 }, { name: "lon", size: 8 }]);
+    expect(ds.dims).toEqual([
+      { name: "time", size: 12 },
+      { name: "lat", size: 10 },
+      { name: "lon", size: 8 },
+    ]);
     expect(ds.chunkCount).toBe(6);
     expect(ds.variables.map((v) => [v.name, String(v.type), v.dims])).toEqual([
       ["sst", "Float32", ["time", "lat", "lon"]],
@@ -64,7 +82,9 @@ describe("dataset: plan", () => {
     const table = await writeChunked(uri(), batch, {});
     const ds = await dataset(table);
     expect(ds.chunkCount).toBe(1);
-    expect(plain(await ds.isel({ time: [2, 4], lon: [1, 3] }).read())).toEqual(expected(batch, { time: [2, 4], lon: [1, 3] }));
+    expect(plain(await ds.isel({ time: [2, 4], lon: [1, 3] }).read())).toEqual(
+      expected(batch, { time: [2, 4], lon: [1, 3] }),
+    );
     expect(plain(await ds.read())).toEqual(plain(batch));
   });
 });
@@ -100,15 +120,22 @@ describe("dataset: isel", () => {
     const plan = await planDataset(view, undefined);
     const ranges = applyIsel(view.uri, plan.grid, wholeGrid(plan.grid), { time: [3, 9], lat: [2, 8], lon: 4 });
     const grouped = await readWindow(view, plan, ranges, ["sst", "lat"], 1);
-    expect(plain(grouped)).toEqual(expected(batch.select(["sst", "lat"]), { time: [3, 9], lat: [2, 8], lon: [4, 5] }, ["lon"]));
+    expect(plain(grouped)).toEqual(
+      expected(batch.select(["sst", "lat"]), { time: [3, 9], lat: [2, 8], lon: [4, 5] }, ["lon"]),
+    );
     expect(plain(await readWindow(view, plan, ranges, ["sst", "lat"]))).toEqual(plain(grouped));
   });
 
   it("an integer drops the dim, as xarray does; selections compose", async () => {
     const batch = sstBatch();
     const ds = await dataset(await writeChunked(uri(), batch, { time: 4, lat: 5 }));
-    const got = await ds.isel({ time: [2, 10] }).isel({ time: 3, lat: 7 }).read(["sst", "lat", "time"]);
-    expect(plain(got)).toEqual(expected(batch.select(["sst", "lat", "time"]), { time: [5, 6], lat: [7, 8] }, ["time", "lat"]));
+    const got = await ds
+      .isel({ time: [2, 10] })
+      .isel({ time: 3, lat: 7 })
+      .read(["sst", "lat", "time"]);
+    expect(plain(got)).toEqual(
+      expected(batch.select(["sst", "lat", "time"]), { time: [5, 6], lat: [7, 8] }, ["time", "lat"]),
+    );
     expect(got.get("lat")?.rank).toBe(0);
   });
 
@@ -119,9 +146,18 @@ describe("dataset: isel", () => {
     const blocks = [];
     for await (const block of view.blocks(["sst"])) blocks.push(block);
     expect(blocks.map((b) => [b.offset, b.batch.get("sst")!.shape])).toEqual([
-      [[0, 0], [1, 8]],
-      [[1, 0], [4, 8]],
-      [[5, 0], [1, 8]],
+      [
+        [0, 0],
+        [1, 8],
+      ],
+      [
+        [1, 0],
+        [4, 8],
+      ],
+      [
+        [5, 0],
+        [1, 8],
+      ],
     ]);
     const whole = await view.read(["sst"]);
     const flat = blocks.flatMap((b) => Array.from(b.batch.get("sst")!.values));
@@ -156,7 +192,9 @@ describe("dataset: sel", () => {
   it("a single value picks the exact match and drops the dim; method nearest picks the nearest", async () => {
     const batch = sstBatch();
     const ds = await dataset(await writeChunked(uri(), batch, { time: 4, lat: 5 }));
-    expect(plain(await ds.sel({ lon: 90 }).read(["sst"]))).toEqual(expected(batch.select(["sst"]), { lon: [2, 3] }, ["lon"]));
+    expect(plain(await ds.sel({ lon: 90 }).read(["sst"]))).toEqual(
+      expected(batch.select(["sst"]), { lon: [2, 3] }, ["lon"]),
+    );
     const near = await ds.sel({ lat: 12.3, lon: 100 }, { method: "nearest" }).read(["lat", "lon"]);
     expect([near.get("lat")!.values.get(0), near.get("lon")!.values.get(0)]).toEqual([15, 90]);
   });
@@ -172,7 +210,10 @@ describe("dataset: sel", () => {
 
   it("Dates select on a numeric coordinate with CF time units (converted by @lance-nd/cf)", async () => {
     const batch = sstBatch().withArrays({
-      time: NdArray.from(Float64Array.from({ length: 12 }, (_, t) => 0.5 + t), { dims: { time: 12 }, attrs: { units: "days since 2000-01-01 00:00:00" } }),
+      time: NdArray.from(
+        Float64Array.from({ length: 12 }, (_, t) => 0.5 + t),
+        { dims: { time: 12 }, attrs: { units: "days since 2000-01-01 00:00:00" } },
+      ),
     });
     const ds = await dataset(await writeChunked(uri(), batch, { time: 4 }));
     const got = await ds.sel({ time: [new Date("2000-01-03T00:00Z"), new Date("2000-01-06T00:00Z")] }).read(["time"]);
@@ -184,7 +225,10 @@ describe("dataset: sel", () => {
   it("sel then isel composes, relative to the selection", async () => {
     const batch = sstBatch();
     const ds = await dataset(await writeChunked(uri(), batch, { lat: 3 }));
-    const got = await ds.sel({ lat: [30, -30] }).isel({ lat: [1, 3] }).read(["lat"]);
+    const got = await ds
+      .sel({ lat: [30, -30] })
+      .isel({ lat: [1, 3] })
+      .read(["lat"]);
     expect(Array.from(got.get("lat")!.values)).toEqual([15, 5]);
   });
 
@@ -211,7 +255,9 @@ describe("dataset: versions", () => {
     await deleteRows(table, "__global_attrs__.id = 'sst.nc'");
     await append(table, [sstBatch("other.nc")]);
     expect(plain(await view.read(["sst"]))).toEqual(before);
-    await expect(view.refresh()).rejects.toSatisfy((err) => isLanceNdError(err, "InvalidInput") && /no row matches/.test(String(err)));
+    await expect(view.refresh()).rejects.toSatisfy(
+      (err) => isLanceNdError(err, "InvalidInput") && /no row matches/.test(String(err)),
+    );
   });
 
   it("refresh() replays the selection on the latest rows", async () => {
@@ -239,8 +285,12 @@ describe("dataset: bad input", () => {
 
   it("unknown dims, out-of-range indices and unknown variables are InvalidInput naming them", async () => {
     const ds = await dataset(await writeChunked(uri(), sstBatch(), { time: 4 }));
-    expect(await code(ds.isel({ depth: 1 }).read())).toMatch(/InvalidInput: .*isel: "depth" is not a dim.*time \(12\), lat \(10\), lon \(8\)/);
-    expect(await code(ds.isel({ time: 12 }).read())).toMatch(/InvalidInput: .*isel: index 12 along "time" is out of range for size 12/);
+    expect(await code(ds.isel({ depth: 1 }).read())).toMatch(
+      /InvalidInput: .*isel: "depth" is not a dim.*time \(12\), lat \(10\), lon \(8\)/,
+    );
+    expect(await code(ds.isel({ time: 12 }).read())).toMatch(
+      /InvalidInput: .*isel: index 12 along "time" is out of range for size 12/,
+    );
     expect(await code(ds.isel({ time: [3, 13] }).read())).toMatch(/InvalidInput: .*isel: \[3, 13\) along "time"/);
     expect(await code(ds.isel({ time: 1 }).isel({ time: 0 }).read())).toMatch(/"time" was dropped/);
     expect(await code(ds.read(["nope"]))).toMatch(/InvalidInput: .*dataset: no variable "nope"/);
@@ -251,13 +301,17 @@ describe("dataset: bad input", () => {
 
   it("sel: no exact match, a range on a non-monotonic coordinate, nearest with a range, a Date on a number are InvalidInput", async () => {
     const batch = sstBatch();
-    const shuffled = batch.withArrays({ lon: NdArray.from(new Float64Array([0, 90, 45, 135, 180, 225, 270, 315]), { dims: { lon: 8 } }) });
+    const shuffled = batch.withArrays({
+      lon: NdArray.from(new Float64Array([0, 90, 45, 135, 180, 225, 270, 315]), { dims: { lon: 8 } }),
+    });
     const ds = await dataset(await writeChunked(uri(), shuffled, { time: 4 }, false));
     expect(await code(ds.sel({ lat: 12.3 }).read())).toMatch(/no "lat" value equals 12.3.*from -45 to 45/);
     expect(await code(ds.sel({ lon: [40, 100] }).read())).toMatch(/"lon" is not monotonic/);
     expect(await code(ds.sel({ lon: 40 }, { method: "nearest" }).read(["lon"]))).toBe("no error");
     expect(await code(ds.sel({ lat: [0, 10] }, { method: "nearest" }).read())).toMatch(/nearest" takes single values/);
-    expect(await code(ds.sel({ lat: new Date(0) }).read())).toMatch(/a Date on "lat" \(Float64, units "degrees_north"\) needs a timestamp/);
+    expect(await code(ds.sel({ lat: new Date(0) }).read())).toMatch(
+      /a Date on "lat" \(Float64, units "degrees_north"\) needs a timestamp/,
+    );
     expect(await code(ds.sel({ sst: 1 }).read())).toMatch(/"sst" is not a dim/);
   });
 
@@ -268,11 +322,15 @@ describe("dataset: bad input", () => {
 
     const twice = await writeChunked(uri(), sstBatch(), { time: 6 });
     await append(twice, [sstBatch()]);
-    expect(await code(dataset(twice))).toMatch(/rows overlap: _rowid \d+ \(id "sst.nc"\) at offset \[0, 0, 0\] \(size \[12, 10, 8\]\) and _rowid \d+ \(id "sst.nc"\) at offset \[0, 0, 0\] \(size \[6, 10, 8\]\)/);
+    expect(await code(dataset(twice))).toMatch(
+      /rows overlap: _rowid \d+ \(id "sst.nc"\) at offset \[0, 0, 0\] \(size \[12, 10, 8\]\) and _rowid \d+ \(id "sst.nc"\) at offset \[0, 0, 0\] \(size \[6, 10, 8\]\)/,
+    );
 
     const gap = await writeChunked(uri(), sstBatch(), { time: 4 });
     await deleteRows(gap, "array_element(__global_attrs__.chunk_offset, 1) = 4");
-    expect(await code(dataset(gap))).toMatch(/the rows leave a gap: they cover 640 of the 960 cells.*no row covers cell \[4, 0, 0\]/);
+    expect(await code(dataset(gap))).toMatch(
+      /the rows leave a gap: they cover 640 of the 960 cells.*no row covers cell \[4, 0, 0\]/,
+    );
 
     const grids = await writeChunked(uri(), sstBatch(), { time: 6 });
     await append(grids, [levelsBatch().withGlobalAttrs({ id: "sst.nc" })]);

@@ -22,16 +22,30 @@ export function sstBatch(id = "sst.nc"): NdRecordBatch {
   return new NdRecordBatch(
     {
       sst: NdArray.from(values, { dims: { time: nt, lat: ny, lon: nx }, type: new Float32(), attrs: { units: "K" } }),
-      time: NdArray.from(Array.from({ length: nt }, (_, t) => T0 + t * DAY), { dims: { time: nt }, type: new TimestampMillisecond("UTC") }),
-      lat: NdArray.from(Float64Array.from({ length: ny }, (_, y) => 45 - 10 * y), { dims: { lat: ny }, attrs: { units: "degrees_north" } }),
-      lon: NdArray.from(Float64Array.from({ length: nx }, (_, x) => 45 * x), { dims: { lon: nx } }),
+      time: NdArray.from(
+        Array.from({ length: nt }, (_, t) => T0 + t * DAY),
+        { dims: { time: nt }, type: new TimestampMillisecond("UTC") },
+      ),
+      lat: NdArray.from(
+        Float64Array.from({ length: ny }, (_, y) => 45 - 10 * y),
+        { dims: { lat: ny }, attrs: { units: "degrees_north" } },
+      ),
+      lon: NdArray.from(
+        Float64Array.from({ length: nx }, (_, x) => 45 * x),
+        { dims: { lon: nx } },
+      ),
     },
     { id, title: "synthetic sst" },
   );
 }
 
 /** `batch` chunked along `sizes` and written as a new table (with stats unless `stats: false`). */
-export async function writeChunked(uri: string, batch: NdRecordBatch, sizes: Record<string, number>, stats = true): Promise<NdTable> {
+export async function writeChunked(
+  uri: string,
+  batch: NdRecordBatch,
+  sizes: Record<string, number>,
+  stats = true,
+): Promise<NdTable> {
   return write(uri, Object.keys(sizes).length === 0 ? [batch] : chunk(batch, sizes), { stats });
 }
 

@@ -12,7 +12,9 @@ const uri = () => `${dir}/t${n++}.lance`;
 
 /** `[min, max]` of the non-null values of `name` in the source batch: what the stats must say. */
 function sourceRange(name: string): { min: number; max: number } {
-  const values = Array.from(sstBatch().get(name)!.values as Iterable<number | null>).filter((v): v is number => v !== null);
+  const values = Array.from(sstBatch().get(name)!.values as Iterable<number | null>).filter(
+    (v): v is number => v !== null,
+  );
   return { min: Math.min(...values), max: Math.max(...values) };
 }
 
@@ -21,7 +23,14 @@ describe("dataset: stats", () => {
     const table = await writeChunked(uri(), sstBatch(), { time: 4, lat: 5 });
     const ds = await dataset(table, { where: col("__global_attrs__.id").eq("sst.nc") });
     expect(ds.chunkCount).toBe(6);
-    expect(ds.stats()).toEqual(new Map([["sst", sourceRange("sst")], ["time", null], ["lat", sourceRange("lat")], ["lon", sourceRange("lon")]]));
+    expect(ds.stats()).toEqual(
+      new Map([
+        ["sst", sourceRange("sst")],
+        ["time", null],
+        ["lat", sourceRange("lat")],
+        ["lon", sourceRange("lon")],
+      ]),
+    );
     expect(ds.stats(["lat"])).toEqual(new Map([["lat", { min: -45, max: 45 }]]));
   });
 
@@ -37,7 +46,14 @@ describe("dataset: stats", () => {
 
   it("are null for every variable of a table written without stats", async () => {
     const ds = await dataset(await writeChunked(uri(), sstBatch(), { time: 4 }, false));
-    expect(ds.stats()).toEqual(new Map([["sst", null], ["time", null], ["lat", null], ["lon", null]]));
+    expect(ds.stats()).toEqual(
+      new Map([
+        ["sst", null],
+        ["time", null],
+        ["lat", null],
+        ["lon", null],
+      ]),
+    );
   });
 
   it("reject an unknown variable, naming it and the variables", async () => {

@@ -6,6 +6,7 @@ import { append } from "../../src/write.js";
 import { sstRow } from "./write-rows.js";
 
 const [uri, count, tag] = process.argv.slice(2);
-if (uri === undefined || count === undefined || tag === undefined) throw new Error("usage: append-child.ts <uri> <n> <tag>");
+if (uri === undefined || count === undefined || tag === undefined)
+  throw new Error("usage: append-child.ts <uri> <n> <tag>");
 const table = await open(uri);
 for (let i = 0; i < Number(count); i++) await append(table, [sstRow(i, { id: `${tag}-${i}` })]);

@@ -16,7 +16,11 @@ export async function mainReading(uri: string): Promise<string> {
     }
   }
   rows.sort((a, b) => String(a[0]).localeCompare(String(b[0])));
-  return JSON.stringify({ version: await table.version(), schema: table.ndSchema.fields.map((f) => `${f.name}: ${String(f.type)}`), rows });
+  return JSON.stringify({
+    version: await table.version(),
+    schema: table.ndSchema.fields.map((f) => `${f.name}: ${String(f.type)}`),
+    rows,
+  });
 }
 
 function plain(value: unknown): unknown {

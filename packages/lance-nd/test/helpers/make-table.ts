@@ -20,7 +20,11 @@ export function tempDir(prefix: string): string {
 }
 
 /** Creates a lance-nd table from nd record batches in one commit and opens it. */
-export async function makeTable(uri: string, batches: readonly NdRecordBatch[], options: TableSchemaOptions = {}): Promise<NdTable> {
+export async function makeTable(
+  uri: string,
+  batches: readonly NdRecordBatch[],
+  options: TableSchemaOptions = {},
+): Promise<NdTable> {
   const schema = tableSchema(encodeSchema([...batches]), options);
   await createTable(uri, schema, encodeRows([...batches], schema, { stats: options.stats === true }));
   return open(uri);
@@ -31,15 +35,24 @@ export async function appendTo(table: NdTable, batches: readonly NdRecordBatch[]
   const before = await readTableSchema(table.lance);
   const plan = planWrite(before, encodeSchema([...batches]));
   await addNullFields(table.lance, plan.schema.fields);
-  await appendRows(table.lance, encodeRows([...batches], plan.schema, { stats: plan.schema.metadata.get("lance_nd:stats") === "true" }));
+  await appendRows(
+    table.lance,
+    encodeRows([...batches], plan.schema, { stats: plan.schema.metadata.get("lance_nd:stats") === "true" }),
+  );
   await table.refresh();
 }
 
 /** Row `i` of the sample tables: `sst` (Float32 [time 2, x 3], values 10*i + j, attr units), `__global_attrs__.id = "r<i>"`, `n = i`. */
-export function sampleRow(i: number, options: { withSst?: boolean; extra?: Record<string, NdArray> } = {}): NdRecordBatch {
+export function sampleRow(
+  i: number,
+  options: { withSst?: boolean; extra?: Record<string, NdArray> } = {},
+): NdRecordBatch {
   const arrays: Record<string, NdArray> = { ...options.extra };
   if (options.withSst !== false) {
-    arrays.sst = NdArray.from(Float32Array.from({ length: 6 }, (_, j) => 10 * i + j), { dims: { time: 2, x: 3 }, attrs: { units: "K" } });
+    arrays.sst = NdArray.from(
+      Float32Array.from({ length: 6 }, (_, j) => 10 * i + j),
+      { dims: { time: 2, x: 3 }, attrs: { units: "K" } },
+    );
   }
   return new NdRecordBatch(arrays, { id: `r${i}`, n: i });
 }

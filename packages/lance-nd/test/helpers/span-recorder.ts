@@ -1,7 +1,17 @@
 // A minimal OpenTelemetry tracer that records spans in memory (the SDK
 // packages are not dependencies): install it once per test file.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { ROOT_CONTEXT, context, trace, type Context, type ContextManager, type Span, type SpanContext, type SpanOptions, type Tracer } from "@opentelemetry/api";
+import {
+  ROOT_CONTEXT,
+  context,
+  trace,
+  type Context,
+  type ContextManager,
+  type Span,
+  type SpanContext,
+  type SpanOptions,
+  type Tracer,
+} from "@opentelemetry/api";
 
 /** One recorded span. */
 export interface RecordedSpan {
@@ -78,7 +88,13 @@ export function recordSpans(): RecordedSpan[] {
   const tracer: Tracer = {
     startSpan(name: string, options: SpanOptions = {}, ctx: Context = context.active()): Span {
       const parent = trace.getSpan(ctx) as RecordingSpan | undefined;
-      const record: RecordedSpan = { name, attributes: { ...options.attributes }, parent: parent?.record, ended: false, failed: false };
+      const record: RecordedSpan = {
+        name,
+        attributes: { ...options.attributes },
+        parent: parent?.record,
+        ended: false,
+        failed: false,
+      };
       spans.push(record);
       return new RecordingSpan(record);
     },

@@ -43,11 +43,14 @@ export async function readIds(table: NdTable): Promise<string[]> {
 }
 
 /** The code (and column) of the LanceNdError that `promise` rejects with; `{}` when it resolves. */
-export async function failure(promise: Promise<unknown>): Promise<{ code?: string; column?: string; retryable?: boolean; message?: string }> {
+export async function failure(
+  promise: Promise<unknown>,
+): Promise<{ code?: string; column?: string; retryable?: boolean; message?: string }> {
   try {
     await promise;
   } catch (err) {
-    if (isLanceNdError(err)) return { code: err.code, column: err.column, retryable: err.retryable, message: err.message };
+    if (isLanceNdError(err))
+      return { code: err.code, column: err.column, retryable: err.retryable, message: err.message };
     return { code: `not a LanceNdError: ${String(err)}` };
   }
   return {};

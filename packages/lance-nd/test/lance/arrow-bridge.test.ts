@@ -5,7 +5,14 @@ import { connect } from "@lancedb/lancedb";
 import * as arrow from "apache-arrow";
 import type { Field } from "apache-arrow";
 import { afterAll, describe, expect, it } from "vitest";
-import { fromSdkBatch, sdkArrow, toSdkField, toSdkSchema, toSdkTable, toSdkType } from "../../src/lance/arrow-bridge.js";
+import {
+  fromSdkBatch,
+  sdkArrow,
+  toSdkField,
+  toSdkSchema,
+  toSdkTable,
+  toSdkType,
+} from "../../src/lance/arrow-bridge.js";
 import { ndField, ndType, sampleBatch } from "./nd-rows.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lance-nd-bridge-"));
@@ -18,7 +25,9 @@ describe("arrow bridge", () => {
   });
 
   it("a nested nd_arrow.array field converts with its children, nullability and metadata at every level", () => {
-    const field = ndField("sst", ndType(new arrow.Float32(), ["units"], { "lance-encoding:compression": "zstd" }), { mine: "x" });
+    const field = ndField("sst", ndType(new arrow.Float32(), ["units"], { "lance-encoding:compression": "zstd" }), {
+      mine: "x",
+    });
     const converted = toSdkField(field);
     expect(converted).toBeInstanceOf(sdkArrow().Field);
     expect(converted.type).toBeInstanceOf(sdkArrow().Struct);

@@ -2,20 +2,24 @@ import { describe, expect, it } from "vitest";
 import { cleanSdkMessage, fromSdkError, isLanceNdError, LanceNdError } from "../../src/errors.js";
 
 // Flat messages thrown by @lancedb/lancedb 0.39.0, as measured (SDK-NOTES.md, question 8).
-const RS = "/usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-12.0.0/src/io/commit/conflict_resolver.rs:301:29";
+const RS =
+  "/usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-12.0.0/src/io/commit/conflict_resolver.rs:301:29";
 const samples = {
   notFound: `Table 'nope' was not found  Caused by: Dataset at path tmp/x/nope.lance was not found: Not found: tmp/x/nope.lance/_versions, /usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-table-12.0.0/src/io/commit.rs:670:26`,
   exists: "Table 'ver' already exists",
   retryable: `lance error: Retryable commit conflict for version 16: This Append transaction was preempted by concurrent transaction Merge at version 16. Please retry., ${RS}  Caused by: Retryable commit conflict for version 16: This Append transaction was preempted by concurrent transaction Merge at version 16. Please retry., ${RS}`,
   incompatible: `lance error: Incompatible transaction: This Merge transaction is incompatible with concurrent transaction Project at version 17., ${RS}  Caused by: x`,
-  badSql: "Invalid input, Error parsing statement: SELECT 1 FROM t WHERE x ==== 1 (sql parser error: Expected: an expression, found: ==)",
-  unknownColumn: "Failed to execute query stream: GenericFailure, Invalid input, Schema error: No field named y. Valid fields are `x`.",
+  badSql:
+    "Invalid input, Error parsing statement: SELECT 1 FROM t WHERE x ==== 1 (sql parser error: Expected: an expression, found: ==)",
+  unknownColumn:
+    "Failed to execute query stream: GenericFailure, Invalid input, Schema error: No field named y. Valid fields are `x`.",
   extraColumn: "Invalid input, field 'y' does not exist in table schema",
   cast: `lance error: LanceError(Arrow): Cast error: Cannot cast string 'abc' to value of Int32 type, ${RS}  Caused by: y`,
   badVersion: `lance error: Dataset at path tmp/x/ver.lance/_versions/999.manifest was not found: Not found: tmp/x/ver.lance/_versions/999.manifest, ${RS}`,
   checkedOut: "Invalid input, table cannot be modified when a specific version is checked out",
   folderGone: `lance error: Not found: tmp/x/t.lance/_versions, /usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-table-12.0.0/src/io/commit.rs:670:26  Caused by: Not found: tmp/x/t.lance/_versions`,
-  unmasked: 'Arrow error: Invalid argument error: Found unmasked nulls for non-nullable StructArray field "dim_names"  Caused by: z',
+  unmasked:
+    'Arrow error: Invalid argument error: Found unmasked nulls for non-nullable StructArray field "dim_names"  Caused by: z',
 };
 
 function map(message: string, op = "append"): LanceNdError {

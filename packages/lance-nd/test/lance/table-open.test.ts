@@ -46,9 +46,15 @@ describe("createTable / openTable", () => {
     const schema = await readTableSchema(await openTable(uri));
     expect(schema.metadata.get("lance_nd:format")).toBe("1");
     const sst = schema.fields[0]!;
-    expect(Object.fromEntries(sst.metadata)).toEqual({ "ARROW:extension:name": "nd_arrow.array", "ARROW:extension:metadata": "{}", mine: "x" });
+    expect(Object.fromEntries(sst.metadata)).toEqual({
+      "ARROW:extension:name": "nd_arrow.array",
+      "ARROW:extension:metadata": "{}",
+      mine: "x",
+    });
     expect(String(sst.type)).toBe(String(rows.schema.fields[0]!.type));
-    expect((sst.type.children[0]!.type.children[0] as arrow.Field).metadata.get("lance-encoding:compression")).toBe("zstd");
+    expect((sst.type.children[0]!.type.children[0] as arrow.Field).metadata.get("lance-encoding:compression")).toBe(
+      "zstd",
+    );
   });
 
   it("an empty table keeps the schema metadata too", async () => {
@@ -91,7 +97,18 @@ describe("createTable / openTable", () => {
   });
 
   it("rows that do not match the schema are SchemaMismatch", async () => {
-    expect(await code(createTable(uriOf("bad"), sampleBatch(1).schema, batchOf([new arrow.Field("x", new arrow.Int32())], [arrow.makeData({ type: new arrow.Int32(), length: 1, data: new Int32Array(1) })])))).toBe("SchemaMismatch");
+    expect(
+      await code(
+        createTable(
+          uriOf("bad"),
+          sampleBatch(1).schema,
+          batchOf(
+            [new arrow.Field("x", new arrow.Int32())],
+            [arrow.makeData({ type: new arrow.Int32(), length: 1, data: new Int32Array(1) })],
+          ),
+        ),
+      ),
+    ).toBe("SchemaMismatch");
   });
 
   it("opening a missing table is TableNotFound", async () => {

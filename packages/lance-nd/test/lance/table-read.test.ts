@@ -15,16 +15,30 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 /** sampleBatch rows plus a stats column `__stats__:sst` with max = 100 * row and a column named "a b:c". */
 function rowsWithStats(n: number, first: number): arrow.RecordBatch {
   const base = sampleBatch(n, { first });
-  const statsType = new arrow.Struct([new arrow.Field("min", new arrow.Float32(), true), new arrow.Field("max", new arrow.Float32(), true)]);
+  const statsType = new arrow.Struct([
+    new arrow.Field("min", new arrow.Float32(), true),
+    new arrow.Field("max", new arrow.Float32(), true),
+  ]);
   const max = Float32Array.from({ length: n }, (_, i) => (first + i) * 100);
   const stats = arrow.makeData({
     type: statsType,
     length: n,
-    children: [arrow.makeData({ type: new arrow.Float32(), length: n, data: new Float32Array(n) }), arrow.makeData({ type: new arrow.Float32(), length: n, data: max })],
+    children: [
+      arrow.makeData({ type: new arrow.Float32(), length: n, data: new Float32Array(n) }),
+      arrow.makeData({ type: new arrow.Float32(), length: n, data: max }),
+    ],
   });
-  const odd = arrow.makeData({ type: new arrow.Int32(), length: n, data: Int32Array.from({ length: n }, (_, i) => first + i) });
+  const odd = arrow.makeData({
+    type: new arrow.Int32(),
+    length: n,
+    data: Int32Array.from({ length: n }, (_, i) => first + i),
+  });
   return batchOf(
-    [...base.schema.fields, new arrow.Field("__stats__:sst", statsType, true), new arrow.Field("a b:c", new arrow.Int32(), true)],
+    [
+      ...base.schema.fields,
+      new arrow.Field("__stats__:sst", statsType, true),
+      new arrow.Field("a b:c", new arrow.Int32(), true),
+    ],
     [...base.data.children, stats, odd],
   );
 }
@@ -45,7 +59,8 @@ async function failure(promise: Promise<unknown>): Promise<{ code?: string; colu
   return {};
 }
 
-const ids = (batches: arrow.RecordBatch[]) => batches.flatMap((b) => b.getChild("__global_attrs__")!.getChild("id")!.toArray() as string[]);
+const ids = (batches: arrow.RecordBatch[]) =>
+  batches.flatMap((b) => b.getChild("__global_attrs__")!.getChild("id")!.toArray() as string[]);
 
 describe("scanRows (question 5)", () => {
   it("maxBatchLength caps each batch; batches also end at fragment ends", async () => {
@@ -60,7 +75,9 @@ describe("scanRows (question 5)", () => {
   });
 
   it("columns take plain names, even with ':' and spaces, and nested paths", async () => {
-    const [batch] = await collect(scanRows(table, { columns: ["__stats__:sst", "a b:c", "__global_attrs__.id"], limit: 2 }));
+    const [batch] = await collect(
+      scanRows(table, { columns: ["__stats__:sst", "a b:c", "__global_attrs__.id"], limit: 2 }),
+    );
     expect(batch!.schema.fields.map((f) => f.name)).toEqual(["__stats__:sst", "a b:c", "__global_attrs__.id"]);
     expect(batch!.getChild("__global_attrs__.id")!.toArray()).toEqual(["r0", "r1"]);
   });
@@ -80,13 +97,21 @@ describe("scanRows (question 5)", () => {
   });
 
   it("an unknown column or bad SQL is InvalidInput when the stream starts", async () => {
-    expect(await failure(collect(scanRows(table, { filter: "nope = 1" })))).toEqual({ code: "InvalidInput", column: "nope" });
-    expect(await failure(collect(scanRows(table, { columns: ["nope"] })))).toEqual({ code: "InvalidInput", column: "nope" });
+    expect(await failure(collect(scanRows(table, { filter: "nope = 1" })))).toEqual({
+      code: "InvalidInput",
+      column: "nope",
+    });
+    expect(await failure(collect(scanRows(table, { columns: ["nope"] })))).toEqual({
+      code: "InvalidInput",
+      column: "nope",
+    });
     expect(await failure(collect(scanRows(table, { filter: "a ==== 1" })))).toMatchObject({ code: "InvalidInput" });
   });
 
   it("_row_created_at_version is selectable but reads 1 for every row (no stable row ids)", async () => {
-    const [batch] = await collect(scanRows(table, { columns: ["_row_created_at_version"], filter: "__global_attrs__.id = 'r15'" }));
+    const [batch] = await collect(
+      scanRows(table, { columns: ["_row_created_at_version"], filter: "__global_attrs__.id = 'r15'" }),
+    );
     expect(batch!.getChild("_row_created_at_version")!.toArray()).toEqual(BigUint64Array.from([1n]));
     expect(await countRows(table, "_row_created_at_version = 2")).toBe(0);
   });
@@ -105,8 +130,13 @@ describe("two-step point read (question 5)", () => {
     expect(rowIds).toEqual([3n, (1n << 32n) + 2n]);
     const taken = await takeRows(table, [...rowIds].reverse(), ["sst", "__global_attrs__"]);
     expect(ids(taken)).toEqual(["r3", "r12"]);
-    expect(ids(await collect(scanRows(table, { columns: ["sst", "__global_attrs__"], filter })))).toEqual(["r3", "r12"]);
-    expect(new arrow.Table(taken).getChild("sst")!.getChild("values")!.get(1)!.toArray()).toEqual(Float32Array.from([120, 121, 122, 123, 124, 125]));
+    expect(ids(await collect(scanRows(table, { columns: ["sst", "__global_attrs__"], filter })))).toEqual([
+      "r3",
+      "r12",
+    ]);
+    expect(new arrow.Table(taken).getChild("sst")!.getChild("values")!.get(1)!.toArray()).toEqual(
+      Float32Array.from([120, 121, 122, 123, 124, 125]),
+    );
   });
 
   it("unknown row ids are skipped", async () => {

@@ -6,7 +6,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { isLanceNdError } from "../../src/errors.js";
 import { createTable, type LanceTable } from "../../src/lance/table-open.js";
 import { countRows } from "../../src/lance/table-read.js";
-import { checkoutVersion, cleanupVersions, compactTable, currentVersion, deleteWhere, listVersions, restoreVersion } from "../../src/lance/table-versions.js";
+import {
+  checkoutVersion,
+  cleanupVersions,
+  compactTable,
+  currentVersion,
+  deleteWhere,
+  listVersions,
+  restoreVersion,
+} from "../../src/lance/table-versions.js";
 import { addNullFields, appendRows, castColumn } from "../../src/lance/table-write.js";
 import { sampleBatch } from "./nd-rows.js";
 
@@ -88,7 +96,9 @@ describe("versions (question 7)", () => {
 
   it("compaction and cleanup work after schema evolution and a nested cast", async () => {
     const table = await tableWithVersions();
-    await addNullFields(table, [new arrow.Field("__global_attrs__", new arrow.Struct([new arrow.Field("title", new arrow.Utf8(), true)]), true)]);
+    await addNullFields(table, [
+      new arrow.Field("__global_attrs__", new arrow.Struct([new arrow.Field("title", new arrow.Utf8(), true)]), true),
+    ]);
     await castColumn(table, "sst.values.item", new arrow.Float64());
     await compactTable(table);
     const stats = await cleanupVersions(table, 0);

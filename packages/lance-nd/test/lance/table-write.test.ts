@@ -9,8 +9,25 @@ import { sdkArrow } from "../../src/lance/arrow-bridge.js";
 import { createTable, openTable, type LanceTable } from "../../src/lance/table-open.js";
 import { countRows, readTableSchema, scanRows } from "../../src/lance/table-read.js";
 import { compactTable, currentVersion } from "../../src/lance/table-versions.js";
-import { addNullFields, addSchemaMetadata, appendRows, castColumn, castColumns, setFieldMetadata } from "../../src/lance/table-write.js";
-import { batchOf, collect, globalAttrsData, globalAttrsType, ndData, ndField, ndType, sampleBatch, utf8Data } from "./nd-rows.js";
+import {
+  addNullFields,
+  addSchemaMetadata,
+  appendRows,
+  castColumn,
+  castColumns,
+  setFieldMetadata,
+} from "../../src/lance/table-write.js";
+import {
+  batchOf,
+  collect,
+  globalAttrsData,
+  globalAttrsType,
+  ndData,
+  ndField,
+  ndType,
+  sampleBatch,
+  utf8Data,
+} from "./nd-rows.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lance-nd-write-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -42,7 +59,9 @@ function evolvedBatch(): arrow.RecordBatch {
   return batchOf(
     [ndField("sst", sstType), new arrow.Field("__global_attrs__", gaType, true), ndField("lat", latType)],
     [
-      ndData(sstType, [{ values: new Float32Array([1, 2]), dims: [["lat", 2]], attrs: { units: "K", long_name: "sea surface" } }]),
+      ndData(sstType, [
+        { values: new Float32Array([1, 2]), dims: [["lat", 2]], attrs: { units: "K", long_name: "sea surface" } },
+      ]),
       globalAttrsData(gaType, [{ id: "new", title: "T" }]),
       ndData(latType, [{ values: new Float64Array([-1, 1]), dims: [["lat", 2]] }]),
     ],
@@ -88,7 +107,13 @@ describe("addNullFields (question 3)", () => {
     await compactTable(table);
     expect(await countRows(table)).toBe(5);
     const rows = await readAll(table, ["sst", "__global_attrs__"]);
-    expect(rows.getChild("sst")!.getChild("attrs")!.getChild("long_name")!.toArray()).toEqual([null, null, null, "sea surface", "sea surface"]);
+    expect(rows.getChild("sst")!.getChild("attrs")!.getChild("long_name")!.toArray()).toEqual([
+      null,
+      null,
+      null,
+      "sea surface",
+      "sea surface",
+    ]);
   });
 });
 
@@ -103,7 +128,10 @@ describe("appendRows (question 4)", () => {
   it("columns may be missing (they read as null) and come in any order", async () => {
     const table = await freshTable();
     const full = sampleBatch(2, { first: 10 });
-    const reordered = batchOf([full.schema.fields[1]!, full.schema.fields[0]!], [full.data.children[1]!, full.data.children[0]!]);
+    const reordered = batchOf(
+      [full.schema.fields[1]!, full.schema.fields[0]!],
+      [full.data.children[1]!, full.data.children[0]!],
+    );
     await appendRows(table, reordered);
     await appendRows(table, batchOf([full.schema.fields[1]!], [full.data.children[1]!]));
     expect(await countRows(table, "sst IS NULL")).toBe(2);
@@ -112,10 +140,19 @@ describe("appendRows (question 4)", () => {
 
   it("the SDK casts silently (Int32 into Utf8, Float64 into Int32); appendRows rejects another type as SchemaMismatch", async () => {
     const A = sdkArrow();
-    const table = await createTable(path.join(dir, "casts.lance"), batchOf([new arrow.Field("s", new arrow.Utf8()), new arrow.Field("i", new arrow.Int32())], [utf8Data(["a"]), arrow.makeData({ type: new arrow.Int32(), length: 1, data: new Int32Array([1]) })]).schema);
+    const table = await createTable(
+      path.join(dir, "casts.lance"),
+      batchOf(
+        [new arrow.Field("s", new arrow.Utf8()), new arrow.Field("i", new arrow.Int32())],
+        [utf8Data(["a"]), arrow.makeData({ type: new arrow.Int32(), length: 1, data: new Int32Array([1]) })],
+      ).schema,
+    );
     await table.sdk.add(A.tableFromArrays({ s: new Int32Array([7]), i: new Float64Array([7.5]) }));
     expect((await table.sdk.query().toArray()).map((r: { s: string; i: number }) => [r.s, r.i])).toEqual([["7", 7]]);
-    const wrong = batchOf([new arrow.Field("s", new arrow.Int32())], [arrow.makeData({ type: new arrow.Int32(), length: 1, data: new Int32Array([1]) })]);
+    const wrong = batchOf(
+      [new arrow.Field("s", new arrow.Int32())],
+      [arrow.makeData({ type: new arrow.Int32(), length: 1, data: new Int32Array([1]) })],
+    );
     expect(await failure(appendRows(table, wrong))).toMatchObject({ code: "SchemaMismatch", column: "s" });
     const extra = batchOf([new arrow.Field("zz", new arrow.Utf8())], [utf8Data(["a"])]);
     expect(await failure(appendRows(table, extra))).toMatchObject({ code: "SchemaMismatch", column: "zz" });
@@ -126,11 +163,30 @@ describe("appendRows (question 4)", () => {
     const good = sampleBatch(2);
     const sst = good.data.children[0] as arrow.Data<arrow.Struct>;
     const dimNames = sst.children[1] as arrow.Data<arrow.List<arrow.Utf8>>;
-    const nullDimNames = arrow.makeData({ type: dimNames.type, length: 2, valueOffsets: dimNames.valueOffsets, child: dimNames.children[0] as arrow.Data<arrow.Utf8>, nullBitmap: new Uint8Array([0b01]), nullCount: 1 });
-    const masked = arrow.makeData({ type: sst.type, length: 2, children: [sst.children[0]!, nullDimNames, ...sst.children.slice(2)], nullBitmap: new Uint8Array([0b01]), nullCount: 1 });
+    const nullDimNames = arrow.makeData({
+      type: dimNames.type,
+      length: 2,
+      valueOffsets: dimNames.valueOffsets,
+      child: dimNames.children[0] as arrow.Data<arrow.Utf8>,
+      nullBitmap: new Uint8Array([0b01]),
+      nullCount: 1,
+    });
+    const masked = arrow.makeData({
+      type: sst.type,
+      length: 2,
+      children: [sst.children[0]!, nullDimNames, ...sst.children.slice(2)],
+      nullBitmap: new Uint8Array([0b01]),
+      nullCount: 1,
+    });
     await appendRows(table, batchOf(good.schema.fields, [masked, good.data.children[1]!]));
-    const unmasked = arrow.makeData({ type: sst.type, length: 2, children: [sst.children[0]!, nullDimNames, ...sst.children.slice(2)] });
-    expect(await failure(appendRows(table, batchOf(good.schema.fields, [unmasked, good.data.children[1]!])))).toMatchObject({
+    const unmasked = arrow.makeData({
+      type: sst.type,
+      length: 2,
+      children: [sst.children[0]!, nullDimNames, ...sst.children.slice(2)],
+    });
+    expect(
+      await failure(appendRows(table, batchOf(good.schema.fields, [unmasked, good.data.children[1]!]))),
+    ).toMatchObject({
       code: "SchemaMismatch",
       column: "dim_names",
     });
@@ -139,10 +195,22 @@ describe("appendRows (question 4)", () => {
 
 describe("castColumn, field and schema metadata (question 6)", () => {
   it("casts a nested leaf (sst.values.item) and the stats min/max, keeping metadata; appends and compaction work after", async () => {
-    const statsType = new arrow.Struct([new arrow.Field("min", new arrow.Float32(), true), new arrow.Field("max", new arrow.Float32(), true)]);
+    const statsType = new arrow.Struct([
+      new arrow.Field("min", new arrow.Float32(), true),
+      new arrow.Field("max", new arrow.Float32(), true),
+    ]);
     const base = sampleBatch(2, { leafMetadata: { "lance-encoding:compression": "zstd" } });
-    const stats = arrow.makeData({ type: statsType, length: 2, children: [0, 1].map(() => arrow.makeData({ type: new arrow.Float32(), length: 2, data: new Float32Array([1, 2]) })) });
-    const rows = batchOf([...base.schema.fields, new arrow.Field("__stats__:sst", statsType, true)], [...base.data.children, stats]);
+    const stats = arrow.makeData({
+      type: statsType,
+      length: 2,
+      children: [0, 1].map(() =>
+        arrow.makeData({ type: new arrow.Float32(), length: 2, data: new Float32Array([1, 2]) }),
+      ),
+    });
+    const rows = batchOf(
+      [...base.schema.fields, new arrow.Field("__stats__:sst", statsType, true)],
+      [...base.data.children, stats],
+    );
     const table = await freshTable(rows);
     await castColumn(table, "sst.values.item", new arrow.Float64());
     await castColumns(table, [
@@ -159,7 +227,10 @@ describe("castColumn, field and schema metadata (question 6)", () => {
     const values = (await readAll(table, ["sst"])).getChild("sst")!.getChild("values")!;
     expect(Array.from(values.get(1)!.toArray() as Float64Array)).toEqual([10, 11, 12, 13, 14, 15]);
     const f64Sst = ndType(new arrow.Float64(), ["units"], { "lance-encoding:compression": "zstd" });
-    const newRows = batchOf([ndField("sst", f64Sst)], [ndData(f64Sst, [{ values: new Float64Array([0.5]), dims: [["x", 1]], attrs: { units: "K" } }])]);
+    const newRows = batchOf(
+      [ndField("sst", f64Sst)],
+      [ndData(f64Sst, [{ values: new Float64Array([0.5]), dims: [["x", 1]], attrs: { units: "K" } }])],
+    );
     await appendRows(table, newRows);
     await compactTable(table);
     expect(await countRows(table)).toBe(3);
@@ -168,8 +239,13 @@ describe("castColumn, field and schema metadata (question 6)", () => {
   it("Lance 12: a second nested cast inside one struct column fails, even after appends; top-level casts repeat", async () => {
     const table = await freshTable();
     await castColumn(table, "sst.values.item", new arrow.Float64());
-    expect(await failure(castColumn(table, "sst.dim_sizes.item", new arrow.Uint64()))).toMatchObject({ code: "InvalidInput" });
-    const n = batchOf([new arrow.Field("n", new arrow.Int16())], [arrow.makeData({ type: new arrow.Int16(), length: 1, data: new Int16Array([7]) })]);
+    expect(await failure(castColumn(table, "sst.dim_sizes.item", new arrow.Uint64()))).toMatchObject({
+      code: "InvalidInput",
+    });
+    const n = batchOf(
+      [new arrow.Field("n", new arrow.Int16())],
+      [arrow.makeData({ type: new arrow.Int16(), length: 1, data: new Int16Array([7]) })],
+    );
     const flat = await freshTable(n);
     await castColumn(flat, "n", new arrow.Int32());
     await castColumn(flat, "n", new arrow.Int64());
@@ -190,8 +266,14 @@ describe("castColumn, field and schema metadata (question 6)", () => {
 
   it("a cast across kinds is SchemaMismatch; an unknown path is InvalidInput", async () => {
     const table = await freshTable();
-    expect(await failure(castColumn(table, "sst.values.item", new arrow.Int32()))).toMatchObject({ code: "SchemaMismatch", column: "sst.values.item" });
-    expect(await failure(castColumn(table, "sst.nope", new arrow.Int32()))).toMatchObject({ code: "InvalidInput", column: "sst.nope" });
+    expect(await failure(castColumn(table, "sst.values.item", new arrow.Int32()))).toMatchObject({
+      code: "SchemaMismatch",
+      column: "sst.values.item",
+    });
+    expect(await failure(castColumn(table, "sst.nope", new arrow.Int32()))).toMatchObject({
+      code: "InvalidInput",
+      column: "sst.nope",
+    });
   });
 
   it("setFieldMetadata merges, and null removes a key", async () => {
@@ -202,14 +284,19 @@ describe("castColumn, field and schema metadata (question 6)", () => {
     const sst = (await readTableSchema(table)).fields[0]!;
     expect(sst.metadata.get("mine")).toBe("y");
     expect(sst.metadata.has("other")).toBe(false);
-    expect(((sst.type.children[0] as Field).type.children[0] as Field).metadata.get("lance-encoding:compression")).toBe("lz4");
+    expect(((sst.type.children[0] as Field).type.children[0] as Field).metadata.get("lance-encoding:compression")).toBe(
+      "lz4",
+    );
   });
 
   it("addSchemaMetadata adds keys; the SDK silently keeps an existing key, so changing one is InvalidInput", async () => {
     const table = await freshTable();
     const v = await addSchemaMetadata(table, { "lance_nd:stats": "true", "lance_nd:format": "1" });
     expect(v).toBe(2);
-    expect(Object.fromEntries((await readTableSchema(table)).metadata)).toEqual({ "lance_nd:format": "1", "lance_nd:stats": "true" });
+    expect(Object.fromEntries((await readTableSchema(table)).metadata)).toEqual({
+      "lance_nd:format": "1",
+      "lance_nd:stats": "true",
+    });
     await table.sdk.addColumns(new (sdkArrow().Schema)([], new Map([["lance_nd:format", "2"]])));
     expect((await readTableSchema(table)).metadata.get("lance_nd:format")).toBe("1");
     expect(await failure(addSchemaMetadata(table, { "lance_nd:format": "2" }))).toMatchObject({ code: "InvalidInput" });
@@ -220,7 +307,9 @@ describe("concurrent writers (question 8)", () => {
   it("two handles appending at once both commit, and each handle sees the other's commits", async () => {
     const table = await freshTable();
     const other = await openTable(table.uri);
-    await Promise.all([0, 1, 2, 3].map((i) => appendRows(i % 2 === 0 ? table : other, sampleBatch(1, { first: 100 + i }))));
+    await Promise.all(
+      [0, 1, 2, 3].map((i) => appendRows(i % 2 === 0 ? table : other, sampleBatch(1, { first: 100 + i }))),
+    );
     expect(await countRows(table)).toBe(7);
     expect(await countRows(other)).toBe(7);
     expect(await currentVersion(table)).toBe(await currentVersion(other));
@@ -233,7 +322,13 @@ describe("concurrent writers (question 8)", () => {
     await castColumn(table, "sst.values.item", new arrow.Float64());
     expect(await failure(appendRows(other, sampleBatch(1)))).toMatchObject({ code: "SchemaMismatch", column: "sst" });
     const f64 = ndType(new arrow.Float64(), ["units"]);
-    await appendRows(other, batchOf([ndField("sst", f64)], [ndData(f64, [{ values: new Float64Array([1]), dims: [["x", 1]], attrs: { units: "K" } }])]));
+    await appendRows(
+      other,
+      batchOf(
+        [ndField("sst", f64)],
+        [ndData(f64, [{ values: new Float64Array([1]), dims: [["x", 1]], attrs: { units: "K" } }])],
+      ),
+    );
     expect(await countRows(table)).toBe(4);
   });
 

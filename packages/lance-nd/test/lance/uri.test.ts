@@ -5,7 +5,11 @@ import { parseTableUri } from "../../src/lance/uri.js";
 
 describe("parseTableUri", () => {
   it("a relative path becomes an absolute folder and the name without .lance", () => {
-    expect(parseTableUri("data/arrays.lance")).toEqual({ uri: "data/arrays.lance", dbUri: path.resolve("data"), tableName: "arrays" });
+    expect(parseTableUri("data/arrays.lance")).toEqual({
+      uri: "data/arrays.lance",
+      dbUri: path.resolve("data"),
+      tableName: "arrays",
+    });
   });
 
   it("a path without .lance names the same table", () => {
@@ -30,13 +34,16 @@ describe("parseTableUri", () => {
     expect(parseTableUri("memory://db/t")).toMatchObject({ dbUri: "memory://db", tableName: "t" });
   });
 
-  it.each(["", "s3://bucket", "data/.lance", "data/my table.lance", "data/a:b.lance"])("uri %j without a valid table name is InvalidInput", (uri) => {
-    let caught: unknown;
-    try {
-      parseTableUri(uri);
-    } catch (err) {
-      caught = err;
-    }
-    expect(isLanceNdError(caught, "InvalidInput")).toBe(true);
-  });
+  it.each(["", "s3://bucket", "data/.lance", "data/my table.lance", "data/a:b.lance"])(
+    "uri %j without a valid table name is InvalidInput",
+    (uri) => {
+      let caught: unknown;
+      try {
+        parseTableUri(uri);
+      } catch (err) {
+        caught = err;
+      }
+      expect(isLanceNdError(caught, "InvalidInput")).toBe(true);
+    },
+  );
 });

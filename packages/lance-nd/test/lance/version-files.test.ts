@@ -11,7 +11,13 @@ describe("manifestFiles", () => {
   it("reads both of Lance's manifest names, newest first, and skips other files", () => {
     const folder = path.join(dir, "names.lance");
     mkdirSync(path.join(folder, "_versions"), { recursive: true });
-    for (const name of ["18446744073709551613.manifest", "18446744073709551612.manifest", "7.manifest", "latest_version_hint.json", "1.txn"]) {
+    for (const name of [
+      "18446744073709551613.manifest",
+      "18446744073709551612.manifest",
+      "7.manifest",
+      "latest_version_hint.json",
+      "1.txn",
+    ]) {
       writeFileSync(path.join(folder, "_versions", name), "");
     }
     expect(manifestFiles(folder, folder).map((m) => m.version)).toEqual([7, 3, 2]);

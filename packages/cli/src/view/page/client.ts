@@ -28,7 +28,11 @@ async function call(route: string, params: Params): Promise<Response> {
   const response = await fetch(`/api/${route}?${query}`, { headers: { [TOKEN_HEADER]: token } });
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
-    throw new ApiError(response.status, body.error?.code ?? "Unknown", body.error?.message ?? `HTTP ${response.status}`);
+    throw new ApiError(
+      response.status,
+      body.error?.code ?? "Unknown",
+      body.error?.message ?? `HTTP ${response.status}`,
+    );
   }
   return response;
 }

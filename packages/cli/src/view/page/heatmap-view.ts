@@ -120,7 +120,10 @@ export class HeatmapView {
     const canvas = this.#canvas;
     const point = (event: MouseEvent): [number, number] => {
       const box = canvas.getBoundingClientRect();
-      return [((event.clientX - box.left) * canvas.width) / box.width, ((event.clientY - box.top) * canvas.height) / box.height];
+      return [
+        ((event.clientX - box.left) * canvas.width) / box.width,
+        ((event.clientY - box.top) * canvas.height) / box.height,
+      ];
     };
     let drag: { x: number; y: number } | undefined;
     canvas.addEventListener("wheel", (event) => {

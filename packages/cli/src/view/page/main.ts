@@ -54,7 +54,12 @@ async function loadTable(version?: number): Promise<void> {
 async function selectDataset(entry: DatasetEntry | undefined): Promise<void> {
   if (entry === undefined) return;
   try {
-    dataset = known.get(entry.id) ?? (await getJson<DatasetSummary>("dataset", { version: summary.version, ...(entry.id === null ? {} : { dataset: entry.id }) }));
+    dataset =
+      known.get(entry.id) ??
+      (await getJson<DatasetSummary>("dataset", {
+        version: summary.version,
+        ...(entry.id === null ? {} : { dataset: entry.id }),
+      }));
   } catch (err) {
     viewError.textContent = err instanceof Error ? err.message : String(err);
     return;
@@ -65,7 +70,11 @@ async function selectDataset(entry: DatasetEntry | undefined): Promise<void> {
   showGlobalAttrs(dataset);
   showVariables(summary, dataset);
   const coordNames = dataset.dims.map((d) => d.name).filter((name) => dataset!.variables.some((v) => v.name === name));
-  coords = await getBatch("coords", { version: summary.version, ...(dataset.id === null ? {} : { dataset: dataset.id }), names: coordNames.join(",") });
+  coords = await getBatch("coords", {
+    version: summary.version,
+    ...(dataset.id === null ? {} : { dataset: dataset.id }),
+    names: coordNames.join(","),
+  });
   const choices = dataset.variables.filter((v) => drawable(dataset!, v));
   const previous = variablePicker.value;
   variablePicker.replaceChildren(...choices.map((v) => new Option(`${v.name} (${v.dims.join(", ")})`, v.name)));

@@ -64,7 +64,12 @@ export function showVariables(summary: TableSummary, dataset: DatasetSummary): v
     dataset.variables.map((v) => {
       const units = typeof v.attrs.units === "string" ? ` ${v.attrs.units}` : "";
       const hasStats = summary.variables.find((t) => t.name === v.name)?.stats === true;
-      const range = v.min === null ? (hasStats ? "no values" : "range not kept") : `${valueText(v.min)} to ${valueText(v.max)}${units}`;
+      const range =
+        v.min === null
+          ? hasStats
+            ? "no values"
+            : "range not kept"
+          : `${valueText(v.min)} to ${valueText(v.max)}${units}`;
       const stats = hasStats ? ", stats column" : "";
       return [v.name, `${v.type} (${v.dims.join(", ")}): ${range}${stats}`];
     }),
@@ -75,7 +80,10 @@ export function showVariables(summary: TableSummary, dataset: DatasetSummary): v
 export function showGlobalAttrs(dataset: DatasetSummary): void {
   fillRows(
     document.getElementById("global-attrs")!,
-    Object.entries(dataset.globalAttrs).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]),
+    Object.entries(dataset.globalAttrs).map(([key, value]) => [
+      key,
+      typeof value === "string" ? value : JSON.stringify(value),
+    ]),
   );
 }
 

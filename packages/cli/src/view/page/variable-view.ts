@@ -162,7 +162,14 @@ export class VariableView {
         if (v < min) min = v;
         if (v > max) max = v;
       }
-      const grid: Grid = { values, rows: rows!.size, cols: cols!.size, rowZeroAtBottom: this.#ascending(rows!.name), min, max };
+      const grid: Grid = {
+        values,
+        rows: rows!.size,
+        cols: cols!.size,
+        rowZeroAtBottom: this.#ascending(rows!.name),
+        min,
+        max,
+      };
       const units = array.attr("units");
       this.#shown = { rows: rows!.name, cols: cols!.name, grid, units: typeof units === "string" ? units : "" };
       this.#heatmap.show(grid);
