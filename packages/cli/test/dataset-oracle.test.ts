@@ -72,15 +72,13 @@ describe.skipIf(reason !== undefined)(
           c.isel !== undefined ? ds.isel(c.isel) : ds.sel(c.sel!, c.method === undefined ? {} : { method: c.method });
         const got = await view.read();
         const arrays = Object.fromEntries(
-          got
-            .arrays()
-            .map(([name, a]) => [
-              name,
-              {
-                dims: a.dims.map((d) => [d.name, d.size]),
-                values: Array.from(a.values as Iterable<number | bigint>, Number),
-              },
-            ]),
+          got.arrays().map(([name, a]) => [
+            name,
+            {
+              dims: a.dims.map((d) => [d.name, d.size]),
+              values: Array.from(a.values as Iterable<number | bigint>, Number),
+            },
+          ]),
         );
         const want = Object.fromEntries(
           Object.entries(c.arrays).map(([name, a]) => [
