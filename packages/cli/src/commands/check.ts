@@ -22,14 +22,21 @@ export function registerCheck(program: Command, io: Io): void {
       "--repair",
       "move manifests that do not open into <table>/_lance_nd_quarantine and delete unreadable rows, listing each",
     )
+    .option("--branch <name>", "refused: check reads the manifests of main only (a branch's are in another folder)")
     .option("--json", "print the report as JSON")
     .addHelpText(
       "after",
       "\nExit code 1 when damage remains (after --repair: when the repair did not leave a whole table)." +
         "\n\nExamples:\n  lance-nd check data/ocean.lance\n  lance-nd check data/ocean.lance --repair --json",
     )
-    .action((uri: string, options: { repair?: boolean; json?: boolean }) =>
+    .action((uri: string, options: { repair?: boolean; json?: boolean; branch?: string }) =>
       failing(`cannot check ${uri}`, async () => {
+        if (options.branch !== undefined) {
+          throw new CliError(
+            "InvalidArgument",
+            `--branch ${options.branch}: check reads the version manifests of main only; check the table without --branch`,
+          );
+        }
         const report = await check(uri, { repair: options.repair === true });
         if (options.json) printJson(io.stdout, report);
         else printReport(io, report);

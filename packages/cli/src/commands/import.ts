@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { CASTING_MODES, type CastingMode } from "@lance-nd/format";
 import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { NdWriter, open } from "lance-nd";
+import { NdWriter } from "lance-nd";
 import type { NdTable, WriteOptions } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { parseCompression } from "../args/column-options.js";
@@ -17,6 +17,7 @@ import { progressBar } from "../output/progress.js";
 import { failing } from "../report.js";
 import { CF_MODE_KEY, checkCfMode, deleteOlderRows, existingIds, removingNewFolder } from "./import-guard.js";
 import { applyPlan, planTypes } from "./import-plan.js";
+import { BRANCH_HELP, openTable } from "./open-table.js";
 import type { CfMode } from "./import-plan.js";
 import { ROW_BUDGET_BYTES } from "./import-rows.js";
 import { openSource } from "./import-source.js";
@@ -31,6 +32,7 @@ interface ImportOptions {
   stats: boolean;
   compression?: ReturnType<typeof parseCompression>;
   json?: boolean;
+  branch?: string;
 }
 
 export function registerImport(program: Command, io: Io): void {
@@ -73,6 +75,7 @@ export function registerImport(program: Command, io: Io): void {
     )
     .option("--no-stats", "do not keep min/max stats per variable (create / overwrite)")
     .option("--compression <codec>", "compression of new columns: none, lz4, zstd or zstd:<level>", parseCompression)
+    .option("--branch <name>", `${BRANCH_HELP} (--mode append or replace)`)
     .option("--json", "print the summary as JSON")
     .addHelpText(
       "after",
@@ -117,6 +120,14 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
       `--id names one row set, but ${paths.length} files are given; leave it out to use the file names`,
     );
   }
+  if (options.branch !== undefined && (options.mode === "create" || options.mode === "overwrite")) {
+    throw new CliError(
+      "InvalidArgument",
+      options.mode === "create"
+        ? `--branch ${options.branch} with --mode create: a new table has no branches (import into main, then lance-nd branch)`
+        : `--branch ${options.branch} with --mode overwrite: an overwrite writes main; use --mode replace on a branch`,
+    );
+  }
   const started = performance.now();
   // Every header first: a missing or bad file, or a type plan that fails, writes nothing.
   const files: ImportSource[] = [];
@@ -133,7 +144,7 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
     const plan = planTypes(files, options.casting);
     let table: NdTable | undefined;
     if (options.mode === "append" || options.mode === "replace") {
-      table = await open(uri);
+      table = await openTable(uri, undefined, options.branch);
       checkCfMode(table, options.cf);
       const present = await existingIds(table, ids);
       if (present.length > 0 && options.mode === "append") {
@@ -193,6 +204,7 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
     const seconds = (performance.now() - started) / 1000;
     const summary = {
       table: uri,
+      branch: written.branch ?? "main",
       files: files.length,
       rows,
       variables: [...variables],
@@ -208,7 +220,7 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
       const swapped = options.mode === "replace" ? `, ${replaced} old row${replaced === 1 ? "" : "s"} replaced` : "";
       println(
         io.stdout,
-        `imported ${files.length} file${files.length === 1 ? "" : "s"} (${formatBytes(totalBytes)}, ${variables.size} variables) as ${rows} row${rows === 1 ? "" : "s"} into ${uri} ` +
+        `imported ${files.length} file${files.length === 1 ? "" : "s"} (${formatBytes(totalBytes)}, ${variables.size} variables) as ${rows} row${rows === 1 ? "" : "s"} into ${uri}${written.branch === null ? "" : ` (branch ${written.branch})`} ` +
           `in ${seconds.toFixed(1)} s: version ${summary.version}, ${summary.totalRows} rows in the table${swapped}`,
       );
     }

@@ -62,12 +62,15 @@ function cached<T>(cache: Map<string, Promise<T>>, key: string, limit: number, m
  */
 export class ViewApi {
   readonly #uri: string;
+  readonly #branch: string | undefined;
   readonly #tables = new Map<string, Promise<NdTable>>();
   readonly #catalogs = new Map<string, Promise<TableSummary>>();
   readonly #datasets = new Map<string, Promise<DatasetView>>();
 
-  constructor(uri: string) {
+  /** The API of the table at `uri`, on `branch` (default main). */
+  constructor(uri: string, branch?: string) {
     this.#uri = uri;
+    this.#branch = branch;
   }
 
   /** Opens the table once, so a bad uri fails before the server starts. */
@@ -116,7 +119,9 @@ export class ViewApi {
 
   /** The table at `version` (undefined: the latest when the server started); a failed open (a version that does not exist) is not kept. */
   #table(version: number | undefined): Promise<NdTable> {
-    return cached(this.#tables, String(version ?? "latest"), CACHED_TABLES, () => openTable(this.#uri, version));
+    return cached(this.#tables, String(version ?? "latest"), CACHED_TABLES, () =>
+      openTable(this.#uri, version, this.#branch),
+    );
   }
 
   async #catalog(table: NdTable): Promise<TableSummary> {

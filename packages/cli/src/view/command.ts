@@ -5,6 +5,7 @@ import { InvalidArgumentError } from "commander";
 import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { printJson, println, warn } from "../io.js";
+import { BRANCH_HELP } from "../commands/open-table.js";
 import { failing } from "../report.js";
 import { startViewServer } from "./server.js";
 
@@ -13,6 +14,7 @@ interface ViewOptions {
   host: string;
   open?: boolean;
   json?: boolean;
+  branch?: string;
 }
 
 /** The page's script sits in `view/` next to the bundled main.js (tsup.config.ts). */
@@ -32,6 +34,7 @@ export function registerView(program: Command, io: Io): void {
       "the address to listen on (a wildcard such as 0.0.0.0 lets other machines in, with the token)",
       "127.0.0.1",
     )
+    .option("--branch <name>", `${BRANCH_HELP}; the page shows its versions`)
     .option("--open", "open the page in the default browser")
     .option("--json", "print the address as JSON ({ url, port, token })")
     .addHelpText(
@@ -42,7 +45,13 @@ export function registerView(program: Command, io: Io): void {
 }
 
 async function view(io: Io, uri: string, options: ViewOptions): Promise<void> {
-  const server = await startViewServer({ uri, host: options.host, port: options.port, assetsDir: ASSETS_DIR });
+  const server = await startViewServer({
+    uri,
+    host: options.host,
+    port: options.port,
+    assetsDir: ASSETS_DIR,
+    ...(options.branch === undefined ? {} : { branch: options.branch }),
+  });
   // Ctrl+C (or a kill) stops the server and ends the command with 0; listen before printing the address.
   const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {
@@ -54,7 +63,11 @@ async function view(io: Io, uri: string, options: ViewOptions): Promise<void> {
     process.on("SIGTERM", stop);
   });
   if (options.json) printJson(io.stdout, { url: server.url, port: server.port, token: server.token }, false);
-  else println(io.stdout, `lance-nd view: ${uri} at ${server.url}  (Ctrl+C stops it)`);
+  else
+    println(
+      io.stdout,
+      `lance-nd view: ${uri}${options.branch === undefined ? "" : ` (branch ${options.branch})`} at ${server.url}  (Ctrl+C stops it)`,
+    );
   if (options.open) openBrowser(io, server.url);
   await stopped;
 }

@@ -20,6 +20,8 @@ export const PAGE_SCRIPT = "page.js";
 export interface ViewServerOptions {
   /** The table. */
   uri: string;
+  /** The branch served (its versions); default main. */
+  branch?: string;
   /** The address to bind; a wildcard (0.0.0.0, ::) accepts any Host header and relies on the token alone. */
   host: string;
   /** The port; 0 picks a free one. */
@@ -55,7 +57,7 @@ const HEADERS = {
  * address cannot be bound (e.g. the port is taken).
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
-  const api = new ViewApi(options.uri);
+  const api = new ViewApi(options.uri, options.branch);
   await api.open();
   const script = await readFile(join(options.assetsDir, PAGE_SCRIPT)).catch((cause: unknown) => {
     throw new CliError(

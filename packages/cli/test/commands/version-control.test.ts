@@ -1,6 +1,8 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
+import { send, startViewer } from "../view/viewer.js";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
 const skip = fixtureSkipReason();
@@ -92,5 +94,59 @@ describe.skipIf(skip)("tag and branch", () => {
       expect(run.stderr).toMatch(message);
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
     }
+  });
+
+  it("import --mode append --branch adds rows to the branch only; view --branch serves the branch", async () => {
+    const main = json<{ rows: number; version: number }>(["info", table]);
+    json(["branch", table, "imports"]);
+    const summary = json<{ branch: string; rows: number; totalRows: number }>([
+      "import",
+      fixture("ocean-64bit.nc"),
+      table,
+      "--mode",
+      "append",
+      "--branch",
+      "imports",
+    ]);
+    expect(summary).toMatchObject({ branch: "imports", totalRows: main.rows + summary.rows });
+    expect(summary.rows).toBeGreaterThan(0);
+    expect(json<{ rows: number; version: number }>(["info", table])).toMatchObject({
+      rows: main.rows,
+      version: main.version,
+    });
+    expect(json<{ rows: number }>(["info", table, "--branch", "imports"]).rows).toBe(summary.totalRows);
+
+    const viewer = await startViewer(table, ["--branch", "imports"]);
+    try {
+      const reply = await send(viewer, `/api/table?token=${viewer.token}`);
+      expect(reply.status).toBe(200);
+      const served = reply.json() as unknown as { rows: number; datasets: { id: string | null }[] };
+      expect(served.rows).toBe(summary.totalRows);
+      expect(served.datasets.map((d) => d.id)).toContain("ocean-64bit.nc");
+    } finally {
+      await viewer.stop();
+    }
+  });
+
+  it("--branch where it cannot work: import --mode create or overwrite, check; exit 1, one line, nothing written", () => {
+    const fresh = join(tempDir(), "fresh.lance");
+    const cases: [string[], RegExp][] = [
+      [["import", fixture("ocean-nc4.nc"), fresh, "--branch", "trial"], /a new table has no branches/],
+      [["import", fixture("ocean-nc4.nc"), table, "--mode", "overwrite", "--branch", "trial"], /overwrite writes main/],
+      [["check", table, "--branch", "trial"], /check reads the version manifests of main only/],
+    ];
+    const state = (): { rows: number; version: number } => {
+      const { rows, version } = json<{ rows: number; version: number }>(["info", table, "--branch", "trial"]);
+      return { rows, version };
+    };
+    const before = state();
+    for (const [args, message] of cases) {
+      const run = cli(args);
+      expect({ args, code: run.code }).toEqual({ args, code: 1 });
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    }
+    expect(existsSync(fresh)).toBe(false);
+    expect(state()).toEqual(before);
   });
 });
