@@ -24,7 +24,7 @@ import { mainReading } from "./helpers/main-reading.js";
 function startReader(uri: string, stop: string): { ready: Promise<void>; output: Promise<string> } {
   const child = spawn(
     process.execPath,
-    ["--conditions=development", "--import", "tsx", "test/helpers/main-reader-child.ts", uri, stop],
+    ["--conditions=@lance-nd/source", "--import", "tsx", "test/helpers/main-reader-child.ts", uri, stop],
     { cwd: packageDir, stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";

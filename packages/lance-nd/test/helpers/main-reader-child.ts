@@ -2,7 +2,7 @@
 // of the table again and again (rows, schema, the sst values of each row)
 // until the file `<stop>` exists ("ready" after the first reading), and prints each distinct reading once, as
 // JSON lines, and how many readings it made.
-// Run: node --conditions=development --import tsx test/helpers/main-reader-child.ts <uri> <stop>
+// Run: node --conditions=@lance-nd/source --import tsx test/helpers/main-reader-child.ts <uri> <stop>
 import * as fs from "node:fs";
 import { mainReading } from "./main-reading.js";
 
