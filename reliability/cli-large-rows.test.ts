@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, buildCli } from "./helpers/cli.js";
+import { CLI, requireBuiltCli } from "./helpers/cli.js";
 import { count } from "./helpers/counters.js";
 import { MiB, bigValue, writeBigTable } from "./helpers/big-rows.js";
 
@@ -23,7 +23,7 @@ const dir = mkdtempSync(join(tmpdir(), "lance-nd-large-rows-"));
 const table = join(dir, "row.lance");
 
 beforeAll(async () => {
-  buildCli();
+  requireBuiltCli();
   await writeBigTable(table, ROW_BYTES, 1);
 }, 240_000);
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { connect } from "@lancedb/lancedb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { open, write } from "lance-nd";
-import { buildCli, cli } from "./helpers/cli.js";
+import { requireBuiltCli, cli } from "./helpers/cli.js";
 import { count } from "./helpers/counters.js";
 import { snapshot } from "./helpers/plain-rows.js";
 import { rowFor } from "./helpers/rows.js";
@@ -17,7 +17,7 @@ const table = join(dir, "t.lance");
 let before: Awaited<ReturnType<typeof snapshot>>;
 
 beforeAll(async () => {
-  buildCli();
+  requireBuiltCli();
   before = await snapshot(await write(table, ["r-1", "r-2", "r-3"].map(rowFor), { stats: true }));
   writeFileSync(join(dir, "not-netcdf.nc"), "CDF\u0001 but not really a netCDF file");
   await (await connect(dir)).createTable("plain", [{ a: 1 }]);

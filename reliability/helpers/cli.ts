@@ -1,6 +1,7 @@
 // The command line as a user runs it: the bundle packages/cli builds
 // (`tsup`, its `build` script), started with node.
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 const PACKAGE = join(import.meta.dirname, "..", "..", "packages", "cli");
@@ -15,10 +16,15 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Builds packages/cli/dist (once per reliability run: the CLI's own tests keep their freshness check). */
-export function buildCli(): void {
-  const build = spawnSync(join(PACKAGE, "node_modules", ".bin", "tsup"), [], { cwd: PACKAGE, encoding: "utf8" });
-  if (build.status !== 0) throw new Error(`build of the CLI failed:\n${build.stdout}\n${build.stderr}`);
+/**
+ * Checks that packages/cli/dist is built. `test:reliability` builds it once
+ * before the suite (its `build` script, tsup); files build nothing
+ * themselves, because the suite's files run in parallel and a build cleans
+ * the bundle another file is running.
+ */
+export function requireBuiltCli(): void {
+  if (!existsSync(CLI))
+    throw new Error(`${CLI} is missing: run \`npx --yes pnpm@12.21.0 --filter @lance-nd/cli build\` first`);
 }
 
 /** Runs `node packages/cli/dist/cli.js ...args` and waits for it. */
