@@ -56,6 +56,35 @@ function find(report: Report, contestant: string, codec: Codec): Result | undefi
 }
 
 /** The targets of the brief, checked against this run's figures. */
+
+/** The columns of the results table, in the text and the Markdown report. */
+const RESULT_COLUMNS = [
+  "contestant",
+  "codec",
+  "write MiB/s",
+  "scan MiB/s",
+  "1 chunk ms",
+  "time ms",
+  "stats ms",
+  "disk MiB",
+  "values/disk",
+];
+
+/** One contestant's row of the results table (`rate` turns ms into MiB/s of the values). */
+function resultCells(r: Result, rate: (ms: number) => string, valueBytes: number): string[] {
+  return [
+    r.contestant,
+    r.codec,
+    rate(r.writeMs),
+    rate(r.scanMs),
+    r.chunkMs.toFixed(1),
+    r.timeMs.toFixed(1),
+    r.hotMs.toFixed(1),
+    mib(r.bytes),
+    `${(valueBytes / r.bytes).toFixed(2)}x`,
+  ];
+}
+
 export function checkTargets(report: Report): Target[] {
   const targets: Target[] = [];
   const nd = (codec: Codec) => find(report, "lance-nd", codec);
@@ -126,17 +155,7 @@ export function formatReport(report: Report): string {
       `load average ${report.machine.loadAverage.map((l) => l.toFixed(1)).join(" -> ")}`,
     "",
   );
-  const header = [
-    "contestant",
-    "codec",
-    "write MiB/s",
-    "scan MiB/s",
-    "1 chunk ms",
-    "time ms",
-    "stats ms",
-    "disk MiB",
-    "values/disk",
-  ];
+  const header = RESULT_COLUMNS;
   const rows: string[][] = [
     [
       "memory",
@@ -151,17 +170,7 @@ export function formatReport(report: Report): string {
     ],
   ];
   for (const r of report.results) {
-    rows.push([
-      r.contestant,
-      r.codec,
-      rate(r.writeMs),
-      rate(r.scanMs),
-      r.chunkMs.toFixed(1),
-      r.timeMs.toFixed(1),
-      r.hotMs.toFixed(1),
-      mib(r.bytes),
-      `${(valueBytes / r.bytes).toFixed(2)}x`,
-    ]);
+    rows.push(resultCells(r, rate, valueBytes));
   }
   lines.push(...table(header, rows), "");
 
@@ -263,17 +272,7 @@ export function formatMarkdown(report: Report): string {
     `${report.data.sizeMiB} MiB (${report.data.chunks} chunks), best of ${report.reps}, ${report.date.slice(0, 10)}, \`${report.command}\`, ` +
       `${report.machine.cpus} x ${report.machine.cpuModel}, load average ${report.machine.loadAverage.map((l) => l.toFixed(1)).join(" -> ")}`,
     "",
-    row([
-      "contestant",
-      "codec",
-      "write MiB/s",
-      "scan MiB/s",
-      "1 chunk ms",
-      "time ms",
-      "stats ms",
-      "disk MiB",
-      "values/disk",
-    ]),
+    row(RESULT_COLUMNS),
     row(["---", "---", "--:", "--:", "--:", "--:", "--:", "--:", "--:"]),
     row([
       "memory",
@@ -286,19 +285,7 @@ export function formatMarkdown(report: Report): string {
       "",
       "",
     ]),
-    ...report.results.map((r) =>
-      row([
-        r.contestant,
-        r.codec,
-        rate(r.writeMs),
-        rate(r.scanMs),
-        r.chunkMs.toFixed(1),
-        r.timeMs.toFixed(1),
-        r.hotMs.toFixed(1),
-        mib(r.bytes),
-        `${(valueBytes / r.bytes).toFixed(2)}x`,
-      ]),
-    ),
+    ...report.results.map((r) => row(resultCells(r, rate, valueBytes))),
     "",
     "lance-nd's speed relative to each baseline, same codec (>1 = faster; disk: <1 = smaller):",
     "",
