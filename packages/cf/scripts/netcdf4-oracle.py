@@ -14,6 +14,7 @@ import math
 import os
 import sys
 import tempfile
+import warnings
 
 import netCDF4
 import numpy as np
@@ -41,6 +42,18 @@ CASES = [
     ("time_days_double", "f8", [0.0, 0.25, 58000.125, 61000.5], {"units": "days since 1850-01-01 00:00:00", "calendar": "proleptic_gregorian"}),
     ("time_minutes_fill", "i4", [0, 90, -2147483647], {"units": "minutes since 2010-06-01 12:00", "_FillValue": ("i4", -2147483647)}),
     ("time_ms_offset", "f8", [0.0, 1500.0], {"units": "milliseconds since 2000-01-01 00:00:00.5"}),
+    # valid ranges: netCDF4 masks values outside them, compared in the stored type
+    ("valid_range_short", "i2", [-5, 0, 50, 100, 101, -32767], {"valid_range": ("i2", [0, 100])}),
+    ("valid_range_wins", "i4", [1, 5, 9, 12], {"valid_range": ("i4", [0, 10]), "valid_min": ("i4", 5)}),
+    ("valid_min_only", "f4", [0.1, 0.25, 0.3, float("nan")], {"valid_min": ("f4", 0.25)}),
+    ("valid_max_only", "f8", [1.0, 3.0, 5.0, -1.0, float("nan")], {"valid_max": ("f8", 3.0), "_FillValue": ("f8", -1.0)}),
+    ("valid_range_packed", "i2", [-10, 0, 500, 1000, 1001, -32767], {"valid_range": ("i2", [0, 1000]), "scale_factor": ("f4", 0.1), "_FillValue": ("i2", -32767)}),
+    ("valid_range_three_values", "i2", [1, 5, 9], {"valid_range": ("i2", [0, 5, 10]), "valid_max": ("i2", 8)}),
+    ("valid_range_inexact", "i2", [-5, 5, 50], {"valid_range": ("f8", [0.5, 10.5])}),
+    ("valid_min_inexact_float", "f4", [0.1, 0.2, 0.3], {"valid_min": ("f8", 0.2), "missing_value": ("f8", 0.1)}),
+    ("valid_range_int64", "i8", [-1, 3, 2**40], {"valid_range": ("i8", [0, 2**39])}),
+    ("valid_range_ubyte", "u1", [0, 10, 200, 255], {"valid_range": ("u1", [5, 250])}),
+    ("valid_range_time", "i4", [-1, 0, 31, 400], {"units": "days since 2000-01-01", "valid_range": ("i4", [0, 366])}),
 ]
 
 
@@ -54,22 +67,45 @@ def plain(v):
     return v
 
 
+def define(ds, name, dtype, size, attrs):
+    """A variable `name` of `dtype` along its own dim, with the case's attributes."""
+    ds.createDimension(name, size)
+    fill = attrs.get("_FillValue")
+    var = ds.createVariable(name, dtype, (name,), fill_value=np.array(fill[1], fill[0]) if fill else None)
+    for key, value in attrs.items():
+        if key == "_FillValue":
+            continue
+        var.setncattr(key, value if isinstance(value, str) else np.array(value[1], value[0]))
+    return var
+
+
+def ranged():
+    """The cases with a valid range attribute."""
+    return [c for c in CASES if any(key.startswith("valid_") for key in c[3])]
+
+
+def raw_values(var):
+    """The stored values of a variable, without netCDF4's mask-and-scale."""
+    var.set_auto_maskandscale(False)
+    return var[:]
+
+
 def main():
     out = []
+    warnings.simplefilter("ignore")  # netCDF4 warns of the attributes it ignores (the inexact cases)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "cases.nc")
         with netCDF4.Dataset(path, "w") as ds:
             for name, dtype, values, attrs in CASES:
-                ds.createDimension(name, len(values))
-                fill = attrs.get("_FillValue")
-                var = ds.createVariable(name, dtype, (name,), fill_value=np.array(fill[1], fill[0]) if fill else None)
-                for key, value in attrs.items():
-                    if key == "_FillValue":
-                        continue
-                    var.setncattr(key, value if isinstance(value, str) else np.array(value[1], value[0]))
+                var = define(ds, name, dtype, len(values), attrs)
                 var.set_auto_maskandscale(False)
                 var[:] = np.array(values, dtype)
-        with netCDF4.Dataset(path) as ds:
+        rewritten = os.path.join(tmp, "rewritten.nc")
+        with netCDF4.Dataset(path) as ds, netCDF4.Dataset(rewritten, "w") as again:
+            for name, dtype, values, attrs in ranged():
+                # netCDF4 writes the masked, unpacked values back: what it stores for values outside the range.
+                define(again, name, dtype, len(values), attrs)[:] = ds.variables[name][:]
+        with netCDF4.Dataset(path) as ds, netCDF4.Dataset(rewritten) as again:
             for name, dtype, values, attrs in CASES:
                 var = ds.variables[name]
                 var.set_auto_maskandscale(False)
@@ -85,6 +121,7 @@ def main():
                         "dtype": decoded.dtype.name,
                         "values": [None if m else plain(v) for v, m in zip(decoded.data, np.ma.getmaskarray(decoded))],
                     },
+                    "rewritten": [plain(v) for v in raw_values(again.variables[name])] if name in again.variables else None,
                 }
                 if "units" in attrs:
                     dates = netCDF4.num2date(decoded, var.units, getattr(var, "calendar", "standard"), only_use_cftime_datetimes=False, only_use_python_datetimes=True)

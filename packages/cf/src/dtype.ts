@@ -109,15 +109,19 @@ export function isFloatDtype(dtype: Dtype): boolean {
 }
 
 /**
- * `value` as a value of `dtype`, or `undefined` when it is not one (a
- * fraction or out of range for an integer type), as netCDF4-python's
- * safe-cast check of `_FillValue` and `missing_value` does.
+ * `value` as a value of `dtype`, or `undefined` when it is not exactly one (a
+ * fraction or out of range for an integer type, a float64 that float32 cannot
+ * hold), as netCDF4-python's safe-cast check of `_FillValue`,
+ * `missing_value`, `valid_min`, `valid_max` and `valid_range` does: an
+ * attribute that fails it is not used.
  */
 export function castFill(value: number | bigint, dtype: Dtype): number | bigint | undefined {
   const { min, max } = DTYPES[dtype];
   if (isFloatDtype(dtype)) {
     const n = Number(value);
-    return dtype === "float32" ? Math.fround(n) : n;
+    if (typeof value === "bigint" && BigInt(n) !== value) return undefined;
+    const cast = dtype === "float32" ? Math.fround(n) : n;
+    return cast === n || Number.isNaN(n) ? cast : undefined;
   }
   if (typeof value === "number" && !Number.isInteger(value)) return undefined;
   const big = BigInt(value);

@@ -2,13 +2,15 @@
  * Fill values to nulls and back, as netCDF4-python's automatic masking does:
  * values equal to `_FillValue` or to any `missing_value` become nulls (NaN
  * fills mask NaNs); a variable without `_FillValue` also masks netCDF's
- * default fill of its type. `valid_min`, `valid_max` and
- * `valid_range` are not applied (README, "What is decoded").
+ * default fill of its type; values outside `valid_range` (else `valid_min` /
+ * `valid_max`) become nulls too. Nulls encode as the fill value, as
+ * netCDF4-python writes a masked array (README, "What is decoded").
  */
 import type { NdArray } from "@lance-nd/nd-arrow";
 import { CfError } from "./cf-error.js";
 import { castFill, defaultFillValue, dtypeOf, newValues } from "./dtype.js";
 import type { Dtype } from "./dtype.js";
+import { outsideRange, validRange } from "./valid-range.js";
 import { allValid, clearBit, isValid, validityOf, valuesOf, vectorOf } from "./validity.js";
 
 /** The values an array's attributes mark as missing, in its stored type. */
@@ -58,15 +60,16 @@ export function missingValues(array: NdArray, dtype: Dtype, variable?: string): 
 }
 
 /**
- * `array` with its missing values as nulls (see {@link missingValues}); other
- * types than integers and floats pass through. The values buffer is shared,
- * not copied.
+ * `array` with its missing values (see {@link missingValues}) and the values
+ * outside its valid range (see `validRange`) as nulls; other types than
+ * integers and floats pass through. The values buffer is shared, not copied.
  */
 export function maskMissing(array: NdArray, variable?: string): NdArray {
   const dtype = dtypeOf(array.type);
   if (dtype === undefined) return array;
   const { values: fills, nan } = missingValues(array, dtype, variable);
-  if (fills.length === 0 && !nan) return array;
+  const range = validRange(array, dtype);
+  if (fills.length === 0 && !nan && range === undefined) return array;
   const values = valuesOf(array.values);
   const old = validityOf(array.values);
   const bits = old ?? allValid(values.length);
@@ -74,8 +77,12 @@ export function maskMissing(array: NdArray, variable?: string): NdArray {
   const [a, b] = fills;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    // eslint-disable-next-line no-self-compare
-    const hit = v === a || v === b || (fills.length > 2 && fills.includes(v)) || (nan && Number.isNaN(v));
+    const hit =
+      v === a ||
+      v === b ||
+      (fills.length > 2 && fills.includes(v)) ||
+      (nan && Number.isNaN(v)) ||
+      (range !== undefined && outsideRange(v, range));
     if (hit && isValid(bits, i)) {
       clearBit(bits, i);
       masked = true;
@@ -89,8 +96,10 @@ export function maskMissing(array: NdArray, variable?: string): NdArray {
  * The inverse of {@link maskMissing}: nulls become the fill value
  * (`_FillValue`, else the first `missing_value`, else netCDF's default fill
  * of the type); a null whose slot still holds one of the missing values (an
- * array masked in memory) keeps that value. A `_FillValue` that does not fit the type (e.g. 1e9 for an
- * int16) is `InvalidAttribute`: nothing says what to store.
+ * array masked in memory) keeps that value. A value masked for lying outside
+ * the valid range is gone: it becomes the fill value, as netCDF4-python
+ * writes a masked array. A `_FillValue` that does not fit the type (e.g. 1e9
+ * for an int16) is `InvalidAttribute`: nothing says what to store.
  */
 export function fillMissing(array: NdArray, variable?: string): NdArray {
   const dtype = dtypeOf(array.type);

@@ -23,6 +23,8 @@ export interface OracleCase {
   attrs: Record<string, { dtype: string; value: string | OracleValue[] }>;
   decoded: { dtype: string; values: OracleValue[] };
   epochMicroseconds?: (string | null)[];
+  /** What netCDF4 stores when it writes the decoded values back (cases with a valid range only). */
+  rewritten: OracleValue[] | null;
 }
 
 /** Why the oracle cannot run here (undefined when it can, and always under CI). */

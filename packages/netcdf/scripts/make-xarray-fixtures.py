@@ -12,6 +12,10 @@ Checked with xarray 2023.01 (Debian 12), netCDF4 1.6.2, numpy 1.24.2. Files:
                 zlib level 4 and chunks (1, 2, 5) on sst.
   unpacked.nc   the same grid with sst float32 (no packing, NaN fill), time
                 int64 and lat float64: another type for each variable.
+  ranged.nc     netCDF-4: chl(time, lat, lon) int16 packed (scale_factor
+                0.01, _FillValue -32767) with valid_range 0, 1000 (packed)
+                and values on both sides of it; depth(lat) float32 with
+                valid_min 0 and valid_max 5000 and values outside both.
   big.nc        netCDF-3 classic, a fixed 2-D variable and a record variable
                 over 6 records, for windowed byte-range reads.
 """
@@ -61,6 +65,18 @@ def main(out):
     unpacked = unpacked.drop_vars("station")
     unpacked["station"] = (("lat",), stations, {"long_name": "station code"})
     unpacked.to_netcdf(os.path.join(out, "unpacked.nc"), engine="netcdf4", unlimited_dims=["time"], encoding={"station": {"dtype": "S1", "char_dim_name": "strlen"}})
+    chl = rng.integers(-100, 1100, size=(3, 4, 5)).astype("int16")
+    chl[0, 0, :2] = [-50, 1200]
+    chl[1, 1, 1] = -32767
+    ranged = xr.Dataset(
+        {
+            "chl": (("time", "lat", "lon"), chl, {"units": "mg m-3", "scale_factor": np.float32(0.01), "_FillValue": np.int16(-32767), "valid_range": np.array([0, 1000], "int16")}),
+            "depth": (("lat",), np.array([-1.0, 10.0, 4999.5, 6000.0], "float32"), {"units": "m", "valid_min": np.float32(0), "valid_max": np.float32(5000)}),
+        },
+        coords={"time": ("time", time, {"units": "days since 2000-01-01"}), "lat": ("lat", lat), "lon": ("lon", lon)},
+        attrs={"title": "valid range fixture"},
+    )
+    ranged.to_netcdf(os.path.join(out, "ranged.nc"), engine="netcdf4")
     big = xr.Dataset(
         {
             "grid": (("y", "x"), np.arange(7 * 9, dtype="float64").reshape(7, 9), {"units": "1"}),

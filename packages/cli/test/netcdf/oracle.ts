@@ -69,7 +69,7 @@ export function netcdf4Masked(
 
 let made: string | undefined;
 
-/** The folder of the xarray-made fixtures (packed.nc, unpacked.nc, big.nc), made once per test process. */
+/** The folder of the xarray-made fixtures (packed.nc, unpacked.nc, ranged.nc, big.nc), made once per test process. */
 export function xarrayFixtures(): string {
   if (made !== undefined && existsSync(join(made, "big.nc"))) return made;
   made = mkdtempSync(join(tmpdir(), "lance-nd-xarray-fixtures-"));
