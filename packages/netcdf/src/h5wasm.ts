@@ -1,11 +1,14 @@
 /**
  * Loads h5wasm (the HDF5 C library in WebAssembly, Node build with direct
  * file system access) on first use, so programs that never touch netCDF-4 do
- * not pay for the wasm start-up; and the few low-level calls this package
- * makes itself, because h5wasm's high-level objects repeat them (each
- * `Attribute` reads its metadata twice, `get_attached_scales` walks every
- * scale of the file for every variable).
+ * not pay for the wasm start-up, with the HDF5 filter plugins of
+ * h5wasm-plugins (zstd, blosc, lz4, bzip2, ...) on its plugin path; and the
+ * few low-level calls this package makes itself, because h5wasm's high-level
+ * objects repeat them (each `Attribute` reads its metadata twice,
+ * `get_attached_scales` walks every scale of the file for every variable).
  */
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type * as H5 from "h5wasm";
 
 /** The h5wasm namespace (File, Dataset, ...). */
@@ -44,6 +47,15 @@ export interface H5Module {
   get_attribute_metadata(fileId: bigint, path: string, name: string): H5Metadata;
   get_attribute_data(fileId: bigint, path: string, name: string, pointer: bigint): number;
   reclaim_vlen_memory_count(fileId: bigint, path: string, attr: string, pointer: bigint, count: bigint[]): number;
+  insert_plugin_search_path(path: string, index: number): void;
+}
+
+/**
+ * The folder of h5wasm-plugins' filters, compiled to WebAssembly side modules
+ * that HDF5 loads on the first read of a variable that needs one.
+ */
+export function pluginFolder(): string {
+  return join(dirname(createRequire(import.meta.url).resolve("h5wasm-plugins/package.json")), "plugins");
 }
 
 let loading: Promise<{ h5: H5Wasm; module: H5Module }> | undefined;
@@ -57,6 +69,7 @@ export function loadH5wasm(): Promise<{ h5: H5Wasm; module: H5Module }> {
   loading ??= import("h5wasm/node").then(async (h5) => {
     const module = await h5.ready;
     module.activate_throwing_error_handler();
+    (module as unknown as H5Module).insert_plugin_search_path(pluginFolder(), 0);
     return { h5, module: module as unknown as H5Module };
   });
   return loading;

@@ -43,8 +43,8 @@ const H5T_STRING = 3;
 const H5O_GROUP = 0;
 const H5O_DATASET = 1;
 
-// HDF5 filter ids.
-const FILTERS: Record<number, string> = {
+/** HDF5 filter ids by the codec names of `NetcdfCompression`. */
+export const FILTERS: Readonly<Record<number, string>> = {
   1: "deflate",
   4: "szip",
   32001: "blosc",
@@ -54,6 +54,8 @@ const FILTERS: Record<number, string> = {
 };
 const SHUFFLE = 2;
 const FLETCHER32 = 3;
+/** The filters built into h5wasm's HDF5 (deflate, shuffle, fletcher32, szip, nbit, scaleoffset); others are plugins. */
+const BUILT_IN_FILTERS = new Set([1, 2, 3, 4, 5, 6]);
 
 type Numeric = Exclude<NcType, "char" | "string">;
 
@@ -228,12 +230,24 @@ function dimensionList(h5: H5Wasm, fid: bigint, path: string): (string | undefin
   return list.map((refs) => (refs[0] === undefined ? undefined : refKey(refs[0].ref_data)));
 }
 
+/**
+ * The filters of a dataset that HDF5 could not load (`id (name)`), when
+ * `cause` is HDF5's "required filter ... is not registered"; else none.
+ */
+function missingFilters(module: H5Module, fid: bigint, path: string, cause: unknown): string[] {
+  if (!String(cause instanceof Error ? cause.message : cause).includes("is not registered")) return [];
+  return module
+    .get_dataset_filters(fid, path)
+    .filter((f) => !BUILT_IN_FILTERS.has(f.id))
+    .map((f) => `${f.id}${FILTERS[f.id] === undefined ? "" : ` (${FILTERS[f.id]})`}`);
+}
+
 function compressionOf(filters: { id: number; cd_values: number[] }[]): NetcdfCompression | null {
   const shuffle = filters.some((f) => f.id === SHUFFLE);
   const codec = filters.find((f) => f.id !== SHUFFLE && f.id !== FLETCHER32);
   if (codec === undefined) return shuffle ? { codec: "none", shuffle } : null;
   const name = FILTERS[codec.id] ?? `filter-${codec.id}`;
-  const level = codec.id === 1 || codec.id === 32015 ? codec.cd_values[0] : undefined;
+  const level = codec.id === 1 || codec.id === 32015 || codec.id === 307 ? codec.cd_values[0] : undefined;
   return level === undefined ? { codec: name, shuffle } : { codec: name, level, shuffle };
 }
 
@@ -331,6 +345,14 @@ function readSlab(
       buffer.byteLength === metadata.size * total ? buffer : buffer.slice(0, metadata.size * total),
     );
   } catch (cause) {
+    const missing = missingFilters(module, fid, v.path, cause);
+    if (missing.length > 0) {
+      throw new NetcdfError(
+        "UnsupportedFilter",
+        `${label}: cannot read variable "${v.name}": it needs HDF5 filter ${missing.join(", ")}, which neither h5wasm nor h5wasm-plugins provides`,
+        { path: label, variable: v.name, cause },
+      );
+    }
     throw new NetcdfError("InvalidFile", `${label}: cannot read variable "${v.name}" (${hdf5ErrorText(cause)})`, {
       path: label,
       variable: v.name,

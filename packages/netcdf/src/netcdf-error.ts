@@ -4,6 +4,7 @@ export type NetcdfErrorCode =
   | "InvalidFile" // not netCDF, CDF-5, damaged or truncated
   | "InvalidArgument" // an unknown variable or dim, a window outside the file, a bad option
   | "UnsupportedType" // an array type netCDF cannot hold (Binary, Time, Duration)
+  | "UnsupportedFilter" // a variable compressed with an HDF5 filter that no loaded plugin provides
   | "WriteFailed"; // the output file could not be written
 
 /** Where an error happened, as far as it is known. */

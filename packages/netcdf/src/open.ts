@@ -13,7 +13,7 @@ import type { Attr, Attrs, Dim } from "@lance-nd/nd-arrow";
 import { toAttrs } from "./attrs.js";
 import { openClassic } from "./classic-file.js";
 import { detectFormat } from "./format.js";
-import { openHdf5 } from "./hdf5-file.js";
+import { FILTERS, openHdf5 } from "./hdf5-file.js";
 import { NetcdfError } from "./netcdf-error.js";
 import { utf8FromCharRows, utf8FromStrings } from "./raw.js";
 import type { NcType, NetcdfCompression, NetcdfDim, RawFile, RawVariable, Utf8Values } from "./raw.js";
@@ -290,6 +290,13 @@ class LazyFile implements NetcdfFile {
   }
 }
 
+/** `_Filter` as `ncdump -s` shows it: `"<id>,<level>"` (zstd `"32015,3"`), or `"<id>"`. */
+function filterAttr(c: NetcdfCompression): string {
+  const known = Object.entries(FILTERS).find(([, name]) => name === c.codec)?.[0];
+  const id = known ?? c.codec.replace(/^filter-/, "");
+  return c.level === undefined ? id : `${id},${c.level}`;
+}
+
 function describe(v: RawVariable, storage: boolean): NetcdfVariable {
   const isChar = v.type === "char";
   const dims = isChar ? v.dims.slice(0, -1) : v.dims;
@@ -299,7 +306,7 @@ function describe(v: RawVariable, storage: boolean): NetcdfVariable {
     const c = v.compression;
     if (c !== null) {
       if (c.codec === "deflate") attrs.set(DEFLATE_LEVEL_ATTR, attr.int32(c.level ?? 4));
-      else if (c.codec === "zstd") attrs.set(FILTER_ATTR, attr.utf8(`32015,${c.level ?? 3}`));
+      else if (c.codec !== "none") attrs.set(FILTER_ATTR, attr.utf8(filterAttr(c)));
       if (c.shuffle) attrs.set(SHUFFLE_ATTR, attr.utf8("true"));
     }
     if (isChar && v.dims.length > 0) {

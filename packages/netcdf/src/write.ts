@@ -13,6 +13,7 @@ import {
   CHAR_DIM_SIZE_ATTR,
   CHUNK_SIZES_ATTR,
   DEFLATE_LEVEL_ATTR,
+  FILTER_ATTR,
   STORAGE_ATTRS,
   UNLIMITED_ATTR,
 } from "./storage-attrs.js";
@@ -39,15 +40,15 @@ const DEFAULT_FILL: Record<string, number | bigint> = {
 
 /** Compression of the variables a writer writes. */
 export interface WriteCompression {
-  /** `deflate` (zlib) or `none`. */
-  codec: "deflate" | "none";
-  /** zlib level 1..9 (default 4). */
+  /** `deflate` (zlib, built into HDF5), `zstd` (HDF5 filter 32015, from h5wasm-plugins) or `none`. */
+  codec: "deflate" | "zstd" | "none";
+  /** zlib level 1..9 (default 4), zstd level 1..22 (default 3). */
   level?: number;
 }
 
 /** Options of {@link writeNetcdf}. */
 export interface WriteNetcdfOptions {
-  /** Compression of every variable; default: each variable's `_DeflateLevel` (as read), else none. */
+  /** Compression of every variable; default: each variable's `_DeflateLevel` or zstd / bzip2 `_Filter` (as read), else none. */
   compression?: WriteCompression;
   /** Chunk size per dim for every variable; default: each variable's `_ChunkSizes`, else contiguous. */
   chunks?: Readonly<Record<string, number>>;
@@ -72,7 +73,8 @@ export interface WriteNetcdfOptions {
  *
  * Throws a `NetcdfError`: `UnsupportedType` for a type netCDF cannot hold
  * (Binary, Time, Duration), naming the array; `InvalidArgument` for an
- * option naming a dim the batch does not have; `WriteFailed` when HDF5 fails.
+ * option naming a dim the batch does not have or a level out of range;
+ * `WriteFailed` when HDF5 fails.
  *
  * @example
  * await writeNetcdf("out.nc", batch, { compression: { codec: "deflate", level: 4 }, chunks: { time: 1 } });
@@ -87,6 +89,13 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
         { path },
       );
     }
+  }
+  const { codec, level } = options.compression ?? {};
+  const most = codec === "zstd" ? 22 : 9;
+  if (level !== undefined && (codec === "none" || !Number.isInteger(level) || level < 1 || level > most)) {
+    throw new NetcdfError("InvalidArgument", `${path}: ${codec} level ${level} is not an integer 1..${most}`, {
+      path,
+    });
   }
   const stored = new Map(batch.arrays().map(([name, array]) => [name, storedValues(name, array)] as const));
   const unlimited = new Set(options.unlimited ?? unlimitedOf(batch));
@@ -214,7 +223,7 @@ function layoutOf(
   options: WriteNetcdfOptions,
   unlimited: ReadonlySet<string>,
   vlen: boolean,
-): { chunks?: number[]; maxshape?: (number | null)[]; compression?: number; compression_opts?: number } {
+): { chunks?: number[]; maxshape?: (number | null)[]; compression?: number; compression_opts?: number[] } {
   if (shape.length === 0) return {};
   const recorded = array.attr(CHUNK_SIZES_ATTR);
   let chunks: number[] | undefined;
@@ -223,20 +232,41 @@ function layoutOf(
   else if (Array.isArray(recorded) && recorded.length === shape.length) chunks = recorded.map(Number);
   else if (typeof recorded === "number" && shape.length === 1) chunks = [recorded];
   const growable = names.map((d) => unlimited.has(d));
-  const level =
-    options.compression === undefined
-      ? array.attr(DEFLATE_LEVEL_ATTR)
-      : options.compression.codec === "none"
-        ? undefined
-        : (options.compression.level ?? 4);
-  const compress = typeof level === "number" && !vlen;
-  if ((compress || growable.some(Boolean)) && chunks === undefined)
+  const filter = vlen ? undefined : filterOf(array, options.compression);
+  if ((filter !== undefined || growable.some(Boolean)) && chunks === undefined)
     chunks = shape.map((s, i) => (growable[i] ? Math.max(1, Math.min(s, 1024)) : Math.max(1, s)));
   return {
     ...(chunks === undefined ? {} : { chunks }),
     ...(growable.some(Boolean) ? { maxshape: shape.map((s, i) => (growable[i] ? null : s)) } : {}),
-    ...(compress ? { compression: 1, compression_opts: level } : {}),
+    ...(filter === undefined ? {} : { compression: filter.id, compression_opts: [filter.level] }),
   };
+}
+
+/** HDF5 filter ids this writer sets: deflate is built in, zstd and bzip2 come from h5wasm-plugins. */
+const DEFLATE = 1;
+const ZSTD = 32015;
+const BZIP2 = 307;
+
+/**
+ * The HDF5 filter of one variable: the option, else the storage attributes
+ * (`_DeflateLevel`, or a `_Filter` of zstd or bzip2 as read); `undefined` for
+ * none. Another recorded `_Filter` (blosc, lz4, ...) is not written.
+ */
+function filterOf(
+  array: NdArray,
+  compression: WriteCompression | undefined,
+): { id: number; level: number } | undefined {
+  if (compression !== undefined) {
+    if (compression.codec === "none") return undefined;
+    return compression.codec === "zstd"
+      ? { id: ZSTD, level: compression.level ?? 3 }
+      : { id: DEFLATE, level: compression.level ?? 4 };
+  }
+  const deflate = array.attr(DEFLATE_LEVEL_ATTR);
+  if (typeof deflate === "number") return { id: DEFLATE, level: deflate };
+  const recorded = array.attr(FILTER_ATTR);
+  const [id, level] = typeof recorded === "string" ? recorded.split(",").map(Number) : [];
+  return (id === ZSTD || id === BZIP2) && Number.isInteger(level) ? { id, level: level! } : undefined;
 }
 
 /** The values of an array as netCDF stores them; nulls become the fill value. */

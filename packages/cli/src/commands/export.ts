@@ -58,7 +58,7 @@ export function registerExport(program: Command, io: Io): void {
     .option("--version <n>", "read an earlier version of the table", parseVersion)
     .option(
       "--compression <codec>",
-      "compression of every variable: none, deflate or deflate:<level> for netCDF (default: as imported), none, zstd or zstd:<level> for Zarr (default: as the table's encoding)",
+      "compression of every variable: none, deflate or deflate:<level>, zstd or zstd:<level> for netCDF (default: as imported), none, zstd or zstd:<level> for Zarr (default: as the table's encoding)",
       parseExportCompression,
     )
     .option(
@@ -83,14 +83,14 @@ export function registerExport(program: Command, io: Io): void {
     );
 }
 
-/** `none`, `deflate` or `deflate:<level>` (1..9), or for Zarr `zstd` or `zstd:<level>` (1..22). */
+/** `none`, `deflate` or `deflate:<level>` (1..9, netCDF only), `zstd` or `zstd:<level>` (1..22). */
 function parseExportCompression(text: string): WriteCompression | ZarrCompression {
   const m = /^(none|deflate|zstd)(?::(\d+))?$/.exec(text.trim());
   const level = m?.[2] === undefined ? undefined : Number(m[2]);
   const most = m?.[1] === "zstd" ? 22 : 9;
   if (m === null || (m[1] === "none" && level !== undefined) || (level !== undefined && (level < 1 || level > most))) {
     throw new InvalidArgumentError(
-      "expected none, deflate or deflate:<level 1..9> (netCDF), zstd or zstd:<level 1..22> (Zarr)",
+      "expected none, deflate or deflate:<level 1..9> (netCDF only), zstd or zstd:<level 1..22>",
     );
   }
   if (m[1] === "none") return { codec: "none" };
@@ -107,14 +107,10 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
   const rows = read.rows;
   const chunks = options.chunks === undefined ? {} : { chunks: Object.fromEntries(options.chunks) };
   const compression = options.compression;
-  if (
-    compression !== undefined &&
-    (compression.codec === "zstd") !== (options.format === "zarr") &&
-    compression.codec !== "none"
-  ) {
+  if (compression?.codec === "deflate" && options.format === "zarr") {
     throw new CliError(
       "InvalidArgument",
-      `--compression ${compression.codec} does not go with --format ${options.format} (netCDF: none or deflate, Zarr: none or zstd)`,
+      "--compression deflate does not go with --format zarr (netCDF: none, deflate or zstd, Zarr: none or zstd)",
     );
   }
   if (options.format === "zarr") {

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -101,5 +102,22 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
     ok(["export", table, join(dir, "rechunked.nc"), "--compression", "deflate:9", "--chunks", "time=3,lat=4"]);
     const sst = xarrayDump(join(dir, "rechunked.nc"))[0]!.variables.sst!;
     expect({ chunks: sst.chunksizes, level: sst.complevel }).toEqual({ chunks: [3, 4, 5], level: 9 });
+  });
+
+  it("--compression zstd:7 writes HDF5 filter 32015 (ncdump shows it), and the file imports back to the same values", () => {
+    const out = join(dir, "zstd.nc");
+    ok(["export", join(dir, "packed-raw.lance"), out, "--compression", "zstd:7"]);
+    const header = spawnSync("ncdump", ["-hs", out], { encoding: "utf8" }).stdout;
+    if (process.env.CI === "true" || header !== "") expect(header).toContain('sst:_Filter = "32015,7" ;');
+    const table = join(dir, "zstd-again.lance");
+    ok(["import", out, table, "--cf", "raw"]);
+    const values = (t: string): unknown =>
+      (JSON.parse(ok(["scan", t, "--json", "--project", "sst"])) as { arrays: { sst: { values: unknown[] } } }[])[0]!
+        .arrays.sst.values;
+    expect(values(table)).toEqual(values(join(dir, "packed-raw.lance")));
+    ok(["export", table, join(dir, "zstd-again.nc")]);
+    expect(spawnSync("ncdump", ["-hs", join(dir, "zstd-again.nc")], { encoding: "utf8" }).stdout).toBe(
+      header.replace("netcdf zstd {", "netcdf zstd-again {"),
+    );
   });
 });
