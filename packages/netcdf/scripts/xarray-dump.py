@@ -5,8 +5,8 @@
 
 Every variable with its dims, dtype, flat values (64-bit integers and NaN as
 strings, chars one per value), attributes with
-their dtypes, and the encoding xarray reports (chunk sizes, zlib level,
-unlimited dims). With --mask, values come from netCDF4-python's automatic
+their dtypes, the encoding xarray reports (chunk sizes, zlib level,
+unlimited dims), and the file's order of its dims (dimOrder). With --mask, values come from netCDF4-python's automatic
 mask-and-scale instead (masked values are null) and times from num2date, as
 epoch microseconds. Prints a JSON list, one entry per file.
 """
@@ -42,7 +42,14 @@ def attr(v):
 
 
 def dump(path):
-    out = {"dims": {}, "unlimited": [], "variables": {}, "attrs": {}}
+    out = {"dims": {}, "dimOrder": [], "unlimited": [], "variables": {}, "attrs": {}}
+    # The file's own order of its dims, as xarray's netCDF4 store reads them
+    # (Dataset.dims orders them by the variables instead).
+    store = xr.backends.NetCDF4DataStore.open(path)
+    try:
+        out["dimOrder"] = list(store.get_dimensions())
+    finally:
+        store.close()
     with xr.open_dataset(path, decode_cf=False, mask_and_scale=False) as ds:
         out["dims"] = {k: int(v) for k, v in ds.dims.items()}
         out["unlimited"] = sorted(ds.encoding.get("unlimited_dims", []))

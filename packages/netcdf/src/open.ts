@@ -25,6 +25,7 @@ import {
   DEFLATE_LEVEL_ATTR,
   FILTER_ATTR,
   SHUFFLE_ATTR,
+  DIM_ORDER_ATTR,
   UNLIMITED_ATTR,
 } from "./storage-attrs.js";
 
@@ -172,6 +173,7 @@ class LazyFile implements NetcdfFile {
     const unlimited = raw.dims.filter((d) => d.unlimited).map((d) => d.name);
     if (storage && unlimited.length > 0)
       globals.set(UNLIMITED_ATTR, unlimited.length === 1 ? attr.utf8(unlimited[0]!) : attr.utf8(unlimited));
+    if (storage && raw.dims.length > 0) globals.set(DIM_ORDER_ATTR, attr.utf8(raw.dims.map((d) => d.name)));
     this.globalAttrs = globals;
   }
 

@@ -20,6 +20,9 @@ export const CHAR_DIM_SIZE_ATTR = "_CharDimSize";
 /** Global: the unlimited dims of the file (one name, or a list). */
 export const UNLIMITED_ATTR = "_Unlimited";
 
+/** Global: every dim of the file in the file's order (`List<Utf8>`), the order writers give them back. */
+export const DIM_ORDER_ATTR = "_DimOrder";
+
 /** Every storage attribute name. */
 export const STORAGE_ATTRS: ReadonlySet<string> = new Set([
   CHUNK_SIZES_ATTR,
@@ -29,4 +32,5 @@ export const STORAGE_ATTRS: ReadonlySet<string> = new Set([
   CHAR_DIM_ATTR,
   CHAR_DIM_SIZE_ATTR,
   UNLIMITED_ATTR,
+  DIM_ORDER_ATTR,
 ]);

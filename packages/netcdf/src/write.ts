@@ -13,6 +13,7 @@ import {
   CHAR_DIM_SIZE_ATTR,
   CHUNK_SIZES_ATTR,
   DEFLATE_LEVEL_ATTR,
+  DIM_ORDER_ATTR,
   FILTER_ATTR,
   STORAGE_ATTRS,
   UNLIMITED_ATTR,
@@ -108,11 +109,12 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
   }
   let current = "";
   try {
-    const dims = [...grid];
+    const dims: { name: string; size: number }[] = [...grid];
     for (const [, array] of batch.arrays()) {
       const charDim = charDimOf(array);
       if (charDim !== undefined && !dims.some((d) => d.name === charDim.name)) dims.push(charDim);
     }
+    inSourceOrder(dims, batch);
     const coordinates = new Set(
       grid
         .filter(
@@ -164,7 +166,7 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
           });
       if (scale === null || !("make_scale" in scale)) throw new Error(`no dataset for dim "${dim.name}"`);
       scale.make_scale(coordinates.has(dim.name) ? dim.name : `${DIMENSION_ONLY_NAME}${String(dim.size).padStart(10)}`);
-      // netCDF-4 numbers the dims with this attribute; it keeps the grid order.
+      // netCDF-4 numbers the dims with this attribute: the order of `dims` (the source's, see inSourceOrder).
       scale.create_attribute("_Netcdf4Dimid", new Int32Array([index]), [], "<i");
     });
     for (const [name] of batch.arrays()) {
@@ -191,6 +193,20 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
 }
 
 /** The unlimited dims a batch read by this package records in its global `_Unlimited`. */
+/**
+ * Sorts `dims` into the order of the global `_DimOrder` (the source file's
+ * order, as read); dims it does not name keep their grid order after those
+ * it names.
+ */
+function inSourceOrder(dims: { name: string }[], batch: NdRecordBatch): void {
+  const recorded = batch.globalAttrs.get(DIM_ORDER_ATTR)?.toJS();
+  if (!Array.isArray(recorded)) return;
+  const rank = new Map(recorded.map((name, i) => [String(name), i]));
+  const at = new Map(dims.map((d, i) => [d.name, i]));
+  const key = (name: string): number => rank.get(name) ?? recorded.length + at.get(name)!;
+  dims.sort((a, b) => key(a.name) - key(b.name));
+}
+
 function unlimitedOf(batch: NdRecordBatch): string[] {
   const value = batch.globalAttrs.get(UNLIMITED_ATTR)?.toJS();
   if (typeof value === "string") return [value];

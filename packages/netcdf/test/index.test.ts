@@ -11,6 +11,7 @@ describe("@lance-nd/netcdf public API", () => {
       "CHAR_DIM_SIZE_ATTR",
       "CHUNK_SIZES_ATTR",
       "DEFLATE_LEVEL_ATTR",
+      "DIM_ORDER_ATTR",
       "FILTER_ATTR",
       "NetcdfError",
       "SHUFFLE_ATTR",

@@ -6,7 +6,7 @@ import { Binary, Int16, TimestampMillisecond, makeData, Vector } from "apache-ar
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
 import { isNetcdfError } from "../src/index.js";
-import { readNetcdf, writeNetcdf } from "../src/index.js";
+import { DIM_ORDER_ATTR, openNetcdf, readNetcdf, writeNetcdf } from "../src/index.js";
 import { hasTool } from "./fixtures.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-cli-write-"));
@@ -93,9 +93,24 @@ describe("writeNetcdf4 round trip through readNetcdf", () => {
         name,
       ).toEqual([...a.attrs].map(([k, v]) => [k, String(v.type), v.toJS()]));
     }
-    expect([...back.globalAttrs].map(([k, v]) => [k, String(v.type), v.toJS()])).toEqual(
-      [...batch.globalAttrs].map(([k, v]) => [k, String(v.type), v.toJS()]),
+    const { [DIM_ORDER_ATTR]: order, ...globals } = Object.fromEntries(
+      [...back.globalAttrs].map(([k, v]) => [k, [String(v.type), v.toJS()]]),
     );
+    expect(globals).toEqual(
+      Object.fromEntries([...batch.globalAttrs].map(([k, v]) => [k, [String(v.type), v.toJS()]])),
+    );
+    expect(order).toEqual(["List<Utf8>", ["time", "lat", "lon"]]);
+  });
+
+  it("the dims are written in the order of the global _DimOrder (the source's), not the grid's", async () => {
+    const path = outPath();
+    const batch = sample();
+    await writeNetcdf(path, batch.withGlobalAttrs(new Map([[DIM_ORDER_ATTR, attr.utf8(["lon", "time", "lat"])]])));
+    expect((await openNetcdf(path)).dims.map((d) => d.name)).toEqual(["lon", "time", "lat"]);
+    if (ncdumpSkip === undefined)
+      expect(spawnSync("ncdump", ["-h", path], { encoding: "utf8" }).stdout).toMatch(
+        /dimensions:\s+lon = \d+ ;\s+time = /,
+      );
   });
 
   it("nulls become the fill value: NaN for floats, netCDF's default for integers, with _FillValue", async () => {

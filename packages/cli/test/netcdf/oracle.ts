@@ -39,6 +39,8 @@ export interface DumpAttr {
 /** A file as xarray sees it with decode_cf=False. */
 export interface XarrayDump {
   dims: Record<string, number>;
+  /** The file's order of its dims (xarray's netCDF4 store; `dims` follows the variables). */
+  dimOrder: string[];
   unlimited: string[];
   attrs: Record<string, DumpAttr>;
   variables: Record<

@@ -41,6 +41,7 @@ function expectSameFile(source: string, exported: string): void {
   const [a, b] = xarrayDump(source, exported) as [XarrayDump, XarrayDump];
   const netcdf4 = source.endsWith("packed.nc") || source.includes("gmt-gshhg");
   expect(b.dims, source).toEqual(a.dims);
+  expect(b.dimOrder, `${source} dim order`).toEqual(a.dimOrder);
   expect(b.unlimited, source).toEqual(a.unlimited);
   expect(b.attrs, source).toEqual(a.attrs);
   expect(Object.keys(b.variables).sort(), source).toEqual(Object.keys(a.variables).sort());
@@ -72,7 +73,7 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
     fixtures = xarrayFixtures();
   });
 
-  it("real files (xarray, scipy, GSHHG) come back value by value, attribute by attribute, dims, unlimited, chunks and compression", () => {
+  it("real files (xarray, scipy, GSHHG) come back value by value, attribute by attribute, dims in the file's order, unlimited, chunks and compression", () => {
     const files = realFiles();
     expect(files.length).toBeGreaterThan(0);
     // xarray and scipy both ship an example_1.nc: one table each, as ids must differ.
