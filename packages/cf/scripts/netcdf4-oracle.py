@@ -53,6 +53,9 @@ CASES = [
     ("valid_min_inexact_float", "f4", [0.1, 0.2, 0.3], {"valid_min": ("f8", 0.2), "missing_value": ("f8", 0.1)}),
     ("valid_range_int64", "i8", [-1, 3, 2**40], {"valid_range": ("i8", [0, 2**39])}),
     ("valid_range_ubyte", "u1", [0, 10, 200, 255], {"valid_range": ("u1", [5, 250])}),
+    # float bounds on packed integers: netCDF4 compares them with the packed values (and masks all
+    # of these); @lance-nd/cf reads them in unpacked units, as netCDF-Java does (its README).
+    ("valid_range_unpacked_units", "i2", [27000, 28700, 36000, -32767], {"scale_factor": ("f4", 0.01), "valid_range": ("f4", [200.0, 350.0]), "_FillValue": ("i2", -32767)}),
     ("valid_range_time", "i4", [-1, 0, 31, 400], {"units": "days since 2000-01-01", "valid_range": ("i4", [0, 366])}),
 ]
 

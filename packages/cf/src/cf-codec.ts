@@ -19,10 +19,18 @@ import { decodeTimes, encodeTimes, isTimestamp } from "./times.js";
  */
 export const STORED_DTYPE_ATTR = "_lance_nd_dtype";
 
-/** What {@link cfDecode} and {@link cfEncode} apply. Each defaults to `true`. */
+/** What {@link cfDecode} and {@link cfEncode} apply. Each defaults to `true`, but `validRange`. */
 export interface CfOptions {
   /** Fill values (`_FillValue`, `missing_value`, netCDF's default fill) <-> nulls. */
   mask?: boolean;
+  /**
+   * With `mask`: values outside `valid_range` (else `valid_min` /
+   * `valid_max`) become nulls too, as netCDF4-python masks them (README,
+   * "What is decoded"). Default `false`: the bounds are meaningful where
+   * attributes keep their types (netCDF); Zarr's JSON cannot tell packed
+   * from unpacked bounds. Nulls encode as the fill value either way.
+   */
+  validRange?: boolean;
   /** `scale_factor` / `add_offset` unpacking <-> packing. */
   scale?: boolean;
   /** CF times (`<unit> since <date>`) <-> `Timestamp(unit, "UTC")`. */
@@ -50,10 +58,10 @@ export interface CfOptions {
  * cfDecode(sst).toArray(); // [1, null] (Float32)
  */
 export function cfDecode(array: NdArray, options: CfOptions = {}): NdArray {
-  const { mask = true, scale = true, times = true, name } = options;
+  const { mask = true, scale = true, times = true, validRange = false, name } = options;
   const stored = dtypeOf(array.type);
   if (stored === undefined || array.attrs.has(STORED_DTYPE_ATTR)) return array;
-  let out = mask ? maskMissing(array, name) : array;
+  let out = mask ? maskMissing(array, name, validRange) : array;
   const packing = scale ? packingOf(array, name) : undefined;
   if (packing !== undefined) out = unpack(out, packing);
   const units = array.attr("units");

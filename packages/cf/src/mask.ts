@@ -2,14 +2,15 @@
  * Fill values to nulls and back, as netCDF4-python's automatic masking does:
  * values equal to `_FillValue` or to any `missing_value` become nulls (NaN
  * fills mask NaNs); a variable without `_FillValue` also masks netCDF's
- * default fill of its type; values outside `valid_range` (else `valid_min` /
- * `valid_max`) become nulls too. Nulls encode as the fill value, as
+ * default fill of its type; on request, values outside `valid_range` (else
+ * `valid_min` / `valid_max`) become nulls too (see `validRange`). Nulls encode as the fill value, as
  * netCDF4-python writes a masked array (README, "What is decoded").
  */
 import type { NdArray } from "@lance-nd/nd-arrow";
 import { CfError } from "./cf-error.js";
 import { castFill, defaultFillValue, dtypeOf, newValues } from "./dtype.js";
 import type { Dtype } from "./dtype.js";
+import { numericAttr } from "./numeric-attr.js";
 import { outsideRange, validRange } from "./valid-range.js";
 import { allValid, clearBit, isValid, validityOf, valuesOf, vectorOf } from "./validity.js";
 
@@ -21,17 +22,6 @@ export interface MissingValues {
   readonly nan: boolean;
   /** The value a null becomes when encoding: `_FillValue`, else the first `missing_value`, else the default fill. */
   readonly fill: number | bigint | undefined;
-}
-
-/** The numbers of a numeric attribute, or `undefined` when absent; a text attribute is `InvalidAttribute`. */
-export function numericAttr(array: NdArray, key: string, variable?: string): (number | bigint)[] | undefined {
-  const found = array.attrs.get(key);
-  if (found === undefined) return undefined;
-  const items = Array.from(found.value as Iterable<unknown>);
-  if (!items.every((v) => typeof v === "number" || typeof v === "bigint")) {
-    throw new CfError("InvalidAttribute", `must be numbers, found ${String(found.type)}`, { variable, attribute: key });
-  }
-  return items as (number | bigint)[];
 }
 
 /** What counts as missing in `array` (stored type `dtype`), from its attributes. */
@@ -60,15 +50,15 @@ export function missingValues(array: NdArray, dtype: Dtype, variable?: string): 
 }
 
 /**
- * `array` with its missing values (see {@link missingValues}) and the values
- * outside its valid range (see `validRange`) as nulls; other types than
+ * `array` with its missing values (see {@link missingValues}) and, when
+ * `withRange`, the values outside its valid range (see `validRange`) as nulls; other types than
  * integers and floats pass through. The values buffer is shared, not copied.
  */
-export function maskMissing(array: NdArray, variable?: string): NdArray {
+export function maskMissing(array: NdArray, variable?: string, withRange = false): NdArray {
   const dtype = dtypeOf(array.type);
   if (dtype === undefined) return array;
   const { values: fills, nan } = missingValues(array, dtype, variable);
-  const range = validRange(array, dtype);
+  const range = withRange ? validRange(array, dtype, variable) : undefined;
   if (fills.length === 0 && !nan && range === undefined) return array;
   const values = valuesOf(array.values);
   const old = validityOf(array.values);

@@ -7,7 +7,7 @@ import type { NdArray } from "@lance-nd/nd-arrow";
 import { CfError } from "./cf-error.js";
 import { arrowType, dtypeOf, dtypeRange, isBigIntDtype, isFloatDtype, newValues } from "./dtype.js";
 import type { Dtype } from "./dtype.js";
-import { numericAttr } from "./mask.js";
+import { numericAttr } from "./numeric-attr.js";
 import { isValid, validityOf, valuesOf, vectorOf } from "./validity.js";
 
 /** `scale_factor` and `add_offset` of an array, with the dtypes of the attributes. */

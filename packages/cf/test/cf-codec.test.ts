@@ -8,6 +8,9 @@ import type { OracleCase } from "./netcdf4-oracle.js";
 
 const skip = oracleSkipReason();
 
+/** The one case where @lance-nd/cf deviates from netCDF4-python on purpose (README, "What is decoded"). */
+const UNPACKED_UNITS = "valid_range_unpacked_units";
+
 function thrown(run: () => unknown): unknown {
   try {
     run();
@@ -26,8 +29,8 @@ describe.skipIf(skip !== undefined)(`cfDecode / cfEncode against netCDF4-python$
 
   it("mask and scale: every value, null and dtype matches netCDF4's automatic mask-and-scale", () => {
     expect(cases.length).toBeGreaterThan(15);
-    for (const c of cases) {
-      const decoded = cfDecode(storedArray(c), { times: false, name: c.name });
+    for (const c of cases.filter((c) => c.name !== UNPACKED_UNITS)) {
+      const decoded = cfDecode(storedArray(c), { times: false, validRange: true, name: c.name });
       expect(dtypeOf(decoded.type), c.name).toBe(c.decoded.dtype);
       const want = c.decoded.values.map((v) => (v === null ? null : jsValue(v, c.decoded.dtype)));
       expect(Array.from(decoded.values), c.name).toEqual(want);
@@ -38,7 +41,7 @@ describe.skipIf(skip !== undefined)(`cfDecode / cfEncode against netCDF4-python$
     const timed = cases.filter((c) => c.epochMicroseconds !== undefined);
     expect(timed.length).toBeGreaterThan(4);
     for (const c of timed) {
-      const decoded = cfDecode(storedArray(c), { name: c.name });
+      const decoded = cfDecode(storedArray(c), { validRange: true, name: c.name });
       const type = decoded.type as Timestamp;
       expect(type.timezone, c.name).toBe("UTC");
       const perMicro = {
@@ -58,8 +61,8 @@ describe.skipIf(skip !== undefined)(`cfDecode / cfEncode against netCDF4-python$
     }
   });
 
-  it("cfEncode(cfDecode(x)) gives back the stored values, type and attributes exactly (no valid range)", () => {
-    for (const c of cases.filter((c) => c.rewritten === null)) {
+  it("cfEncode(cfDecode(x)) gives back the stored values, type and attributes exactly (no valid range applied)", () => {
+    for (const c of cases) {
       const stored = storedArray(c);
       const back = cfEncode(cfDecode(stored, { name: c.name }), { name: c.name });
       expect(String(back.type), c.name).toBe(String(stored.type));
@@ -71,21 +74,40 @@ describe.skipIf(skip !== undefined)(`cfDecode / cfEncode against netCDF4-python$
   });
 
   it("valid_range / valid_min / valid_max: values outside are nulls, and encode as the fill value netCDF4 writes", () => {
-    const ranged = cases.filter((c) => c.rewritten !== null);
+    const ranged = cases.filter((c) => c.rewritten !== null && c.name !== UNPACKED_UNITS);
     expect(ranged.length).toBeGreaterThan(8);
     for (const c of ranged) {
       const stored = storedArray(c);
-      const back = cfEncode(cfDecode(stored, { name: c.name }), { name: c.name });
+      const back = cfEncode(cfDecode(stored, { validRange: true, name: c.name }), { name: c.name });
       expect(String(back.type), c.name).toBe(String(stored.type));
       expect(Array.from(back.values), c.name).toEqual(c.rewritten!.map((v) => jsValue(v!, c.dtype)));
       expect([...back.attrs.keys()], c.name).toEqual([...stored.attrs.keys()]);
     }
   });
 
+  it("float bounds on packed integers are unpacked units (netCDF-Java's reading; netCDF4 masks every value)", () => {
+    const c = byName(UNPACKED_UNITS);
+    expect(c.decoded.values).toEqual([null, null, null, null]);
+    const decoded = cfDecode(storedArray(c), { validRange: true, name: c.name });
+    expect(Array.from(decoded.values, (v) => (v === null ? null : Math.round((v as number) * 100) / 100))).toEqual([
+      270,
+      287,
+      null,
+      null,
+    ]);
+    const masked = cfDecode(storedArray(c), { scale: false, validRange: true, name: c.name });
+    expect(Array.from(masked.values)).toEqual([27000, 28700, null, null]);
+  });
+
   it("a value outside the valid range is never a decoded min or max", () => {
-    const decoded = cfDecode(storedArray(byName("valid_range_packed")));
+    const decoded = cfDecode(storedArray(byName("valid_range_packed")), { validRange: true });
     const values = Array.from(decoded.values).filter((v): v is number => v !== null);
     expect([Math.min(...values), Math.max(...values)]).toEqual([0, 100]);
+  });
+
+  it("without validRange (the default) only fill values are masked: bounds stay attributes", () => {
+    const decoded = cfDecode(storedArray(byName("valid_range_short")), { times: false });
+    expect(Array.from(decoded.values)).toEqual([-5, 0, 50, 100, 101, null]);
   });
 
   it("a fill value never survives masking: the decoded min and max are data", () => {

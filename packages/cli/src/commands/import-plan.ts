@@ -21,6 +21,15 @@ export function cfOptions(mode: CfMode): { mask: boolean; scale: boolean; times:
   return { mask: mode !== "raw", scale: mode === "decode", times: mode === "decode" };
 }
 
+/**
+ * The cfDecode options of a mode for netCDF values: also `validRange`, as
+ * netCDF4-python masks. (Zarr stores decode in `openZarr` with
+ * {@link cfOptions}: JSON attributes cannot tell packed from unpacked bounds.)
+ */
+function netcdfCfOptions(mode: CfMode): ReturnType<typeof cfOptions> & { validRange: boolean } {
+  return { ...cfOptions(mode), validRange: true };
+}
+
 const PROBES: Record<string, () => ArrayLike<number | bigint>> = {
   byte: () => new Int8Array(1),
   ubyte: () => new Uint8Array(1),
@@ -40,7 +49,7 @@ export function netcdfDecodedType(file: NetcdfFile, name: string, mode: CfMode):
   const probe = PROBES[v.type];
   if (probe === undefined) return undefined;
   const array = NdArray.from(probe() as never, { dims: { x: 1 }, attrs: v.attrs });
-  return cfDecode(array, { ...cfOptions(mode), name }).type;
+  return cfDecode(array, { ...netcdfCfOptions(mode), name }).type;
 }
 
 /** Target types: per variable, and per attribute key (`<variable>/<key>`, `/<key>` for globals). */
@@ -101,11 +110,15 @@ export function planTypes(files: readonly PlanInput[], casting: string): TypePla
   return { values, attrs };
 }
 
-/** A row with its arrays CF-decoded, then cast to the plan. */
+/**
+ * A row with its arrays CF-decoded, then cast to the plan. Rows still to
+ * decode (`mode` not `raw`) are netCDF rows: a Zarr source decodes in
+ * `openZarr` and passes `raw` (ImportSource.rowCf).
+ */
 export function applyPlan(row: NdRecordBatch, plan: TypePlan, mode: CfMode, casting: string): NdRecordBatch {
   const rule = casting === "promote" ? "safe" : (casting as "safe" | "same_kind");
   const arrays = row.arrays().map(([name, array]) => {
-    let out = cfDecode(array, { ...cfOptions(mode), name });
+    let out = cfDecode(array, { ...netcdfCfOptions(mode), name });
     const target = plan.values.get(name);
     if (target !== undefined && !sameType(out.type, target)) out = out.withValues(castVector(out.values, target, rule));
     if (plan.attrs.size > 0) out = out.withAttrs(castAttrs(out.attrs, name, plan));

@@ -25,7 +25,7 @@ export interface PlotSummary {
  * Plots variable `name` of `batch`, indexed with `isel` (see `slice2d`), to
  * a PNG at `path`. Values are decoded as CF says, by `@lance-nd/cf`'s
  * `cfDecode`: fill values (`_FillValue`, `missing_value`, netCDF's default
- * fill) and values outside `valid_range` are missing (grey, like null and NaN), the others are
+ * fill) are missing (grey, like null and NaN), the others are
  * `value * scale_factor + add_offset`. The title names the selected indices with their
  * coordinate values; the colour bar shows the variable's `units`. When the
  * row dim has an ascending 1-D coordinate (e.g. latitude), row 0 is drawn
