@@ -33,14 +33,23 @@ export interface ClassicHeader {
 /** The six netCDF-3 types. */
 export type ClassicType = Extract<NcType, "byte" | "char" | "short" | "int" | "float" | "double">;
 
-const TYPES: Record<number, ClassicType> = { 1: "byte", 2: "char", 3: "short", 4: "int", 5: "float", 6: "double" };
+/** The classic types by their codes in the header (`nc_type`). */
+export const TYPES: Readonly<Record<number, ClassicType>> = {
+  1: "byte",
+  2: "char",
+  3: "short",
+  4: "int",
+  5: "float",
+  6: "double",
+};
 
 /** Bytes per value of each type. */
 export const WIDTH: Record<ClassicType, number> = { byte: 1, char: 1, short: 2, int: 4, float: 4, double: 8 };
 
-const NC_DIMENSION = 10;
-const NC_VARIABLE = 11;
-const NC_ATTRIBUTE = 12;
+/** The tags of the header's dim, variable and attribute lists. */
+export const NC_DIMENSION = 10;
+export const NC_VARIABLE = 11;
+export const NC_ATTRIBUTE = 12;
 
 /** Thrown when the header runs past the bytes given: read more and parse again. */
 export class NeedMoreBytes extends Error {}
@@ -142,7 +151,8 @@ export function parseClassicHeader(bytes: Uint8Array): ClassicHeader {
   };
 }
 
-function pad(n: number): number {
+/** `n` rounded up to a multiple of 4: the header and the data are 4-byte aligned. */
+export function pad(n: number): number {
   return Math.ceil(n / 4) * 4;
 }
 

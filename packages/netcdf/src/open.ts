@@ -26,6 +26,7 @@ import {
   FILTER_ATTR,
   SHUFFLE_ATTR,
   DIM_ORDER_ATTR,
+  FORMAT_ATTR,
   UNLIMITED_ATTR,
 } from "./storage-attrs.js";
 
@@ -174,6 +175,7 @@ class LazyFile implements NetcdfFile {
     if (storage && unlimited.length > 0)
       globals.set(UNLIMITED_ATTR, unlimited.length === 1 ? attr.utf8(unlimited[0]!) : attr.utf8(unlimited));
     if (storage && raw.dims.length > 0) globals.set(DIM_ORDER_ATTR, attr.utf8(raw.dims.map((d) => d.name)));
+    if (storage) globals.set(FORMAT_ATTR, attr.utf8(raw.format));
     this.globalAttrs = globals;
   }
 

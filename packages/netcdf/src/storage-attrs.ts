@@ -23,6 +23,9 @@ export const UNLIMITED_ATTR = "_Unlimited";
 /** Global: every dim of the file in the file's order (`List<Utf8>`), the order writers give them back. */
 export const DIM_ORDER_ATTR = "_DimOrder";
 
+/** Global: the source's format, `classic`, `64bit-offset` or `netcdf4` (`ncdump -k`), which writers keep. */
+export const FORMAT_ATTR = "_Format";
+
 /** Every storage attribute name. */
 export const STORAGE_ATTRS: ReadonlySet<string> = new Set([
   CHUNK_SIZES_ATTR,
@@ -33,4 +36,5 @@ export const STORAGE_ATTRS: ReadonlySet<string> = new Set([
   CHAR_DIM_SIZE_ATTR,
   UNLIMITED_ATTR,
   DIM_ORDER_ATTR,
+  FORMAT_ATTR,
 ]);

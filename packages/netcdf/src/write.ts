@@ -2,42 +2,19 @@
  * One NdRecordBatch to a netCDF-4 file (HDF5 with netCDF-4's dimension
  * scale conventions), readable by ncdump, xarray and netCDF-C.
  */
-import { DateUnit, Precision, Type } from "apache-arrow";
-import type { DataType, Date_, Float, Timestamp, Vector } from "apache-arrow";
 import type { Dataset } from "h5wasm";
-import type { Attrs, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { writeClassic } from "./classic-write.js";
+import type { NetcdfFormat } from "./format.js";
 import { DIMENSION_ONLY_NAME } from "./hdf5-file.js";
 import { NetcdfError } from "./netcdf-error.js";
-import {
-  CHAR_DIM_ATTR,
-  CHAR_DIM_SIZE_ATTR,
-  CHUNK_SIZES_ATTR,
-  DEFLATE_LEVEL_ATTR,
-  DIM_ORDER_ATTR,
-  FILTER_ATTR,
-  STORAGE_ATTRS,
-  UNLIMITED_ATTR,
-} from "./storage-attrs.js";
+import { CHUNK_SIZES_ATTR, DEFLATE_LEVEL_ATTR, FILTER_ATTR, FORMAT_ATTR } from "./storage-attrs.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
-import type { NumericArray } from "./raw.js";
+import { attrValues, charDimOf, inSourceOrder, storedValues, unlimitedOf, variableAttrs } from "./stored.js";
+import type { AttrValue } from "./stored.js";
 
 /** A file or dataset: what attributes are written to. */
 type AttrTarget = Pick<Dataset, "create_attribute">;
-
-/** What an Arrow type is stored as: a numeric typed array or strings. */
-type Stored = { kind: "numeric"; data: NumericArray } | { kind: "strings"; data: string[] };
-
-/** netCDF's default fill values, used for nulls of integer arrays without a `_FillValue`. */
-const DEFAULT_FILL: Record<string, number | bigint> = {
-  Int8Array: -127,
-  Uint8Array: 255,
-  Int16Array: -32767,
-  Uint16Array: 65535,
-  Int32Array: -2147483647,
-  Uint32Array: 4294967295,
-  BigInt64Array: -9223372036854775806n,
-  BigUint64Array: 18446744073709551614n,
-};
 
 /** Compression of the variables a writer writes. */
 export interface WriteCompression {
@@ -55,10 +32,19 @@ export interface WriteNetcdfOptions {
   chunks?: Readonly<Record<string, number>>;
   /** The unlimited dims; default: the global `_Unlimited` (as read), else none. */
   unlimited?: readonly string[];
+  /**
+   * The file format: `netcdf4` (HDF5), `classic` (CDF-1) or `64bit-offset`
+   * (CDF-2); default: the global `_Format` (the source's, as read), else
+   * `netcdf4`. The classic formats have no compression or chunks, at most
+   * one unlimited dim, and only byte, char, short, int, float and double.
+   */
+  format?: NetcdfFormat;
 }
 
 /**
- * Writes `batch` to a new netCDF-4 file at `path` (replacing it). Each grid
+ * Writes `batch` to a new netCDF file at `path` (replacing it): netCDF-4
+ * unless `options.format` or the global `_Format` says `classic` or
+ * `64bit-offset` (see `writeClassic` for those). Each grid
  * dim becomes a netCDF dimension: the 1-D array named like the dim is its
  * coordinate variable, other dims get a dimension-only scale. Every array
  * becomes a variable with its dims and attributes; global attributes become
@@ -72,10 +58,11 @@ export interface WriteNetcdfOptions {
  * Storage attributes choose chunking, compression and unlimited dims unless
  * `options` say otherwise, and are not written.
  *
- * Throws a `NetcdfError`: `UnsupportedType` for a type netCDF cannot hold
- * (Binary, Time, Duration), naming the array; `InvalidArgument` for an
- * option naming a dim the batch does not have or a level out of range;
- * `WriteFailed` when HDF5 fails.
+ * Throws a `NetcdfError`: `UnsupportedType` for a type netCDF (or the
+ * classic format) cannot hold, naming the array; `InvalidArgument` for an
+ * option naming a dim the batch does not have, a level out of range,
+ * compression or chunks for a classic format; `WriteFailed` when HDF5 or the
+ * file system fails.
  *
  * @example
  * await writeNetcdf("out.nc", batch, { compression: { codec: "deflate", level: 4 }, chunks: { time: 1 } });
@@ -100,6 +87,17 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
   }
   const stored = new Map(batch.arrays().map(([name, array]) => [name, storedValues(name, array)] as const));
   const unlimited = new Set(options.unlimited ?? unlimitedOf(batch));
+  const format = options.format ?? formatOf(batch);
+  if (format !== "netcdf4") {
+    if ((options.compression !== undefined && options.compression.codec !== "none") || options.chunks !== undefined) {
+      throw new NetcdfError(
+        "InvalidArgument",
+        `${path}: a ${format} netCDF file has no compression or chunks (write format netcdf4 for them)`,
+        { path },
+      );
+    }
+    return writeClassic(path, batch, stored, { format, unlimited: [...unlimited] });
+  }
   const { h5 } = await loadH5wasm();
   let file: InstanceType<typeof h5.File>;
   try {
@@ -192,34 +190,10 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
   }
 }
 
-/** The unlimited dims a batch read by this package records in its global `_Unlimited`. */
-/**
- * Sorts `dims` into the order of the global `_DimOrder` (the source file's
- * order, as read); dims it does not name keep their grid order after those
- * it names.
- */
-function inSourceOrder(dims: { name: string }[], batch: NdRecordBatch): void {
-  const recorded = batch.globalAttrs.get(DIM_ORDER_ATTR)?.toJS();
-  if (!Array.isArray(recorded)) return;
-  const rank = new Map(recorded.map((name, i) => [String(name), i]));
-  const at = new Map(dims.map((d, i) => [d.name, i]));
-  const key = (name: string): number => rank.get(name) ?? recorded.length + at.get(name)!;
-  dims.sort((a, b) => key(a.name) - key(b.name));
-}
-
-function unlimitedOf(batch: NdRecordBatch): string[] {
-  const value = batch.globalAttrs.get(UNLIMITED_ATTR)?.toJS();
-  if (typeof value === "string") return [value];
-  return Array.isArray(value) ? value.map(String) : [];
-}
-
-/** The char dim of a string array read from a char variable (its `_CharDim` / `_CharDimSize`). */
-function charDimOf(array: NdArray): { name: string; size: number } | undefined {
-  const name = array.attr(CHAR_DIM_ATTR);
-  const size = array.attr(CHAR_DIM_SIZE_ATTR);
-  if (typeof name !== "string" || typeof size !== "number") return undefined;
-  if (array.type.typeId !== Type.Utf8 && array.type.typeId !== Type.LargeUtf8) return undefined;
-  return { name, size };
+/** The format a batch read by this package records in its global `_Format`, else netCDF-4. */
+function formatOf(batch: NdRecordBatch): NetcdfFormat {
+  const recorded = batch.globalAttrs.get(FORMAT_ATTR)?.toJS();
+  return recorded === "classic" || recorded === "64bit-offset" ? recorded : "netcdf4";
 }
 
 /** Strings cut into `width` one-byte cells, NUL-padded (netCDF char rows). */
@@ -283,105 +257,6 @@ function filterOf(
   const recorded = array.attr(FILTER_ATTR);
   const [id, level] = typeof recorded === "string" ? recorded.split(",").map(Number) : [];
   return (id === ZSTD || id === BZIP2) && Number.isInteger(level) ? { id, level: level! } : undefined;
-}
-
-/** The values of an array as netCDF stores them; nulls become the fill value. */
-function storedValues(name: string, array: NdArray): Stored {
-  const { values } = array;
-  const type = values.type;
-  if (type.typeId === Type.Utf8 || type.typeId === Type.LargeUtf8) {
-    return { kind: "strings", data: Array.from(values as Iterable<string | null>, (s) => s ?? "") };
-  }
-  let data: NumericArray;
-  switch (type.typeId) {
-    case Type.Int:
-    case Type.Float:
-    case Type.Timestamp:
-    case Type.Date:
-      data = isFloat16(type) ? Float32Array.from(values as Iterable<number>) : contiguous(values);
-      break;
-    case Type.Bool:
-      data = Int8Array.from(values as Iterable<boolean | null>, (b) => (b ? 1 : 0));
-      break;
-    default:
-      throw new NetcdfError("UnsupportedType", `array "${name}" has type ${String(type)}, which netCDF cannot hold`, {
-        variable: name,
-      });
-  }
-  if (values.nullCount > 0) {
-    data = data.slice() as NumericArray;
-    const fill = fillValue(array, data);
-    for (let i = 0; i < values.length; i++) if (!values.isValid(i)) data[i] = fill as never;
-  }
-  return { kind: "numeric", data };
-}
-
-/** The values as one typed array: a view when the vector has one chunk. */
-function contiguous(values: Vector): NumericArray {
-  const [only, ...rest] = values.data;
-  if (only !== undefined && rest.length === 0) return only.values as NumericArray;
-  return values.toArray() as NumericArray;
-}
-
-function isFloat16(type: DataType): boolean {
-  return type.typeId === Type.Float && (type as Float).precision === Precision.HALF;
-}
-
-/** The fill value of an array: its `_FillValue`, else NaN for floats, else netCDF's default. */
-function fillValue(array: NdArray, data: NumericArray): number | bigint {
-  const own = array.attrs.get("_FillValue");
-  if (own !== undefined && !own.isList) return own.value.get(0) as number | bigint;
-  return DEFAULT_FILL[data.constructor.name] ?? Number.NaN;
-}
-
-/** An attribute as written: numbers, a char attribute (string) or an NC_STRING list. */
-type AttrValue = NumericArray | string | string[];
-
-/** The attributes to write: the array's, a `_FillValue` when nulls were filled, CF units of times. */
-function variableAttrs(array: NdArray, stored: Stored): Map<string, AttrValue> {
-  const attrs = attrValues(array.attrs);
-  if (stored.kind === "numeric" && array.values.nullCount > 0 && !attrs.has("_FillValue")) {
-    const Typed = stored.data.constructor as unknown as { of(v: number | bigint): NumericArray };
-    attrs.set("_FillValue", Typed.of(fillValue(array, stored.data)));
-  }
-  const units = timeUnits(array.type);
-  if (units !== undefined && !attrs.has("units")) attrs.set("units", units);
-  return attrs;
-}
-
-/** CF unit names by Arrow TimeUnit (SECOND, MILLISECOND, MICROSECOND, NANOSECOND). */
-const UNIT_NAMES = ["seconds", "milliseconds", "microseconds", "nanoseconds"];
-
-/** CF units of a Timestamp or Date array (raw values since the Unix epoch). */
-function timeUnits(type: DataType): string | undefined {
-  if (type.typeId === Type.Timestamp) {
-    return `${UNIT_NAMES[(type as Timestamp).unit]} since 1970-01-01 00:00:00`;
-  }
-  if (type.typeId === Type.Date) {
-    return `${(type as Date_).unit === DateUnit.DAY ? "days" : "milliseconds"} since 1970-01-01`;
-  }
-  return undefined;
-}
-
-/** nd-arrow attributes as netCDF ones: Bool as byte, Float16 as float, temporal as raw integers. */
-function attrValues(attrs: Attrs): Map<string, AttrValue> {
-  const out = new Map<string, AttrValue>();
-  for (const [key, attr] of attrs) {
-    if (STORAGE_ATTRS.has(key)) continue;
-    const item = attr.itemType;
-    if (item.typeId === Type.Utf8 || item.typeId === Type.LargeUtf8) {
-      const strings = Array.from(attr.value as Iterable<string | null>, (s) => s ?? "");
-      out.set(key, attr.isList ? strings : (strings[0] ?? ""));
-    } else if (item.typeId === Type.Bool) {
-      out.set(
-        key,
-        Int8Array.from(attr.value as Iterable<boolean | null>, (b) => (b ? 1 : 0)),
-      );
-    } else {
-      out.set(key, isFloat16(item) ? Float32Array.from(attr.value as Iterable<number>) : contiguous(attr.value));
-    }
-  }
-  return out;
 }
 
 /** Writes attributes: text as a char attribute (fixed-length string), lists of text as NC_STRING. */

@@ -13,6 +13,7 @@ describe("@lance-nd/netcdf public API", () => {
       "DEFLATE_LEVEL_ATTR",
       "DIM_ORDER_ATTR",
       "FILTER_ATTR",
+      "FORMAT_ATTR",
       "NetcdfError",
       "SHUFFLE_ATTR",
       "STORAGE_ATTRS",

@@ -6,7 +6,7 @@ import { Binary, Int16, TimestampMillisecond, makeData, Vector } from "apache-ar
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
 import { isNetcdfError } from "../src/index.js";
-import { DIM_ORDER_ATTR, openNetcdf, readNetcdf, writeNetcdf } from "../src/index.js";
+import { DIM_ORDER_ATTR, FORMAT_ATTR, openNetcdf, readNetcdf, writeNetcdf } from "../src/index.js";
 import { hasTool } from "./fixtures.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-cli-write-"));
@@ -93,13 +93,16 @@ describe("writeNetcdf4 round trip through readNetcdf", () => {
         name,
       ).toEqual([...a.attrs].map(([k, v]) => [k, String(v.type), v.toJS()]));
     }
-    const { [DIM_ORDER_ATTR]: order, ...globals } = Object.fromEntries(
-      [...back.globalAttrs].map(([k, v]) => [k, [String(v.type), v.toJS()]]),
-    );
+    const {
+      [DIM_ORDER_ATTR]: order,
+      [FORMAT_ATTR]: format,
+      ...globals
+    } = Object.fromEntries([...back.globalAttrs].map(([k, v]) => [k, [String(v.type), v.toJS()]]));
     expect(globals).toEqual(
       Object.fromEntries([...batch.globalAttrs].map(([k, v]) => [k, [String(v.type), v.toJS()]])),
     );
     expect(order).toEqual(["List<Utf8>", ["time", "lat", "lon"]]);
+    expect(format).toEqual(["Utf8", "netcdf4"]);
   });
 
   it("the dims are written in the order of the global _DimOrder (the source's), not the grid's", async () => {

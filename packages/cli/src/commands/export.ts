@@ -1,10 +1,10 @@
-/** `lance-nd export`: one dataset of a table to a netCDF-4 file or a Zarr store. */
+/** `lance-nd export`: one dataset of a table to a netCDF file (netCDF-4 or classic) or a Zarr store. */
 import { InvalidArgumentError, Option } from "commander";
 import type { Command } from "commander";
 import { cfEncode } from "@lance-nd/cf";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { writeNetcdf } from "@lance-nd/netcdf";
-import type { WriteCompression } from "@lance-nd/netcdf";
+import type { NetcdfFormat, WriteCompression } from "@lance-nd/netcdf";
 import { parseIntAssignments } from "../args/assignments.js";
 import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
@@ -24,7 +24,7 @@ interface ExportOptions extends SelectionOptions {
   project?: string[];
   version?: number;
   compression?: WriteCompression | ZarrCompression;
-  format: "netcdf" | "zarr";
+  format: "netcdf" | NetcdfFormat | "zarr";
   zarrVersion: 2 | 3;
   chunks?: Map<string, number>;
   branch?: string;
@@ -41,7 +41,14 @@ export function registerExport(program: Command, io: Io): void {
       "<out>",
       "the netCDF file (replaced if it exists) or, with --format zarr, the Zarr store (must not exist) to write",
     )
-    .addOption(new Option("--format <format>", "what to write").choices(["netcdf", "zarr"]).default("netcdf"))
+    .addOption(
+      new Option(
+        "--format <format>",
+        "what to write: netcdf (in the source's format: classic, 64bit-offset or netcdf4, as imported; netcdf4 with --compression or --chunks), one of those three, or zarr",
+      )
+        .choices(["netcdf", "netcdf4", "classic", "64bit-offset", "zarr"])
+        .default("netcdf"),
+    )
     .addOption(
       new Option("--zarr-version <n>", "Zarr format version (--format zarr)")
         .choices(["2", "3"])
@@ -117,9 +124,12 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
     const codec = (compression as ZarrCompression | undefined) ?? (await tableZarrCompression(table));
     await writeZarrStore(out, dataset, { version: options.zarrVersion, ...chunks, compression: codec });
   } else {
+    const storage = compression !== undefined || options.chunks !== undefined;
+    const format = options.format === "netcdf" ? (storage ? "netcdf4" : undefined) : options.format;
     await writeNetcdf(out, dataset, {
       ...(compression === undefined ? {} : { compression: compression as WriteCompression }),
       ...chunks,
+      ...(format === undefined ? {} : { format }),
     });
   }
   const summary = {

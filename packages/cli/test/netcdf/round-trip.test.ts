@@ -42,6 +42,8 @@ function expectSameFile(source: string, exported: string): void {
   const netcdf4 = source.endsWith("packed.nc") || source.includes("gmt-gshhg");
   expect(b.dims, source).toEqual(a.dims);
   expect(b.dimOrder, `${source} dim order`).toEqual(a.dimOrder);
+  const kind = (path: string): string => spawnSync("ncdump", ["-k", path], { encoding: "utf8" }).stdout.trim();
+  expect(kind(exported), `${source} ncdump -k`).toBe(kind(source));
   expect(b.unlimited, source).toEqual(a.unlimited);
   expect(b.attrs, source).toEqual(a.attrs);
   expect(Object.keys(b.variables).sort(), source).toEqual(Object.keys(a.variables).sort());
@@ -73,7 +75,7 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
     fixtures = xarrayFixtures();
   });
 
-  it("real files (xarray, scipy, GSHHG) come back value by value, attribute by attribute, dims in the file's order, unlimited, chunks and compression", () => {
+  it("real files (xarray, scipy, GSHHG) come back in their format (classic stays classic), value by value, attribute by attribute, dims in the file's order, unlimited, chunks and compression", () => {
     const files = realFiles();
     expect(files.length).toBeGreaterThan(0);
     // xarray and scipy both ship an example_1.nc: one table each, as ids must differ.
@@ -120,5 +122,22 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
     expect(spawnSync("ncdump", ["-hs", join(dir, "zstd-again.nc")], { encoding: "utf8" }).stdout).toBe(
       header.replace("netcdf zstd {", "netcdf zstd-again {"),
     );
+  });
+
+  it("--format netcdf4 / classic choose the format; a classic source with --compression becomes netCDF-4", () => {
+    const table = join(dir, "real-0.lance");
+    const where = ["--where", "__global_attrs__.id = 'example_1.nc'"];
+    const kind = (path: string): string => spawnSync("ncdump", ["-k", path], { encoding: "utf8" }).stdout.trim();
+    ok(["export", table, join(dir, "ex-nc4.nc"), ...where, "--format", "netcdf4"]);
+    ok(["export", table, join(dir, "ex-zip.nc"), ...where, "--compression", "deflate:2"]);
+    ok(["export", join(dir, "packed-raw.lance"), join(dir, "packed-classic.nc"), "--format", "classic"]);
+    expect([kind(join(dir, "ex-nc4.nc")), kind(join(dir, "ex-zip.nc")), kind(join(dir, "packed-classic.nc"))]).toEqual([
+      "netCDF-4",
+      "netCDF-4",
+      "classic",
+    ]);
+    const [source, classic] = xarrayDump(join(fixtures, "packed.nc"), join(dir, "packed-classic.nc"));
+    expect(classic!.variables.sst!.values).toEqual(source!.variables.sst!.values);
+    expect(classic!.variables.station!.values).toEqual(source!.variables.station!.values);
   });
 });

@@ -1,0 +1,155 @@
+/**
+ * What both writers (netCDF-4 and classic) store: each array's values with
+ * nulls as its fill value, attributes as netCDF values, CF units of times,
+ * and the dims in the source file's order (README, "Storage attributes").
+ */
+import { DateUnit, Precision, Type } from "apache-arrow";
+import type { DataType, Date_, Float, Timestamp, Vector } from "apache-arrow";
+import type { Attrs, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { NetcdfError } from "./netcdf-error.js";
+import { CHAR_DIM_ATTR, CHAR_DIM_SIZE_ATTR, DIM_ORDER_ATTR, STORAGE_ATTRS, UNLIMITED_ATTR } from "./storage-attrs.js";
+import type { NumericArray } from "./raw.js";
+
+/** What an Arrow type is stored as: a numeric typed array or strings. */
+export type Stored = { kind: "numeric"; data: NumericArray } | { kind: "strings"; data: string[] };
+
+/** netCDF's default fill values, used for nulls of integer arrays without a `_FillValue`. */
+const DEFAULT_FILL: Record<string, number | bigint> = {
+  Int8Array: -127,
+  Uint8Array: 255,
+  Int16Array: -32767,
+  Uint16Array: 65535,
+  Int32Array: -2147483647,
+  Uint32Array: 4294967295,
+  BigInt64Array: -9223372036854775806n,
+  BigUint64Array: 18446744073709551614n,
+};
+
+/**
+ * Sorts `dims` into the order of the global `_DimOrder` (the source file's
+ * order, as read); dims it does not name keep their grid order after those
+ * it names.
+ */
+export function inSourceOrder(dims: { name: string }[], batch: NdRecordBatch): void {
+  const recorded = batch.globalAttrs.get(DIM_ORDER_ATTR)?.toJS();
+  if (!Array.isArray(recorded)) return;
+  const rank = new Map(recorded.map((name, i) => [String(name), i]));
+  const at = new Map(dims.map((d, i) => [d.name, i]));
+  const key = (name: string): number => rank.get(name) ?? recorded.length + at.get(name)!;
+  dims.sort((a, b) => key(a.name) - key(b.name));
+}
+
+/** The unlimited dims a batch read by this package records in its global `_Unlimited`. */
+export function unlimitedOf(batch: NdRecordBatch): string[] {
+  const value = batch.globalAttrs.get(UNLIMITED_ATTR)?.toJS();
+  if (typeof value === "string") return [value];
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+/** The char dim of a string array read from a char variable (its `_CharDim` / `_CharDimSize`). */
+export function charDimOf(array: NdArray): { name: string; size: number } | undefined {
+  const name = array.attr(CHAR_DIM_ATTR);
+  const size = array.attr(CHAR_DIM_SIZE_ATTR);
+  if (typeof name !== "string" || typeof size !== "number") return undefined;
+  if (array.type.typeId !== Type.Utf8 && array.type.typeId !== Type.LargeUtf8) return undefined;
+  return { name, size };
+}
+
+/** The values of an array as netCDF stores them; nulls become the fill value. */
+export function storedValues(name: string, array: NdArray): Stored {
+  const { values } = array;
+  const type = values.type;
+  if (type.typeId === Type.Utf8 || type.typeId === Type.LargeUtf8) {
+    return { kind: "strings", data: Array.from(values as Iterable<string | null>, (s) => s ?? "") };
+  }
+  let data: NumericArray;
+  switch (type.typeId) {
+    case Type.Int:
+    case Type.Float:
+    case Type.Timestamp:
+    case Type.Date:
+      data = isFloat16(type) ? Float32Array.from(values as Iterable<number>) : contiguous(values);
+      break;
+    case Type.Bool:
+      data = Int8Array.from(values as Iterable<boolean | null>, (b) => (b ? 1 : 0));
+      break;
+    default:
+      throw new NetcdfError("UnsupportedType", `array "${name}" has type ${String(type)}, which netCDF cannot hold`, {
+        variable: name,
+      });
+  }
+  if (values.nullCount > 0) {
+    data = data.slice() as NumericArray;
+    const fill = fillValue(array, data);
+    for (let i = 0; i < values.length; i++) if (!values.isValid(i)) data[i] = fill as never;
+  }
+  return { kind: "numeric", data };
+}
+
+/** The values as one typed array: a view when the vector has one chunk. */
+export function contiguous(values: Vector): NumericArray {
+  const [only, ...rest] = values.data;
+  if (only !== undefined && rest.length === 0) return only.values as NumericArray;
+  return values.toArray() as NumericArray;
+}
+
+function isFloat16(type: DataType): boolean {
+  return type.typeId === Type.Float && (type as Float).precision === Precision.HALF;
+}
+
+/** The fill value of an array: its `_FillValue`, else NaN for floats, else netCDF's default. */
+export function fillValue(array: NdArray, data: NumericArray): number | bigint {
+  const own = array.attrs.get("_FillValue");
+  if (own !== undefined && !own.isList) return own.value.get(0) as number | bigint;
+  return DEFAULT_FILL[data.constructor.name] ?? Number.NaN;
+}
+
+/** An attribute as written: numbers, a char attribute (string) or an NC_STRING list. */
+export type AttrValue = NumericArray | string | string[];
+
+/** The attributes to write: the array's, a `_FillValue` when nulls were filled, CF units of times. */
+export function variableAttrs(array: NdArray, stored: Stored): Map<string, AttrValue> {
+  const attrs = attrValues(array.attrs);
+  if (stored.kind === "numeric" && array.values.nullCount > 0 && !attrs.has("_FillValue")) {
+    const Typed = stored.data.constructor as unknown as { of(v: number | bigint): NumericArray };
+    attrs.set("_FillValue", Typed.of(fillValue(array, stored.data)));
+  }
+  const units = timeUnits(array.type);
+  if (units !== undefined && !attrs.has("units")) attrs.set("units", units);
+  return attrs;
+}
+
+/** CF unit names by Arrow TimeUnit (SECOND, MILLISECOND, MICROSECOND, NANOSECOND). */
+const UNIT_NAMES = ["seconds", "milliseconds", "microseconds", "nanoseconds"];
+
+/** CF units of a Timestamp or Date array (raw values since the Unix epoch). */
+function timeUnits(type: DataType): string | undefined {
+  if (type.typeId === Type.Timestamp) {
+    return `${UNIT_NAMES[(type as Timestamp).unit]} since 1970-01-01 00:00:00`;
+  }
+  if (type.typeId === Type.Date) {
+    return `${(type as Date_).unit === DateUnit.DAY ? "days" : "milliseconds"} since 1970-01-01`;
+  }
+  return undefined;
+}
+
+/** nd-arrow attributes as netCDF ones: Bool as byte, Float16 as float, temporal as raw integers. */
+export function attrValues(attrs: Attrs): Map<string, AttrValue> {
+  const out = new Map<string, AttrValue>();
+  for (const [key, attr] of attrs) {
+    if (STORAGE_ATTRS.has(key)) continue;
+    const item = attr.itemType;
+    if (item.typeId === Type.Utf8 || item.typeId === Type.LargeUtf8) {
+      const strings = Array.from(attr.value as Iterable<string | null>, (s) => s ?? "");
+      out.set(key, attr.isList ? strings : (strings[0] ?? ""));
+    } else if (item.typeId === Type.Bool) {
+      out.set(
+        key,
+        Int8Array.from(attr.value as Iterable<boolean | null>, (b) => (b ? 1 : 0)),
+      );
+    } else {
+      out.set(key, isFloat16(item) ? Float32Array.from(attr.value as Iterable<number>) : contiguous(attr.value));
+    }
+  }
+  return out;
+}
