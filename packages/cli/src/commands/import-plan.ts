@@ -1,7 +1,7 @@
 /**
  * The type plan of an import: every file's header is read first, and each
- * variable's type and each numeric attribute's type is planned over all
- * files under the casting mode, so the table does not depend on the order
+ * variable's type and each attribute's type is planned over all files under
+ * the casting mode, so the table does not depend on the order
  * of the files on the command line (CLI README, "Types over many files").
  */
 import { Field, List, Type } from "apache-arrow";
@@ -52,7 +52,7 @@ export function netcdfDecodedType(file: NetcdfFile, name: string, mode: CfMode):
   return cfDecode(array, { ...netcdfCfOptions(mode), name }).type;
 }
 
-/** Target types: per variable, and per attribute key (`<variable>/<key>`, `/<key>` for globals). */
+/** Target types: per variable, and per attribute key (`<variable>/<key>`, `/<key>` for globals; a List when any file has a list). */
 export interface TypePlan {
   readonly values: ReadonlyMap<string, DataType>;
   readonly attrs: ReadonlyMap<string, DataType>;
@@ -68,46 +68,95 @@ export interface PlanInput {
 }
 
 /**
- * Plans types over all files. With casting `no` nothing is planned (types
- * must match; the writer says where they do not). Otherwise each variable
- * (and numeric attribute) gets the promotion of its types over all files;
+ * Plans types over all files. Attributes that disagree in a way no casting
+ * resolves (text in one file, numbers in another; a text attribute that is
+ * a list in one file and one string in another) are `InvalidArgument`
+ * naming the attribute and each file's type, in every casting mode. With
+ * casting `no` nothing else is planned (types must match; the writer says
+ * where they do not). Otherwise each variable and numeric attribute gets
+ * the promotion of its types over all files (a number in one file and a
+ * list in another become a list: netCDF attributes are all lists);
  * `InvalidArgument` names a variable whose types have no common type.
  */
 export function planTypes(files: readonly PlanInput[], casting: string): TypePlan {
   const values = new Map<string, DataType>();
   const attrs = new Map<string, DataType>();
+  const seen = attrsOverFiles(files);
+  for (const [key, uses] of seen) refuseDisagreement(key, uses);
   if (casting === "no") return { values, attrs };
   const merge = (into: Map<string, DataType>, key: string, type: DataType, where: string): void => {
-    const seen = into.get(key);
-    if (seen === undefined) into.set(key, type);
-    else if (!sameType(seen, type)) {
+    const before = into.get(key);
+    if (before === undefined) into.set(key, type);
+    else if (!sameType(before, type)) {
       try {
-        into.set(key, promoteTypes(seen, type));
+        into.set(key, promoteTypes(before, type));
       } catch (cause) {
         throw new CliError(
           "InvalidArgument",
-          `${where}: types ${String(seen)} and ${String(type)} have no common type`,
+          `${where}: types ${String(before)} and ${String(type)} have no common type`,
           { cause },
         );
       }
-    }
-  };
-  const attrTypes = (prefix: string, list: ReadonlyMap<string, Attr>, path: string): void => {
-    for (const [key, a] of list) {
-      const item = a.itemType;
-      if (item.typeId === Type.Int || item.typeId === Type.Float)
-        merge(attrs, `${prefix}/${key}${a.isList ? "[]" : ""}`, item, `${path}: attribute ${prefix}/${key}`);
     }
   };
   for (const file of files) {
     for (const v of file.variables) {
       const type = file.typeAfterCf(v.name);
       if (type !== undefined) merge(values, v.name, type, `${file.path}: variable "${v.name}"`);
-      attrTypes(v.name, v.attrs, file.path);
     }
-    attrTypes("", file.globalAttrs, file.path);
+  }
+  for (const [key, uses] of seen) {
+    if (!uses.every((u) => isNumber(u.attr.itemType))) continue;
+    const items = new Map<string, DataType>();
+    for (const u of uses) merge(items, key, u.attr.itemType, `${u.path}: attribute ${key}`);
+    const item = items.get(key)!;
+    const list = uses.some((u) => u.attr.isList);
+    attrs.set(key, list ? new List(new Field("item", item, true)) : item);
   }
   return { values, attrs };
+}
+
+/** One file's attribute under a plan key (`<variable>/<key>`, `/<key>` for globals). */
+interface AttrUse {
+  readonly path: string;
+  readonly attr: Attr;
+}
+
+/** Every attribute of every file by its plan key. */
+function attrsOverFiles(files: readonly PlanInput[]): Map<string, AttrUse[]> {
+  const seen = new Map<string, AttrUse[]>();
+  const add = (prefix: string, list: ReadonlyMap<string, Attr>, path: string): void => {
+    for (const [key, attr] of list) {
+      const planKey = `${prefix}/${key}`;
+      const uses = seen.get(planKey) ?? [];
+      uses.push({ path, attr });
+      seen.set(planKey, uses);
+    }
+  };
+  for (const file of files) {
+    for (const v of file.variables) add(v.name, v.attrs, file.path);
+    add("", file.globalAttrs, file.path);
+  }
+  return seen;
+}
+
+function isNumber(type: DataType): boolean {
+  return type.typeId === Type.Int || type.typeId === Type.Float;
+}
+
+/** `InvalidArgument` when the uses of one attribute disagree beyond what casting joins (numbers join). */
+function refuseDisagreement(key: string, uses: readonly AttrUse[]): void {
+  const first = uses[0]!.attr;
+  const joins = (a: Attr): boolean =>
+    isNumber(first.itemType) ? isNumber(a.itemType) : sameType(a.itemType, first.itemType) && a.isList === first.isList;
+  if (uses.every((u) => joins(u.attr))) return;
+  const described = uses.map((u) => `${String(u.attr.type)} in ${u.path}`).join(", ");
+  const [variable, name] = [key.slice(0, key.indexOf("/")), key.slice(key.indexOf("/") + 1)];
+  const what = variable === "" ? `global attribute "${name}"` : `attribute "${name}" of variable "${variable}"`;
+  throw new CliError(
+    "InvalidArgument",
+    `${what} has types that no casting joins: ${described} (make them agree, or import the files into separate tables)`,
+  );
 }
 
 /**
@@ -129,16 +178,19 @@ export function applyPlan(row: NdRecordBatch, plan: TypePlan, mode: CfMode, cast
     .withGlobalAttrs(plan.attrs.size > 0 ? castAttrs(row.globalAttrs, "", plan) : row.globalAttrs);
 }
 
+/** Attributes cast to the plan: numbers promoted, one number made a list where another file has a list. */
 function castAttrs(list: ReadonlyMap<string, Attr>, prefix: string, plan: TypePlan): Map<string, Attr> {
   const out = new Map<string, Attr>();
   for (const [key, a] of list) {
-    const target = plan.attrs.get(`${prefix}/${key}${a.isList ? "[]" : ""}`);
-    if (target === undefined || sameType(target, a.itemType)) out.set(key, a);
-    else
-      out.set(
-        key,
-        new Attr(a.isList ? new List(new Field("item", target, true)) : target, castAttrValue(a.value, target)),
-      );
+    const target = plan.attrs.get(`${prefix}/${key}`);
+    if (target === undefined || sameType(target, a.type)) {
+      out.set(key, a);
+      continue;
+    }
+    const list = target.typeId === Type.List;
+    const item = list ? (target as List).valueType : target;
+    const value = sameType(item, a.itemType) ? a.value : castAttrValue(a.value, item);
+    out.set(key, new Attr(list ? new List(new Field("item", item, true)) : item, value));
   }
   return out;
 }

@@ -1,5 +1,6 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { existsSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tableState, tempDir } from "../commands/harness.js";
 import { pythonSkipReason, xarrayFixtures } from "./oracle.js";
@@ -73,5 +74,42 @@ describe.skipIf(skip !== undefined)(`importing again${skip ? ` (${skip})` : ""}`
     const ba = types(["unpacked.nc", "packed.nc"], "ba.lance");
     expect(ab).toEqual(ba);
     expect(ab).toMatchObject({ sst: "Float32", lat: "Float64", time: "Timestamp<SECOND, UTC>" });
+  });
+
+  it("attributes are planned over all files: a number and a list join as a list; text against numbers is refused naming both files", () => {
+    // Three small netCDF-4 files made with ncgen: a number where another file has a list, and text where another has numbers.
+    const make = (name: string, attrs: string): string => {
+      const cdl = join(dir, `${name}.cdl`);
+      writeFileSync(cdl, `netcdf ${name} { dimensions: x = 2 ; variables: float v(x) ; ${attrs} data: v = 1, 2 ; }`);
+      const made = spawnSync("ncgen", ["-k", "nc4", "-o", join(dir, `${name}.nc`), cdl], { encoding: "utf8" });
+      expect(made.status, made.stderr).toBe(0);
+      return join(dir, `${name}.nc`);
+    };
+    const list = make("levels-list", 'v:levels = 1, 2 ; v:note = "text" ;');
+    const scalar = make("levels-one", 'v:levels = 3s ; v:note = "more text" ;');
+    const numeric = make("note-number", "v:levels = 4 ; v:note = 5 ;");
+    for (const order of [
+      [list, scalar],
+      [scalar, list],
+    ]) {
+      const table = join(dir, `levels-${order[0] === list ? "ab" : "ba"}.lance`);
+      ok(["import", ...order, table, "--casting", "promote"]);
+      const rows = JSON.parse(ok(["scan", table, "--json"])) as {
+        globalAttrs: { id: string };
+        arrays: Record<string, { attrs: Record<string, unknown> }>;
+      }[];
+      const levels = Object.fromEntries(rows.map((r) => [r.globalAttrs.id, r.arrays.v!.attrs.levels]));
+      expect(levels).toEqual({ "levels-list.nc": [1, 2], "levels-one.nc": [3] });
+    }
+    for (const casting of ["no", "promote"]) {
+      const table = join(dir, `note-${casting}.lance`);
+      const run = cli(["import", list, numeric, table, "--casting", casting]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `attribute "note" of variable "v" has types that no casting joins: Utf8 in ${list}, Int32 in ${numeric}`,
+      );
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(existsSync(table)).toBe(false);
+    }
   });
 });
