@@ -62,11 +62,15 @@ export function xarrayDump(...paths: string[]): XarrayDump[] {
   return JSON.parse(python([join(SCRIPTS, "xarray-dump.py"), ...paths])) as XarrayDump[];
 }
 
-/** netCDF4-python's automatic mask-and-scale of each numeric variable (null = masked), and num2date of CF times. */
-export function netcdf4Masked(
-  path: string,
-): Record<string, { dtype: string; values: (number | string | null)[]; epochMicroseconds?: (number | null)[] }> {
-  return (JSON.parse(python([join(SCRIPTS, "xarray-dump.py"), "--mask", path])) as never[])[0]!;
+/** One file as netCDF4-python's automatic mask-and-scale reads it: each numeric variable (null = masked), num2date of CF times. */
+export type MaskedDump = Record<
+  string,
+  { dtype: string; values: (number | string | null)[]; epochMicroseconds?: (number | null)[] }
+>;
+
+/** netCDF4-python's automatic mask-and-scale of files (one Python start for all). */
+export function netcdf4Masked(...paths: string[]): MaskedDump[] {
+  return JSON.parse(python([join(SCRIPTS, "xarray-dump.py"), "--mask", ...paths])) as MaskedDump[];
 }
 
 let made: string | undefined;
