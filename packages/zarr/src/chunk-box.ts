@@ -70,7 +70,10 @@ function runs(
   visit: (atA: number, atB: number, length: number) => void,
 ): void {
   const rank = size.length;
-  if (rank === 0) return visit(0, 0, 1);
+  if (rank === 0) {
+    visit(0, 0, 1);
+    return;
+  }
   if (size.some((n) => n === 0)) return;
   const stridesA = strides(shapeA);
   const stridesB = strides(shapeB);
