@@ -9,7 +9,7 @@
  * store is moved into place only when everything succeeded.
  */
 import { CHUNK_OFFSET, chunk as cutBatch } from "@lance-nd/nd-arrow";
-import type { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { attrToJson, attrsToJson } from "./attrs.js";
 import { cfOptionSchema, cfOptions, encodeArray } from "./cf.js";
@@ -54,8 +54,8 @@ export interface WriteZarrResult {
   readonly rows: number;
   /** The chunk files written. */
   readonly chunks: number;
-  /** The shape of each array written. */
-  readonly shapes: Readonly<Record<string, readonly number[]>>;
+  /** The store's dims with their sizes: the highest-rank array's first, then the others in order (nd-arrow's grid order). */
+  readonly dims: readonly Dim[];
 }
 
 const optionsSchema = z.strictObject({
@@ -151,7 +151,7 @@ export async function writeZarr(
       arrays: [...placers.keys()],
       rows: rowCount,
       chunks: chunkCount,
-      shapes: Object.fromEntries(arrays.map((a) => [a.name, a.shape])),
+      dims: gridOf(arrays),
     };
   } catch (err) {
     await writer.abort();
@@ -207,6 +207,17 @@ function newArray(
     attrs: attrsToJson(array.attrs, where),
     fill: fillAttr === undefined ? null : attrToJson("_FillValue", fillAttr, where),
   };
+}
+
+/** The dims of `arrays` in nd-arrow's grid order: the highest-rank array's dims, then the others as they come. */
+function gridOf(arrays: readonly WrittenArray[]): Dim[] {
+  const sizes = new Map<string, number>();
+  const byRank = [...arrays].sort((a, b) => b.dims.length - a.dims.length);
+  for (const array of byRank)
+    array.dims.forEach((name, d) => {
+      if (!sizes.has(name)) sizes.set(name, array.shape[d]!);
+    });
+  return [...sizes].map(([name, size]) => ({ name, size }));
 }
 
 function fillOf(array: NdArray): number | bigint | boolean | string | undefined {

@@ -122,7 +122,10 @@ describe.skipIf(skipOracle)("writeZarr v3: zarr.json and chunk bytes as the v3 s
         arrays: ["temp", "time", "site", "wet"],
         rows: 3,
         chunks: 3 + 3 + 1 + 1,
-        shapes: { temp: [5, 3], time: [5], site: [3], wet: [3] },
+        dims: [
+          { name: "time", size: 5 },
+          { name: "site", size: 3 },
+        ],
       });
       const spec = JSON.parse(python([fixtureScript("v3_spec_check.py"), target])) as {
         attributes: Record<string, unknown>;

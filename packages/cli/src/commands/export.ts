@@ -16,8 +16,8 @@ import { cfOptions } from "./import-plan.js";
 import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
 import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
-import { tableZarrCompression, writeZarrStore } from "./export-zarr.js";
-import type { ZarrCompression } from "./export-zarr.js";
+import { exportZarr } from "./export-zarr.js";
+import type { ExportSummary, ZarrCompression } from "./export-zarr.js";
 
 interface ExportOptions extends SelectionOptions {
   where?: string;
@@ -63,7 +63,7 @@ export function registerExport(program: Command, io: Io): void {
     )
     .option(
       "--chunks <dim=size,...>",
-      "HDF5 or Zarr chunk sizes, e.g. time=1,lat=90 (default: as imported; Zarr: one chunk)",
+      "HDF5 or Zarr chunk sizes, e.g. time=1,lat=90 (default: as imported; Zarr: one chunk per table row)",
       (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev),
     )
     .option("--branch <name>", BRANCH_HELP)
@@ -99,6 +99,10 @@ function parseExportCompression(text: string): WriteCompression | ZarrCompressio
 
 async function exportDataset(io: Io, uri: string, out: string, options: ExportOptions): Promise<void> {
   const table = await openTable(uri, options.version, options.branch);
+  if (options.format === "zarr") {
+    printSummary(io, options, await exportZarr(table, out, options));
+    return;
+  }
   const read = hasSelection(options)
     ? await readRegion(table, options.where, options.project, options)
     : await readDataset(table, options.where, options.project);
@@ -107,33 +111,28 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
   const rows = read.rows;
   const chunks = options.chunks === undefined ? {} : { chunks: Object.fromEntries(options.chunks) };
   const compression = options.compression;
-  if (
-    compression !== undefined &&
-    (compression.codec === "zstd") !== (options.format === "zarr") &&
-    compression.codec !== "none"
-  ) {
+  if (compression?.codec === "zstd") {
     throw new CliError(
       "InvalidArgument",
       `--compression ${compression.codec} does not go with --format ${options.format} (netCDF: none or deflate, Zarr: none or zstd)`,
     );
   }
-  if (options.format === "zarr") {
-    const codec = (compression as ZarrCompression | undefined) ?? (await tableZarrCompression(table));
-    await writeZarrStore(out, dataset, { version: options.zarrVersion, ...chunks, compression: codec });
-  } else {
-    await writeNetcdf(out, dataset, {
-      ...(compression === undefined ? {} : { compression: compression as WriteCompression }),
-      ...chunks,
-    });
-  }
-  const summary = {
+  await writeNetcdf(out, dataset, {
+    ...(compression === undefined ? {} : { compression: compression as WriteCompression }),
+    ...chunks,
+  });
+  printSummary(io, options, {
     file: out,
     format: options.format,
     rows,
     variables: dataset.names(),
     grid: dataset.grid(),
     globalAttrs: [...dataset.globalAttrs.keys()],
-  };
+  });
+}
+
+function printSummary(io: Io, options: ExportOptions, summary: ExportSummary): void {
+  const { file: out, rows } = summary;
   if (options.json) printJson(io.stdout, summary);
   else {
     const grid = summary.grid.map((d) => `${d.name}=${d.size}`).join(", ");
