@@ -100,7 +100,8 @@ async function rowChunks(table: NdTable, view: Dataset, options: ZarrExportOptio
   const starts = view.dims.map(() => new Set<number>());
   for await (const row of rows) {
     const offset = row.globalAttr(CHUNK_OFFSET);
-    if (Array.isArray(offset) && offset.length === starts.length) offset.forEach((o, d) => starts[d]!.add(Number(o)));
+    if (!Array.isArray(offset) || offset.length !== starts.length) continue;
+    for (const [d, start] of offset.entries()) starts[d]!.add(Number(start));
   }
   const dropped = droppedDims(options);
   const chunks: Record<string, number> = {};
