@@ -14,7 +14,10 @@ import { CliError } from "../errors.js";
 import { tableCfMode } from "./import-guard.js";
 import { cfOptions } from "./import-plan.js";
 import { selectedView, viewRows } from "./read-region.js";
+import { valueBytes } from "./import-zarr.js";
 import { zarrCall } from "./zarr-errors.js";
+import type { Io } from "../io.js";
+import { progressBar } from "../output/progress.js";
 
 /** The Zarr codecs `--compression` chooses from. */
 export type ZarrCompression = NonNullable<WriteZarrOptions["compression"]>;
@@ -42,38 +45,61 @@ export interface ExportSummary {
  * Writes the dataset that `options` select from `table` as a Zarr store at
  * `out`, streaming: one table row (cut to the selection) in memory at a
  * time, values as stored (the table's `--cf` decoding undone), without the
- * `id` that import added. Chunks: `options.chunks` along the dims it names,
+ * `id` that import added; a progress bar on a terminal. Chunks: `options.chunks` along the dims it names,
  * else the table's rows (see {@link rowChunks}). A `ZarrError` becomes a
  * `CliError`; a failed write leaves `out` as it was.
  */
-export async function exportZarr(table: NdTable, out: string, options: ZarrExportOptions): Promise<ExportSummary> {
+export async function exportZarr(
+  io: Io,
+  table: NdTable,
+  out: string,
+  options: ZarrExportOptions,
+): Promise<ExportSummary> {
   const compression = zarrCompression(options.compression) ?? (await tableZarrCompression(table));
   const view = await selectedView(table, options.where, options);
-  const chunks = { ...(await rowChunks(table, view, options)), ...Object.fromEntries(options.chunks ?? []) };
+  const extents = await selectionExtents(view, options);
+  const chunks = {
+    ...(await rowChunks(table, view, extents, options.where)),
+    ...Object.fromEntries(options.chunks ?? []),
+  };
+  const exported = view.variables.filter((v) => options.project?.includes(v.name) ?? true);
+  const totalBytes = exported.reduce(
+    (n, v) => n + v.dims.reduce((cells, d) => cells * (extents.get(d) ?? 1), 1) * valueBytes(v.type),
+    0,
+  );
+  const progress = progressBar(io, "export", totalBytes);
   let globalAttrs: string[] = [];
   async function* rows(): AsyncGenerator<NdRecordBatch> {
+    let bytesDone = 0;
+    let count = 0;
     for await (const row of viewRows(view, options.project, options)) {
       const attrs = new Map([...row.globalAttrs].filter(([key]) => key !== "id"));
-      if (globalAttrs.length === 0) globalAttrs = [...attrs.keys()].filter((key) => key !== CHUNK_OFFSET);
+      if (count === 0) globalAttrs = [...attrs.keys()].filter((key) => key !== CHUNK_OFFSET);
       yield row.withGlobalAttrs(attrs);
+      bytesDone += row.arrays().reduce((n, [, array]) => n + array.values.length * valueBytes(array.type), 0);
+      progress.update(bytesDone, ++count);
     }
   }
-  const written = await zarrCall(() =>
-    writeZarr(out, rows(), {
-      version: options.zarrVersion,
-      chunks,
-      compression,
-      cf: cfOptions(tableCfMode(table)),
-    }),
-  );
-  return {
-    file: out,
-    format: "zarr",
-    rows: written.rows,
-    variables: [...written.arrays],
-    grid: written.dims.map((d) => ({ ...d })),
-    globalAttrs,
-  };
+  try {
+    const written = await zarrCall(() =>
+      writeZarr(out, rows(), {
+        version: options.zarrVersion,
+        chunks,
+        compression,
+        cf: cfOptions(tableCfMode(table)),
+      }),
+    );
+    return {
+      file: out,
+      format: "zarr",
+      rows: written.rows,
+      variables: [...written.arrays],
+      grid: written.dims.map((d) => ({ ...d })),
+      globalAttrs,
+    };
+  } finally {
+    progress.stop();
+  }
 }
 
 /** `--compression` for Zarr: none or zstd (a netCDF codec is `InvalidArgument`). */
@@ -91,24 +117,29 @@ function zarrCompression(compression: ZarrExportOptions["compression"]): ZarrCom
  * dim the selection keeps, the step between the rows' starts that occurs
  * most (the whole dim when the rows are not cut along it), at most the
  * selection's extent. Reads only the rows' global attributes (their
- * `chunk_offset`) and, for a `--sel` dim, its coordinate. Rows of other
- * sizes, and rows a selection cuts, are written into these chunks in pieces.
+ * `chunk_offset`). Rows of other sizes, and rows a selection cuts, are
+ * written into these chunks in pieces.
  */
-async function rowChunks(table: NdTable, view: Dataset, options: ZarrExportOptions): Promise<Record<string, number>> {
+async function rowChunks(
+  table: NdTable,
+  view: Dataset,
+  extents: ReadonlyMap<string, number>,
+  where: string | undefined,
+): Promise<Record<string, number>> {
   let rows = scan(table).project([]);
-  if (options.where !== undefined) rows = rows.filter(options.where);
+  if (where !== undefined) rows = rows.filter(where);
   const starts = view.dims.map(() => new Set<number>());
   for await (const row of rows) {
     const offset = row.globalAttr(CHUNK_OFFSET);
     if (!Array.isArray(offset) || offset.length !== starts.length) continue;
     for (const [d, start] of offset.entries()) starts[d]!.add(Number(start));
   }
-  const dropped = droppedDims(options);
   const chunks: Record<string, number> = {};
   for (const [d, { name, size }] of view.dims.entries()) {
-    if (dropped.has(name)) continue;
+    const extent = extents.get(name);
+    if (extent === undefined) continue;
     const step = mostCommonStep([...starts[d]!].sort((a, b) => a - b)) ?? size;
-    chunks[name] = Math.max(1, Math.min(step, await extent(view, name, size, options)));
+    chunks[name] = Math.max(1, Math.min(step, extent));
   }
   return chunks;
 }
@@ -125,11 +156,21 @@ function mostCommonStep(starts: readonly number[]): number | undefined {
   return best;
 }
 
-/** How many cells along `dim` the selection keeps: its `--sel` coordinate's length, its `--isel` range, or `size`. */
-async function extent(view: Dataset, dim: string, size: number, options: SelectionOptions): Promise<number> {
-  if (options.sel?.has(dim)) return (await view.coord(dim)).size;
-  const range = options.isel?.get(dim);
-  return Array.isArray(range) ? Math.max(0, Math.min(range[1], size) - range[0]) : size;
+/**
+ * How many cells the selection keeps along each dim it keeps (a dim a
+ * single index or value picks is left out): a `--sel` dim's coordinate
+ * length within the selection, an `--isel` range's length, else the dim.
+ */
+async function selectionExtents(view: Dataset, options: SelectionOptions): Promise<Map<string, number>> {
+  const dropped = droppedDims(options);
+  const extents = new Map<string, number>();
+  for (const { name, size } of view.dims) {
+    if (dropped.has(name)) continue;
+    const range = options.isel?.get(name);
+    if (options.sel?.has(name)) extents.set(name, (await view.coord(name)).values.length);
+    else extents.set(name, Array.isArray(range) ? Math.max(0, Math.min(range[1], size) - range[0]) : size);
+  }
+  return extents;
 }
 
 /**

@@ -100,7 +100,7 @@ function parseExportCompression(text: string): WriteCompression | ZarrCompressio
 async function exportDataset(io: Io, uri: string, out: string, options: ExportOptions): Promise<void> {
   const table = await openTable(uri, options.version, options.branch);
   if (options.format === "zarr") {
-    printSummary(io, options, await exportZarr(table, out, options));
+    printSummary(io, options, await exportZarr(io, table, out, options));
     return;
   }
   const read = hasSelection(options)

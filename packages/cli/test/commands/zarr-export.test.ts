@@ -109,7 +109,7 @@ describe.skipIf(skip)("lance-nd export --format zarr of a table of several rows"
     expect(spec.arrays.temp!.chunk_shape).toEqual([2, 3, 7]);
   });
 
-  it("--chunks sets the grid; --compression none|zstd:<level> is the codec; deflate is refused in one line", () => {
+  it("--chunks sets the grid; the codec is the table's encoding, or --compression none|zstd:<level>; deflate is refused in one line", () => {
     const out = join(dir, "chunks-v2.zarr");
     exported(table, out, "--zarr-version", "2", "--chunks", "time=4,lon=3", "--compression", "zstd:7");
     expect(chunkShape(out, "temp")).toEqual([4, 5, 3]);
@@ -120,6 +120,15 @@ describe.skipIf(skip)("lance-nd export --format zarr of a table of several rows"
     exported(table, plain, "--compression", "none");
     const meta = JSON.parse(readFileSync(join(plain, "temp", "zarr.json"), "utf8")) as { codecs: { name: string }[] };
     expect(meta.codecs.map((c) => c.name)).toEqual(["bytes"]);
+    // Without --compression the codec follows the table's encoding (lance-nd's default, zstd 3, or none).
+    const compressor = (store: string) =>
+      (JSON.parse(readFileSync(join(store, "temp", ".zarray"), "utf8")) as { compressor: unknown }).compressor;
+    exported(table, join(dir, "default-v2.zarr"), "--zarr-version", "2");
+    expect(compressor(join(dir, "default-v2.zarr"))).toEqual({ id: "zstd", level: 3 });
+    const uncompressed = join(dir, "uncompressed.lance");
+    expect(cli(["import", cfStore, uncompressed, "--chunk", "time=2", "--compression", "none"]).code).toBe(0);
+    exported(uncompressed, join(dir, "as-table-v2.zarr"), "--zarr-version", "2");
+    expect(compressor(join(dir, "as-table-v2.zarr"))).toBeNull();
     const refused = cli(["export", table, join(dir, "deflate.zarr"), "--format", "zarr", "--compression", "deflate"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr.trim().split("\n")).toHaveLength(1);
