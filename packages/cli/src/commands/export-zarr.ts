@@ -56,12 +56,10 @@ export async function exportZarr(
   options: ZarrExportOptions,
 ): Promise<ExportSummary> {
   const compression = zarrCompression(options.compression) ?? (await tableZarrCompression(table));
+  const starts = await rowStarts(table, options.where);
   const view = await selectedView(table, options.where, options);
   const extents = await selectionExtents(view, options);
-  const chunks = {
-    ...(await rowChunks(table, view, extents, options.where)),
-    ...Object.fromEntries(options.chunks ?? []),
-  };
+  const chunks = { ...rowChunks(view, starts, extents), ...Object.fromEntries(options.chunks ?? []) };
   const exported = view.variables.filter((v) => options.project?.includes(v.name) ?? true);
   const totalBytes = exported.reduce(
     (n, v) => n + v.dims.reduce((cells, d) => cells * (extents.get(d) ?? 1), 1) * valueBytes(v.type),
@@ -113,32 +111,48 @@ function zarrCompression(compression: ZarrExportOptions["compression"]): ZarrCom
 }
 
 /**
- * The chunk sizes that make one Zarr chunk of each table row: along every
- * dim the selection keeps, the step between the rows' starts that occurs
- * most (the whole dim when the rows are not cut along it), at most the
- * selection's extent. Reads only the rows' global attributes (their
- * `chunk_offset`). Rows of other sizes, and rows a selection cuts, are
- * written into these chunks in pieces.
+ * The `chunk_offset` of every row `where` selects, read from the global
+ * attributes alone. Rows of several datasets (different `id`s) are
+ * `InvalidArgument` naming them, with the `--where` that selects one.
  */
-async function rowChunks(
-  table: NdTable,
-  view: Dataset,
-  extents: ReadonlyMap<string, number>,
-  where: string | undefined,
-): Promise<Record<string, number>> {
+async function rowStarts(table: NdTable, where: string | undefined): Promise<number[][]> {
   let rows = scan(table).project([]);
   if (where !== undefined) rows = rows.filter(where);
-  const starts = view.dims.map(() => new Set<number>());
+  const starts: number[][] = [];
+  const ids = new Set<string>();
   for await (const row of rows) {
+    ids.add(String(row.globalAttr("id") ?? "?"));
     const offset = row.globalAttr(CHUNK_OFFSET);
-    if (!Array.isArray(offset) || offset.length !== starts.length) continue;
-    for (const [d, start] of offset.entries()) starts[d]!.add(Number(start));
+    if (Array.isArray(offset)) starts.push(offset.map(Number));
   }
+  if (ids.size > 1) {
+    const shown = [...ids].slice(0, 5);
+    throw new CliError(
+      "InvalidArgument",
+      `the rows ${where === undefined ? "of the table" : `--where ${where} selects`} hold ${ids.size} datasets (ids ${shown.join(", ")}); select one, e.g. --where "__global_attrs__.id = '${shown[0]}'"`,
+    );
+  }
+  return starts;
+}
+
+/**
+ * The chunk sizes that make one Zarr chunk of each table row: along every
+ * dim the selection keeps, the step between the rows' `starts` that occurs
+ * most (the whole dim when the rows are not cut along it), at most the
+ * selection's extent. Rows of other sizes, and rows a selection cuts, are
+ * written into these chunks in pieces.
+ */
+function rowChunks(
+  view: Dataset,
+  starts: readonly number[][],
+  extents: ReadonlyMap<string, number>,
+): Record<string, number> {
   const chunks: Record<string, number> = {};
   for (const [d, { name, size }] of view.dims.entries()) {
     const extent = extents.get(name);
     if (extent === undefined) continue;
-    const step = mostCommonStep([...starts[d]!].sort((a, b) => a - b)) ?? size;
+    const along = new Set(starts.filter((start) => start.length === view.dims.length).map((start) => start[d]!));
+    const step = mostCommonStep([...along].sort((a, b) => a - b)) ?? size;
     chunks[name] = Math.max(1, Math.min(step, extent));
   }
   return chunks;

@@ -135,6 +135,21 @@ describe.skipIf(skip)("lance-nd export --format zarr of a table of several rows"
     expect(refused.stderr).toMatch(/--compression deflate does not go with --format zarr/);
     expect(existsSync(join(dir, "deflate.zarr"))).toBe(false);
   });
+
+  it("a table of several datasets is refused in one line naming their ids and the --where that selects one", () => {
+    const data = "/usr/lib/python3/dist-packages/xarray/tests/data";
+    const two = join(dir, "two.lance");
+    expect(cli(["import", join(data, "example_1.nc"), join(data, "bears.nc"), two]).code).toBe(0);
+    const run = cli(["export", two, join(dir, "two.zarr"), "--format", "zarr"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain(
+      `hold 2 datasets (ids example_1.nc, bears.nc); select one, e.g. --where "__global_attrs__.id = 'example_1.nc'"`,
+    );
+    expect(existsSync(join(dir, "two.zarr"))).toBe(false);
+    const one = exported(two, join(dir, "bears.zarr"), "--where", "__global_attrs__.id = 'bears.nc'");
+    expect(one).toMatchObject({ rows: 1, grid: [{ name: "i" }, { name: "j" }, { name: "l" }] });
+  });
 });
 
 describe("lance-nd export --format zarr streams", () => {
