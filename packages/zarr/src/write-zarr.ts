@@ -122,6 +122,15 @@ export async function writeZarr(
       const at = rowCount++;
       if (groupAttrs === undefined) {
         groupAttrs = attrsToJson(row.globalAttrs, { path }, [CHUNK_OFFSET]);
+        const dims = row.grid().map((d) => d.name);
+        const unknown = Object.keys(chunkSizes).filter((dim) => !dims.includes(dim));
+        if (unknown.length > 0) {
+          throw new ZarrError(
+            "InvalidArgument",
+            `options.chunks names ${unknown.join(", ")}, which the rows do not have (their dims: ${dims.join(", ")})`,
+            { path },
+          );
+        }
       }
       const start = rowStart(row, at, path);
       for (const [name, stored] of row.arrays()) {

@@ -310,6 +310,8 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
     const overlap = await refused(join(out.dir, "o4.zarr"), [row(0, [1, 2, 3, 4]), row(3, [5, 6, 7, 8])], {});
     expect([overlap.code, overlap.variable]).toEqual(["InvalidArgument", "x"]);
     expect(overlap.message).toContain("row 1 has other values");
+    const unknownDim = await refused(join(out.dir, "o6.zarr"), [row(0, [1])], { chunks: { depth: 2 } });
+    expect(unknownDim.message).toContain("options.chunks names depth, which the rows do not have (their dims: n)");
     const dataset = (id: string, values: number[]) =>
       new NdRecordBatch(
         { x: NdArray.from(new Float64Array(values), { dims: { n: values.length } }) },
@@ -319,7 +321,7 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
     expect([twice.code, twice.variable]).toEqual(["InvalidArgument", "x"]);
     expect(twice.message).toContain("several datasets");
     expect((await writeZarr(join(out.dir, "same.zarr"), [dataset("a", [1, 2]), dataset("a", [1, 2])])).chunks).toBe(1);
-    for (const name of ["o1.zarr", "o2.zarr", "o3.zarr", "o4.zarr", "o5.zarr"])
+    for (const name of ["o1.zarr", "o2.zarr", "o3.zarr", "o4.zarr", "o5.zarr", "o6.zarr"])
       expect(existsSync(join(out.dir, name)), name).toBe(false);
   });
 });
