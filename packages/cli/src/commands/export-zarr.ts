@@ -59,6 +59,13 @@ export async function exportZarr(
   const starts = await rowStarts(table, options.where);
   const view = await selectedView(table, options.where, options);
   const extents = await selectionExtents(view, options);
+  const unknown = [...(options.chunks?.keys() ?? [])].filter((dim) => !extents.has(dim));
+  if (unknown.length > 0) {
+    throw new CliError(
+      "InvalidArgument",
+      `--chunks names ${unknown.join(", ")}, which the exported dataset does not have (its dims: ${[...extents.keys()].join(", ")})`,
+    );
+  }
   const chunks = { ...rowChunks(view, starts, extents), ...Object.fromEntries(options.chunks ?? []) };
   const exported = view.variables.filter((v) => options.project?.includes(v.name) ?? true);
   const totalBytes = exported.reduce(

@@ -134,6 +134,12 @@ describe.skipIf(skip)("lance-nd export --format zarr of a table of several rows"
     expect(refused.stderr.trim().split("\n")).toHaveLength(1);
     expect(refused.stderr).toMatch(/--compression deflate does not go with --format zarr/);
     expect(existsSync(join(dir, "deflate.zarr"))).toBe(false);
+    const badChunks = cli(["export", table, join(dir, "depth.zarr"), "--format", "zarr", "--chunks", "depth=2"]);
+    expect([badChunks.code, badChunks.stderr.trim().split("\n").length]).toEqual([1, 1]);
+    expect(badChunks.stderr).toContain(
+      "--chunks names depth, which the exported dataset does not have (its dims: time, lat, lon)",
+    );
+    expect(existsSync(join(dir, "depth.zarr"))).toBe(false);
   });
 
   it("a table of several datasets is refused in one line naming their ids and the --where that selects one", () => {
