@@ -1,9 +1,9 @@
 /**
- * One Zarr chunk's bytes from one row's block of an array (README
- * "Writing"): the block placed at the start of a chunk of the full chunk
- * shape (edge chunks padded with the fill value), C order, little-endian
- * (the v2 `<` dtypes, the v3 `bytes` codec), strings as vlen-utf8 (count,
- * then a length and the UTF-8 bytes of each), then zstd when asked.
+ * One Zarr chunk's values and bytes (README "Writing"): a row's block as a
+ * chunk holds it (nulls replaced by the fill value), chunks of the fill
+ * value, and the bytes of a chunk: C order, little-endian (the v2 `<`
+ * dtypes, the v3 `bytes` codec), strings as vlen-utf8 (count, then a length
+ * and the UTF-8 bytes of each), then zstd when asked.
  */
 import { DataType, Precision, Type, util } from "apache-arrow";
 import type { Vector } from "apache-arrow";
@@ -15,7 +15,8 @@ import type { ZarrErrorContext } from "./zarr-error.js";
 /** numpy's NaT: nulls of datetime64/timedelta64. */
 const NAT = -(2n ** 63n);
 
-type Plain = {
+/** A typed array of stored values (Float16 as its bits, 64-bit integers and times as bigints, Bool as bytes). */
+export type Plain = {
   length: number;
   [i: number]: number | bigint;
   subarray(a: number, b: number): Plain;
@@ -23,19 +24,26 @@ type Plain = {
   fill(v: number | bigint): Plain;
 };
 
+/** Values in row-major order as a chunk holds them: stored numbers, or strings. */
+export type ChunkValues = Plain | string[];
+
+/** A row's block ready to place into chunks: its values and the fill of the chunk cells it does not cover. */
+export interface Block {
+  readonly values: ChunkValues;
+  readonly fill: number | bigint | string;
+}
+
 /**
- * The uncompressed chunk of `values` (row-major, shape `blockShape`) in a
- * chunk of `chunkShape`. `fill` pads edge chunks and replaces nulls (a null
- * with no fill is `InvalidArgument`; time nulls are NaT).
+ * `values` (one array of a row) as a chunk holds them, with the fill value
+ * of padding cells. `fill` replaces nulls (a null with no fill is
+ * `InvalidArgument`; time nulls are NaT).
  */
-export function chunkBytes(
+export function blockOf(
   values: Vector,
   type: WriteType,
-  blockShape: readonly number[],
-  chunkShape: readonly number[],
   fill: number | bigint | boolean | string | undefined,
   where: ZarrErrorContext,
-): Uint8Array {
+): Block {
   const isTime = values.type.typeId === Type.Timestamp || values.type.typeId === Type.Duration;
   if (values.nullCount > 0 && fill === undefined && !isTime) {
     throw new ZarrError(
@@ -44,21 +52,15 @@ export function chunkBytes(
       where,
     );
   }
-  const chunkSize = chunkShape.reduce((n, s) => n * s, 1);
   if (type.layout === "text") {
-    const strings = Array.from(values as Iterable<string | null>, (s) => s ?? String(fill));
-    return vlenUtf8(
-      place(strings, blockShape, chunkShape, new Array<string>(chunkSize).fill(fill === undefined ? "" : String(fill))),
-    );
+    return {
+      values: Array.from(values as Iterable<string | null>, (s) => s ?? String(fill)),
+      fill: fill === undefined ? "" : String(fill),
+    };
   }
   if (type.layout === "bool") {
     const bytes = Uint8Array.from(values as Iterable<boolean | null>, (b) => ((b ?? fill === true) ? 1 : 0));
-    return place(
-      bytes as unknown as Plain,
-      blockShape,
-      chunkShape,
-      new Uint8Array(chunkSize).fill(fill === true ? 1 : 0) as unknown as Plain,
-    ) as unknown as Uint8Array;
+    return { values: bytes as unknown as Plain, fill: fill === true ? 1 : 0 };
   }
   let plain = contiguous(values);
   const wide = plain instanceof BigInt64Array || plain instanceof BigUint64Array;
@@ -74,12 +76,27 @@ export function chunkBytes(
     for (let i = 0; i < copy.length; i++) if (!values.isValid(i)) copy[i] = nullValue;
     plain = copy;
   }
-  const Ctor = plain.constructor as new (n: number) => Plain;
-  const padded = sameShape(blockShape, chunkShape)
-    ? plain
-    : place(plain, blockShape, chunkShape, new Ctor(chunkSize).fill(stored(numericFill)));
-  const view = padded as unknown as ArrayBufferView;
+  return { values: plain, fill: stored(numericFill) };
+}
+
+/** A chunk of `size` cells of the block's fill value, of the block's kind. */
+export function filledChunk(block: Block, size: number): ChunkValues {
+  if (Array.isArray(block.values)) return new Array<string>(size).fill(String(block.fill));
+  return new (block.values.constructor as new (n: number) => Plain)(size).fill(block.fill as number | bigint);
+}
+
+/** The uncompressed bytes of a chunk. */
+export function chunkToBytes(chunk: ChunkValues): Uint8Array {
+  if (Array.isArray(chunk)) return vlenUtf8(chunk);
+  const view = chunk as unknown as ArrayBufferView;
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+}
+
+/** A chunk's values from its uncompressed bytes, of the kind of `like` (for writing a chunk in pieces). */
+export function chunkFromBytes(bytes: Uint8Array, like: ChunkValues): ChunkValues {
+  if (Array.isArray(like)) return fromVlenUtf8(bytes);
+  const Ctor = like.constructor as unknown as new (buffer: ArrayBuffer) => Plain;
+  return new Ctor(bytes.slice().buffer);
 }
 
 /** The values as one typed array (Arrow's storage: Uint16Array bits for Float16, BigInt64Array for times). */
@@ -98,35 +115,6 @@ function contiguous(values: Vector): Plain {
   return out;
 }
 
-function sameShape(a: readonly number[], b: readonly number[]): boolean {
-  return a.every((s, i) => s === b[i]);
-}
-
-/** `block` (row-major `blockShape`) copied to the start of `chunk` (row-major `chunkShape`), run by run along the last dim. */
-function place<T extends Plain | string[]>(
-  block: T,
-  blockShape: readonly number[],
-  chunkShape: readonly number[],
-  chunk: T,
-): T {
-  if (sameShape(blockShape, chunkShape)) return block;
-  const rank = blockShape.length;
-  const run = rank === 0 ? 1 : blockShape[rank - 1]!;
-  const runs = run === 0 ? 0 : block.length / run;
-  const index = new Array<number>(Math.max(rank - 1, 0)).fill(0);
-  for (let r = 0; r < runs; r++) {
-    let at = 0;
-    for (let d = 0; d < rank - 1; d++) at = (at + index[d]!) * chunkShape[d + 1]!;
-    if (Array.isArray(block)) for (let i = 0; i < run; i++) (chunk as string[])[at + i] = block[r * run + i]!;
-    else (chunk as Plain).set((block as Plain).subarray(r * run, (r + 1) * run), at);
-    for (let d = rank - 2; d >= 0; d--) {
-      if (++index[d]! < blockShape[d]!) break;
-      index[d] = 0;
-    }
-  }
-  return chunk;
-}
-
 /** The vlen-utf8 encoding (numcodecs VLenUTF8, the v3 `vlen-utf8` codec). */
 function vlenUtf8(strings: readonly string[]): Uint8Array {
   const encoder = new TextEncoder();
@@ -139,6 +127,20 @@ function vlenUtf8(strings: readonly string[]): Uint8Array {
     view.setUint32(at, bytes.length, true);
     out.set(bytes, at + 4);
     at += 4 + bytes.length;
+  }
+  return out;
+}
+
+/** The strings of a vlen-utf8 chunk. */
+function fromVlenUtf8(bytes: Uint8Array): string[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const decoder = new TextDecoder();
+  const out = new Array<string>(view.getUint32(0, true));
+  let at = 4;
+  for (let i = 0; i < out.length; i++) {
+    const length = view.getUint32(at, true);
+    out[i] = decoder.decode(bytes.subarray(at + 4, at + 4 + length));
+    at += 4 + length;
   }
   return out;
 }

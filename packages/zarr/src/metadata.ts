@@ -1,9 +1,10 @@
 /**
- * Reading a store's metadata (README "What a store becomes"): the root
- * group's attributes and its child arrays, from consolidated metadata when
- * the store has it (`.zmetadata` in v2, `consolidated_metadata` in v3) and
- * from the directory otherwise, or the one array a single-array store holds.
- * Each array's v2 metadata is turned into the v3 form zarrita reads.
+ * Reading a store's metadata (README "Reading"): the root group's
+ * attributes, its child arrays and the groups nested under it, from
+ * consolidated metadata when the store has it (`.zmetadata` in v2,
+ * `consolidated_metadata` in v3) and from the directory otherwise, or the
+ * one array a single-array store holds. Each array's v2 metadata is turned
+ * into the v3 form zarrita reads.
  */
 import { Bool, util } from "apache-arrow";
 import type { ArrayMetadata, CodecMetadata, DataType as ZarritaType } from "zarrita";
@@ -47,6 +48,8 @@ export interface StoreNodes {
   readonly arrays: readonly ArrayNode[];
   /** True when the children came from consolidated metadata. */
   readonly consolidated: boolean;
+  /** The groups nested under the root, at any depth (`"surface"`, `"model/run1"`), sorted. */
+  readonly groups: readonly string[];
 }
 
 type Json = Record<string, unknown>;
@@ -74,7 +77,13 @@ export async function readNodes(files: StoreFiles, path: string, singleName: str
   const v3 = await json("zarr.json");
   if (v3 !== undefined) {
     if (v3.node_type === "array")
-      return { format: 3, groupAttrs: {}, arrays: [v3Array(singleName, "", v3, path)], consolidated: false };
+      return {
+        format: 3,
+        groupAttrs: {},
+        arrays: [v3Array(singleName, "", v3, path)],
+        consolidated: false,
+        groups: [],
+      };
     if (v3.node_type !== "group")
       throw new ZarrError("InvalidStore", `zarr.json has node_type ${JSON.stringify(v3.node_type)}`, { path });
     const inline = (v3.consolidated_metadata as { metadata?: Record<string, Json> } | null | undefined)?.metadata;
@@ -82,7 +91,17 @@ export async function readNodes(files: StoreFiles, path: string, singleName: str
     const arrays = children
       .filter(([name, meta]) => !name.includes("/") && meta.node_type === "array")
       .map(([name, meta]) => v3Array(name, name, meta, path));
-    return { format: 3, groupAttrs: objectOr(v3.attributes), arrays, consolidated: inline !== undefined };
+    const groups =
+      inline !== undefined
+        ? children.filter(([, meta]) => meta.node_type === "group").map(([name]) => name)
+        : await groupsUnder(files, async (key) => (await json(`${key}/zarr.json`))?.node_type === "group");
+    return {
+      format: 3,
+      groupAttrs: objectOr(v3.attributes),
+      arrays,
+      consolidated: inline !== undefined,
+      groups: groups.sort(),
+    };
   }
   const zarray = await json(".zarray");
   if (zarray !== undefined) {
@@ -91,6 +110,7 @@ export async function readNodes(files: StoreFiles, path: string, singleName: str
       groupAttrs: {},
       arrays: [v2Array(singleName, "", zarray, (await json(".zattrs")) ?? {}, path)],
       consolidated: false,
+      groups: [],
     };
   }
   if ((await json(".zgroup")) === undefined) {
@@ -111,7 +131,21 @@ export async function readNodes(files: StoreFiles, path: string, singleName: str
     arrays.push(v2Array(name, name, zarrayOf, zattrs ?? {}, path));
   }
   const groupAttrs = meta?.get(".zattrs") ?? (await json(".zattrs")) ?? {};
-  return { format: 2, groupAttrs, arrays, consolidated: meta !== undefined };
+  const groups =
+    meta === undefined
+      ? await groupsUnder(files, async (key) => (await files.read(`${key}/.zgroup`)) !== undefined)
+      : [...meta.keys()].filter((k) => k.endsWith("/.zgroup")).map((k) => k.slice(0, -"/.zgroup".length));
+  return { format: 2, groupAttrs, arrays, consolidated: meta !== undefined, groups: groups.sort() };
+}
+
+/** The groups under directory `key` at any depth, by walking only into groups (never into arrays' chunks). */
+async function groupsUnder(files: StoreFiles, isGroup: (key: string) => Promise<boolean>, key = ""): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of await files.listDirs(key)) {
+    const child = key === "" ? name : `${key}/${name}`;
+    if (await isGroup(child)) found.push(child, ...(await groupsUnder(files, isGroup, child)));
+  }
+  return found;
 }
 
 /** The child directories that hold `file`, with its JSON. */

@@ -12,8 +12,9 @@ import { readAligned } from "./aligned-read.js";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
 import { cfOptionSchema, cfOptions, decodeArray } from "./cf.js";
 import type { CfOption } from "./cf.js";
+import { parseZarrJson } from "./json-text.js";
 import { readNodes } from "./metadata.js";
-import type { ArrayNode } from "./metadata.js";
+import type { ArrayNode, StoreNodes } from "./metadata.js";
 import { rowCount, rowSteps, rowWindows } from "./row-grid.js";
 import type { GridVariable, RowSteps } from "./row-grid.js";
 import { parseOptions } from "./options.js";
@@ -29,8 +30,15 @@ export type ZarrWindow = Readonly<Record<string, number | readonly [number, numb
 
 /** Options of {@link openZarr}. */
 export interface OpenZarrOptions {
-  /** The `id` global attribute; default: the store's directory name. */
+  /** The `id` global attribute; default: the name of the directory opened (the group's, with `group`). */
   id?: string;
+  /**
+   * A group nested in the store to open instead of the root, by its path
+   * (`"surface"`, `"model/run1"`), as xarray's `open_zarr(..., group=)`:
+   * its arrays are the variables, its attributes the global ones. The same
+   * as opening the group's directory. Default: the root.
+   */
+  group?: string;
   /**
    * CF decoding through `@lance-nd/cf` (`true`: mask, scale and times; or
    * `{ mask, scale, times }`). Default: off, values as stored.
@@ -38,39 +46,101 @@ export interface OpenZarrOptions {
   cf?: CfOption;
 }
 
-const openOptionsSchema = z.strictObject({ id: z.string().min(1).optional(), cf: cfOptionSchema.optional() });
+const openOptionsSchema = z.strictObject({
+  id: z.string().min(1).optional(),
+  group: z.string().optional(),
+  cf: cfOptionSchema.optional(),
+});
 
 /**
  * Opens the Zarr store at `path` (a directory): a v2 or v3 group, with or
- * without consolidated metadata, or a single array. Reads metadata only.
+ * without consolidated metadata, or a single array; with `options.group`,
+ * the group at that path inside it. Reads metadata only. Only the opened
+ * group's own arrays are variables; `store.groups` lists the groups nested
+ * under it.
  *
- * Errors (`ZarrError`): `InvalidArgument` (options), `NotFound` (no store), `InvalidStore` (metadata that
- * is not Zarr, dims whose sizes disagree), `UnsupportedType`,
- * `UnsupportedAttribute` (each naming the array).
+ * Errors (`ZarrError`): `InvalidArgument` (options, a group path with `.`
+ * or `..`), `NotFound` (no store, no such group, or a group with no arrays
+ * but nested groups: the message lists their paths), `InvalidStore`
+ * (metadata that is not Zarr, dims whose sizes disagree),
+ * `UnsupportedType`, `UnsupportedAttribute` (each naming the array).
  *
  * @example
  * const store = await openZarr("sst.zarr");
  * store.dims;                                    // [{ name: "time", size: 4 }, ...]
  * const sst = await store.read("sst", { time: [0, 2] });
  * for await (const row of store.chunks()) row.globalAttr("chunk_offset");
+ * const surface = await openZarr("nested.zarr", { group: "surface" }); // as xr.open_zarr(..., group="surface")
  */
 export async function openZarr(path: string, options: OpenZarrOptions = {}): Promise<ZarrStore> {
   if (typeof path !== "string" || path === "")
     throw new ZarrError("InvalidArgument", "the store path must be a non-empty string");
   const parsed = parseOptions(openOptionsSchema, options, path);
   const cf = cfOptions(parsed.cf);
-  const files = await openStoreFiles(path);
-  const name = storeName(path);
-  const nodes = await readNodes(files, path, name.replace(/\.zarr$/, "") || name);
-  const globalAttrs = new Map<string, Attr>(attrsFromJson(nodes.groupAttrs, undefined, { path }));
-  globalAttrs.set("id", attrFromJson("id", parsed.id ?? name, undefined, { path }));
-  return new ZarrStore(path, files, nodes.format, nodes.consolidated, nodes.arrays, globalAttrs, cf);
+  const group = groupPath(parsed.group ?? "", path);
+  const where = group === "" ? path : `${path}/${group}`;
+  const files = await openGroupFiles(path, group);
+  const name = storeName(where);
+  const nodes = await readNodes(files, where, name.replace(/\.zarr$/, "") || name);
+  if (nodes.arrays.length === 0 && nodes.groups.length > 0) {
+    const paths = nodes.groups.map((g) => `${where}/${g}`);
+    throw new ZarrError(
+      "NotFound",
+      `no arrays in ${group === "" ? "the root group" : `group "${group}"`}; its groups are ${paths.join(", ")} (give one of those paths instead)`,
+      { path: where },
+    );
+  }
+  const globalAttrs = new Map<string, Attr>(attrsFromJson(nodes.groupAttrs, undefined, { path: where }));
+  globalAttrs.set("id", attrFromJson("id", parsed.id ?? name, undefined, { path: where }));
+  return new ZarrStore(where, files, nodes, globalAttrs, group, cf);
+}
+
+/** `group` as a store path: `/`-separated names without empty, `.` or `..` parts (`InvalidArgument`). */
+function groupPath(group: string, path: string): string {
+  const parts = group.split("/").filter((part) => part !== "");
+  if (parts.some((part) => part === "." || part === "..")) {
+    throw new ZarrError("InvalidArgument", `group "${group}" is not a path inside the store (no "." or "..")`, {
+      path,
+    });
+  }
+  return parts.join("/");
+}
+
+/** True when `bytes` are a v3 `zarr.json` of a group. */
+function isV3Group(bytes: Uint8Array | undefined): boolean {
+  if (bytes === undefined) return false;
+  try {
+    return (parseZarrJson(new TextDecoder().decode(bytes)) as { node_type?: unknown } | null)?.node_type === "group";
+  } catch {
+    return false;
+  }
+}
+
+/** The files of the group at `group` inside the store at `path`: `NotFound` listing the store's groups when none is there. */
+async function openGroupFiles(path: string, group: string): Promise<StoreFiles> {
+  const root = await openStoreFiles(path);
+  if (group === "") return root;
+  const isGroup =
+    (await root.read(`${group}/.zgroup`)) !== undefined || isV3Group(await root.read(`${group}/zarr.json`));
+  if (!isGroup) {
+    const { groups } = await readNodes(root, path, storeName(path));
+    throw new ZarrError(
+      "NotFound",
+      `no group "${group}" in the store (${groups.length === 0 ? "it has no groups" : `its groups: ${groups.join(", ")}`})`,
+      { path },
+    );
+  }
+  return openStoreFiles(`${path}/${group}`);
 }
 
 /** A store opened by {@link openZarr}. */
 export class ZarrStore {
-  /** The store path as given. */
+  /** The path of what was opened: the store path as given, plus `/<group>` with the `group` option. */
   readonly path: string;
+  /** The group opened: its path inside the store (`"model/run1"`), `""` for the root or a store opened at a group's directory. */
+  readonly group: string;
+  /** The groups nested under the opened one, at any depth, by their paths relative to it; only `group` reads them. */
+  readonly groups: readonly string[];
   /** Zarr format: 2 or 3. */
   readonly format: 2 | 3;
   /** True when the arrays were found through consolidated metadata. */
@@ -91,20 +161,21 @@ export class ZarrStore {
   constructor(
     path: string,
     files: StoreFiles,
-    format: 2 | 3,
-    consolidated: boolean,
-    nodes: readonly ArrayNode[],
+    nodes: StoreNodes,
     globalAttrs: Attrs,
+    group: string,
     cf?: Omit<CfOptions, "name">,
   ) {
     this.path = path;
-    this.format = format;
-    this.consolidated = consolidated;
+    this.group = group;
+    this.groups = nodes.groups;
+    this.format = nodes.format;
+    this.consolidated = nodes.consolidated;
     this.#files = files;
-    this.#nodes = new Map(nodes.map((n) => [n.name, n]));
+    this.#nodes = new Map(nodes.arrays.map((n) => [n.name, n]));
     this.#cf = cf;
-    this.#storedAttrs = new Map(nodes.map((node) => [node.name, storedAttrs(node, path)]));
-    this.variables = nodes.map((node) => describe(node, this.#storedAttrs.get(node.name)!, path, cf));
+    this.#storedAttrs = new Map(nodes.arrays.map((node) => [node.name, storedAttrs(node, path)]));
+    this.variables = nodes.arrays.map((node) => describe(node, this.#storedAttrs.get(node.name)!, path, cf));
     this.dims = storeDims(this.variables, path);
     this.globalAttrs = globalAttrs;
   }

@@ -1,21 +1,23 @@
 /**
  * `writeZarr`: nd-arrow rows to a new local Zarr store (README "Writing").
  * One Zarr chunk per row by default: each array's chunk shape is its block
- * in the first row, and every row's `chunk_offset` places its blocks on that
- * grid (an array repeated in every row, a coordinate, is written once and
- * checked equal where it repeats). Rows stream: one row's chunks are encoded
- * and written before the next is read; the metadata is written last, and the
+ * in the first row (or `options.chunks`), and every row's `chunk_offset`
+ * places its blocks on that grid (chunk-placer.ts: rows off the grid go in
+ * pieces; a coordinate repeated in every row is written once and checked
+ * equal where it repeats). Rows stream: one row's chunks are encoded and
+ * written before the next is read; the metadata is written last, and the
  * store is moved into place only when everything succeeded.
  */
 import { CHUNK_OFFSET, chunk as cutBatch } from "@lance-nd/nd-arrow";
-import type { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { attrToJson, attrsToJson } from "./attrs.js";
 import { cfOptionSchema, cfOptions, encodeArray } from "./cf.js";
 import type { CfOption } from "./cf.js";
-import { chunkBytes, chunkCodec } from "./chunk-bytes.js";
+import { blockOf, chunkCodec } from "./chunk-bytes.js";
+import { ChunkPlacer } from "./chunk-placer.js";
 import { toZarrType } from "./data-type.js";
-import { chunkKey, jsonBytes, v2Documents, v3Documents } from "./metadata-docs.js";
+import { jsonBytes, v2Documents, v3Documents } from "./metadata-docs.js";
 import type { Compression, WrittenArray } from "./metadata-docs.js";
 import { createStoreWriter } from "./store-files.js";
 import { parseOptions } from "./options.js";
@@ -27,7 +29,11 @@ export interface WriteZarrOptions {
   version?: 2 | 3;
   /** Chunk compression: zstd (default, level 3) or none. */
   compression?: { codec: "zstd"; level?: number } | { codec: "none" };
-  /** Cut a single batch into chunks of these sizes (`{ time: 1 }`); rows with `chunk_offset` are chunks already. */
+  /**
+   * Chunk sizes along the dims named (`{ time: 1 }`): a single batch is cut
+   * into chunks of these sizes (other dims whole); rows are written into
+   * chunks of these sizes (other dims: the first row's block).
+   */
   chunks?: Record<string, number>;
   /** Replace an existing store at the path (only once the new one is complete). */
   overwrite?: boolean;
@@ -48,6 +54,8 @@ export interface WriteZarrResult {
   readonly rows: number;
   /** The chunk files written. */
   readonly chunks: number;
+  /** The store's dims with their sizes: the highest-rank array's first, then the others in order (nd-arrow's grid order). */
+  readonly dims: readonly Dim[];
 }
 
 const optionsSchema = z.strictObject({
@@ -63,15 +71,6 @@ const optionsSchema = z.strictObject({
   cf: cfOptionSchema.optional(),
 });
 
-/** One array being written: its grid and what is done. */
-interface Plan {
-  readonly array: WrittenArray;
-  readonly ends: number[];
-  readonly written: Set<string>;
-  /** Arrays already checked equal to the chunk they repeat (the same NdArray in every row of `chunks()`). */
-  readonly repeated: WeakSet<NdArray>;
-}
-
 /**
  * Writes `rows` (one NdRecordBatch, or an iterable / async iterable of rows
  * with `chunk_offset`) as a Zarr store at `path`. Arrays keep their dims
@@ -80,10 +79,16 @@ interface Plan {
  * also the v3 `fill_value`; the global attributes of the first row
  * (without `chunk_offset`) are the group's.
  *
+ * Rows stream: each row's blocks go into the chunks they cover before the
+ * next row is read. The chunk shape is `options.chunks` along the dims it
+ * names, else the first row's block (one chunk per row); rows off that grid
+ * or out of order are written into the chunks they cover, in pieces.
+ *
  * Errors (`ZarrError`, the output path left as it was): `InvalidArgument`
- * (options, an existing path without `overwrite`, a row off the chunk grid,
- * nulls without `_FillValue`), `UnsupportedType` / `UnsupportedAttribute`
- * (naming the array), `WriteFailed`.
+ * (options, an existing path without `overwrite`, two rows with other
+ * values for the same cells, nulls without `_FillValue`),
+ * `UnsupportedType` / `UnsupportedAttribute` (naming the array),
+ * `WriteFailed`.
  *
  * @example
  * await writeZarr("sst.zarr", batch, { chunks: { time: 1 } });               // v3, zstd
@@ -102,9 +107,13 @@ export async function writeZarr(
     parsed.compression?.codec === "none" ? { codec: "none" } : { codec: "zstd", level: parsed.compression?.level ?? 3 };
   const codec = await chunkCodec(compression);
   const cf = cfOptions(parsed.cf);
-  const source = isBatch(rows) ? (parsed.chunks === undefined ? [rows] : cutBatch(rows, parsed.chunks)) : rows;
+  const batch = isBatch(rows);
+  // A batch is cut here (its first piece is whole chunks); rows keep their blocks and take `chunks` as the grid.
+  const source = batch ? (parsed.chunks === undefined ? [rows] : cutBatch(rows, parsed.chunks)) : rows;
+  const chunkSizes = batch ? {} : (parsed.chunks ?? {});
   const writer = await createStoreWriter(path, parsed.overwrite ?? false);
-  const plans = new Map<string, Plan>();
+  const sink = { version, writer, codec };
+  const placers = new Map<string, ChunkPlacer>();
   let groupAttrs: Record<string, unknown> | undefined;
   let rowCount = 0;
   let chunkCount = 0;
@@ -113,14 +122,24 @@ export async function writeZarr(
       const at = rowCount++;
       if (groupAttrs === undefined) {
         groupAttrs = attrsToJson(row.globalAttrs, { path }, [CHUNK_OFFSET]);
+        const dims = row.grid().map((d) => d.name);
+        const unknown = Object.keys(chunkSizes).filter((dim) => !dims.includes(dim));
+        if (unknown.length > 0) {
+          throw new ZarrError(
+            "InvalidArgument",
+            `options.chunks names ${unknown.join(", ")}, which the rows do not have (their dims: ${dims.join(", ")})`,
+            { path },
+          );
+        }
       }
       const start = rowStart(row, at, path);
       for (const [name, stored] of row.arrays()) {
         const where = { path, variable: name };
         const array = encodeArray(stored, cf, path, name);
-        const plan = plans.get(name) ?? newPlan(name, array, version, where);
-        plans.set(name, plan);
-        const { chunkShape, dims } = plan.array;
+        const placer =
+          placers.get(name) ?? new ChunkPlacer(newArray(name, array, version, chunkSizes, where), sink, where);
+        placers.set(name, placer);
+        const { dims, type, attrs } = placer.array;
         if (array.dims.length !== dims.length || array.dims.some((d, i) => d.name !== dims[i])) {
           throw new ZarrError(
             "InvalidArgument",
@@ -128,45 +147,21 @@ export async function writeZarr(
             where,
           );
         }
-        const index = array.dims.map((d, i) => {
-          const offset = start.get(d.name) ?? 0;
-          if (offset % chunkShape[i]! !== 0 || d.size > chunkShape[i]!) {
-            throw new ZarrError(
-              "InvalidArgument",
-              `row ${at} places a block of ${d.size} at ${offset} along "${d.name}", off its chunk grid of ${chunkShape[i]}`,
-              where,
-            );
-          }
-          plan.ends[i] = Math.max(plan.ends[i]!, offset + d.size);
-          return offset / chunkShape[i]!;
-        });
-        const key = chunkKey(version, index);
-        const fill = plan.array.attrs._FillValue === undefined ? undefined : fillOf(array);
-        if (plan.written.has(key)) {
-          // A coordinate repeats in every row: written once. Other values there mean rows of several datasets.
-          if (plan.repeated.has(stored)) continue;
-          const before = await codec.decode(await writer.read(`${name}/${key}`));
-          if (!sameBytes(before, chunkBytes(array.values, plan.array.type, array.shape, chunkShape, fill, where))) {
-            throw new ZarrError(
-              "InvalidArgument",
-              `row ${at} has other values for chunk [${index.join(", ")}] than an earlier row (rows of several datasets? select one id)`,
-              where,
-            );
-          }
-          plan.repeated.add(stored);
-          continue;
-        }
-        plan.written.add(key);
-        const bytes = chunkBytes(array.values, plan.array.type, array.shape, chunkShape, fill, where);
-        await writer.write(`${name}/${key}`, await codec.encode(bytes));
-        chunkCount++;
+        const block = blockOf(array.values, type, attrs._FillValue === undefined ? undefined : fillOf(array), where);
+        const offset = array.dims.map((d) => start.get(d.name) ?? 0);
+        chunkCount += await placer.place(stored, block, array.shape, offset, at);
       }
     }
-    const arrays = [...plans.values()].map(({ array, ends }) => ({ ...array, shape: ends }));
+    const arrays = [...placers.values()].map(({ array, ends }) => ({ ...array, shape: ends }));
     const docs = (version === 2 ? v2Documents : v3Documents)(groupAttrs ?? {}, arrays, compression);
     for (const [key, doc] of docs) await writer.write(key, jsonBytes(doc));
     await writer.commit();
-    return { arrays: [...plans.keys()], rows: rowCount, chunks: chunkCount };
+    return {
+      arrays: [...placers.keys()],
+      rows: rowCount,
+      chunks: chunkCount,
+      dims: gridOf(arrays),
+    };
   } catch (err) {
     await writer.abort();
     throw err;
@@ -203,24 +198,35 @@ function rowStart(row: NdRecordBatch, at: number, path: string): Map<string, num
   return new Map(grid.map((d, i) => [d.name, Number(offset[i])]));
 }
 
-function newPlan(name: string, array: NdArray, version: 2 | 3, where: { path: string; variable: string }): Plan {
-  const type = toZarrType(array.type, version, where);
-  const attrs = attrsToJson(array.attrs, where);
+/** An array's metadata from its first block: chunks of `chunkSizes` along the dims named, else of the block. */
+function newArray(
+  name: string,
+  array: NdArray,
+  version: 2 | 3,
+  chunkSizes: Readonly<Record<string, number>>,
+  where: { path: string; variable: string },
+): WrittenArray {
   const fillAttr = array.attrs.get("_FillValue");
   return {
-    array: {
-      name,
-      dims: array.dimNames,
-      shape: array.shape,
-      chunkShape: array.shape.map((s) => Math.max(s, 1)),
-      type,
-      attrs,
-      fill: fillAttr === undefined ? null : attrToJson("_FillValue", fillAttr, where),
-    },
-    ends: array.shape.map(() => 0),
-    written: new Set(),
-    repeated: new WeakSet(),
+    name,
+    dims: array.dimNames,
+    shape: array.shape,
+    chunkShape: array.dims.map((d) => chunkSizes[d.name] ?? Math.max(d.size, 1)),
+    type: toZarrType(array.type, version, where),
+    attrs: attrsToJson(array.attrs, where),
+    fill: fillAttr === undefined ? null : attrToJson("_FillValue", fillAttr, where),
   };
+}
+
+/** The dims of `arrays` in nd-arrow's grid order: the highest-rank array's dims, then the others as they come. */
+function gridOf(arrays: readonly WrittenArray[]): Dim[] {
+  const sizes = new Map<string, number>();
+  const byRank = [...arrays].sort((a, b) => b.dims.length - a.dims.length);
+  for (const array of byRank)
+    array.dims.forEach((name, d) => {
+      if (!sizes.has(name)) sizes.set(name, array.shape[d]!);
+    });
+  return [...sizes].map(([name, size]) => ({ name, size }));
 }
 
 function fillOf(array: NdArray): number | bigint | boolean | string | undefined {
@@ -229,10 +235,4 @@ function fillOf(array: NdArray): number | bigint | boolean | string | undefined 
   return typeof one === "number" || typeof one === "bigint" || typeof one === "boolean" || typeof one === "string"
     ? one
     : undefined;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -29,7 +29,7 @@ describe("@lance-nd/zarr public API", () => {
       '["time","lon"] [281.5,281.75,283,283.25]',
       "[0,0,0] [4,3,2]",
       '"Timestamp<SECOND, UTC>"',
-      '{"arrays":["lat","sst","time"],"rows":1,"chunks":3}',
+      '{"arrays":["lat","sst","time"],"rows":1,"chunks":3,"dims":[{"name":"time","size":4},{"name":"lat","size":3},{"name":"lon","size":2}]}',
     ]);
   });
 

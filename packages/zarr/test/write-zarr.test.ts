@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
+import { NdArray, NdRecordBatch, attr, slice } from "@lance-nd/nd-arrow";
 import { Bool, Float16, Float64, Int16, TimestampSecond, Utf8 } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isZarrError, openZarr, writeZarr } from "../src/index.js";
@@ -118,7 +118,15 @@ describe.skipIf(skipOracle)("writeZarr v3: zarr.json and chunk bytes as the v3 s
     it(`${compression.codec}: a plain-Python reader of the spec decodes every array; openZarr reads it back`, async () => {
       const target = join(out.dir, `sample-v3-${compression.codec}.zarr`);
       const result = await writeZarr(target, sample(), { chunks: { time: 2 }, compression });
-      expect(result).toEqual({ arrays: ["temp", "time", "site", "wet"], rows: 3, chunks: 3 + 3 + 1 + 1 });
+      expect(result).toEqual({
+        arrays: ["temp", "time", "site", "wet"],
+        rows: 3,
+        chunks: 3 + 3 + 1 + 1,
+        dims: [
+          { name: "time", size: 5 },
+          { name: "site", size: 3 },
+        ],
+      });
       const spec = JSON.parse(python([fixtureScript("v3_spec_check.py"), target])) as {
         attributes: Record<string, unknown>;
         arrays: Record<
@@ -170,6 +178,88 @@ describe.skipIf(skipOracle)("writeZarr v3: zarr.json and chunk bytes as the v3 s
   }
 });
 
+/** A 10 x 6 grid with coordinates, strings along lat and flags along time. */
+function grid(): NdRecordBatch {
+  const field = NdArray.from(
+    Float32Array.from({ length: 60 }, (_, i) => i / 2),
+    {
+      dims: { time: 10, lat: 6 },
+      attrs: { _FillValue: attr.float32(Number.NaN), units: "K" },
+    },
+  );
+  const time = NdArray.from(
+    Float64Array.from({ length: 10 }, (_, i) => i * 6),
+    { dims: { time: 10 } },
+  );
+  const lat = NdArray.from(new Float64Array([-50, -30, -10, 10, 30, 50]), { dims: { lat: 6 } });
+  const zone = NdArray.from(["s", "s", "t", "t", "n", "n"], { dims: { lat: 6 }, type: new Utf8() });
+  const wet = NdArray.from(
+    Array.from({ length: 10 }, (_, i) => i % 3 === 0),
+    { dims: { time: 10 }, type: new Bool() },
+  );
+  return new NdRecordBatch({ field, time, lat, zone, wet }, { title: "grid" });
+}
+
+/** The rows of `batch` cut to `boxes` ({ dim: [start, stop) }), each with its `chunk_offset`. */
+function rowsOf(batch: NdRecordBatch, boxes: Record<string, [number, number]>[]): NdRecordBatch[] {
+  return boxes.map((box) => {
+    const arrays = batch
+      .arrays()
+      .map(
+        ([name, array]) =>
+          [
+            name,
+            slice(array, Object.fromEntries(array.dimNames.filter((d) => d in box).map((d) => [d, box[d]!]))),
+          ] as const,
+      );
+    const row = new NdRecordBatch(arrays, batch.globalAttrs);
+    return row.withGlobalAttrs(
+      new Map([...batch.globalAttrs, ["chunk_offset", attr.uint32(row.grid().map((d) => box[d.name]![0]))]]),
+    );
+  });
+}
+
+describe.skipIf(skipOracle)("writeZarr of rows off the chunk grid, out of order", () => {
+  // Rows that tile the grid unevenly (3 x 6, then 7 x 4 and 7 x 2), given last first.
+  const boxes: Record<string, [number, number]>[] = [
+    { time: [3, 10], lat: [4, 6] },
+    { time: [0, 3], lat: [0, 6] },
+    { time: [3, 10], lat: [0, 4] },
+  ];
+
+  it("into chunks of 4 x 4 (v3): the spec reader decodes the original values on that grid", async () => {
+    const target = join(out.dir, "uneven-v3.zarr");
+    const result = await writeZarr(target, rowsOf(grid(), boxes), { chunks: { time: 4, lat: 4 } });
+    expect(result).toMatchObject({ rows: 3, chunks: 3 * 2 + 3 + 2 + 2 + 3 });
+    const spec = JSON.parse(python([fixtureScript("v3_spec_check.py"), target])) as {
+      arrays: Record<string, { shape: number[]; chunk_shape: number[]; values: unknown[] }>;
+    };
+    expect(spec.arrays.field).toMatchObject({
+      shape: [10, 6],
+      chunk_shape: [4, 4],
+      values: Array.from({ length: 60 }, (_, i) => i / 2),
+    });
+    expect(spec.arrays.zone).toMatchObject({ chunk_shape: [4], values: ["s", "s", "t", "t", "n", "n"] });
+    expect(spec.arrays.wet).toMatchObject({
+      chunk_shape: [4],
+      values: Array.from({ length: 10 }, (_, i) => i % 3 === 0),
+    });
+  });
+
+  for (const chunks of [{ time: 4, lat: 4 }, undefined]) {
+    it(`into chunks of ${chunks === undefined ? "the first row's block (7 x 2)" : "4 x 4"} (v2): xr.open_zarr sees the original dataset`, async () => {
+      const original = join(out.dir, `grid-${chunks === undefined ? "first" : "4x4"}.zarr`);
+      await writeZarr(original, grid(), { version: 2 });
+      const target = join(out.dir, `uneven-v2-${chunks === undefined ? "first" : "4x4"}.zarr`);
+      await writeZarr(target, rowsOf(grid(), boxes), { version: 2, ...(chunks === undefined ? {} : { chunks }) });
+      const same = JSON.parse(python([fixtureScript("xarray_same.py"), original, target])) as { why?: string };
+      expect(same.why ?? "").toBe("");
+      const zarray = JSON.parse(readFileSync(join(target, "field", ".zarray"), "utf8")) as { chunks: number[] };
+      expect(zarray.chunks).toEqual(chunks === undefined ? [7, 2] : [4, 4]);
+    });
+  }
+});
+
 describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output as it was", () => {
   async function refused(
     target: string,
@@ -201,7 +291,7 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
     expect(readdirSync(out.dir).filter((n) => n.includes(".writing-"))).toEqual([]);
   });
 
-  it("bad options, nulls without _FillValue, rows off the chunk grid, two rows for one chunk: typed errors naming what and where", async () => {
+  it("bad options, nulls without _FillValue, rows that disagree on a cell: typed errors naming what and where", async () => {
     expect((await refused(join(out.dir, "o1.zarr"), sample(), { version: 4 } as never)).message).toContain(
       "options.version",
     );
@@ -212,14 +302,16 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
     const nulls = await refused(join(out.dir, "o3.zarr"), holes, {});
     expect([nulls.code, nulls.variable]).toEqual(["InvalidArgument", "x"]);
     expect(nulls.message).toContain("_FillValue");
-    const row = (start: number, size: number) =>
+    const row = (start: number, values: number[]) =>
       new NdRecordBatch(
-        { x: NdArray.from(new Float64Array(size), { dims: { n: size } }) },
+        { x: NdArray.from(new Float64Array(values), { dims: { n: values.length } }) },
         { chunk_offset: attr.uint32([start]) },
       );
-    const offGrid = await refused(join(out.dir, "o4.zarr"), [row(0, 4), row(3, 4)], {});
-    expect([offGrid.code, offGrid.variable]).toEqual(["InvalidArgument", "x"]);
-    expect(offGrid.message).toContain("row 1");
+    const overlap = await refused(join(out.dir, "o4.zarr"), [row(0, [1, 2, 3, 4]), row(3, [5, 6, 7, 8])], {});
+    expect([overlap.code, overlap.variable]).toEqual(["InvalidArgument", "x"]);
+    expect(overlap.message).toContain("row 1 has other values");
+    const unknownDim = await refused(join(out.dir, "o6.zarr"), [row(0, [1])], { chunks: { depth: 2 } });
+    expect(unknownDim.message).toContain("options.chunks names depth, which the rows do not have (their dims: n)");
     const dataset = (id: string, values: number[]) =>
       new NdRecordBatch(
         { x: NdArray.from(new Float64Array(values), { dims: { n: values.length } }) },
@@ -229,7 +321,7 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
     expect([twice.code, twice.variable]).toEqual(["InvalidArgument", "x"]);
     expect(twice.message).toContain("several datasets");
     expect((await writeZarr(join(out.dir, "same.zarr"), [dataset("a", [1, 2]), dataset("a", [1, 2])])).chunks).toBe(1);
-    for (const name of ["o1.zarr", "o2.zarr", "o3.zarr", "o4.zarr", "o5.zarr"])
+    for (const name of ["o1.zarr", "o2.zarr", "o3.zarr", "o4.zarr", "o5.zarr", "o6.zarr"])
       expect(existsSync(join(out.dir, name)), name).toBe(false);
   });
 });

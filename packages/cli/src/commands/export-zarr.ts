@@ -1,26 +1,197 @@
-/** The Zarr side of `lance-nd export --format zarr` (CLI README, "Zarr"). */
+/**
+ * `lance-nd export --format zarr` (CLI README, "Zarr"): the selected rows
+ * streamed into a Zarr store, one row at a time in table order, each row's
+ * blocks written as the chunks they cover.
+ */
+import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { writeZarr } from "@lance-nd/zarr";
 import type { WriteZarrOptions } from "@lance-nd/zarr";
-import { columnDefaults } from "lance-nd";
-import type { NdTable } from "lance-nd";
+import { columnDefaults, scan } from "lance-nd";
+import type { Dataset, NdTable } from "lance-nd";
+import { droppedDims, type SelectionOptions } from "../args/selection.js";
+import { CliError } from "../errors.js";
+import { tableCfMode } from "./import-guard.js";
+import { cfOptions } from "./import-plan.js";
+import { selectedView, viewRows } from "./read-region.js";
+import { valueBytes } from "./import-zarr.js";
 import { zarrCall } from "./zarr-errors.js";
+import type { Io } from "../io.js";
+import { progressBar } from "../output/progress.js";
 
 /** The Zarr codecs `--compression` chooses from. */
 export type ZarrCompression = NonNullable<WriteZarrOptions["compression"]>;
 
+/** What `export --format zarr` takes from the command line. */
+export interface ZarrExportOptions extends SelectionOptions {
+  where?: string;
+  project?: string[];
+  compression?: { codec: string; level?: number };
+  zarrVersion: 2 | 3;
+  chunks?: ReadonlyMap<string, number>;
+}
+
+/** What an export wrote, for the summary. */
+export interface ExportSummary {
+  file: string;
+  format: "netcdf" | "zarr";
+  rows: number;
+  variables: string[];
+  grid: { name: string; size: number }[];
+  globalAttrs: string[];
+}
+
 /**
- * Writes `dataset` (values as stored: the export undid the table's CF mode)
- * as a Zarr store at `out`, cut into chunks by `options.chunks` (else one
- * chunk), with `options.compression`. A `ZarrError`
- * becomes a `CliError`; a failed write leaves `out` as it was.
+ * Writes the dataset that `options` select from `table` as a Zarr store at
+ * `out`, streaming: one table row (cut to the selection) in memory at a
+ * time, values as stored (the table's `--cf` decoding undone), without the
+ * `id` that import added; a progress bar on a terminal. Chunks: `options.chunks` along the dims it names,
+ * else the table's rows (see {@link rowChunks}). A `ZarrError` becomes a
+ * `CliError`; a failed write leaves `out` as it was.
  */
-export async function writeZarrStore(
+export async function exportZarr(
+  io: Io,
+  table: NdTable,
   out: string,
-  dataset: NdRecordBatch,
-  options: Pick<WriteZarrOptions, "version" | "chunks" | "compression">,
-): Promise<void> {
-  await zarrCall(() => writeZarr(out, dataset, options));
+  options: ZarrExportOptions,
+): Promise<ExportSummary> {
+  const compression = zarrCompression(options.compression) ?? (await tableZarrCompression(table));
+  const starts = await rowStarts(table, options.where);
+  const view = await selectedView(table, options.where, options);
+  const extents = await selectionExtents(view, options);
+  const unknown = [...(options.chunks?.keys() ?? [])].filter((dim) => !extents.has(dim));
+  if (unknown.length > 0) {
+    throw new CliError(
+      "InvalidArgument",
+      `--chunks names ${unknown.join(", ")}, which the exported dataset does not have (its dims: ${[...extents.keys()].join(", ")})`,
+    );
+  }
+  const chunks = { ...rowChunks(view, starts, extents), ...Object.fromEntries(options.chunks ?? []) };
+  const exported = view.variables.filter((v) => options.project?.includes(v.name) ?? true);
+  const totalBytes = exported.reduce(
+    (n, v) => n + v.dims.reduce((cells, d) => cells * (extents.get(d) ?? 1), 1) * valueBytes(v.type),
+    0,
+  );
+  const progress = progressBar(io, "export", totalBytes);
+  let globalAttrs: string[] = [];
+  async function* rows(): AsyncGenerator<NdRecordBatch> {
+    let bytesDone = 0;
+    let count = 0;
+    for await (const row of viewRows(view, options.project, options)) {
+      const attrs = new Map([...row.globalAttrs].filter(([key]) => key !== "id"));
+      if (count === 0) globalAttrs = [...attrs.keys()].filter((key) => key !== CHUNK_OFFSET);
+      yield row.withGlobalAttrs(attrs);
+      bytesDone += row.arrays().reduce((n, [, array]) => n + array.values.length * valueBytes(array.type), 0);
+      progress.update(bytesDone, ++count);
+    }
+  }
+  try {
+    const written = await zarrCall(() =>
+      writeZarr(out, rows(), {
+        version: options.zarrVersion,
+        chunks,
+        compression,
+        cf: cfOptions(tableCfMode(table)),
+      }),
+    );
+    return {
+      file: out,
+      format: "zarr",
+      rows: written.rows,
+      variables: [...written.arrays],
+      grid: written.dims.map((d) => ({ ...d })),
+      globalAttrs,
+    };
+  } finally {
+    progress.stop();
+  }
+}
+
+/** `--compression` for Zarr: none or zstd (a netCDF codec is `InvalidArgument`). */
+function zarrCompression(compression: ZarrExportOptions["compression"]): ZarrCompression | undefined {
+  if (compression === undefined || compression.codec === "none" || compression.codec === "zstd")
+    return compression as ZarrCompression | undefined;
+  throw new CliError(
+    "InvalidArgument",
+    `--compression ${compression.codec} does not go with --format zarr (netCDF: none, deflate or zstd; Zarr: none or zstd)`,
+  );
+}
+
+/**
+ * The `chunk_offset` of every row `where` selects, read from the global
+ * attributes alone. Rows of several datasets (different `id`s) are
+ * `InvalidArgument` naming them, with the `--where` that selects one.
+ */
+async function rowStarts(table: NdTable, where: string | undefined): Promise<number[][]> {
+  let rows = scan(table).project([]);
+  if (where !== undefined) rows = rows.filter(where);
+  const starts: number[][] = [];
+  const ids = new Set<string>();
+  for await (const row of rows) {
+    ids.add(String(row.globalAttr("id") ?? "?"));
+    const offset = row.globalAttr(CHUNK_OFFSET);
+    if (Array.isArray(offset)) starts.push(offset.map(Number));
+  }
+  if (ids.size > 1) {
+    const shown = [...ids].slice(0, 5);
+    throw new CliError(
+      "InvalidArgument",
+      `the rows ${where === undefined ? "of the table" : `--where ${where} selects`} hold ${ids.size} datasets (ids ${shown.join(", ")}); select one, e.g. --where "__global_attrs__.id = '${shown[0]}'"`,
+    );
+  }
+  return starts;
+}
+
+/**
+ * The chunk sizes that make one Zarr chunk of each table row: along every
+ * dim the selection keeps, the step between the rows' `starts` that occurs
+ * most (the whole dim when the rows are not cut along it), at most the
+ * selection's extent. Rows of other sizes, and rows a selection cuts, are
+ * written into these chunks in pieces.
+ */
+function rowChunks(
+  view: Dataset,
+  starts: readonly number[][],
+  extents: ReadonlyMap<string, number>,
+): Record<string, number> {
+  const chunks: Record<string, number> = {};
+  for (const [d, { name, size }] of view.dims.entries()) {
+    const extent = extents.get(name);
+    if (extent === undefined) continue;
+    const along = new Set(starts.filter((start) => start.length === view.dims.length).map((start) => start[d]!));
+    const step = mostCommonStep([...along].sort((a, b) => a - b)) ?? size;
+    chunks[name] = Math.max(1, Math.min(step, extent));
+  }
+  return chunks;
+}
+
+/** The most common gap between sorted distinct starts, `undefined` for fewer than two. */
+function mostCommonStep(starts: readonly number[]): number | undefined {
+  const counts = new Map<number, number>();
+  for (let i = 1; i < starts.length; i++) {
+    const gap = starts[i]! - starts[i - 1]!;
+    counts.set(gap, (counts.get(gap) ?? 0) + 1);
+  }
+  let best: number | undefined;
+  for (const [gap, count] of counts) if (best === undefined || count > counts.get(best)!) best = gap;
+  return best;
+}
+
+/**
+ * How many cells the selection keeps along each dim it keeps (a dim a
+ * single index or value picks is left out): a `--sel` dim's coordinate
+ * length within the selection, an `--isel` range's length, else the dim.
+ */
+async function selectionExtents(view: Dataset, options: SelectionOptions): Promise<Map<string, number>> {
+  const dropped = droppedDims(options);
+  const extents = new Map<string, number>();
+  for (const { name, size } of view.dims) {
+    if (dropped.has(name)) continue;
+    const range = options.isel?.get(name);
+    if (options.sel?.has(name)) extents.set(name, (await view.coord(name)).values.length);
+    else extents.set(name, Array.isArray(range) ? Math.max(0, Math.min(range[1], size) - range[0]) : size);
+  }
+  return extents;
 }
 
 /**

@@ -16,8 +16,8 @@ import { cfOptions } from "./import-plan.js";
 import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
 import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
-import { tableZarrCompression, writeZarrStore } from "./export-zarr.js";
-import type { ZarrCompression } from "./export-zarr.js";
+import { exportZarr } from "./export-zarr.js";
+import type { ExportSummary, ZarrCompression } from "./export-zarr.js";
 
 interface ExportOptions extends SelectionOptions {
   where?: string;
@@ -70,7 +70,7 @@ export function registerExport(program: Command, io: Io): void {
     )
     .option(
       "--chunks <dim=size,...>",
-      "HDF5 or Zarr chunk sizes, e.g. time=1,lat=90 (default: as imported; Zarr: one chunk)",
+      "HDF5 or Zarr chunk sizes, e.g. time=1,lat=90 (default: as imported; Zarr: one chunk per table row)",
       (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev),
     )
     .option("--branch <name>", BRANCH_HELP)
@@ -106,6 +106,10 @@ function parseExportCompression(text: string): WriteCompression | ZarrCompressio
 
 async function exportDataset(io: Io, uri: string, out: string, options: ExportOptions): Promise<void> {
   const table = await openTable(uri, options.version, options.branch);
+  if (options.format === "zarr") {
+    printSummary(io, options, await exportZarr(io, table, out, options));
+    return;
+  }
   const read = hasSelection(options)
     ? await readRegion(table, options.where, options.project, options)
     : await readDataset(table, options.where, options.project);
@@ -114,32 +118,25 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
   const rows = read.rows;
   const chunks = options.chunks === undefined ? {} : { chunks: Object.fromEntries(options.chunks) };
   const compression = options.compression;
-  if (compression?.codec === "deflate" && options.format === "zarr") {
-    throw new CliError(
-      "InvalidArgument",
-      "--compression deflate does not go with --format zarr (netCDF: none, deflate or zstd, Zarr: none or zstd)",
-    );
-  }
-  if (options.format === "zarr") {
-    const codec = (compression as ZarrCompression | undefined) ?? (await tableZarrCompression(table));
-    await writeZarrStore(out, dataset, { version: options.zarrVersion, ...chunks, compression: codec });
-  } else {
-    const storage = compression !== undefined || options.chunks !== undefined;
-    const format = options.format === "netcdf" ? (storage ? "netcdf4" : undefined) : options.format;
-    await writeNetcdf(out, dataset, {
-      ...(compression === undefined ? {} : { compression: compression as WriteCompression }),
-      ...chunks,
-      ...(format === undefined ? {} : { format }),
-    });
-  }
-  const summary = {
+  const storage = compression !== undefined || options.chunks !== undefined;
+  const format = options.format === "netcdf" ? (storage ? "netcdf4" : undefined) : options.format;
+  await writeNetcdf(out, dataset, {
+    ...(compression === undefined ? {} : { compression: compression as WriteCompression }),
+    ...chunks,
+    ...(format === undefined ? {} : { format }),
+  });
+  printSummary(io, options, {
     file: out,
     format: options.format,
     rows,
     variables: dataset.names(),
     grid: dataset.grid(),
     globalAttrs: [...dataset.globalAttrs.keys()],
-  };
+  });
+}
+
+function printSummary(io: Io, options: ExportOptions, summary: ExportSummary): void {
+  const { file: out, rows } = summary;
   if (options.json) printJson(io.stdout, summary);
   else {
     const grid = summary.grid.map((d) => `${d.name}=${d.size}`).join(", ");

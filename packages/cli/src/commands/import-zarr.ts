@@ -49,7 +49,7 @@ function plannable(type: DataType): DataType | undefined {
 }
 
 /** Bytes of one value, for progress (variable-width values count 8). */
-function valueBytes(type: DataType): number {
+export function valueBytes(type: DataType): number {
   if (DataType.isInt(type)) return type.bitWidth / 8;
   if (DataType.isFloat(type)) return 2 ** (type.precision + 1);
   if (DataType.isBool(type)) return 1;

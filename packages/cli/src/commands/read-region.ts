@@ -33,7 +33,16 @@ export async function* regionRows(
   options: SelectionOptions,
   limit = Infinity,
 ): AsyncGenerator<NdRecordBatch> {
-  const view = await selectedView(table, where, options);
+  yield* viewRows(await selectedView(table, where, options), names, options, limit);
+}
+
+/** The blocks of `view` (selected by `options`) as rows with their `chunk_offset`, like {@link regionRows}. */
+export async function* viewRows(
+  view: Dataset,
+  names: readonly string[] | undefined,
+  options: SelectionOptions,
+  limit = Infinity,
+): AsyncGenerator<NdRecordBatch> {
   const dropped = droppedDims(options);
   const kept = view.dims.map((d) => d.name).filter((name) => !dropped.has(name));
   let count = 0;

@@ -192,6 +192,42 @@ describe.skipIf(skip)("lance-nd import / export with Zarr stores", () => {
     expect(JSON.parse(python("xarray_same.py", join(stores, "cf.zarr"), out))).toEqual({ identical: true });
   });
 
+  it("nested groups: the root is refused naming its groups; a group's path imports it as xr.open_zarr(group=) shows", () => {
+    const root = join(stores, "nested.zarr");
+    const refused = cli(["import", root, join(dir, "nested.lance")]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toContain(
+      `its groups are ${root}/extra, ${root}/model, ${root}/model/run1, ${root}/surface`,
+    );
+    expect(existsSync(join(dir, "nested.lance"))).toBe(false);
+
+    for (const group of ["surface", "model/run1"]) {
+      const table = join(dir, `${group.replace("/", "-")}.lance`);
+      const run = cli(["import", join(root, ...group.split("/")), table, "--cf", "raw"]);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const [row] = scanJson(table);
+      expect(row!.globalAttrs.id).toBe(group.split("/").pop());
+      const view = expected[`nested.zarr/${group}`]!;
+      expect(Object.keys(row!.arrays).sort(), group).toEqual(Object.keys(view.variables).sort());
+      for (const [name, v] of Object.entries(view.variables))
+        expect(spelled(row!.arrays[name]!.values), `${group}/${name}`).toEqual(v.values);
+    }
+
+    const v3 = join(dir, "v3");
+    mkdirSync(v3);
+    python("v3_spec_stores.py", v3);
+    const deep = join(dir, "deep.lance");
+    expect(cli(["import", join(v3, "nested.zarr", "ocean", "deep"), deep, "--json"]).code).toBe(0);
+    const [row] = scanJson(deep);
+    expect([row!.globalAttrs.id, row!.globalAttrs.title, row!.arrays.salt!.values]).toEqual([
+      "deep",
+      "deep",
+      [35, 36, 37],
+    ]);
+  });
+
   it("the README's Zarr examples run as typed in bash (after the demo)", () => {
     const sandbox = join(dir, "readme");
     const bin = join(sandbox, ".bin");
