@@ -16,7 +16,7 @@ import { expectedRow, isDoomed, rowFor } from "./helpers/rows.js";
 const APPENDERS = Number(process.env.RELIABILITY_APPENDERS ?? "3");
 const ROUNDS = Number(process.env.RELIABILITY_ROUNDS ?? "12");
 const WIDEN_RUNS = Number(process.env.RELIABILITY_WIDEN_RUNS ?? "3");
-const REWRITE_RUNS = Number(process.env.RELIABILITY_REWRITE_RUNS ?? "2");
+const REWRITE_RUNS = Number(process.env.RELIABILITY_REWRITE_RUNS ?? "1");
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-concurrency-"));
 afterAll(() => {
   killChildren();
