@@ -11,6 +11,7 @@ export default defineConfig({
   test: {
     include: ["reliability/**/*.test.ts"],
     globalSetup: ["reliability/summary.ts"],
+    setupFiles: ["reliability/helpers/count-cases.ts"],
     env: { RELIABILITY_COUNTERS: COUNTERS_FILE, RELIABILITY_FUZZ_RUNS: "60", RUST_BACKTRACE: "0" },
     testTimeout: 300_000,
     hookTimeout: 120_000,

@@ -16,6 +16,7 @@ import { expectedRow, isDoomed, rowFor } from "./helpers/rows.js";
 const APPENDERS = Number(process.env.RELIABILITY_APPENDERS ?? "3");
 const ROUNDS = Number(process.env.RELIABILITY_ROUNDS ?? "12");
 const WIDEN_RUNS = Number(process.env.RELIABILITY_WIDEN_RUNS ?? "3");
+const REWRITE_RUNS = Number(process.env.RELIABILITY_REWRITE_RUNS ?? "1");
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-concurrency-"));
 afterAll(() => {
   killChildren();
@@ -37,10 +38,10 @@ async function statsById(uri: string, column: string): Promise<Map<string, unkno
   return stats;
 }
 
-type Role = "deleter" | "compactor" | "widener";
+type Role = "deleter" | "compactor" | "widener" | "rewriter" | "replacer";
 
 /** Runs the appenders and the `roles` on a new table, then checks every committed row, its values and stats. */
-async function scenario(name: string, roles: readonly Role[]): Promise<void> {
+async function scenario(name: string, roles: readonly Role[], targetFragmentBytes?: number): Promise<void> {
   const uri = join(dir, `${name}.lance`);
   await write(uri, ["seed-1", "seed-2"].map(rowFor), { stats: true });
   const stop = join(dir, `${name}.stop`);
@@ -54,6 +55,7 @@ async function scenario(name: string, roles: readonly Role[]): Promise<void> {
         writer: `p${i}`,
         log: join(dir, `${name}-p${i}.log`),
         seed: 11 + i,
+        ...(targetFragmentBytes === undefined ? {} : { targetFragmentBytes }),
       }),
     );
   const others = roles.map((role, i) =>
@@ -82,6 +84,8 @@ async function scenario(name: string, roles: readonly Role[]): Promise<void> {
   const committed = new Set(["seed-1", "seed-2"]);
   for (let i = 0; i < APPENDERS; i++)
     for (const [, id] of logLines(readFileSync(join(dir, `${name}-p${i}.log`), "utf8"))) committed.add(id);
+  const replacerLog = join(dir, `${name}-replacer.log`);
+  if (existsSync(replacerLog)) for (const [, id] of logLines(readFileSync(replacerLog, "utf8"))) committed.add(id);
   const compactorLog = join(dir, `${name}-compactor.log`);
   if (existsSync(compactorLog)) {
     const raced = readFileSync(compactorLog, "utf8")
@@ -126,5 +130,23 @@ describe(`${APPENDERS} appender processes x ${ROUNDS} rounds at the same time as
   // runs; now it must hold in every one.
   it(`with a widener too, ${WIDEN_RUNS} runs: every committed row once, with its values and stats`, async () => {
     for (let run = 0; run < WIDEN_RUNS; run++) await scenario(`widen-${run}`, ["deleter", "compactor", "widener"]);
+  });
+
+  // The rewrite path of widen (packages/lance-nd/README.md, "Widen and
+  // concurrent appends"): its overwrite replaces what others committed since
+  // it read the table, and it replays those commits by stable row id. The
+  // appenders' NdWriter makes one add per group here: a writer whose adds
+  // straddle a rewrite cannot find its earlier rows by version (README.md,
+  // "Commit ledger") and says so with RollbackIncompleteError.
+  it(`with a rewriter (a widen across kinds, one overwrite of the table), ${REWRITE_RUNS} runs: every committed row once`, async () => {
+    for (let run = 0; run < REWRITE_RUNS; run++)
+      await scenario(`rewrite-${run}`, ["deleter", "compactor", "rewriter"], 128 * 1024 * 1024);
+  });
+
+  // The commit ledger's replace (README.md, "Commit ledger"): append at v,
+  // then delete the replaced rows created before v, with appends, deletes,
+  // compactions and an in-place widen from other processes.
+  it("with a replacer and a widener: every replaced row once, with its values and stats", async () => {
+    await scenario("replace", ["deleter", "compactor", "widener", "replacer"]);
   });
 });

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 export const COUNTERS_FILE = join(import.meta.dirname, "..", ".tmp", "reliability-counters.jsonl");
 
 const LABELS: Record<string, string> = {
+  cases: "test cases run",
   badInputs: "bad inputs rejected with a typed error",
   decodeCases: "corrupted Arrow inputs decoded without a crash or hang",
   fuzzSteps: "model fuzz steps checked against a scan",

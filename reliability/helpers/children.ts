@@ -10,6 +10,8 @@ const running = new Set<ChildProcess>();
 export interface Child {
   process: ChildProcess;
   ready: Promise<void>;
+  /** Resolves when the child printed the line `line` (rejects when it exits first). */
+  printed(line: string): Promise<void>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
@@ -41,18 +43,30 @@ export function startChild(script: string, args: unknown): Child {
       resolve({ code, signal, stderr });
     });
   });
-  const ready = new Promise<void>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes("ready\n")) resolve();
-    });
-    void exited.then(({ code, stderr: err }) =>
-      reject(new Error(`child ${script} exited (${code}) before it was ready: ${err}`)),
-    );
+  let out = "";
+  const waiting = new Set<() => void>();
+  child.stdout!.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const check of waiting) check();
   });
-  ready.catch(() => undefined);
-  return { process: child, ready, exited };
+  const printed = (line: string): Promise<void> => {
+    const wait = new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!out.split("\n").slice(0, -1).includes(line)) return;
+        waiting.delete(check);
+        resolve();
+      };
+      waiting.add(check);
+      check();
+      void exited.then(({ code, stderr: err }) =>
+        reject(new Error(`child ${script} exited (${code}) before it printed "${line}": ${err}`)),
+      );
+    });
+    wait.catch(() => undefined);
+    return wait;
+  };
+  const ready = printed("ready");
+  return { process: child, ready, printed, exited };
 }
 
 /** Kills (SIGKILL) the children this process started that still run, e.g. after a test timed out. */

@@ -5,6 +5,7 @@ import { appendFileSync } from "node:fs";
 
 /** What the suite counts. */
 export type Counter =
+  | "cases" // test cases run
   | "badInputs" // bad inputs tried, each rejected with its typed error
   | "fuzzSteps" // model fuzz steps checked against a scan
   | "decodeCases" // corrupted Arrow inputs given to decode

@@ -13,6 +13,15 @@
  * replaced everything). When the undo cannot complete, the error is a
  * {@link RollbackIncompleteError} naming what is left and the one command
  * that undoes it.
+ *
+ * An operation whose last commit removes rows its appends replace
+ * (`replaceRows`, `import --mode replace`: append at version v, then delete
+ * the replaced rows created before v) is settled once that delete lands:
+ * nothing is undone after it, since undoing the append would then leave
+ * neither copy. A reader sees both copies between the two commits, never
+ * none; a process killed between them leaves both, and the next replace of
+ * the same rows clears them (its delete takes every copy created before its
+ * own append).
  */
 import type { LanceNdError } from "./errors.js";
 import { dropTable, type LanceTable } from "./lance/table-open.js";
@@ -44,6 +53,8 @@ export class CommitLedger {
   #stableRowIds: boolean | undefined;
   /** Rows created before the first recorded append, counted then (a rewrite of the table leaves none). */
   #olderRows = 0;
+  /** The operation's last commit landed: nothing is undone any more. */
+  #settled = false;
 
   /**
    * A ledger of an operation on the table at `uri`. `replacedVersion` is,
@@ -58,6 +69,15 @@ export class CommitLedger {
   /** The versions of the appends recorded so far, in commit order. */
   get versions(): readonly number[] {
     return this.#appends.map((a) => a.version);
+  }
+
+  /**
+   * Records that the operation's last commit landed (e.g. the delete of the
+   * rows a replace's appends replace): a later {@link rollBack} undoes
+   * nothing, since the operation's commits are all in.
+   */
+  settle(): void {
+    this.#settled = true;
   }
 
   /** Records that the operation created (or overwrote) the table. */
@@ -92,7 +112,7 @@ export class CommitLedger {
    * row ids, or a rewrite re-created the rows of earlier appends.
    */
   async rollBack(table: LanceTable, operationError?: unknown): Promise<RollbackOutcome> {
-    if (this.#appends.length === 0) return "nothing";
+    if (this.#appends.length === 0 || this.#settled) return "nothing";
     this.#branch = table.branch;
     try {
       if (this.#replacedVersion !== undefined) return await this.#restoreReplaced(table, operationError);

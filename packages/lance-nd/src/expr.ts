@@ -6,6 +6,7 @@ import { GLOBAL_ATTRS_COLUMN } from "@lance-nd/nd-arrow";
 import { quoteFieldPath, sqlStringLiteral } from "@lance-nd/format";
 import { statsColumnName } from "@lance-nd/stats";
 import { LanceNdError } from "./errors.js";
+import { type ChainOp, type ExprNode, renderTree } from "./expr-tree.js";
 
 /**
  * A literal of a filter: a string (quoted, `'` doubled), a finite number, a
@@ -21,21 +22,20 @@ export type Literal = string | number | bigint | boolean | Date | null;
  * and {@link Expr.not}; pass it to `scan(table).filterExpr(expr)` or
  * `deleteRows(table, expr)`. `String(expr)` is its SQL.
  *
- * A chain of `.and()` (or of `.or()`) is kept as one list of terms and
- * rendered as a balanced tree, so its parentheses nest about log2(terms)
- * deep: Lance's SQL parser stops at about 50 levels, which a chain of one
- * level per operator reached at 48 terms (README, "filter, filterExpr,
- * lanceFilter").
+ * Any tree of `and`, `or` and `not` works up to a depth Lance's SQL parser
+ * takes (it stops near 50 levels): chains of one operator are one flat list,
+ * `not` is pushed down to the comparisons, and deep alternations of `and`
+ * and `or` are rewritten into an equivalent shallow form (expr-tree.ts;
+ * README, "filter, filterExpr, lanceFilter"). `toSql` throws `InvalidInput`
+ * naming the limit for a tree that still nests too deep.
  */
 export class Expr {
-  readonly #sql: string;
-  readonly #chain: Chain | undefined;
+  readonly #node: ExprNode;
   #rendered: string | undefined;
 
   /** @internal Use {@link col} and {@link stat}. */
-  constructor(sql: string, chain?: Chain) {
-    this.#sql = sql;
-    this.#chain = chain;
+  constructor(sql: string | ExprNode) {
+    this.#node = typeof sql === "string" ? { kind: "leaf", sql } : sql;
   }
 
   /** Both hold. */
@@ -50,12 +50,17 @@ export class Expr {
 
   /** The negation. Note SQL's three values: `NOT (x = 1)` does not match a row where `x` is null. */
   not(): Expr {
-    return new Expr(`NOT (${this.toSql()})`);
+    return new Expr({ kind: "not", of: this.#node });
   }
 
-  /** The Lance SQL of the expression. */
+  /**
+   * The Lance SQL of the expression.
+   *
+   * @throws LanceNdError `InvalidInput` when the expression nests deeper than
+   * Lance's SQL parser takes, even after rewriting (MAX_FILTER_NESTING levels).
+   */
   toSql(): string {
-    this.#rendered ??= this.#chain === undefined ? this.#sql : renderChain(this.#chain);
+    this.#rendered ??= renderTree(this.#node);
     return this.#rendered;
   }
 
@@ -66,43 +71,42 @@ export class Expr {
 
   /** `this op other`, extending this chain when it is a chain of `op` (AND and OR are associative, also with SQL's nulls). */
   #join(op: ChainOp, other: Expr): Expr {
-    const left = this.#chain?.op === op ? this.#chain : startChain(op, this.toSql());
-    const right = other.#chain?.op === op ? other.#chain.terms.slice(0, other.#chain.length) : [other.toSql()];
-    return new Expr("", extendChain(left, right));
+    const left = this.#node.kind === "chain" && this.#node.op === op ? this.#node : startChain(op, this.#node);
+    const right = other.#node.kind === "chain" && other.#node.op === op ? chainTerms(other.#node) : [other.#node];
+    return new Expr(extendChain(left, right));
   }
 }
 
-type ChainOp = "AND" | "OR";
-
 /**
- * Terms joined by one operator. `terms` is shared by the chains grown from
- * one another: a chain owns its first `length` terms and appends in place
- * when it is the longest, so n chained calls cost O(n), not O(n^2).
+ * A chain node whose `terms` may be shared by the chains grown from one
+ * another: a chain owns its first `length` terms and appends in place when
+ * it is the longest, so n chained calls cost O(n), not O(n^2).
  */
 interface Chain {
+  readonly kind: "chain";
   readonly op: ChainOp;
-  readonly terms: string[];
+  readonly terms: ExprNode[];
   readonly length: number;
 }
 
-function startChain(op: ChainOp, sql: string): Chain {
-  return { op, terms: [sql], length: 1 };
+function startChain(op: ChainOp, node: ExprNode): Chain {
+  return { kind: "chain", op, terms: [node], length: 1 };
 }
 
-function extendChain(chain: Chain, more: readonly string[]): Chain {
-  const terms = chain.terms.length === chain.length ? chain.terms : chain.terms.slice(0, chain.length);
+type ChainNode = Extract<ExprNode, { kind: "chain" }>;
+
+/** The terms a chain node owns. */
+function chainTerms(node: ChainNode): readonly ExprNode[] {
+  const length = node.length ?? node.terms.length;
+  return length === node.terms.length ? node.terms : node.terms.slice(0, length);
+}
+
+function extendChain(chain: ChainNode, more: readonly ExprNode[]): Chain {
+  const owned = chain.length ?? chain.terms.length;
+  // Only the chain that owns the whole array appends in place; the others copy their part.
+  const terms = chain.terms.length === owned ? (chain.terms as ExprNode[]) : chain.terms.slice(0, owned);
   terms.push(...more);
-  return { op: chain.op, terms, length: terms.length };
-}
-
-/** The terms of a chain as a balanced tree: `((a) AND (b)) AND ((c) AND (d))`. */
-function renderChain({ op, terms, length }: Chain): string {
-  const render = (from: number, to: number): string => {
-    if (to - from === 1) return terms[from]!;
-    const middle = (from + to) >> 1;
-    return `(${render(from, middle)}) ${op} (${render(middle, to)})`;
-  };
-  return render(0, length);
+  return { kind: "chain", op: chain.op, terms, length: terms.length };
 }
 
 /**

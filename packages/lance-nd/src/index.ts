@@ -16,7 +16,8 @@
  */
 export { isLanceNdError, LanceNdError, type LanceNdErrorCode, type LanceNdErrorContext } from "./errors.js";
 export { open, NdTable, type OpenOptions } from "./table.js";
-export { write, append, replaceRows, type NdRows } from "./write.js";
+export { write, append, type NdRows } from "./write.js";
+export { replaceRows } from "./replace-rows.js";
 export { NdWriter } from "./writer.js";
 export { RollbackIncompleteError, type LeftBehind } from "./rollback-error.js";
 export type { WriteOptions, AppendOptions, WriteMode } from "./options.js";

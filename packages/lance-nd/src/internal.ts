@@ -12,3 +12,4 @@ export { countRows, scanRows, tableBytes, takeRows, type ScanRowsOptions } from 
 export { checkoutVersion, currentVersion } from "./lance/table-versions.js";
 export { appendRows } from "./lance/table-write.js";
 export { fromSdkBatch, sdkArrow, toSdkTable } from "./lance/arrow-bridge.js";
+export { replaceRowsWith, type ReplaceHooks } from "./replace-rows.js";

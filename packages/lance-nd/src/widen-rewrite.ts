@@ -18,12 +18,11 @@ import {
   type Field,
   type Schema,
 } from "apache-arrow";
-import { LanceNdError } from "./errors.js";
 import { overwriteTable, type LanceTable } from "./lance/table-open.js";
 import { sdkCall } from "./lance/sdk-call.js";
-import { countRows, readTableSchema, scanRows } from "./lance/table-read.js";
-import { checkoutVersion, currentVersion } from "./lance/table-versions.js";
-import { appendRows } from "./lance/table-write.js";
+import { scanRows } from "./lance/table-read.js";
+import { currentVersion } from "./lance/table-versions.js";
+import { collectRowIds, replayOverwritten } from "./widen-window.js";
 
 /**
  * Writes every row of the table again with the variable of `widening` cast
@@ -35,53 +34,25 @@ import { appendRows } from "./lance/table-write.js";
  * rows are held in memory at once. Returns the new version.
  *
  * Lance lets an overwrite replace whatever was committed after the rows
- * were read (measured: SDK 0.39 reports no conflict). Rows that other
- * writers appended in that window are therefore appended again, cast, in
- * one more commit. Any other commit in the window (a delete, a schema
- * change) cannot be replayed: `CommitConflict` then names the versions,
- * which stay readable (`checkout`, `restore`).
+ * were read (measured: SDK 0.39 reports no conflict). Those commits are
+ * replayed after it by stable row id (widen-window.ts): the rows they
+ * deleted are deleted again, the rows they appended appended again, cast.
  *
- * @throws LanceNdError `CommitConflict` for overwritten commits that were not plain appends.
+ * @throws LanceNdError `CommitConflict` (retryable) when a commit in that
+ * window changed the schema: the rewrite is undone first.
  */
 export async function rewriteWidened(table: LanceTable, schema: Schema, widening: Widening): Promise<number> {
   const read = await currentVersion(table);
+  const cast = (batch: RecordBatch) => castBatch(batch, schema, widening);
   const rows: RecordBatch[] = [];
-  for await (const batch of scanRows(table, { version: read })) rows.push(castBatch(batch, schema, widening));
+  const readIds: bigint[] = [];
+  for await (const batch of scanRows(table, { version: read, withRowId: true })) {
+    collectRowIds(batch, readIds);
+    rows.push(cast(batch));
+  }
   const version = await overwriteTable(table, schema, rows);
   await sdkCall({ uri: table.uri, op: "refresh" }, () => table.sdk.checkoutLatest());
-  return version === read + 1 ? version : reappendOverwritten(table, schema, widening, read, version);
-}
-
-/** Appends again the rows that versions `read` + 1 .. `overwrite` - 1 appended and the overwrite dropped. */
-async function reappendOverwritten(
-  table: LanceTable,
-  schema: Schema,
-  widening: Widening,
-  read: number,
-  overwrite: number,
-): Promise<number> {
-  const last = overwrite - 1;
-  const versions = `versions ${read + 1}..${last}`;
-  const view = await checkoutVersion(table, last);
-  const before = await checkoutVersion(table, read);
-  try {
-    const added = (await countRows(view)) - (await countRows(before));
-    const filter = `_row_created_at_version > ${read}`;
-    const sameSchema = (await readTableSchema(view)).fields.length === (await readTableSchema(before)).fields.length;
-    if (!sameSchema || added < 0 || (await countRows(view, filter)) !== added) {
-      throw new LanceNdError(
-        "CommitConflict",
-        `widen: the rewrite of the table (version ${overwrite}) replaced ${versions}, which other writers committed meanwhile and which were not plain appends; they stay readable (checkout, restore ${last})`,
-        { uri: table.uri, column: widening.column },
-      );
-    }
-    const rows: RecordBatch[] = [];
-    for await (const batch of scanRows(view, { filter })) rows.push(castBatch(batch, schema, widening));
-    return await appendRows(table, rows);
-  } finally {
-    view.sdk.close();
-    before.sdk.close();
-  }
+  return version === read + 1 ? version : replayOverwritten(table, schema, read, version, readIds, cast);
 }
 
 /** One scanned batch under the widened schema: the variable's values and stats cast, other columns as they are. */

@@ -26,16 +26,19 @@ import { rewriteWidened } from "./widen-rewrite.js";
  * the table is read, cast and written again as ONE new version (a Lance
  * overwrite): it costs a full read and write of the table and holds all rows
  * in memory; the rows get new row ids and creation versions; earlier
- * versions stay readable through `checkout`. Rows that other writers
- * append while a rewrite runs are appended again after it; another commit
- * in that window fails the widen with `CommitConflict`. An in-place widen
+ * versions stay readable through `checkout`. What other writers commit
+ * while a rewrite runs is replayed after it by stable row id (deletes and
+ * appends; widen-window.ts); a schema change in that window undoes the
+ * rewrite and fails the widen with a retryable `CommitConflict`. Each
+ * commit of a widen leaves a readable table with every committed row, so
+ * the commit ledger does not undo a widen (README.md, Widen). An in-place widen
  * that a concurrent commit preempts starts again on the latest version, up
  * to 10 times. Within one process, appends wait for a widen.
  *
  * @throws LanceNdError `SchemaMismatch` for a type that does not hold each
  * old value (nothing changes); `InvalidInput` for an unknown variable or a
  * read-only view; `CommitConflict` after 10 preempted tries, or when a
- * rewrite replaced a concurrent commit that was not a plain append.
+ * rewrite replaced a concurrent schema change (retryable: run it again).
  * @example
  * await widen(table, "sst", new Float64());
  */

@@ -1,8 +1,6 @@
 /** `write` and `append`: a stream of nd record batches into a table, as one call. */
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { isLanceNdError, LanceNdError } from "./errors.js";
-import { Expr } from "./expr.js";
-import { deleteRows } from "./maintenance.js";
 import type { AppendOptions, WriteOptions } from "./options.js";
 import { RollbackIncompleteError } from "./rollback-error.js";
 import type { NdTable } from "./table.js";
@@ -50,43 +48,13 @@ export async function append(table: NdTable, rows: NdRows, options: AppendOption
 }
 
 /**
- * Appends `rows` to `table`, then deletes the rows that matched
- * `predicate` before the call (the rows the new ones replace, e.g. the rows
- * of one source file: `import --mode replace`), as ONE operation of the
- * commit ledger (README.md, "Commit ledger"): when the delete fails, the
- * appended rows are removed again; the new rows are never deleted (the
- * delete is limited to `_row_created_at_version` at most the version the
- * call started from). Returns the table and the rows deleted.
- *
- * @throws LanceNdError as {@link append}; `InvalidInput` for a bad predicate
- * or a table without stable row ids (not created by lance-nd's write).
- * @example
- * await replaceRows(table, rows, col("__global_attrs__.source").eq("sst-2000.nc"));
+ * @internal Writes `rows` with `writer` and finishes it, running `last` (the
+ * operation's last step, e.g. `replaceRows`'s delete) after the last add;
+ * on failure the writer's commits are undone (the commit ledger) and the
+ * error that made the call fail is thrown, or the `RollbackIncompleteError`
+ * of an undo that could not complete.
  */
-export async function replaceRows(
-  table: NdTable,
-  rows: NdRows,
-  predicate: string | Expr,
-  options: AppendOptions = {},
-): Promise<{ table: NdTable; deleted: number }> {
-  const writer = await NdWriter.append(table, options);
-  const before = await table.version();
-  const sql = predicate instanceof Expr ? predicate.toSql() : predicate;
-  const { result } = await writeAll(writer, rows, async (written, versions) => {
-    // Without stable row ids every row reads _row_created_at_version 1.
-    if (versions.length > 0 && (await written.countRows(`_row_created_at_version > ${before}`)) === 0) {
-      throw new LanceNdError(
-        "InvalidInput",
-        "replaceRows needs stable row ids (a table created by lance-nd's write) to tell the new rows from the old",
-        { uri: table.uri },
-      );
-    }
-    return (await deleteRows(written, `(${sql}) AND _row_created_at_version <= ${before}`)).deleted;
-  });
-  return { table, deleted: result ?? 0 };
-}
-
-async function writeAll<T = undefined>(
+export async function writeAll<T = undefined>(
   writer: NdWriter,
   rows: NdRows,
   last?: (table: NdTable, versions: readonly number[]) => Promise<T>,

@@ -228,6 +228,8 @@ export class NdWriter {
       this.#state.throwIfFailed();
       const table = this.#table!;
       const result = await this.#state.guard(() => step(table, this.#ledger.versions));
+      // Every commit of the operation landed: a failure from here on undoes nothing (commit-ledger.ts).
+      this.#ledger.settle();
       this.#state.end("finished");
       await table.refresh();
       this.#endSpan();

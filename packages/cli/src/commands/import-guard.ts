@@ -1,11 +1,10 @@
 /**
  * What keeps a re-import safe: the CF mode a table was created with, the ids
- * already in it, replacing a dataset's old rows, and a failed create that
- * leaves no folder behind (CLI README, "Importing again").
+ * already in it, and a failed create that leaves no folder behind (CLI README, "Importing again").
  */
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { col, deleteRows, scan } from "lance-nd";
+import { col, scan } from "lance-nd";
 import type { NdTable } from "lance-nd";
 import { CliError } from "../errors.js";
 import type { CfMode } from "./import-plan.js";
@@ -41,25 +40,6 @@ export async function existingIds(table: NdTable, ids: readonly string[]): Promi
     if (typeof id === "string") found.add(id);
   }
   return ids.filter((id) => found.has(id));
-}
-
-/**
- * The second commit of `--mode replace`: deletes the rows with these ids
- * that an earlier version than `version` (the append) created.
- */
-export async function deleteOlderRows(table: NdTable, ids: readonly string[], version: number): Promise<number> {
-  const older = col("__global_attrs__.id")
-    .isIn([...ids])
-    .and(col("_row_created_at_version").lt(version));
-  try {
-    return (await deleteRows(table, older)).deleted;
-  } catch (cause) {
-    throw new CliError(
-      "WriteFailed",
-      `${table.uri}: the new rows of ${ids.join(", ")} are in (version ${version}) but the old ones could not be deleted; run the same import with --mode replace again to clear them`,
-      { cause },
-    );
-  }
 }
 
 /**

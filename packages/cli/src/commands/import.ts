@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { CASTING_MODES, type CastingMode } from "@lance-nd/format";
 import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { NdWriter } from "lance-nd";
+import { append, col, replaceRows, write } from "lance-nd";
 import type { NdTable, WriteOptions } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { parseCompression } from "../args/column-options.js";
@@ -15,7 +15,7 @@ import { printJson, println, warn } from "../io.js";
 import { formatBytes } from "../output/disk-size.js";
 import { progressBar } from "../output/progress.js";
 import { failing } from "../report.js";
-import { CF_MODE_KEY, checkCfMode, deleteOlderRows, existingIds, removingNewFolder } from "./import-guard.js";
+import { CF_MODE_KEY, checkCfMode, existingIds, removingNewFolder } from "./import-guard.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
 import type { CfMode } from "./import-plan.js";
@@ -166,25 +166,15 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
       writeParallelism: 2,
       ...(options.compression === undefined ? {} : { columnDefaults: { compression: options.compression } }),
     };
-    const creates = options.mode === "create" || options.mode === "overwrite";
-    const writer = creates
-      ? await NdWriter.create(uri, {
-          ...writeOptions,
-          mode: options.mode as "create" | "overwrite",
-          stats: options.stats,
-          schemaMetadata: { [CF_MODE_KEY]: options.cf },
-        })
-      : await NdWriter.append(table!, writeOptions);
     let rows = 0;
     let bytesDone = 0;
     const variables = new Set<string>();
-    try {
-      for (let i = 0; i < files.length; i++) {
-        const file = files[i]!;
+    // One row at a time from every file, with progress: the write streams them (README, "Streaming").
+    async function* fileRows(): AsyncGenerator<NdRecordBatch> {
+      for (const [i, file] of files.entries()) {
         const perRow = file.bytes / file.rowCount;
         for await (const raw of file.rows()) {
-          const row = applyPlan(raw, plan, file.rowCf, options.casting);
-          await writer.write(withId(row, ids[i]!));
+          yield withId(applyPlan(raw, plan, file.rowCf, options.casting), ids[i]!);
           rows++;
           bytesDone += perRow;
           progress.update(Math.round(bytesDone), rows);
@@ -192,15 +182,23 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
         for (const v of file.variables) variables.add(v.name);
         await file.close();
       }
-    } catch (err) {
-      progress.stop();
-      await writer.abort();
-      throw err;
     }
-    const written = await writer.finish();
-    progress.stop();
-    const version = await written.version();
-    const replaced = options.mode === "replace" ? await deleteOlderRows(written, ids, version) : 0;
+    let written: NdTable;
+    let replaced = 0;
+    try {
+      if (options.mode === "replace") {
+        // Two commits of one commit-ledger operation: append at v, then delete these ids' rows created before v.
+        const id = col("__global_attrs__.id").isIn(ids);
+        ({ table: written, deleted: replaced } = await replaceRows(table!, fileRows(), id, writeOptions));
+      } else if (options.mode === "append") {
+        written = await append(table!, fileRows(), writeOptions);
+      } else {
+        const createOptions = { stats: options.stats, schemaMetadata: { [CF_MODE_KEY]: options.cf } };
+        written = await write(uri, fileRows(), { ...writeOptions, ...createOptions, mode: options.mode });
+      }
+    } finally {
+      progress.stop();
+    }
     const seconds = (performance.now() - started) / 1000;
     const summary = {
       table: uri,
