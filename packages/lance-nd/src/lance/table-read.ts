@@ -109,3 +109,24 @@ export async function takeRows(
   const batches = await sdkCall({ uri: table.uri, op: "take" }, () => query.toArrow());
   return batches.batches.map(fromSdkBatch);
 }
+
+/**
+ * Reads the rows at the given offsets (positions in the table's version,
+ * after deletions) in one call: the rows of an unfiltered read without a
+ * `_rowid` lookup first. The rows come back in ascending offset order;
+ * offsets past the end are skipped. Offsets move on any delete, so take them
+ * from a handle pinned to one version.
+ *
+ * @throws LanceNdError `InvalidInput` for an unknown column.
+ */
+export async function takeOffsets(
+  table: LanceTable,
+  offsets: readonly number[],
+  columns?: readonly string[],
+): Promise<RecordBatch[]> {
+  if (offsets.length === 0) return [];
+  let query = table.sdk.takeOffsets([...offsets]);
+  if (columns !== undefined) query = query.select([...columns]);
+  const batches = await sdkCall({ uri: table.uri, op: "take" }, () => query.toArrow());
+  return batches.batches.map(fromSdkBatch);
+}
