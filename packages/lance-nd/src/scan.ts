@@ -33,6 +33,9 @@ interface ScanSettings {
   decodeParallelism: number;
 }
 
+/** Makes a scan; set by {@link NdScan}'s static block, so that only {@link scan} starts one. */
+let startScan: (table: NdTable, settings: ScanSettings) => NdScan;
+
 /**
  * A scan of a table, built by {@link scan}. Each method returns a new scan;
  * iterate it (`for await`) or call {@link NdScan.toArray}. Each item is one
@@ -47,10 +50,14 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
   readonly #table: NdTable;
   readonly #settings: ScanSettings;
 
-  /** @internal Use {@link scan}. */
-  constructor(table: NdTable, settings: ScanSettings) {
+  /** Start a scan with {@link scan}; the constructor is private. */
+  private constructor(table: NdTable, settings: ScanSettings) {
     this.#table = table;
     this.#settings = settings;
+  }
+
+  static {
+    startScan = (table, settings) => new NdScan(table, settings);
   }
 
   /** Reads only these variables (whole arrays, not nested fields); `[]` reads only the global attributes. */
@@ -217,7 +224,7 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
  */
 export function scan(table: NdTable): NdScan {
   checkTable(table, "scan");
-  return new NdScan(table, {
+  return startScan(table, {
     projection: undefined,
     conditions: [],
     limit: undefined,
