@@ -48,6 +48,15 @@ export function ndBatch(data: OceanData, codec: Codec, stats: boolean): RecordBa
   return encodeRows(batches, schema);
 }
 
+/**
+ * Raw lancedb's reads of a table another contestant wrote (`<dir>/<name>.lance`):
+ * lance-nd's own table, to tell lance-nd's work from the shape of its table
+ * (fragments, encoding). Opened on a default connection, as raw users do.
+ */
+export async function rawReaderOf(dir: string, name: string): Promise<Written> {
+  return reader(await (await lancedb.connect(dir)).openTable(name), dir);
+}
+
 function reader(table: lancedb.Table, dir: string): Written {
   const take = async (filter: string): Promise<ReadSum> => {
     const found = await table.query().select(["__global_attrs__"]).where(filter).withRowId().toArrow();

@@ -38,3 +38,15 @@ export function check(what: string, actual: number, expected: number): void {
   const scale = Math.max(1, Math.abs(expected));
   if (!(Math.abs(actual - expected) <= 1e-9 * scale)) throw new Error(`${what}: got ${actual}, expected ${expected}`);
 }
+
+/** The peak RSS of this process so far in bytes (Linux VmHWM; NaN where /proc is missing). */
+export function peakRss(): number {
+  const status = fs.existsSync("/proc/self/status") ? fs.readFileSync("/proc/self/status", "utf8") : "";
+  const match = /VmHWM:\s+(\d+)/.exec(status);
+  return match === null ? Number.NaN : Number(match[1]) * 1024;
+}
+
+/** Resets the kernel's peak RSS of this process to its current RSS (Linux). */
+export function resetPeak(): void {
+  fs.writeFileSync("/proc/self/clear_refs", "5");
+}

@@ -17,12 +17,20 @@ import { parseArgs } from "node:util";
 import { CODECS, type Codec, type Contestant, type Written } from "./contestant.js";
 import { files } from "./files.js";
 import { lanceNd } from "./lance-nd.js";
-import { rawLancedb } from "./lancedb.js";
-import { best, check } from "./measure.js";
+import { rawLancedb, rawReaderOf } from "./lancedb.js";
+import { best, check, peakRss } from "./measure.js";
 import { CHUNK_TIMES, LAT, LON, oceanData, sumOf, type OceanData } from "./ocean-data.js";
 import { profileLanceNd } from "./profile.js";
 import { formatRegions, measureRegions } from "./regions.js";
-import { checkTargets, formatMarkdown, formatReport, type Report, type Result } from "./report.js";
+import {
+  SAME_TABLE,
+  checkTargets,
+  formatMarkdown,
+  formatReport,
+  type Report,
+  type Result,
+  type SameTable,
+} from "./report.js";
 import { benchScale } from "./scale.js";
 import { benchVariables } from "./variables.js";
 import { benchWriters } from "./writers.js";
@@ -40,6 +48,7 @@ async function main(): Promise<void> {
       variables: { type: "boolean" },
       scale: { type: "string" },
       writers: { type: "boolean" },
+      codec: { type: "string", multiple: true },
     },
   });
   if (values.variables === true) return benchVariables(Number(values.reps));
@@ -53,10 +62,14 @@ async function main(): Promise<void> {
   const reps = Number(values.reps);
   if (!SIZES.includes(sizeMiB)) throw new Error(`--size takes ${SIZES.join(", ")} (MiB), got ${values.size}`);
   if (!Number.isInteger(reps) || reps < 1) throw new Error(`--reps takes a positive integer, got ${values.reps}`);
+  const codecs = values.codec ?? [...CODECS];
+  const unknown = codecs.find((c) => !CODECS.includes(c as Codec));
+  if (unknown !== undefined) throw new Error(`--codec takes ${CODECS.join(", ")}, got ${unknown}`);
   const command = [
     "npx --yes pnpm@12.21.0 bench",
     ...(sizeMiB === 32 ? [] : [`--size ${sizeMiB}`]),
     ...(reps === 3 ? [] : [`--reps ${reps}`]),
+    ...(values.codec === undefined ? [] : codecs.map((c) => `--codec ${c}`)),
   ].join(" ");
   const data = oceanData(sizeMiB);
   const loadStart = os.loadavg()[0]!;
@@ -69,8 +82,11 @@ async function main(): Promise<void> {
       sumMs: await best(reps, async () => sumOf(data.sst), { warm: true }),
     };
     const results: Result[] = [];
-    for (const codec of CODECS) {
-      for (const result of await measureCodec(codec, data, reps, tmp)) {
+    const sameTable: SameTable[] = [];
+    for (const codec of codecs as Codec[]) {
+      const measured = await measureCodec(codec, data, reps, tmp);
+      sameTable.push(measured.sameTable);
+      for (const result of measured.results) {
         console.log(
           `  ${result.contestant} ${codec}: write ${result.writeMs.toFixed(0)} ms, scan ${result.scanMs.toFixed(0)} ms, chunk ${result.chunkMs.toFixed(1)} ms`,
         );
@@ -79,7 +95,7 @@ async function main(): Promise<void> {
     }
     results.sort((a, b) => order(a) - order(b));
     const profile: Report["profile"] = {};
-    for (const codec of CODECS) profile[codec] = await profileLanceNd(data, codec, reps, tmp);
+    for (const codec of codecs as Codec[]) profile[codec] = await profileLanceNd(data, codec, reps, tmp);
     const cpus = os.cpus();
     const report: Report = {
       date: new Date().toISOString(),
@@ -100,8 +116,10 @@ async function main(): Promise<void> {
       reps,
       memory,
       results,
+      sameTable,
       profile,
       targets: [],
+      peakRssBytes: peakRss(),
     };
     report.targets = checkTargets(report);
     console.log("");
@@ -123,7 +141,12 @@ async function main(): Promise<void> {
  * folder each time; the last one is read back four ways, every read checked
  * against the data.
  */
-async function measureCodec(codec: Codec, data: OceanData, reps: number, tmp: string): Promise<Result[]> {
+async function measureCodec(
+  codec: Codec,
+  data: OceanData,
+  reps: number,
+  tmp: string,
+): Promise<{ results: Result[]; sameTable: SameTable }> {
   const folder = (c: Contestant, suffix = "") => path.join(tmp, `${c.name.replace(/\W+/g, "-")}-${codec}${suffix}`);
   const writes = await Promise.all(CONTESTANTS.map((c) => c.prepare(data, codec, false)));
   const writeMs = CONTESTANTS.map(() => Infinity);
@@ -138,13 +161,16 @@ async function measureCodec(codec: Codec, data: OceanData, reps: number, tmp: st
   }
   const total = data.chunkSum.reduce((a, b) => a + b, 0);
   const one = Math.floor(data.chunks / 2);
-  const scanMs = await interleaved(stores, reps, async (s, name) =>
+  // Raw lancedb also reads lance-nd's own table, in the same rounds.
+  const readers = [...stores, await rawReaderOf(folder(lanceNd), "ocean")];
+  const names = [...CONTESTANTS.map((c) => c.name), SAME_TABLE];
+  const scanMs = await interleaved(readers, names, reps, async (s, name) =>
     expect(`${name} ${codec} scan`, await s.scan(), total, data.chunks),
   );
-  const chunkMs = await interleaved(stores, reps, async (s, name) =>
+  const chunkMs = await interleaved(readers, names, reps, async (s, name) =>
     expect(`${name} ${codec} chunk`, await s.readChunk(one), data.chunkSum[one]!, 1),
   );
-  const timeMs = await interleaved(stores, reps, async (s, name) =>
+  const timeMs = await interleaved(readers, names, reps, async (s, name) =>
     expect(`${name} ${codec} time`, await s.readTime(), sumOf(data.time), -1),
   );
   const bytes = stores.map((s) => s.bytes());
@@ -154,34 +180,39 @@ async function measureCodec(codec: Codec, data: OceanData, reps: number, tmp: st
   for (const c of CONTESTANTS) withStats.push(await (await c.prepare(data, codec, true))(fresh(folder(c, "-stats"))));
   const hot = [...data.chunkMax.keys()].filter((i) => data.chunkMax[i]! > data.hotThreshold);
   const hotSum = hot.reduce((sum, i) => sum + data.chunkSum[i]!, 0);
-  const hotMs = await interleaved(withStats, reps, async (s, name) =>
+  const hotMs = await interleaved(withStats, names, reps, async (s, name) =>
     expect(`${name} ${codec} stats`, await s.readHot(data.hotThreshold), hotSum, hot.length),
   );
   for (const c of CONTESTANTS) fs.rmSync(folder(c, "-stats"), { recursive: true, force: true });
-  return CONTESTANTS.map((c, i) => ({
-    contestant: c.name,
-    codec,
-    writeMs: writeMs[i]!,
-    scanMs: scanMs[i]!,
-    chunkMs: chunkMs[i]!,
-    timeMs: timeMs[i]!,
-    hotMs: hotMs[i]!,
-    bytes: bytes[i]!,
-  }));
+  const same = CONTESTANTS.length;
+  return {
+    results: CONTESTANTS.map((c, i) => ({
+      contestant: c.name,
+      codec,
+      writeMs: writeMs[i]!,
+      scanMs: scanMs[i]!,
+      chunkMs: chunkMs[i]!,
+      timeMs: timeMs[i]!,
+      hotMs: hotMs[i]!,
+      bytes: bytes[i]!,
+    })),
+    sameTable: { codec, scanMs: scanMs[same]!, chunkMs: chunkMs[same]!, timeMs: timeMs[same]! },
+  };
 }
 
-/** The best time of `read` on each store: one warm-up run each, then `reps` rounds over all stores in turn. */
+/** The best time of `read` on each store (named by `names`): one warm-up run each, then `reps` rounds over all stores in turn. */
 async function interleaved(
   stores: readonly Written[],
+  names: readonly string[],
   reps: number,
   read: (store: Written, name: string) => Promise<void>,
 ): Promise<number[]> {
-  for (const [i, store] of stores.entries()) await read(store, CONTESTANTS[i]!.name);
+  for (const [i, store] of stores.entries()) await read(store, names[i]!);
   const times = stores.map(() => Infinity);
   for (let rep = 0; rep < reps; rep++) {
     for (const [i, store] of stores.entries()) {
       const start = performance.now();
-      await read(store, CONTESTANTS[i]!.name);
+      await read(store, names[i]!);
       times[i] = Math.min(times[i]!, performance.now() - start);
     }
   }

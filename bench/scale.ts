@@ -13,6 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { NdWriter, scan } from "lance-nd";
+import { peakRss, resetPeak } from "./measure.js";
 
 const MiB = 2 ** 20;
 const ROW_VALUES = MiB / 4;
@@ -28,16 +29,6 @@ function row(i: number): NdRecordBatch {
     values[j] = 280 + 20 * Math.cos((j >> 9) / 163) + ((seed >>> 0) / 2 ** 32 - 0.5) / 4;
   }
   return new NdRecordBatch({ sst: NdArray.from(values, { dims: { lat: 512, lon: 512 } }) }, { id: `row-${i}` });
-}
-
-function peakRss(): number {
-  const match = /VmHWM:\s+(\d+)/.exec(fs.readFileSync("/proc/self/status", "utf8"));
-  return match === null ? Number.NaN : Number(match[1]) * 1024;
-}
-
-/** Resets the kernel's peak RSS of this process to its current RSS. */
-function resetPeak(): void {
-  fs.writeFileSync("/proc/self/clear_refs", "5");
 }
 
 /** Runs the scale run and prints its figures. */

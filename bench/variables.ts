@@ -3,8 +3,10 @@
  * variables. For 1,000 / 2,000 / 4,000 variables (Float32 [4] each, one
  * attribute, stats on, 8 rows), it writes a table with lance-nd and times,
  * best of N, the two scans interleaved: lancedb's own scan (`query()`, no `select`: the baseline),
- * lance-nd's full `scan`, `variables` and `open`. Prints each time, its
- * ratio to lancedb's scan and its time per 1,000 variables (flat = linear).
+ * lance-nd's full `scan`, `variables` and `open`; then a projection of
+ * 10 variables: lance-nd's `project` against lancedb's `select` of the same
+ * names as a list. Prints each time, its ratio to lancedb's scan and its
+ * time per 1,000 variables (flat = linear).
  *
  *   npx --yes pnpm@12.21.0 bench --variables            # best of 3
  */
@@ -27,7 +29,12 @@ interface Line {
   scanMs: number;
   variablesMs: number;
   openMs: number;
+  projectMs: number;
+  lancedbSelectMs: number;
 }
+
+/** The variables a projection reads. */
+const PROJECTED = Array.from({ length: 10 }, (_, i) => `v${i * 7}`);
 
 function rows(count: number): NdRecordBatch[] {
   return Array.from(
@@ -95,8 +102,12 @@ export async function benchVariables(reps: number): Promise<void> {
         { warm: true },
       );
       const openMs = await best(reps, async () => open(uri), { warm: true });
+      const projectMs = await best(reps, async () => (await scan(table).project(PROJECTED).toArray()).length, {
+        warm: true,
+      });
+      const lancedbSelectMs = await best(reps, async () => raw.query().select(PROJECTED).toArrow(), { warm: true });
       raw.close();
-      lines.push({ variables: count, writeMs, lancedbScanMs, scanMs, variablesMs, openMs });
+      lines.push({ variables: count, writeMs, lancedbScanMs, scanMs, variablesMs, openMs, projectMs, lancedbSelectMs });
       console.log(
         `  ${count} variables: write ${writeMs.toFixed(0)} ms, lancedb scan ${lancedbScanMs.toFixed(0)} ms, lance-nd scan ${scanMs.toFixed(0)} ms`,
       );
@@ -109,12 +120,12 @@ export async function benchVariables(reps: number): Promise<void> {
     `\nwide tables: ${ROWS} rows of Float32 [4] per variable, stats on, best of ${reps}, load average ${loadStart.toFixed(1)} -> ${os.loadavg()[0]!.toFixed(1)}\n`,
   );
   console.log(
-    "| variables | write ms | lancedb scan ms | lance-nd scan ms | scan / lancedb | `variables` ms (with `open`) | `open` ms | scan ms per 1,000 variables |",
+    "| variables | write ms | lancedb scan ms | lance-nd scan ms | scan / lancedb | `variables` ms (with `open`) | `open` ms | scan ms per 1,000 variables | `project` of 10 ms | lancedb `select` of 10 names ms |",
   );
-  console.log("| --: | --: | --: | --: | --: | --: | --: | --: |");
+  console.log("| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
   for (const l of lines) {
     console.log(
-      `| ${l.variables} | ${l.writeMs.toFixed(0)} | ${l.lancedbScanMs.toFixed(0)} | ${l.scanMs.toFixed(0)} | ${(l.scanMs / l.lancedbScanMs).toFixed(2)}x | ${l.variablesMs.toFixed(0)} | ${l.openMs.toFixed(0)} | ${per1000(l.scanMs, l.variables)} |`,
+      `| ${l.variables} | ${l.writeMs.toFixed(0)} | ${l.lancedbScanMs.toFixed(0)} | ${l.scanMs.toFixed(0)} | ${(l.scanMs / l.lancedbScanMs).toFixed(2)}x | ${l.variablesMs.toFixed(0)} | ${l.openMs.toFixed(0)} | ${per1000(l.scanMs, l.variables)} | ${l.projectMs.toFixed(0)} | ${l.lancedbSelectMs.toFixed(0)} |`,
     );
   }
 }

@@ -33,6 +33,9 @@ interface ScanSettings {
   decodeParallelism: number;
 }
 
+/** Makes a scan; set by {@link NdScan}'s static block, so that only {@link scan} starts one. */
+let startScan: (table: NdTable, settings: ScanSettings) => NdScan;
+
 /**
  * A scan of a table, built by {@link scan}. Each method returns a new scan;
  * iterate it (`for await`) or call {@link NdScan.toArray}. Each item is one
@@ -47,10 +50,14 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
   readonly #table: NdTable;
   readonly #settings: ScanSettings;
 
-  /** @internal Use {@link scan}. */
-  constructor(table: NdTable, settings: ScanSettings) {
+  /** Start a scan with {@link scan}; the constructor is private. */
+  private constructor(table: NdTable, settings: ScanSettings) {
     this.#table = table;
     this.#settings = settings;
+  }
+
+  static {
+    startScan = (table, settings) => new NdScan(table, settings);
   }
 
   /** Reads only these variables (whole arrays, not nested fields); `[]` reads only the global attributes. */
@@ -123,9 +130,12 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
   /**
    * Reads the rows: checks the projection and filters first, then streams.
    * A read of array columns goes by takes (bounded memory, see take-read.ts)
-   * when it filters on small columns only (a point read) or when the
-   * projection of the whole table is more than one batch; otherwise one Lance
-   * scan reads it (a coordinate, a filter on a projected variable).
+   * when it filters on small columns only (a point read: `_rowid`s first),
+   * when the projection of the whole table is more than one batch, or when
+   * the table has more fragments than the read needs takes (unfiltered reads
+   * take by offset: a Lance scan pays for every fragment, a take for every
+   * call); otherwise one Lance scan reads it (a filter on a projected
+   * variable, global attributes alone).
    */
   async *[Symbol.asyncIterator](): AsyncGenerator<NdRecordBatch> {
     const { limit, batchSize, batchSizeBytes, batchReadahead } = this.#settings;
@@ -141,12 +151,22 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
       : plan.columns === undefined
         ? known.bytesPerRow
         : await projectedBytesPerRow(table, known, plan.columns);
-    const byTakes = plan.takeable && (plan.filter !== undefined || bytesPerRow * known.rows > batchSizeBytes);
+    const rowsPerBatch = batchRows(batchSize, batchSizeBytes, bytesPerRow || known.bytesPerRow);
+    const count = Math.min(limit ?? Infinity, known.rows);
+    const byTakes =
+      plan.takeable &&
+      (plan.filter !== undefined ||
+        bytesPerRow * known.rows > batchSizeBytes ||
+        known.fragments > Math.ceil(count / rowsPerBatch));
     const decode = (rb: RecordBatch): NdRecordBatch[] => decodeBatch(table.uri, plan, rb);
     const batches = byTakes
       ? takeRead(
           await pinnedView(table, known),
-          { columns: plan.columns, filter: plan.filter, limit, bytesPerRow },
+          {
+            columns: plan.columns,
+            rows: plan.filter === undefined && Number.isFinite(count) ? { count } : { filter: plan.filter, limit },
+            bytesPerRow,
+          },
           { batchSize, batchSizeBytes, readahead: batchReadahead },
           decode,
         )
@@ -155,7 +175,7 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
             ...optional("columns", plan.columns),
             ...optional("filter", plan.filter),
             ...optional("limit", limit),
-            maxBatchLength: batchRows(batchSize, batchSizeBytes, bytesPerRow || known.bytesPerRow),
+            maxBatchLength: rowsPerBatch,
           }),
           batchReadahead,
           decode,
@@ -204,7 +224,7 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
  */
 export function scan(table: NdTable): NdScan {
   checkTable(table, "scan");
-  return new NdScan(table, {
+  return startScan(table, {
     projection: undefined,
     conditions: [],
     limit: undefined,
@@ -218,8 +238,10 @@ export function scan(table: NdTable): NdScan {
 interface ReadState {
   /** The version the layout and the estimate belong to. */
   version: number;
-  /** Rows of the version. */
+  /** Rows of the version (NaN when the manifest does not say). */
   rows: number;
+  /** Fragments of the version (0 when the manifest does not say). */
+  fragments: number;
   /** Bytes on disk per row (all columns), 0 for an empty table. */
   bytesPerRow: number;
   /** In-memory bytes of one row of a projection (key: the columns), measured once per version. */
@@ -242,11 +264,12 @@ async function readState(table: NdTable): Promise<ReadState> {
   await table.refresh();
   const listed = await listVersions(table.lance);
   const metadata = (listed.find((v) => v.version === version) ?? listed.at(-1))?.metadata ?? {};
-  const rows = Number(metadata.total_rows ?? 0);
+  const rows = Number(metadata.total_rows ?? Number.NaN);
   const bytes = Number(metadata.total_files_size ?? 0);
   const state = {
     version,
     rows,
+    fragments: Number(metadata.total_fragments ?? 0) || 0,
     bytesPerRow: rows > 0 && Number.isFinite(bytes) ? bytes / rows : 0,
     projected: new Map<string, number>(),
   };

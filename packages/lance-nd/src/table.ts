@@ -67,8 +67,8 @@ export class NdTable {
   #schema: Schema;
   #layout: TableLayout;
 
-  /** @internal Use {@link open}. */
-  constructor(lance: LanceTable, schema: Schema, layout: TableLayout) {
+  /** Get a table from {@link open}, `write` or `checkout`; the constructor is private. */
+  private constructor(lance: LanceTable, schema: Schema, layout: TableLayout) {
     this.#lance = lance;
     this.#schema = schema;
     this.#layout = layout;

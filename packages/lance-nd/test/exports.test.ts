@@ -42,6 +42,17 @@ describe("public exports", () => {
     ]);
   });
 
+  it("NdTable and NdScan have private constructors: tables come from open, write or checkout, scans from scan", () => {
+    // Type checked (the package's typecheck covers test/): a public constructor would make these lines compile.
+    const construct = () => [
+      // @ts-expect-error the constructor of NdTable is private
+      new api.NdTable(undefined as never, undefined as never, undefined as never),
+      // @ts-expect-error the constructor of NdScan is private
+      new api.NdScan(undefined as never, undefined as never),
+    ];
+    expect(typeof construct).toBe("function");
+  });
+
   it("lance-nd/internal (the reliability suite's and profiler's Lance layer) shares no name with the public API", () => {
     expect(Object.keys(internal).filter((name) => name in api)).toEqual([]);
   });

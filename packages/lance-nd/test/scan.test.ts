@@ -236,6 +236,29 @@ describe("scan: point reads (two steps) keep table order and the limit", () => {
     }
   });
 
+  it("unfiltered reads of a table of more fragments than takes (by offset) skip deleted rows, in order, with the limit", async () => {
+    const holes = await makeTable(
+      path.join(dir, "holes.lance"),
+      [0, 1, 2].map((i) => sampleRow(i)),
+    );
+    for (const more of [[3, 4], [5], [6, 7]])
+      await appendTo(
+        holes,
+        more.map((i) => sampleRow(i)),
+      );
+    await deleteRows(holes, "__global_attrs__.n = 1");
+    await deleteRows(holes, "__global_attrs__.n IN (5, 7)");
+    const left = ["r0", "r2", "r3", "r4", "r6"];
+    for (const read of [scan(holes), scan(holes).project(["sst"]), scan(holes).batchSize(2).batchReadahead(0)]) {
+      const rows = await read.toArray();
+      expect(ids(rows)).toEqual(left);
+      expect([...rows[3]!.get("sst")!.values.toArray()]).toEqual([40, 41, 42, 43, 44, 45]);
+    }
+    expect(ids(await scan(holes).project(["sst"]).limit(4).batchSize(3).toArray())).toEqual(left.slice(0, 4));
+    const earlier = await checkout(holes, (await holes.version()) - 1);
+    expect(ids(await scan(earlier).project(["sst"]).toArray())).toEqual(["r0", "r2", "r3", "r4", "r5", "r6", "r7"]);
+  });
+
   it("after deletes and compaction (new row ids) the order and rows stay right", async () => {
     const copy = await makeTable(
       path.join(dir, "compacted.lance"),

@@ -35,11 +35,22 @@ interface ArrayColumn {
   dimSizes: Data;
   attrs: AttrColumns | undefined;
   metadata: ReadonlyMap<string, string>;
+  /** The dim names of the previous row decoded, by position, with where their bytes were. */
+  previousDims: { name: string; bytes: Uint8Array; start: number; stop: number }[];
 }
 
 interface AttrColumns {
   data: Data<Struct>;
   fields: readonly Field[];
+  /** Per attribute: the last Attr decoded and where its value's bytes were. */
+  previous: (PreviousAttr | undefined)[];
+}
+
+interface PreviousAttr {
+  attr: Attr;
+  bytes: Uint8Array;
+  start: number;
+  stop: number;
 }
 
 /**
@@ -80,7 +91,7 @@ export function decodeRows(rb: RecordBatch, options: DecodeOptions, firstRow: nu
     if (kind === undefined) {
       throw new NdArrowError("InvalidLayout", `${field.type} is not an nd-arrow column`, { column: field.name });
     }
-    if (kind.kind === "global") global = { data, fields: kind.attrFields };
+    if (kind.kind === "global") global = { data, fields: kind.attrFields, previous: [] };
     else arrays.push(arrayColumn(field, data, kind.layout.valueType));
   });
   const out: NdRecordBatch[] = [];
@@ -119,8 +130,9 @@ function arrayColumn(field: Field, data: Data<Struct>, valueType: DataType): Arr
     values: child("values")!,
     dimNames: child("dim_names")!,
     dimSizes: child("dim_sizes")!,
-    attrs: attrsData === undefined ? undefined : { data: attrsData, fields: attrsData.type.children },
+    attrs: attrsData === undefined ? undefined : { data: attrsData, fields: attrsData.type.children, previous: [] },
     metadata: userMetadata(field),
+    previousDims: [],
   };
 }
 
@@ -130,21 +142,52 @@ function decodeArray(col: ArrayColumn, r: number, absent: boolean): NdArray | un
     return new NdArray(vectorOf(dataFromJS([null], col.valueType)), [], new Map(), col.metadata);
   }
   const values = listItems(col.values, r);
-  const names = listItems(col.dimNames, r);
-  const sizes = listItems(col.dimSizes, r);
-  if (names.length !== sizes.length) {
-    throw new NdArrowError("InvalidDims", `${names.length} dim_names but ${sizes.length} dim_sizes`);
+  const attrs = col.attrs?.data.getValid(r) ? decodeAttrs(col.attrs, r) : new Map<string, Attr>();
+  return new NdArray(vectorOf(values), dimsOf(col, r), attrs, col.metadata);
+}
+
+/**
+ * The dims of row `r`, read from the buffers of `dim_names` and `dim_sizes`
+ * (no sliced Data per row); a name whose bytes equal the same dim's in the
+ * column's previous row is that row's string (rows of a column mostly share
+ * their dim names).
+ */
+function dimsOf(col: ArrayColumn, r: number): Dim[] {
+  const [first, end] = listRange(col.dimNames, r);
+  const [sizesFirst, sizesEnd] = listRange(col.dimSizes, r);
+  if (end - first !== sizesEnd - sizesFirst) {
+    throw new NdArrowError("InvalidDims", `${end - first} dim_names but ${sizesEnd - sizesFirst} dim_sizes`);
   }
-  const dims: Dim[] = [];
+  const names = col.dimNames.children[0]!;
   const offsets = names.valueOffsets as Int32Array;
   const bytes = names.values as Uint8Array;
-  const sizeValues = sizes.values as Uint32Array;
-  for (let i = 0; i < names.length; i++) {
-    const name = decoder.decode(bytes.subarray(offsets[i]!, offsets[i + 1]!));
-    dims.push({ name, size: sizeValues[i]! });
+  const sizes = col.dimSizes.children[0]!.values as Uint32Array;
+  const previous = col.previousDims;
+  const dims: Dim[] = [];
+  for (let i = 0; i < end - first; i++) {
+    const start = offsets[first + i]!;
+    const stop = offsets[first + i + 1]!;
+    const known = previous[i];
+    const name =
+      known !== undefined && sameBytes(bytes, start, stop, known.bytes, known.start, known.stop)
+        ? known.name
+        : decoder.decode(bytes.subarray(start, stop));
+    previous[i] = { name, bytes, start, stop };
+    dims.push({ name, size: sizes[sizesFirst + i]! });
   }
-  const attrs = col.attrs?.data.getValid(r) ? decodeAttrs(col.attrs, r) : new Map<string, Attr>();
-  return new NdArray(vectorOf(values), dims, attrs, col.metadata);
+  return dims;
+}
+
+/** The child index range `[first, end)` of list row `r` (the list's own offset included). */
+function listRange(list: Data, r: number): [number, number] {
+  const offsets = list.valueOffsets as Int32Array;
+  return [offsets[r]!, offsets[r + 1]!];
+}
+
+function sameBytes(a: Uint8Array, aStart: number, aStop: number, b: Uint8Array, bStart: number, bStop: number) {
+  if (aStop - aStart !== bStop - bStart) return false;
+  for (let i = 0; i < aStop - aStart; i++) if (a[aStart + i] !== b[bStart + i]) return false;
+  return true;
 }
 
 /** The items of list row `r`: a slice (a view) of the list's child data. */
@@ -154,13 +197,59 @@ function listItems(list: Data, r: number): Data {
   return list.children[0]!.slice(start, offsets[r + 1]! - start);
 }
 
+/**
+ * The attributes of row `r`. A scalar attribute whose value has the same
+ * bytes as the one decoded for the previous row is that row's Attr (the
+ * same object, as values are views of the batch's buffers anyway): rows
+ * mostly repeat their attributes, and an Attr per row is most of a small
+ * row's decode.
+ */
 function decodeAttrs(cols: AttrColumns, r: number): Attrs {
   const attrs = new Map<string, Attr>();
   cols.fields.forEach((field, j) => {
     const data = cols.data.children[j]!;
     if (!data.getValid(r)) return;
+    const at = scalarBytes(data, r);
+    const known = cols.previous[j];
+    if (
+      at !== undefined &&
+      known !== undefined &&
+      sameBytes(at[0], at[1], at[2], known.bytes, known.start, known.stop)
+    ) {
+      attrs.set(field.name, known.attr);
+      return;
+    }
     const value = field.type.typeId === Type.List ? listItems(data, r) : data.slice(r, 1);
-    attrs.set(field.name, new Attr(field.type, vectorOf(value)));
+    const attr = new Attr(field.type, vectorOf(value));
+    cols.previous[j] = at === undefined ? undefined : { attr, bytes: at[0], start: at[1], stop: at[2] };
+    attrs.set(field.name, attr);
   });
   return attrs;
+}
+
+/**
+ * The bytes of scalar value `r` of `data` as `[buffer, start, stop]`: the
+ * string or binary bytes, or the value's bytes of a fixed-width type;
+ * undefined for lists, booleans (bits) and 64-bit offsets.
+ */
+/** The bytes of each fixed-width values buffer seen, made once per buffer. */
+const byteViews = new WeakMap<ArrayBufferView, Uint8Array>();
+
+function scalarBytes(data: Data, r: number): [Uint8Array, number, number] | undefined {
+  const id = data.type.typeId;
+  if (id === Type.List || id === Type.Bool) return undefined;
+  const values = data.values as ArrayBufferView | undefined;
+  if (values === undefined) return undefined;
+  const offsets = data.valueOffsets as ArrayBufferView | undefined;
+  if (offsets !== undefined) {
+    if (!(offsets instanceof Int32Array) || !(values instanceof Uint8Array)) return undefined;
+    return [values, offsets[r]!, offsets[r + 1]!];
+  }
+  const width = (values as Uint8Array).BYTES_PER_ELEMENT * data.stride;
+  let bytes = byteViews.get(values);
+  if (bytes === undefined) {
+    bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+    byteViews.set(values, bytes);
+  }
+  return [bytes, r * width, (r + 1) * width];
 }

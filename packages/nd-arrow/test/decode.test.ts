@@ -20,6 +20,7 @@ import {
   arrayColumnField,
   arrayColumnLayout,
   arrayColumnType,
+  attr,
   decode,
   encode,
 } from "../src/index.js";
@@ -264,6 +265,43 @@ describe("decode: zero copy", () => {
     const [, second] = decode(rb);
     expect(second!.get("s")!.values.data[0]!.values.buffer).toBe(child.values.buffer);
     expect(second!.get("s")!.toArray()).toEqual(["déf", "g"]);
+  });
+
+  it("rows repeating an attribute or a dim name share it; any other bytes decode to their own value", () => {
+    const values: [string, number, number, bigint][] = [
+      ["K", 0, 1, 5n],
+      ["K", 0, 1, 5n],
+      ["C", -0, Number.NaN, 5n],
+      ["C", -0, Number.NaN, 6n],
+      ["CC", 0, 1, 6n],
+    ];
+    const rows = values.map(
+      ([units, zero, f, big], i) =>
+        new NdRecordBatch(
+          {
+            a: NdArray.from(new Float32Array([i]), {
+              dims: { [i < 4 ? "x" : "y"]: 1 },
+              attrs: { units, zero: attr.float64(zero), f: attr.float32(f), big: attr.int64(big) },
+            }),
+          },
+          { units, big: attr.int64(big) },
+        ),
+    );
+    const back = decode(encode(rows));
+    back.forEach((b, i) => {
+      const [units, zero, f, big] = values[i]!;
+      const a = b.get("a")!;
+      expect(a.attr("units")).toBe(units);
+      expect(Object.is(a.attr("zero"), zero)).toBe(true);
+      expect(Object.is(a.attr("f"), f)).toBe(true);
+      expect(a.attr("big")).toBe(big);
+      expect(b.globalAttr("units")).toBe(units);
+      expect(b.globalAttr("big")).toBe(big);
+      expect(a.dims).toEqual([{ name: i < 4 ? "x" : "y", size: 1 }]);
+    });
+    expect(back[1]!.get("a")!.attrs.get("units")).toBe(back[0]!.get("a")!.attrs.get("units"));
+    expect(back[1]!.globalAttrs.get("big")).toBe(back[0]!.globalAttrs.get("big"));
+    expect(back[2]!.get("a")!.attrs.get("zero")).not.toBe(back[1]!.get("a")!.attrs.get("zero"));
   });
 
   it("a sliced record batch decodes its own rows", () => {

@@ -1,6 +1,6 @@
 /**
  * Reading a selection: the rows that overlap it, taken by row id with only
- * the requested variables (`take.ts`), cut to the selection with nd-arrow's
+ * the requested variables (`../take-read.ts`), cut to the selection with nd-arrow's
  * windowed `assemble`: one block per row, or the whole window.
  */
 import { CHUNK_OFFSET, NdArray, NdRecordBatch, assemble, attr, type Attrs, type Window } from "@lance-nd/nd-arrow";
@@ -8,7 +8,7 @@ import { withPureErrors } from "../pure-errors.js";
 import type { NdTable } from "../table.js";
 import type { DatasetPlan, PlannedRow } from "./plan.js";
 import type { DimRange } from "./selection.js";
-import { takeGroups, type TakenRow } from "./take.js";
+import { takeGroups, type TakenRow } from "../take-read.js";
 
 /** One block of a read: a row cut to the selection. */
 export interface DatasetBlock {

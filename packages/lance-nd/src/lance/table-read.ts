@@ -66,7 +66,7 @@ export async function* scanRows(table: LanceTable, options: ScanRowsOptions = {}
   const source = options.version === undefined ? table : await checkoutVersion(table, options.version);
   try {
     let query = source.sdk.query();
-    if (options.columns !== undefined) query = query.select([...options.columns]);
+    if (options.columns !== undefined) query = query.select(projection(options.columns));
     if (options.filter !== undefined) query = query.where(options.filter);
     if (options.limit !== undefined) query = query.limit(options.limit);
     if (options.withRowId === true) query = query.withRowId();
@@ -105,7 +105,45 @@ export async function takeRows(
 ): Promise<RecordBatch[]> {
   if (rowIds.length === 0) return [];
   let query = table.sdk.takeRowIds(rowIds);
-  if (columns !== undefined) query = query.select([...columns]);
+  if (columns !== undefined) query = query.select(projection(columns));
   const batches = await sdkCall({ uri: table.uri, op: "take" }, () => query.toArrow());
   return batches.batches.map(fromSdkBatch);
+}
+
+/**
+ * Reads the rows at the given offsets (positions in the table's version,
+ * after deletions) in one call: the rows of an unfiltered read without a
+ * `_rowid` lookup first. The rows come back in ascending offset order;
+ * offsets past the end are skipped. Offsets move on any delete, so take them
+ * from a handle pinned to one version.
+ *
+ * @throws LanceNdError `InvalidInput` for an unknown column.
+ */
+export async function takeOffsets(
+  table: LanceTable,
+  offsets: readonly number[],
+  columns?: readonly string[],
+): Promise<RecordBatch[]> {
+  if (offsets.length === 0) return [];
+  let query = table.sdk.takeOffsets([...offsets]);
+  if (columns !== undefined) query = query.select(projection(columns));
+  const batches = await sdkCall({ uri: table.uri, op: "take" }, () => query.toArrow());
+  return batches.batches.map(fromSdkBatch);
+}
+
+/** A name Lance's SQL takes without backticks. */
+const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * What `select` gets for `columns`: when every name is a plain top-level
+ * column, a map of each name to itself as an expression, whose planning time
+ * does not grow with the width of the schema the way a list of names does
+ * (SDK-NOTES.md, section 18); else (a name that needs backticks, which cost
+ * as much as the list; a nested path such as `__global_attrs__.id`; `_rowid`,
+ * which Lance special-cases) the list of names.
+ */
+function projection(columns: readonly string[]): string[] | Map<string, string> {
+  if (columns.length === 0 || columns.some((name) => !PLAIN_NAME.test(name) || name.startsWith("_row")))
+    return [...columns];
+  return new Map(columns.map((name) => [name, name]));
 }
