@@ -3,6 +3,7 @@
  * streamed into a Zarr store, one row at a time in table order, each row's
  * blocks written as the chunks they cover.
  */
+import type { NetcdfFormat } from "@lance-nd/netcdf";
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { writeZarr } from "@lance-nd/zarr";
@@ -34,7 +35,7 @@ export interface ZarrExportOptions extends SelectionOptions {
 /** What an export wrote, for the summary. */
 export interface ExportSummary {
   file: string;
-  format: "netcdf" | "zarr";
+  format: "netcdf" | NetcdfFormat | "zarr";
   rows: number;
   variables: string[];
   grid: { name: string; size: number }[];
