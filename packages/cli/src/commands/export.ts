@@ -6,7 +6,6 @@ import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { writeNetcdf } from "@lance-nd/netcdf";
 import type { NetcdfFormat, WriteCompression } from "@lance-nd/netcdf";
 import { parseIntAssignments } from "../args/assignments.js";
-import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
