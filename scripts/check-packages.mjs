@@ -198,7 +198,7 @@ async function app() {
   const cwd = await project("app", ["lance-nd", "@lance-nd/nd-arrow"]);
   // The members marked @internal are not in the published types (stripInternal).
   const probe = [
-    'import { NdScan, type NdTable } from "lance-nd";',
+    'import { NdScan, NdTable } from "lance-nd";',
     "export function probe(table: NdTable): void {",
     "  // @ts-expect-error NdTable.lance is internal",
     "  void table.lance;",
@@ -206,8 +206,10 @@ async function app() {
     "  void table.refresh();",
     "  // @ts-expect-error NdTable.fromLance is internal",
     '  void (table.constructor as typeof import("lance-nd").NdTable).fromLance;',
-    "  // @ts-expect-error the NdScan constructor is internal (scan(table) makes one)",
-    "  void new NdScan(table, {});",
+    "  // @ts-expect-error the NdScan constructor is private (scan(table) makes one), not an implicit public new ()",
+    "  void new NdScan();",
+    "  // @ts-expect-error the NdTable constructor is private (open, write and checkout make one)",
+    "  void new NdTable();",
     "}",
     "",
   ];
