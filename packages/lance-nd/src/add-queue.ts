@@ -4,7 +4,7 @@
  * sizing").
  */
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { type AddSizer, MAX_INFLIGHT_MEMORY_BYTES, batchBytes } from "./add-sizing.js";
+import { type AddSizer, batchBytes } from "./add-sizing.js";
 
 /** Rows taken from the buffer for one add. */
 export interface AddGroup {
@@ -68,7 +68,7 @@ export class AddQueue {
   async waitForSlot(bytes: number): Promise<void> {
     while (
       this.busy &&
-      (this.#inflight.size >= this.sizer.parallelism || this.#inflightBytes + bytes > MAX_INFLIGHT_MEMORY_BYTES)
+      (this.#inflight.size >= this.sizer.parallelism || this.#inflightBytes + bytes > this.sizer.inflightBytes)
     ) {
       await Promise.race(this.#inflight);
     }

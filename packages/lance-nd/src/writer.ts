@@ -113,7 +113,7 @@ export class NdWriter {
       parsed,
       undefined,
       replaced,
-      new AddSizer(parsed.targetFragmentBytes, addParallelism(uri, parsed)),
+      new AddSizer(parsed.targetFragmentBytes, addParallelism(uri, parsed), parsed.memoryBudgetBytes),
     );
   }
 
@@ -131,7 +131,11 @@ export class NdWriter {
   }
 
   static async #forTable(table: NdTable, options: ParsedWriteOptions): Promise<NdWriter> {
-    const sizer = new AddSizer(options.targetFragmentBytes, addParallelism(table.uri, options));
+    const sizer = new AddSizer(
+      options.targetFragmentBytes,
+      addParallelism(table.uri, options),
+      options.memoryBudgetBytes,
+    );
     await sizer.startAt(table.lance);
     return new NdWriter(table.uri, options, table, undefined, sizer);
   }
