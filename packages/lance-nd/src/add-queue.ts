@@ -36,6 +36,11 @@ export class AddQueue {
     return this.#inflight.size > 0;
   }
 
+  /** True when `row` may join the buffered rows in one add: the buffer is empty, or the add stays within an add's bytes. */
+  fits(row: NdRecordBatch): boolean {
+    return this.#pending.length === 0 || this.#pendingBytes + batchBytes(row) <= this.sizer.addBytes();
+  }
+
   /** Buffers a row; true when the buffer holds an add's worth. */
   push(row: NdRecordBatch): boolean {
     this.#pending.push(row);

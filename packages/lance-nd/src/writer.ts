@@ -183,6 +183,8 @@ export class NdWriter {
     const [cast] = castBatches([batch], plan.casts, this.#options.casting, this.#uri, row);
     this.#schema = plan.schema;
     this.#rows++;
+    // An add holds at most an add's bytes, unless one row alone is larger (README, "NdWriter sizing").
+    if (!this.#queue.fits(cast!)) await this.#flush();
     if (this.#queue.push(cast!)) await this.#flush();
     await this.#queue.waitForRoom();
     this.#state.throwIfFailed();
