@@ -16,7 +16,7 @@
  * netCDF4, /usr/bin/time and the built CLI (it builds it).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,8 +43,9 @@ run("npx", ["--yes", "pnpm@12.21.0", "--filter", "@lance-nd/cli", "build"]);
 // 1. A 1 GiB import.
 const file = join(dir, `sst-${MIB}MiB.nc`);
 if (!existsSync(file)) run("/usr/bin/python3", [join(HERE, "make-bench-file.py"), file, String(MIB)]);
-const table = join(dir, "bench.lance");
-rmSync(table, { recursive: true, force: true });
+// The table in a folder of its own: others may run the bench on the same file at the same time.
+const tableDir = mkdtempSync(join(tmpdir(), "lance-nd-bench-table-"));
+const table = join(tableDir, "bench.lance");
 const started = performance.now();
 const timed = run("/usr/bin/time", ["-f", "%M", "node", CLI, "import", file, table, "--json"]);
 const importSeconds = (performance.now() - started) / 1000;
@@ -53,7 +54,7 @@ const summary = JSON.parse(timed.stdout) as { rows: number; bytesRead: number };
 const pythonRead = python(
   `import time, netCDF4\nt=time.perf_counter()\nds=netCDF4.Dataset(${JSON.stringify(file)})\nfor v in ds.variables.values(): v[:]\nprint(time.perf_counter()-t)`,
 );
-rmSync(table, { recursive: true, force: true });
+rmSync(tableDir, { recursive: true, force: true });
 console.log(
   `import ${(summary.bytesRead / 2 ** 20).toFixed(0)} MiB (${summary.rows} rows): ${importSeconds.toFixed(1)} s, peak RSS ${peakMiB.toFixed(0)} MiB (goal < 512 MiB: ${peakMiB < 512 ? "met" : "NOT met"})`,
 );

@@ -7,14 +7,18 @@
  *   `sst` chunks of 4 x 180 x 360 = 1 MiB) into a temp dir;
  * - the baseline: zarrita reads each `sst` chunk (and its `time` slice) and
  *   lance-nd's NdWriter writes it as one row, with the write options
- *   `import` uses (stats on, adds of about 32 MiB, two at a time), in a
- *   child process (this script again, `--baseline`) under GNU time for its peak RSS, timed inside (after loading
- *   its modules, so without the cost of tsx);
+ *   `import` uses (stats on, `IMPORT_WRITE_SIZING`: two adds of about a row
+ *   in flight), in a child process (this script again, `--baseline`) under
+ *   GNU time for its peak RSS, timed inside (after loading its modules, so
+ *   without the cost of tsx), with the MALLOC_ARENA_MAX the CLI's import
+ *   sets for itself (so the ratio compares the code, not the allocator);
  * - the CLI: `lance-nd import <store> <table> --cf raw --chunk time=4` (the
  *   same rows), then `lance-nd import` with its defaults (`--cf mask`, rows
  *   on the store's grid: 1 MiB chunks merge into 8 MiB rows), each a child
- *   process under GNU time for its peak RSS, timed with its process start
- *   (so the ratios are, if anything, unfair to the CLI).
+ *   process under GNU time for its peak RSS (of its largest process: the
+ *   import, not the 44 MiB wrapper that runs it again with
+ *   MALLOC_ARENA_MAX), timed with its process start (so the ratios are, if
+ *   anything, unfair to the CLI).
  *
  * Goals: import / baseline <= 1.3x, peak RSS < 512 MiB.
  *
@@ -31,7 +35,8 @@ import * as zarr from "zarrita";
 import FileSystemStore from "@zarrita/storage/fs";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { NdWriter } from "lance-nd";
-import { ROW_BUDGET_BYTES } from "../src/commands/import-rows.js";
+import { IMPORT_WRITE_SIZING } from "../src/commands/import-rows.js";
+import { ARENA_LIMIT, ARENA_VARIABLE } from "../src/malloc-arenas.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, "..", "dist", "cli.js");
@@ -50,8 +55,8 @@ const benchDir = new URL("../../../bench/", import.meta.url);
 const ocean = (await import(new URL("ocean-data.ts", benchDir).href)) as OceanModule;
 const { zarrita } = (await import(new URL("zarrita.ts", benchDir).href)) as ZarritaModule;
 
-function run(command: string, args: string[]): { stdout: string; stderr: string } {
-  const result = spawnSync(command, args, { encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+function run(command: string, args: string[], env = process.env): { stdout: string; stderr: string } {
+  const result = spawnSync(command, args, { encoding: "utf8", maxBuffer: 64 * 2 ** 20, env });
   if (result.status !== 0)
     throw new Error(`${command} ${args.join(" ")} failed: ${result.error?.message ?? result.stderr}`);
   return { stdout: result.stdout, stderr: result.stderr };
@@ -73,12 +78,7 @@ async function baseline(store: string, table: string, times: number): Promise<vo
       attrs: lon!.attrs as Record<string, string>,
     }),
   };
-  const writer = await NdWriter.create(table, {
-    mode: "create",
-    stats: true,
-    targetFragmentBytes: 2 * ROW_BUDGET_BYTES,
-    writeParallelism: 2,
-  });
+  const writer = await NdWriter.create(table, { mode: "create", stats: true, ...IMPORT_WRITE_SIZING });
   for (let t = 0; t < times; t += ocean.CHUNK_TIMES) {
     const selection = zarr.slice(t, Math.min(times, t + ocean.CHUNK_TIMES));
     const [chunk, steps] = await Promise.all([zarr.get(sst!, [selection, null, null]), zarr.get(time!, [selection])]);
@@ -103,9 +103,9 @@ async function baseline(store: string, table: string, times: number): Promise<vo
 }
 
 /** A node process under GNU time: wall seconds, peak RSS (MiB) and its stdout. */
-function timedNode(args: string[]): { seconds: number; peakMiB: number; stdout: string } {
+function timedNode(args: string[], env = process.env): { seconds: number; peakMiB: number; stdout: string } {
   const started = performance.now();
-  const timed = run("/usr/bin/time", ["-f", "%M", process.execPath, ...args]);
+  const timed = run("/usr/bin/time", ["-f", "%M", process.execPath, ...args], env);
   const seconds = (performance.now() - started) / 1000;
   return { seconds, peakMiB: Number(timed.stderr.trim().split("\n").at(-1)) / 1024, stdout: timed.stdout };
 }
@@ -132,16 +132,19 @@ try {
     await (await zarrita.prepare(data, "zstd", false))(store);
     return data.times;
   })();
-  const baseRun = timedNode([
-    "--conditions=@lance-nd/source",
-    "--import",
-    "tsx",
-    SELF,
-    "--baseline",
-    store,
-    join(dir, "baseline.lance"),
-    String(times),
-  ]);
+  const baseRun = timedNode(
+    [
+      "--conditions=@lance-nd/source",
+      "--import",
+      "tsx",
+      SELF,
+      "--baseline",
+      store,
+      join(dir, "baseline.lance"),
+      String(times),
+    ],
+    { ...process.env, [ARENA_VARIABLE]: process.env[ARENA_VARIABLE] ?? ARENA_LIMIT },
+  );
   const base = { seconds: Number(baseRun.stdout.trim()), peakMiB: baseRun.peakMiB };
   const same = cliImport(store, join(dir, "same-rows.lance"), ["--cf", "raw", "--chunk", `time=${ocean.CHUNK_TIMES}`]);
   const grid = cliImport(store, join(dir, "defaults.lance"), []);

@@ -3,7 +3,11 @@
  * from LANCEDB_LOG when it loads, and its default level prints warnings
  * meant for developers (e.g. "No existing dataset ... it will be created"),
  * so the level is set before the program (dist/main.js) is imported.
- * LANCEDB_LOG=debug still works for a user who wants the logs.
+ * LANCEDB_LOG=debug still works for a user who wants the logs. An import
+ * runs itself again once with MALLOC_ARENA_MAX set (malloc-arenas.ts).
  */
+import { runWithArenaLimit, wantsArenaLimit } from "./malloc-arenas.js";
+
 process.env.LANCEDB_LOG ??= "error";
-await import("./main.js");
+if (wantsArenaLimit(process.argv.slice(2))) runWithArenaLimit();
+else await import("./main.js");

@@ -4,7 +4,7 @@
  * sizing").
  */
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { type AddSizer, MAX_INFLIGHT_MEMORY_BYTES, batchBytes } from "./add-sizing.js";
+import { type AddSizer, batchBytes } from "./add-sizing.js";
 
 /** Rows taken from the buffer for one add. */
 export interface AddGroup {
@@ -34,6 +34,11 @@ export class AddQueue {
   /** True while an add runs. */
   get busy(): boolean {
     return this.#inflight.size > 0;
+  }
+
+  /** True when `row` may join the buffered rows in one add: the buffer is empty, or the add stays within an add's bytes. */
+  fits(row: NdRecordBatch): boolean {
+    return this.#pending.length === 0 || this.#pendingBytes + batchBytes(row) <= this.sizer.addBytes();
   }
 
   /** Buffers a row; true when the buffer holds an add's worth. */
@@ -68,7 +73,7 @@ export class AddQueue {
   async waitForSlot(bytes: number): Promise<void> {
     while (
       this.busy &&
-      (this.#inflight.size >= this.sizer.parallelism || this.#inflightBytes + bytes > MAX_INFLIGHT_MEMORY_BYTES)
+      (this.#inflight.size >= this.sizer.parallelism || this.#inflightBytes + bytes > this.sizer.inflightBytes)
     ) {
       await Promise.race(this.#inflight);
     }

@@ -29,20 +29,31 @@ export class AddSizer {
   #ratio = 1;
 
   readonly #parallelism: number;
+  readonly #inflightBytes: number;
+  readonly #bufferBytes: number;
 
   /**
    * A sizer for adds of about `targetFragmentBytes` on disk, `parallelism`
    * of them in flight at once; the first add assumes 1 disk byte per memory
-   * byte.
+   * byte. `memoryBudgetBytes`, when given, lowers the bounds of rows in
+   * flight and buffered to it (never raises them).
    */
-  constructor(targetFragmentBytes: number, parallelism: number) {
+  constructor(targetFragmentBytes: number, parallelism: number, memoryBudgetBytes?: number) {
     this.#targetFragmentBytes = targetFragmentBytes;
     this.#parallelism = parallelism;
+    const budget = memoryBudgetBytes ?? Number.POSITIVE_INFINITY;
+    this.#inflightBytes = Math.min(MAX_INFLIGHT_MEMORY_BYTES, budget);
+    this.#bufferBytes = Math.min(MAX_BUFFER_MEMORY_BYTES, budget);
   }
 
   /** How many adds may be in flight at once. */
   get parallelism(): number {
     return this.#parallelism;
+  }
+
+  /** At most this many bytes of rows in the adds in flight together ({@link MAX_INFLIGHT_MEMORY_BYTES} or the budget). */
+  get inflightBytes(): number {
+    return this.#inflightBytes;
   }
 
   /** Counts the table's bytes on disk from here on (an append writer: the table's bytes before its first add). */
@@ -53,16 +64,16 @@ export class AddSizer {
   /**
    * Memory bytes of rows per add: the target on disk over the learned
    * disk/memory ratio, capped so that the adds in flight at once share
-   * {@link MAX_INFLIGHT_MEMORY_BYTES} (4 adds: 16 MiB each).
+   * {@link inflightBytes} (4 adds: 16 MiB each).
    */
   addBytes(): number {
-    const cap = Math.min(MAX_ADD_MEMORY_BYTES, MAX_INFLIGHT_MEMORY_BYTES / this.#parallelism);
+    const cap = Math.min(MAX_ADD_MEMORY_BYTES, this.#inflightBytes / this.#parallelism);
     return Math.max(1, Math.min(cap, this.#targetFragmentBytes / this.#ratio));
   }
 
   /** Memory bytes of rows buffered plus in flight before `write` waits. */
   bufferBytes(): number {
-    return Math.min(8 * this.addBytes(), MAX_BUFFER_MEMORY_BYTES);
+    return Math.min(8 * this.addBytes(), this.#bufferBytes);
   }
 
   /** Learns the disk/memory ratio after an add of `memoryBytes` of rows to `table`. */

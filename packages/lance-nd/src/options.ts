@@ -52,6 +52,14 @@ export interface AppendOptions {
    */
   writeParallelism?: number;
   /**
+   * @internal At most this many bytes of rows (in memory) buffered plus in
+   * adds in flight; each add then holds at most this over the parallelism
+   * (README, "NdWriter sizing"). Default: the bounds of NdWriter sizing
+   * (adds in flight 64 MiB, buffer 128 MiB). The CLI's import sets it
+   * (16 MiB) to stay under its peak memory goal.
+   */
+  memoryBudgetBytes?: number;
+  /**
    * The object store has conditional PUT (put-if-absent: AWS S3, GCS, Azure),
    * so concurrent commits cannot overwrite each other's manifest: the
    * default `writeParallelism` is then 4 there too (default false).
@@ -81,6 +89,8 @@ export interface ParsedWriteOptions {
   targetFragmentBytes: number;
   /** As given; undefined for the default of the store ({@link addParallelism}). */
   writeParallelism: number | undefined;
+  /** As given; undefined for the bounds of NdWriter sizing. */
+  memoryBudgetBytes: number | undefined;
   conditionalPut: boolean;
 }
 
@@ -158,6 +168,10 @@ const optionsSchema = z.strictObject({
     .min(1)
     .max(64, { error: "expected an integer from 1 to 64" })
     .optional(),
+  memoryBudgetBytes: z
+    .int({ error: "expected a positive integer" })
+    .positive({ error: "expected a positive integer" })
+    .optional(),
   conditionalPut: z.boolean({ error: "expected true or false" }).optional(),
 });
 
@@ -204,6 +218,7 @@ export function parseWriteOptions(input: unknown, uri: string, forAppend = false
     storageOptions: options.storageOptions,
     targetFragmentBytes: options.targetFragmentBytes ?? DEFAULT_TARGET_FRAGMENT_BYTES,
     writeParallelism: options.writeParallelism,
+    memoryBudgetBytes: options.memoryBudgetBytes,
     conditionalPut: options.conditionalPut ?? false,
   };
 }

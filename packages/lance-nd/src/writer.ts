@@ -113,7 +113,7 @@ export class NdWriter {
       parsed,
       undefined,
       replaced,
-      new AddSizer(parsed.targetFragmentBytes, addParallelism(uri, parsed)),
+      new AddSizer(parsed.targetFragmentBytes, addParallelism(uri, parsed), parsed.memoryBudgetBytes),
     );
   }
 
@@ -131,7 +131,11 @@ export class NdWriter {
   }
 
   static async #forTable(table: NdTable, options: ParsedWriteOptions): Promise<NdWriter> {
-    const sizer = new AddSizer(options.targetFragmentBytes, addParallelism(table.uri, options));
+    const sizer = new AddSizer(
+      options.targetFragmentBytes,
+      addParallelism(table.uri, options),
+      options.memoryBudgetBytes,
+    );
     await sizer.startAt(table.lance);
     return new NdWriter(table.uri, options, table, undefined, sizer);
   }
@@ -179,6 +183,8 @@ export class NdWriter {
     const [cast] = castBatches([batch], plan.casts, this.#options.casting, this.#uri, row);
     this.#schema = plan.schema;
     this.#rows++;
+    // An add holds at most an add's bytes, unless one row alone is larger (README, "NdWriter sizing").
+    if (!this.#queue.fits(cast!)) await this.#flush();
     if (this.#queue.push(cast!)) await this.#flush();
     await this.#queue.waitForRoom();
     this.#state.throwIfFailed();

@@ -152,6 +152,34 @@ describe("NdWriter", () => {
     expect(Math.max(...held)).toBeLessThanOrEqual(8 * 4000);
   });
 
+  it("memoryBudgetBytes bounds the rows held (buffered plus in flight); each add holds at most the budget over the parallelism", async () => {
+    // A large target: without the budget, one add would hold every row. Rows of 4000 bytes, 2 adds: one row an add.
+    const budget = 2 * 4000;
+    const writer = await NdWriter.create(fresh(), {
+      targetFragmentBytes: 1 << 20,
+      writeParallelism: 2,
+      memoryBudgetBytes: budget,
+      columnDefaults: { compression: "none" },
+    });
+    const held: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      await writer.write(bigRow(i, 1000));
+      held.push(writer.bufferedBytes);
+    }
+    const table = await writer.finish();
+    expect(Math.max(...held)).toBeLessThanOrEqual(budget + batchBytes(bigRow(0, 1000)));
+    expect(writer.versions).toHaveLength(12);
+    expect(await table.countRows()).toBe(12);
+  });
+
+  it("a memoryBudgetBytes that is not a positive integer fails with InvalidInput naming it", async () => {
+    for (const memoryBudgetBytes of [0, -1, 1.5, "16"]) {
+      const err = await failure(NdWriter.create(fresh(), { memoryBudgetBytes } as never));
+      expect(err).toMatchObject({ code: "InvalidInput" });
+      expect(err.message).toMatch(/memoryBudgetBytes/);
+    }
+  });
+
   it("writeBatch of a record batch that is not nd-arrow encoded fails with InvalidInput; the writer stays usable", async () => {
     const writer = await NdWriter.create(fresh());
     const plain = tableFromArrays({ n: new Int32Array([1, 2]) }).batches[0]!;

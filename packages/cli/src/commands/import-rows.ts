@@ -6,10 +6,27 @@
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { NetcdfFile } from "@lance-nd/netcdf";
+import type { WriteOptions } from "lance-nd";
 import { CliError } from "../errors.js";
 
-/** The default most bytes (uncompressed) a row of an import holds when `--chunk` is not given. */
-export const ROW_BUDGET_BYTES = 16 * 2 ** 20;
+/**
+ * The default most bytes (uncompressed) a row of an import holds when
+ * `--chunk` is not given: 8 MiB, the row size of a Zarr import on its
+ * storage grid too (README, "Memory of an import").
+ */
+export const ROW_BUDGET_BYTES = 8 * 2 ** 20;
+
+/**
+ * How an import's writer sizes its Lance adds (README, "Memory of an
+ * import"): two adds in flight of about one row each, within a memory budget
+ * of three rows, so the rows in memory and what lancedb holds while it
+ * writes them do not grow with the adds' target on disk.
+ */
+export const IMPORT_WRITE_SIZING = {
+  targetFragmentBytes: 2 * ROW_BUDGET_BYTES,
+  writeParallelism: 2,
+  memoryBudgetBytes: 3 * ROW_BUDGET_BYTES,
+} as const satisfies WriteOptions;
 
 /** How a file is cut into rows. */
 export interface RowPlan {

@@ -19,7 +19,7 @@ import { CF_MODE_KEY, checkCfMode, existingIds, removingNewFolder } from "./impo
 import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
 import type { CfMode } from "./import-plan.js";
-import { ROW_BUDGET_BYTES } from "./import-rows.js";
+import { IMPORT_WRITE_SIZING } from "./import-rows.js";
 import { openSource } from "./import-source.js";
 import type { ImportSource } from "./import-source.js";
 
@@ -161,9 +161,7 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
     const progress = progressBar(io, "import", totalBytes);
     const writeOptions: WriteOptions = {
       casting: options.casting,
-      // Small Lance adds, two at a time: memory follows the rows (README, "Streaming").
-      targetFragmentBytes: 2 * ROW_BUDGET_BYTES,
-      writeParallelism: 2,
+      ...IMPORT_WRITE_SIZING,
       ...(options.compression === undefined ? {} : { columnDefaults: { compression: options.compression } }),
     };
     let rows = 0;
