@@ -2,8 +2,8 @@
  * `lance-nd import` runs with glibc's MALLOC_ARENA_MAX=2 (README, "Memory
  * of an import"). glibc gives each thread that allocates its own malloc
  * arena (up to 8 per core), and lancedb's writer threads free memory into
- * arenas that keep it: an import's peak RSS fell from 440-480 MiB to
- * 385-440 MiB with two arenas, at no cost in time (SDK-NOTES.md, "Write
+ * arenas that keep it: an import's peak RSS fell from 440-482 MiB to
+ * 385-437 MiB with two arenas, at no cost in time (SDK-NOTES.md, "Write
  * memory"). glibc reads the variable when the process starts, so the
  * executable runs itself again once, with the variable set, when the user
  * has not set it.
