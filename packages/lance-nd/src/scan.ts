@@ -22,6 +22,14 @@ export const DEFAULT_BATCH_SIZE = 256;
 export const DEFAULT_BATCH_SIZE_BYTES = 8 * 1024 * 1024;
 /** Lance batches requested ahead of the consumer by default. */
 export const DEFAULT_BATCH_READAHEAD = 2;
+/**
+ * An unfiltered read of a table with more columns than this goes by one Lance
+ * scan, never by takes: a Lance take of every column costs time that grows
+ * faster than the width (1,000 columns: 4.0 s for one row; 8,001 columns did
+ * not finish in minutes) where a scan reads the 8,001 columns in 3.5 s
+ * (SDK-NOTES.md, section 20).
+ */
+const WIDE_TABLE_COLUMNS = 1000;
 
 interface ScanSettings {
   projection: readonly string[] | undefined;
@@ -134,7 +142,8 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
    * when the projection of the whole table is more than one batch, or when
    * the table has more fragments than the read needs takes (unfiltered reads
    * take by offset: a Lance scan pays for every fragment, a take for every
-   * call); otherwise one Lance scan reads it (a filter on a projected
+   * call), except whole rows of a table wider than {@link WIDE_TABLE_COLUMNS};
+   * otherwise one Lance scan reads it (a filter on a projected
    * variable, global attributes alone).
    */
   async *[Symbol.asyncIterator](): AsyncGenerator<NdRecordBatch> {
@@ -153,11 +162,12 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
         : await projectedBytesPerRow(table, known, plan.columns);
     const rowsPerBatch = batchRows(batchSize, batchSizeBytes, bytesPerRow || known.bytesPerRow);
     const count = Math.min(limit ?? Infinity, known.rows);
+    const wideWholeRows = plan.columns === undefined && table.tableSchema.fields.length > WIDE_TABLE_COLUMNS;
     const byTakes =
       plan.takeable &&
       (plan.filter !== undefined ||
-        bytesPerRow * known.rows > batchSizeBytes ||
-        known.fragments > Math.ceil(count / rowsPerBatch));
+        (!wideWholeRows &&
+          (bytesPerRow * known.rows > batchSizeBytes || known.fragments > Math.ceil(count / rowsPerBatch))));
     const decode = (rb: RecordBatch): NdRecordBatch[] => decodeBatch(table.uri, plan, rb);
     const batches = byTakes
       ? takeRead(
