@@ -2,17 +2,15 @@
  * The fast path of a read whose window falls on chunk boundaries (every row
  * `chunks()` cuts on the storage grid): each chunk is fetched and decoded
  * with zarrita's `getChunk` and copied into the output with one
- * `TypedArray.set` per contiguous run, instead of zarrita's general
+ * `TypedArray.set` per contiguous run (chunk-box.ts), instead of zarrita's general
  * element-wise selection copy. Numbers only, C order.
  */
 import type * as zarr from "zarrita";
+import { copyBox } from "./chunk-box.js";
+import type { Plain } from "./chunk-bytes.js";
 
-type Numbers = {
-  length: number;
-  subarray(a: number, b: number): Numbers;
-  set(src: Numbers, at: number): void;
-  constructor: new (n: number) => Numbers;
-};
+/** A typed array of a chunk's values, and how to make another of its kind. */
+type Numbers = Plain & { constructor: new (n: number) => Numbers };
 
 /**
  * The window `[start, stop)` per dim of `array`, row-major, or `undefined`
@@ -51,7 +49,11 @@ export async function readAligned(
     const data = chunk.data as unknown as Numbers;
     if (!ArrayBuffer.isView(data) || !isRowMajor(chunk.shape, chunk.stride)) return undefined;
     out ??= new data.constructor(outShape.reduce((n, s) => n * s, 1));
-    copyChunk(data, chunk.shape, coords[i]!, chunkShape, window, outShape, out);
+    // The chunk's extent inside the window (edge chunks are padded) and where it lands in the output.
+    const coord = coords[i]!;
+    const extent = coord.map((c, d) => Math.min(chunkShape[d]!, window[d]![1] - c * chunkShape[d]!));
+    const origin = coord.map((c, d) => c * chunkShape[d]! - window[d]![0]);
+    copyBox(data, chunk.shape, new Array<number>(rank).fill(0), out, outShape, origin, extent);
   }
   return out;
 }
@@ -63,37 +65,4 @@ function isRowMajor(shape: readonly number[], stride: readonly number[]): boolea
     expected *= shape[d]!;
   }
   return true;
-}
-
-/** Copies the part of chunk `coord` inside the window into `out`, one `set` per run along the last dim. */
-function copyChunk(
-  data: Numbers,
-  shape: readonly number[],
-  coord: readonly number[],
-  chunkShape: readonly number[],
-  window: readonly (readonly [number, number])[],
-  outShape: readonly number[],
-  out: Numbers,
-): void {
-  const rank = shape.length;
-  // The chunk's extent inside the array (edge chunks are padded) and where it lands in the output.
-  const extent = coord.map((c, d) => Math.min(chunkShape[d]!, window[d]![1] - c * chunkShape[d]!));
-  const origin = coord.map((c, d) => c * chunkShape[d]! - window[d]![0]);
-  const run = extent[rank - 1]!;
-  const index = new Array<number>(rank - 1).fill(0);
-  const runs = extent.slice(0, -1).reduce((n, e) => n * e, 1);
-  for (let r = 0; r < runs; r++) {
-    let src = 0;
-    let dst = 0;
-    for (let d = 0; d < rank - 1; d++) {
-      src = (src + index[d]!) * shape[d + 1]!;
-      dst = (dst + origin[d]! + index[d]!) * outShape[d + 1]!;
-    }
-    dst += origin[rank - 1]!;
-    out.set(data.subarray(src, src + run), dst);
-    for (let d = rank - 2; d >= 0; d--) {
-      if (++index[d]! < extent[d]!) break;
-      index[d] = 0;
-    }
-  }
 }
