@@ -1,6 +1,6 @@
 /** Reading rows: a RecordBatch of table rows back as nd record batches. */
-import { RecordBatch, Schema, Struct, makeData } from "apache-arrow";
-import { decode, isNdArrowError, type NdRecordBatch } from "@lance-nd/nd-arrow";
+import { Schema, Struct, makeData, type RecordBatch } from "apache-arrow";
+import { decode, isNdArrowError, recordBatchOf, type NdRecordBatch } from "@lance-nd/nd-arrow";
 import { isStatsColumn } from "@lance-nd/stats";
 import { stripEncodingMetadata } from "./column-encoding.js";
 import { FormatError } from "./errors.js";
@@ -23,7 +23,7 @@ export function decodeRows(rb: RecordBatch): NdRecordBatch[] {
   );
   const schema = new Schema(keep.map((k) => k.field));
   const children = keep.map((k) => rb.data.children[k.i]!);
-  const nd = new RecordBatch(
+  const nd = recordBatchOf(
     schema,
     makeData({ type: new Struct(schema.fields), length: rb.numRows, nullCount: 0, children }),
   );

@@ -1,7 +1,7 @@
 /** Writing rows: nd record batches as a RecordBatch of the table schema. */
-import { RecordBatch, Schema, Struct, makeData } from "apache-arrow";
-import type { Data } from "apache-arrow";
-import { encode, isNdArrowError, type NdRecordBatch } from "@lance-nd/nd-arrow";
+import { Schema, Struct, makeData } from "apache-arrow";
+import type { Data, RecordBatch } from "apache-arrow";
+import { encode, isNdArrowError, recordBatchOf, type NdRecordBatch } from "@lance-nd/nd-arrow";
 import { buildStatsColumn, isStatsColumn } from "@lance-nd/stats";
 import { FormatError } from "./errors.js";
 import { validateTableSchema } from "./validate.js";
@@ -67,5 +67,5 @@ export function encodeRows(
     return buildStatsColumn(type, rows).data[0]!;
   });
   const data = makeData({ type: new Struct(schema.fields), length: batches.length, nullCount: 0, children });
-  return new RecordBatch(schema, data);
+  return recordBatchOf(schema, data);
 }

@@ -3,8 +3,9 @@
  * per batch, one `nd_arrow.array` column per array name, and the
  * `__global_attrs__` column.
  */
-import { Field, RecordBatch, Schema, Struct, Type, makeData } from "apache-arrow";
-import type { Data, DataType, List } from "apache-arrow";
+import { Field, Schema, Struct, Type, makeData } from "apache-arrow";
+import type { Data, DataType, List, RecordBatch } from "apache-arrow";
+import { recordBatchOf } from "./record-batch.js";
 import { NdArrowError, placeError } from "./errors.js";
 import { GLOBAL_ATTRS_COLUMN, arrayColumnField, globalAttrsField } from "./schema.js";
 import { columnKind } from "./columns.js";
@@ -99,7 +100,7 @@ export function encodeRows(rows: readonly NdRecordBatch[], options: EncodeOption
     }
   });
   const data = makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children });
-  return new RecordBatch(schema, data);
+  return recordBatchOf(schema, data);
 }
 
 function unionPlans(rows: readonly NdRecordBatch[], firstRow: number): Plan[] {

@@ -2,7 +2,8 @@
  * Flattening a batch to a flat Arrow table, one row per grid cell, like
  * xarray's `Dataset.to_dataframe()` with the index reset (README, API).
  */
-import { Field, RecordBatch, Schema, Struct, Table, Uint32, makeData, makeVector } from "apache-arrow";
+import { Field, Schema, Struct, Table, Uint32, makeData, makeVector } from "apache-arrow";
+import { recordBatchOf } from "./record-batch.js";
 import type { Vector } from "apache-arrow";
 import { broadcastNamed } from "./broadcast.js";
 import { NdArrowError } from "./errors.js";
@@ -62,5 +63,5 @@ export function flatten(batch: NdRecordBatch): Table {
   const type = new Struct(fields);
   const children = columns.map((c) => concatData(c.data));
   const data = makeData({ type, length: rows, nullCount: 0, children });
-  return new Table([new RecordBatch(new Schema(fields), data)]);
+  return new Table([recordBatchOf(new Schema(fields), data)]);
 }

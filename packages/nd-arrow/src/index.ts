@@ -43,6 +43,8 @@ export type { ArraysInput } from "./batch.js";
 export { encode, encodeSchema } from "./encode.js";
 export type { EncodeOptions } from "./encode.js";
 export { decode } from "./decode.js";
+export { recordBatchOf } from "./record-batch.js";
+export type { RecordBatchClass } from "./record-batch.js";
 export type { DecodeOptions } from "./decode.js";
 export { encodeStream, decodeStream } from "./stream.js";
 export type { EncodeStreamOptions } from "./stream.js";

@@ -40,6 +40,7 @@ describe("public exports", () => {
       "isSupportedAttrType",
       "isSupportedValueType",
       "isVector",
+      "recordBatchOf",
       "slice",
       "tilingProblem",
       "toAttr",

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import * as esmArrow from "apache-arrow";
 import type { Data, DataType, Field, RecordBatch, Schema, Table } from "apache-arrow";
+import { recordBatchOf } from "@lance-nd/nd-arrow";
 import { LanceNdError } from "../errors.js";
 
 /** An apache-arrow module instance: the ESM one this package imports, or the CommonJS one lancedb loads. */
@@ -77,7 +78,7 @@ export function fromSdkBatch(batch: RecordBatch): RecordBatch {
 
 function convertBatch(batch: RecordBatch, schema: Schema, to: ArrowModule): RecordBatch {
   const type = new to.Struct(schema.fields);
-  return new to.RecordBatch(schema, convertData(batch.data, type, to) as Data<typeof type>);
+  return recordBatchOf(schema, convertData(batch.data, type, to) as Data<typeof type>, to.RecordBatch);
 }
 
 function convertSchema(schema: Schema, to: ArrowModule): Schema {
