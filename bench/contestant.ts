@@ -33,6 +33,10 @@ export interface Written {
   readHot(threshold: number): Promise<ReadSum>;
   /** Bytes on disk. */
   bytes(): number;
+  /** The fragments of the store's latest version (Lance stores only). */
+  fragments?(): Promise<number>;
+  /** Merges the store's fragments (lance-nd: `compact`; Lance stores only). */
+  compact?(): Promise<void>;
 }
 
 /** Writes the prepared dataset under the empty folder `dir` (the timed part of a write). */

@@ -78,6 +78,7 @@ function reader(table: lancedb.Table, dir: string): Written {
     },
     readHot: (threshold: number) => take(`\`${STATS_COLUMN}\`.max > ${threshold}`),
     bytes: () => folderBytes(dir),
+    fragments: async () => (await table.stats()).fragmentStats.numFragments,
   };
 }
 

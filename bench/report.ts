@@ -31,6 +31,24 @@ export interface SameTable {
   scanMs: number;
   chunkMs: number;
   timeMs: number;
+  /** lance-nd's table before and after `compact` (absent in runs saved before it was measured). */
+  compacted?: Compacted;
+}
+
+/**
+ * lance-nd's table merged by `compact` into the layout of raw lancedb's one
+ * `createTable`: what the compaction cost, and the point and coordinate reads
+ * again, against raw lancedb's on its own table in the same rounds.
+ */
+export interface Compacted {
+  /** Fragments of lance-nd's table as written, and after `compact`. */
+  fragmentsWritten: number;
+  fragmentsCompacted: number;
+  compactMs: number;
+  chunkMs: number;
+  timeMs: number;
+  rawChunkMs: number;
+  rawTimeMs: number;
 }
 
 /** Everything one run measured. */
@@ -232,6 +250,28 @@ export function formatReport(report: Report): string {
       ];
     });
     lines.push(...table(["codec", "scan ms / ratio", "1 chunk ms / ratio", "time ms / ratio"], sameRows, 1), "");
+    const compactedRows = report.sameTable.flatMap((t) => {
+      const c = t.compacted;
+      if (c === undefined) return [];
+      return [
+        [
+          t.codec,
+          `${c.fragmentsWritten} -> ${c.fragmentsCompacted}`,
+          (c.compactMs / 1000).toFixed(1),
+          `${c.chunkMs.toFixed(1)} vs ${c.rawChunkMs.toFixed(1)} / ${fmtRatio(c.rawChunkMs / c.chunkMs)}`,
+          `${c.timeMs.toFixed(1)} vs ${c.rawTimeMs.toFixed(1)} / ${fmtRatio(c.rawTimeMs / c.timeMs)}`,
+        ],
+      ];
+    });
+    if (compactedRows.length > 0) {
+      lines.push(
+        "lance-nd's table after `compact`, against raw lancedb's own one-fragment table (>1 = lance-nd faster)",
+      );
+      lines.push(
+        ...table(["codec", "fragments", "compact s", "1 chunk ms / ratio", "time ms / ratio"], compactedRows, 1),
+        "",
+      );
+    }
   }
 
   lines.push("speed relative to memory (write: memcpy of the values; scan: summing them in memory)");

@@ -26,6 +26,7 @@ import {
   SAME_TABLE,
   checkTargets,
   formatMarkdown,
+  type Compacted,
   formatReport,
   type Report,
   type Result,
@@ -174,6 +175,14 @@ async function measureCodec(
     expect(`${name} ${codec} time`, await s.readTime(), sumOf(data.time), -1),
   );
   const bytes = stores.map((s) => s.bytes());
+  const compacted = await measureCompacted(
+    stores[CONTESTANTS.indexOf(lanceNd)]!,
+    stores[CONTESTANTS.indexOf(rawLancedb)]!,
+    folder(lanceNd),
+    (s, name) => s.readChunk(one).then((r) => expect(`${name} ${codec} chunk`, r, data.chunkSum[one]!, 1)),
+    (s, name) => s.readTime().then((r) => expect(`${name} ${codec} time`, r, sumOf(data.time), -1)),
+    reps,
+  );
   for (const c of CONTESTANTS) fs.rmSync(folder(c), { recursive: true, force: true });
 
   const withStats: Written[] = [];
@@ -196,7 +205,40 @@ async function measureCodec(
       hotMs: hotMs[i]!,
       bytes: bytes[i]!,
     })),
-    sameTable: { codec, scanMs: scanMs[same]!, chunkMs: chunkMs[same]!, timeMs: timeMs[same]! },
+    sameTable: { codec, scanMs: scanMs[same]!, chunkMs: chunkMs[same]!, timeMs: timeMs[same]!, compacted },
+  };
+}
+
+/**
+ * Compacts lance-nd's table (timed) and reads one chunk and the `time`
+ * coordinate from it again, interleaved with raw lancedb on its own table
+ * (one fragment): what the fragments of parallel adds cost those reads
+ * (packages/lance-nd/README.md, "Fragments and reads").
+ */
+async function measureCompacted(
+  nd: Written,
+  raw: Written,
+  ndDir: string,
+  readChunk: (store: Written, name: string) => Promise<void>,
+  readTime: (store: Written, name: string) => Promise<void>,
+  reps: number,
+): Promise<Compacted> {
+  const fragments = async () => (await rawReaderOf(ndDir, "ocean")).fragments!();
+  const fragmentsWritten = await fragments();
+  const start = performance.now();
+  await nd.compact!();
+  const compactMs = performance.now() - start;
+  const names = ["lance-nd compacted", "raw lancedb"];
+  const [chunkMs, rawChunkMs] = await interleaved([nd, raw], names, reps, readChunk);
+  const [timeMs, rawTimeMs] = await interleaved([nd, raw], names, reps, readTime);
+  return {
+    fragmentsWritten,
+    fragmentsCompacted: await fragments(),
+    compactMs,
+    chunkMs: chunkMs!,
+    timeMs: timeMs!,
+    rawChunkMs: rawChunkMs!,
+    rawTimeMs: rawTimeMs!,
   };
 }
 

@@ -19,6 +19,7 @@ import {
 import { registerDefaults } from "./commands/defaults.js";
 import { registerBranch, registerTag } from "./commands/version-control.js";
 import { registerCheck } from "./commands/check.js";
+import { registerIndex } from "./commands/key-index.js";
 import { registerPlot } from "./commands/plot.js";
 import { registerView } from "./view/command.js";
 
@@ -55,6 +56,7 @@ export function createProgram(io: Io): Command {
     registerScan,
     registerDelete,
     registerCompact,
+    registerIndex,
     registerCleanup,
     registerVersions,
     registerRestore,

@@ -22,6 +22,7 @@ export { NdWriter } from "./writer.js";
 export { RollbackIncompleteError, type LeftBehind } from "./rollback-error.js";
 export type { WriteOptions, AppendOptions, WriteMode } from "./options.js";
 export { widen } from "./widen.js";
+export { indexGlobalAttr, keyIndexes, type KeyIndex } from "./key-index.js";
 export { columnDefaults, setColumnDefaults } from "./column-defaults.js";
 export type { CastingMode, ColumnOptions, Codec } from "@lance-nd/format";
 export { scan, NdScan } from "./scan.js";

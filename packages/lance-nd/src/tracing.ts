@@ -1,14 +1,15 @@
 /** lance-nd's OpenTelemetry spans (README.md, "Spans"). */
 import { context, SpanStatusCode, trace, type Span } from "@opentelemetry/api";
 
-/** The span names of lance-nd (README, Spans): one per write, commit, delete, compaction, widen and restore. */
+/** The span names of lance-nd (README, Spans): one per write, commit, delete, compaction, widen, restore and key index. */
 export type SpanName =
   | "lance_nd.write"
   | "lance_nd.commit"
   | "lance_nd.delete"
   | "lance_nd.compact"
   | "lance_nd.widen"
-  | "lance_nd.restore";
+  | "lance_nd.restore"
+  | "lance_nd.index";
 
 const tracer = () => trace.getTracer("lance-nd");
 

@@ -9,6 +9,8 @@ import {
   columnDefaults,
   compact,
   deleteRows,
+  indexGlobalAttr,
+  keyIndexes,
   open,
   restore,
   scan,
@@ -53,6 +55,8 @@ describe("public entry points: a wrong argument is InvalidInput, never a TypeErr
       [`setColumnDefaults(${String(bad)})`, /setColumnDefaults: expected an NdTable/, () => setColumnDefaults(bad, {})],
       [`columnDefaults(${String(bad)})`, /columnDefaults: expected an NdTable/, () => columnDefaults(bad)],
       [`compact(${String(bad)})`, /compact: expected an NdTable/, () => compact(bad)],
+      [`indexGlobalAttr(${String(bad)})`, /indexGlobalAttr: expected an NdTable/, () => indexGlobalAttr(bad, "id")],
+      [`keyIndexes(${String(bad)})`, /keyIndexes: expected an NdTable/, () => keyIndexes(bad)],
       [
         `cleanupOldVersions(${String(bad)})`,
         /cleanupOldVersions: expected an NdTable/,
@@ -61,6 +65,11 @@ describe("public entry points: a wrong argument is InvalidInput, never a TypeErr
       [`versions(${String(bad)})`, /versions: expected an NdTable/, () => versions(bad)],
       [`variables(${String(bad)})`, /variables: expected an NdTable/, () => variables(bad)],
     ]),
+    [
+      "indexGlobalAttr with a number key",
+      /indexGlobalAttr: key must be a non-empty string/,
+      () => indexGlobalAttr(table, 42 as never),
+    ],
     [
       "deleteRows with a number predicate",
       /a filter must be a Lance SQL string or an Expr/,

@@ -43,6 +43,22 @@ describe.skipIf(skip)("maintenance", () => {
     expect(restored.rows).toBe(4);
     expect(restored.version).toBeGreaterThan(deleted.version);
 
+    const indexed = json<{ version: number; indexes: { key: string; unindexedRows: number }[] }>([
+      "index",
+      table,
+      "id",
+    ]);
+    expect(indexed.version).toBeGreaterThan(restored.version);
+    expect(indexed.indexes).toEqual([{ key: "id", unindexedRows: 0 }]);
+    expect(cli(["index", table]).stdout).toBe("key index: id\n");
+    const unknown = cli(["index", table, "nope"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(
+      /^lance-nd: cannot index .*: indexGlobalAttr: the table has no global attribute "nope"/,
+    );
+    expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
+    expect(tableState(table).version).toBe(indexed.version);
+
     const compacted = json<{ fragmentsRemoved: number; fragmentsAdded: number; version: number }>(["compact", table]);
     expect(compacted.fragmentsRemoved).toBeGreaterThanOrEqual(compacted.fragmentsAdded);
     expect(tableState(table).rows).toBe(4);
