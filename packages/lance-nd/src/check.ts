@@ -203,8 +203,12 @@ async function notePendingReplay(table: LanceTable, report: CheckReport): Promis
   }
   const pending = report.pendingWidenReplay;
   if (pending !== null) {
+    const window =
+      pending.overwrite === pending.read + 1
+        ? "closed its replay record (nothing to replay)"
+        : `replayed versions ${pending.read + 1}..${pending.overwrite - 1}, whose commits are missing from the latest version,`;
     report.notes.push(
-      `a widen of "${pending.variable}" was killed before it replayed versions ${pending.read + 1}..${pending.overwrite - 1} on its rewrite (version ${pending.overwrite}): their commits are missing from the latest version until \`lance-nd check --repair\` (or the next widen) completes it`,
+      `a widen of "${pending.variable}" was killed before it ${window} on its rewrite (version ${pending.overwrite}): \`lance-nd check --repair\` (or the next widen) completes it`,
     );
   }
   return true;

@@ -99,7 +99,7 @@ describe("a widen rewrite killed before its replay ended", () => {
     const report = await check(uri);
     expect(report.ok).toBe(false);
     expect(report.pendingWidenReplay).toMatchObject({ read: 1, overwrite: 4, variable: "sst" });
-    expect(report.notes.join("\n")).toMatch(/versions 2\.\.3 .*check --repair/);
+    expect(report.notes.join("\n")).toMatch(/replayed versions 2\.\.3, .*check --repair/);
     const repaired = await check(uri, { repair: true });
     expect(repaired.repair).toMatchObject({ ok: true, widenReplay: { read: 1, overwrite: 4 } });
     await expectComplete(uri);
