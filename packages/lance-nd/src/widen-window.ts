@@ -3,11 +3,12 @@
  * rewrite's overwrite replace whatever other writers committed after the
  * rewrite read the table (SDK 0.39 reports no conflict), so the rewrite
  * replays those commits on top of it, by stable row id (README.md, "Widen"):
- * the rows they deleted are deleted again, the
- * rows they appended are appended again, cast. A compaction changes no row
- * and needs nothing. A schema change cannot be replayed: the rewrite is
- * undone (the version before it restored) and the widen fails with a
- * retryable `CommitConflict`.
+ * the rows they deleted are deleted again, the rows they appended are
+ * appended again, cast, and the replay record the overwrite carries is
+ * closed (widen-replay-record.ts). A compaction changes no row and needs
+ * nothing. A schema change cannot be replayed: the rewrite is undone (the
+ * version before it restored) and the widen fails with a retryable
+ * `CommitConflict`.
  */
 import type { RecordBatch, Schema } from "apache-arrow";
 import { LanceNdError } from "./errors.js";
