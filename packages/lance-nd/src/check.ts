@@ -10,6 +10,7 @@ import { openTable, type LanceTable, type StorageOptions } from "./lance/table-o
 import { sdkCall } from "./lance/sdk-call.js";
 import { checkoutVersion, listVersions } from "./lance/table-versions.js";
 import { localTableFolder, manifestFiles, openVersionView, quarantineManifests } from "./lance/version-files.js";
+import { asSchemaChange } from "./schema-lock.js";
 import { NdTable } from "./table.js";
 import { completeWidenReplay, findPendingReplay, type PendingReplay } from "./widen-replay.js";
 
@@ -134,7 +135,7 @@ export async function check(table: string | NdTable, options: CheckOptions = {})
   const latest = await openTable(uri, storage);
   try {
     const deletedRows = await deleteUnreadable(latest, report.unreadableRows);
-    const widenReplay = await completeWidenReplay(latest);
+    const widenReplay = await asSchemaChange(latest, () => completeWidenReplay(latest));
     const after = await inspect(uri, storage);
     report.repair = {
       quarantined,
