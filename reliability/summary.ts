@@ -15,6 +15,7 @@ const LABELS: Record<string, string> = {
   processes: "concurrent processes run",
   versionsRead: "committed versions read back",
   rowsVerified: "rows verified value by value",
+  widenReplays: "widen replays a kill left pending, completed by check --repair",
   rowsLost: "committed rows lost or duplicated",
 };
 

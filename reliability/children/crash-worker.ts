@@ -2,12 +2,15 @@
 // kind of operation in a loop until the parent kills it (or a bound is hit).
 // After each call returns it appends what was committed to its log file:
 // `commit <id>` for written rows, `deleted <id>` for deleted rows. A replace
-// logs `replacing <id>` for its rows before the call. "replace-pause" stops
+// logs `replacing <id>` for its rows before the call; "rewrite" prints each
+// step of the widen's rewrite and replay ("overwrite", "deletes", ...). "replace-pause" stops
 // between the two commits of a replace, prints "appended" and waits for the kill.
+// An append that a widen's rewrite (another process) preempts fails with
+// CommitConflict and adds nothing (README.md, Widen): "append" goes on.
 import { appendFileSync } from "node:fs";
 import { Float64, Int32 } from "apache-arrow";
-import { NdWriter, append, compact, deleteRows, open, replaceRows, scan, widen, col } from "lance-nd";
-import { replaceRowsWith } from "lance-nd/internal";
+import { NdWriter, append, compact, deleteRows, isLanceNdError, open, replaceRows, scan, widen, col } from "lance-nd";
+import { replaceRowsWith, widenTable } from "lance-nd/internal";
 import { isDoomed, rowFor, wideName } from "../helpers/rows.js";
 
 interface Args {
@@ -52,19 +55,28 @@ for (let round = 0; round < 200; round++) {
     log("commit", ids);
   } else if (args.op === "append") {
     const ids = nextIds(3);
-    await append(table, ids.map(rowFor));
-    log("commit", ids);
+    try {
+      await append(table, ids.map(rowFor));
+      log("commit", ids);
+    } catch (err) {
+      if (!isLanceNdError(err, "CommitConflict")) throw err;
+    }
   } else if (args.op === "widen") {
     const [id] = nextIds(1);
     await append(table, [rowFor(id!)]);
     log("commit", [id!]);
     await widen(table, wideName(id!), new Int32());
   } else if (args.op === "rewrite") {
-    // Int16 -> Float64 crosses kinds: the rewrite path (an overwrite, then the re-append of rows others added meanwhile).
+    // Int16 -> Float64 crosses kinds: the rewrite path (an overwrite, then the replay of what others committed
+    // meanwhile). Each step is printed, so the parent can kill inside the replay.
     const [id] = nextIds(1);
     await append(table, [rowFor(id!)]);
     log("commit", [id!]);
-    await widen(table, wideName(id!), new Float64());
+    await widenTable(table, wideName(id!), new Float64(), {
+      afterStep: async (step) => {
+        process.stdout.write(`${step}\n`);
+      },
+    });
   } else if (args.op === "replace") {
     // A new row and the last two rows of this child again: append at v, then delete their copies created before v.
     const ids = [

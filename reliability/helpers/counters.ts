@@ -13,6 +13,7 @@ export type Counter =
   | "processes" // concurrent writer / maintenance processes run
   | "versionsRead" // committed versions read back after crashes
   | "rowsVerified" // rows compared value by value with what was committed
+  | "widenReplays" // widen replays a kill left pending, completed by check --repair
   | "rowsLost"; // committed rows missing or duplicated (must stay 0)
 
 /** Adds `n` to `counter` (a line in the file named by RELIABILITY_COUNTERS). */

@@ -1,8 +1,8 @@
 /**
  * `check`: what of a table can still be read (every manifest, every row of
  * the newest readable version), and `repair`: make it whole again by moving
- * broken manifests aside and deleting unreadable rows, each listed in the
- * report (README, "check").
+ * broken manifests aside, deleting unreadable rows and completing a widen
+ * replay a killed widen left, each listed in the report (README, "check").
  */
 import { isLanceNdError, LanceNdError } from "./errors.js";
 import { rowHealth, type FragmentHealth, type UnreadableRow } from "./lance/row-health.js";
@@ -10,7 +10,9 @@ import { openTable, type LanceTable, type StorageOptions } from "./lance/table-o
 import { sdkCall } from "./lance/sdk-call.js";
 import { checkoutVersion, listVersions } from "./lance/table-versions.js";
 import { localTableFolder, manifestFiles, openVersionView, quarantineManifests } from "./lance/version-files.js";
+import { asSchemaChange } from "./schema-lock.js";
 import { NdTable } from "./table.js";
+import { completeWidenReplay, findPendingReplay, type PendingReplay } from "./widen-replay.js";
 
 export type { FragmentHealth, UnreadableRow } from "./lance/row-health.js";
 
@@ -19,7 +21,8 @@ export interface CheckOptions extends StorageOptions {
   /**
    * Repair what the check finds: move the manifests that do not parse into
    * `<table>/_lance_nd_quarantine/` (local tables), then delete the
-   * unreadable rows of the latest version; both are listed in `repair`.
+   * unreadable rows of the latest version, and complete a pending widen
+   * replay; all are listed in `repair`.
    */
   repair?: boolean;
 }
@@ -42,6 +45,8 @@ export interface CheckRepair {
   quarantined: string[];
   /** The rows deleted because they could not be read. */
   deletedRows: UnreadableRow[];
+  /** The widen replay completed (README.md, Widen), or null. */
+  widenReplay: PendingReplay | null;
   /** The latest version after the repair. */
   version: number;
   /** The check after the repair found nothing. */
@@ -68,6 +73,12 @@ export interface CheckReport {
   fragments: FragmentHealth[];
   /** The rows of the checked version that cannot be read. */
   unreadableRows: UnreadableRow[];
+  /**
+   * The replay of a widen's rewrite that a killed widen left unfinished: the
+   * latest version lacks the rows other writers committed between versions
+   * `read` and `overwrite` (README.md, Widen); `repair` completes it.
+   */
+  pendingWidenReplay: PendingReplay | null;
   /** What was not checked, and why (e.g. older versions of an object store table whose latest manifest is broken). */
   notes: string[];
   /** What `repair: true` did; null without repair or when nothing needed it. */
@@ -79,12 +90,14 @@ export interface CheckReport {
  * from `_versions/`, so versions before a broken latest manifest are
  * reached; on an object store through the SDK, which needs the latest
  * manifest), then reads every row of every fragment of the newest readable
- * version. With `repair`, moves the broken manifests aside (the newest
- * readable version becomes the latest) and deletes the unreadable rows,
- * then checks again.
+ * version, and looks for a pending widen replay. With `repair`, moves the
+ * broken manifests aside (the newest readable version becomes the latest),
+ * deletes the unreadable rows and completes the widen replay, then checks
+ * again.
  *
  * @throws LanceNdError `TableNotFound` when there is no table; `InvalidInput`
- * for a repair that needs the `_versions/` files of an object store table.
+ * for a repair that needs the `_versions/` files of an object store table;
+ * `InvalidTable` for a widen replay record lance-nd did not write.
  * @example
  * const report = await check("data/ocean.lance");
  * if (!report.ok) console.log(report.unreadableRows, report.newestReadableVersion);
@@ -122,10 +135,12 @@ export async function check(table: string | NdTable, options: CheckOptions = {})
   const latest = await openTable(uri, storage);
   try {
     const deletedRows = await deleteUnreadable(latest, report.unreadableRows);
+    const widenReplay = await asSchemaChange(latest, () => completeWidenReplay(latest));
     const after = await inspect(uri, storage);
     report.repair = {
       quarantined,
       deletedRows,
+      widenReplay,
       version: after.latestVersion ?? report.newestReadableVersion,
       ok: after.ok,
     };
@@ -151,9 +166,11 @@ async function inspect(uri: string, storage: StorageOptions): Promise<CheckRepor
     rows: 0,
     fragments: [],
     unreadableRows: [],
+    pendingWidenReplay: null,
     notes,
     repair: null,
   };
+  let replayKnown = true;
   if (newest !== undefined) {
     const { table, close } = await openVersion(uri, storage, folder, newest, newest === versions[0]);
     try {
@@ -162,12 +179,40 @@ async function inspect(uri: string, storage: StorageOptions): Promise<CheckRepor
       report.fragments = health.fragments;
       report.unreadableRows = health.unreadableRows;
       report.rows = health.fragments.reduce((n, f) => n + f.rows, 0);
+      if (newest === versions[0]) replayKnown = await notePendingReplay(table, report);
     } finally {
       close();
     }
   }
-  report.ok = newest !== undefined && versions.every((v) => v.readable) && report.unreadableRows.length === 0;
+  report.ok =
+    newest !== undefined &&
+    versions.every((v) => v.readable) &&
+    report.unreadableRows.length === 0 &&
+    report.pendingWidenReplay === null &&
+    replayKnown;
   return report;
+}
+
+/** Sets the report's pending widen replay, with a note; false (and a note) for a record lance-nd did not write. */
+async function notePendingReplay(table: LanceTable, report: CheckReport): Promise<boolean> {
+  try {
+    report.pendingWidenReplay = await findPendingReplay(table);
+  } catch (err) {
+    if (!isLanceNdError(err, "InvalidTable")) throw err;
+    report.notes.push(withoutPlace(err, report.uri));
+    return false;
+  }
+  const pending = report.pendingWidenReplay;
+  if (pending !== null) {
+    const window =
+      pending.overwrite === pending.read + 1
+        ? "closed its replay record (nothing to replay)"
+        : `replayed versions ${pending.read + 1}..${pending.overwrite - 1}, whose commits are missing from the latest version,`;
+    report.notes.push(
+      `a widen of "${pending.variable}" was killed before it ${window} on its rewrite (version ${pending.overwrite}): \`lance-nd check --repair\` (or the next widen) completes it`,
+    );
+  }
+  return true;
 }
 
 /** Every manifest of a local table, newest first, each opened on its own. */

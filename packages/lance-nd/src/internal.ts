@@ -13,3 +13,5 @@ export { checkoutVersion, currentVersion } from "./lance/table-versions.js";
 export { appendRows } from "./lance/table-write.js";
 export { fromSdkBatch, sdkArrow, toSdkTable } from "./lance/arrow-bridge.js";
 export { replaceRowsWith, type ReplaceHooks } from "./replace-rows.js";
+export { widenTable } from "./widen.js";
+export type { ReplayStep, RewriteHooks } from "./widen-replay-record.js";

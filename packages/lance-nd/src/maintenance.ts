@@ -8,6 +8,8 @@ import { Expr } from "./expr.js";
 import { checkNdFilter } from "./nd-filter.js";
 import { NdTable, checkTable, checkWritable } from "./table.js";
 import { inSpan } from "./tracing.js";
+import { asSchemaChange } from "./schema-lock.js";
+import { completeWidenReplay } from "./widen-replay.js";
 import {
   checkoutVersion,
   cleanupVersions,
@@ -117,10 +119,13 @@ const cleanupSchema = z.strictObject({
 /**
  * Removes the versions older than `olderThan` and the files only they use.
  * Lance compacts in the same call (there is no cleanup without it). The
- * latest version and each tagged version (and everything newer) stay. Span
+ * latest version and each tagged version (and everything newer) stay. A
+ * widen replay a killed widen left unfinished is completed first: it reads
+ * versions the cleanup would remove (README.md, Widen). Span
  * `lance_nd.compact`.
  *
- * @throws LanceNdError `InvalidInput` for bad options or a read-only view.
+ * @throws LanceNdError `InvalidInput` for bad options or a read-only view;
+ * `InvalidTable` for a widen replay record lance-nd did not write.
  * @example
  * await cleanupOldVersions(table, { olderThan: 7 * 24 * 3600 * 1000 }); // a week
  * await cleanupOldVersions(table, { olderThan: new Date("2025-01-01") });
@@ -130,6 +135,8 @@ export async function cleanupOldVersions(table: NdTable, options: CleanupOptions
   const { olderThan, deleteUnverified } = parse(cleanupSchema, options, "cleanupOldVersions options", table.uri);
   const ageMs = olderThan instanceof Date ? Math.max(0, Date.now() - olderThan.getTime()) : olderThan;
   return inSpan("lance_nd.compact", table.uri, async () => {
+    // The versions a pending widen replay reads must not go first (README.md, Widen).
+    await asSchemaChange(table.lance, () => completeWidenReplay(table.lance));
     const stats = await cleanupVersions(table.lance, ageMs, { deleteUnverified: deleteUnverified === true });
     await table.refresh();
     return { versionsRemoved: stats.prune.oldVersionsRemoved, bytesRemoved: stats.prune.bytesRemoved };

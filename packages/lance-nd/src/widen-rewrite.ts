@@ -12,16 +12,18 @@ import {
   makeData,
   makeVector,
   RecordBatch,
+  Schema,
   Struct,
   vectorFromArray,
   type Data,
   type Field,
-  type Schema,
 } from "apache-arrow";
 import { overwriteTable, type LanceTable } from "./lance/table-open.js";
 import { sdkCall } from "./lance/sdk-call.js";
 import { scanRows } from "./lance/table-read.js";
 import { currentVersion } from "./lance/table-versions.js";
+import { closeReplay } from "./widen-replay-append.js";
+import { newReplayRecord, withReplayRecord, type RewriteHooks } from "./widen-replay-record.js";
 import { collectRowIds, replayOverwritten } from "./widen-window.js";
 
 /**
@@ -37,26 +39,40 @@ import { collectRowIds, replayOverwritten } from "./widen-window.js";
  * were read (measured: SDK 0.39 reports no conflict). Those commits are
  * replayed after it by stable row id (widen-window.ts): the rows they
  * deleted are deleted again, the rows they appended appended again, cast.
+ * The overwrite carries the record of that replay in its schema metadata
+ * (widen-replay-record.ts), and the replay's last commit closes it (one
+ * metadata-only commit even when there was nothing to replay), so a
+ * process that meets an unfinished replay completes it (widen-replay.ts).
  *
  * @throws LanceNdError `CommitConflict` (retryable) when a commit in that
  * window changed the schema: the rewrite is undone first.
  */
-export async function rewriteWidened(table: LanceTable, schema: Schema, widening: Widening): Promise<number> {
+export async function rewriteWidened(
+  table: LanceTable,
+  schema: Schema,
+  widening: Widening,
+  hooks: RewriteHooks = {},
+): Promise<number> {
   const read = await currentVersion(table);
-  const cast = (batch: RecordBatch) => castBatch(batch, schema, widening);
+  const record = newReplayRecord(read, widening.column);
+  const widened = new Schema(schema.fields, withReplayRecord(schema.metadata, record));
+  const cast = (batch: RecordBatch) => castBatch(batch, widened, widening);
   const rows: RecordBatch[] = [];
   const readIds: bigint[] = [];
   for await (const batch of scanRows(table, { version: read, withRowId: true })) {
     collectRowIds(batch, readIds);
     rows.push(cast(batch));
   }
-  const version = await overwriteTable(table, schema, rows);
+  await hooks.afterRead?.(read);
+  const overwrite = await overwriteTable(table, widened, rows);
   await sdkCall({ uri: table.uri, op: "refresh" }, () => table.sdk.checkoutLatest());
-  return version === read + 1 ? version : replayOverwritten(table, schema, read, version, readIds, cast);
+  await hooks.afterStep?.("overwrite");
+  if (overwrite === read + 1) return closeReplay(table, record);
+  return replayOverwritten(table, { record, overwrite, readIds, widened, cast }, hooks);
 }
 
 /** One scanned batch under the widened schema: the variable's values and stats cast, other columns as they are. */
-function castBatch(batch: RecordBatch, schema: Schema, widening: Widening): RecordBatch {
+export function castBatch(batch: RecordBatch, schema: Schema, widening: Widening): RecordBatch {
   const statsName = widening.statsColumn?.name;
   const children = schema.fields.map((field): Data => {
     const old = batch.getChild(field.name)?.data[0];

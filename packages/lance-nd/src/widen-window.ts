@@ -3,19 +3,21 @@
  * rewrite's overwrite replace whatever other writers committed after the
  * rewrite read the table (SDK 0.39 reports no conflict), so the rewrite
  * replays those commits on top of it, by stable row id (README.md, "Widen"):
- * the rows they deleted are deleted again, the
- * rows they appended are appended again, cast. A compaction changes no row
- * and needs nothing. A schema change cannot be replayed: the rewrite is
- * undone (the version before it restored) and the widen fails with a
- * retryable `CommitConflict`.
+ * the rows they deleted are deleted again, the rows they appended are
+ * appended again, cast, and the replay record the overwrite carries is
+ * closed (widen-replay-record.ts). A compaction changes no row and needs
+ * nothing. A schema change cannot be replayed: the rewrite is undone (the
+ * version before it restored) and the widen fails with a retryable
+ * `CommitConflict`.
  */
 import type { RecordBatch, Schema } from "apache-arrow";
 import { LanceNdError } from "./errors.js";
 import type { LanceTable } from "./lance/table-open.js";
 import { readTableSchema, scanRows } from "./lance/table-read.js";
 import { sdkCall } from "./lance/sdk-call.js";
-import { checkoutVersion, currentVersion, restoreVersion } from "./lance/table-versions.js";
-import { appendRows } from "./lance/table-write.js";
+import { checkoutVersion, restoreVersion } from "./lance/table-versions.js";
+import { appendOnce, closeReplay } from "./widen-replay-append.js";
+import type { ReplayRecord, RewriteHooks } from "./widen-replay-record.js";
 
 /** How many row ids one delete names (Lance takes long IN lists; this keeps each SQL string small). */
 const DELETE_IDS = 50_000;
@@ -27,23 +29,34 @@ export function collectRowIds(batch: RecordBatch, into: bigint[]): void {
   for (const id of ids.toArray() as BigUint64Array) into.push(id);
 }
 
+/** What a replay needs to know of the rewrite it completes. */
+export interface ReplayPlan {
+  /** The record the overwrite carries. */
+  record: ReplayRecord;
+  /** The overwrite's version. */
+  overwrite: number;
+  /** The stable row ids of version `record.read`, in the order the overwrite wrote those rows. */
+  readIds: readonly bigint[];
+  /** The table schema the overwrite wrote. */
+  widened: Schema;
+  /** A scanned batch of the window under `widened`. */
+  cast: (batch: RecordBatch) => RecordBatch;
+}
+
 /**
  * Replays on the table the commits of versions `read` + 1 .. `overwrite` - 1,
  * which the rewrite's overwrite (version `overwrite`, the rows of version
  * `read` in `readIds` order, cast by `cast` to the `widened` schema)
- * replaced. Returns the version after the replay.
+ * replaced, then closes the record. Safe to run again after a kill at any
+ * step: the deletes name row ids, the append is done once
+ * (widen-replay-append.ts). Returns the version after the replay.
  *
  * @throws LanceNdError `CommitConflict` (retryable) when a commit of the
  * window changed the schema: the overwrite was undone first.
  */
-export async function replayOverwritten(
-  table: LanceTable,
-  widened: Schema,
-  read: number,
-  overwrite: number,
-  readIds: readonly bigint[],
-  cast: (batch: RecordBatch) => RecordBatch,
-): Promise<number> {
+export async function replayOverwritten(table: LanceTable, plan: ReplayPlan, hooks: RewriteHooks): Promise<number> {
+  const { record, overwrite, readIds, widened, cast } = plan;
+  const read = record.read;
   const last = overwrite - 1;
   const [before, replaced] = [await checkoutVersion(table, read), await checkoutVersion(table, last)];
   try {
@@ -67,22 +80,27 @@ export async function replayOverwritten(
       if (ids.some((id) => known.has(id))) return await undoOverwrite(table, read, overwrite);
       appended.push(cast(batch));
     }
-    await deleteGone(table, overwrite, readIds, kept);
-    return appended.length > 0 ? await appendRows(table, appended) : await currentVersion(table);
+    if (await deleteGone(table, overwrite, readIds, kept)) await hooks.afterStep?.("deletes");
+    if (appended.length > 0) await appendOnce(table, record, appended, hooks);
+    return await closeReplay(table, record);
   } finally {
     before.sdk.close();
     replaced.sdk.close();
   }
 }
 
-/** Deletes the rewrite's copies of the rows of `readIds` that the window deleted (not in `kept`). */
+/**
+ * Deletes the rewrite's copies of the rows of `readIds` that the window
+ * deleted (not in `kept`); a copy already deleted is skipped by Lance.
+ * Returns true when there was something to delete.
+ */
 async function deleteGone(
   table: LanceTable,
   overwrite: number,
   readIds: readonly bigint[],
   kept: ReadonlySet<bigint>,
-): Promise<void> {
-  if (kept.size === readIds.length) return;
+): Promise<boolean> {
+  if (kept.size === readIds.length) return false;
   // The overwrite wrote the rows in the order they were read: position i of its scan is readIds[i].
   const rewritten: bigint[] = [];
   const schema = await readTableSchema(table);
@@ -101,6 +119,7 @@ async function deleteGone(
     const predicate = `_rowid IN (${gone.slice(i, i + DELETE_IDS).join(", ")})`;
     await sdkCall({ uri: table.uri, op: "delete" }, () => table.sdk.delete(predicate));
   }
+  return true;
 }
 
 /**

@@ -8,6 +8,8 @@ import { withPureErrors } from "./pure-errors.js";
 import { asSchemaChange } from "./schema-lock.js";
 import { checkWritable, type NdTable } from "./table.js";
 import { inSpan } from "./tracing.js";
+import { completeWidenReplay } from "./widen-replay.js";
+import type { RewriteHooks } from "./widen-replay-record.js";
 import { rewriteWidened } from "./widen-rewrite.js";
 
 /**
@@ -33,7 +35,9 @@ import { rewriteWidened } from "./widen-rewrite.js";
  * commit of a widen leaves a readable table with every committed row, so
  * the commit ledger does not undo a widen (README.md, Widen). An in-place widen
  * that a concurrent commit preempts starts again on the latest version, up
- * to 10 times. Within one process, appends wait for a widen.
+ * to 10 times. Within one process, appends wait for a widen. A replay a
+ * killed widen left unfinished (recorded in the table) is completed first
+ * (README.md, Widen).
  *
  * @throws LanceNdError `SchemaMismatch` for a type that does not hold each
  * old value (nothing changes); `InvalidInput` for an unknown variable or a
@@ -54,6 +58,7 @@ export async function widenTable(
   table: NdTable,
   name: string,
   type: DataType,
+  hooks: RewriteHooks = {},
 ): Promise<{ version: number; rewritten: boolean }> {
   checkWritable(table, "widen");
   if (typeof (type as { typeId?: unknown } | null)?.typeId !== "number") {
@@ -67,10 +72,12 @@ export async function widenTable(
     "lance_nd.widen",
     table.uri,
     async (span) => {
+      // A second rewrite on top of an unfinished replay would lose its window for good.
+      await asSchemaChange(table.lance, () => completeWidenReplay(table.lance, hooks));
       await table.refresh();
       const { schema, widening } = withPureErrors({ uri: table.uri }, () => widenSchema(table.tableSchema, name, type));
       if (sameType(widening.from, widening.to)) return { version: await table.version(), rewritten: false };
-      const path = await asSchemaChange(table.lance, () => widenVariable(table, schema, widening));
+      const path = await asSchemaChange(table.lance, () => widenVariable(table, schema, widening, hooks));
       span.setAttribute("lance_nd.widen.path", path);
       const layout = await table.refresh();
       const now = layout.arrays.get(name)?.valueType;
@@ -95,7 +102,12 @@ export async function widenTable(
  * stats column the new type gets), or rewrites the table where Lance cannot
  * cast in place. Returns the path taken.
  */
-async function widenVariable(table: NdTable, schema: Schema, widening: Widening): Promise<"in_place" | "rewrite"> {
+async function widenVariable(
+  table: NdTable,
+  schema: Schema,
+  widening: Widening,
+  hooks: RewriteHooks,
+): Promise<"in_place" | "rewrite"> {
   const { column, from, to, statsColumn } = widening;
   const oldStats = table.layout.statsColumns.get(column);
   if (oldStats !== undefined && statsColumn === null) {
@@ -117,7 +129,7 @@ async function widenVariable(table: NdTable, schema: Schema, widening: Widening)
     // Lance 12 casts a nested field within a kind only ("Cannot cast column"),
     // and once per column ("fewer column indices"); both change nothing.
     if (!isLanceNdError(err) || !/fewer column indices|Cannot cast column/.test(err.message)) throw err;
-    await rewriteWidened(table.lance, schema, widening);
+    await rewriteWidened(table.lance, schema, widening, hooks);
     return "rewrite";
   }
   if (oldStats === undefined && statsColumn !== null) await addNullFields(table.lance, [statsColumn]);

@@ -77,13 +77,13 @@ describe("widen", () => {
     expect(Array.from((await readRows(table))[0]!.get("sst")!.toArray())).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
-  it("across kinds (Int32 -> Float64) rewrites the table in one version: values, nulls, stats, other variables, attributes and row count stay; the old version stays readable", async () => {
+  it("across kinds (Int32 -> Float64) rewrites the table in one overwrite (and the commit that closes its replay record): values, nulls, stats, other variables, attributes and row count stay; the old version stays readable", async () => {
     const uri = fresh();
     const rows = [row(0, [1, null, -3, 2147483647, 5, 6]), row(1, null), row(2, [-2147483648, 0, 7, 8, 9, 10])];
     const table = await write(uri, rows, { stats: true, columnDefaults: { compression: "zstd" } });
     spans.length = 0;
     const version = await widen(table, "sst", new Float64());
-    expect(version).toBe(2);
+    expect(version).toBe(3);
     expect(spans.find((s) => s.name === "lance_nd.widen")!.attributes["lance_nd.widen.path"]).toBe("rewrite");
     expect(String(table.layout.arrays.get("sst")!.valueType)).toBe("Float64");
     expect(String(table.layout.statsColumns.get("sst")!.type)).toBe("Struct<{min:Float64, max:Float64}>");

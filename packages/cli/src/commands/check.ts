@@ -1,8 +1,9 @@
 /**
  * `lance-nd check <table> [--repair] [--json]`: reads every manifest and
  * every row of the newest readable version and reports what cannot be read;
- * `--repair` moves broken manifests aside and deletes unreadable rows,
- * listing each (packages/lance-nd README, "check").
+ * `--repair` moves broken manifests aside, deletes unreadable rows and
+ * completes a widen replay a killed widen left, listing each
+ * (packages/lance-nd README, "check" and "Widen").
  */
 import type { Command } from "commander";
 import { check, type CheckReport } from "lance-nd";
@@ -20,7 +21,7 @@ export function registerCheck(program: Command, io: Io): void {
     .argument("<table>", "the table")
     .option(
       "--repair",
-      "move manifests that do not open into <table>/_lance_nd_quarantine and delete unreadable rows, listing each",
+      "move manifests that do not open into <table>/_lance_nd_quarantine, delete unreadable rows and complete a killed widen's replay, listing each",
     )
     .option("--branch <name>", "refused: check reads the manifests of main only (a branch's are in another folder)")
     .option("--json", "print the report as JSON")
@@ -58,6 +59,7 @@ function damage(report: CheckReport): string {
       ? ""
       : `${report.unreadableRows.length} unreadable row${report.unreadableRows.length === 1 ? "" : "s"}`,
     report.newestReadableVersion === null ? "no version opens" : "",
+    report.pendingWidenReplay === null ? "" : "a killed widen's replay is pending",
   ];
   return parts.filter(Boolean).join(", ");
 }
@@ -87,6 +89,13 @@ function printReport(io: Io, report: CheckReport): void {
     println(
       io.stdout,
       `repair: deleted ${repair.deletedRows.length} unreadable row${repair.deletedRows.length === 1 ? "" : "s"} (row ids ${repair.deletedRows.map((r) => r.rowId).join(", ")})`,
+    );
+  }
+  const replayed = repair.widenReplay;
+  if (replayed !== null) {
+    println(
+      io.stdout,
+      `repair: completed the widen of "${replayed.variable}": ${replayed.overwrite === replayed.read + 1 ? "nothing to replay" : `versions ${replayed.read + 1}..${replayed.overwrite - 1} replayed`} on its rewrite (version ${replayed.overwrite})`,
     );
   }
   println(

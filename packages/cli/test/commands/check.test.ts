@@ -2,7 +2,9 @@ import { readdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { Float64, Int32 } from "apache-arrow";
 import { append, write } from "lance-nd";
+import { widenTable } from "lance-nd/internal";
 import { cli, ensureBuilt, tableState, tempDir } from "./harness.js";
 
 const row = (i: number) => new NdRecordBatch({ a: NdArray.from([i, i + 0.5], { dims: { x: 2 } }) }, { id: `r${i}` });
@@ -67,6 +69,33 @@ describe("lance-nd check", () => {
     expect(report.repair.quarantined).toHaveLength(1);
     expect(report.repair.deletedRows.map((r) => r.rowId)).toEqual([0, 1]);
     expect(tableState(uri).rows).toBe(2);
+    expect(cli(["check", "data/ocean.lance"], cwd).code).toBe(0);
+  });
+
+  it("a widen stopped after its rewrite's overwrite: exit 1 naming the pending replay; --repair completes it", async () => {
+    const cwd = tempDir();
+    const uri = join(cwd, "data", "ocean.lance");
+    const int32Row = (i: number) =>
+      new NdRecordBatch({ a: NdArray.from([i, i + 1], { dims: { x: 2 }, type: new Int32() }) }, { id: `r${i}` });
+    const t = await write(uri, [int32Row(0)]);
+    // The hook stands in for a kill right after the overwrite (test/widen-replay.test.ts kills a real process there).
+    const stop = async (step: string) => {
+      if (step === "overwrite") throw new Error("stopped after the overwrite");
+    };
+    await expect(widenTable(t, "a", new Float64(), { afterStep: stop })).rejects.toThrow("stopped");
+    const found = cli(["check", "data/ocean.lance"], cwd);
+    expect(found.code).toBe(1);
+    expect(found.stdout).toMatch(
+      /note: a widen of "a" was killed before it closed its replay record \(nothing to replay\)/,
+    );
+    expect(found.stderr).toMatch(
+      /a killed widen's replay is pending \(run lance-nd check data\/ocean\.lance --repair\)/,
+    );
+    const repaired = cli(["check", "data/ocean.lance", "--repair"], cwd);
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout).toMatch(
+      /repair: completed the widen of "a": nothing to replay on its rewrite \(version 2\)/,
+    );
     expect(cli(["check", "data/ocean.lance"], cwd).code).toBe(0);
   });
 });
