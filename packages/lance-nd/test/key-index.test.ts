@@ -98,6 +98,17 @@ describe("indexGlobalAttr", () => {
     expect(Array.from(row!.get("sst")!.toArray() as Float64Array)).toEqual([70, 71, 72, 73, 74, 75]);
   });
 
+  it("a widen by rewrite builds the key indexes again", async () => {
+    const { table, name } = await fresh(4);
+    await indexGlobalAttr(table, "id");
+    const ints = new NdRecordBatch({ k: NdArray.from(new Int32Array([5]), { dims: { one: 1 } }) }, { id: "r9", n: 9 });
+    await append(table, [ints]);
+    await widen(table, "k", new Float64()); // Int32 -> Float64: across kinds, so a rewrite
+    expect(await keyIndexes(table)).toEqual([{ key: "id", unindexedRows: 0 }]);
+    expect(await matching(table, col("__global_attrs__.id").eq("r9"))).toEqual(["r9"]);
+    expect(await lookupPlan(name, "__global_attrs__.id = 'r9'")).toMatch(/ScalarIndexQuery/);
+  });
+
   it("refuses an unknown key, a list attribute, a read-only view and a table without global attributes, changing nothing", async () => {
     const { table } = await fresh(3);
     const version = await table.version();
