@@ -3,7 +3,6 @@ import { connect } from "@lancedb/lancedb";
 import { Float64 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
-import { isLanceNdError } from "../src/errors.js";
 import { col, type Expr } from "../src/expr.js";
 import { indexGlobalAttr, keyIndexes } from "../src/key-index.js";
 import { checkout, compact, deleteRows } from "../src/maintenance.js";
@@ -12,6 +11,7 @@ import type { NdTable } from "../src/table.js";
 import { widen } from "../src/widen.js";
 import { append } from "../src/write.js";
 import { ids, makeTable, sampleRow, tempDir } from "./helpers/make-table.js";
+import { failure } from "./helpers/write-rows.js";
 import { recordSpans } from "./helpers/span-recorder.js";
 
 const dir = tempDir("key-index");
@@ -41,15 +41,6 @@ async function lookupPlan(name: string, filter: string): Promise<string> {
   } finally {
     raw.close();
   }
-}
-
-async function failure(run: () => Promise<unknown>): Promise<{ code?: string; column?: string; message?: string }> {
-  try {
-    await run();
-  } catch (err) {
-    return isLanceNdError(err) ? { code: err.code, column: err.column, message: err.message } : { code: String(err) };
-  }
-  return {};
 }
 
 describe("indexGlobalAttr", () => {
@@ -112,14 +103,14 @@ describe("indexGlobalAttr", () => {
   it("refuses an unknown key, a list attribute, a read-only view and a table without global attributes, changing nothing", async () => {
     const { table } = await fresh(3);
     const version = await table.version();
-    expect(await failure(() => indexGlobalAttr(table, "nope"))).toMatchObject({
+    expect(await failure(indexGlobalAttr(table, "nope"))).toMatchObject({
       code: "InvalidInput",
       column: "__global_attrs__.nope",
       message: expect.stringContaining('no global attribute "nope" (it has id, n)'),
     });
-    expect(await failure(() => indexGlobalAttr(table, "" as string))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(indexGlobalAttr(table, "" as string))).toMatchObject({ code: "InvalidInput" });
     const view = await checkout(table, version);
-    expect(await failure(() => indexGlobalAttr(view, "id"))).toMatchObject({
+    expect(await failure(indexGlobalAttr(view, "id"))).toMatchObject({
       code: "InvalidInput",
       message: expect.stringContaining("read-only view"),
     });
@@ -129,14 +120,14 @@ describe("indexGlobalAttr", () => {
     const listed = await makeTable(path.join(dir, `t${count++}.lance`), [
       new NdRecordBatch({}, { id: "a", range: attr.float32([1, 2]) }),
     ]);
-    expect(await failure(() => indexGlobalAttr(listed, "range"))).toMatchObject({
+    expect(await failure(indexGlobalAttr(listed, "range"))).toMatchObject({
       code: "InvalidInput",
       message: expect.stringContaining("only scalar attributes can be indexed"),
     });
     const bare = await makeTable(path.join(dir, `t${count++}.lance`), [
       new NdRecordBatch({ sst: NdArray.from(new Float32Array(2), { dims: { x: 2 } }) }),
     ]);
-    expect(await failure(() => indexGlobalAttr(bare, "id"))).toMatchObject({
+    expect(await failure(indexGlobalAttr(bare, "id"))).toMatchObject({
       code: "InvalidInput",
       message: expect.stringContaining("(it has none)"),
     });
