@@ -185,7 +185,8 @@ describe("model fuzz: random writes, deletes and compactions", () => {
           }
         },
       ),
-      { seed: 42, numRuns: RUNS },
+      // No shrinking: under the reliability run's load a shrink outlasted the 300 s timeout and hid the counterexample.
+      { seed: 42, numRuns: RUNS, endOnFailure: true },
     );
   });
 });
