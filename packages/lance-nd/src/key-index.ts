@@ -6,7 +6,8 @@
 import { DataType, type Struct } from "apache-arrow";
 import { GLOBAL_ATTRS_COLUMN } from "@lance-nd/nd-arrow";
 import { LanceNdError } from "./errors.js";
-import { createBtreeIndex, listColumnIndexes } from "./lance/table-indexes.js";
+import { createBtreeIndex, listColumnIndexes, unindexedRows, type ColumnIndex } from "./lance/table-indexes.js";
+import type { LanceTable } from "./lance/table-open.js";
 import { checkTable, checkWritable, type NdTable } from "./table.js";
 import { inSpan } from "./tracing.js";
 
@@ -45,9 +46,10 @@ export async function indexGlobalAttr(table: NdTable, key: string): Promise<numb
     table.uri,
     async () => {
       const layout = await table.refresh();
-      const field = (layout.globalAttrs?.type as Struct | undefined)?.children.find((f) => f.name === key);
+      const attrFields = (layout.globalAttrs?.type as Struct | undefined)?.children ?? [];
+      const field = attrFields.find((f) => f.name === key);
       if (field === undefined) {
-        const known = (layout.globalAttrs?.type as Struct | undefined)?.children.map((f) => f.name) ?? [];
+        const known = attrFields.map((f) => f.name);
         throw new LanceNdError(
           "InvalidInput",
           `indexGlobalAttr: the table has no global attribute "${key}" (it has ${known.length === 0 ? "none" : known.join(", ")})`,
@@ -77,8 +79,21 @@ export async function indexGlobalAttr(table: NdTable, key: string): Promise<numb
  */
 export async function keyIndexes(table: NdTable): Promise<KeyIndex[]> {
   checkTable(table, "keyIndexes");
+  const indexes = await keyIndexesOf(table.lance);
   const prefix = `${GLOBAL_ATTRS_COLUMN}.`;
-  return (await listColumnIndexes(table.lance))
-    .filter((index) => index.column.startsWith(prefix))
-    .map((index) => ({ key: index.column.slice(prefix.length), unindexedRows: index.unindexedRows }));
+  return Promise.all(
+    indexes.map(async (index) => ({
+      key: index.column.slice(prefix.length),
+      unindexedRows: await unindexedRows(table.lance, index.name),
+    })),
+  );
+}
+
+/**
+ * @internal The indexes of the version on global attributes (the key
+ * indexes), with their column paths: a widen by rewrite builds them again.
+ */
+export async function keyIndexesOf(lance: LanceTable): Promise<ColumnIndex[]> {
+  const prefix = `${GLOBAL_ATTRS_COLUMN}.`;
+  return (await listColumnIndexes(lance)).filter((index) => index.column.startsWith(prefix));
 }

@@ -3,7 +3,8 @@ import { sameType } from "@lance-nd/casting";
 import { widenSchema, type Widening } from "@lance-nd/format";
 import type { DataType, Schema } from "apache-arrow";
 import { isLanceNdError, LanceNdError } from "./errors.js";
-import { createBtreeIndex, listColumnIndexes } from "./lance/table-indexes.js";
+import { keyIndexesOf } from "./key-index.js";
+import { createBtreeIndex } from "./lance/table-indexes.js";
 import { addNullFields, castColumns, type ColumnCast } from "./lance/table-write.js";
 import { withPureErrors } from "./pure-errors.js";
 import { asSchemaChange } from "./schema-lock.js";
@@ -131,7 +132,7 @@ async function widenVariable(
     // and once per column ("fewer column indices"); both change nothing.
     if (!isLanceNdError(err) || !/fewer column indices|Cannot cast column/.test(err.message)) throw err;
     // An overwrite leaves the new version without indexes (SDK-NOTES.md, section 22): build the key indexes again.
-    const indexed = await listColumnIndexes(table.lance);
+    const indexed = await keyIndexesOf(table.lance);
     await rewriteWidened(table.lance, schema, widening, hooks);
     for (const index of indexed) await createBtreeIndex(table.lance, index.column);
     return "rewrite";

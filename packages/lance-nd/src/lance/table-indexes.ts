@@ -1,4 +1,4 @@
-/** Scalar indexes of a table through the SDK (README.md, "Key indexes"; SDK-NOTES.md, section 21). */
+/** Scalar indexes of a table through the SDK (README.md, "Key indexes"; SDK-NOTES.md, section 22). */
 import { Index } from "@lancedb/lancedb";
 import { sdkCall } from "./sdk-call.js";
 import type { LanceTable } from "./table-open.js";
@@ -15,24 +15,24 @@ export async function createBtreeIndex(table: LanceTable, column: string): Promi
   );
 }
 
-/** One index of a table: the column (path) it covers and the rows it does not cover yet. */
+/** One single-column index of a table: the column (path) it covers and Lance's name of it. */
 export interface ColumnIndex {
   /** The indexed column or nested field path. */
   column: string;
   /** Lance's name of the index. */
   name: string;
-  /** Rows appended since the index was built or last optimised (`compact`); Lance scans them. */
-  unindexedRows: number;
 }
 
 /** The single-column indexes of the handle's version. */
 export async function listColumnIndexes(table: LanceTable): Promise<ColumnIndex[]> {
   const indexes = await sdkCall({ uri: table.uri, op: "listIndices" }, () => table.sdk.listIndices());
-  const out: ColumnIndex[] = [];
-  for (const index of indexes) {
-    if (index.columns.length !== 1) continue;
-    const stats = await sdkCall({ uri: table.uri, op: "indexStats" }, () => table.sdk.indexStats(index.name));
-    out.push({ column: index.columns[0]!, name: index.name, unindexedRows: stats?.numUnindexedRows ?? 0 });
-  }
-  return out;
+  return indexes
+    .filter((index) => index.columns.length === 1)
+    .map((index) => ({ column: index.columns[0]!, name: index.name }));
+}
+
+/** Rows appended since index `name` was built or last optimised (`compact`); Lance scans them. */
+export async function unindexedRows(table: LanceTable, name: string): Promise<number> {
+  const stats = await sdkCall({ uri: table.uri, op: "indexStats" }, () => table.sdk.indexStats(name));
+  return stats?.numUnindexedRows ?? 0;
 }
