@@ -4,6 +4,7 @@
  * the projected columns of those rows by takes) or must read in one (a
  * filtered scan of the projected columns).
  */
+import type { RecordBatch } from "apache-arrow";
 import { GLOBAL_ATTRS_COLUMN } from "@lance-nd/nd-arrow";
 import { selectName, type TableLayout } from "@lance-nd/format";
 import { LanceNdError } from "./errors.js";
@@ -98,4 +99,10 @@ export function planRead(uri: string, layout: TableLayout, request: ReadRequest)
  */
 export function batchRows(batchSize: number, batchSizeBytes: number, bytesPerRow: number): number {
   return Math.max(1, Math.min(batchSize, Math.floor(batchSizeBytes / Math.max(1, bytesPerRow))));
+}
+
+/** `batch` without its `_rowid` column, if it has one. */
+export function withoutRowId(batch: RecordBatch): RecordBatch {
+  const at = batch.schema.fields.findIndex((field) => field.name === ROW_ID);
+  return at < 0 ? batch : batch.selectAt(batch.schema.fields.flatMap((_, i) => (i === at ? [] : [i])));
 }

@@ -9,7 +9,7 @@ import { LanceNdError } from "./errors.js";
 import { Expr } from "./expr.js";
 import { withPureErrors } from "./pure-errors.js";
 import { readAhead } from "./read-ahead.js";
-import { ROW_ID, batchRows, planRead, type Condition, type ReadPlan } from "./read-plan.js";
+import { ROW_ID, batchRows, planRead, withoutRowId, type Condition, type ReadPlan } from "./read-plan.js";
 import { rowBytes, takeRead } from "./take-read.js";
 import { checkTable, type NdTable } from "./table.js";
 import { scanRows } from "./lance/table-read.js";
@@ -319,9 +319,7 @@ async function projectedBytesPerRow(table: NdTable, state: ReadState, columns: r
 function decodeBatch(uri: string, plan: ReadPlan, rb: RecordBatch): NdRecordBatch[] {
   if (plan.columns?.length === 1 && plan.columns[0] === ROW_ID)
     return Array.from({ length: rb.numRows }, () => new NdRecordBatch({}));
-  const rowId = rb.schema.fields.findIndex((f) => f.name === ROW_ID);
-  const data = rowId < 0 ? rb : rb.selectAt(rb.schema.fields.flatMap((_, i) => (i === rowId ? [] : [i])));
-  return withPureErrors({ uri }, () => decodeRows(data));
+  return withPureErrors({ uri }, () => decodeRows(withoutRowId(rb)));
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

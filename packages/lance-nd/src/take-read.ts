@@ -6,10 +6,12 @@
  * +0.8 GiB for 1 GiB tables, whatever the batch size) and cannot be told not to
  * through lancedb 0.39's Node SDK (SDK-NOTES.md, section 12).
  *
- * A scan takes the rows of a filter by `_rowid` (a scan of no data column
- * finds them) and the rows of an unfiltered read by offset (no lookup: one
- * call per run however many fragments the rows span, where a Lance scan pays
- * for every fragment; SDK-NOTES.md, section 17). A dataset read takes the
+ * A scan reads the rows of a filter by one filtered scan bounded to a take's
+ * worth of rows (its limit bounds Lance's read-ahead), then, when more match,
+ * takes the rest by `_rowid` (a scan of no data column finds them). It takes
+ * the rows of an unfiltered read by offset (no lookup: one call per run
+ * however many fragments the rows span, where a Lance scan pays for every
+ * fragment; SDK-NOTES.md, section 17). A dataset read takes the
  * rows its plan names, in runs of about a byte budget.
  */
 import { DataType, Precision, type Float, type RecordBatch } from "apache-arrow";
@@ -21,7 +23,7 @@ import type { NdTable } from "./table.js";
 import { describeRow, type DatasetPlan, type PlannedRow } from "./dataset/plan.js";
 import type { LanceTable } from "./lance/table-open.js";
 import { scanRows, takeOffsets, takeRows } from "./lance/table-read.js";
-import { ROW_ID, batchRows } from "./read-plan.js";
+import { ROW_ID, batchRows, withoutRowId } from "./read-plan.js";
 import { readAhead } from "./read-ahead.js";
 import { dataBytes } from "./data-bytes.js";
 
@@ -86,13 +88,54 @@ export function takeRead<T>(
   decode: (batch: RecordBatch) => T[],
 ): AsyncGenerator<T[]> {
   const size = { bytesPerRow: request.bytesPerRow };
-  const cap = (): number => batchRows(limits.batchSize, limits.batchSizeBytes, size.bytesPerRow);
-  const runs = "count" in request.rows ? offsetRuns(request.rows.count, cap) : rowIdRuns(view, request.rows, cap);
-  return takeRuns(view, runs, request.columns, limits.readahead, (batches, run) => {
+  const learn = (batches: readonly RecordBatch[], rows: number): void => {
     const bytes = batches.reduce((sum, rb) => sum + dataBytes(rb.data), 0);
-    size.bytesPerRow = Math.max(size.bytesPerRow, bytes / ("rowIds" in run ? run.rowIds : run.offsets).length);
-    return batches.flatMap(decode);
-  });
+    size.bytesPerRow = Math.max(size.bytesPerRow, bytes / Math.max(1, rows));
+  };
+  const cap = (): number => batchRows(limits.batchSize, limits.batchSizeBytes, size.bytesPerRow);
+  const take = (runs: AsyncIterable<TakeRun> | Iterable<TakeRun>) =>
+    takeRuns(view, runs, request.columns, limits.readahead, (batches, run) => {
+      learn(batches, ("rowIds" in run ? run.rowIds : run.offsets).length);
+      return batches.flatMap(decode);
+    });
+  if ("count" in request.rows) return take(offsetRuns(request.rows.count, cap));
+  return filteredRead(view, request.columns, request.rows, cap, learn, decode, take);
+}
+
+/**
+ * The rows of a filtered read. First one filtered scan bounded to one take's
+ * worth of rows (`cap()`): a point read is then one Lance call instead of a
+ * `_rowid` lookup and a take (SDK-NOTES.md, section 23). Only when it fills
+ * are the `_rowid`s of the other matching rows looked up and taken in runs.
+ */
+async function* filteredRead<T>(
+  view: LanceTable,
+  columns: readonly string[] | undefined,
+  rows: { filter: string | undefined; limit: number | undefined },
+  cap: () => number,
+  learn: (batches: readonly RecordBatch[], rows: number) => void,
+  decode: (batch: RecordBatch) => T[],
+  take: (runs: AsyncIterable<TakeRun>) => AsyncGenerator<T[]>,
+): AsyncGenerator<T[]> {
+  const first = Math.min(cap(), rows.limit ?? Number.POSITIVE_INFINITY);
+  const probe: RecordBatch[] = [];
+  const options = {
+    ...(columns === undefined ? {} : { columns }),
+    ...(rows.filter === undefined ? {} : { filter: rows.filter }),
+    limit: first,
+    maxBatchLength: first,
+    withRowId: true,
+  };
+  for await (const batch of scanRows(view, options)) probe.push(batch);
+  const seen = new Set<bigint>();
+  for (const batch of probe)
+    for (const chunk of batch.getChild(ROW_ID)?.data ?? [])
+      for (const id of (chunk.values as BigUint64Array).subarray(chunk.offset, chunk.offset + chunk.length))
+        seen.add(id);
+  learn(probe, seen.size);
+  if (seen.size > 0) yield probe.flatMap((batch) => decode(withoutRowId(batch)));
+  if (seen.size < first || seen.size === rows.limit) return;
+  yield* take(rowIdRuns(view, rows, cap, seen));
 }
 
 /**
@@ -113,11 +156,15 @@ function* offsetRuns(count: number, cap: () => number): Generator<TakeRun> {
   }
 }
 
-/** The `_rowid`s of the rows that match `rows.filter`, cut into ascending runs of at most `cap()` ids. */
+/**
+ * The `_rowid`s of the rows that match `rows.filter`, but those in `skip`
+ * (already read), cut into ascending runs of at most `cap()` ids.
+ */
 async function* rowIdRuns(
   view: LanceTable,
   rows: { filter: string | undefined; limit: number | undefined },
   cap: () => number,
+  skip: ReadonlySet<bigint>,
 ): AsyncGenerator<TakeRun> {
   let run: bigint[] = [];
   let limit = cap();
@@ -131,6 +178,7 @@ async function* rowIdRuns(
       const ids = chunk.values as BigUint64Array;
       for (let i = chunk.offset; i < chunk.offset + chunk.length; i++) {
         const id = ids[i]!;
+        if (skip.has(id)) continue;
         if (run.length >= limit || (run.length > 0 && id < run[run.length - 1]!)) {
           yield { rowIds: run };
           run = [];

@@ -195,7 +195,19 @@ describe("scan: filters", () => {
   });
 });
 
-describe("scan: point reads (two steps) keep table order and the limit", () => {
+describe("scan: filtered reads (a bounded first read, then takes by _rowid) keep table order and the limit", () => {
+  it("every batch size and limit gives the matching rows once each, in table order", async () => {
+    const all = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8"];
+    for (const from of [0, 3, 8, 9])
+      for (let batchSize = 1; batchSize <= 10; batchSize += 3)
+        for (const limit of [undefined, 1, 2, 5, 9]) {
+          let read = scan(table).filter(`__global_attrs__.n >= ${from}`).batchSize(batchSize);
+          if (limit !== undefined) read = read.limit(limit);
+          const expected = all.slice(from, limit === undefined ? undefined : from + limit);
+          expect(ids(await read.toArray()), `n >= ${from}, batchSize ${batchSize}, limit ${limit}`).toEqual(expected);
+        }
+  });
+
   it("rows from several fragments come back in table order", async () => {
     const rows = await scan(table).project(["sst"]).filter("__global_attrs__.n <> 4").toArray();
     expect(ids(rows)).toEqual(["r0", "r1", "r2", "r3", "r5", "r6", "r7", "r8"]);
