@@ -292,7 +292,7 @@ export function formatReport(report: Report): string {
     const nd = find(report, "lance-nd", codec as Codec);
     if (nd === undefined || profile === undefined) continue;
     lines.push(
-      `where lance-nd's time goes (${codec}; each stage timed alone, best of ${report.reps}; other = lance-nd's whole time less the stages)`,
+      `where lance-nd's time goes (${codec}; each stage timed alone, best of ${report.reps}; other = lance-nd's whole time less the stages, negative where lance-nd overlaps them)`,
     );
     const part = (stages: Stage[], total: number, what: string) => {
       const share = (ms: number) => `${((100 * ms) / total).toFixed(0)} %`;
@@ -310,6 +310,7 @@ export function formatReport(report: Report): string {
           ...part(profile.write, nd.writeMs, "write"),
           ...part(profile.scan, nd.scanMs, "scan"),
           ...part(profile.chunk, nd.chunkMs, "1 chunk"),
+          ...(profile.time === undefined ? [] : part(profile.time, nd.timeMs, "time")),
         ],
         1,
       ),
