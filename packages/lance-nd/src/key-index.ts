@@ -97,3 +97,14 @@ export async function keyIndexesOf(lance: LanceTable): Promise<ColumnIndex[]> {
   const prefix = `${GLOBAL_ATTRS_COLUMN}.`;
   return (await listColumnIndexes(lance)).filter((index) => index.column.startsWith(prefix));
 }
+
+/**
+ * @internal The paths of the key indexes (`__global_attrs__.id`) that cover
+ * every row of the handle's version: those Lance answers a filter from
+ * without scanning rows.
+ */
+export async function fullyIndexedKeys(lance: LanceTable): Promise<Set<string>> {
+  const indexes = await keyIndexesOf(lance);
+  const unindexed = await Promise.all(indexes.map((index) => unindexedRows(lance, index.name)));
+  return new Set(indexes.filter((_, i) => unindexed[i] === 0).map((index) => index.column));
+}

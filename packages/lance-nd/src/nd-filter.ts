@@ -16,6 +16,8 @@ export interface NdFilter {
   sql: string;
   /** The top-level columns it references (variables, `__global_attrs__`, stats columns). */
   columns: Set<string>;
+  /** The column paths it references, levels joined by "." (`__global_attrs__.id`, as Lance names indexed fields). */
+  paths: Set<string>;
 }
 
 // Words of Lance SQL (DataFusion's dialect) that are not column names. A word
@@ -76,12 +78,14 @@ export function checkNdFilter(uri: string, layout: TableLayout, sql: string): Nd
     );
   }
   const columns = new Set<string>();
+  const paths = new Set<string>();
   const rewritten = mapNames(uri, sql, (segments) => {
     const path = resolvePath(uri, layout, segments);
     columns.add(path[0]!);
+    paths.add(path.join("."));
     return quoteFieldPath(path);
   });
-  return { sql: rewritten, columns };
+  return { sql: rewritten, columns, paths };
 }
 
 /**

@@ -43,6 +43,13 @@ export interface ReadPlan {
    * any) touches none of them.
    */
   takeable: boolean;
+  /**
+   * The column paths the filter references (`__global_attrs__.id`), or
+   * undefined when a Lance SQL condition (unchecked) is part of it: a scan
+   * reads the first rows of a filter in one call only when key indexes
+   * answer every path (take-read.ts).
+   */
+  filterPaths: string[] | undefined;
 }
 
 /**
@@ -68,13 +75,16 @@ export function planRead(uri: string, layout: TableLayout, request: ReadRequest)
   const small = layout.globalAttrs === null ? [] : [GLOBAL_ATTRS_COLUMN];
   const columns = [...new Set(variables)].map(selectName).concat(small);
   const touched = new Set<string>();
+  let filterPaths: Set<string> | undefined = new Set<string>();
   const parts = request.conditions.map((condition) => {
     if (condition.kind === "lance") {
       for (const name of referencedColumns(uri, condition.sql)) touched.add(name);
+      filterPaths = undefined;
       return condition.sql;
     }
     const checked = checkNdFilter(uri, layout, condition.sql);
     for (const name of checked.columns) touched.add(name);
+    for (const path of checked.paths) filterPaths?.add(path);
     return checked.sql;
   });
   const filter =
@@ -87,6 +97,7 @@ export function planRead(uri: string, layout: TableLayout, request: ReadRequest)
     columns: columns.length === 0 ? [ROW_ID] : new Set(variables).size === layout.arrays.size ? undefined : columns,
     filter,
     takeable: readsBig && !filterTouchesBig,
+    filterPaths: filterPaths === undefined ? undefined : [...filterPaths],
   };
 }
 

@@ -15,6 +15,7 @@ import { checkTable, type NdTable } from "./table.js";
 import { scanRows } from "./lance/table-read.js";
 import type { LanceTable } from "./lance/table-open.js";
 import { checkoutVersion, currentVersion, listVersions } from "./lance/table-versions.js";
+import { fullyIndexedKeys } from "./key-index.js";
 
 /** Rows per Lance batch by default. */
 export const DEFAULT_BATCH_SIZE = 256;
@@ -174,7 +175,10 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
           await pinnedView(table, known),
           {
             columns: plan.columns,
-            rows: plan.filter === undefined && Number.isFinite(count) ? { count } : { filter: plan.filter, limit },
+            rows:
+              plan.filter === undefined && Number.isFinite(count)
+                ? { count }
+                : { filter: plan.filter, limit, indexed: await answeredByKeyIndexes(table, known, plan) },
             bytesPerRow,
           },
           { batchSize, batchSizeBytes, readahead: batchReadahead },
@@ -258,6 +262,8 @@ interface ReadState {
   projected: Map<string, number>;
   /** A handle pinned to the version, opened by the first read by takes (an open costs ~1.5 ms). */
   view?: Promise<LanceTable>;
+  /** The key index paths that cover every row of the version, listed by the first filtered read. */
+  fullKeys?: Promise<Set<string>>;
 }
 
 const states = new WeakMap<NdTable, ReadState>();
@@ -298,6 +304,22 @@ function pinnedView(table: NdTable, state: ReadState): Promise<LanceTable> {
   state.view ??= checkoutVersion(table.lance, state.version);
   state.view.catch(() => (state.view = undefined));
   return state.view;
+}
+
+/**
+ * Whether key indexes answer `plan`'s filter: it names only indexed global
+ * attributes (no Lance SQL condition), and no row of the version is left
+ * out of those indexes (rows appended since an index was built are found by
+ * a scan of theirs, which reads their big columns). Listed once per version
+ * (~0.5 ms).
+ */
+async function answeredByKeyIndexes(table: NdTable, state: ReadState, plan: ReadPlan): Promise<boolean> {
+  const paths = plan.filterPaths;
+  if (paths === undefined || paths.length === 0) return false;
+  state.fullKeys ??= fullyIndexedKeys(table.lance);
+  state.fullKeys.catch(() => (state.fullKeys = undefined));
+  const keys = await state.fullKeys;
+  return paths.every((path) => keys.has(path));
 }
 
 /**

@@ -6,13 +6,14 @@
  * +0.8 GiB for 1 GiB tables, whatever the batch size) and cannot be told not to
  * through lancedb 0.39's Node SDK (SDK-NOTES.md, section 12).
  *
- * A scan reads the rows of a filter by one filtered scan bounded to a take's
- * worth of rows (its limit bounds Lance's read-ahead), then, when more match,
- * takes the rest by `_rowid` (a scan of no data column finds them). It takes
- * the rows of an unfiltered read by offset (no lookup: one call per run
- * however many fragments the rows span, where a Lance scan pays for every
- * fragment; SDK-NOTES.md, section 17). A dataset read takes the
- * rows its plan names, in runs of about a byte budget.
+ * A scan takes the rows of a filter by `_rowid` (a scan of no data column
+ * finds them); when key indexes answer the filter, it reads the first of
+ * them by one filtered scan bounded to a take's worth of rows (its limit
+ * bounds Lance's read-ahead) and looks up the rest only when more match. It
+ * takes the rows of an unfiltered read by offset (no lookup: one call per
+ * run however many fragments the rows span, where a Lance scan pays for
+ * every fragment; SDK-NOTES.md, section 17). A dataset read takes the rows
+ * its plan names, in runs of about a byte budget.
  */
 import { DataType, Precision, type Float, type RecordBatch } from "apache-arrow";
 import { GLOBAL_ATTRS_COLUMN, type NdRecordBatch } from "@lance-nd/nd-arrow";
@@ -62,8 +63,20 @@ export interface TakeLimits {
   readahead: number;
 }
 
-/** Which rows a scan by takes reads: the first `count` of the version, or those that match a Lance filter (all: undefined). */
-export type TakeRows = { count: number } | { filter: string | undefined; limit: number | undefined };
+/**
+ * Which rows a scan by takes reads: the first `count` of the version, or
+ * those that match a Lance filter (all: undefined). `indexed`: key indexes
+ * answer the whole filter and cover every row, so a filtered scan finds the
+ * rows without reading the big columns of the others.
+ */
+export type TakeRows = { count: number } | FilteredRows;
+
+/** The rows of a filter, at most `limit` of them. */
+export interface FilteredRows {
+  filter: string | undefined;
+  limit: number | undefined;
+  indexed: boolean;
+}
 
 /** What a scan by takes reads. */
 export interface TakeRequest {
@@ -103,20 +116,27 @@ export function takeRead<T>(
 }
 
 /**
- * The rows of a filtered read. First one filtered scan bounded to one take's
- * worth of rows (`cap()`): a point read is then one Lance call instead of a
- * `_rowid` lookup and a take (SDK-NOTES.md, section 23). Only when it fills
- * are the `_rowid`s of the other matching rows looked up and taken in runs.
+ * The rows of a filtered read. When key indexes answer the filter, first one
+ * filtered scan bounded to one take's worth of rows (`cap()`): a point read
+ * is then one Lance call instead of a `_rowid` lookup and a take (SDK-NOTES.md,
+ * section 23), and only when it fills are the `_rowid`s of the other
+ * matching rows looked up and taken in runs. Without such indexes a filtered
+ * scan decodes the big columns of every row it passes (1.3 s for one row of
+ * 256 MiB), so the rows are looked up and taken from the start.
  */
 async function* filteredRead<T>(
   view: LanceTable,
   columns: readonly string[] | undefined,
-  rows: { filter: string | undefined; limit: number | undefined },
+  rows: FilteredRows,
   cap: () => number,
   learn: (batches: readonly RecordBatch[], rows: number) => void,
   decode: (batch: RecordBatch) => T[],
   take: (runs: AsyncIterable<TakeRun>) => AsyncGenerator<T[]>,
 ): AsyncGenerator<T[]> {
+  if (!rows.indexed) {
+    yield* take(rowIdRuns(view, rows, cap, new Set()));
+    return;
+  }
   const first = Math.min(cap(), rows.limit ?? Number.POSITIVE_INFINITY);
   const probe: RecordBatch[] = [];
   const options = {
@@ -162,7 +182,7 @@ function* offsetRuns(count: number, cap: () => number): Generator<TakeRun> {
  */
 async function* rowIdRuns(
   view: LanceTable,
-  rows: { filter: string | undefined; limit: number | undefined },
+  rows: FilteredRows,
   cap: () => number,
   skip: ReadonlySet<bigint>,
 ): AsyncGenerator<TakeRun> {

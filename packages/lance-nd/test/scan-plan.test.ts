@@ -82,11 +82,15 @@ describe("planRead", () => {
       columns: ["sst", "__global_attrs__"],
       filter: "`__global_attrs__`.`id` = 'a'",
       takeable: true,
+      filterPaths: ["__global_attrs__.id"],
     });
     expect(plan(["sst"]).takeable).toBe(true);
     expect(plan(undefined, "__stats__:sst.max > 3").takeable).toBe(true);
     expect(plan(["sst"], "time IS NULL").takeable).toBe(true);
-    expect(plan(["sst"], "`__global_attrs__`.id = 'a'", "lance").takeable).toBe(true);
+    expect(plan(["sst"], "`__global_attrs__`.id = 'a'", "lance")).toMatchObject({
+      takeable: true,
+      filterPaths: undefined,
+    });
   });
 
   it("a filter that touches a projected variable, or no projected variable: one scan", () => {

@@ -7,6 +7,7 @@ import { tableSchema } from "@lance-nd/format";
 import { isLanceNdError } from "../src/errors.js";
 import { col, stat } from "../src/expr.js";
 import { compact, checkout, deleteRows } from "../src/maintenance.js";
+import { indexGlobalAttr } from "../src/key-index.js";
 import { scan } from "../src/scan.js";
 import { open, type NdTable } from "../src/table.js";
 import { createTable } from "../src/lance/table-open.js";
@@ -196,16 +197,32 @@ describe("scan: filters", () => {
 });
 
 describe("scan: filtered reads (a bounded first read, then takes by _rowid) keep table order and the limit", () => {
-  it("every batch size and limit gives the matching rows once each, in table order", async () => {
+  it("every batch size and limit gives the matching rows once each, in table order, with and without a key index", async () => {
     const all = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8"];
-    for (const from of [0, 3, 8, 9])
-      for (let batchSize = 1; batchSize <= 10; batchSize += 3)
-        for (const limit of [undefined, 1, 2, 5, 9]) {
-          let read = scan(table).filter(`__global_attrs__.n >= ${from}`).batchSize(batchSize);
-          if (limit !== undefined) read = read.limit(limit);
-          const expected = all.slice(from, limit === undefined ? undefined : from + limit);
-          expect(ids(await read.toArray()), `n >= ${from}, batchSize ${batchSize}, limit ${limit}`).toEqual(expected);
-        }
+    const indexed = await makeTable(
+      path.join(dir, "indexed.lance"),
+      [0, 1, 2, 3].map((i) => sampleRow(i)),
+    );
+    await appendTo(
+      indexed,
+      [4, 5, 6, 7, 8].map((i) => sampleRow(i)),
+    );
+    await indexGlobalAttr(indexed, "n");
+    const check = async (t: NdTable, rows: string[]) => {
+      for (const from of [0, 3, 8, 9])
+        for (let batchSize = 1; batchSize <= 10; batchSize += 3)
+          for (const limit of [undefined, 1, 2, 5, 9]) {
+            let read = scan(t).filterExpr(col("__global_attrs__.n").ge(from)).batchSize(batchSize);
+            if (limit !== undefined) read = read.limit(limit);
+            const expected = rows.slice(from, limit === undefined ? undefined : from + limit);
+            expect(ids(await read.toArray()), `n >= ${from}, batchSize ${batchSize}, limit ${limit}`).toEqual(expected);
+          }
+    };
+    await check(table, all);
+    await check(indexed, all);
+    // Rows appended after the index are outside it: read by lookup and takes, still all of them.
+    await appendTo(indexed, [sampleRow(9)]);
+    await check(indexed, [...all, "r9"]);
   });
 
   it("rows from several fragments come back in table order", async () => {
