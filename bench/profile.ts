@@ -32,6 +32,7 @@ import {
   DEFAULT_BATCH_SIZE,
   DEFAULT_BATCH_SIZE_BYTES,
   type LanceTable,
+  batchRows,
   checkoutVersion,
   countRows,
   currentVersion,
@@ -40,6 +41,7 @@ import {
   tableBytes,
   takeRead,
   toSdkTable,
+  withoutRowId,
 } from "lance-nd/internal";
 import type { Codec } from "./contestant.js";
 import { ndBatches, sumVector, writeOptions } from "./lance-nd.js";
@@ -59,6 +61,13 @@ export interface Profile {
   chunk: Stage[];
   time?: Stage[];
 }
+
+/** lance-nd's default batch limits of a scan (scan.ts). */
+const limits = {
+  batchSize: DEFAULT_BATCH_SIZE,
+  batchSizeBytes: DEFAULT_BATCH_SIZE_BYTES,
+  readahead: DEFAULT_BATCH_READAHEAD,
+};
 
 /** lance-nd's default adds in flight on local disk (packages/lance-nd/README.md, "Parallel adds"). */
 const ADDS_IN_FLIGHT = 4;
@@ -97,11 +106,6 @@ export async function profileLanceNd(data: OceanData, codec: Codec, reps: number
   );
 
   const view = await checkoutVersion(lance, version);
-  const limits = {
-    batchSize: DEFAULT_BATCH_SIZE,
-    batchSizeBytes: DEFAULT_BATCH_SIZE_BYTES,
-    readahead: DEFAULT_BATCH_READAHEAD,
-  };
   const request = { columns: undefined, rows: { count: data.chunks }, bytesPerRow: await rowBytes(view, undefined) };
   let read: RecordBatch[] = [];
   const readAll = async () => {
@@ -120,7 +124,7 @@ export async function profileLanceNd(data: OceanData, codec: Codec, reps: number
   const versionMs = await best(reps, () => currentVersion(lance), { warm: true });
   const pinMs = await best(reps, async () => (await checkoutVersion(lance, version)).sdk.close(), { warm: true });
   const filter = `__global_attrs__.id = '${chunkId(Math.floor(data.chunks / 2))}'`;
-  const cap = Math.max(1, Math.min(DEFAULT_BATCH_SIZE, Math.floor(DEFAULT_BATCH_SIZE_BYTES / request.bytesPerRow)));
+  const cap = batchRows(DEFAULT_BATCH_SIZE, DEFAULT_BATCH_SIZE_BYTES, request.bytesPerRow);
   let found: RecordBatch[] = [];
   const findMs = await best(
     reps,
@@ -131,8 +135,7 @@ export async function profileLanceNd(data: OceanData, codec: Codec, reps: number
     },
     { warm: true },
   );
-  const rowId = found[0]!.schema.fields.findIndex((f) => f.name === "_rowid");
-  const rowsFound = found.map((rb) => rb.selectAt(rb.schema.fields.flatMap((_, i) => (i === rowId ? [] : [i]))));
+  const rowsFound = found.map(withoutRowId);
   const chunkDecodeMs = await best(reps, async () => rowsFound.flatMap((rb) => decodeRows(rb)), { warm: true });
 
   const time = await timeRead(view, data.chunks, fragments, reps);
@@ -196,13 +199,8 @@ async function timeAdds(rows: RecordBatch, adds: number, dir: string, reps: numb
 async function timeRead(view: LanceTable, rows: number, fragments: number, reps: number): Promise<Stage[]> {
   const columns = ["time", "__global_attrs__"];
   const bytesPerRow = await rowBytes(view, columns);
-  const perBatch = Math.max(1, Math.min(DEFAULT_BATCH_SIZE, Math.floor(DEFAULT_BATCH_SIZE_BYTES / bytesPerRow)));
+  const perBatch = batchRows(DEFAULT_BATCH_SIZE, DEFAULT_BATCH_SIZE_BYTES, bytesPerRow);
   const byTakes = fragments > Math.ceil(rows / perBatch);
-  const limits = {
-    batchSize: DEFAULT_BATCH_SIZE,
-    batchSizeBytes: DEFAULT_BATCH_SIZE_BYTES,
-    readahead: DEFAULT_BATCH_READAHEAD,
-  };
   let read: RecordBatch[] = [];
   const readMs = await best(
     reps,

@@ -14,6 +14,7 @@ export { appendRows } from "./lance/table-write.js";
 export { fromSdkBatch, sdkArrow, toSdkTable } from "./lance/arrow-bridge.js";
 export { replaceRowsWith, type ReplaceHooks } from "./replace-rows.js";
 export { DEFAULT_BATCH_READAHEAD, DEFAULT_BATCH_SIZE, DEFAULT_BATCH_SIZE_BYTES } from "./scan.js";
+export { batchRows, withoutRowId } from "./read-plan.js";
 export { rowBytes, takeRead } from "./take-read.js";
 export { widenTable } from "./widen.js";
 export type { ReplayStep, RewriteHooks } from "./widen-replay-record.js";

@@ -79,14 +79,11 @@ export async function indexGlobalAttr(table: NdTable, key: string): Promise<numb
  */
 export async function keyIndexes(table: NdTable): Promise<KeyIndex[]> {
   checkTable(table, "keyIndexes");
-  const indexes = await keyIndexesOf(table.lance);
   const prefix = `${GLOBAL_ATTRS_COLUMN}.`;
-  return Promise.all(
-    indexes.map(async (index) => ({
-      key: index.column.slice(prefix.length),
-      unindexedRows: await unindexedRows(table.lance, index.name),
-    })),
-  );
+  return (await keyIndexRows(table.lance)).map(({ index, unindexedRows }) => ({
+    key: index.column.slice(prefix.length),
+    unindexedRows,
+  }));
 }
 
 /**
@@ -104,7 +101,12 @@ export async function keyIndexesOf(lance: LanceTable): Promise<ColumnIndex[]> {
  * without scanning rows.
  */
 export async function fullyIndexedKeys(lance: LanceTable): Promise<Set<string>> {
+  const indexes = await keyIndexRows(lance);
+  return new Set(indexes.filter((key) => key.unindexedRows === 0).map((key) => key.index.column));
+}
+
+/** The key indexes of the handle's version, each with the rows appended since it was built. */
+async function keyIndexRows(lance: LanceTable): Promise<{ index: ColumnIndex; unindexedRows: number }[]> {
   const indexes = await keyIndexesOf(lance);
-  const unindexed = await Promise.all(indexes.map((index) => unindexedRows(lance, index.name)));
-  return new Set(indexes.filter((_, i) => unindexed[i] === 0).map((index) => index.column));
+  return Promise.all(indexes.map(async (index) => ({ index, unindexedRows: await unindexedRows(lance, index.name) })));
 }

@@ -170,15 +170,16 @@ export class NdScan implements AsyncIterable<NdRecordBatch> {
         (!wideWholeRows &&
           (bytesPerRow * known.rows > batchSizeBytes || known.fragments > Math.ceil(count / rowsPerBatch))));
     const decode = (rb: RecordBatch): NdRecordBatch[] => decodeBatch(table.uri, plan, rb);
-    const batches = byTakes
+    const view = byTakes ? await pinnedView(table, known) : undefined;
+    const batches = view
       ? takeRead(
-          await pinnedView(table, known),
+          view,
           {
             columns: plan.columns,
             rows:
               plan.filter === undefined && Number.isFinite(count)
                 ? { count }
-                : { filter: plan.filter, limit, indexed: await answeredByKeyIndexes(table, known, plan) },
+                : { filter: plan.filter, limit, indexed: await answeredByKeyIndexes(view, known, plan) },
             bytesPerRow,
           },
           { batchSize, batchSizeBytes, readahead: batchReadahead },
@@ -310,13 +311,13 @@ function pinnedView(table: NdTable, state: ReadState): Promise<LanceTable> {
  * Whether key indexes answer `plan`'s filter: it names only indexed global
  * attributes (no Lance SQL condition), and no row of the version is left
  * out of those indexes (rows appended since an index was built are found by
- * a scan of theirs, which reads their big columns). Listed once per version
- * (~0.5 ms).
+ * a scan of theirs, which reads their big columns). Listed on `view`, the
+ * handle pinned to the state's version, once per version (~0.5 ms).
  */
-async function answeredByKeyIndexes(table: NdTable, state: ReadState, plan: ReadPlan): Promise<boolean> {
+async function answeredByKeyIndexes(view: LanceTable, state: ReadState, plan: ReadPlan): Promise<boolean> {
   const paths = plan.filterPaths;
   if (paths === undefined || paths.length === 0) return false;
-  state.fullKeys ??= fullyIndexedKeys(table.lance);
+  state.fullKeys ??= fullyIndexedKeys(view);
   state.fullKeys.catch(() => (state.fullKeys = undefined));
   const keys = await state.fullKeys;
   return paths.every((path) => keys.has(path));
