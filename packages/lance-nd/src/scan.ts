@@ -10,12 +10,10 @@ import { Expr } from "./expr.js";
 import { withPureErrors } from "./pure-errors.js";
 import { readAhead } from "./read-ahead.js";
 import { ROW_ID, batchRows, planRead, withoutRowId, type Condition, type ReadPlan } from "./read-plan.js";
-import { rowBytes, takeRead } from "./take-read.js";
+import { answeredByKeyIndexes, pinnedView, projectedBytesPerRow, readState } from "./read-state.js";
+import { takeRead } from "./take-read.js";
 import { checkTable, type NdTable } from "./table.js";
 import { scanRows } from "./lance/table-read.js";
-import type { LanceTable } from "./lance/table-open.js";
-import { checkoutVersion, currentVersion, listVersions } from "./lance/table-versions.js";
-import { fullyIndexedKeys } from "./key-index.js";
 
 /** Rows per Lance batch by default. */
 export const DEFAULT_BATCH_SIZE = 256;
@@ -248,95 +246,6 @@ export function scan(table: NdTable): NdScan {
     batchReadahead: DEFAULT_BATCH_READAHEAD,
     decodeParallelism: 1,
   });
-}
-
-interface ReadState {
-  /** The version the layout and the estimate belong to. */
-  version: number;
-  /** Rows of the version (NaN when the manifest does not say). */
-  rows: number;
-  /** Fragments of the version (0 when the manifest does not say). */
-  fragments: number;
-  /** Bytes on disk per row (all columns), 0 for an empty table. */
-  bytesPerRow: number;
-  /** In-memory bytes of one row of a projection (key: the columns), measured once per version. */
-  projected: Map<string, number>;
-  /** A handle pinned to the version, opened by the first read by takes (an open costs ~1.5 ms). */
-  view?: Promise<LanceTable>;
-  /** The key index paths that cover every row of the version, listed by the first filtered read. */
-  fullKeys?: Promise<Set<string>>;
-}
-
-const states = new WeakMap<NdTable, ReadState>();
-
-/**
- * The table's version, with its layout refreshed and its bytes per row
- * estimated when the version changed since the last scan through this handle
- * (a schema read costs ~2 ms, the version check ~0.1 ms).
- */
-async function readState(table: NdTable): Promise<ReadState> {
-  const version = await currentVersion(table.lance);
-  const known = states.get(table);
-  if (known !== undefined && known.version === version) return known;
-  await table.refresh();
-  const listed = await listVersions(table.lance);
-  const metadata = (listed.find((v) => v.version === version) ?? listed.at(-1))?.metadata ?? {};
-  const rows = Number(metadata.total_rows ?? Number.NaN);
-  const bytes = Number(metadata.total_files_size ?? 0);
-  const state = {
-    version,
-    rows,
-    fragments: Number(metadata.total_fragments ?? 0) || 0,
-    bytesPerRow: rows > 0 && Number.isFinite(bytes) ? bytes / rows : 0,
-    projected: new Map<string, number>(),
-  };
-  states.set(table, state);
-  return state;
-}
-
-/**
- * The handle reads by takes use: the table's own when it is a checked-out
- * view, else one pinned to the state's version, opened once and kept for
- * later reads of that version (when the version moves on, the old handle is
- * left to the garbage collector: a read may still use it).
- */
-function pinnedView(table: NdTable, state: ReadState): Promise<LanceTable> {
-  if (table.lance.pinnedVersion !== undefined) return Promise.resolve(table.lance);
-  state.view ??= checkoutVersion(table.lance, state.version);
-  state.view.catch(() => (state.view = undefined));
-  return state.view;
-}
-
-/**
- * Whether key indexes answer `plan`'s filter: it names only indexed global
- * attributes (no Lance SQL condition), and no row of the version is left
- * out of those indexes (rows appended since an index was built are found by
- * a scan of theirs, which reads their big columns). Listed on `view`, the
- * handle pinned to the state's version, once per version (~0.5 ms).
- */
-async function answeredByKeyIndexes(view: LanceTable, state: ReadState, plan: ReadPlan): Promise<boolean> {
-  const paths = plan.filterPaths;
-  if (paths === undefined || paths.length === 0) return false;
-  state.fullKeys ??= fullyIndexedKeys(view);
-  state.fullKeys.catch(() => (state.fullKeys = undefined));
-  const keys = await state.fullKeys;
-  return paths.every((path) => keys.has(path));
-}
-
-/**
- * The in-memory bytes of one row of `columns`, measured by a take of one row
- * and kept for the version. It sizes the Lance batches: a projection of small
- * columns (a coordinate) reads up to `batchSize` rows per batch instead of as
- * few as the whole rows' size allows.
- */
-async function projectedBytesPerRow(table: NdTable, state: ReadState, columns: readonly string[]): Promise<number> {
-  const key = columns.join("\u0000");
-  let bytes = state.projected.get(key);
-  if (bytes === undefined) {
-    bytes = await rowBytes(table.lance, columns);
-    state.projected.set(key, bytes);
-  }
-  return bytes;
 }
 
 function decodeBatch(uri: string, plan: ReadPlan, rb: RecordBatch): NdRecordBatch[] {
