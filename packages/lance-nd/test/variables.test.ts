@@ -1,7 +1,9 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
+import { Float64 } from "apache-arrow";
 import { checkout } from "../src/maintenance.js";
+import { widen } from "../src/widen.js";
 import { open } from "../src/table.js";
 import { variables } from "../src/variables.js";
 import { appendTo, makeTable, tempDir } from "./helpers/make-table.js";
@@ -37,5 +39,20 @@ describe("variables", () => {
     await appendTo(await open(uri), [new NdRecordBatch({ b: NdArray.from(new Float64Array(1), { dims: { x: 1 } }) })]);
     expect((await variables(t)).map((v) => v.name)).toEqual(["a", "b"]);
     expect((await variables(await checkout(t, v1))).map((v) => v.name)).toEqual(["a"]);
+  });
+
+  it("a handle that listed its variables sees each change another handle makes after it", async () => {
+    // The schema is re-read only when the version moved: every change must move it.
+    const uri = path.join(dir, "watch.lance");
+    const t = await makeTable(uri, [new NdRecordBatch({ v0: NdArray.from(new Int32Array(1), { dims: { x: 1 } }) })]);
+    const other = await open(uri);
+    for (let i = 1; i <= 5; i++) {
+      expect((await variables(t)).map((v) => v.name)).toHaveLength(i);
+      await appendTo(other, [new NdRecordBatch({ [`v${i}`]: NdArray.from(new Int16Array(1), { dims: { x: 1 } }) })]);
+      await widen(other, `v${i}`, new Float64());
+      const listed = await variables(t);
+      expect(listed.map((v) => v.name)).toEqual(Array.from({ length: i + 1 }, (_, j) => `v${j}`));
+      expect(String(listed[i]!.valueType)).toBe("Float64");
+    }
   });
 });
