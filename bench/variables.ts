@@ -6,7 +6,9 @@
  * lance-nd's full `scan`, `variables` and `open`; then a projection of
  * 10 variables: lance-nd's `project` against lancedb's `select` of the same
  * names as a list. Prints each time, its ratio to lancedb's scan and its
- * time per 1,000 variables (flat = linear).
+ * time per 1,000 variables (flat = linear), and lance-nd's own work in its
+ * scan timed alone: the Arrow bridge and the nd decode of the batches
+ * lancedb's scan returned.
  *
  *   npx --yes pnpm@12.21.0 bench --variables            # best of 3
  */
@@ -15,7 +17,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { connect } from "@lancedb/lancedb";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { decodeRows } from "@lance-nd/format";
+import type { RecordBatch } from "apache-arrow";
 import { open, scan, variables, write } from "lance-nd";
+import { fromSdkBatch } from "lance-nd/internal";
 import { best } from "./measure.js";
 
 /** The variable counts measured. */
@@ -27,6 +32,7 @@ interface Line {
   writeMs: number;
   lancedbScanMs: number;
   scanMs: number;
+  ownMs: number;
   variablesMs: number;
   openMs: number;
   projectMs: number;
@@ -93,6 +99,10 @@ export async function benchVariables(reps: number): Promise<void> {
           scanMs = Math.min(scanMs, c - b);
         }
       }
+      // lance-nd's own work in its scan: the bridge to its Arrow instance and the nd decode.
+      const read: RecordBatch[] = [];
+      for await (const batch of raw.query()) read.push(batch as RecordBatch);
+      const ownMs = await best(reps, async () => read.map((batch) => decodeRows(fromSdkBatch(batch))), { warm: true });
       const variablesMs = await best(
         reps,
         async () => {
@@ -107,7 +117,17 @@ export async function benchVariables(reps: number): Promise<void> {
       });
       const lancedbSelectMs = await best(reps, async () => raw.query().select(PROJECTED).toArrow(), { warm: true });
       raw.close();
-      lines.push({ variables: count, writeMs, lancedbScanMs, scanMs, variablesMs, openMs, projectMs, lancedbSelectMs });
+      lines.push({
+        variables: count,
+        writeMs,
+        lancedbScanMs,
+        scanMs,
+        ownMs,
+        variablesMs,
+        openMs,
+        projectMs,
+        lancedbSelectMs,
+      });
       console.log(
         `  ${count} variables: write ${writeMs.toFixed(0)} ms, lancedb scan ${lancedbScanMs.toFixed(0)} ms, lance-nd scan ${scanMs.toFixed(0)} ms`,
       );
@@ -120,12 +140,12 @@ export async function benchVariables(reps: number): Promise<void> {
     `\nwide tables: ${ROWS} rows of Float32 [4] per variable, stats on, best of ${reps}, load average ${loadStart.toFixed(1)} -> ${os.loadavg()[0]!.toFixed(1)}\n`,
   );
   console.log(
-    "| variables | write ms | lancedb scan ms | lance-nd scan ms | scan / lancedb | `variables` ms (with `open`) | `open` ms | scan ms per 1,000 variables | `project` of 10 ms | lancedb `select` of 10 names ms |",
+    "| variables | write ms | lancedb scan ms | lance-nd scan ms | scan / lancedb | bridge + decode ms (per 1,000 variables) | `variables` ms (with `open`) | `open` ms | scan ms per 1,000 variables | `project` of 10 ms | lancedb `select` of 10 names ms |",
   );
-  console.log("| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
+  console.log("| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
   for (const l of lines) {
     console.log(
-      `| ${l.variables} | ${l.writeMs.toFixed(0)} | ${l.lancedbScanMs.toFixed(0)} | ${l.scanMs.toFixed(0)} | ${(l.scanMs / l.lancedbScanMs).toFixed(2)}x | ${l.variablesMs.toFixed(0)} | ${l.openMs.toFixed(0)} | ${per1000(l.scanMs, l.variables)} | ${l.projectMs.toFixed(0)} | ${l.lancedbSelectMs.toFixed(0)} |`,
+      `| ${l.variables} | ${l.writeMs.toFixed(0)} | ${l.lancedbScanMs.toFixed(0)} | ${l.scanMs.toFixed(0)} | ${(l.scanMs / l.lancedbScanMs).toFixed(2)}x | ${l.ownMs.toFixed(0)} (${per1000(l.ownMs, l.variables)}) | ${l.variablesMs.toFixed(0)} | ${l.openMs.toFixed(0)} | ${per1000(l.scanMs, l.variables)} | ${l.projectMs.toFixed(0)} | ${l.lancedbSelectMs.toFixed(0)} |`,
     );
   }
 }
