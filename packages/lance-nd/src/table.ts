@@ -124,20 +124,27 @@ export class NdTable {
 
   /**
    * @internal Re-reads the table schema (after a schema change by this or
-   * another writer) and checks it is still a lance-nd v1 table. Every
-   * change to a Lance table is a new version, so the schema is read only
-   * when the version moved since the last read (a version check costs
-   * ~0.1 ms, a schema read 2 ms, or 300 ms at 4,000 variables: SDK-NOTES.md,
-   * section 24).
+   * another writer) and checks it is still a lance-nd v1 table.
    */
   async refresh(): Promise<TableLayout> {
     const version = await currentVersion(this.#lance);
-    if (version === this.#schemaVersion) return this.#layout;
     const schema = await readTableSchema(this.#lance);
     this.#layout = checkedLayout(this.#lance.uri, schema);
     this.#schema = schema;
     this.#schemaVersion = version;
     return this.#layout;
+  }
+
+  /**
+   * @internal {@link refresh} only when the version moved since the schema
+   * was last read, for calls that only read it (`variables`): every change
+   * to a Lance table is a new version, and a version check costs ~0.1 ms
+   * where a schema read costs 2 ms, or 300 ms at 4,000 variables
+   * (SDK-NOTES.md, section 24). Writes re-read the schema every time.
+   */
+  async refreshIfMoved(): Promise<TableLayout> {
+    if ((await currentVersion(this.#lance)) === this.#schemaVersion) return this.#layout;
+    return this.refresh();
   }
 
   /** @internal A handle on another Lance handle of the same table (e.g. a checked-out version). */

@@ -24,7 +24,7 @@ export interface VariableInfo {
  */
 export async function variables(table: NdTable): Promise<VariableInfo[]> {
   checkTable(table, "variables");
-  const layout = await table.refresh();
+  const layout = await table.refreshIfMoved();
   return [...layout.arrays].map(([name, column]) => ({
     name,
     valueType: column.valueType,
