@@ -37,6 +37,8 @@ interface ArrayColumn {
   metadata: ReadonlyMap<string, string>;
   /** The dim names of the previous row decoded, by position, with where their bytes were. */
   previousDims: { name: string; bytes: Uint8Array; start: number; stop: number }[];
+  /** The dims of the previous row's array (frozen by NdArray), shared by the next row when its dims are the same. */
+  sharedDims: readonly Dim[] | undefined;
 }
 
 interface AttrColumns {
@@ -133,6 +135,7 @@ function arrayColumn(field: Field, data: Data<Struct>, valueType: DataType): Arr
     attrs: attrsData === undefined ? undefined : { data: attrsData, fields: attrsData.type.children, previous: [] },
     metadata: userMetadata(field),
     previousDims: [],
+    sharedDims: undefined,
   };
 }
 
@@ -143,16 +146,19 @@ function decodeArray(col: ArrayColumn, r: number, absent: boolean): NdArray | un
   }
   const values = listItems(col.values, r);
   const attrs = col.attrs?.data.getValid(r) ? decodeAttrs(col.attrs, r) : new Map<string, Attr>();
-  return new NdArray(vectorOf(values), dimsOf(col, r), attrs, col.metadata);
+  const array = new NdArray(vectorOf(values), dimsOf(col, r), attrs, col.metadata);
+  col.sharedDims = array.dims;
+  return array;
 }
 
 /**
  * The dims of row `r`, read from the buffers of `dim_names` and `dim_sizes`
  * (no sliced Data per row); a name whose bytes equal the same dim's in the
  * column's previous row is that row's string (rows of a column mostly share
- * their dim names).
+ * their dim names), and dims equal to the previous row's are its (frozen)
+ * array, which NdArray takes without copying or checking it again.
  */
-function dimsOf(col: ArrayColumn, r: number): Dim[] {
+function dimsOf(col: ArrayColumn, r: number): readonly Dim[] {
   const [first, end] = listRange(col.dimNames, r);
   const [sizesFirst, sizesEnd] = listRange(col.dimSizes, r);
   if (end - first !== sizesEnd - sizesFirst) {
@@ -163,6 +169,7 @@ function dimsOf(col: ArrayColumn, r: number): Dim[] {
   const bytes = names.values as Uint8Array;
   const sizes = col.dimSizes.children[0]!.values as Uint32Array;
   const previous = col.previousDims;
+  if (sameDims(col, first, end, sizesFirst, offsets, bytes, sizes)) return col.sharedDims!;
   const dims: Dim[] = [];
   for (let i = 0; i < end - first; i++) {
     const start = offsets[first + i]!;
@@ -175,7 +182,29 @@ function dimsOf(col: ArrayColumn, r: number): Dim[] {
     previous[i] = { name, bytes, start, stop };
     dims.push({ name, size: sizes[sizesFirst + i]! });
   }
+  previous.length = end - first;
   return dims;
+}
+
+/** Whether the dims of the row at `first..end` are the previous row's, names and sizes. */
+function sameDims(
+  col: ArrayColumn,
+  first: number,
+  end: number,
+  sizesFirst: number,
+  offsets: Int32Array,
+  bytes: Uint8Array,
+  sizes: Uint32Array,
+): boolean {
+  const shared = col.sharedDims;
+  if (shared === undefined || shared.length !== end - first) return false;
+  for (let i = 0; i < shared.length; i++) {
+    const known = col.previousDims[i]!;
+    if (shared[i]!.size !== sizes[sizesFirst + i]) return false;
+    if (!sameBytes(bytes, offsets[first + i]!, offsets[first + i + 1]!, known.bytes, known.start, known.stop))
+      return false;
+  }
+  return true;
 }
 
 /** The child index range `[first, end)` of list row `r` (the list's own offset included). */

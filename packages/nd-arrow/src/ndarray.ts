@@ -72,8 +72,7 @@ export class NdArray {
     if (!isSupportedValueType(values.type)) {
       throw new NdArrowError("UnsupportedType", `unsupported value type ${values.type}`);
     }
-    this.dims = Object.freeze(dims.map(({ name, size }) => Object.freeze({ name, size })));
-    checkDims(this.dims);
+    this.dims = checkedDims.has(dims) ? dims : frozenCheckedDims(dims);
     const size = this.dims.reduce((n, d) => n * d.size, 1);
     if (values.length !== size) {
       throw new NdArrowError(
@@ -175,6 +174,20 @@ export function toDims(input: DimsInput): Dim[] {
   return (input as readonly (readonly [string, number] | Dim)[]).map((d) =>
     Array.isArray(d) ? { name: d[0] as string, size: d[1] as number } : (d as Dim),
   );
+}
+
+/**
+ * Dims arrays that {@link frozenCheckedDims} made: frozen and checked, so an
+ * array built on one again skips both (the decoder shares one dims array
+ * across the rows of a column whose dims repeat).
+ */
+const checkedDims = new WeakSet<readonly Dim[]>();
+
+function frozenCheckedDims(dims: readonly Dim[]): readonly Dim[] {
+  const frozen = Object.freeze(dims.map(({ name, size }) => Object.freeze({ name, size })));
+  checkDims(frozen);
+  checkedDims.add(frozen);
+  return frozen;
 }
 
 /** Checks dim names (non-empty, unique) and sizes (integers 0..2^32-1); throws `InvalidDims`. */

@@ -304,6 +304,57 @@ describe("decode: zero copy", () => {
     expect(back[2]!.get("a")!.attrs.get("zero")).not.toBe(back[1]!.get("a")!.attrs.get("zero"));
   });
 
+  it("rows with the same dims as the row before share its frozen dims; any change of name, size or rank gets its own", () => {
+    const shapes: [string, number][][] = [
+      [
+        ["t", 2],
+        ["x", 3],
+      ],
+      [
+        ["t", 2],
+        ["x", 3],
+      ],
+      [
+        ["t", 2],
+        ["x", 4],
+      ],
+      [
+        ["t", 2],
+        ["y", 4],
+      ],
+      [["t", 8]],
+      [["t", 8]],
+      [
+        ["t", 2],
+        ["x", 3],
+      ],
+      [],
+      [],
+    ];
+    const rows = shapes.map(
+      (dims, i) =>
+        new NdRecordBatch({
+          a: NdArray.from(new Float64Array(dims.reduce((n, [, size]) => n * size, 1)).fill(i), { dims }),
+        }),
+    );
+    const back = decode(encode(rows)).map((b) => b.get("a")!);
+    back.forEach((a, i) => {
+      expect(a.dims, `row ${i}`).toEqual(shapes[i]!.map(([name, size]) => ({ name, size })));
+      expect(Object.isFrozen(a.dims) && a.dims.every((d) => Object.isFrozen(d)), `row ${i}`).toBe(true);
+      expect(
+        a.toArray().every((v) => v === i),
+        `row ${i}`,
+      ).toBe(true);
+    });
+    const shared = back.map((a, i) => i > 0 && a.dims === back[i - 1]!.dims);
+    expect(shared).toEqual([false, true, false, false, false, true, false, false, true]);
+    // Dims a caller passes are copied, whatever the caller does with its array afterwards.
+    const mine = [{ name: "x", size: 2 }];
+    const array = new NdArray(back[1]!.values.slice(0, 2), mine);
+    mine[0]!.size = 5;
+    expect(array.dims).toEqual([{ name: "x", size: 2 }]);
+  });
+
   it("a sliced record batch decodes its own rows", () => {
     const rows = [1, 2, 3].map(
       (n) => new NdRecordBatch({ a: NdArray.from(new Float64Array(n), { dims: { x: n }, attrs: { n } }) }, { n }),
