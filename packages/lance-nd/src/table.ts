@@ -137,7 +137,7 @@ export class NdTable {
 
   /**
    * @internal {@link refresh} only when the version moved since the schema
-   * was last read, for calls that only read it (`variables`): every change
+   * was last read, for calls that only read it (`variables`, a scan): every change
    * to a Lance table is a new version, and a version check costs ~0.1 ms
    * where a schema read costs 2 ms, or 300 ms at 4,000 variables
    * (SDK-NOTES.md, section 24). Writes re-read the schema every time.
