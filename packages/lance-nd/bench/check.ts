@@ -8,9 +8,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { check } from "../src/check.js";
-import { scan } from "../src/scan.js";
-import { append, write } from "../src/write.js";
+import { check } from "../src/check/check.js";
+import { scan } from "../src/read/scan.js";
+import { append, write } from "../src/write/write.js";
 
 const MiB = 1024 * 1024;
 const ROW_BYTES = MiB / 2;

@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { NdArray, NdRecordBatch, encodeSchema } from "@lance-nd/nd-arrow";
 import { encodeRows, tableSchema } from "@lance-nd/format";
-import { scan } from "../src/scan.js";
+import { scan } from "../src/read/scan.js";
 import { open } from "../src/table.js";
 import { createTable } from "../src/lance/table-open.js";
 import { scanRows, takeRows } from "../src/lance/table-read.js";

@@ -13,8 +13,8 @@ import * as path from "node:path";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { Float32, Float64, Int32, type DataType } from "apache-arrow";
 import { tableBytes } from "../src/lance/table-read.js";
-import { widenTable } from "../src/widen.js";
-import { write } from "../src/write.js";
+import { widenTable } from "../src/widen/widen.js";
+import { write } from "../src/write/write.js";
 
 const MiB = 1024 * 1024;
 const ROW_BYTES = MiB / 2;

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { NdWriter } from "../src/writer.js";
+import { NdWriter } from "../src/write/writer.js";
 
 const MiB = 1024 * 1024;
 const ROW_BYTES = 8 * MiB;

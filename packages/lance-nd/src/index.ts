@@ -16,18 +16,18 @@
  */
 export { isLanceNdError, LanceNdError, type LanceNdErrorCode, type LanceNdErrorContext } from "./errors.js";
 export { open, NdTable, type OpenOptions } from "./table.js";
-export { write, append, type NdRows } from "./write.js";
-export { replaceRows } from "./replace-rows.js";
-export { NdWriter } from "./writer.js";
-export { RollbackIncompleteError, type LeftBehind } from "./rollback-error.js";
+export { write, append, type NdRows } from "./write/write.js";
+export { replaceRows } from "./write/replace-rows.js";
+export { NdWriter } from "./write/writer.js";
+export { RollbackIncompleteError, type LeftBehind } from "./write/rollback-error.js";
 export type { WriteOptions, AppendOptions, WriteMode } from "./options.js";
-export { widen } from "./widen.js";
-export { indexGlobalAttr, keyIndexes, type KeyIndex } from "./key-index.js";
-export { columnDefaults, setColumnDefaults } from "./column-defaults.js";
+export { widen } from "./widen/widen.js";
+export { indexGlobalAttr, keyIndexes, type KeyIndex } from "./read/key-index.js";
+export { columnDefaults, setColumnDefaults } from "./write/column-defaults.js";
 export type { CastingMode, ColumnOptions, Codec } from "@lance-nd/format";
-export { scan, NdScan } from "./scan.js";
-export { col, stat, Expr, Column, type Literal } from "./expr.js";
-export { variables, type VariableInfo } from "./variables.js";
+export { scan, NdScan } from "./read/scan.js";
+export { col, stat, Expr, Column, type Literal } from "./read/expr.js";
+export { variables, type VariableInfo } from "./read/variables.js";
 export { dataset, Dataset, type DatasetOptions } from "./dataset/dataset.js";
 export type { DatasetVariable } from "./dataset/plan.js";
 export type { DatasetBlock } from "./dataset/read.js";
@@ -40,7 +40,7 @@ export {
   type VersionHealth,
   type FragmentHealth,
   type UnreadableRow,
-} from "./check.js";
+} from "./check/check.js";
 export {
   deleteRows,
   compact,
@@ -54,7 +54,7 @@ export {
   type CleanupOptions,
   type CleanupResult,
   type Version,
-} from "./maintenance.js";
+} from "./versions/maintenance.js";
 export {
   tags,
   tag,
@@ -65,4 +65,4 @@ export {
   type TagInfo,
   type BranchInfo,
   type BranchOptions,
-} from "./version-control.js";
+} from "./versions/version-control.js";

@@ -12,9 +12,9 @@ export { countRows, scanRows, tableBytes, takeRows, type ScanRowsOptions } from 
 export { checkoutVersion, currentVersion } from "./lance/table-versions.js";
 export { appendRows } from "./lance/table-write.js";
 export { fromSdkBatch, sdkArrow, toSdkTable } from "./lance/arrow-bridge.js";
-export { replaceRowsWith, type ReplaceHooks } from "./replace-rows.js";
-export { DEFAULT_BATCH_READAHEAD, DEFAULT_BATCH_SIZE, DEFAULT_BATCH_SIZE_BYTES } from "./scan.js";
-export { batchRows, withoutRowId } from "./read-plan.js";
-export { rowBytes, takeRead } from "./take-read.js";
-export { widenTable } from "./widen.js";
-export type { ReplayStep, RewriteHooks } from "./widen-replay-record.js";
+export { replaceRowsWith, type ReplaceHooks } from "./write/replace-rows.js";
+export { DEFAULT_BATCH_READAHEAD, DEFAULT_BATCH_SIZE, DEFAULT_BATCH_SIZE_BYTES } from "./read/scan.js";
+export { batchRows, withoutRowId } from "./read/read-plan.js";
+export { rowBytes, takeRead } from "./read/take-read.js";
+export { widenTable } from "./widen/widen.js";
+export type { ReplayStep, RewriteHooks } from "./widen/widen-replay-record.js";

@@ -15,15 +15,15 @@ import {
   Struct,
 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import { columnDefaults, setColumnDefaults } from "../src/column-defaults.js";
+import { columnDefaults, setColumnDefaults } from "../src/write/column-defaults.js";
 import { dataset } from "../src/dataset/dataset.js";
-import { cleanupOldVersions, compact, deleteRows, restore, versions } from "../src/maintenance.js";
-import { scan } from "../src/scan.js";
+import { cleanupOldVersions, compact, deleteRows, restore, versions } from "../src/versions/maintenance.js";
+import { scan } from "../src/read/scan.js";
 import { open } from "../src/table.js";
-import { branch } from "../src/version-control.js";
-import { widen } from "../src/widen.js";
-import { append, write } from "../src/write.js";
-import { NdWriter } from "../src/writer.js";
+import { branch } from "../src/versions/version-control.js";
+import { widen } from "../src/widen/widen.js";
+import { append, write } from "../src/write/write.js";
+import { NdWriter } from "../src/write/writer.js";
 import { sstBatch, writeChunked } from "./dataset/fixture.js";
 import { tempDir } from "./helpers/make-table.js";
 import { recordSpans } from "./helpers/span-recorder.js";

@@ -4,8 +4,8 @@ import { Float32, Float64, Int16, Int32, Int64, Int8, Uint16 } from "apache-arro
 import { describe, expect, it } from "vitest";
 import { scanRows } from "../src/lance/table-read.js";
 import type { NdTable } from "../src/table.js";
-import { append, write } from "../src/write.js";
-import { NdWriter } from "../src/writer.js";
+import { append, write } from "../src/write/write.js";
+import { NdWriter } from "../src/write/writer.js";
 import { tempDir } from "./helpers/make-table.js";
 import { failure, readRows, sstRow } from "./helpers/write-rows.js";
 

@@ -6,8 +6,8 @@ import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { Float64 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { open } from "../src/table.js";
-import { widen } from "../src/widen.js";
-import { append, write } from "../src/write.js";
+import { widen } from "../src/widen/widen.js";
+import { append, write } from "../src/write/write.js";
 import { tempDir } from "./helpers/make-table.js";
 import { readIds, readRows, sstRow, sstRows } from "./helpers/write-rows.js";
 

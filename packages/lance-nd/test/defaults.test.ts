@@ -1,8 +1,8 @@
 import * as path from "node:path";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
-import { columnDefaults, setColumnDefaults } from "../src/column-defaults.js";
-import { append, write } from "../src/write.js";
+import { columnDefaults, setColumnDefaults } from "../src/write/column-defaults.js";
+import { append, write } from "../src/write/write.js";
 import { tempDir } from "./helpers/make-table.js";
 import { failure, readIds, sstRows } from "./helpers/write-rows.js";
 

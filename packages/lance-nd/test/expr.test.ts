@@ -2,8 +2,8 @@ import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { isLanceNdError } from "../src/errors.js";
-import { col, stat, type Expr } from "../src/expr.js";
-import { scan } from "../src/scan.js";
+import { col, stat, type Expr } from "../src/read/expr.js";
+import { scan } from "../src/read/scan.js";
 import type { NdTable } from "../src/table.js";
 import { ids, makeTable, tempDir } from "./helpers/make-table.js";
 

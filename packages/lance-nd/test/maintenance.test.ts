@@ -2,13 +2,13 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { NdArray } from "@lance-nd/nd-arrow";
 import { isLanceNdError } from "../src/errors.js";
-import { col } from "../src/expr.js";
-import { checkout, cleanupOldVersions, compact, deleteRows, restore, versions } from "../src/maintenance.js";
-import { scan } from "../src/scan.js";
+import { col } from "../src/read/expr.js";
+import { checkout, cleanupOldVersions, compact, deleteRows, restore, versions } from "../src/versions/maintenance.js";
+import { scan } from "../src/read/scan.js";
 import type { NdTable } from "../src/table.js";
 import { appendRows } from "../src/lance/table-write.js";
 import { encodeRows } from "@lance-nd/format";
-import { append } from "../src/write.js";
+import { append } from "../src/write/write.js";
 import { appendTo, ids, makeTable, sampleRow, tempDir } from "./helpers/make-table.js";
 import { recordSpans } from "./helpers/span-recorder.js";
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, encodeSchema } from "@lance-nd/nd-arrow";
 import { tableSchema, validateTableSchema } from "@lance-nd/format";
 import { isLanceNdError } from "../src/errors.js";
-import { checkNdFilter, referencedColumns } from "../src/nd-filter.js";
-import { readAhead } from "../src/read-ahead.js";
-import { batchRows, planRead } from "../src/read-plan.js";
+import { checkNdFilter, referencedColumns } from "../src/read/nd-filter.js";
+import { readAhead } from "../src/read/read-ahead.js";
+import { batchRows, planRead } from "../src/read/read-plan.js";
 
 const layout = validateTableSchema(
   tableSchema(

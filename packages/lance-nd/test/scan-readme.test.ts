@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { write } from "../src/write.js";
+import { write } from "../src/write/write.js";
 import { tempDir } from "./helpers/make-table.js";
 
 // The README's reading example lives here between the markers, and runs as a test.

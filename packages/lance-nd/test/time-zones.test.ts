@@ -6,11 +6,11 @@ import { TimestampMillisecond } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { isLanceNdError } from "../src/errors.js";
-import { col, stat } from "../src/expr.js";
-import { deleteRows } from "../src/maintenance.js";
-import { scan } from "../src/scan.js";
+import { col, stat } from "../src/read/expr.js";
+import { deleteRows } from "../src/versions/maintenance.js";
+import { scan } from "../src/read/scan.js";
 import { open } from "../src/table.js";
-import { write } from "../src/write.js";
+import { write } from "../src/write/write.js";
 import { ids, tempDir } from "./helpers/make-table.js";
 
 const dir = tempDir("zones");

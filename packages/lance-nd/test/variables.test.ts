@@ -2,10 +2,10 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { Float64 } from "apache-arrow";
-import { checkout } from "../src/maintenance.js";
-import { widen } from "../src/widen.js";
+import { checkout } from "../src/versions/maintenance.js";
+import { widen } from "../src/widen/widen.js";
 import { open } from "../src/table.js";
-import { variables } from "../src/variables.js";
+import { variables } from "../src/read/variables.js";
 import { appendTo, makeTable, tempDir } from "./helpers/make-table.js";
 
 const dir = tempDir("variables");

@@ -3,10 +3,10 @@
 // on branches, after each of which every tag and branch still reads as it did.
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkout, cleanupOldVersions, compact, deleteRows, versions } from "../src/maintenance.js";
+import { checkout, cleanupOldVersions, compact, deleteRows, versions } from "../src/versions/maintenance.js";
 import { open, type NdTable } from "../src/table.js";
-import { branch, tag } from "../src/version-control.js";
-import { append, write } from "../src/write.js";
+import { branch, tag } from "../src/versions/version-control.js";
+import { append, write } from "../src/write/write.js";
 import { tempDir } from "./helpers/make-table.js";
 import { readIds, sstRows } from "./helpers/write-rows.js";
 

@@ -1,9 +1,9 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkout, restore, versions } from "../src/maintenance.js";
+import { checkout, restore, versions } from "../src/versions/maintenance.js";
 import { open, type NdTable } from "../src/table.js";
-import { branch, branches, deleteBranch, tag, tags, untag } from "../src/version-control.js";
-import { append, write } from "../src/write.js";
+import { branch, branches, deleteBranch, tag, tags, untag } from "../src/versions/version-control.js";
+import { append, write } from "../src/write/write.js";
 import { tempDir } from "./helpers/make-table.js";
 import { failure, readIds, sstRows } from "./helpers/write-rows.js";
 

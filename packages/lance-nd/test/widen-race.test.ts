@@ -10,9 +10,9 @@ import { describe, expect, it } from "vitest";
 import { openCommitHandle } from "../src/lance/table-open.js";
 import { appendRows } from "../src/lance/table-write.js";
 import { open } from "../src/table.js";
-import { widen } from "../src/widen.js";
-import { undoIfWidenedUnder } from "../src/widen-race.js";
-import { write } from "../src/write.js";
+import { widen } from "../src/widen/widen.js";
+import { undoIfWidenedUnder } from "../src/widen/widen-race.js";
+import { write } from "../src/write/write.js";
 import { tempDir } from "./helpers/make-table.js";
 import { failure, readIds, readRows, sstRow, sstRows } from "./helpers/write-rows.js";
 

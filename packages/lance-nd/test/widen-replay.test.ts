@@ -7,13 +7,13 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Float64, Int32 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import { check } from "../src/check.js";
+import { check } from "../src/check/check.js";
 import { addSchemaMetadata } from "../src/lance/table-write.js";
-import { cleanupOldVersions, deleteRows } from "../src/maintenance.js";
+import { cleanupOldVersions, deleteRows } from "../src/versions/maintenance.js";
 import { open } from "../src/table.js";
-import { widen } from "../src/widen.js";
-import { REPLAY_KEY } from "../src/widen-replay-record.js";
-import { append, write } from "../src/write.js";
+import { widen } from "../src/widen/widen.js";
+import { REPLAY_KEY } from "../src/widen/widen-replay-record.js";
+import { append, write } from "../src/write/write.js";
 import { tempDir } from "./helpers/make-table.js";
 import { failure, readIds, readRows, sstRow } from "./helpers/write-rows.js";
 

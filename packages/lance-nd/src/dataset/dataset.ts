@@ -5,9 +5,9 @@
  */
 import type { Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { LanceNdError } from "../errors.js";
-import { Expr } from "../expr.js";
-import { checkout } from "../maintenance.js";
-import { planRead } from "../read-plan.js";
+import { Expr } from "../read/expr.js";
+import { checkout } from "../versions/maintenance.js";
+import { planRead } from "../read/read-plan.js";
 import { checkTable, type NdTable } from "../table.js";
 import { planDataset, type DatasetPlan, type DatasetVariable } from "./plan.js";
 import { readBlocks, readWindow, type DatasetBlock } from "./read.js";

@@ -12,7 +12,7 @@ import { decodeRows, selectName } from "@lance-nd/format";
 import { statsColumnName } from "@lance-nd/stats";
 import { LanceNdError } from "../errors.js";
 import { withPureErrors } from "../pure-errors.js";
-import { ROW_ID } from "../read-plan.js";
+import { ROW_ID } from "../read/read-plan.js";
 import type { NdTable } from "../table.js";
 import { scanRows } from "../lance/table-read.js";
 

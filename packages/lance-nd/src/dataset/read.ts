@@ -8,7 +8,7 @@ import { withPureErrors } from "../pure-errors.js";
 import type { NdTable } from "../table.js";
 import type { DatasetPlan, PlannedRow } from "./plan.js";
 import type { DimRange } from "./selection.js";
-import { takeGroups, type TakenRow } from "../take-read.js";
+import { takeGroups, type TakenRow } from "../read/take-read.js";
 
 /** One block of a read: a row cut to the selection. */
 export interface DatasetBlock {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { TimestampSecond } from "apache-arrow";
 import { NdArray, NdRecordBatch, chunk } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
-import { write } from "../../src/write.js";
+import { write } from "../../src/write/write.js";
 import { tempDir } from "../helpers/make-table.js";
 
 // The README's dataset example lives here between the markers, and runs as a test.

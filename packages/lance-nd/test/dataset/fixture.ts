@@ -6,7 +6,7 @@
  */
 import { Float32, TimestampMillisecond } from "apache-arrow";
 import { NdArray, NdRecordBatch, chunk } from "@lance-nd/nd-arrow";
-import { write } from "../../src/write.js";
+import { write } from "../../src/write/write.js";
 import type { NdTable } from "../../src/table.js";
 
 export const DAY = 86_400_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dataset } from "../../src/dataset/dataset.js";
-import { col } from "../../src/expr.js";
-import { deleteRows } from "../../src/maintenance.js";
+import { col } from "../../src/read/expr.js";
+import { deleteRows } from "../../src/versions/maintenance.js";
 import { isLanceNdError } from "../../src/errors.js";
 import { tempDir } from "../helpers/make-table.js";
 import { sstBatch, writeChunked } from "./fixture.js";

@@ -2,7 +2,7 @@
 // `append` call (one Lance version) each, with ids "<tag>-<i>".
 // Run: node --conditions=@lance-nd/source --import tsx test/helpers/append-child.ts <uri> <n> <tag>
 import { open } from "../../src/table.js";
-import { append } from "../../src/write.js";
+import { append } from "../../src/write/write.js";
 import { sstRow } from "./write-rows.js";
 
 const [uri, count, tag] = process.argv.slice(2);

@@ -7,8 +7,8 @@
 import { createInterface } from "node:readline";
 import { Float64 } from "apache-arrow";
 import { open } from "../../src/table.js";
-import { widenTable } from "../../src/widen.js";
-import type { ReplayStep } from "../../src/widen-replay-record.js";
+import { widenTable } from "../../src/widen/widen.js";
+import type { ReplayStep } from "../../src/widen/widen-replay-record.js";
 
 const [uri, mode, stopAt] = process.argv.slice(2);
 if (uri === undefined || (mode !== "widen" && mode !== "complete") || stopAt === undefined)
