@@ -119,11 +119,11 @@ function resultCells(r: Result, rate: (ms: number) => string, valueBytes: number
 }
 
 /**
- * The targets of issue 14, on the codecs where both write the same encoding
- * (lance-nd's default is zstd 3, raw lancedb's is Lance's own): lance-nd's
- * write at least 1.3x one raw add of the same rows; its full scan, one-chunk
- * read and `time` scan at least raw lancedb's speed. Then issue 7's against
- * zarrita and the bytes on disk.
+ * The targets against raw lancedb, on the codecs where both write the same
+ * encoding (lance-nd's default is zstd 3, raw lancedb's is Lance's own):
+ * lance-nd's write at least 1.3x one raw add of the same rows; its full
+ * scan, one-chunk read and `time` scan at least raw lancedb's speed. Then
+ * the targets against zarrita and the bytes on disk.
  */
 export function checkTargets(report: Report): Target[] {
   const targets: Target[] = [];
@@ -319,7 +319,7 @@ export function formatReport(report: Report): string {
   }
 
   if (report.peakRssBytes !== undefined) lines.push(`peak RSS of the run: ${mib(report.peakRssBytes)} MiB`, "");
-  lines.push("targets (issue 14; then issue 7's against zarrita)");
+  lines.push("targets (against raw lancedb, then against zarrita)");
   for (const t of report.targets) lines.push(`  ${t.met ? "MET " : "MISS"}  ${t.target}: ${t.detail}`);
   return lines.join("\n");
 }

@@ -1,4 +1,4 @@
-// Float16 from JS numbers (issue 13, finding 2): every path that turns
+// Float16 from JS numbers: every path that turns
 // numbers into Float16 rounds as IEEE does, checked against numpy's vectors
 // (packages/casting/test/fixtures/float16-numpy.json) on a real table:
 // NdArray.from, attr.float16 (a global and a variable attribute) and a
@@ -33,7 +33,7 @@ function mismatches(got: Uint16Array): string[] {
   return vectors.flatMap(({ name, half }, i) =>
     got[i] === half || (isNaNHalf(got[i]!) && isNaNHalf(half))
       ? []
-      : [`${name}: numpy 0x${half.toString(16)}, got 0x${got[i]!.toString(16)}`],
+      [`${name}: numpy 0x${half.toString(16)}, got 0x${got[i]!.toString(16)}`],
   );
 }
 

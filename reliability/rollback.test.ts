@@ -1,4 +1,4 @@
-// Issue 13, finding 4: a failed writer that could not roll back said nothing
+// Rollback: a failed writer that could not roll back said nothing
 // of it. Storage fails for real here (a plain file where Lance writes its
 // transaction files, `_transactions/`, so every commit fails with ENOTDIR as
 // on a full or broken disk, while the table stays readable). The error is a

@@ -1,4 +1,4 @@
-// Smaller points of issue 13 (finding 7): a table folder removed under an
+// Table errors: a table folder removed under an
 // open handle is TableNotFound at every entry point; a permission error
 // names the file or folder at fault; a filterExpr of 1,000 chained terms runs.
 import { spawnSync } from "node:child_process";

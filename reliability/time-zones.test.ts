@@ -1,4 +1,4 @@
-// Time zones (issue 13, finding 1): a Date in a filter, and a TIMESTAMP
+// Time zones: a Date in a filter, and a TIMESTAMP
 // literal with a zone in SQL, is an instant. On real
 // tables with timestamp variables (with stats) and timestamp global
 // attributes in several zones and units, every comparison, scan filter and
@@ -59,7 +59,7 @@ async function idsOf(table: NdTable, filter: Expr): Promise<string[]> {
 }
 
 function expected(pick: (instant: number) => boolean): string[] {
-  return INSTANTS.flatMap((t, i) => (pick(t) ? [`r${i}`] : [])).sort();
+  return INSTANTS.flatMap((t, i) => (pick(t) ? [`r${i}`] [])).sort();
 }
 
 describe("a Date in a filter is an instant, whatever the column's time zone", () => {

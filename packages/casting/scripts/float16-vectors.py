@@ -28,7 +28,7 @@ EDGES = [
     ("minus infinity", float("-inf")),
     ("NaN", float("nan")),
     ("smallest normal 2^-14", 2.0**-14),
-    ("issue 13: -0.000061035156", -0.000061035156),
+    ("smallest normal, negative: -0.000061035156", -0.000061035156),
     ("largest subnormal 1023 * 2^-24", 1023 * 2.0**-24),
     ("tie above the largest subnormal, rounds into the smallest normal", 1023.5 * 2.0**-24),
     ("smallest subnormal 2^-24", 2.0**-24),

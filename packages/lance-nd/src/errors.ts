@@ -70,7 +70,7 @@ export interface SdkErrorContext {
 /**
  * Turns an error thrown by `@lancedb/lancedb` (flat strings only) into a
  * {@link LanceNdError}: the code comes from the message text (see
- * SDK-NOTES.md, question 8), the message loses the Rust source paths and the
+ * SDK-NOTES.md, section 8), the message loses the Rust source paths and the
  * repeated "Caused by" chain, and the SDK error stays as `cause`.
  * A `LanceNdError` passes through unchanged.
  */

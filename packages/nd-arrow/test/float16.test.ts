@@ -66,7 +66,7 @@ function mismatches(got: Uint16Array): string[] {
 }
 
 describe("numbers to Float16 round as IEEE does, through casting's numberToFloat16", () => {
-  it("issue 13: 70000 is Infinity and -0.000061035156 the smallest normal, not 2.13 and -Infinity", () => {
+  it("70000 is Infinity and -0.000061035156 the smallest normal, not 2.13 and -Infinity", () => {
     const array = NdArray.from([70000, -0.000061035156], { type: new Float16() });
     expect([...array.toArray()]).toEqual([Infinity, -(2 ** -14)]);
     expect(attr.float16([70000]).toJS()).toEqual([Infinity]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cleanSdkMessage, fromSdkError, isLanceNdError, LanceNdError } from "../../src/errors.js";
 
-// Flat messages thrown by @lancedb/lancedb 0.39.0, as measured (SDK-NOTES.md, question 8).
+// Flat messages thrown by @lancedb/lancedb 0.39.0, as measured (SDK-NOTES.md, section 8).
 const RS =
   "/usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-12.0.0/src/io/commit/conflict_resolver.rs:301:29";
 const samples = {

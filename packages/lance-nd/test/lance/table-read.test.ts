@@ -62,7 +62,7 @@ async function failure(promise: Promise<unknown>): Promise<{ code?: string; colu
 const ids = (batches: arrow.RecordBatch[]) =>
   batches.flatMap((b) => b.getChild("__global_attrs__")!.getChild("id")!.toArray() as string[]);
 
-describe("scanRows (question 5)", () => {
+describe("scanRows (SDK-NOTES.md, section 5)", () => {
   it("maxBatchLength caps each batch; batches also end at fragment ends", async () => {
     const sizes = (await collect(scanRows(table, { maxBatchLength: 3 }))).map((b) => b.numRows);
     expect(sizes).toEqual([3, 3, 3, 1, 3, 3, 3, 1]);
@@ -122,7 +122,7 @@ describe("scanRows (question 5)", () => {
   });
 });
 
-describe("two-step point read (question 5)", () => {
+describe("two-step point read (SDK-NOTES.md, section 5)", () => {
   it("a filter on __global_attrs__ with withRowId, then takeRows, gives the rows of a one-step filter", async () => {
     const filter = "__global_attrs__.id IN ('r12', 'r3')";
     const found = await collect(scanRows(table, { columns: ["__global_attrs__"], filter, withRowId: true }));

@@ -38,7 +38,7 @@ async function failure(promise: Promise<unknown>): Promise<string | undefined> {
   return undefined;
 }
 
-describe("versions (question 7)", () => {
+describe("versions (SDK-NOTES.md, section 7)", () => {
   it("listVersions lists each commit with its time and row count", async () => {
     const versions = await listVersions(await tableWithVersions());
     expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4]);

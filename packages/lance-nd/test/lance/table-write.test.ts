@@ -68,7 +68,7 @@ function evolvedBatch(): arrow.RecordBatch {
   );
 }
 
-describe("addNullFields (question 3)", () => {
+describe("addNullFields (SDK-NOTES.md, section 3)", () => {
   it("adds a column and new keys inside __global_attrs__ and sst.attrs in one commit; old rows read null", async () => {
     const table = await freshTable();
     const before = await currentVersion(table);
@@ -117,7 +117,7 @@ describe("addNullFields (question 3)", () => {
   });
 });
 
-describe("appendRows (question 4)", () => {
+describe("appendRows (SDK-NOTES.md, section 4)", () => {
   it("each append is one version", async () => {
     const table = await freshTable();
     const v = await currentVersion(table);
@@ -193,7 +193,7 @@ describe("appendRows (question 4)", () => {
   });
 });
 
-describe("castColumn, field and schema metadata (question 6)", () => {
+describe("castColumn, field and schema metadata (SDK-NOTES.md, section 6)", () => {
   it("casts a nested leaf (sst.values.item) and the stats min/max, keeping metadata; appends and compaction work after", async () => {
     const statsType = new arrow.Struct([
       new arrow.Field("min", new arrow.Float32(), true),
@@ -303,7 +303,7 @@ describe("castColumn, field and schema metadata (question 6)", () => {
   });
 });
 
-describe("concurrent writers (question 8)", () => {
+describe("concurrent writers (SDK-NOTES.md, section 8)", () => {
   it("two handles appending at once both commit, and each handle sees the other's commits", async () => {
     const table = await freshTable();
     const other = await openTable(table.uri);
