@@ -33,7 +33,7 @@ function mismatches(got: Uint16Array): string[] {
   return vectors.flatMap(({ name, half }, i) =>
     got[i] === half || (isNaNHalf(got[i]!) && isNaNHalf(half))
       ? []
-      [`${name}: numpy 0x${half.toString(16)}, got 0x${got[i]!.toString(16)}`],
+      : [`${name}: numpy 0x${half.toString(16)}, got 0x${got[i]!.toString(16)}`],
   );
 }
 

@@ -59,7 +59,7 @@ async function idsOf(table: NdTable, filter: Expr): Promise<string[]> {
 }
 
 function expected(pick: (instant: number) => boolean): string[] {
-  return INSTANTS.flatMap((t, i) => (pick(t) ? [`r${i}`] [])).sort();
+  return INSTANTS.flatMap((t, i) => (pick(t) ? [`r${i}`] : [])).sort();
 }
 
 describe("a Date in a filter is an instant, whatever the column's time zone", () => {

@@ -21,7 +21,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const ROWS = 40;
 /** Row i's `n`: missing (null) for every seventh row. */
-const nOf = (i: number): number | null => (i % 7 === 3 ? null i);
+const nOf = (i: number): number | null => (i % 7 === 3 ? null : i);
 
 /** A predicate as an Expr, and its value on each row by JavaScript (true, false or null: unknown), computed as the tree is built. */
 interface Predicate {
@@ -31,15 +31,15 @@ interface Predicate {
 
 const n = col("__global_attrs__.n");
 const and = (a: boolean | null, b: boolean | null) =>
-  a === false || b === false ? false a === null || b === null ? null : true;
+  a === false || b === false ? false : a === null || b === null ? null : true;
 const or = (a: boolean | null, b: boolean | null) =>
-  a === true || b === true ? true a === null || b === null ? null : false;
+  a === true || b === true ? true : a === null || b === null ? null : false;
 const rows = Array.from({ length: ROWS }, (_, i) => nOf(i));
 
 /** A comparison of `n` with `k`: `<`, `=` or `>=`, chosen by `k`. */
 function leaf(k: number): Predicate {
   const v = k % ROWS;
-  const on = (test: (x: number) => boolean) => rows.map((x) => (x === null ? null test(x)));
+  const on = (test: (x: number) => boolean) => rows.map((x) => (x === null ? null : test(x)));
   if (k % 3 === 0) return { expr: n.lt(v), values: on((x) => x < v) };
   if (k % 3 === 1) return { expr: n.eq(v), values: on((x) => x === v) };
   return { expr: n.ge(v), values: on((x) => x >= v) };
@@ -52,27 +52,27 @@ function either(a: Predicate, b: Predicate): Predicate {
   return { expr: a.expr.or(b.expr), values: a.values.map((x, i) => or(x, b.values[i]!)) };
 }
 function negated(a: Predicate): Predicate {
-  return { expr: a.expr.not(), values: a.values.map((x) => (x === null ? null !x)) };
+  return { expr: a.expr.not(), values: a.values.map((x) => (x === null ? null : !x)) };
 }
 
 /** `a.or(b).and(c).or(d)…`: one more level per switch, built left-deep as a user chains calls. */
 function alternatingChain(leaves: number, seed: number): Predicate {
   let p = leaf(seed);
-  for (let i = 1; i < leaves; i++) p = i % 2 === 1 ? either(p, leaf(seed + i * 7)) both(p, leaf(seed + i * 7));
+  for (let i = 1; i < leaves; i++) p = i % 2 === 1 ? either(p, leaf(seed + i * 7)) : both(p, leaf(seed + i * 7));
   return p;
 }
 
 /** `a.and(b.or(c.and(d.or(…))))`: the same depth, nested on the right as a user builds from the inside out. */
 function nestedOnTheRight(leaves: number): Predicate {
   let p = leaf(leaves);
-  for (let i = leaves - 1; i > 0; i--) p = i % 2 === 0 ? both(leaf(i * 5), p) either(leaf(i * 5), p);
+  for (let i = leaves - 1; i > 0; i--) p = i % 2 === 0 ? both(leaf(i * 5), p) : either(leaf(i * 5), p);
   return p;
 }
 
 /** `a.op(b).op(c)…` with one operator. */
 function chain(leaves: number, op: (a: Predicate, b: Predicate) => Predicate): Predicate {
   let p = leaf(0);
-  for (let i = 1; i < leaves; i++) p = op(p, leaf(i * 11 + (op === either ? 1 2)));
+  for (let i = 1; i < leaves; i++) p = op(p, leaf(i * 11 + (op === either ? 1 : 2)));
   return p;
 }
 
@@ -81,10 +81,10 @@ function randomTree(leaves: number, random: () => number): Predicate {
   const pool: Predicate[] = Array.from({ length: leaves }, (_, i) => leaf(Math.floor(random() * 1000) + i));
   while (pool.length > 1) {
     // Mostly the newest tree with another: deep trees, as chained calls make them.
-    const i = random() < 0.8 ? pool.length - 1 Math.floor(random() * pool.length);
+    const i = random() < 0.8 ? pool.length - 1 : Math.floor(random() * pool.length);
     const [a] = pool.splice(i, 1);
     const [b] = pool.splice(Math.floor(random() * pool.length), 1);
-    let p = random() < 0.5 ? both(a!, b!) either(a!, b!);
+    let p = random() < 0.5 ? both(a!, b!) : either(a!, b!);
     if (random() < 0.2) p = negated(p);
     pool.push(p);
   }
@@ -105,7 +105,7 @@ beforeAll(async () => {
 /** The ids the table's scan selects with the predicate, and the ids the JavaScript evaluation selects. */
 async function selected(p: Predicate): Promise<{ lance: string[]; js: string[] }> {
   const lance = (await scan(table).project([]).filterExpr(p.expr).toArray()).map((r) => String(r.globalAttr("id")));
-  const js = p.values.flatMap((value, i) => (value === true ? [`r${i}`] []));
+  const js = p.values.flatMap((value, i) => (value === true ? [`r${i}`] : []));
   count("rowsVerified", ROWS);
   return { lance: lance.sort(), js: js.sort() };
 }
@@ -144,7 +144,7 @@ describe("filter expressions of any shape select the rows their logic selects", 
     let p = alternatingChain(50, 3);
     for (let i = 0; i < 10_000; i++) p = negated(p);
     let q = leaf(1);
-    for (let i = 2; i < 200; i++) q = negated(i % 2 === 0 ? both(q, leaf(i)) either(q, leaf(i)));
+    for (let i = 2; i < 200; i++) q = negated(i % 2 === 0 ? both(q, leaf(i)) : either(q, leaf(i)));
     for (const predicate of [p, q]) {
       const { lance, js } = await selected(predicate);
       expect(lance).toEqual(js);
