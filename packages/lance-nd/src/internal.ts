@@ -2,8 +2,10 @@
  * `lance-nd/internal`: the Lance layer under the public API, for this
  * repository's own reliability suite (fault injection: tables written
  * around the library, raw row reads) and its white-box profiler
- * (bench/profile.ts). Not part of the public API: no README documents it
- * and it may change in any release. Apps use `lance-nd`.
+ * (bench/profile.ts). Not part of the public API: it resolves only under
+ * the repository's own `@lance-nd/source` export condition, so the
+ * published package does not offer it, and it may change in any release.
+ * Apps use `lance-nd`.
  *
  * @module
  */
