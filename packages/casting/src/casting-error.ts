@@ -1,5 +1,6 @@
 import type { DataType } from "apache-arrow";
 import type { Casting } from "./can-cast.js";
+import { CodedError, codedErrorGuard, type CodedErrorGuard } from "./coded-error.js";
 
 /** What went wrong in a cast or a promotion. */
 export type CastingErrorCode = "InvalidCast" | "ValueOutOfRange" | "NoCommonType" | "UnsupportedType";
@@ -22,9 +23,8 @@ export interface CastingErrorDetails {
  * The one error class of `@lance-nd/casting`. `code` says what went wrong;
  * `from`, `to`, `casting`, `index` and `value` say where.
  */
-export class CastingError extends Error {
+export class CastingError extends CodedError<CastingErrorCode> {
   override readonly name = "CastingError";
-  readonly code: CastingErrorCode;
   readonly from?: string;
   readonly to?: string;
   readonly casting?: Casting;
@@ -32,8 +32,7 @@ export class CastingError extends Error {
   readonly value?: unknown;
 
   constructor(code: CastingErrorCode, message: string, details: CastingErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.code = code;
+    super(code, message, [], details.cause);
     if (details.from !== undefined) this.from = details.from;
     if (details.to !== undefined) this.to = details.to;
     if (details.casting !== undefined) this.casting = details.casting;
@@ -50,11 +49,7 @@ export class CastingError extends Error {
  * try { castVector(v, new Int8(), "same_kind"); }
  * catch (err) { if (isCastingError(err, "ValueOutOfRange")) console.log(err.index, err.value); }
  */
-export function isCastingError(err: unknown, ...codes: CastingErrorCode[]): err is CastingError {
-  if (!(err instanceof Error) || err.name !== "CastingError") return false;
-  const code = (err as Partial<CastingError>).code;
-  return typeof code === "string" && (codes.length === 0 || codes.includes(code));
-}
+export const isCastingError: CodedErrorGuard<CastingError, CastingErrorCode> = codedErrorGuard("CastingError");
 
 /** The name of an Arrow type as messages print it, e.g. `Timestamp<MILLISECOND, UTC>`. */
 export function typeName(type: DataType): string {

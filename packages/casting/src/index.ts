@@ -21,6 +21,7 @@ export { canCast, castLevel, CASTINGS, type Casting } from "./can-cast.js";
 export { castVector } from "./cast-vector.js";
 export { canCastAttr, castAttrValue } from "./attributes.js";
 export { CastingError, isCastingError } from "./casting-error.js";
+export { CodedError, codedErrorGuard, quotedPlace, type CodedErrorGuard } from "./coded-error.js";
 export type { CastingErrorCode, CastingErrorDetails } from "./casting-error.js";
 export { float16ToNumber, numberToFloat16 } from "./float16.js";
 export { promoteTypes } from "./promote-types.js";

@@ -6,16 +6,19 @@ describe("public API", () => {
     expect(Object.keys(casting).sort()).toEqual([
       "CASTINGS",
       "CastingError",
+      "CodedError",
       "canCast",
       "canCastAttr",
       "castAttrValue",
       "castLevel",
       "castVector",
+      "codedErrorGuard",
       "float16ToNumber",
       "isCastingError",
       "numberToFloat16",
       "promoteTypes",
       "promotionPlan",
+      "quotedPlace",
       "sameType",
     ]);
   });

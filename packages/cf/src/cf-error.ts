@@ -1,3 +1,5 @@
+import { CodedError, codedErrorGuard, quotedPlace, type CodedErrorGuard } from "@lance-nd/casting";
+
 /** What went wrong, as a stable machine-readable code. */
 export type CfErrorCode =
   | "InvalidUnits" // a `units` attribute that is not `<unit> since <date>` where a time is expected
@@ -25,31 +27,18 @@ export interface CfErrorContext {
  *   if (isCfError(err, "UnsupportedCalendar")) console.error(err.message);
  * }
  */
-export class CfError extends Error {
+export class CfError extends CodedError<CfErrorCode> {
   override readonly name = "CfError";
-  readonly code: CfErrorCode;
   readonly variable: string | undefined;
   readonly attribute: string | undefined;
 
   constructor(code: CfErrorCode, message: string, context: CfErrorContext = {}) {
-    super(withPlace(message, context), context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
+    const attribute = context.attribute === undefined ? undefined : `attribute ${context.attribute}`;
+    super(code, message, [quotedPlace("variable", context.variable), attribute], context.cause);
     this.variable = context.variable;
     this.attribute = context.attribute;
   }
 }
 
 /** True when `err` is a {@link CfError}, optionally with one of `codes`. */
-export function isCfError(err: unknown, ...codes: CfErrorCode[]): err is CfError {
-  return err instanceof CfError && (codes.length === 0 || codes.includes(err.code));
-}
-
-function withPlace(message: string, { variable, attribute }: CfErrorContext): string {
-  const place = [
-    variable === undefined ? "" : `variable "${variable}"`,
-    attribute === undefined ? "" : `attribute ${attribute}`,
-  ]
-    .filter(Boolean)
-    .join(", ");
-  return place ? `${place}: ${message}` : message;
-}
+export const isCfError: CodedErrorGuard<CfError, CfErrorCode> = codedErrorGuard("CfError");

@@ -1,3 +1,5 @@
+import { CodedError, codedErrorGuard, type CodedErrorGuard } from "@lance-nd/casting";
+
 /** What went wrong, as a stable machine-readable code. */
 export type CliErrorCode =
   | "FileNotFound" // an input path that does not exist
@@ -25,21 +27,17 @@ export interface CliErrorContext {
  *   if (isCliError(err, "InvalidFile")) console.error(err.message);
  * }
  */
-export class CliError extends Error {
+export class CliError extends CodedError<CliErrorCode> {
   override readonly name = "CliError";
-  readonly code: CliErrorCode;
   readonly path: string | undefined;
   readonly variable: string | undefined;
 
   constructor(code: CliErrorCode, message: string, context: CliErrorContext = {}) {
-    super(message, context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
+    super(code, message, [], context.cause);
     this.path = context.path;
     this.variable = context.variable;
   }
 }
 
 /** True when `err` is a {@link CliError}, optionally with one of `codes`. */
-export function isCliError(err: unknown, ...codes: CliErrorCode[]): err is CliError {
-  return err instanceof CliError && (codes.length === 0 || codes.includes(err.code));
-}
+export const isCliError: CodedErrorGuard<CliError, CliErrorCode> = codedErrorGuard("CliError");

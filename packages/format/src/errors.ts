@@ -1,4 +1,4 @@
-import type { Casting } from "@lance-nd/casting";
+import { CodedError, codedErrorGuard, type Casting, type CodedErrorGuard } from "@lance-nd/casting";
 import type { DataType } from "apache-arrow";
 
 /** What went wrong, as a stable machine-readable code. */
@@ -36,9 +36,8 @@ export interface FormatErrorContext {
  *   if (isFormatError(err, "SchemaMismatch")) console.error(err.column, String(err.from), String(err.to));
  * }
  */
-export class FormatError extends Error {
+export class FormatError extends CodedError<FormatErrorCode> {
   override readonly name = "FormatError";
-  readonly code: FormatErrorCode;
   readonly column: string | undefined;
   readonly key: string | undefined;
   readonly from: DataType | undefined;
@@ -46,8 +45,7 @@ export class FormatError extends Error {
   readonly casting: CastingMode | undefined;
 
   constructor(code: FormatErrorCode, message: string, context: FormatErrorContext = {}) {
-    super(message, context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
+    super(code, message, [], context.cause);
     this.column = context.column;
     this.key = context.key;
     this.from = context.from;
@@ -57,6 +55,4 @@ export class FormatError extends Error {
 }
 
 /** True when `err` is a {@link FormatError}, optionally with one of `codes`. */
-export function isFormatError(err: unknown, ...codes: FormatErrorCode[]): err is FormatError {
-  return err instanceof FormatError && (codes.length === 0 || codes.includes(err.code));
-}
+export const isFormatError: CodedErrorGuard<FormatError, FormatErrorCode> = codedErrorGuard("FormatError");

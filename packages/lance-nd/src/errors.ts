@@ -1,3 +1,5 @@
+import { CodedError, codedErrorGuard, quotedPlace, type CodedErrorGuard } from "@lance-nd/casting";
+
 /** What went wrong, as a stable machine-readable code. */
 export type LanceNdErrorCode =
   | "TableNotFound" // no table at the uri
@@ -31,9 +33,8 @@ export interface LanceNdErrorContext {
  *   if (isLanceNdError(err, "TableNotFound")) console.error(err.uri);
  * }
  */
-export class LanceNdError extends Error {
+export class LanceNdError extends CodedError<LanceNdErrorCode> {
   override readonly name = "LanceNdError";
-  readonly code: LanceNdErrorCode;
   readonly uri: string | undefined;
   readonly column: string | undefined;
   readonly row: number | undefined;
@@ -41,8 +42,9 @@ export class LanceNdError extends Error {
   readonly retryable: boolean;
 
   constructor(code: LanceNdErrorCode, message: string, context: LanceNdErrorContext = {}) {
-    super(withPlace(message, context), context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
+    const row = context.row === undefined ? undefined : `row ${context.row}`;
+    const place = [quotedPlace("table", context.uri), quotedPlace("column", context.column), row];
+    super(code, message, place, context.cause);
     this.uri = context.uri;
     this.column = context.column;
     this.row = context.row;
@@ -51,9 +53,7 @@ export class LanceNdError extends Error {
 }
 
 /** True when `err` is a {@link LanceNdError}, optionally with one of `codes`. */
-export function isLanceNdError(err: unknown, ...codes: LanceNdErrorCode[]): err is LanceNdError {
-  return err instanceof LanceNdError && (codes.length === 0 || codes.includes(err.code));
-}
+export const isLanceNdError: CodedErrorGuard<LanceNdError, LanceNdErrorCode> = codedErrorGuard("LanceNdError");
 
 /** What the library was doing when the SDK failed. */
 export interface SdkErrorContext {
@@ -146,15 +146,4 @@ function columnOf(raw: string): string | undefined {
     /Field (\S+) not found/.exec(raw) ??
     /Column (\S+) already exists/.exec(raw);
   return match?.[1]?.replace(/^"(.*)"$/, "$1");
-}
-
-function withPlace(message: string, { uri, column, row }: LanceNdErrorContext): string {
-  const place = [
-    uri === undefined ? "" : `table "${uri}"`,
-    column === undefined ? "" : `column "${column}"`,
-    row === undefined ? "" : `row ${row}`,
-  ]
-    .filter(Boolean)
-    .join(", ");
-  return place ? `${place}: ${message}` : message;
 }

@@ -1,3 +1,5 @@
+import { CodedError, codedErrorGuard, quotedPlace, type CodedErrorGuard } from "@lance-nd/casting";
+
 /** What went wrong, as a stable machine-readable code. */
 export type NdArrowErrorCode =
   | "InvalidShape" // values length is not the product of the dim sizes
@@ -30,27 +32,20 @@ export interface NdArrowErrorContext {
  *   if (isNdArrowError(err, "InvalidShape")) console.error(err.column, err.row);
  * }
  */
-export class NdArrowError extends Error {
+export class NdArrowError extends CodedError<NdArrowErrorCode> {
   override readonly name = "NdArrowError";
-  readonly code: NdArrowErrorCode;
   readonly column: string | undefined;
   readonly row: number | undefined;
-  /** The message without the place (column, row) prefix. */
-  readonly detail: string;
 
   constructor(code: NdArrowErrorCode, message: string, context: NdArrowErrorContext = {}) {
-    super(withPlace(message, context), context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
-    this.detail = message;
+    super(code, message, [quotedPlace("column", context.column), rowPlace(context.row)], context.cause);
     this.column = context.column;
     this.row = context.row;
   }
 }
 
 /** True when `err` is an {@link NdArrowError}, optionally with one of `codes`. */
-export function isNdArrowError(err: unknown, ...codes: NdArrowErrorCode[]): err is NdArrowError {
-  return err instanceof NdArrowError && (codes.length === 0 || codes.includes(err.code));
-}
+export const isNdArrowError: CodedErrorGuard<NdArrowError, NdArrowErrorCode> = codedErrorGuard("NdArrowError");
 
 /**
  * The same error placed at `column` (unless it names one already) and `row`;
@@ -61,9 +56,6 @@ export function placeError(err: unknown, column: string | undefined, row: number
   return new NdArrowError(err.code, err.detail, { column: err.column ?? column, row: row ?? err.row, cause: err });
 }
 
-function withPlace(message: string, { column, row }: NdArrowErrorContext): string {
-  const place = [column === undefined ? "" : `column "${column}"`, row === undefined ? "" : `row ${row}`]
-    .filter(Boolean)
-    .join(", ");
-  return place ? `${place}: ${message}` : message;
+function rowPlace(row: number | undefined): string | undefined {
+  return row === undefined ? undefined : `row ${row}`;
 }

@@ -1,3 +1,5 @@
+import { CodedError, codedErrorGuard, type CodedErrorGuard } from "@lance-nd/casting";
+
 /** What went wrong, as a stable machine-readable code. */
 export type NetcdfErrorCode =
   | "FileNotFound" // an input path that does not exist
@@ -25,21 +27,17 @@ export interface NetcdfErrorContext {
  *   if (isNetcdfError(err, "InvalidFile")) console.error(err.message);
  * }
  */
-export class NetcdfError extends Error {
+export class NetcdfError extends CodedError<NetcdfErrorCode> {
   override readonly name = "NetcdfError";
-  readonly code: NetcdfErrorCode;
   readonly path: string | undefined;
   readonly variable: string | undefined;
 
   constructor(code: NetcdfErrorCode, message: string, context: NetcdfErrorContext = {}) {
-    super(message, context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
+    super(code, message, [], context.cause);
     this.path = context.path;
     this.variable = context.variable;
   }
 }
 
 /** True when `err` is a {@link NetcdfError}, optionally with one of `codes`. */
-export function isNetcdfError(err: unknown, ...codes: NetcdfErrorCode[]): err is NetcdfError {
-  return err instanceof NetcdfError && (codes.length === 0 || codes.includes(err.code));
-}
+export const isNetcdfError: CodedErrorGuard<NetcdfError, NetcdfErrorCode> = codedErrorGuard("NetcdfError");

@@ -1,3 +1,5 @@
+import { CodedError, codedErrorGuard, quotedPlace, type CodedErrorGuard } from "@lance-nd/casting";
+
 /** What went wrong, as a stable machine-readable code. */
 export type StatsErrorCode =
   | "UnsupportedType" // the value type gets no stats (FORMAT.md 4.2)
@@ -23,28 +25,18 @@ export interface StatsErrorContext {
  *   if (isStatsError(err, "UnsupportedType")) console.error(err.message);
  * }
  */
-export class StatsError extends Error {
+export class StatsError extends CodedError<StatsErrorCode> {
   override readonly name = "StatsError";
-  readonly code: StatsErrorCode;
   readonly variable: string | undefined;
   readonly row: number | undefined;
 
   constructor(code: StatsErrorCode, message: string, context: StatsErrorContext = {}) {
-    super(withPlace(message, context), context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
+    const row = context.row === undefined ? undefined : `row ${context.row}`;
+    super(code, message, [quotedPlace("variable", context.variable), row], context.cause);
     this.variable = context.variable;
     this.row = context.row;
   }
 }
 
 /** True when `err` is a {@link StatsError}, optionally with one of `codes`. */
-export function isStatsError(err: unknown, ...codes: StatsErrorCode[]): err is StatsError {
-  return err instanceof StatsError && (codes.length === 0 || codes.includes(err.code));
-}
-
-function withPlace(message: string, { variable, row }: StatsErrorContext): string {
-  const place = [variable === undefined ? "" : `variable "${variable}"`, row === undefined ? "" : `row ${row}`]
-    .filter(Boolean)
-    .join(", ");
-  return place ? `${place}: ${message}` : message;
-}
+export const isStatsError: CodedErrorGuard<StatsError, StatsErrorCode> = codedErrorGuard("StatsError");

@@ -1,3 +1,5 @@
+import { CodedError, codedErrorGuard, quotedPlace, type CodedErrorGuard } from "@lance-nd/casting";
+
 /** What went wrong, as a stable machine-readable code. */
 export type ZarrErrorCode =
   | "NotFound" // no Zarr group or array at the path, or no such variable
@@ -29,28 +31,17 @@ export interface ZarrErrorContext {
  *   if (isZarrError(err, "NotFound")) console.error(err.message);
  * }
  */
-export class ZarrError extends Error {
+export class ZarrError extends CodedError<ZarrErrorCode> {
   override readonly name = "ZarrError";
-  readonly code: ZarrErrorCode;
   readonly path: string | undefined;
   readonly variable: string | undefined;
 
   constructor(code: ZarrErrorCode, message: string, context: ZarrErrorContext = {}) {
-    super(withPlace(message, context), context.cause === undefined ? undefined : { cause: context.cause });
-    this.code = code;
+    super(code, message, [context.path, quotedPlace("array", context.variable)], context.cause);
     this.path = context.path;
     this.variable = context.variable;
   }
 }
 
 /** True when `err` is a {@link ZarrError}, optionally with one of `codes`. */
-export function isZarrError(err: unknown, ...codes: ZarrErrorCode[]): err is ZarrError {
-  return err instanceof ZarrError && (codes.length === 0 || codes.includes(err.code));
-}
-
-function withPlace(message: string, { path, variable }: ZarrErrorContext): string {
-  const place = [path === undefined ? "" : path, variable === undefined ? "" : `array "${variable}"`]
-    .filter(Boolean)
-    .join(", ");
-  return place ? `${place}: ${message}` : message;
-}
+export const isZarrError: CodedErrorGuard<ZarrError, ZarrErrorCode> = codedErrorGuard("ZarrError");
