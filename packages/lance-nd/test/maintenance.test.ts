@@ -1,7 +1,6 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { NdArray } from "@lance-nd/nd-arrow";
-import { isLanceNdError } from "../src/errors.js";
 import { col } from "../src/read/expr.js";
 import { checkout, cleanupOldVersions, compact, deleteRows, restore, versions } from "../src/versions/maintenance.js";
 import { scan } from "../src/read/scan.js";
@@ -11,6 +10,7 @@ import { encodeRows } from "@lance-nd/format";
 import { append } from "../src/write/write.js";
 import { appendTo, ids, makeTable, sampleRow, tempDir } from "./helpers/make-table.js";
 import { recordSpans } from "./helpers/span-recorder.js";
+import { failure } from "./helpers/write-rows.js";
 
 const dir = tempDir("maintenance");
 const spans = recordSpans();
@@ -22,15 +22,6 @@ async function fresh(rows = 4): Promise<NdTable> {
     Array.from({ length: rows }, (_, i) => sampleRow(i)),
     { stats: true },
   );
-}
-
-async function failure(run: () => Promise<unknown>): Promise<{ code?: string; column?: string }> {
-  try {
-    await run();
-  } catch (err) {
-    return isLanceNdError(err) ? { code: err.code, column: err.column } : { code: String(err) };
-  }
-  return {};
 }
 
 /** Asserts that a failed call left the version and the rows as they were. */

@@ -4,7 +4,6 @@ import * as arrow from "apache-arrow";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, encodeSchema } from "@lance-nd/nd-arrow";
 import { tableSchema } from "@lance-nd/format";
-import { isLanceNdError } from "../src/errors.js";
 import { col, stat } from "../src/read/expr.js";
 import { compact, checkout, deleteRows } from "../src/versions/maintenance.js";
 import { indexGlobalAttr } from "../src/read/key-index.js";
@@ -12,17 +11,9 @@ import { scan } from "../src/read/scan.js";
 import { open, type NdTable } from "../src/table.js";
 import { createTable } from "../src/lance/table-open.js";
 import { appendTo, ids, makeTable, sampleRow, tempDir } from "./helpers/make-table.js";
+import { failure } from "./helpers/write-rows.js";
 
 const dir = tempDir("scan");
-
-async function failure(run: () => Promise<unknown>): Promise<{ code?: string; column?: string; message?: string }> {
-  try {
-    await run();
-  } catch (err) {
-    return isLanceNdError(err) ? { code: err.code, column: err.column, message: err.message } : { code: String(err) };
-  }
-  return {};
-}
 
 const chl = (i: number) => NdArray.from(Float32Array.from([i]), { dims: { depth: 1 } });
 

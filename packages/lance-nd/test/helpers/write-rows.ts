@@ -42,12 +42,16 @@ export async function readIds(table: NdTable): Promise<string[]> {
   return (await readRows(table)).map((row) => String(row.globalAttr("id"))).sort();
 }
 
-/** The code (and column) of the LanceNdError that `promise` rejects with; `{}` when it resolves. */
+/**
+ * The code, column, retryable flag and message of the LanceNdError that
+ * `run` (a promise, or a function whose call may throw or reject) fails
+ * with; `{}` when it succeeds.
+ */
 export async function failure(
-  promise: Promise<unknown>,
+  run: Promise<unknown> | (() => unknown),
 ): Promise<{ code?: string; column?: string; retryable?: boolean; message?: string }> {
   try {
-    await promise;
+    await (typeof run === "function" ? run() : run);
   } catch (err) {
     if (isLanceNdError(err))
       return { code: err.code, column: err.column, retryable: err.retryable, message: err.message };

@@ -4,7 +4,6 @@ import * as path from "node:path";
 import * as arrow from "apache-arrow";
 import type { Field } from "apache-arrow";
 import { afterAll, describe, expect, it } from "vitest";
-import { isLanceNdError } from "../../src/errors.js";
 import { sdkArrow } from "../../src/lance/arrow-bridge.js";
 import { createTable, openTable, type LanceTable } from "../../src/lance/table-open.js";
 import { countRows, readTableSchema, scanRows } from "../../src/lance/table-read.js";
@@ -28,6 +27,7 @@ import {
   sampleBatch,
   utf8Data,
 } from "./nd-rows.js";
+import { failure } from "../helpers/write-rows.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lance-nd-write-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -35,16 +35,6 @@ let tables = 0;
 
 async function freshTable(rows = sampleBatch(3)): Promise<LanceTable> {
   return createTable(path.join(dir, `t${tables++}.lance`), rows.schema, rows);
-}
-
-async function failure(promise: Promise<unknown>): Promise<{ code?: string; column?: string; retryable?: boolean }> {
-  try {
-    await promise;
-  } catch (err) {
-    if (isLanceNdError(err)) return { code: err.code, column: err.column, retryable: err.retryable };
-    return { code: `not a LanceNdError: ${String(err)}` };
-  }
-  return {};
 }
 
 async function readAll(table: LanceTable, columns?: string[]): Promise<arrow.Table> {
