@@ -14,14 +14,14 @@ import { tableCfMode } from "./import-guard.js";
 import { cfOptions } from "./import-plan.js";
 import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
-import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, VERSION_HELP } from "./open-table.js";
 import { exportZarr } from "./export-zarr.js";
 import type { ExportSummary, ZarrCompression } from "./export-zarr.js";
 
 interface ExportOptions extends SelectionOptions {
   where?: string;
   project?: string[];
-  version?: number;
+  version?: number | string;
   compression?: WriteCompression | ZarrCompression;
   format: "netcdf" | NetcdfFormat | "zarr";
   zarrVersion: 2 | 3;
@@ -61,7 +61,7 @@ export function registerExport(program: Command, io: Io): void {
     .option("--project <names>", "only these variables, comma-separated", (text) =>
       text.split(",").map((s) => s.trim()),
     )
-    .option("--version <n>", "read an earlier version of the table", parseVersion)
+    .option("--version <n|tag>", VERSION_HELP, parseVersionOrTag)
     .option(
       "--compression <codec>",
       "compression of every variable: none, deflate or deflate:<level>, zstd or zstd:<level> for netCDF (default: as imported), none, zstd or zstd:<level> for Zarr (default: as the table's encoding)",

@@ -6,7 +6,7 @@ import { printJson, println } from "../io.js";
 import { diskBytes, formatBytes } from "../output/disk-size.js";
 import { failing } from "../report.js";
 import { settingsOf } from "./defaults.js";
-import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, VERSION_HELP } from "./open-table.js";
 
 export function registerInfo(program: Command, io: Io): void {
   program
@@ -15,11 +15,11 @@ export function registerInfo(program: Command, io: Io): void {
       "show a table's branch, tags, format version, rows, versions, fragments, size on disk, stats and column defaults",
     )
     .argument("<table>", "the table")
-    .option("--version <n>", "describe an earlier version", parseVersion)
+    .option("--version <n|tag>", VERSION_HELP, parseVersionOrTag)
     .option("--branch <name>", BRANCH_HELP)
     .option("--json", "print as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd info lance-nd-demo/ocean.lance")
-    .action((uri: string, options: { version?: number; branch?: string; json?: boolean }) =>
+    .action((uri: string, options: { version?: number | string; branch?: string; json?: boolean }) =>
       failing(`cannot read ${uri}`, async () => {
         const table = await openTable(uri, options.version, options.branch);
         const version = await table.version();

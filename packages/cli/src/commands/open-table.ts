@@ -6,8 +6,14 @@ import { InvalidArgumentError } from "commander";
 /** The help of the `--branch <name>` option of every command that opens a table. */
 export const BRANCH_HELP = "use this branch of the table (lance-nd branch lists them); default: main";
 
-/** The latest version of the table at `uri` (on `branch`, default main), or a read-only view of `version`. */
-export async function openTable(uri: string, version?: number, branch?: string): Promise<NdTable> {
+/** The help of the `--version <n|tag>` option of every command that reads a table. */
+export const VERSION_HELP = "read an earlier version: its number or a tag (lance-nd tag lists them)";
+
+/**
+ * The latest version of the table at `uri` (on `branch`, default main), or a
+ * read-only view of `version` (a version number or a tag name).
+ */
+export async function openTable(uri: string, version?: number | string, branch?: string): Promise<NdTable> {
   const table = await open(uri, branch === undefined ? {} : { branch });
   return version === undefined ? table : checkout(table, version);
 }
@@ -20,4 +26,15 @@ export function parseVersion(text: string): number {
   if (!/^\d+$/.test(text.trim()) || Number(text) < 1)
     throw new InvalidArgumentError("expected a version number (an integer >= 1)");
   return Number(text);
+}
+
+/**
+ * The value of a `--version` option: a version number (an integer >= 1) or
+ * a tag name (anything else that is not blank), which `checkout` resolves.
+ * Throws commander's `InvalidArgumentError` for a blank value or version 0.
+ */
+export function parseVersionOrTag(text: string): number | string {
+  const trimmed = text.trim();
+  if (trimmed === "") throw new InvalidArgumentError("expected a version number or a tag name");
+  return /^\d+$/.test(trimmed) ? parseVersion(trimmed) : trimmed;
 }

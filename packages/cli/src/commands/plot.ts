@@ -10,12 +10,12 @@ import { plotVariable } from "../plot/plot-variable.js";
 import { failing } from "../report.js";
 import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
-import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, VERSION_HELP } from "./open-table.js";
 
 interface PlotOptions extends SelectionOptions {
   where?: string;
   output?: string;
-  version?: number;
+  version?: number | string;
   branch?: string;
   json?: boolean;
 }
@@ -29,7 +29,7 @@ export function registerPlot(program: Command, io: Io): void {
     .argument("<variable>", "the variable to plot")
     .option("--where <sql>", "Lance SQL filter selecting one dataset (or its chunks, which are assembled)")
     .option("-o, --output <file>", "the PNG to write (default: <variable>.png)")
-    .option("--version <n>", "read an earlier version", parseVersion)
+    .option("--version <n|tag>", VERSION_HELP, parseVersionOrTag)
     .option("--branch <name>", BRANCH_HELP)
     .option("--json", "print the summary as JSON")
     .addHelpText(

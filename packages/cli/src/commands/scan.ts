@@ -13,13 +13,13 @@ import { SinkWriter } from "../output/sink-writer.js";
 import { failing } from "../report.js";
 import { hasSelection, selectionOptions, type SelectionOptions } from "../args/selection.js";
 import { regionRows } from "./read-region.js";
-import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, VERSION_HELP } from "./open-table.js";
 
 interface ScanOptions extends SelectionOptions {
   project?: string[];
   where?: string;
   limit?: number;
-  version?: number;
+  version?: number | string;
   branch?: string;
   json?: boolean;
   ndjson?: boolean;
@@ -37,7 +37,7 @@ export function registerScan(program: Command, io: Io): void {
     )
     .option("--where <sql>", 'filter, e.g. "__global_attrs__.id = \'a.nc\'" or "__stats__:sst.max > 30"')
     .option("--limit <n>", "at most n rows", parseLimit)
-    .option("--version <n>", "read an earlier version", parseVersion)
+    .option("--version <n|tag>", VERSION_HELP, parseVersionOrTag)
     .option("--branch <name>", BRANCH_HELP)
     .option("--json", "all rows as one JSON array (values included)")
     .option("--ndjson", "one JSON object per row and line")

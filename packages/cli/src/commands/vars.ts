@@ -4,18 +4,18 @@ import { variables } from "lance-nd";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
-import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, VERSION_HELP } from "./open-table.js";
 
 export function registerVars(program: Command, io: Io): void {
   program
     .command("vars")
     .description("list the variables of a table: value type, attribute keys, stats")
     .argument("<table>", "the table")
-    .option("--version <n>", "an earlier version", parseVersion)
+    .option("--version <n|tag>", VERSION_HELP, parseVersionOrTag)
     .option("--branch <name>", BRANCH_HELP)
     .option("--json", "print as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd vars lance-nd-demo/ocean.lance")
-    .action((uri: string, options: { version?: number; branch?: string; json?: boolean }) =>
+    .action((uri: string, options: { version?: number | string; branch?: string; json?: boolean }) =>
       failing(`cannot read ${uri}`, async () => {
         const table = await openTable(uri, options.version, options.branch);
         const rows = (await variables(table)).map((v) => ({

@@ -34,6 +34,12 @@ describe.skipIf(skip)("tag and branch", () => {
       { name: "v1", version: main.version },
     ]);
     expect(cli(["tag", table]).stdout).toBe(`first  version 1\nv1     version ${main.version}\n`);
+    // --version takes a tag name wherever it takes a number.
+    expect(json<{ version: number; rows: number }>(["info", table, "--version", "first"]).version).toBe(1);
+    expect(json<unknown[]>(["vars", table, "--version", "first"])).toEqual(
+      json<unknown[]>(["vars", table, "--version", "1"]),
+    );
+    expect(cli(["scan", table, "--version", "v1", "--limit", "1"]).code).toBe(0);
 
     expect(json<{ branch: string; rows: number }>(["branch", table, "trial"])).toMatchObject({
       branch: "trial",
@@ -87,6 +93,7 @@ describe.skipIf(skip)("tag and branch", () => {
       [["info", table, "--branch", "nope"], /no branch "nope" \(branches: trial\)\)/],
       [["compact", table, "--branch", "nope"], /no branch "nope"/],
       [["restore", table, "1", "--branch", "trial"], /checkout 1 failed/],
+      [["info", table, "--version", "no-such-tag"], /no-such-tag/],
     ];
     for (const [args, message] of cases) {
       const run = cli(args);
