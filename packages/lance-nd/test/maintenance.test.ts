@@ -101,10 +101,17 @@ describe("cleanupOldVersions", () => {
     const tagged = await t.version();
     await t.lance.sdk.tags().then((tags) => tags.create("keep", tagged));
     await appendTo(t, [sampleRow(2)]);
-    await cleanupOldVersions(t, { olderThan: 0 });
+    const result = await cleanupOldVersions(t, { olderThan: 0 });
     const left = (await versions(t)).map((v) => v.version);
     expect(left).toContain(tagged);
     expect(left).not.toContain(1);
+    expect(result.keptByTags).toEqual([{ name: "keep", version: tagged }]);
+    // Untagged, the next cleanup removes the version and names no tag.
+    await t.lance.sdk.tags().then((tags) => tags.delete("keep"));
+    const untagged = await cleanupOldVersions(t, { olderThan: 0 });
+    expect(untagged.versionsRemoved).toBeGreaterThanOrEqual(1);
+    expect(untagged.keptByTags).toEqual([]);
+    expect((await versions(t)).map((v) => v.version)).not.toContain(tagged);
   });
 
   it("bad options are InvalidInput and change nothing", async () => {

@@ -86,14 +86,22 @@ export function registerCleanup(program: Command, io: Io): void {
     .action((uri: string, options: { olderThan: number; branch?: string; json?: boolean }) =>
       failing(`cannot clean up ${uri}`, async () => {
         const table = await openTable(uri, undefined, options.branch);
-        const { versionsRemoved, bytesRemoved } = await cleanupOldVersions(table, { olderThan: options.olderThan });
+        const { versionsRemoved, bytesRemoved, keptByTags } = await cleanupOldVersions(table, {
+          olderThan: options.olderThan,
+        });
         const kept = (await versions(table)).length;
-        const summary = { table: uri, versionsRemoved, bytesRemoved, versions: kept };
+        const summary = { table: uri, versionsRemoved, bytesRemoved, versions: kept, keptByTags };
+        const byTags =
+          keptByTags.length === 0
+            ? ""
+            : `; tags keep ${keptByTags.length} older version${keptByTags.length === 1 ? "" : "s"}: ${keptByTags
+                .map((tag) => `${tag.name} (version ${tag.version})`)
+                .join(", ")} (lance-nd tag <table> --delete <name> lets the next cleanup remove one)`;
         report(
           io,
           options.json,
           summary,
-          `removed ${versionsRemoved} old version${versionsRemoved === 1 ? "" : "s"} of ${uri} (${formatBytes(bytesRemoved)} freed): ${kept} kept`,
+          `removed ${versionsRemoved} old version${versionsRemoved === 1 ? "" : "s"} of ${uri} (${formatBytes(bytesRemoved)} freed): ${kept} kept${byTags}`,
         );
       }),
     );

@@ -63,9 +63,26 @@ describe.skipIf(skip)("maintenance", () => {
     expect(compacted.fragmentsRemoved).toBeGreaterThanOrEqual(compacted.fragmentsAdded);
     expect(tableState(table).rows).toBe(4);
 
-    const cleaned = json<{ versionsRemoved: number; versions: number }>(["cleanup", table, "--older-than", "0s"]);
+    const cleaned = json<{ versionsRemoved: number; versions: number; keptByTags: unknown[] }>([
+      "cleanup",
+      table,
+      "--older-than",
+      "0s",
+    ]);
     expect(cleaned.versionsRemoved).toBeGreaterThan(0);
     expect(cleaned.versions).toBeLessThan(list.length + 3);
+    expect(cleaned.keptByTags).toEqual([]);
+    expect(tableState(table).rows).toBe(4);
+
+    // A tag holds its version back; cleanup says which tag and how to let it go.
+    const tagged = tableState(table).version;
+    expect(cli(["tag", table, "kept"]).code).toBe(0);
+    expect(cli(["defaults", table, "--set", "compression=lz4"]).code).toBe(0);
+    expect(tableState(table).version).toBeGreaterThan(tagged);
+    const held = cli(["cleanup", table, "--older-than", "0s"]);
+    expect(held.stdout).toContain(
+      `tags keep 1 older version: kept (version ${tagged}) (lance-nd tag <table> --delete <name>`,
+    );
     expect(tableState(table).rows).toBe(4);
   });
 

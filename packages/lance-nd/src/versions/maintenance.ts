@@ -20,6 +20,7 @@ import {
   restoreVersion,
   type TableVersion,
 } from "../lance/table-versions.js";
+import { listTags, type TagInfo } from "../lance/table-refs.js";
 
 /** What {@link deleteRows} did. */
 export interface DeleteResult {
@@ -106,6 +107,12 @@ export interface CleanupResult {
   versionsRemoved: number;
   /** Bytes of files removed. */
   bytesRemoved: number;
+  /**
+   * The tags that kept a version older than `olderThan` (Lance never removes
+   * a tagged version), oldest version first: delete a tag (`untag`) to let
+   * the next cleanup remove its version.
+   */
+  keptByTags: TagInfo[];
 }
 
 const cleanupSchema = z.strictObject({
@@ -137,10 +144,24 @@ export async function cleanupOldVersions(table: NdTable, options: CleanupOptions
   return inSpan("lance_nd.compact", table.uri, async () => {
     // The versions a pending widen replay reads must not go first (README.md, Widen).
     await asSchemaChange(table.lance, () => completeWidenReplay(table.lance));
+    const cutoff = Date.now() - ageMs;
     const stats = await cleanupVersions(table.lance, ageMs, { deleteUnverified: deleteUnverified === true });
     await table.refresh();
-    return { versionsRemoved: stats.prune.oldVersionsRemoved, bytesRemoved: stats.prune.bytesRemoved };
+    return {
+      versionsRemoved: stats.prune.oldVersionsRemoved,
+      bytesRemoved: stats.prune.bytesRemoved,
+      keptByTags: await tagsKeeping(table, cutoff),
+    };
   });
+}
+
+/** The tags whose versions are older than `cutoff` (ms since the epoch) and not the latest: the versions cleanup kept for them. */
+async function tagsKeeping(table: NdTable, cutoff: number): Promise<TagInfo[]> {
+  const left = await listVersions(table.lance);
+  const latest = left.at(-1)?.version;
+  const old = new Set(left.filter((v) => v.timestamp.getTime() < cutoff && v.version !== latest).map((v) => v.version));
+  const kept = (await listTags(table.lance)).filter((tag) => old.has(tag.version));
+  return kept.sort((a, b) => a.version - b.version || a.name.localeCompare(b.name));
 }
 
 /** One version of a table. */
