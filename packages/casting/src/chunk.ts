@@ -5,21 +5,10 @@
 
 import { makeData } from "apache-arrow";
 import type { Data, DataType, Int } from "apache-arrow";
-
-type FixedWidthValues =
-  | Int8Array
-  | Int16Array
-  | Int32Array
-  | Uint8Array
-  | Uint16Array
-  | Uint32Array
-  | Float32Array
-  | Float64Array
-  | BigInt64Array
-  | BigUint64Array;
+import type { NumericArray } from "./typed-arrays.js";
 
 /** Exactly the `length` values of a fixed-width chunk (builders pad the buffer beyond it). */
-export function fixedWidthValues<T extends FixedWidthValues>(data: Data): T {
+export function fixedWidthValues<T extends NumericArray>(data: Data): T {
   return (data.values as T).subarray(0, data.length) as T;
 }
 

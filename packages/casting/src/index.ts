@@ -28,3 +28,4 @@ export { promoteTypes } from "./promote-types.js";
 export { promotionPlan } from "./promotion-plan.js";
 export type { PromotionPlan } from "./promotion-plan.js";
 export { sameType } from "./same-type.js";
+export type { BigIntArray, NumberArray, NumericArray } from "./typed-arrays.js";

@@ -4,17 +4,7 @@ import type { Fail } from "./casting-error.js";
 import type { NumericType } from "./numeric.js";
 import { fixedWidthData, fixedWidthValues, isValid } from "./chunk.js";
 import { wideToBigInt, wideToFloat32, wideToNumber, words } from "./wide.js";
-
-type NumberArray =
-  | Int8Array
-  | Int16Array
-  | Int32Array
-  | Uint8Array
-  | Uint16Array
-  | Uint32Array
-  | Float32Array
-  | Float64Array;
-type Values = NumberArray | BigInt64Array | BigUint64Array;
+import type { NumberArray, NumericArray } from "./typed-arrays.js";
 
 /**
  * How a numeric type stores values: Bool as bits, Float16 as half bits in a
@@ -35,7 +25,7 @@ function range(t: NumericType): [number, number] {
   return [-(2 ** (t.bits - 1)), 2 ** (t.bits - 1) - 1];
 }
 
-function allocate(t: NumericType, length: number): Values {
+function allocate(t: NumericType, length: number): NumericArray {
   switch (t.kind) {
     case "float":
       return t.bits === 16
@@ -88,7 +78,7 @@ export function castNumericData(data: Data, from: NumericType, to: NumericType, 
   return fixedWidthData(data, toType, out);
 }
 
-function fromBits(data: Data, to: NumericType, out: Values): void {
+function fromBits(data: Data, to: NumericType, out: NumericArray): void {
   const bits = data.values as Uint8Array;
   const { offset, length } = data;
   const target = storage(to);
@@ -103,7 +93,7 @@ function fromBits(data: Data, to: NumericType, out: Values): void {
   }
 }
 
-function fromNumbers(data: Data, from: NumericType, to: NumericType, out: Values, fail: Fail): void {
+function fromNumbers(data: Data, from: NumericType, to: NumericType, out: NumericArray, fail: Fail): void {
   const src = fixedWidthValues<NumberArray>(data);
   const length = data.length;
   const target = storage(to);
@@ -139,7 +129,7 @@ function fromHalves(data: Data, out: NumberArray): void {
   for (let i = 0; i < data.length; i++) out[i] = float16ToNumber(src[i]!);
 }
 
-function fromWide(data: Data, from: NumericType, to: NumericType, out: Values, fail: Fail): void {
+function fromWide(data: Data, from: NumericType, to: NumericType, out: NumericArray, fail: Fail): void {
   const src = words(fixedWidthValues<BigInt64Array>(data));
   const length = data.length;
   const signed = from.kind === "signed";

@@ -4,7 +4,7 @@
  */
 import { Float32, Float64, Int16, Int32, Int64, Int8, Type, Uint16, Uint32, Uint64, Uint8 } from "apache-arrow";
 import type { DataType } from "apache-arrow";
-import type { NumericValues } from "./validity.js";
+import type { NumericArray } from "@lance-nd/casting";
 
 /** The numeric types of netCDF by their numpy (and xarray `encoding["dtype"]`) names. */
 export type Dtype =
@@ -21,7 +21,7 @@ export type Dtype =
 
 interface DtypeInfo {
   make: () => DataType;
-  array: new (length: number) => NumericValues;
+  array: new (length: number) => NumericArray;
   /** netCDF's default fill value. */
   defaultFill: number | bigint;
   min: number | bigint;
@@ -85,7 +85,7 @@ export function arrowType(dtype: Dtype): DataType {
 }
 
 /** A new zeroed typed array of `length` values of `dtype`. */
-export function newValues(dtype: Dtype, length: number): NumericValues {
+export function newValues(dtype: Dtype, length: number): NumericArray {
   return new DTYPES[dtype].array(length);
 }
 

@@ -5,19 +5,7 @@
  */
 import { Type, Vector, makeData } from "apache-arrow";
 import type { DataType } from "apache-arrow";
-
-/** A typed array holding the values of a numeric Arrow type. */
-export type NumericValues =
-  | Int8Array
-  | Int16Array
-  | Int32Array
-  | BigInt64Array
-  | Uint8Array
-  | Uint16Array
-  | Uint32Array
-  | BigUint64Array
-  | Float32Array
-  | Float64Array;
+import type { NumericArray } from "@lance-nd/casting";
 
 /** True for the integer and float types this package works on (not Float16). */
 export function isNumeric(type: DataType): boolean {
@@ -26,9 +14,9 @@ export function isNumeric(type: DataType): boolean {
 }
 
 /** The values of a numeric vector, contiguous (no copy for one chunk). Null slots hold whatever was stored. */
-export function valuesOf(vector: Vector): NumericValues {
-  if (vector.data.length === 1) return vector.data[0]!.values as NumericValues;
-  return vector.toArray() as NumericValues;
+export function valuesOf(vector: Vector): NumericArray {
+  if (vector.data.length === 1) return vector.data[0]!.values as NumericArray;
+  return vector.toArray() as NumericArray;
 }
 
 /**
@@ -78,7 +66,7 @@ export function countNulls(bits: Uint8Array, length: number): number {
 }
 
 /** A one-chunk vector of `type` over `values` with the validity `bits` (`null`: all valid). */
-export function vectorOf(type: DataType, values: NumericValues, bits: Uint8Array | null): Vector {
+export function vectorOf(type: DataType, values: NumericArray, bits: Uint8Array | null): Vector {
   const nullCount = bits === null ? 0 : countNulls(bits, values.length);
   const data = makeData({
     type: type as never,

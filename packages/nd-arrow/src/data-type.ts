@@ -21,20 +21,10 @@ import {
   Utf8,
 } from "apache-arrow";
 import type { DataType, Float } from "apache-arrow";
+import type { NumericArray } from "@lance-nd/casting";
 
-/** The typed arrays the codec accepts as values. */
-export type TypedArray =
-  | Int8Array
-  | Int16Array
-  | Int32Array
-  | BigInt64Array
-  | Uint8Array
-  | Uint8ClampedArray
-  | Uint16Array
-  | Uint32Array
-  | BigUint64Array
-  | Float32Array
-  | Float64Array;
+/** The typed arrays the codec accepts as values: the numeric ones and Uint8ClampedArray (as Uint8). */
+export type TypedArray = NumericArray | Uint8ClampedArray;
 
 /**
  * Structural equality of Arrow types: the one implementation is

@@ -2,6 +2,7 @@
  * The netCDF data model as the format readers see it, before it becomes nd-arrow:
  * variables with their netCDF type, dims, raw stored values and attributes.
  */
+import type { NumericArray } from "@lance-nd/casting";
 
 /** The netCDF external types (netCDF-3 has byte..double and char). */
 export type NcType =
@@ -18,18 +19,8 @@ export type NcType =
   | "char"
   | "string";
 
-/** A typed array of one of the numeric netCDF types. */
-export type NumericArray =
-  | Int8Array
-  | Uint8Array
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | BigInt64Array
-  | BigUint64Array
-  | Float32Array
-  | Float64Array;
+/** A typed array of one of the numeric netCDF types (re-exported for this package's readers and writers). */
+export type { NumericArray };
 
 /** Strings as UTF-8 bytes with Arrow-style offsets (`offsets.length = length + 1`). */
 export interface Utf8Values {

@@ -1,5 +1,6 @@
 import { util, type Data } from "apache-arrow";
-import type { NumberArray, Storage } from "./stats-type.js";
+import type { NumberArray } from "@lance-nd/casting";
+import type { Storage } from "./stats-type.js";
 
 /**
  * The smallest and the largest counted value in storage form: the stored

@@ -1,16 +1,6 @@
 import { DateUnit, Precision, Type } from "apache-arrow";
 import type { DataType } from "apache-arrow";
 
-/** The typed arrays that hold values as JS numbers. */
-export type NumberArray =
-  | Int8Array
-  | Uint8Array
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | Float32Array
-  | Float64Array;
 type NumberArrayConstructor =
   | Int8ArrayConstructor
   | Uint8ArrayConstructor
