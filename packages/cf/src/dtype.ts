@@ -74,12 +74,20 @@ export function dtypeOf(type: DataType): Dtype | undefined {
   return undefined;
 }
 
+/** Every {@link Dtype}: signed integers, unsigned integers, then floats, narrowest first. */
+export const DTYPE_NAMES: readonly Dtype[] = Object.keys(DTYPES) as Dtype[];
+
 /** True when `name` is a {@link Dtype}. */
 export function isDtype(name: unknown): name is Dtype {
   return typeof name === "string" && Object.hasOwn(DTYPES, name);
 }
 
-/** The Arrow type of a dtype. */
+/**
+ * The Arrow type of a dtype: the one table of numpy names to Arrow types,
+ * which @lance-nd/zarr and the CLI use too.
+ *
+ * @example arrowType("float32") // Float32
+ */
 export function arrowType(dtype: Dtype): DataType {
   return DTYPES[dtype].make();
 }

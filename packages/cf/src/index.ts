@@ -18,7 +18,7 @@ export { cfDecode, cfEncode, STORED_DTYPE_ATTR } from "./cf-codec.js";
 export type { CfOptions } from "./cf-codec.js";
 export { cfTimeToDate, dateToCfTime, isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
 export type { CfCalendar, CfTimeUnit, CfTimeUnits } from "./time-units.js";
-export { defaultFillValue, dtypeOf } from "./dtype.js";
+export { arrowType, defaultFillValue, DTYPE_NAMES, dtypeOf, isDtype } from "./dtype.js";
 export type { Dtype } from "./dtype.js";
 export { unpackedDtype } from "./scale.js";
 export type { Packing } from "./scale.js";

@@ -8,7 +8,9 @@ describe("@lance-nd/cf public API", () => {
   it("exports exactly the documented names", () => {
     expect(Object.keys(cf).sort()).toEqual([
       "CfError",
+      "DTYPE_NAMES",
       "STORED_DTYPE_ATTR",
+      "arrowType",
       "cfDecode",
       "cfEncode",
       "cfTimeToDate",
@@ -17,6 +19,7 @@ describe("@lance-nd/cf public API", () => {
       "dtypeOf",
       "isCfError",
       "isCfTimeUnits",
+      "isDtype",
       "parseCfTimeUnits",
       "unpackedDtype",
     ]);

@@ -3,28 +3,8 @@
  * type maps to an Arrow type only where the values keep their meaning;
  * everything else is refused with `UnsupportedType` naming the array.
  */
-import {
-  Binary,
-  Bool,
-  DataType,
-  DateDay,
-  Duration,
-  Float16,
-  Float32,
-  Float64,
-  Int16,
-  Int32,
-  Int64,
-  Int8,
-  TimeUnit,
-  Timestamp,
-  Type,
-  Uint16,
-  Uint32,
-  Uint64,
-  Uint8,
-  Utf8,
-} from "apache-arrow";
+import { Binary, Bool, DataType, DateDay, Duration, Float16, TimeUnit, Timestamp, Type, Utf8 } from "apache-arrow";
+import { arrowType, dtypeOf, isDtype, type Dtype } from "@lance-nd/cf";
 import type { DataType as ZarritaType } from "zarrita";
 import { ZarrError } from "./zarr-error.js";
 import type { ZarrErrorContext } from "./zarr-error.js";
@@ -43,19 +23,21 @@ export interface ZarrType {
   readonly kind: "plain" | "bool" | "text" | "bytes" | "time";
 }
 
-/** The numeric types both formats share: v3 name, v2 code (no byte order), Arrow type. */
-const NUMERIC: readonly (readonly [ZarritaType, string, () => DataType])[] = [
-  ["int8", "i1", () => new Int8()],
-  ["int16", "i2", () => new Int16()],
-  ["int32", "i4", () => new Int32()],
-  ["int64", "i8", () => new Int64()],
-  ["uint8", "u1", () => new Uint8()],
-  ["uint16", "u2", () => new Uint16()],
-  ["uint32", "u4", () => new Uint32()],
-  ["uint64", "u8", () => new Uint64()],
-  ["float32", "f4", () => new Float32()],
-  ["float64", "f8", () => new Float64()],
-];
+/**
+ * The numeric type of a v2 type code without its byte order (`f4`, `u2`,
+ * `i8`): its v3 name, which is its numpy name (`float32`, `uint16`, `int64`).
+ */
+function numericOfV2Code(kind: string, size: string): Dtype | undefined {
+  const family = kind === "i" ? "int" : kind === "u" ? "uint" : kind === "f" ? "float" : undefined;
+  const name = family === undefined ? undefined : `${family}${Number(size) * 8}`;
+  return isDtype(name) ? name : undefined;
+}
+
+/** The v2 type code of a numeric type without its byte order: `float32` is `f4`. */
+function v2CodeOf(dtype: Dtype): string {
+  const bits = Number(/\d+$/.exec(dtype)![0]);
+  return `${dtype[0] === "u" ? "u" : dtype[0] === "f" ? "f" : "i"}${bits / 8}`;
+}
 
 const TIME_UNITS: Readonly<Record<string, TimeUnit>> = {
   s: TimeUnit.SECOND,
@@ -93,8 +75,8 @@ export function fromV2Dtype(dtype: unknown, filterIds: readonly string[], where:
   if (match === null) return refuse("is not a numpy type string");
   const [, order, code, size, unit] = match as unknown as [string, string, string, string, string | undefined];
   const endian = order === ">" ? "big" : "little";
-  const numeric = NUMERIC.find(([, v2]) => v2 === `${code}${size}`);
-  if (numeric !== undefined) return { stored: dtype, read: numeric[0], endian, arrow: numeric[2](), kind: "plain" };
+  const numeric = numericOfV2Code(code, size);
+  if (numeric !== undefined) return { stored: dtype, read: numeric, endian, arrow: arrowType(numeric), kind: "plain" };
   switch (code) {
     case "b":
       if (size === "1") return { stored: dtype, read: "bool", endian, arrow: new Bool(), kind: "bool" };
@@ -135,9 +117,8 @@ function timeType(code: string, unit: string | undefined): DataType | undefined 
  */
 export function fromV3DataType(dataType: unknown, where: ZarrErrorContext): ZarrType {
   const name = typeof dataType === "string" ? dataType : JSON.stringify(dataType);
-  const numeric = NUMERIC.find(([v3]) => v3 === dataType);
-  if (numeric !== undefined)
-    return { stored: name, read: numeric[0], endian: "little", arrow: numeric[2](), kind: "plain" };
+  if (isDtype(dataType))
+    return { stored: name, read: dataType, endian: "little", arrow: arrowType(dataType), kind: "plain" };
   if (dataType === "bool") return { stored: name, read: "bool", endian: "little", arrow: new Bool(), kind: "bool" };
   if (dataType === "float16")
     return { stored: name, read: "uint16", endian: "little", arrow: new Float16(), kind: "plain" };
@@ -182,11 +163,11 @@ export interface WriteType {
  */
 export function toZarrType(type: DataType, version: 2 | 3, where: ZarrErrorContext): WriteType {
   if (DataType.isInt(type) || DataType.isFloat(type)) {
-    const found = NUMERIC.find(([, , make]) => sameNumeric(make(), type));
+    const found = dtypeOf(type);
     const bytes = DataType.isInt(type) ? type.bitWidth / 8 : type.precision === 0 ? 2 : type.precision === 1 ? 4 : 8;
     if (found !== undefined)
       return {
-        name: version === 2 ? `${bytes === 1 ? "|" : "<"}${found[1]}` : found[0],
+        name: version === 2 ? `${bytes === 1 ? "|" : "<"}${v2CodeOf(found)}` : found,
         itemSize: bytes,
         layout: "plain",
       };
@@ -207,9 +188,4 @@ export function toZarrType(type: DataType, version: 2 | 3, where: ZarrErrorConte
       ? " (Zarr v3 has no time type; CF-encode times or write v2)"
       : "";
   throw new ZarrError("UnsupportedType", `${type} has no Zarr v${version} counterpart${hint}`, where);
-}
-
-function sameNumeric(a: DataType, b: DataType): boolean {
-  if (DataType.isInt(a) && DataType.isInt(b)) return a.bitWidth === b.bitWidth && a.isSigned === b.isSigned;
-  return DataType.isFloat(a) && DataType.isFloat(b) && a.precision === b.precision;
 }

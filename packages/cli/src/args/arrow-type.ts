@@ -1,42 +1,19 @@
 /** Value type names on the command line (`float64`, `int32`, ...) as Arrow types. */
 import { InvalidArgumentError } from "commander";
-import {
-  Bool,
-  Float16,
-  Float32,
-  Float64,
-  Int16,
-  Int32,
-  Int64,
-  Int8,
-  LargeUtf8,
-  Uint16,
-  Uint32,
-  Uint64,
-  Uint8,
-  Utf8,
-} from "apache-arrow";
+import { Bool, Float16, LargeUtf8, Utf8 } from "apache-arrow";
 import type { DataType } from "apache-arrow";
+import { arrowType, DTYPE_NAMES, isDtype } from "@lance-nd/cf";
 
-const TYPES: Record<string, () => DataType> = {
+/** The names that are not numpy's numeric dtypes (those come from @lance-nd/cf's `arrowType`). */
+const OTHER_TYPES: Record<string, () => DataType> = {
   bool: () => new Bool(),
-  int8: () => new Int8(),
-  int16: () => new Int16(),
-  int32: () => new Int32(),
-  int64: () => new Int64(),
-  uint8: () => new Uint8(),
-  uint16: () => new Uint16(),
-  uint32: () => new Uint32(),
-  uint64: () => new Uint64(),
   float16: () => new Float16(),
-  float32: () => new Float32(),
-  float64: () => new Float64(),
   utf8: () => new Utf8(),
   large_utf8: () => new LargeUtf8(),
 };
 
 /** The type names {@link parseArrowType} knows, for help texts. */
-export const TYPE_NAMES: readonly string[] = Object.keys(TYPES);
+export const TYPE_NAMES: readonly string[] = [...DTYPE_NAMES, ...Object.keys(OTHER_TYPES)];
 
 /**
  * The Arrow type of a name (case-insensitive; numpy's `double`, `float`,
@@ -47,7 +24,9 @@ export const TYPE_NAMES: readonly string[] = Object.keys(TYPES);
  */
 export function parseArrowType(name: string): DataType {
   const key = name.trim().toLowerCase();
-  const make = TYPES[ALIASES[key] ?? key];
+  const known = ALIASES[key] ?? key;
+  if (isDtype(known)) return arrowType(known);
+  const make = OTHER_TYPES[known];
   if (make === undefined) throw new InvalidArgumentError(`unknown type "${name}" (known: ${TYPE_NAMES.join(", ")})`);
   return make();
 }
