@@ -28,6 +28,8 @@ export interface FragmentHealth {
   rows: number;
   /** Rows of it that cannot be read. */
   unreadable: number;
+  /** False when its rows were not read (a file of it could not be opened: `check`'s `inaccessibleFiles`). */
+  read: boolean;
 }
 
 /** What reading every row found. */
@@ -41,10 +43,11 @@ const CHUNK_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads every row of `table`'s version with all columns and reports the
- * rows (and fragments) that fail. Row ids and addresses come from Lance's
- * metadata, which holds when data files do not.
+ * rows (and fragments) that fail; the rows of the fragments in `skip` are
+ * counted, not read. Row ids and addresses come from Lance's metadata,
+ * which holds when data files do not.
  */
-export async function rowHealth(table: LanceTable): Promise<RowHealth> {
+export async function rowHealth(table: LanceTable, skip: ReadonlySet<number> = new Set()): Promise<RowHealth> {
   const byFragment = new Map<number, Array<{ rowId: bigint; offset: number }>>();
   for await (const batch of scanRows(table, { columns: ["_rowid", "_rowaddr"] })) {
     const ids = column(batch, "_rowid");
@@ -67,12 +70,16 @@ export async function rowHealth(table: LanceTable): Promise<RowHealth> {
   const unreadableRows: UnreadableRow[] = [];
   for (const [id, rows] of [...byFragment].sort((a, b) => a[0] - b[0])) {
     const before = unreadableRows.length;
+    if (skip.has(id)) {
+      fragments.push({ id, rows: rows.length, unreadable: 0, read: false });
+      continue;
+    }
     for (let start = 0; start < rows.length; start += chunkRows) {
       await findUnreadable(table, rows.slice(start, start + chunkRows), (row, error) =>
         unreadableRows.push({ rowId: Number(row.rowId), fragment: id, offset: row.offset, error }),
       );
     }
-    fragments.push({ id, rows: rows.length, unreadable: unreadableRows.length - before });
+    fragments.push({ id, rows: rows.length, unreadable: unreadableRows.length - before, read: true });
   }
   return { fragments, unreadableRows };
 }
