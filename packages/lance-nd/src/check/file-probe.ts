@@ -91,7 +91,12 @@ function probeOne(probe: FileProbe, file: ManifestFileRef, owner: Owner, whole =
     const tail = Buffer.alloc(Math.min(LANCE_MAGIC.length, size));
     readSync(fd, tail, 0, tail.length, size - tail.length);
     if (file.path.endsWith(".lance") && tail.toString("latin1") !== LANCE_MAGIC) {
-      probe.damaged.push({ path: file.path, ...owner, problem: "undecodable", detail: "it does not end as a Lance file" });
+      probe.damaged.push({
+        path: file.path,
+        ...owner,
+        problem: "undecodable",
+        detail: "it does not end as a Lance file",
+      });
     }
     return undefined;
   } catch (err) {
@@ -124,7 +129,8 @@ function probeDeletionFile(probe: FileProbe, fragment: FragmentLayout): void {
   if (bytes === undefined) return;
   let problem: string | undefined;
   if (deletion.type === "bitmap") {
-    if (bytes.length < 4 || !ROARING_COOKIES.has(bytes.readUInt32LE(0) & 0xffff)) problem = "it is not a roaring bitmap";
+    if (bytes.length < 4 || !ROARING_COOKIES.has(bytes.readUInt32LE(0) & 0xffff))
+      problem = "it is not a roaring bitmap";
   } else {
     try {
       const table = tableFromIPC(bytes);
@@ -134,5 +140,6 @@ function probeDeletionFile(probe: FileProbe, fragment: FragmentLayout): void {
       problem = `it is not an Arrow IPC file (${(err as Error).message})`;
     }
   }
-  if (problem !== undefined) probe.damaged.push({ path: deletion.path, ...owner, problem: "undecodable", detail: problem });
+  if (problem !== undefined)
+    probe.damaged.push({ path: deletion.path, ...owner, problem: "undecodable", detail: problem });
 }
