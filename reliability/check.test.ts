@@ -13,9 +13,9 @@ import { Float64 } from "apache-arrow";
 import { append, check, isLanceNdError, open, scan, versions, widen, write, type CheckReport } from "lance-nd";
 import { appendRows, openCommitHandle } from "lance-nd/internal";
 import { count } from "./helpers/counters.js";
-import { rowsById } from "./helpers/plain-rows.js";
 import { dataFiles, garble, manifests, truncate } from "./helpers/damage.js";
-import { expectedRow, rowFor } from "./helpers/rows.js";
+import { rowFor } from "./helpers/rows.js";
+import { expectWhole } from "./helpers/whole-table.js";
 import { startS3Server } from "./helpers/s3-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-check-"));
@@ -33,18 +33,6 @@ async function threeCommits(name: string): Promise<string> {
   const table = await write(uri, COMMITS[0]!.map(rowFor), { stats: true });
   for (const ids of COMMITS.slice(1)) await append(table, ids.map(rowFor));
   return uri;
-}
-
-/** The table opens, each row it holds is whole, and its ids are `expected`. */
-async function expectWhole(uri: string, expected: string[]): Promise<void> {
-  const table = await open(uri);
-  const rows = await rowsById(table, { types: false });
-  expect([...rows.keys()].sort()).toEqual([...expected].sort());
-  for (const [id, copies] of rows) {
-    expect(copies, id).toEqual([expectedRow(id)]);
-  }
-  expect((await scan(table).toArray()).length).toBe(expected.length);
-  count("rowsVerified", rows.size);
 }
 
 function readable(report: CheckReport): number[] {

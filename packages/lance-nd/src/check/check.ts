@@ -192,7 +192,14 @@ function countFromManifest(report: CheckReport, layout: ManifestLayout): void {
 async function readRows(table: LanceTable, inspection: Inspection, deep: boolean): Promise<void> {
   const { report, files } = inspection;
   const skip = new Set(files.inaccessible.map((f) => f.fragment).filter((f) => f !== undefined));
-  const health = await rowHealth(table, skip);
+  let health: Awaited<ReturnType<typeof rowHealth>>;
+  try {
+    health = await rowHealth(table, skip);
+  } catch (err) {
+    if (!isLanceNdError(err) || !noteDeletionFileError(inspection, withoutPlace(err, report.uri))) throw err;
+    countFromManifest(report, inspection.layout!);
+    return;
+  }
   report.fragments = health.fragments;
   report.rows = health.fragments.reduce((n, f) => n + f.rows, 0);
   for (const row of health.unreadableRows) {
@@ -208,6 +215,23 @@ async function readRows(table: LanceTable, inspection: Inspection, deep: boolean
   else if (deep) report.notes.push("the deep check did not run: not every row could be read");
 }
 
+/**
+ * For a scan that failed on a deletion file whose frame the probe read
+ * (Lance names the file in its error): records the file as undecodable, or
+ * as inaccessible for an environment error. False when the error names no
+ * deletion file of the version.
+ */
+function noteDeletionFileError({ report, layout }: Inspection, error: string): boolean {
+  const fragment = layout?.fragments.find(
+    (f) => f.deletionFile !== undefined && error.includes(`_deletions/${path.basename(f.deletionFile.path)}`),
+  );
+  if (fragment === undefined) return false;
+  const file = { path: fragment.deletionFile!.path, kind: "deletion", fragment: fragment.id } as const;
+  if (isEnvironmentError(error)) report.inaccessibleFiles.push({ ...file, cause: error });
+  else report.damagedFiles.push({ ...file, problem: "undecodable", detail: error });
+  return true;
+}
+
 /** The inaccessible-file entry of a row whose read failed for a reason that is not damage. */
 function rowsFile({ report, layout }: Inspection, row: UnreadableRow): CheckReport["inaccessibleFiles"][number] {
   const file = layout?.fragments.find((f) => f.id === row.fragment)?.dataFiles[0]?.path ?? report.uri;
@@ -215,8 +239,8 @@ function rowsFile({ report, layout }: Inspection, row: UnreadableRow): CheckRepo
 }
 
 /** The fragments of the checked version whose deletion file is damaged (not merely inaccessible). */
-function lostDeletionFragments({ layout, files }: Inspection): FragmentLayout[] {
-  const lost = new Set(files.damaged.filter((f) => f.kind === "deletion").map((f) => f.fragment));
+function lostDeletionFragments({ layout, report }: Inspection): FragmentLayout[] {
+  const lost = new Set(report.damagedFiles.filter((f) => f.kind === "deletion").map((f) => f.fragment));
   return layout?.fragments.filter((f) => lost.has(f.id)) ?? [];
 }
 
