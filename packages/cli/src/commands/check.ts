@@ -48,10 +48,17 @@ export function registerCheck(program: Command, io: Io): void {
         else printReport(io, report);
         const whole = report.ok || report.repair?.ok === true;
         if (!whole) {
+          if (onlyInaccessible(report)) {
+            throw new CliError(
+              "InvalidFile",
+              `${uri} could not be checked whole: ${damage(report)}; nothing was removed for them (make them readable to this user and check again)`,
+              { path: uri },
+            );
+          }
           const hint = options.repair
             ? "the repair did not leave a whole table"
-            : onlyInaccessible(report)
-              ? "nothing proven damaged; make the files readable to this user and check again"
+            : onlyValues(report)
+              ? "--repair removes no row for its values: replace the rows from a good copy (replaceRows)"
               : `run lance-nd check ${uri} --repair`;
           throw new CliError("InvalidFile", `${uri} is damaged: ${damage(report)} (${hint})`, { path: uri });
         }
@@ -82,6 +89,14 @@ function damage(report: CheckReport): string {
 /** True when the only finding is files that could not be read for a reason that is not damage. */
 function onlyInaccessible(report: CheckReport): boolean {
   return report.inaccessibleFiles.length > 0 && damage({ ...report, inaccessibleFiles: [] }) === "";
+}
+
+/** True when the only damage is rows whose values contradict their stats, which a repair leaves as they are. */
+function onlyValues(report: CheckReport): boolean {
+  return (
+    (report.statsMismatches?.length ?? 0) > 0 &&
+    damage({ ...report, inaccessibleFiles: [], statsMismatches: null }) === ""
+  );
 }
 
 /** `n thing(s)`, or "" for none. */
