@@ -48,7 +48,8 @@ export type { StatsMismatch } from "./deep-stats.js";
  *
  * @throws LanceNdError `TableNotFound` when there is no table; `InvalidInput`
  * for a repair that needs the `_versions/` files of an object store table;
- * `InvalidTable` for a widen replay record lance-nd did not write.
+ * `InvalidTable` for a widen replay record lance-nd did not write, or a
+ * manifest the SDK opened whose file list does not read.
  * @example
  * const report = await check("data/ocean.lance", { deep: true });
  * if (!report.ok) console.log(report.unreadableRows, report.inaccessibleFiles, report.statsMismatches);

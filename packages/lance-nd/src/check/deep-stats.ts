@@ -9,7 +9,7 @@
 import type { RecordBatch, Struct, Vector } from "apache-arrow";
 import { computeStats, isStatsColumn, statsVariable, type Stats } from "@lance-nd/stats";
 import type { LanceTable } from "../lance/table-open.js";
-import { readTableSchema, scanRows } from "../lance/table-read.js";
+import { countRows, readTableSchema, scanRows, tableBytes } from "../lance/table-read.js";
 
 /** A row whose values contradict its stored stats. */
 export interface StatsMismatch {
@@ -23,14 +23,14 @@ export interface StatsMismatch {
   values: { min: string | null; max: string | null };
 }
 
-/** Rows read per batch: bounds the memory of the deep check by this many rows. */
-const DEEP_BATCH_ROWS = 256;
+/** Bytes of rows read per batch: bounds the memory of the deep check by about this plus one row. */
+const DEEP_BATCH_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads every row of the handle's version with its variables and stats
  * columns and returns the rows whose values' min or max differ from the
- * stored ones, a batch of {@link DEEP_BATCH_ROWS} rows at a time. A row
- * without the variable (a null stats row) is skipped.
+ * stored ones, in batches of about {@link DEEP_BATCH_BYTES}. A row without
+ * the variable (a null stats row) is skipped.
  */
 export async function statsMismatches(table: LanceTable): Promise<StatsMismatch[]> {
   const schema = await readTableSchema(table);
@@ -40,8 +40,11 @@ export async function statsMismatches(table: LanceTable): Promise<StatsMismatch[
     .filter(({ variable }) => schema.fields.some((f) => f.name === variable));
   if (variables.length === 0) return [];
   const columns = variables.flatMap(({ stats, variable }) => [variable, stats]);
+  const rows = await countRows(table);
+  const rowBytes = rows === 0 ? 1 : Math.max(1, (await tableBytes(table)) / rows);
+  const maxBatchLength = Math.max(1, Math.floor(DEEP_BATCH_BYTES / rowBytes));
   const out: StatsMismatch[] = [];
-  for await (const batch of scanRows(table, { columns, withRowId: true, maxBatchLength: DEEP_BATCH_ROWS })) {
+  for await (const batch of scanRows(table, { columns, withRowId: true, maxBatchLength })) {
     const rowIds = batch.getChild("_rowid")!.toArray() as BigUint64Array;
     for (const { stats, variable } of variables) compareBatch(batch, variable, stats, rowIds, out);
   }

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { LanceNdError } from "../errors.js";
 
 /** A file a manifest names, with the byte size Lance recorded for it (when it recorded one). */
 export interface ManifestFileRef {
@@ -60,12 +61,26 @@ export interface ManifestLayout {
  * protobuf `Manifest` (u64, then two u16 versions and `LANC`); each section
  * it points to is a u32 length and a protobuf message.
  *
- * @throws Error when the bytes are not a manifest (`check` has already opened it through the SDK).
+ * @throws LanceNdError `InvalidTable` when the bytes are not a manifest
+ * (`check` reads only manifests the SDK opened).
  */
 export function readManifestLayout(folder: string, manifestPath: string): ManifestLayout {
-  const bytes = readFileSync(manifestPath);
+  try {
+    return layoutOf(folder, manifestPath, readFileSync(manifestPath));
+  } catch (err) {
+    throw new LanceNdError(
+      "InvalidTable",
+      `${manifestPath} does not read as a Lance manifest: ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
+  }
+}
+
+function layoutOf(folder: string, manifestPath: string, bytes: Buffer): ManifestLayout {
   if (bytes.length < 16 || bytes.toString("latin1", bytes.length - 4) !== "LANC")
-    throw new Error(`${manifestPath} is not a Lance manifest`);
+    throw new Error(`${manifestPath} does not end with LANC`);
   const manifest = fieldsOf(section(bytes, Number(bytes.readBigUInt64LE(bytes.length - 16))));
   const fragments = manifest
     .filter((f) => f.field === MANIFEST_FRAGMENTS)
