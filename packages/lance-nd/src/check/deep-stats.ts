@@ -3,13 +3,12 @@
  * its values and compared with the stored ones (the table format's "Stats"
  * section: `min` and `max` are the smallest and largest value of the row).
  * Lance keeps no checksums, so this is the only check of content lance-nd
- * can make: a value changed on disk shows only when it leaves its row's
- * stored range (README, "check").
+ * can make: a value changed on disk shows only when it moves its row's min
+ * or max (README, "check"). It runs on the batches `check` already takes to
+ * read every row, so it reads nothing more.
  */
-import type { RecordBatch, Struct, Vector } from "apache-arrow";
+import type { RecordBatch, Schema, Struct, Vector } from "apache-arrow";
 import { computeStats, isStatsColumn, statsVariable, type Stats } from "@lance-nd/stats";
-import type { LanceTable } from "../lance/table-open.js";
-import { countRows, readTableSchema, scanRows, tableBytes } from "../lance/table-read.js";
 
 /** A row whose values contradict its stored stats. */
 export interface StatsMismatch {
@@ -23,32 +22,29 @@ export interface StatsMismatch {
   values: { min: string | null; max: string | null };
 }
 
-/** Bytes of rows read per batch: bounds the memory of the deep check by about this plus one row. */
-const DEEP_BATCH_BYTES = 64 * 1024 * 1024;
+/** Compares the rows of each batch given with their stats, collecting the mismatches. */
+export interface StatsCheck {
+  /** Checks every row of `batch`, which holds `_rowid` and every column of the table. */
+  compare(batch: RecordBatch): void;
+  /** The rows found so far whose values contradict their stats. */
+  readonly mismatches: StatsMismatch[];
+}
 
-/**
- * Reads every row of the handle's version with its variables and stats
- * columns and returns the rows whose values' min or max differ from the
- * stored ones, in batches of about {@link DEEP_BATCH_BYTES}. A row without
- * the variable (a null stats row) is skipped.
- */
-export async function statsMismatches(table: LanceTable): Promise<StatsMismatch[]> {
-  const schema = await readTableSchema(table);
+/** The stats check of a table with `schema`; null when no variable of it has stats. */
+export function statsCheck(schema: Schema): StatsCheck | null {
   const variables = schema.fields
     .filter((f) => isStatsColumn(f.name))
     .map((f) => ({ stats: f.name, variable: statsVariable(f.name)! }))
     .filter(({ variable }) => schema.fields.some((f) => f.name === variable));
-  if (variables.length === 0) return [];
-  const columns = variables.flatMap(({ stats, variable }) => [variable, stats]);
-  const rows = await countRows(table);
-  const rowBytes = rows === 0 ? 1 : Math.max(1, (await tableBytes(table)) / rows);
-  const maxBatchLength = Math.max(1, Math.floor(DEEP_BATCH_BYTES / rowBytes));
-  const out: StatsMismatch[] = [];
-  for await (const batch of scanRows(table, { columns, withRowId: true, maxBatchLength })) {
-    const rowIds = batch.getChild("_rowid")!.toArray() as BigUint64Array;
-    for (const { stats, variable } of variables) compareBatch(batch, variable, stats, rowIds, out);
-  }
-  return out;
+  if (variables.length === 0) return null;
+  const mismatches: StatsMismatch[] = [];
+  return {
+    mismatches,
+    compare(batch) {
+      const rowIds = batch.getChild("_rowid")!.toArray() as BigUint64Array;
+      for (const { stats, variable } of variables) compareBatch(batch, variable, stats, rowIds, mismatches);
+    },
+  };
 }
 
 function compareBatch(

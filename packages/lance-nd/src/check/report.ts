@@ -74,7 +74,7 @@ export interface CheckReport {
   unreadableRows: UnreadableRow[];
   /** The key indexes that do not answer a query. */
   damagedIndexes: DamagedIndex[];
-  /** With `deep`: the rows whose values contradict their stats; null without `deep` or when the rows could not all be read. */
+  /** With `deep`: the rows read whose values contradict their stats; null without `deep` or when no row could be read. */
   statsMismatches: StatsMismatch[] | null;
   /**
    * The replay of a widen's rewrite that a killed widen left unfinished: the
