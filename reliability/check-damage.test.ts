@@ -57,6 +57,14 @@ function filesUnder(uri: string, folder: string): string[] {
     .filter((f) => statSync(f).isFile());
 }
 
+/** Overwrites the middle third of a file with 0xff bytes, keeping its size, head and tail. */
+function garbleMiddle(file: string): void {
+  const bytes = readFileSync(file);
+  const third = Math.floor(bytes.length / 3);
+  bytes.fill(0xff, third, 2 * third);
+  writeFileSync(file, bytes);
+}
+
 const deletionFile = (uri: string): string => filesUnder(uri, "_deletions")[0]!;
 const indexFile = (uri: string, name: string): string => filesUnder(uri, "_indices").find((f) => f.endsWith(name))!;
 
@@ -131,6 +139,8 @@ describe("a lost deletion file: check names it, repair makes the rest readable",
   for (const [what, damage] of [
     ["missing", (file: string) => rmSync(file)],
     ["truncated", (file: string) => truncateSync(file, Math.floor(statSync(file).size / 2))],
+    // The Arrow frame stays whole: Lance names the file when it fails on the batch.
+    ["garbled", (file: string) => garbleMiddle(file)],
   ] as const) {
     it(`a ${what} deletion file: every scan fails; check names fragment 1 and the file; repair drops fragment 1 and lists it`, async () => {
       const uri = await indexedTable(`deletion-${what}`);
