@@ -196,6 +196,30 @@ describe("a damaged key index: check finds it, repair rebuilds it", () => {
   }
 });
 
+describe("a truncated data file of rows a key index does not cover yet", () => {
+  it("the rows are unreadable, the index is not called damaged; repair deletes exactly them and the index answers", async () => {
+    const uri = await indexedTable("unindexed-truncated");
+    await append(await open(uri), ["d-9", "d-10"].map(rowFor));
+    const newest = filesUnder(uri, "data")
+      .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs)
+      .at(-1)!;
+    truncateSync(newest, Math.floor(statSync(newest).size / 2));
+
+    const report = await check(uri);
+    expect(report).toMatchObject({ ok: false, damagedIndexes: [], inaccessibleFiles: [] });
+    expect(report.damagedFiles).toEqual([
+      expect.objectContaining({ path: newest, kind: "data", problem: "truncated" }),
+    ]);
+    expect(report.unreadableRows.map((r) => r.fragment)).toEqual([3, 3]);
+
+    const repaired = await check(uri, { repair: true });
+    expect(repaired.repair).toMatchObject({ droppedFragments: [], rebuiltIndexes: [], ok: true });
+    expect(repaired.repair!.deletedRows).toHaveLength(2);
+    await expectWhole(uri, LIVE);
+    expect(await readById(uri, "d-8")).toEqual(["d-8"]);
+  });
+});
+
 describe("check --deep: a value that contradicts its row's stats", () => {
   it("a float flipped to 1e30 on disk passes check and is reported by --deep; repair removes nothing", async () => {
     const random = seeded(28);

@@ -90,11 +90,14 @@ export async function check(table: string | NdTable, options: CheckOptions = {})
   const lost = lostDeletionFragments(first);
   const droppedFragments = folder === undefined ? [] : await dropFragments(uri, folder, storage, lost);
   // The rows were not read while a deletion file was lost: read them now.
-  const current = droppedFragments.length === 0 ? report : (await inspect(uri, storage, false)).report;
+  const current = droppedFragments.length === 0 ? first : await inspect(uri, storage, false);
   const latest = await openTable(uri, storage);
   try {
-    const deletedRows = await deleteUnreadable(latest, current.unreadableRows);
-    const rebuiltIndexes = await rebuildIndexes(latest, current.damagedIndexes);
+    const deletedRows = await deleteUnreadable(latest, current.report.unreadableRows);
+    // Key indexes are queried only once every row reads (see readRows).
+    const damagedIndexes =
+      deletedRows.length === 0 ? current.report.damagedIndexes : (await keyIndexHealth(latest, current.files)).damaged;
+    const rebuiltIndexes = await rebuildIndexes(latest, damagedIndexes);
     const widenReplay = await asSchemaChange(latest, () => completeWidenReplay(latest));
     const after = (await inspect(uri, storage, deep)).report;
     report.repair = {
@@ -189,7 +192,8 @@ function countFromManifest(report: CheckReport, layout: ManifestLayout): void {
 /**
  * Reads every row of the fragments whose files open, sorting the failures
  * into proven damage and environment errors, and with `deep` compares the
- * values of each row read with its stats; opens the key indexes.
+ * values of each row read with its stats; opens the key indexes (by their
+ * files alone while a row does not read).
  */
 async function readRows(table: LanceTable, inspection: Inspection, deep: boolean): Promise<void> {
   const { report, files } = inspection;
@@ -209,7 +213,8 @@ async function readRows(table: LanceTable, inspection: Inspection, deep: boolean
     if (!isEnvironmentError(row.error)) report.unreadableRows.push(row);
     else report.inaccessibleFiles.push(rowsFile(inspection, row));
   }
-  const indexes = await keyIndexHealth(table, files);
+  // A query of a key index reads the key of the rows it does not cover, so it waits until every row reads.
+  const indexes = await keyIndexHealth(table, files, report.unreadableRows.length === 0);
   report.damagedIndexes = indexes.damaged;
   for (const { name, cause } of indexes.inaccessible)
     report.inaccessibleFiles.push({ path: name, kind: "index", index: name, cause });

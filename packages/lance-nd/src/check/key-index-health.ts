@@ -29,10 +29,10 @@ export interface IndexHealth {
 
 /**
  * Opens every key index of the handle's version: an index with a damaged
- * file (`files`) is damaged; the others answer `<column> IS NOT NULL`,
- * which Lance reads from every page of the index.
+ * file (`files`) is damaged; with `query`, the others answer `<column> IS
+ * NOT NULL`, which Lance reads from every page of the index.
  */
-export async function keyIndexHealth(table: LanceTable, files: FileProbe): Promise<IndexHealth> {
+export async function keyIndexHealth(table: LanceTable, files: FileProbe, query = true): Promise<IndexHealth> {
   const health: IndexHealth = { damaged: [], inaccessible: [] };
   for (const index of await keyIndexesOf(table)) {
     const file = files.damaged.find((f) => f.index === index.name);
@@ -40,7 +40,7 @@ export async function keyIndexHealth(table: LanceTable, files: FileProbe): Promi
       health.damaged.push({ ...index, error: `${file.path}: ${file.detail}` });
       continue;
     }
-    if (files.inaccessible.some((f) => f.index === index.name)) continue;
+    if (!query || files.inaccessible.some((f) => f.index === index.name)) continue;
     try {
       for await (const _ of scanRows(table, { columns: ["_rowid"], filter: `${index.column} IS NOT NULL` })) {
         // Reading every batch reads every page the index answers from.
