@@ -104,7 +104,7 @@ function counted(n: number, one: string, many = `${one}s`): string {
   return n === 0 ? "" : `${n} ${n === 1 ? one : many}`;
 }
 
-/** `data file of fragment 2`, `deletion file of fragment 2`, `file of index id_idx`. */
+/** `data file of fragment 2`, `deletion file of fragment 2`, `file of key index __global_attrs__.id_idx`. */
 function fileOwner(file: Pick<CheckReport["damagedFiles"][number], "kind" | "fragment" | "index">): string {
   return file.kind === "index" ? `file of key index ${file.index}` : `${file.kind} file of fragment ${file.fragment}`;
 }
