@@ -1,4 +1,4 @@
-// `check` (issue 13): on tables damaged as a disk or a crash does it (a
+// `check`: on tables damaged as a disk or a crash does it (a
 // truncated data file, a garbled or truncated latest manifest, a garbled
 // older manifest, both at once, the rows of an append that raced a widen),
 // check finds the damage and `repair: true`
@@ -13,9 +13,9 @@ import { Float64 } from "apache-arrow";
 import { append, check, isLanceNdError, open, scan, versions, widen, write, type CheckReport } from "lance-nd";
 import { appendRows, openCommitHandle } from "lance-nd/internal";
 import { count } from "./helpers/counters.js";
-import { rowsById } from "./helpers/plain-rows.js";
 import { dataFiles, garble, manifests, truncate } from "./helpers/damage.js";
-import { expectedRow, rowFor } from "./helpers/rows.js";
+import { rowFor } from "./helpers/rows.js";
+import { expectWhole } from "./helpers/whole-table.js";
 import { startS3Server } from "./helpers/s3-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-check-"));
@@ -33,18 +33,6 @@ async function threeCommits(name: string): Promise<string> {
   const table = await write(uri, COMMITS[0]!.map(rowFor), { stats: true });
   for (const ids of COMMITS.slice(1)) await append(table, ids.map(rowFor));
   return uri;
-}
-
-/** The table opens, each row it holds is whole, and its ids are `expected`. */
-async function expectWhole(uri: string, expected: string[]): Promise<void> {
-  const table = await open(uri);
-  const rows = await rowsById(table, { types: false });
-  expect([...rows.keys()].sort()).toEqual([...expected].sort());
-  for (const [id, copies] of rows) {
-    expect(copies, id).toEqual([expectedRow(id)]);
-  }
-  expect((await scan(table).toArray()).length).toBe(expected.length);
-  count("rowsVerified", rows.size);
 }
 
 function readable(report: CheckReport): number[] {
@@ -89,7 +77,9 @@ describe("check on an object store (s3rver on loopback)", () => {
         latestVersion: 2,
         newestReadableVersion: 2,
         rows: 5,
-        notes: [],
+        damagedFiles: [],
+        inaccessibleFiles: [],
+        notes: ["files are probed on local tables only; the rows were read through the SDK"],
         repair: null,
       });
       expect(readable(report)).toEqual([2, 1]);
@@ -103,10 +93,14 @@ describe("check on an object store (s3rver on loopback)", () => {
 describe("check finds the damage and repair leaves a whole table", () => {
   it("a truncated data file: its rows are listed, repair deletes exactly them", async () => {
     const uri = await threeCommits("truncated-data");
-    truncate(dataFiles(uri)[1]!);
+    const file = dataFiles(uri)[1]!;
+    truncate(file);
     await expect(scan(await open(uri)).toArray()).rejects.toThrow();
     const report = await check(uri);
     expect(report).toMatchObject({ ok: false, newestReadableVersion: 3, checkedVersion: 3, rows: 8, repair: null });
+    expect(report.damagedFiles).toEqual([
+      expect.objectContaining({ path: file, kind: "data", fragment: 1, problem: "truncated" }),
+    ]);
     expect(report.unreadableRows.map((r) => r.fragment)).toEqual([1, 1]);
     expect(report.fragments.map((f) => f.unreadable)).toEqual([0, 2, 0]);
 
@@ -189,7 +183,7 @@ describe("check finds the damage and repair leaves a whole table", () => {
     );
   });
 
-  // Issue 13 finding 3: a widen racing an append from another process left
+  // A widen racing an append from another process left
   // rows whose variable cannot be read (every scan fails). Built as it
   // happens on today's Lance (SDK-NOTES.md, section 11; the library's own
   // guard, undoIfWidenedUnder, is bypassed by appending through the raw

@@ -40,6 +40,12 @@ export {
   type VersionHealth,
   type FragmentHealth,
   type UnreadableRow,
+  type DamagedFile,
+  type InaccessibleFile,
+  type TableFileKind,
+  type DamagedIndex,
+  type DroppedFragment,
+  type StatsMismatch,
 } from "./check/check.js";
 export {
   deleteRows,

@@ -1,8 +1,9 @@
 /**
- * `lance-nd check <table> [--repair] [--json]`: reads every manifest and
- * every row of the newest readable version and reports what cannot be read;
- * `--repair` moves broken manifests aside, deletes unreadable rows and
- * completes a widen replay a killed widen left, listing each
+ * `lance-nd check <table> [--repair] [--deep] [--json]`: reads every
+ * manifest, and every file, row and key index of the newest readable
+ * version, and reports what is damaged and what could not be read for
+ * another reason; `--repair` removes only what is proven damaged, listing
+ * each; `--deep` also compares every row's values with its stats
  * (packages/lance-nd README, "check" and "Widen").
  */
 import type { Command } from "commander";
@@ -16,21 +17,25 @@ export function registerCheck(program: Command, io: Io): void {
   program
     .command("check")
     .description(
-      "read every version's manifest and every row of the newest readable version; report (and with --repair remove) what cannot be read",
+      "read every version's manifest and every file, row and key index of the newest readable version; report what is damaged (and with --repair remove only that)",
     )
     .argument("<table>", "the table")
     .option(
       "--repair",
-      "move manifests that do not open into <table>/_lance_nd_quarantine, delete unreadable rows and complete a killed widen's replay, listing each",
+      "move manifests that do not open into <table>/_lance_nd_quarantine, drop fragments whose deletion file is lost, delete unreadable rows, rebuild damaged key indexes and complete a killed widen's replay, listing each; files that cannot be opened for another reason (permission, I/O) are never removed",
+    )
+    .option(
+      "--deep",
+      "also compute the stats of every row with stats again and report rows whose values contradict them",
     )
     .option("--branch <name>", "refused: check reads the manifests of main only (a branch's are in another folder)")
     .option("--json", "print the report as JSON")
     .addHelpText(
       "after",
-      "\nExit code 1 when damage remains (after --repair: when the repair did not leave a whole table)." +
-        "\n\nExamples:\n  lance-nd check data/ocean.lance\n  lance-nd check data/ocean.lance --repair --json",
+      "\nExit code 1 when damage remains or a file could not be read (after --repair: when the repair did not leave a whole table)." +
+        "\n\nExamples:\n  lance-nd check data/ocean.lance\n  lance-nd check data/ocean.lance --deep\n  lance-nd check data/ocean.lance --repair --json",
     )
-    .action((uri: string, options: { repair?: boolean; json?: boolean; branch?: string }) =>
+    .action((uri: string, options: { repair?: boolean; deep?: boolean; json?: boolean; branch?: string }) =>
       failing(`cannot check ${uri}`, async () => {
         if (options.branch !== undefined) {
           throw new CliError(
@@ -38,12 +43,23 @@ export function registerCheck(program: Command, io: Io): void {
             `--branch ${options.branch}: check reads the version manifests of main only; check the table without --branch`,
           );
         }
-        const report = await check(uri, { repair: options.repair === true });
+        const report = await check(uri, { repair: options.repair === true, deep: options.deep === true });
         if (options.json) printJson(io.stdout, report);
         else printReport(io, report);
         const whole = report.ok || report.repair?.ok === true;
         if (!whole) {
-          const hint = options.repair ? "the repair did not leave a whole table" : `run lance-nd check ${uri} --repair`;
+          if (onlyInaccessible(report)) {
+            throw new CliError(
+              "InvalidFile",
+              `${uri} could not be checked whole: ${damage(report)}; nothing was removed for them (make them readable to this user and check again)`,
+              { path: uri },
+            );
+          }
+          const hint = options.repair
+            ? "the repair did not leave a whole table"
+            : onlyValues(report)
+              ? "--repair removes no row for its values: replace the rows from a good copy (replaceRows)"
+              : `run lance-nd check ${uri} --repair`;
           throw new CliError("InvalidFile", `${uri} is damaged: ${damage(report)} (${hint})`, { path: uri });
         }
       }),
@@ -55,13 +71,42 @@ function damage(report: CheckReport): string {
   const broken = report.versions.filter((v) => !v.readable).length;
   const parts = [
     broken === 0 ? "" : `${broken} version${broken === 1 ? " does" : "s do"} not open`,
-    report.unreadableRows.length === 0
-      ? ""
-      : `${report.unreadableRows.length} unreadable row${report.unreadableRows.length === 1 ? "" : "s"}`,
+    counted(report.damagedFiles.length, "damaged file"),
+    counted(report.unreadableRows.length, "unreadable row"),
+    counted(report.damagedIndexes.length, "damaged key index", "damaged key indexes"),
+    counted(report.statsMismatches?.length ?? 0, "row contradicting its stats", "rows contradicting their stats"),
+    counted(
+      report.inaccessibleFiles.length,
+      "file that could not be read (not damage)",
+      "files that could not be read (not damage)",
+    ),
     report.newestReadableVersion === null ? "no version opens" : "",
     report.pendingWidenReplay === null ? "" : "a killed widen's replay is pending",
   ];
   return parts.filter(Boolean).join(", ");
+}
+
+/** True when the only finding is files that could not be read for a reason that is not damage. */
+function onlyInaccessible(report: CheckReport): boolean {
+  return report.inaccessibleFiles.length > 0 && damage({ ...report, inaccessibleFiles: [] }) === "";
+}
+
+/** True when the only damage is rows whose values contradict their stats, which a repair leaves as they are. */
+function onlyValues(report: CheckReport): boolean {
+  return (
+    (report.statsMismatches?.length ?? 0) > 0 &&
+    damage({ ...report, inaccessibleFiles: [], statsMismatches: null }) === ""
+  );
+}
+
+/** `n thing(s)`, or "" for none. */
+function counted(n: number, one: string, many = `${one}s`): string {
+  return n === 0 ? "" : `${n} ${n === 1 ? one : many}`;
+}
+
+/** `data file of fragment 2`, `deletion file of fragment 2`, `file of key index __global_attrs__.id_idx`. */
+function fileOwner(file: Pick<CheckReport["damagedFiles"][number], "kind" | "fragment" | "index">): string {
+  return file.kind === "index" ? `file of key index ${file.index}` : `${file.kind} file of fragment ${file.fragment}`;
 }
 
 function printReport(io: Io, report: CheckReport): void {
@@ -80,11 +125,38 @@ function printReport(io: Io, report: CheckReport): void {
       `rows of version ${report.checkedVersion}: ${report.rows} in ${report.fragments.length} fragment${report.fragments.length === 1 ? "" : "s"}, ${report.unreadableRows.length} unreadable`,
     );
   }
+  for (const file of report.damagedFiles)
+    println(io.stdout, `  damaged ${fileOwner(file)}: ${file.path}: ${file.problem} (${file.detail})`);
+  for (const file of report.inaccessibleFiles)
+    println(
+      io.stdout,
+      `  could not read ${fileOwner(file)} (not damage, nothing removed): ${file.path}: ${file.cause}`,
+    );
   for (const row of report.unreadableRows)
     println(io.stdout, `  row id ${row.rowId} (fragment ${row.fragment}, offset ${row.offset}): ${row.error}`);
+  for (const index of report.damagedIndexes)
+    println(io.stdout, `  key index ${index.name} on ${index.column} is damaged: ${index.error}`);
+  if (report.statsMismatches !== null) {
+    println(
+      io.stdout,
+      `deep: ${report.statsMismatches.length} row${report.statsMismatches.length === 1 ? "" : "s"} whose values contradict their stats`,
+    );
+    for (const m of report.statsMismatches)
+      println(
+        io.stdout,
+        `  row id ${m.rowId}, ${m.variable}: values ${m.values.min}..${m.values.max}, stats ${m.stored.min}..${m.stored.max}`,
+      );
+  }
   const repair = report.repair;
   if (repair === null) return;
   for (const file of repair.quarantined) println(io.stdout, `repair: moved a manifest that does not open to ${file}`);
+  for (const f of repair.droppedFragments) {
+    println(
+      io.stdout,
+      `repair: removed fragment ${f.fragment} (${f.rows} row${f.rows === 1 ? "" : "s"}): its deletion file ${f.deletionFile} was lost, so which of its rows were deleted is unknown; its data stays in ${f.dataFiles.join(", ")}${f.quarantined === null ? "" : `, the damaged deletion file in ${f.quarantined}`}`,
+    );
+  }
+  for (const index of repair.rebuiltIndexes) println(io.stdout, `repair: rebuilt key index on ${index.column}`);
   if (repair.deletedRows.length > 0) {
     println(
       io.stdout,

@@ -1,9 +1,9 @@
-import { readdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { Float64, Int32 } from "apache-arrow";
-import { append, write } from "lance-nd";
+import { append, col, deleteRows, indexGlobalAttr, open, write } from "lance-nd";
 import { widenTable } from "lance-nd/internal";
 import { cli, ensureBuilt, tableState, tempDir } from "./harness.js";
 
@@ -56,7 +56,7 @@ describe("lance-nd check", () => {
     expect(found.stdout).toMatch(/rows of version 2: 4 in 2 fragments, 2 unreadable/);
     expect(found.stderr.trim().split("\n")).toHaveLength(1);
     expect(found.stderr).toMatch(
-      /^lance-nd: cannot check data\/ocean\.lance \(data\/ocean\.lance is damaged: 1 version does not open, 2 unreadable rows \(run lance-nd check data\/ocean\.lance --repair\)\)$/m,
+      /^lance-nd: cannot check data\/ocean\.lance \(data\/ocean\.lance is damaged: 1 version does not open, 1 damaged file, 2 unreadable rows \(run lance-nd check data\/ocean\.lance --repair\)\)$/m,
     );
 
     const repaired = cli(["check", "data/ocean.lance", "--repair", "--json"], cwd);
@@ -97,5 +97,66 @@ describe("lance-nd check", () => {
       /repair: completed the widen of "a": nothing to replay on its rewrite \(version 2\)/,
     );
     expect(cli(["check", "data/ocean.lance"], cwd).code).toBe(0);
+  });
+
+  it("a missing deletion file and a deleted key index page: exit 1 naming both; --repair drops the fragment, rebuilds the index", async () => {
+    const { cwd, uri } = await table();
+    const lance = await open(uri);
+    await indexGlobalAttr(lance, "id");
+    await deleteRows(lance, col("__global_attrs__.id").eq("r2"));
+    const deletions = join(uri, "_deletions");
+    const deletion = join(deletions, readdirSync(deletions)[0]!);
+    rmSync(deletion);
+    const indices = join(uri, "_indices");
+    const lookup = join(indices, readdirSync(indices)[0]!, "page_lookup.lance");
+    rmSync(lookup);
+
+    const found = cli(["check", "data/ocean.lance"], cwd);
+    expect(found.code).toBe(1);
+    expect(found.stdout).toContain(
+      `damaged deletion file of fragment 1: ${deletion}: missing (the file does not exist)`,
+    );
+    expect(found.stdout).toContain(`damaged file of key index __global_attrs__.id_idx: ${lookup}: missing`);
+    expect(found.stderr.trim().split("\n")).toHaveLength(1);
+    expect(found.stderr).toMatch(/is damaged: 2 damaged files \(run lance-nd check data\/ocean\.lance --repair\)\)$/m);
+
+    const repaired = cli(["check", "data/ocean.lance", "--repair"], cwd);
+    expect(repaired.stderr).toBe("");
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout).toMatch(
+      /repair: removed fragment 1 \(1 row\): its deletion file .* was lost, so which of its rows were deleted is unknown/,
+    );
+    expect(repaired.stdout).toContain("repair: rebuilt key index on __global_attrs__.id");
+    expect(repaired.stdout).toMatch(/a new check finds nothing\n$/);
+    expect(tableState(uri).rows).toBe(4);
+    expect(cli(["check", "data/ocean.lance"], cwd).code).toBe(0);
+  });
+
+  it("--deep: exit 0 on a whole table; a value flipped on disk past its row's max is exit 1 naming the row", async () => {
+    const cwd = tempDir();
+    const uri = join(cwd, "data", "ocean.lance");
+    // Doubles spread over many binades are stored as they are (SDK-NOTES.md, section 25), so one can be found on disk.
+    const values = (i: number) =>
+      Float64Array.from({ length: 64 }, (_, k) => Math.abs(Math.sin(1 + i * 64 + k)) * 199998);
+    const batch = (i: number) =>
+      new NdRecordBatch({ v: NdArray.from(values(i), { dims: { x: 64 } }) }, { id: `r${i}` });
+    await write(uri, [batch(0), batch(1)], { stats: true });
+    expect(cli(["check", "data/ocean.lance", "--deep"], cwd)).toMatchObject({ code: 0, stderr: "" });
+
+    const data = join(uri, "data");
+    const file = join(data, readdirSync(data)[0]!);
+    const bytes = readFileSync(file);
+    const needle = Buffer.alloc(8);
+    needle.writeDoubleLE(values(1)[5]!);
+    const at = bytes.indexOf(needle);
+    expect(at).toBeGreaterThan(0);
+    bytes.writeDoubleLE(1e30, at);
+    writeFileSync(file, bytes);
+    expect(cli(["check", "data/ocean.lance"], cwd).code).toBe(0);
+    const deep = cli(["check", "data/ocean.lance", "--deep"], cwd);
+    expect(deep.code).toBe(1);
+    expect(deep.stdout).toContain("deep: 1 row whose values contradict their stats");
+    expect(deep.stdout).toMatch(/ {2}row id 1, v: values [\d.]+\.\.1e\+30, stats [\d.]+\.\.1\d{5}\.\d+\n/);
+    expect(deep.stderr).toMatch(/is damaged: 1 row contradicting its stats \(--repair removes no row for its values/);
   });
 });

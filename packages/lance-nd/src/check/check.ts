@@ -1,112 +1,67 @@
 /**
- * `check`: what of a table can still be read (every manifest, every row of
- * the newest readable version), and `repair`: make it whole again by moving
- * broken manifests aside, deleting unreadable rows and completing a widen
- * replay a killed widen left, each listed in the report (README, "check").
+ * `check`: what of a table can still be read (every manifest; every file,
+ * row and key index of the newest readable version; with `deep`, every
+ * row's values against its stats), and `repair`: remove what is proven
+ * damaged, each listed in the report (README, "check").
  */
+import * as path from "node:path";
 import { isLanceNdError, LanceNdError } from "../errors.js";
-import { rowHealth, type FragmentHealth, type UnreadableRow } from "../lance/row-health.js";
-import { openTable, type LanceTable, type StorageOptions } from "../lance/table-open.js";
+import { readManifestLayout, type FragmentLayout, type ManifestLayout } from "../lance/manifest-layout.js";
+import { rowHealth, type UnreadableRow } from "../lance/row-health.js";
+import { readTableSchema } from "../lance/table-read.js";
 import { sdkCall } from "../lance/sdk-call.js";
-import { checkoutVersion, listVersions } from "../lance/table-versions.js";
-import { localTableFolder, manifestFiles, openVersionView, quarantineManifests } from "../lance/version-files.js";
-import { asSchemaChange } from "../widen/schema-lock.js";
+import { openTable, type LanceTable, type StorageOptions } from "../lance/table-open.js";
+import { localTableFolder, quarantineManifests } from "../lance/version-files.js";
 import { NdTable } from "../table.js";
-import { completeWidenReplay, findPendingReplay, type PendingReplay } from "../widen/widen-replay.js";
+import { asSchemaChange } from "../widen/schema-lock.js";
+import { completeWidenReplay, findPendingReplay } from "../widen/widen-replay.js";
+import { statsCheck } from "./deep-stats.js";
+import { dropFragments } from "./deletion-files.js";
+import { isEnvironmentError } from "./environment-errors.js";
+import { probeFiles, type FileProbe } from "./file-probe.js";
+import { keyIndexHealth, rebuildIndexes } from "./key-index-health.js";
+import { isWhole, type CheckOptions, type CheckReport } from "./report.js";
+import { localVersions, openVersion, remoteVersions, withoutPlace } from "./version-health.js";
 
 export type { FragmentHealth, UnreadableRow } from "../lance/row-health.js";
-
-/** Options of {@link check}. */
-export interface CheckOptions extends StorageOptions {
-  /**
-   * Repair what the check finds: move the manifests that do not parse into
-   * `<table>/_lance_nd_quarantine/` (local tables), then delete the
-   * unreadable rows of the latest version, and complete a pending widen
-   * replay; all are listed in `repair`.
-   */
-  repair?: boolean;
-}
-
-/** One version of the table: whether its manifest opens. */
-export interface VersionHealth {
-  /** The version number. */
-  version: number;
-  /** True when the SDK opens its manifest. */
-  readable: boolean;
-  /** Why it does not open. */
-  error?: string;
-  /** The manifest file in `_versions/` (local tables). */
-  file?: string;
-}
-
-/** What a repair did. */
-export interface CheckRepair {
-  /** Where the manifests that did not parse went (their old versions are gone from the table). */
-  quarantined: string[];
-  /** The rows deleted because they could not be read. */
-  deletedRows: UnreadableRow[];
-  /** The widen replay completed (README.md, Widen), or null. */
-  widenReplay: PendingReplay | null;
-  /** The latest version after the repair. */
-  version: number;
-  /** The check after the repair found nothing. */
-  ok: boolean;
-}
-
-/** The result of {@link check}. */
-export interface CheckReport {
-  /** The table uri. */
-  uri: string;
-  /** True when every manifest opens and every row of the checked version reads. */
-  ok: boolean;
-  /** The newest version with a manifest file (readable or not); null when it is unknown. */
-  latestVersion: number | null;
-  /** The newest version whose manifest opens; null when none does. */
-  newestReadableVersion: number | null;
-  /** Every version, newest first. */
-  versions: VersionHealth[];
-  /** The version whose rows were read (the newest readable one), or null. */
-  checkedVersion: number | null;
-  /** The live rows of the checked version. */
-  rows: number;
-  /** The fragments of the checked version. */
-  fragments: FragmentHealth[];
-  /** The rows of the checked version that cannot be read. */
-  unreadableRows: UnreadableRow[];
-  /**
-   * The replay of a widen's rewrite that a killed widen left unfinished: the
-   * latest version lacks the rows other writers committed between versions
-   * `read` and `overwrite` (README.md, Widen); `repair` completes it.
-   */
-  pendingWidenReplay: PendingReplay | null;
-  /** What was not checked, and why (e.g. older versions of an object store table whose latest manifest is broken). */
-  notes: string[];
-  /** What `repair: true` did; null without repair or when nothing needed it. */
-  repair: CheckRepair | null;
-}
+export type { CheckOptions, CheckRepair, CheckReport } from "./report.js";
+export type { VersionHealth } from "./version-health.js";
+export type { DamagedFile, InaccessibleFile, TableFileKind } from "./file-probe.js";
+export type { DamagedIndex } from "./key-index-health.js";
+export type { DroppedFragment } from "./deletion-files.js";
+export type { StatsMismatch } from "./deep-stats.js";
 
 /**
  * Checks a table: opens every version's manifest (for a local table straight
  * from `_versions/`, so versions before a broken latest manifest are
  * reached; on an object store through the SDK, which needs the latest
- * manifest), then reads every row of every fragment of the newest readable
- * version, and looks for a pending widen replay. With `repair`, moves the
- * broken manifests aside (the newest readable version becomes the latest),
- * deletes the unreadable rows and completes the widen replay, then checks
- * again.
+ * manifest); for the newest readable version of a local table `stat`s and
+ * opens every data, deletion and index file its manifest names; reads every
+ * row of every fragment whose files open; opens every key index; with
+ * `deep`, computes every row's stats again; and looks for a pending widen
+ * replay. A file this process cannot open for a reason that is not damage
+ * (permission, descriptors, I/O, network) is reported in
+ * `inaccessibleFiles`, and its fragment's rows are not read. With `repair`,
+ * removes only what is proven damaged: moves the broken manifests aside (the
+ * newest readable version becomes the latest), drops the fragments whose
+ * deletion file is lost, deletes the unreadable rows, rebuilds the damaged
+ * key indexes and completes the widen replay, then checks again.
  *
  * @throws LanceNdError `TableNotFound` when there is no table; `InvalidInput`
  * for a repair that needs the `_versions/` files of an object store table;
- * `InvalidTable` for a widen replay record lance-nd did not write.
+ * `InvalidTable` for a widen replay record lance-nd did not write, or a
+ * manifest the SDK opened whose file list does not read.
  * @example
- * const report = await check("data/ocean.lance");
- * if (!report.ok) console.log(report.unreadableRows, report.newestReadableVersion);
+ * const report = await check("data/ocean.lance", { deep: true });
+ * if (!report.ok) console.log(report.unreadableRows, report.inaccessibleFiles, report.statsMismatches);
  */
 export async function check(table: string | NdTable, options: CheckOptions = {}): Promise<CheckReport> {
   const uri = table instanceof NdTable ? table.uri : table;
   const storageOptions = table instanceof NdTable ? table.lance.storageOptions : options.storageOptions;
   const storage = storageOptions === undefined ? {} : { storageOptions };
-  const report = await inspect(uri, storage);
+  const deep = options.deep === true;
+  const first = await inspect(uri, storage, deep);
+  const report = first.report;
   if (options.repair !== true || report.ok) return report;
 
   const folder = localTableFolder(uri);
@@ -132,14 +87,24 @@ export async function check(table: string | NdTable, options: CheckOptions = {})
           folder,
           broken.map((v) => ({ version: v.version, file: v.file! })),
         );
+  const lost = lostDeletionFragments(first);
+  const droppedFragments = folder === undefined ? [] : await dropFragments(uri, folder, storage, lost);
+  // The rows were not read while a deletion file was lost: read them now.
+  const current = droppedFragments.length === 0 ? first : await inspect(uri, storage, false);
   const latest = await openTable(uri, storage);
   try {
-    const deletedRows = await deleteUnreadable(latest, report.unreadableRows);
+    const deletedRows = await deleteUnreadable(latest, current.report.unreadableRows);
+    // Key indexes are queried only once every row reads (see readRows).
+    const damagedIndexes =
+      deletedRows.length === 0 ? current.report.damagedIndexes : (await keyIndexHealth(latest, current.files)).damaged;
+    const rebuiltIndexes = await rebuildIndexes(latest, damagedIndexes);
     const widenReplay = await asSchemaChange(latest, () => completeWidenReplay(latest));
-    const after = await inspect(uri, storage);
+    const after = (await inspect(uri, storage, deep)).report;
     report.repair = {
       quarantined,
+      droppedFragments,
       deletedRows,
+      rebuiltIndexes,
       widenReplay,
       version: after.latestVersion ?? report.newestReadableVersion,
       ok: after.ok,
@@ -150,8 +115,15 @@ export async function check(table: string | NdTable, options: CheckOptions = {})
   }
 }
 
+/** A check's report, and the manifest layout of its checked version (local tables). */
+interface Inspection {
+  report: CheckReport;
+  layout: ManifestLayout | undefined;
+  files: FileProbe;
+}
+
 /** The check without repair. */
-async function inspect(uri: string, storage: StorageOptions): Promise<CheckReport> {
+async function inspect(uri: string, storage: StorageOptions, deep: boolean): Promise<Inspection> {
   const folder = localTableFolder(uri);
   const notes: string[] = [];
   const versions = folder === undefined ? await remoteVersions(uri, storage, notes) : await localVersions(uri, folder);
@@ -165,32 +137,119 @@ async function inspect(uri: string, storage: StorageOptions): Promise<CheckRepor
     checkedVersion: null,
     rows: 0,
     fragments: [],
+    damagedFiles: [],
+    inaccessibleFiles: [],
     unreadableRows: [],
+    damagedIndexes: [],
+    statsMismatches: null,
     pendingWidenReplay: null,
     notes,
     repair: null,
   };
+  const inspection: Inspection = { report, layout: undefined, files: { damaged: [], inaccessible: [] } };
   let replayKnown = true;
   if (newest !== undefined) {
+    report.checkedVersion = newest.version;
+    if (folder === undefined) notes.push("files are probed on local tables only; the rows were read through the SDK");
+    else {
+      inspection.layout = readManifestLayout(folder, path.join(folder, "_versions", newest.file!));
+      inspection.files = probeFiles(inspection.layout);
+      report.damagedFiles = inspection.files.damaged;
+      report.inaccessibleFiles = inspection.files.inaccessible;
+    }
     const { table, close } = await openVersion(uri, storage, folder, newest, newest === versions[0]);
     try {
-      const health = await rowHealth(table);
-      report.checkedVersion = newest.version;
-      report.fragments = health.fragments;
-      report.unreadableRows = health.unreadableRows;
-      report.rows = health.fragments.reduce((n, f) => n + f.rows, 0);
+      if (scanBlocked(inspection)) countFromManifest(report, inspection.layout!);
+      else await readRows(table, inspection, deep);
       if (newest === versions[0]) replayKnown = await notePendingReplay(table, report);
     } finally {
       close();
     }
   }
-  report.ok =
-    newest !== undefined &&
-    versions.every((v) => v.readable) &&
-    report.unreadableRows.length === 0 &&
-    report.pendingWidenReplay === null &&
-    replayKnown;
-  return report;
+  report.ok = isWhole(report, replayKnown);
+  return inspection;
+}
+
+/** True when a deletion file is damaged or cannot be opened: every scan of the version fails. */
+function scanBlocked({ files }: Inspection): boolean {
+  return [...files.damaged, ...files.inaccessible].some((f) => f.kind === "deletion");
+}
+
+/** The fragments and live rows the manifest counts, for a version whose rows cannot be scanned; with a note. */
+function countFromManifest(report: CheckReport, layout: ManifestLayout): void {
+  report.fragments = layout.fragments.map((f) => ({
+    id: f.id,
+    rows: f.physicalRows - (f.deletionFile?.deletedRows ?? 0),
+    unreadable: 0,
+    read: false,
+  }));
+  report.rows = report.fragments.reduce((n, f) => n + f.rows, 0);
+  report.notes.push(
+    "no row was read: Lance opens every fragment's deletion file on every scan, and a deletion file is damaged or cannot be opened",
+  );
+}
+
+/**
+ * Reads every row of the fragments whose files open, sorting the failures
+ * into proven damage and environment errors, and with `deep` compares the
+ * values of each row read with its stats; opens the key indexes (by their
+ * files alone while a row does not read).
+ */
+async function readRows(table: LanceTable, inspection: Inspection, deep: boolean): Promise<void> {
+  const { report, files } = inspection;
+  const skip = new Set(files.inaccessible.map((f) => f.fragment).filter((f) => f !== undefined));
+  const stats = deep ? statsCheck(await readTableSchema(table)) : null;
+  let health: Awaited<ReturnType<typeof rowHealth>>;
+  try {
+    health = await rowHealth(table, { skip, onRows: stats === null ? undefined : (batch) => stats.compare(batch) });
+  } catch (err) {
+    if (!isLanceNdError(err) || !noteDeletionFileError(inspection, withoutPlace(err, report.uri))) throw err;
+    countFromManifest(report, inspection.layout!);
+    return;
+  }
+  report.fragments = health.fragments;
+  report.rows = health.fragments.reduce((n, f) => n + f.rows, 0);
+  for (const row of health.unreadableRows) {
+    if (!isEnvironmentError(row.error)) report.unreadableRows.push(row);
+    else report.inaccessibleFiles.push(rowsFile(inspection, row));
+  }
+  // A query of a key index reads the key of the rows it does not cover, so it waits until every row reads.
+  const indexes = await keyIndexHealth(table, files, report.unreadableRows.length === 0);
+  report.damagedIndexes = indexes.damaged;
+  for (const { name, cause } of indexes.inaccessible)
+    report.inaccessibleFiles.push({ path: name, kind: "index", index: name, cause });
+  if (deep) report.statsMismatches = stats?.mismatches ?? [];
+  if (deep && health.fragments.some((f) => !f.read || f.unreadable > 0))
+    report.notes.push("the deep check covers the rows that could be read");
+}
+
+/**
+ * For a scan that failed on a deletion file whose frame the probe read
+ * (Lance names the file in its error): records the file as undecodable, or
+ * as inaccessible for an environment error. False when the error names no
+ * deletion file of the version.
+ */
+function noteDeletionFileError({ report, layout }: Inspection, error: string): boolean {
+  const fragment = layout?.fragments.find(
+    (f) => f.deletionFile !== undefined && error.includes(`_deletions/${path.basename(f.deletionFile.path)}`),
+  );
+  if (fragment === undefined) return false;
+  const file = { path: fragment.deletionFile!.path, kind: "deletion", fragment: fragment.id } as const;
+  if (isEnvironmentError(error)) report.inaccessibleFiles.push({ ...file, cause: error });
+  else report.damagedFiles.push({ ...file, problem: "undecodable", detail: error });
+  return true;
+}
+
+/** The inaccessible-file entry of a row whose read failed for a reason that is not damage. */
+function rowsFile({ report, layout }: Inspection, row: UnreadableRow): CheckReport["inaccessibleFiles"][number] {
+  const file = layout?.fragments.find((f) => f.id === row.fragment)?.dataFiles[0]?.path ?? report.uri;
+  return { path: file, kind: "data", fragment: row.fragment, cause: `row id ${row.rowId}: ${row.error}` };
+}
+
+/** The fragments of the checked version whose deletion file is damaged (not merely inaccessible). */
+function lostDeletionFragments({ layout, report }: Inspection): FragmentLayout[] {
+  const lost = new Set(report.damagedFiles.filter((f) => f.kind === "deletion").map((f) => f.fragment));
+  return layout?.fragments.filter((f) => lost.has(f.id)) ?? [];
 }
 
 /** Sets the report's pending widen replay, with a note; false (and a note) for a record lance-nd did not write. */
@@ -215,64 +274,6 @@ async function notePendingReplay(table: LanceTable, report: CheckReport): Promis
   return true;
 }
 
-/** Every manifest of a local table, newest first, each opened on its own. */
-async function localVersions(uri: string, folder: string): Promise<VersionHealth[]> {
-  const out: VersionHealth[] = [];
-  for (const manifest of manifestFiles(uri, folder)) {
-    try {
-      (await openVersionView(uri, folder, manifest)).close();
-      out.push({ version: manifest.version, readable: true, file: manifest.file });
-    } catch (err) {
-      if (!isLanceNdError(err)) throw err;
-      out.push({ version: manifest.version, readable: false, error: withoutPlace(err, uri), file: manifest.file });
-    }
-  }
-  return out;
-}
-
-/** The versions the SDK lists, newest first, each checked out; none when the latest manifest does not open. */
-async function remoteVersions(uri: string, storage: StorageOptions, notes: string[]): Promise<VersionHealth[]> {
-  let table: LanceTable;
-  try {
-    table = await openTable(uri, storage);
-  } catch (err) {
-    if (!isLanceNdError(err) || err.code === "TableNotFound") throw err;
-    notes.push(
-      `the latest manifest does not open (${err.message}); on an object store older versions are reached only through it`,
-    );
-    return [];
-  }
-  try {
-    const out: VersionHealth[] = [];
-    for (const { version } of (await listVersions(table)).reverse()) {
-      try {
-        (await checkoutVersion(table, version)).sdk.close();
-        out.push({ version, readable: true });
-      } catch (err) {
-        if (!isLanceNdError(err)) throw err;
-        out.push({ version, readable: false, error: withoutPlace(err, uri) });
-      }
-    }
-    return out;
-  } finally {
-    table.sdk.close();
-  }
-}
-
-/** A handle on one readable version: the table itself for the latest, a view of `_versions/` for an older one (local tables). */
-async function openVersion(
-  uri: string,
-  storage: StorageOptions,
-  folder: string | undefined,
-  version: VersionHealth,
-  isLatest: boolean,
-): Promise<{ table: LanceTable; close(): void }> {
-  if (folder !== undefined && !isLatest)
-    return openVersionView(uri, folder, { version: version.version, file: version.file! });
-  const latest = await openTable(uri, storage);
-  return { table: latest, close: () => latest.sdk.close() };
-}
-
 /**
  * Deletes `rows` by `_rowid`, a thousand at a time; returns them. Straight
  * through the SDK's delete: a count with a `_rowid` filter (as
@@ -284,9 +285,4 @@ async function deleteUnreadable(table: LanceTable, rows: readonly UnreadableRow[
     await sdkCall({ uri: table.uri, op: "delete" }, () => table.sdk.delete(`_rowid IN (${ids.join(", ")})`));
   }
   return [...rows];
-}
-
-/** The message of `err` without the `table "<uri>": ` the report already says. */
-function withoutPlace(err: LanceNdError, uri: string): string {
-  return err.message.replace(`table "${uri}": `, "");
 }

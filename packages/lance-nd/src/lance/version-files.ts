@@ -28,7 +28,7 @@ export interface ManifestFile {
   file: string;
 }
 
-/** The folder where `check --repair` moves manifests that do not parse (inside the table folder). */
+/** The folder where `check --repair` moves manifests that do not parse and damaged deletion files (inside the table folder). */
 export const QUARANTINE_FOLDER = "_lance_nd_quarantine";
 
 // Lance's V2 naming writes version v as (2^64 - 1 - v) in 20 digits, so that the newest sorts first; V1 writes v.

@@ -1,0 +1,85 @@
+/**
+ * Which versions of a table open (README, "check"): every manifest of a
+ * local table straight from `_versions/`, so versions before a broken latest
+ * manifest are reached; on an object store through the SDK, which needs the
+ * latest manifest.
+ */
+import { isLanceNdError, type LanceNdError } from "../errors.js";
+import { openTable, type LanceTable, type StorageOptions } from "../lance/table-open.js";
+import { checkoutVersion, listVersions } from "../lance/table-versions.js";
+import { manifestFiles, openVersionView } from "../lance/version-files.js";
+
+/** One version of the table: whether its manifest opens. */
+export interface VersionHealth {
+  /** The version number. */
+  version: number;
+  /** True when the SDK opens its manifest. */
+  readable: boolean;
+  /** Why it does not open. */
+  error?: string;
+  /** The manifest file in `_versions/` (local tables). */
+  file?: string;
+}
+
+/** Every manifest of a local table, newest first, each opened on its own. */
+export async function localVersions(uri: string, folder: string): Promise<VersionHealth[]> {
+  const out: VersionHealth[] = [];
+  for (const manifest of manifestFiles(uri, folder)) {
+    try {
+      (await openVersionView(uri, folder, manifest)).close();
+      out.push({ version: manifest.version, readable: true, file: manifest.file });
+    } catch (err) {
+      if (!isLanceNdError(err)) throw err;
+      out.push({ version: manifest.version, readable: false, error: withoutPlace(err, uri), file: manifest.file });
+    }
+  }
+  return out;
+}
+
+/** The versions the SDK lists, newest first, each checked out; none (and a note) when the latest manifest does not open. */
+export async function remoteVersions(uri: string, storage: StorageOptions, notes: string[]): Promise<VersionHealth[]> {
+  let table: LanceTable;
+  try {
+    table = await openTable(uri, storage);
+  } catch (err) {
+    if (!isLanceNdError(err) || err.code === "TableNotFound") throw err;
+    notes.push(
+      `the latest manifest does not open (${err.message}); on an object store older versions are reached only through it`,
+    );
+    return [];
+  }
+  try {
+    const out: VersionHealth[] = [];
+    for (const { version } of (await listVersions(table)).reverse()) {
+      try {
+        (await checkoutVersion(table, version)).sdk.close();
+        out.push({ version, readable: true });
+      } catch (err) {
+        if (!isLanceNdError(err)) throw err;
+        out.push({ version, readable: false, error: withoutPlace(err, uri) });
+      }
+    }
+    return out;
+  } finally {
+    table.sdk.close();
+  }
+}
+
+/** A handle on one readable version: the table itself for the latest, a view of `_versions/` for an older one (local tables). */
+export async function openVersion(
+  uri: string,
+  storage: StorageOptions,
+  folder: string | undefined,
+  version: VersionHealth,
+  isLatest: boolean,
+): Promise<{ table: LanceTable; close(): void }> {
+  if (folder !== undefined && !isLatest)
+    return openVersionView(uri, folder, { version: version.version, file: version.file! });
+  const latest = await openTable(uri, storage);
+  return { table: latest, close: () => latest.sdk.close() };
+}
+
+/** The message of `err` without the `table "<uri>": ` the report already says. */
+export function withoutPlace(err: LanceNdError, uri: string): string {
+  return err.message.replace(`table "${uri}": `, "");
+}
