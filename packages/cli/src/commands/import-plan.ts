@@ -7,7 +7,7 @@
 import { Field, List, Type } from "apache-arrow";
 import type { DataType } from "apache-arrow";
 import { castAttrValue, castVector, promoteTypes, sameType } from "@lance-nd/casting";
-import { cfDecode } from "@lance-nd/cf";
+import { cfDecode, isCfError } from "@lance-nd/cf";
 import { Attr, NdArray } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { NetcdfFile } from "@lance-nd/netcdf";
@@ -28,6 +28,23 @@ export function cfOptions(mode: CfMode): { mask: boolean; scale: boolean; times:
  */
 function netcdfCfOptions(mode: CfMode): ReturnType<typeof cfOptions> & { validRange: boolean } {
   return { ...cfOptions(mode), validRange: true };
+}
+
+/**
+ * `array` CF-decoded for the table: a mask that export could not undo (a
+ * cell holding a missing value other than the fill value nulls go back
+ * as) is `InvalidArgument` naming `--cf raw` (CLI README, "CF conventions").
+ */
+function decodeForTable(array: NdArray, mode: CfMode, name: string): NdArray {
+  try {
+    return cfDecode(array, { ...netcdfCfOptions(mode), lossless: true, name });
+  } catch (err) {
+    if (!isCfError(err, "LossyMask")) throw err;
+    throw new CliError("InvalidArgument", `${err.message} (import it with --cf raw to keep every value)`, {
+      variable: name,
+      cause: err,
+    });
+  }
 }
 
 const PROBES: Record<string, () => ArrayLike<number | bigint>> = {
@@ -167,7 +184,7 @@ function refuseDisagreement(key: string, uses: readonly AttrUse[]): void {
 export function applyPlan(row: NdRecordBatch, plan: TypePlan, mode: CfMode, casting: string): NdRecordBatch {
   const rule = casting === "promote" ? "safe" : (casting as "safe" | "same_kind");
   const arrays = row.arrays().map(([name, array]) => {
-    let out = cfDecode(array, { ...netcdfCfOptions(mode), name });
+    let out = decodeForTable(array, mode, name);
     const target = plan.values.get(name);
     if (target !== undefined && !sameType(out.type, target)) out = out.withValues(castVector(out.values, target, rule));
     if (plan.attrs.size > 0) out = out.withAttrs(castAttrs(out.attrs, name, plan));

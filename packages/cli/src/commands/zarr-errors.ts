@@ -1,4 +1,5 @@
 /** A `ZarrError` of @lance-nd/zarr as the command line's `CliError` (one line, the original as `cause`). */
+import { isCfError } from "@lance-nd/cf";
 import { isZarrError } from "@lance-nd/zarr";
 import type { ZarrErrorCode } from "@lance-nd/zarr";
 import { CliError } from "../errors.js";
@@ -24,10 +25,11 @@ export async function zarrCall<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** `err` as a `CliError` when it is a `ZarrError`, else unchanged. */
+/** `err` as a `CliError` when it is a `ZarrError`, else unchanged (a lossy mask names `--cf raw`, as for netCDF). */
 export function asCliError(err: unknown): unknown {
   if (!isZarrError(err)) return err;
-  return new CliError(CLI_CODES[err.code], err.message, {
+  const lossy = isCfError(err.cause, "LossyMask") ? " (import it with --cf raw to keep every value)" : "";
+  return new CliError(CLI_CODES[err.code], `${err.message}${lossy}`, {
     cause: err,
     ...(err.path === undefined ? {} : { path: err.path }),
   });
