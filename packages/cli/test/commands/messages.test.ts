@@ -3,13 +3,15 @@
  * selection on a table whose time coordinate has a calendar lance-nd cannot
  * place dates on says to give the number (not to import again with the
  * mode the table already has); an import that decodes such times says
- * which `--cf` modes keep the numbers.
+ * which `--cf` modes keep the numbers; `info` on a table with a folder it
+ * cannot read names that folder instead of calling the table not local.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cli, ensureBuilt, tempDir } from "./harness.js";
+import { CLI, cli, ensureBuilt, tempDir } from "./harness.js";
 
 const hasNcgen = spawnSync("ncgen", ["-h"], { stdio: "ignore" }).error === undefined;
 // Outside CI a missing ncgen (netcdf-bin) skips; under CI=true the test runs and fails.
@@ -57,5 +59,27 @@ describe.skipIf(skip)("messages name the real cause", () => {
     expect(run.stderr).toMatch(
       /variable "time".*calendar "noleap".*\(import with --cf mask or raw to keep the numbers\)\)$/m,
     );
+  });
+
+  it("info of a table holding a folder it cannot list: one line naming the folder and EACCES", () => {
+    // Root lists any folder: the run goes as `nobody` then, on a copy it may read.
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const shared = mkdtempSync(join(tmpdir(), "lance-nd-unreadable-"));
+    chmodSync(shared, 0o755);
+    const table = join(shared, "t.lance");
+    expect(cli(["import", "noleap.nc", table], dir).code).toBe(0);
+    const hidden = join(table, "notes");
+    mkdirSync(hidden);
+    chmodSync(hidden, 0o311);
+    try {
+      const run = spawnSync(process.execPath, [CLI, "info", table], { encoding: "utf8", ...asUser });
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim().split("\n")).toEqual([
+        `lance-nd: cannot read ${table} (cannot read ${hidden} to size the table (EACCES))`,
+      ]);
+    } finally {
+      chmodSync(hidden, 0o755);
+      rmSync(shared, { recursive: true, force: true });
+    }
   });
 });
