@@ -112,7 +112,7 @@ const WRITE_OPS =
   /^(create|append|overwrite|addColumns|addNullFields|castColumn|setFieldMetadata|addSchemaMetadata|delete|compact|cleanup|restore)/;
 
 /** A data file the manifest lists but storage no longer has (SDK-NOTES.md, section 8): its path. */
-const MISSING_DATA_FILE = /Not found: (\S*\/data\/[^\s,/]+\.lance)\b/;
+const MISSING_DATA_FILE = /Not found: (\S*\.lance\/data\/[^\s,/]+\.lance)\b/;
 
 /**
  * A missing version said without Lance's internal manifest path: `version
