@@ -16,12 +16,12 @@ interface CheckedPlace {
 }
 
 /** `array` whose `getChunk` (used by `zarr.get` and the aligned read) fails on a chunk of the wrong length. */
-export const withCheckedChunks = zarr.defineArrayExtension((array, place: CheckedPlace | undefined) => ({
+export const withCheckedChunks = zarr.defineArrayExtension((array, place: CheckedPlace) => ({
   async getChunk(coords: number[], options?: Parameters<typeof array.getChunk>[1]) {
     const chunk = await array.getChunk(coords, options);
     const expected = array.chunks.reduce((n, size) => n * size, 1);
     const length = (chunk.data as { length: number }).length;
-    if (length !== expected && place !== undefined) {
+    if (length !== expected) {
       throw new ZarrError(
         "ReadFailed",
         `chunk ${chunkName(place.node, coords)} decodes to ${length} values where its shape [${array.chunks.join(", ")}] holds ${expected} (a truncated or corrupt chunk)`,
