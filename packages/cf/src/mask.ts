@@ -96,7 +96,7 @@ export function maskMissing(array: NdArray, variable?: string, options: MaskOpti
   return array.withValues(vectorOf(array.type, values, bits));
 }
 
-/** True when masked `value` is a missing value that encoding would write back as `fill` (a value outside the valid range is not: see the README). */
+/** True when masked `value` is a missing value other than `fill`, the one value nulls encode as (values outside the valid range are not checked: README, "Round trips"). */
 function isLost(
   value: number | bigint,
   fill: number | bigint | undefined,
