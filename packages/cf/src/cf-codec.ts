@@ -31,6 +31,13 @@ export interface CfOptions {
    * from unpacked bounds. Nulls encode as the fill value either way.
    */
   validRange?: boolean;
+  /**
+   * With `mask`: refuse (`LossyMask`) a variable whose masked cells encoding
+   * would not restore: a cell equal to a `missing_value` (or netCDF's
+   * default fill) other than the fill value nulls are written back as.
+   * Default `false`. Values outside the valid range are not checked.
+   */
+  lossless?: boolean;
   /** `scale_factor` / `add_offset` unpacking <-> packing. */
   scale?: boolean;
   /** CF times (`<unit> since <date>`) <-> `Timestamp(unit, "UTC")`. */
@@ -58,10 +65,10 @@ export interface CfOptions {
  * cfDecode(sst).toArray(); // [1, null] (Float32)
  */
 export function cfDecode(array: NdArray, options: CfOptions = {}): NdArray {
-  const { mask = true, scale = true, times = true, validRange = false, name } = options;
+  const { mask = true, scale = true, times = true, validRange = false, lossless = false, name } = options;
   const stored = dtypeOf(array.type);
   if (stored === undefined || array.attrs.has(STORED_DTYPE_ATTR)) return array;
-  let out = mask ? maskMissing(array, name, validRange) : array;
+  let out = mask ? maskMissing(array, name, { withRange: validRange, lossless }) : array;
   const packing = scale ? packingOf(array, name) : undefined;
   if (packing !== undefined) out = unpack(out, packing);
   const units = array.attr("units");

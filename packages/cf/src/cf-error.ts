@@ -6,7 +6,8 @@ export type CfErrorCode =
   | "UnsupportedCalendar" // a calendar other than standard, gregorian, proleptic_gregorian
   | "OutOfRange" // a time that does not fit the decoded or encoded type
   | "InvalidAttribute" // a CF attribute (_FillValue, scale_factor, ...) of an unusable type
-  | "UnsupportedType"; // values of a type the operation does not apply to
+  | "UnsupportedType" // values of a type the operation does not apply to
+  | "LossyMask"; // with `lossless`: a cell holds a missing value that encoding would not write back
 
 /** Where an error happened, as far as it is known. */
 export interface CfErrorContext {

@@ -49,15 +49,28 @@ export function missingValues(array: NdArray, dtype: Dtype, variable?: string): 
   return { values, nan, fill };
 }
 
+/** What {@link maskMissing} masks besides the missing values, and whether it refuses a lossy mask. */
+export interface MaskOptions {
+  /** Values outside the valid range (see `validRange`) become nulls too. */
+  withRange?: boolean;
+  /**
+   * Refuse (`LossyMask`) an array with a cell equal to a missing value other
+   * than the fill value {@link fillMissing} writes back, so that decoding and
+   * encoding never change a value (README, "Round trips").
+   */
+  lossless?: boolean;
+}
+
 /**
- * `array` with its missing values (see {@link missingValues}) and, when
+ * `array` with its missing values (see {@link missingValues}) and, with
  * `withRange`, the values outside its valid range (see `validRange`) as nulls; other types than
  * integers and floats pass through. The values buffer is shared, not copied.
  */
-export function maskMissing(array: NdArray, variable?: string, withRange = false): NdArray {
+export function maskMissing(array: NdArray, variable?: string, options: MaskOptions = {}): NdArray {
+  const { withRange = false, lossless = false } = options;
   const dtype = dtypeOf(array.type);
   if (dtype === undefined) return array;
-  const { values: fills, nan } = missingValues(array, dtype, variable);
+  const { values: fills, nan, fill } = missingValues(array, dtype, variable);
   const range = withRange ? validRange(array, dtype, variable) : undefined;
   if (fills.length === 0 && !nan && range === undefined) return array;
   const values = valuesOf(array.values);
@@ -74,12 +87,44 @@ export function maskMissing(array: NdArray, variable?: string, withRange = false
       (nan && Number.isNaN(v)) ||
       (range !== undefined && outsideRange(v, range));
     if (hit && isValid(bits, i)) {
+      if (lossless && isLost(v, fill, fills, nan)) throw lossyMask(v, fill, array, variable);
       clearBit(bits, i);
       masked = true;
     }
   }
   if (!masked) return array;
   return array.withValues(vectorOf(array.type, values, bits));
+}
+
+/** True when masked `value` is a missing value other than `fill`, the one value nulls encode as (values outside the valid range are not checked: README, "Round trips"). */
+function isLost(
+  value: number | bigint,
+  fill: number | bigint | undefined,
+  fills: readonly (number | bigint)[],
+  nan: boolean,
+): boolean {
+  const missing = fills.includes(value) || (nan && Number.isNaN(value));
+  const same = value === fill || (typeof fill === "number" && Number.isNaN(fill) && Number.isNaN(value));
+  return missing && !same;
+}
+
+/** The `LossyMask` error of a cell holding `value` where nulls encode as `fill`. */
+function lossyMask(
+  value: number | bigint,
+  fill: number | bigint | undefined,
+  array: NdArray,
+  variable?: string,
+): CfError {
+  const marker = array.attrs.has("_FillValue")
+    ? "_FillValue"
+    : array.attrs.has("missing_value")
+      ? "missing_value"
+      : "default fill";
+  return new CfError(
+    "LossyMask",
+    `holds the missing value ${String(value)}, but nulls are written back as its ${marker} ${String(fill)}: masking would change that value on a round trip`,
+    { variable },
+  );
 }
 
 /**

@@ -4,7 +4,7 @@
  * that match JavaScript's and Arrow's: standard, gregorian,
  * proleptic_gregorian. Any other calendar is `UnsupportedCalendar`.
  */
-import { CfError } from "./cf-error.js";
+import { CfError, isCfError } from "./cf-error.js";
 import type { CfErrorContext } from "./cf-error.js";
 
 /** The units a CF time may count in. */
@@ -74,7 +74,7 @@ export function parseCfTimeUnits(units: string, calendar?: string, where: CfErro
   if (!CALENDARS.has(cal)) {
     throw new CfError(
       "UnsupportedCalendar",
-      `calendar "${calendar}" is not supported (only standard, gregorian and proleptic_gregorian decode to timestamps); import with --cf mask or raw to keep the numbers`,
+      `calendar "${calendar}" is not supported (only standard, gregorian and proleptic_gregorian convert to dates)`,
       { ...where, attribute: "calendar" },
     );
   }
@@ -128,7 +128,19 @@ export function cfTimeToDate(value: number, units: string, calendar?: string): D
  * dateToCfTime(new Date("2000-01-03T00:00:00Z"), "days since 2000-01-01"); // 2
  */
 export function dateToCfTime(date: Date, units: string, calendar?: string): number {
-  const parsed = parseCfTimeUnits(units, calendar);
+  let parsed: CfTimeUnits;
+  try {
+    parsed = parseCfTimeUnits(units, calendar);
+  } catch (err) {
+    if (!isCfError(err, "UnsupportedCalendar")) throw err;
+    throw new CfError(
+      "UnsupportedCalendar",
+      `${err.message}: a date cannot be placed on it; give the number in "${units}" instead`,
+      {
+        cause: err,
+      },
+    );
+  }
   const ns = BigInt(date.getTime()) * 1_000_000n - parsed.epochNs;
   const whole = ns / parsed.unitNs;
   const rest = ns - whole * parsed.unitNs;

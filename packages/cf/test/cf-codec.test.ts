@@ -148,6 +148,42 @@ describe("cfDecode options and pass-through", () => {
   });
 });
 
+describe("lossless masking: decoding then encoding never changes a value", () => {
+  const int32 = (values: number[], attrs: Record<string, unknown>) =>
+    NdArray.from(new Int32Array(values), { dims: { x: values.length }, attrs: attrs as never });
+  const both = { _FillValue: attr.int32(1), missing_value: attr.int32(2) };
+
+  it("a cell equal to a missing_value other than _FillValue is LossyMask naming the variable and both values", () => {
+    const err = thrown(() => cfDecode(int32([1, 2, 3], both), { lossless: true, name: "v" }));
+    expect(isCfError(err, "LossyMask"), String(err)).toBe(true);
+    expect((err as Error).message).toBe(
+      'variable "v": holds the missing value 2, but nulls are written back as its _FillValue 1: masking would change that value on a round trip',
+    );
+    // netCDF's default fill where missing_value is what nulls go back as.
+    const fill = -2147483647;
+    expect(
+      isCfError(
+        thrown(() => cfDecode(int32([fill], { missing_value: attr.int32(2) }), { lossless: true })),
+        "LossyMask",
+      ),
+    ).toBe(true);
+  });
+
+  it("masks that encode back exactly pass, and round trip every value", () => {
+    const seeded = (seed: number) => Array.from({ length: 64 }, (_, i) => ((seed * 31 + i * 17) % 5) - 1);
+    for (let seed = 0; seed < 20; seed++) {
+      const values = seeded(seed).map((v) => (v === 2 ? 1 : v)); // never the missing_value 2
+      for (const attrs of [both, { missing_value: attr.int32(1) }, { _FillValue: attr.int32(1) }]) {
+        const stored = int32(values, attrs);
+        const decoded = cfDecode(stored, { lossless: true, scale: false, times: false });
+        expect(Array.from(cfEncode(decoded, { scale: false, times: false }).values), String(seed)).toEqual(values);
+      }
+    }
+    // Without lossless, netCDF4-python's mask: both markers are nulls.
+    expect(Array.from(cfDecode(int32([1, 2, 3], both)).values)).toEqual([null, null, 3]);
+  });
+});
+
 describe("errors", () => {
   const time = (attrs: Record<string, string>) => NdArray.from(new Int32Array([0, 1]), { dims: { time: 2 }, attrs });
 

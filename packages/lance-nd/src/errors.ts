@@ -77,8 +77,12 @@ export interface SdkErrorContext {
 export function fromSdkError(err: unknown, context: SdkErrorContext): LanceNdError {
   if (err instanceof LanceNdError) return err;
   const raw = err instanceof Error ? err.message : String(err);
-  const reason = cleanSdkMessage(raw);
-  const { code, retryable } = classify(raw, context.op);
+  const gone = MISSING_DATA_FILE.exec(raw)?.[1];
+  const reason =
+    gone === undefined
+      ? (missingVersion(raw) ?? cleanSdkMessage(raw))
+      : `the data file ${gone} of the version read is gone (cleanup removes the files only old versions use; a dataset or checkout pinned to such a version cannot read after it: open the latest version)`;
+  const { code, retryable } = gone === undefined ? classify(raw, context.op) : asTheOp(context.op);
   const column = context.column ?? columnOf(raw);
   const where = context.deniedPath === undefined ? "" : ` (no access to "${context.deniedPath}")`;
   return new LanceNdError(code, `${context.op} failed: ${reason}${where}`, {
@@ -107,6 +111,28 @@ export function cleanSdkMessage(message: string): string {
 const WRITE_OPS =
   /^(create|append|overwrite|addColumns|addNullFields|castColumn|setFieldMetadata|addSchemaMetadata|delete|compact|cleanup|restore)/;
 
+/** A data file the manifest lists but storage no longer has (SDK-NOTES.md, section 8): its path. */
+const MISSING_DATA_FILE = /Not found: (\S*\.lance\/data\/[^\s,/]+\.lance)\b/;
+
+/**
+ * A missing version said without Lance's internal manifest path: `version
+ * 3 does not exist`, with the branch when the path is a branch's
+ * (`<table>/tree/<branch>/_versions/3.manifest`); undefined for other text.
+ */
+function missingVersion(raw: string): string | undefined {
+  const match = /(?:\/tree\/(.+?))?\/_versions\/(\d+)\.manifest was not found/.exec(raw);
+  if (match === null) return undefined;
+  const [, branch, version] = match;
+  return branch === undefined
+    ? `version ${version} does not exist (never written, or removed by cleanup)`
+    : `version ${version} does not exist on branch "${branch}" (a branch holds the versions from the one it was forked from on, or cleanup removed it)`;
+}
+
+/** The code of a failure of the operation itself: `WriterFailed` for writes, `InvalidTable` for reads. */
+function asTheOp(op: string): { code: LanceNdErrorCode; retryable: boolean } {
+  return { code: WRITE_OPS.test(op) ? "WriterFailed" : "InvalidTable", retryable: false };
+}
+
 function classify(raw: string, op: string): { code: LanceNdErrorCode; retryable: boolean } {
   if (/Retryable commit conflict/i.test(raw)) return { code: "CommitConflict", retryable: true };
   if (/Incompatible transaction|commit conflict/i.test(raw)) return { code: "CommitConflict", retryable: false };
@@ -134,7 +160,7 @@ function classify(raw: string, op: string): { code: LanceNdErrorCode; retryable:
     return { code: "SchemaMismatch", retryable: false };
   }
   if (/^Invalid input|Invalid user input/.test(raw)) return { code: "InvalidInput", retryable: false };
-  return { code: WRITE_OPS.test(op) ? "WriterFailed" : "InvalidTable", retryable: false };
+  return asTheOp(op);
 }
 
 function columnOf(raw: string): string | undefined {

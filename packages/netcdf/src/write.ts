@@ -222,6 +222,8 @@ function layoutOf(
   else if (Array.isArray(recorded) && recorded.length === shape.length) chunks = recorded.map(Number);
   else if (typeof recorded === "number" && shape.length === 1) chunks = [recorded];
   const growable = names.map((d) => unlimited.has(d));
+  // Recorded chunks come from the whole source: a region of it has fixed dims smaller than them (HDF5 refuses those).
+  chunks = chunks?.map((size, i) => (growable[i] ? Math.max(1, size) : Math.max(1, Math.min(size, shape[i]! || 1))));
   const filter = vlen ? undefined : filterOf(array, options.compression);
   if ((filter !== undefined || growable.some(Boolean)) && chunks === undefined)
     chunks = shape.map((s, i) => (growable[i] ? Math.max(1, Math.min(s, 1024)) : Math.max(1, s)));

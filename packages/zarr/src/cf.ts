@@ -18,7 +18,12 @@ export type CfOption = boolean | Omit<CfOptions, "name">;
 /** The zod schema of a `cf` option, shared by openZarr and writeZarr. */
 export const cfOptionSchema = z.union([
   z.boolean(),
-  z.strictObject({ mask: z.boolean().optional(), scale: z.boolean().optional(), times: z.boolean().optional() }),
+  z.strictObject({
+    mask: z.boolean().optional(),
+    lossless: z.boolean().optional(),
+    scale: z.boolean().optional(),
+    times: z.boolean().optional(),
+  }),
 ]);
 
 /** The cf options of a `cf` option, `undefined` when off. */

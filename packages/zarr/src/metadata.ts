@@ -165,7 +165,7 @@ async function listed(
 function v2Array(name: string, key: string, zarray: Json, zattrs: Json, path: string): ArrayNode {
   const where: ZarrErrorContext = { path, variable: name };
   const shape = intList(zarray.shape, "shape", where);
-  const chunkShape = intList(zarray.chunks, "chunks", where);
+  const chunkShape = intList(zarray.chunks, "chunks", where, 1);
   if (chunkShape.length !== shape.length)
     throw new ZarrError("InvalidStore", "chunks and shape have different ranks", where);
   const filters = (Array.isArray(zarray.filters) ? zarray.filters : []) as Json[];
@@ -219,13 +219,13 @@ function v3Array(name: string, key: string, meta: Json, path: string): ArrayNode
   const grid = meta.chunk_grid as { name?: unknown; configuration?: { chunk_shape?: unknown } } | undefined;
   if (grid?.name !== "regular")
     throw new ZarrError("InvalidStore", `chunk grid ${JSON.stringify(grid?.name)} is not "regular"`, where);
-  const gridShape = intList(grid.configuration?.chunk_shape, "chunk_shape", where);
+  const gridShape = intList(grid.configuration?.chunk_shape, "chunk_shape", where, 1);
   if (gridShape.length !== shape.length)
     throw new ZarrError("InvalidStore", "chunk_shape and shape have different ranks", where);
   const codecs = (Array.isArray(meta.codecs) ? meta.codecs : []) as CodecMetadata[];
   const sharding = codecs.find((c) => c.name === "sharding_indexed");
   const inner =
-    sharding === undefined ? gridShape : intList(sharding.configuration.chunk_shape, "sharding chunk_shape", where);
+    sharding === undefined ? gridShape : intList(sharding.configuration.chunk_shape, "sharding chunk_shape", where, 1);
   return {
     name,
     key,
@@ -294,9 +294,11 @@ function readingFill(read: ZarritaType, fill: unknown): unknown {
   return typeof number === "number" ? number : 0;
 }
 
-function intList(value: unknown, field: string, where: ZarrErrorContext): number[] {
-  if (!Array.isArray(value) || !value.every((v) => Number.isSafeInteger(v) && v >= 0)) {
-    throw new ZarrError("InvalidStore", `${field} is ${JSON.stringify(value)}, not a list of sizes`, where);
+/** `value` as a list of sizes of at least `least` (1 for chunk shapes: a chunk of no cells holds nothing). */
+function intList(value: unknown, field: string, where: ZarrErrorContext, least = 0): number[] {
+  if (!Array.isArray(value) || !value.every((v) => Number.isSafeInteger(v) && v >= least)) {
+    const what = least === 0 ? "a list of sizes" : `a list of sizes of at least ${least}`;
+    throw new ZarrError("InvalidStore", `${field} is ${JSON.stringify(value)}, not ${what}`, where);
   }
   return value as number[];
 }

@@ -10,6 +10,7 @@ import * as zarr from "zarrita";
 import { z } from "zod";
 import { readAligned } from "./aligned-read.js";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
+import { withCheckedChunks } from "./checked-chunks.js";
 import { cfOptionSchema, cfOptions, decodeArray } from "./cf.js";
 import type { CfOption } from "./cf.js";
 import { parseZarrJson } from "./json-text.js";
@@ -106,14 +107,16 @@ function groupPath(group: string, path: string): string {
   return parts.join("/");
 }
 
-/** True when `bytes` are a v3 `zarr.json` of a group. */
-function isV3Group(bytes: Uint8Array | undefined): boolean {
+/** True when `bytes` are a v3 `zarr.json` of a group; `InvalidStore` naming `key` when they are not JSON. */
+function isV3Group(bytes: Uint8Array | undefined, key: string, path: string): boolean {
   if (bytes === undefined) return false;
+  let parsed: unknown;
   try {
-    return (parseZarrJson(new TextDecoder().decode(bytes)) as { node_type?: unknown } | null)?.node_type === "group";
-  } catch {
-    return false;
+    parsed = parseZarrJson(new TextDecoder().decode(bytes));
+  } catch (cause) {
+    throw new ZarrError("InvalidStore", `"${key}" is not valid JSON`, { path, cause });
   }
+  return (parsed as { node_type?: unknown } | null)?.node_type === "group";
 }
 
 /** The files of the group at `group` inside the store at `path`: `NotFound` listing the store's groups when none is there. */
@@ -121,7 +124,8 @@ async function openGroupFiles(path: string, group: string): Promise<StoreFiles> 
   const root = await openStoreFiles(path);
   if (group === "") return root;
   const isGroup =
-    (await root.read(`${group}/.zgroup`)) !== undefined || isV3Group(await root.read(`${group}/zarr.json`));
+    (await root.read(`${group}/.zgroup`)) !== undefined ||
+    isV3Group(await root.read(`${group}/zarr.json`), `${group}/zarr.json`, path);
   if (!isGroup) {
     const { groups } = await readNodes(root, path, storeName(path));
     throw new ZarrError(
@@ -306,7 +310,10 @@ export class ZarrStore {
       let array = this.#arrays.get(node.name);
       if (array === undefined) {
         const location = zarr.root(this.#files.zarrita).resolve(node.key || "/");
-        array = new zarr.Array(this.#files.zarrita, location.path, node.zarrita);
+        array = withCheckedChunks(new zarr.Array(this.#files.zarrita, location.path, node.zarrita), {
+          path: this.path,
+          node,
+        });
         this.#arrays.set(node.name, array);
       }
       const size = dims.reduce((n, d) => n * d.size, 1);

@@ -22,8 +22,13 @@ export interface StoreFiles {
 /** The store at `path`; `NotFound` when it is not a directory. */
 export async function openStoreFiles(path: string): Promise<StoreFiles> {
   const root = resolve(path);
-  const info = await stat(root).catch((cause: unknown) => {
-    throw new ZarrError("NotFound", "no Zarr store here (no such directory)", { path, cause });
+  const info = await stat(root).catch((cause: NodeJS.ErrnoException) => {
+    if (cause.code === "ENOENT")
+      throw new ZarrError("NotFound", "no Zarr store here (no such directory)", { path, cause });
+    throw new ZarrError("ReadFailed", `cannot read the store directory (${cause.code ?? cause.message})`, {
+      path,
+      cause,
+    });
   });
   if (!info.isDirectory()) throw new ZarrError("NotFound", "not a Zarr store (a file, not a directory)", { path });
   return {
@@ -38,7 +43,14 @@ export async function openStoreFiles(path: string): Promise<StoreFiles> {
         },
       ),
     listDirs: async (key) => {
-      const entries = await readdir(join(root, key), { withFileTypes: true }).catch(() => []);
+      const entries = await readdir(join(root, key), { withFileTypes: true }).catch((cause: NodeJS.ErrnoException) => {
+        // Only a directory that is not there has no entries; any other failure would read as an empty store.
+        if (cause.code === "ENOENT") return [];
+        throw new ZarrError("ReadFailed", `cannot list "${key || "."}" (${cause.code ?? cause.message})`, {
+          path,
+          cause,
+        });
+      });
       return entries
         .filter((e) => e.isDirectory())
         .map((e) => e.name)
@@ -71,10 +83,17 @@ export interface StoreWriter {
  */
 export async function createStoreWriter(path: string, overwrite: boolean): Promise<StoreWriter> {
   const root = resolve(path);
+  /** True when something is at the output path; a failure other than ENOENT is `WriteFailed` (it may be there). */
   const exists = () =>
     stat(root).then(
       () => true,
-      () => false,
+      (cause: NodeJS.ErrnoException) => {
+        if (cause.code === "ENOENT") return false;
+        throw new ZarrError("WriteFailed", `cannot look at the output path (${cause.code ?? cause.message})`, {
+          path,
+          cause,
+        });
+      },
     );
   if ((await exists()) && !overwrite) {
     throw new ZarrError("InvalidArgument", "the output already exists (pass { overwrite: true } to replace it)", {
@@ -83,9 +102,13 @@ export async function createStoreWriter(path: string, overwrite: boolean): Promi
   }
   const staging = join(dirname(root), `.${basename(root)}.writing-${process.pid}-${Date.now()}`);
   try {
-    await mkdir(staging, { recursive: true });
+    await makeDirectory(staging);
   } catch (cause) {
-    throw new ZarrError("WriteFailed", "cannot create the output directory", { path, cause });
+    const code = (cause as NodeJS.ErrnoException).code;
+    throw new ZarrError("WriteFailed", `cannot create the output directory (${code ?? String(cause)})`, {
+      path,
+      cause,
+    });
   }
   return {
     async write(key, bytes) {
@@ -108,4 +131,22 @@ export async function createStoreWriter(path: string, overwrite: boolean): Promi
     },
     abort: () => rm(staging, { recursive: true, force: true }),
   };
+}
+
+/**
+ * Creates `dir` and its missing parents, one `mkdir` per level. Node's own
+ * `mkdir(..., { recursive: true })` never returns where a parent exists
+ * but refuses children with ENOENT (`/proc`); here a level that still
+ * fails after its parent was made fails with its own error.
+ */
+async function makeDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return;
+    if (code !== "ENOENT" || dirname(dir) === dir) throw cause;
+    await makeDirectory(dirname(dir));
+    await mkdir(dir);
+  }
 }

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
-import type { ZarrErrorCode } from "../src/index.js";
+import type { ZarrErrorCode, ZarrWindow } from "../src/index.js";
 import { tempDir } from "./python-oracle.js";
 
 const out = tempDir("lance-nd-zarr-errors-");
@@ -71,9 +71,36 @@ describe("openZarr refuses what is not a store it can read", () => {
   it("metadata that is not JSON, or not Zarr: InvalidStore naming the file and the array", async () => {
     const badJson = store("bad-json.zarr", { ".zgroup": { zarr_format: 2 }, "x/.zarray": "{ not json" });
     expect((await failure(() => openZarr(badJson), "InvalidStore")).message).toContain("x/.zarray");
+    const badGroup = store("bad-group.zarr", { "zarr.json": group, "g/zarr.json": "{ not json" });
+    expect((await failure(() => openZarr(badGroup, { group: "g" }), "InvalidStore")).message).toContain(
+      '"g/zarr.json" is not valid JSON',
+    );
     const badShape = store("bad-shape.zarr", { "zarr.json": group, "x/zarr.json": v3Array("int8", [-1], ["n"]) });
     const err = await failure(() => openZarr(badShape), "InvalidStore");
     expect([err.variable, err.path]).toEqual(["x", badShape]);
+  });
+
+  it("a chunk size of 0 (v2 chunks, v3 chunk_shape): InvalidStore naming the field and the array", async () => {
+    const v2 = store("chunk0-v2.zarr", {
+      ".zgroup": { zarr_format: 2 },
+      "x/.zarray": { zarr_format: 2, shape: [3], chunks: [0], dtype: "<i2", compressor: null, filters: null },
+    });
+    const v3 = store("chunk0-v3.zarr", {
+      "zarr.json": group,
+      "x/zarr.json": v3Array("int8", [3], ["n"], {
+        chunk_grid: { name: "regular", configuration: { chunk_shape: [0] } },
+      }),
+    });
+    for (const [path, field] of [
+      [v2, "chunks"],
+      [v3, "chunk_shape"],
+    ] as const) {
+      const err = await failure(() => openZarr(path), "InvalidStore");
+      expect([err.variable, err.message.includes(`${field} is [0], not a list of sizes of at least 1`)]).toEqual([
+        "x",
+        true,
+      ]);
+    }
   });
 
   it("two arrays that disagree on a dim's size: InvalidStore naming both", async () => {
@@ -161,5 +188,64 @@ describe("reads refuse bad arguments and unreadable chunks", () => {
       expect(err.variable).toBe(name);
       expect(err.cause).toBeDefined();
     }
+  });
+});
+
+describe("a chunk whose decoded length differs from its shape fails the read", () => {
+  const v2 = (compressor: unknown) => ({
+    zarr_format: 2,
+    shape: [4],
+    chunks: [4],
+    dtype: "<f4",
+    compressor,
+    filters: null,
+    fill_value: 0,
+    order: "C",
+  });
+  const randomBytes = (seed: number, n: number) => {
+    const out = new Uint8Array(n);
+    let s = seed;
+    for (let i = 0; i < n; i++) {
+      s = (s * 1103515245 + 12345) >>> 0;
+      out[i] = s >>> 24;
+    }
+    return out;
+  };
+
+  it("a raw chunk of 12 bytes for 4 x f4, random bytes under blosc or zstd: ReadFailed naming the array and the chunk key", async () => {
+    const chunks: Record<string, [unknown, Uint8Array]> = {
+      raw: [null, new Uint8Array(new Float32Array([1, 2, 3]).buffer)],
+      blosc: [{ id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 }, randomBytes(1, 40)],
+      zstd: [{ id: "zstd", level: 3 }, randomBytes(2, 40)],
+    };
+    for (const [name, [compressor, bytes]] of Object.entries(chunks)) {
+      const path = store(`corrupt-${name}.zarr`, {
+        ".zgroup": { zarr_format: 2 },
+        "v/.zarray": v2(compressor),
+        "v/.zattrs": { _ARRAY_DIMENSIONS: ["x"] },
+        "v/0": bytes,
+      });
+      const zarr = await openZarr(path);
+      for (const window of [{}, { x: [1, 3] }] as ZarrWindow[]) {
+        const err = await failure(() => zarr.read("v", window), "ReadFailed");
+        expect([err.variable, err.path], name).toEqual(["v", path]);
+        if (name === "raw")
+          expect(err.message).toContain('chunk "v/0" decodes to 3 values where its shape [4] holds 4');
+      }
+      await failure(async () => zarr.chunks().next(), "ReadFailed");
+    }
+  });
+
+  it("a v3 chunk cut short names its key with the store's separator", async () => {
+    const path = store("short-v3.zarr", {
+      "zarr.json": group,
+      "a/zarr.json": v3Array("int32", [2, 2], ["y", "x"], {
+        chunk_grid: { name: "regular", configuration: { chunk_shape: [1, 2] } },
+      }),
+      "a/c/0/0": new Uint8Array(new Int32Array([1, 2]).buffer),
+      "a/c/1/0": new Uint8Array(new Int32Array([3]).buffer),
+    });
+    const err = await failure(async () => (await openZarr(path)).read("a"), "ReadFailed");
+    expect(err.message).toContain('chunk "a/c/1/0" decodes to 1 values');
   });
 });

@@ -291,6 +291,14 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
     expect(readdirSync(out.dir).filter((n) => n.includes(".writing-"))).toEqual([]);
   });
 
+  it("a path the system cannot create (under /proc, where mkdir says ENOENT below an existing parent): WriteFailed naming it", async () => {
+    for (const target of ["/proc/lance-nd.zarr", "/proc/lance-nd/deeper/out.zarr"]) {
+      const err = await refused(target, sample(), {});
+      expect([err.code, err.path]).toEqual(["WriteFailed", target]);
+      expect(err.message).toContain("cannot create the output directory (ENOENT)");
+    }
+  });
+
   it("bad options, nulls without _FillValue, rows that disagree on a cell: typed errors naming what and where", async () => {
     expect((await refused(join(out.dir, "o1.zarr"), sample(), { version: 4 } as never)).message).toContain(
       "options.version",

@@ -15,6 +15,7 @@ import { cfOptions } from "./import-plan.js";
 import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
 import { BRANCH_HELP, openTable, parseVersionOrTag, VERSION_HELP } from "./open-table.js";
+import { writeNetcdfBeside } from "./export-file.js";
 import { exportZarr } from "./export-zarr.js";
 import type { ExportSummary, ZarrCompression } from "./export-zarr.js";
 
@@ -119,11 +120,13 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
   const compression = options.compression;
   const storage = compression !== undefined || options.chunks !== undefined;
   const format = options.format === "netcdf" ? (storage ? "netcdf4" : undefined) : options.format;
-  await writeNetcdf(out, dataset, {
-    ...(compression === undefined ? {} : { compression: compression as WriteCompression }),
-    ...chunks,
-    ...(format === undefined ? {} : { format }),
-  });
+  await writeNetcdfBeside(out, (temporary) =>
+    writeNetcdf(temporary, dataset, {
+      ...(compression === undefined ? {} : { compression: compression as WriteCompression }),
+      ...chunks,
+      ...(format === undefined ? {} : { format }),
+    }),
+  );
   printSummary(io, options, {
     file: out,
     format: options.format,

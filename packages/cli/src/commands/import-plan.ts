@@ -7,7 +7,8 @@
 import { Field, List, Type } from "apache-arrow";
 import type { DataType } from "apache-arrow";
 import { castAttrValue, castVector, promoteTypes, sameType } from "@lance-nd/casting";
-import { cfDecode } from "@lance-nd/cf";
+import { cfDecode, isCfError } from "@lance-nd/cf";
+import type { CfErrorCode } from "@lance-nd/cf";
 import { Attr, NdArray } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { NetcdfFile } from "@lance-nd/netcdf";
@@ -30,6 +31,32 @@ function netcdfCfOptions(mode: CfMode): ReturnType<typeof cfOptions> & { validRa
   return { ...cfOptions(mode), validRange: true };
 }
 
+/** What to import with instead, by the `CfError` code that refuses a decoding. */
+const CF_HINTS: Partial<Record<CfErrorCode, string>> = {
+  LossyMask: "import it with --cf raw to keep every value",
+  UnsupportedCalendar: "import with --cf mask or raw to keep the numbers",
+};
+
+/** The `--cf` mode that avoids the refusal `err` (a `CfError`), undefined for other errors. */
+export function cfHint(err: unknown): string | undefined {
+  return isCfError(err) ? CF_HINTS[err.code] : undefined;
+}
+
+/**
+ * `array` CF-decoded under `mode` (`lossless`: a mask that export could
+ * not undo is refused; CLI README, "CF conventions"); a refusal that
+ * another `--cf` mode avoids is `InvalidArgument` naming that mode.
+ */
+function decodeFor(array: NdArray, mode: CfMode, name: string, lossless: boolean): NdArray {
+  try {
+    return cfDecode(array, { ...netcdfCfOptions(mode), lossless, name });
+  } catch (err) {
+    const hint = cfHint(err);
+    if (hint === undefined) throw err;
+    throw new CliError("InvalidArgument", `${(err as Error).message} (${hint})`, { variable: name, cause: err });
+  }
+}
+
 const PROBES: Record<string, () => ArrayLike<number | bigint>> = {
   byte: () => new Int8Array(1),
   ubyte: () => new Uint8Array(1),
@@ -49,7 +76,7 @@ export function netcdfDecodedType(file: NetcdfFile, name: string, mode: CfMode):
   const probe = PROBES[v.type];
   if (probe === undefined) return undefined;
   const array = NdArray.from(probe() as never, { dims: { x: 1 }, attrs: v.attrs });
-  return cfDecode(array, { ...netcdfCfOptions(mode), name }).type;
+  return decodeFor(array, mode, name, false).type;
 }
 
 /** Target types: per variable, and per attribute key (`<variable>/<key>`, `/<key>` for globals; a List when any file has a list). */
@@ -167,7 +194,7 @@ function refuseDisagreement(key: string, uses: readonly AttrUse[]): void {
 export function applyPlan(row: NdRecordBatch, plan: TypePlan, mode: CfMode, casting: string): NdRecordBatch {
   const rule = casting === "promote" ? "safe" : (casting as "safe" | "same_kind");
   const arrays = row.arrays().map(([name, array]) => {
-    let out = cfDecode(array, { ...netcdfCfOptions(mode), name });
+    let out = decodeFor(array, mode, name, true);
     const target = plan.values.get(name);
     if (target !== undefined && !sameType(out.type, target)) out = out.withValues(castVector(out.values, target, rule));
     if (plan.attrs.size > 0) out = out.withAttrs(castAttrs(out.attrs, name, plan));

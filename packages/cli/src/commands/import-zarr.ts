@@ -17,7 +17,7 @@ export async function openZarrSource(
   mode: CfMode,
   chunk: ReadonlyMap<string, number> | undefined,
 ): Promise<ImportSource> {
-  const store = await zarrCall(() => openZarr(path, { id, cf: cfOptions(mode) }));
+  const store = await zarrCall(() => openZarr(path, { id, cf: { ...cfOptions(mode), lossless: true } }));
   const sizes = chunk === undefined ? undefined : Object.fromEntries(chunk);
   const rowCount = await zarrCall(async () => store.rowCount(sizes));
   return {

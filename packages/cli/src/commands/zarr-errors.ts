@@ -2,6 +2,7 @@
 import { isZarrError } from "@lance-nd/zarr";
 import type { ZarrErrorCode } from "@lance-nd/zarr";
 import { CliError } from "../errors.js";
+import { cfHint } from "./import-plan.js";
 import type { CliErrorCode } from "../errors.js";
 
 const CLI_CODES: Record<ZarrErrorCode, CliErrorCode> = {
@@ -24,10 +25,11 @@ export async function zarrCall<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** `err` as a `CliError` when it is a `ZarrError`, else unchanged. */
+/** `err` as a `CliError` when it is a `ZarrError`, else unchanged (a CF refusal names the `--cf` mode that avoids it, as for netCDF). */
 export function asCliError(err: unknown): unknown {
   if (!isZarrError(err)) return err;
-  return new CliError(CLI_CODES[err.code], err.message, {
+  const hint = cfHint(err.cause);
+  return new CliError(CLI_CODES[err.code], hint === undefined ? err.message : `${err.message} (${hint})`, {
     cause: err,
     ...(err.path === undefined ? {} : { path: err.path }),
   });

@@ -18,6 +18,7 @@ import type { TableSummary } from "./catalog.js";
 import { openDatasetView } from "./dataset-view.js";
 import type { DatasetView } from "./dataset-view.js";
 import { readWindow } from "./read-window.js";
+import { Turns, WINDOW_READS_AT_ONCE } from "./window-turns.js";
 
 /** An HTTP answer: status, content type, body. */
 export interface Answer {
@@ -57,7 +58,8 @@ function cached<T>(cache: Map<string, Promise<T>>, key: string, limit: number, m
  * - `dataset?dataset=id&version=n`: the dataset's summary (dims, variables) as JSON;
  * - `datasets?where=sql&version=n`: `{ ids }`, the datasets with a row that the filter selects;
  * - `coords?dataset=id&names=a,b&version=n`: those of its coordinate variables, as Arrow IPC (one nd row);
- * - `window?dataset=id&variable=v&isel=dim=i,...&version=n`: the 2-D window as Arrow IPC.
+ * - `window?dataset=id&variable=v&isel=dim=i,...&step=n&version=n`: the 2-D window as Arrow IPC, every
+ *   `step`-th cell (default 1) along both dims; one of more than `MAX_WINDOW_CELLS` cells is a 400.
  * `dataset` absent means the rows without an `id`.
  */
 export class ViewApi {
@@ -66,6 +68,7 @@ export class ViewApi {
   readonly #tables = new Map<string, Promise<NdTable>>();
   readonly #catalogs = new Map<string, Promise<TableSummary>>();
   readonly #datasets = new Map<string, Promise<DatasetView>>();
+  readonly #windowTurns = new Turns(WINDOW_READS_AT_ONCE);
 
   /** The API of the table at `uri`, on `branch` (default main). */
   constructor(uri: string, branch?: string) {
@@ -103,7 +106,9 @@ export class ViewApi {
         case "window": {
           const isel = parseIsel(query.get("isel") ?? "");
           const variable = required(query, "variable");
-          return arrow(await readWindow((await this.#dataset(table, query.get("dataset"))).ds, variable, isel));
+          const step = parseStep(query.get("step"));
+          const view = await this.#dataset(table, query.get("dataset"));
+          return arrow(await this.#windowTurns.run(() => readWindow(view.ds, variable, isel, step)));
         }
         default:
           return error(404, "NotFound", `no API route "${route}" (routes: table, dataset, datasets, coords, window)`);
@@ -173,6 +178,14 @@ function parseVersionParam(text: string | null): number | undefined {
   if (text === null || text === "") return undefined;
   if (!/^\d+$/.test(text) || Number(text) < 1)
     throw new CliError("InvalidArgument", `version=${text}: expected an integer >= 1`);
+  return Number(text);
+}
+
+/** The `step` of a window: an integer >= 1, 1 when absent. */
+function parseStep(text: string | null): number {
+  if (text === null || text === "") return 1;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text)))
+    throw new CliError("InvalidArgument", `step=${text}: expected an integer >= 1`);
   return Number(text);
 }
 

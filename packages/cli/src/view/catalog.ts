@@ -5,6 +5,8 @@
  * the global attributes alone; a dataset's dims and variables are planned
  * when the page asks for them (`dataset-view.ts`).
  */
+import { DataType } from "apache-arrow";
+import type { Field } from "apache-arrow";
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { col, scan, variables, versions } from "lance-nd";
@@ -106,15 +108,24 @@ function globalAttrNames(table: NdTable): string[] {
   return attrs === null ? [] : attrs.type.children.map((f: { name: string }) => f.name);
 }
 
+/** The type of the table's `id` global attribute, undefined when it has none. */
+function idType(table: NdTable): DataType | undefined {
+  const attrs = table.layout.globalAttrs;
+  return attrs?.type.children.find((f: Field) => f.name === "id")?.type;
+}
+
 /**
  * The filter selecting the rows of the dataset `id`: its `id` equals `id`,
- * or, for null, it has none (all rows when the table has no `id` attribute).
+ * compared in the attribute's type (an integer `id` as an integer), or,
+ * for null, it has none (all rows when the table has no `id` attribute).
  */
 export function datasetFilter(table: NdTable, id: string | null): Expr | undefined {
-  const hasId = globalAttrNames(table).includes("id");
-  if (!hasId) return undefined;
+  const type = idType(table);
+  if (type === undefined) return undefined;
   const column = col(["__global_attrs__", "id"]);
-  return id === null ? column.isNull() : column.eq(id);
+  if (id === null) return column.isNull();
+  if (DataType.isInt(type)) return column.eq(type.bitWidth === 64 ? BigInt(id) : Number(id));
+  return column.eq(DataType.isFloat(type) ? Number(id) : id);
 }
 
 /**

@@ -5,7 +5,8 @@
  * oracles are packages/zarr's fixture scripts, called by path.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, cli, ensureBuilt, tableState, tempDir } from "./harness.js";
@@ -174,6 +175,40 @@ describe.skipIf(skip)("lance-nd import / export with Zarr stores", () => {
     expect(badChunk.code).toBe(1);
     expect(badChunk.stderr).toMatch(/cannot cut rows along "depth"/);
     expect(existsSync(join(dir, "chunk.lance"))).toBe(false);
+  });
+
+  it("a store whose directory cannot be listed fails naming it and the cause; --mode replace keeps the rows", () => {
+    // Root lists any directory: the runs go as `nobody` then, in a folder it may write.
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const run = (args: string[]) => {
+      const child = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", ...asUser });
+      return { code: child.status, stderr: child.stderr };
+    };
+    const shared = mkdtempSync(join(tmpdir(), "lance-nd-unlistable-"));
+    chmodSync(shared, 0o777);
+    const store = join(shared, "example_1.zarr");
+    cpSync(join(stores, "example_1.zarr"), store, { recursive: true });
+    rmSync(join(store, ".zmetadata"), { force: true }); // unconsolidated: the arrays are found by listing
+    const table = join(shared, "kept.lance");
+    try {
+      expect(run(["import", store, table]).code).toBe(0);
+      const before = tableState(table);
+      chmodSync(store, 0o311); // files open by name, the directory cannot be read
+      for (const args of [
+        [store, table, "--mode", "replace"],
+        [store, join(shared, "new.lance")],
+      ]) {
+        const refused = run(["import", ...args]);
+        expect(refused.code, args.join(" ")).toBe(1);
+        expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+        expect(refused.stderr).toContain(`${store}: cannot list "." (EACCES)`);
+      }
+      expect(tableState(table)).toEqual(before);
+      expect(existsSync(join(shared, "new.lance"))).toBe(false);
+    } finally {
+      chmodSync(store, 0o755);
+      rmSync(shared, { recursive: true, force: true });
+    }
   });
 
   it("--chunk cuts a store into rows with chunk_offset; export assembles them back", () => {

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
-import { decode } from "@lance-nd/nd-arrow";
+import { attr, decode } from "@lance-nd/nd-arrow";
 import type { AttrInput, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { append, write } from "lance-nd";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -269,6 +269,26 @@ describe("the API", () => {
     ).toEqual({ ids: [] });
     const both = (await api(idsViewer, "datasets", `where=${encodeURIComponent("`__stats__:sst`.max > 0")}`)).json();
     expect(new Set(both.ids as string[])).toEqual(new Set(["a", "b"]));
+  });
+
+  it("datasets whose id is an integer (32- or 64-bit) open and show their windows", async () => {
+    for (const [id, text] of [
+      [attr.int32(7), "7"],
+      [attr.int64(8n), "8"],
+    ] as const) {
+      const path = join(dir, `int-id-${text}.lance`);
+      const batch = oceanDemo({ times: 2, lat: 4, lon: 6, seed: 3 });
+      await write(path, [batch.withGlobalAttrs(new Map<string, AttrInput>([...batch.globalAttrs, ["id", id]]))]);
+      const intViewer = await startViewer(path);
+      try {
+        const listed = (await api(intViewer, "table")).json();
+        expect((listed.datasets as { id: string }[]).map((d) => d.id)).toEqual([text]);
+        expect((await api(intViewer, "dataset", `dataset=${text}`)).json()).toMatchObject({ id: text, rows: 1 });
+        expect((await api(intViewer, "window", `dataset=${text}&variable=sst&isel=time%3D1`)).status).toBe(200);
+      } finally {
+        await intViewer.stop();
+      }
+    }
   });
 
   it("version: an earlier version (time travel) has its own datasets", async () => {

@@ -18,6 +18,8 @@ export interface Viewer {
   token: string;
   /** `127.0.0.1:<port>`, the Host the server answers. */
   host: string;
+  /** The server's process id (for its memory in /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function startViewer(table: string, extra: readonly string[] = []):
     port,
     token,
     host: `127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

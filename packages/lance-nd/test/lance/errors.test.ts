@@ -18,6 +18,8 @@ const samples = {
   badVersion: `lance error: Dataset at path tmp/x/ver.lance/_versions/999.manifest was not found: Not found: tmp/x/ver.lance/_versions/999.manifest, ${RS}`,
   checkedOut: "Invalid input, table cannot be modified when a specific version is checked out",
   folderGone: `lance error: Not found: tmp/x/t.lance/_versions, /usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-table-12.0.0/src/io/commit.rs:670:26  Caused by: Not found: tmp/x/t.lance/_versions`,
+  notFoundInData: `Table 'ocean' was not found  Caused by: Dataset at path tmp/x/data/ocean.lance was not found: Not found: tmp/x/data/ocean.lance/_versions, /usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-table-12.0.0/src/io/commit.rs:670:26`,
+  dataFileGone: `Failed to get next batch from stream: lance error: LanceError(IO): Generic N/A error: Wrapped error: Not found: /tmp/x/t.lance/data/0111101000011101010000114450bb4827986e4c83356bb07f.lance, ${RS}`,
   unmasked:
     'Arrow error: Invalid argument error: Found unmasked nulls for non-nullable StructArray field "dim_names"  Caused by: z',
 };
@@ -40,6 +42,8 @@ describe("fromSdkError", () => {
     ["checkedOut", "append", "InvalidInput"],
     ["unmasked", "append", "SchemaMismatch"],
     ["folderGone", "schema", "TableNotFound"],
+    ["notFoundInData", "open", "TableNotFound"],
+    ["dataFileGone", "take", "InvalidTable"],
     ["folderGone", "compact", "TableNotFound"],
   ] as const)("%s during %s maps to %s", (sample, op, code) => {
     expect(map(samples[sample], op).code).toBe(code);

@@ -9,6 +9,7 @@ import type { DatasetSummary, DatasetVariable } from "../catalog.js";
 import { colormap } from "../colormaps.js";
 import type { ColormapName } from "../colormaps.js";
 import { getBatch } from "./client.js";
+import { windowStep } from "../window-limit.js";
 import { HeatmapView } from "./heatmap-view.js";
 import type { Grid } from "./heatmap-view.js";
 
@@ -60,7 +61,8 @@ export class VariableView {
   #colormap: ColormapName = "viridis";
   #selection: Selection | undefined;
   #isel = new Map<string, number>();
-  #shown: { rows: string; cols: string; grid: Grid; units: string } | undefined;
+  /** What the heatmap shows; `step`: its cells are every step-th cell of the slice. */
+  #shown: { rows: string; cols: string; grid: Grid; units: string; step: number } | undefined;
   /** Bumped when the selection changes: an answer for an older selection is dropped. */
   #generation = 0;
   /** One window request at a time; a slider that moves meanwhile asks again when it is done. */
@@ -142,6 +144,10 @@ export class VariableView {
     const status = document.getElementById("status")!;
     const errorBox = document.getElementById("view-error")!;
     const isel = [...this.#isel].map(([d, i]) => `${d}=${i}`).join(",");
+    // A slice past the server's window limit comes every step-th cell (window-limit.ts).
+    const size = (name: string): number => selection.dataset.dims.find((d) => d.name === name)?.size ?? 1;
+    const [rowDim, colDim] = freeDims(selection.dataset, selection.variable).slice(-2) as [string, string];
+    const step = windowStep(size(rowDim), size(colDim));
     const started = performance.now();
     status.textContent = "loading…";
     try {
@@ -150,6 +156,7 @@ export class VariableView {
         ...(selection.dataset.id === null ? {} : { dataset: selection.dataset.id }),
         variable: selection.variable.name,
         isel,
+        ...(step === 1 ? {} : { step: String(step) }),
       });
       if (generation !== this.#generation) return; // the selection changed meanwhile
       const array = batch.get(selection.variable.name)!;
@@ -171,11 +178,12 @@ export class VariableView {
         max,
       };
       const units = array.attr("units");
-      this.#shown = { rows: rows!.name, cols: cols!.name, grid, units: typeof units === "string" ? units : "" };
+      this.#shown = { rows: rows!.name, cols: cols!.name, grid, units: typeof units === "string" ? units : "", step };
       this.#heatmap.show(grid);
       this.#drawColorbar();
       errorBox.textContent = "";
-      status.textContent = `${selection.variable.name}(${rows!.name}, ${cols!.name}) in ${Math.round(performance.now() - started)} ms`;
+      const every = step === 1 ? "" : `, every ${step}th cell`;
+      status.textContent = `${selection.variable.name}(${rows!.name}, ${cols!.name})${every} in ${Math.round(performance.now() - started)} ms`;
       const canvas = document.getElementById("heatmap")!;
       canvas.dataset.isel = isel;
       canvas.dataset.min = String(min);
@@ -229,14 +237,15 @@ export class VariableView {
       return;
     }
     const value = shown.grid.values[cell.row * shown.grid.cols + cell.col]!;
+    const [row, col] = [cell.row * shown.step, cell.col * shown.step];
     const at = [
       ...[...this.#isel].map(([d, i]) => `${d}=${coordText(selection.coords, d, i)}`),
-      `${shown.rows}=${coordText(selection.coords, shown.rows, cell.row)}`,
-      `${shown.cols}=${coordText(selection.coords, shown.cols, cell.col)}`,
+      `${shown.rows}=${coordText(selection.coords, shown.rows, row)}`,
+      `${shown.cols}=${coordText(selection.coords, shown.cols, col)}`,
     ];
     box.dataset.value = String(value);
-    box.dataset.row = String(cell.row);
-    box.dataset.col = String(cell.col);
+    box.dataset.row = String(row);
+    box.dataset.col = String(col);
     box.textContent = `${selection.variable.name} = ${Number.isNaN(value) ? "missing" : `${Number(value.toPrecision(6))} ${shown.units}`}   at ${at.join(", ")}`;
   }
 }

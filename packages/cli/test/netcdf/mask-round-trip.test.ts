@@ -1,0 +1,81 @@
+/**
+ * `--cf mask` (the default) never changes a value on a round trip (CLI
+ * README, "CF conventions"): scipy's example_3_maskedvals.nc holds a
+ * variable with `_FillValue = 1` and `missing_value = 2` and both in its
+ * cells, which export could only write back as 1. Import refuses it naming
+ * the variable and `--cf raw`; with `--cf raw` the export is the file again,
+ * as ncdump prints it. A Zarr store with the same markers is refused alike.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
+
+const MASKED_VALS = "/usr/lib/python3/dist-packages/scipy/io/tests/data/example_3_maskedvals.nc";
+const hasOracle = existsSync(MASKED_VALS) && spawnSync("ncdump", ["-h", MASKED_VALS]).status === 0;
+// Outside CI a missing file or ncdump skips; under CI=true the tests run and fail.
+const skip = !hasOracle && process.env.CI !== "true";
+if (skip) console.warn(`skipped: ${MASKED_VALS} (python3-scipy) or ncdump (netcdf-bin) missing`);
+
+/** ncdump's text of `file` without its first line (which names the file). */
+function ncdumpBody(file: string): string {
+  const run = spawnSync("ncdump", [file], { encoding: "utf8" });
+  expect(run.status, run.stderr).toBe(0);
+  return run.stdout.slice(run.stdout.indexOf("\n"));
+}
+
+describe.skipIf(skip)("a mask that export could not undo is refused", () => {
+  let dir: string;
+  beforeAll(() => {
+    ensureBuilt();
+    dir = tempDir();
+  });
+
+  it("example_3_maskedvals.nc under --cf mask: one line naming the variable, both values and --cf raw; no table", () => {
+    const table = join(dir, "masked.lance");
+    for (const mode of [[], ["--cf", "mask"], ["--cf", "decode"]]) {
+      const run = cli(["import", MASKED_VALS, table, ...mode]);
+      expect(run.code, mode.join(" ")).toBe(1);
+      expect(run.stderr.trim().split("\n")).toEqual([
+        `lance-nd: cannot import into ${table} (variable "var3_fillvalAndMissingValue": holds the missing value 2, but nulls are written back as its _FillValue 1: masking would change that value on a round trip (import it with --cf raw to keep every value))`,
+      ]);
+      expect(existsSync(table)).toBe(false);
+    }
+  });
+
+  it("with --cf raw, export writes the file again: ncdump prints the same header and values", () => {
+    const table = join(dir, "raw.lance");
+    expect(cli(["import", MASKED_VALS, table, "--cf", "raw"]).code).toBe(0);
+    const out = join(dir, "again.nc");
+    const run = cli(["export", table, out]);
+    expect(run.stderr).toBe("");
+    expect(ncdumpBody(out)).toBe(ncdumpBody(MASKED_VALS));
+  });
+
+  it("a Zarr store whose fill_value 1 and missing_value 2 both occur is refused the same way", () => {
+    const store = join(dir, "markers.zarr");
+    mkdirSync(join(store, "v"), { recursive: true });
+    writeFileSync(join(store, ".zgroup"), JSON.stringify({ zarr_format: 2 }));
+    writeFileSync(
+      join(store, "v", ".zarray"),
+      JSON.stringify({
+        zarr_format: 2,
+        shape: [3],
+        chunks: [3],
+        dtype: "<i4",
+        compressor: null,
+        filters: null,
+        fill_value: 1,
+        order: "C",
+      }),
+    );
+    writeFileSync(join(store, "v", ".zattrs"), JSON.stringify({ _ARRAY_DIMENSIONS: ["x"], missing_value: 2 }));
+    writeFileSync(join(store, "v", "0"), new Uint8Array(new Int32Array([1, 2, 3]).buffer));
+    const run = cli(["import", store, join(dir, "markers.lance")]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("holds the missing value 2, but nulls are written back as its _FillValue 1");
+    expect(run.stderr).toContain("(import it with --cf raw to keep every value)");
+    expect(cli(["import", store, join(dir, "markers.lance"), "--cf", "raw"]).code).toBe(0);
+  });
+});
