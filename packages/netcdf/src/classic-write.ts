@@ -7,7 +7,7 @@
  */
 import { open } from "node:fs/promises";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { NC_ATTRIBUTE, NC_DIMENSION, NC_VARIABLE, TYPES, fromBigEndian, pad } from "./classic-header.js";
+import { NC_ATTRIBUTE, NC_DIMENSION, NC_VARIABLE, TYPES, WIDTH, fromBigEndian, pad } from "./classic-header.js";
 import type { ClassicType } from "./classic-header.js";
 import { NetcdfError } from "./netcdf-error.js";
 import type { NumericArray } from "./raw.js";
@@ -97,7 +97,8 @@ export async function writeClassic(
       type = numeric;
       bytes = bigEndian(values.data, numeric);
     }
-    const records = record ? (shape[0] ?? 0) : 1;
+    // One record's values (or the whole variable's) from the shape: with zero records there are no bytes to divide.
+    const size = (record ? shape.slice(1) : shape).reduce((n, s) => n * s, WIDTH[type]);
     variables.push({
       name,
       type,
@@ -105,7 +106,7 @@ export async function writeClassic(
       attrs: checkedAttrs(path, name, variableAttrs(array, values), options.format),
       bytes,
       record,
-      size: records === 0 ? 0 : bytes.length / records,
+      size,
       begin: 0,
     });
   }
