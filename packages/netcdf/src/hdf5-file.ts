@@ -6,6 +6,7 @@
  * call on a file with hundreds of scales), ordered by `_Netcdf4Dimid`.
  */
 import { NetcdfError } from "./netcdf-error.js";
+import { overlapCount, padSlab } from "./ragged.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import type { H5Metadata, H5Module, H5Wasm } from "./h5wasm.js";
 import type {
@@ -75,6 +76,8 @@ const TYPED: Record<Numeric, new (buffer: ArrayBuffer) => NumericArray> = {
 interface Hdf5Variable extends RawVariable {
   readonly path: string;
   readonly metadata: H5Metadata;
+  /** The stored shape: shorter than `dims` along an unlimited dim another variable is longer on. */
+  readonly extent: readonly number[];
 }
 
 /** Opens the root group of a netCDF-4 / HDF5 file by its real path; `label` names it in messages. */
@@ -184,6 +187,7 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
       name: d.name,
       path: d.path,
       metadata,
+      extent: shape,
       type,
       dims,
       attrs,
@@ -199,18 +203,29 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
       warnings.push(`${label}: global attribute "${attrName}" has an unsupported HDF5 type; skipped`);
     else globalAttrs.push(a);
   }
+  // An unlimited dim is as long as its longest variable (netCDF-C's length of it).
+  const unlimitedSize = new Map([...scales.values()].filter((s) => s.unlimited).map((s) => [s.name, s.size]));
+  for (const v of variables)
+    for (const d of v.dims)
+      if (unlimitedSize.has(d.name)) unlimitedSize.set(d.name, Math.max(unlimitedSize.get(d.name)!, d.size));
+  const sized = variables.map((v) => ({
+    ...v,
+    dims: v.dims.map((d) => ({ name: d.name, size: unlimitedSize.get(d.name) ?? d.size })),
+  }));
   const dims = [
-    ...[...scales.values()].sort((a, b) => a.id - b.id).map(({ name, size, unlimited }) => ({ name, size, unlimited })),
+    ...[...scales.values()]
+      .sort((a, b) => a.id - b.id)
+      .map(({ name, size, unlimited }) => ({ name, size: unlimitedSize.get(name) ?? size, unlimited })),
     ...phonyDims,
   ];
   return {
     format: "netcdf4",
     dims,
-    variables,
+    variables: sized,
     globalAttrs,
     warnings,
     readSlab: (variable, start, count) =>
-      Promise.resolve(readSlab(h5, module, fid, variable as Hdf5Variable, start, count, label)),
+      Promise.resolve(readPadded(h5, module, fid, variable as Hdf5Variable, start, count, label)),
     close: () => {
       file.close();
       return Promise.resolve();
@@ -308,6 +323,22 @@ function readAttr(module: H5Module, h5: H5Wasm, fid: bigint, path: string, name:
   if (type === undefined || type === "char" || type === "string") return undefined;
   const buffer = viaHeap(module, m.size * count, (p) => module.get_attribute_data(fid, path, name, p));
   return { name, type, value: new TYPED[type](buffer) };
+}
+
+/** A slab of a variable, filled with its fill value past its own extent (ragged.ts). */
+function readPadded(
+  h5: H5Wasm,
+  module: H5Module,
+  fid: bigint,
+  v: Hdf5Variable,
+  start: readonly number[],
+  count: readonly number[],
+  label: string,
+): SlabValues {
+  if (count.every((c, i) => start[i]! + c <= v.extent[i]!)) return readSlab(h5, module, fid, v, start, count, label);
+  const overlap = overlapCount(v.extent, start, count);
+  const inner = readSlab(h5, module, fid, v, start, overlap, label);
+  return padSlab(v.type, v.attrs, inner, overlap, count);
 }
 
 function readSlab(
