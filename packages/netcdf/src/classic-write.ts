@@ -11,7 +11,7 @@ import { NC_ATTRIBUTE, NC_DIMENSION, NC_VARIABLE, TYPES, WIDTH, fromBigEndian, p
 import type { ClassicType } from "./classic-header.js";
 import { NetcdfError } from "./netcdf-error.js";
 import type { NumericArray } from "./raw.js";
-import { attrValues, charDimOf, inSourceOrder, variableAttrs } from "./stored.js";
+import { attrValues, charBytes, charLayoutOf, fileDims, variableAttrs } from "./stored.js";
 import type { AttrValue, Stored } from "./stored.js";
 
 /** The format and the unlimited dim (at most one) of a classic write. */
@@ -68,20 +68,15 @@ export async function writeClassic(
     new NetcdfError("InvalidArgument", `${path}: ${message}`, { path, variable });
   if (options.unlimited.length > 1)
     throw invalid(`a ${options.format} file has one unlimited dim, not ${options.unlimited.join(", ")}`);
-  const dims: { name: string; size: number }[] = [...batch.grid()];
-  for (const [, array] of batch.arrays()) {
-    const charDim = charDimOf(array);
-    if (charDim !== undefined && !dims.some((d) => d.name === charDim.name)) dims.push(charDim);
-  }
-  inSourceOrder(dims, batch);
+  const dims = fileDims(batch);
   const recordDim = dims.findIndex((d) => d.name === options.unlimited[0]);
   const dimId = new Map(dims.map((d, i) => [d.name, i]));
   const variables: Planned[] = [];
   for (const [name, array] of batch.arrays()) {
     const values = stored.get(name)!;
-    const charDim = values.kind === "strings" ? charDimOf(array) : undefined;
-    const names = charDim === undefined ? array.dimNames : [...array.dimNames, charDim.name];
-    const shape = charDim === undefined ? array.shape : [...array.shape, charDim.size];
+    const char = values.kind === "strings" ? charLayoutOf(array) : undefined;
+    const names = char?.names ?? array.dimNames;
+    const shape = char?.shape ?? array.shape;
     const ids = names.map((d) => dimId.get(d)!);
     const record = recordDim >= 0 && ids.includes(recordDim);
     if (record && ids[0] !== recordDim)
@@ -89,9 +84,9 @@ export async function writeClassic(
     let type: ClassicType;
     let bytes: Uint8Array;
     if (values.kind === "strings") {
-      if (charDim === undefined) throw unsupported(path, name, "NC_STRING values", options.format);
+      if (char === undefined) throw unsupported(path, name, "NC_STRING values", options.format);
       type = "char";
-      bytes = charBytes(values.data, charDim.size);
+      bytes = charBytes(values.data, char.width);
     } else {
       const numeric = classicType(path, name, values.data, options.format);
       type = numeric;
@@ -208,16 +203,6 @@ function bigEndian(values: NumericArray, type: Exclude<ClassicType, "char">): Ui
   copy.set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
   if (type !== "byte") fromBigEndian(copy, type);
   return copy;
-}
-
-/** Strings as `width`-byte UTF-8 char rows, NUL-padded (cut at `width` bytes). */
-function charBytes(strings: readonly string[], width: number): Uint8Array {
-  const out = new Uint8Array(strings.length * width);
-  const encoder = new TextEncoder();
-  strings.forEach((s, i) => {
-    out.set(encoder.encode(s).subarray(0, width), i * width);
-  });
-  return out;
 }
 
 /** The header's bytes for the planned layout (variables' `begin` as set). */

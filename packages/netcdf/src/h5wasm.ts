@@ -43,6 +43,14 @@ export interface H5Module {
     strides: bigint[] | null,
     pointer: bigint,
   ): number;
+  set_dataset_data(
+    fileId: bigint,
+    path: string,
+    count: bigint[] | null,
+    offset: bigint[] | null,
+    strides: bigint[] | null,
+    pointer: bigint,
+  ): number;
   get_attribute_names(fileId: bigint, path: string): string[];
   get_attribute_metadata(fileId: bigint, path: string, name: string): H5Metadata;
   get_attribute_data(fileId: bigint, path: string, name: string, pointer: bigint): number;

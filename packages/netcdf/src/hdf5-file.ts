@@ -19,6 +19,7 @@ import type {
   RawVariable,
   SlabValues,
 } from "./raw.js";
+import { NotUtf8Text, attrText } from "./raw.js";
 
 /** The NAME of a scale that is a netCDF dimension without a variable. */
 export const DIMENSION_ONLY_NAME = "This is a netCDF dimension but not a netCDF variable.";
@@ -97,6 +98,8 @@ export async function openHdf5(path: string, label: string): Promise<RawFile> {
   } catch (cause) {
     file.close();
     if (cause instanceof NetcdfError) throw cause;
+    if (cause instanceof NotUtf8Text)
+      throw new NetcdfError("UnsupportedText", `${label}: ${cause.message}`, { path: label, cause });
     throw new NetcdfError("InvalidFile", `${label}: cannot read the netCDF-4/HDF5 file (${hdf5ErrorText(cause)})`, {
       path: label,
       cause,
@@ -309,6 +312,7 @@ function fixedStrings(buffer: ArrayBuffer, size: number, count: number): string[
 
 /** One attribute, read with one metadata call and one data call; `undefined` for an unsupported type. */
 function readAttr(module: H5Module, h5: H5Wasm, fid: bigint, path: string, name: string): RawAttr | undefined {
+  const owner = path === "/" ? "global" : `variable "${path.slice(1)}"`;
   const m = module.get_attribute_metadata(fid, path, name);
   const count = m.total_size;
   if (m.type === H5T_STRING) {
@@ -317,6 +321,13 @@ function readAttr(module: H5Module, h5: H5Wasm, fid: bigint, path: string, name:
       return { name, type: "string", value: (Array.isArray(value) ? value : [value]).map(String) };
     }
     const buffer = viaHeap(module, m.size * count, (p) => module.get_attribute_data(fid, path, name, p));
+    // netCDF-C writes a char attribute as one fixed string of its length, every byte the value's, and an
+    // empty one as one NUL (HDF5's own CLASS and NAME end at their NUL).
+    const bytes = new Uint8Array(buffer);
+    if (count === 1 && !HIDDEN_ATTRS.has(name)) {
+      const text = m.size === 1 && bytes[0] === 0 ? "" : attrText(bytes, `${owner} attribute "${name}"`);
+      return { name, type: "char", value: [text] };
+    }
     return { name, type: "char", value: fixedStrings(buffer, m.size, count) };
   }
   const type = ncTypeOf(m);

@@ -36,4 +36,6 @@ export {
   SHUFFLE_ATTR,
   STORAGE_ATTRS,
   UNLIMITED_ATTR,
+  UNUSED_DIMS_ATTR,
+  UNUSED_DIM_SIZES_ATTR,
 } from "./storage-attrs.js";

@@ -10,11 +10,15 @@ import { DIMENSION_ONLY_NAME } from "./hdf5-file.js";
 import { NetcdfError } from "./netcdf-error.js";
 import { CHUNK_SIZES_ATTR, DEFLATE_LEVEL_ATTR, FILTER_ATTR, FORMAT_ATTR } from "./storage-attrs.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
-import { attrValues, charDimOf, inSourceOrder, storedValues, unlimitedOf, variableAttrs } from "./stored.js";
+import type { H5Module, H5Wasm } from "./h5wasm.js";
+import { attrValues, charBytes, charLayoutOf, fileDims, storedValues, unlimitedOf, variableAttrs } from "./stored.js";
 import type { AttrValue } from "./stored.js";
 
 /** A file or dataset: what attributes are written to. */
 type AttrTarget = Pick<Dataset, "create_attribute">;
+
+/** An h5wasm file open for writing. */
+type H5File = InstanceType<H5Wasm["File"]>;
 
 /** Compression of the variables a writer writes. */
 export interface WriteCompression {
@@ -98,8 +102,8 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
     }
     return writeClassic(path, batch, stored, { format, unlimited: [...unlimited] });
   }
-  const { h5 } = await loadH5wasm();
-  let file: InstanceType<typeof h5.File>;
+  const { h5, module } = await loadH5wasm();
+  let file: H5File;
   try {
     file = new h5.File(path, "w", { track_order: true });
   } catch (cause) {
@@ -107,50 +111,25 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
   }
   let current = "";
   try {
-    const dims: { name: string; size: number }[] = [...grid];
-    for (const [, array] of batch.arrays()) {
-      const charDim = charDimOf(array);
-      if (charDim !== undefined && !dims.some((d) => d.name === charDim.name)) dims.push(charDim);
-    }
-    inSourceOrder(dims, batch);
-    const coordinates = new Set(
-      grid
-        .filter(
-          (d) =>
-            batch.get(d.name)?.dims.length === 1 &&
-            batch.get(d.name)?.dims[0]?.name === d.name &&
-            charDimOf(batch.get(d.name)!) === undefined,
-        )
-        .map((d) => d.name),
-    );
-    const dimsOf = new Map<string, string[]>();
+    const dims = fileDims(batch);
+    const dimsOf = new Map<string, readonly string[]>();
     for (const [name, array] of batch.arrays()) {
       current = name;
       const values = stored.get(name)!;
-      const charDim = values.kind === "strings" ? charDimOf(array) : undefined;
-      const shape = charDim === undefined ? array.shape : [...array.shape, charDim.size];
-      const names = charDim === undefined ? array.dimNames : [...array.dimNames, charDim.name];
+      const char = values.kind === "strings" ? charLayoutOf(array) : undefined;
+      const shape = char?.shape ?? array.shape;
+      const names = char?.names ?? array.dimNames;
       dimsOf.set(name, names);
-      const data = charDim === undefined ? values.data : charCells(values.data as string[], charDim.size);
-      const dtype = values.kind === "strings" ? (charDim === undefined ? "S" : "S1") : undefined;
-      const layout = layoutOf(
-        array,
-        names,
-        shape,
-        options,
-        unlimited,
-        values.kind === "strings" && charDim === undefined,
-      );
-      const dataset = file.create_dataset({
-        name,
-        data,
-        shape,
-        track_order: true,
-        ...(dtype === undefined ? {} : { dtype }),
-        ...layout,
-      });
-      writeAttrs(dataset, variableAttrs(array, values));
+      const layout = layoutOf(array, names, shape, options, unlimited, values.kind === "strings" && char === undefined);
+      if (char === undefined) {
+        const dtype = values.kind === "strings" ? { dtype: "S" } : {};
+        file.create_dataset({ name, data: values.data, shape: [...shape], track_order: true, ...dtype, ...layout });
+      } else writeChars(module, file, name, charBytes(values.data as string[], char.width), shape, layout);
+      writeAttrs(file.get(name) as Dataset, variableAttrs(array, values));
     }
+    // A variable whose only dim is its namesake is that dim's coordinate variable: the dim's scale.
+    const isCoordinate = (dim: string): boolean => dimsOf.get(dim)?.length === 1 && dimsOf.get(dim)![0] === dim;
+    const coordinates = new Set(dims.map((d) => d.name).filter(isCoordinate));
     current = "";
     dims.forEach((dim, index) => {
       const growable = unlimited.has(dim.name);
@@ -164,7 +143,7 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
           });
       if (scale === null || !("make_scale" in scale)) throw new Error(`no dataset for dim "${dim.name}"`);
       scale.make_scale(coordinates.has(dim.name) ? dim.name : `${DIMENSION_ONLY_NAME}${String(dim.size).padStart(10)}`);
-      // netCDF-4 numbers the dims with this attribute: the order of `dims` (the source's, see inSourceOrder).
+      // netCDF-4 numbers the dims with this attribute: the order of `dims` (the source's, see fileDims).
       scale.create_attribute("_Netcdf4Dimid", new Int32Array([index]), [], "<i");
     });
     for (const [name] of batch.arrays()) {
@@ -196,13 +175,31 @@ function formatOf(batch: NdRecordBatch): NetcdfFormat {
   return recorded === "classic" || recorded === "64bit-offset" ? recorded : "netcdf4";
 }
 
-/** Strings cut into `width` one-byte cells, NUL-padded (netCDF char rows). */
-function charCells(strings: readonly string[], width: number): string[] {
-  const out: string[] = [];
-  for (const s of strings) {
-    for (let i = 0; i < width; i++) out.push(i < s.length ? s[i]! : "");
+/**
+ * A char variable, written as its bytes: h5wasm encodes each one-byte cell
+ * of an `S1` dataset from a JS string, which cannot hold a byte of a
+ * multi-byte UTF-8 character, so the dataset is made NUL-filled and its
+ * bytes are set with one HDF5 write.
+ */
+function writeChars(
+  module: H5Module,
+  file: H5File,
+  name: string,
+  bytes: Uint8Array,
+  shape: readonly number[],
+  layout: ReturnType<typeof layoutOf>,
+): void {
+  const empty = new Array<string>(bytes.length).fill("");
+  file.create_dataset({ name, data: empty, shape: [...shape], dtype: "S1", track_order: true, ...layout });
+  if (bytes.length === 0) return;
+  const pointer = module._malloc(bytes.length);
+  if (pointer === 0) throw new Error(`cannot allocate ${bytes.length} bytes in wasm memory`);
+  try {
+    module.HEAPU8.set(bytes, pointer);
+    module.set_dataset_data(file.file_id, `/${name}`, null, null, null, BigInt(pointer));
+  } finally {
+    module._free(pointer);
   }
-  return out;
 }
 
 /** Chunks, compression and growable dims of one dataset, from the options or the array's storage attributes. */

@@ -18,6 +18,8 @@ describe("@lance-nd/netcdf public API", () => {
       "SHUFFLE_ATTR",
       "STORAGE_ATTRS",
       "UNLIMITED_ATTR",
+      "UNUSED_DIMS_ATTR",
+      "UNUSED_DIM_SIZES_ATTR",
       "detectFormat",
       "isNetcdfError",
       "openNetcdf",
