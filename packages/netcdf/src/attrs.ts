@@ -2,6 +2,7 @@
 import { attr } from "@lance-nd/nd-arrow";
 import type { Attr } from "@lance-nd/nd-arrow";
 import type { NcType, RawAttr } from "./raw.js";
+import { STRING_ATTRS_ATTR } from "./storage-attrs.js";
 
 const ATTR_HELPERS: Record<Exclude<NcType, "char" | "string">, (value: never) => Attr> = {
   byte: attr.int8,
@@ -18,9 +19,11 @@ const ATTR_HELPERS: Record<Exclude<NcType, "char" | "string">, (value: never) =>
 
 /**
  * Attributes of their own netCDF type: numbers as Int8..Float64, char
- * attributes as one Utf8, NC_STRING as Utf8 (a list when several).
+ * attributes as one Utf8, NC_STRING as Utf8 (a list when several). With
+ * `storage`, the NC_STRING attributes of one value are named in
+ * `_StringAttrs`, so that writers keep their type.
  */
-export function toAttrs(attrs: readonly RawAttr[]): Map<string, Attr> {
+export function toAttrs(attrs: readonly RawAttr[], storage: boolean): Map<string, Attr> {
   const out = new Map<string, Attr>();
   for (const a of attrs) {
     if (a.type === "char" || a.type === "string") {
@@ -31,5 +34,7 @@ export function toAttrs(attrs: readonly RawAttr[]): Map<string, Attr> {
       out.set(a.name, ATTR_HELPERS[a.type]((value.length === 1 ? value[0] : value) as never));
     }
   }
+  const strings = attrs.filter((a) => a.type === "string" && a.value.length === 1).map((a) => a.name);
+  if (storage && strings.length > 0) out.set(STRING_ATTRS_ATTR, attr.utf8(strings));
   return out;
 }

@@ -181,7 +181,7 @@ function classicType(
   return type;
 }
 
-/** The attributes, checked: a classic file has no NC_STRING lists, unsigned or 64-bit attributes. */
+/** The attributes, checked: a classic file has no NC_STRING lists, unsigned or 64-bit attributes; one NC_STRING is char. */
 function checkedAttrs(
   path: string,
   variable: string | undefined,
@@ -190,6 +190,11 @@ function checkedAttrs(
 ): Map<string, AttrValue> {
   for (const [key, value] of attrs) {
     const where = variable === undefined ? key : `${variable}.${key}`;
+    // An NC_STRING attribute of one value is a char attribute here (a classic file has no NC_STRING).
+    if (Array.isArray(value) && value.length === 1) {
+      attrs.set(key, value[0]!);
+      continue;
+    }
     if (Array.isArray(value)) throw unsupported(path, variable, `the string list attribute ${where}`, format);
     if (typeof value !== "string" && TYPE_OF[value.constructor.name] === undefined)
       throw unsupported(path, variable, `the ${value.constructor.name} attribute ${where}`, format);

@@ -44,6 +44,29 @@ const H5T_FLOAT = 1;
 const H5T_STRING = 3;
 const H5O_GROUP = 0;
 const H5O_DATASET = 1;
+const H5O_NAMED_DATATYPE = 2;
+
+/** netCDF's names of the HDF5 type classes a netCDF-4 file can hold (H5T_class_t), for messages. */
+const CLASS_NAMES: Readonly<Record<number, string>> = {
+  0: "integer",
+  1: "float",
+  2: "HDF5 time",
+  3: "string",
+  4: "HDF5 bitfield",
+  5: "opaque",
+  6: "compound",
+  7: "HDF5 reference",
+  8: "enum",
+  9: "vlen",
+  10: "HDF5 array",
+};
+
+/** A type as netCDF names it in messages: "the netCDF compound type", "a 2-byte float type". */
+function typeName(m: { type: number; size: number }): string {
+  const name = CLASS_NAMES[m.type] ?? `HDF5 type class ${m.type}`;
+  if (m.type === H5T_INTEGER || m.type === H5T_FLOAT) return `a ${m.size}-byte ${name} type`;
+  return name.startsWith("HDF5") ? `the ${name} type` : `the netCDF ${name} type`;
+}
 
 /** HDF5 filter ids by the codec names of `NetcdfCompression`. */
 export const FILTERS: Readonly<Record<number, string>> = {
@@ -116,6 +139,8 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
     const path = `/${name}`;
     const kind = module.get_type(fid, path);
     if (kind === H5O_GROUP) groups.push(name);
+    else if (kind === H5O_NAMED_DATATYPE)
+      warnings.push(`${label}: user-defined type "${name}" is not kept (netCDF-4 enhanced types are not supported)`);
     else if (kind !== H5O_DATASET) warnings.push(`${label}: "${name}" is not a variable; skipped`);
     else
       datasets.push({
@@ -160,7 +185,7 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
     const scale = [...scales.values()].find((s) => s.name === d.name);
     if (scale !== undefined && !scale.variable) continue;
     if (type === undefined || metadata.shape === null) {
-      warnings.push(`${label}: variable "${d.name}" has an unsupported HDF5 type (class ${metadata.type}); skipped`);
+      warnings.push(`${label}: variable "${d.name}" has ${typeName(metadata)}, which is not supported; skipped`);
       continue;
     }
     const shape = metadata.shape;
@@ -182,7 +207,9 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
       if (HIDDEN_ATTRS.has(attrName)) continue;
       const a = readAttr(module, h5, fid, d.path, attrName);
       if (a === undefined)
-        warnings.push(`${label}: variable "${d.name}" attribute "${attrName}" has an unsupported HDF5 type; skipped`);
+        warnings.push(
+          `${label}: variable "${d.name}" attribute "${attrName}" has ${typeName(module.get_attribute_metadata(fid, d.path, attrName))}, which is not supported; skipped`,
+        );
       else attrs.push(a);
     }
     const chunking = metadata.chunks === null ? null : [...metadata.chunks];
@@ -203,7 +230,9 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
     if (HIDDEN_ATTRS.has(attrName)) continue;
     const a = readAttr(module, h5, fid, "/", attrName);
     if (a === undefined)
-      warnings.push(`${label}: global attribute "${attrName}" has an unsupported HDF5 type; skipped`);
+      warnings.push(
+        `${label}: global attribute "${attrName}" has ${typeName(module.get_attribute_metadata(fid, "/", attrName))}, which is not supported; skipped`,
+      );
     else globalAttrs.push(a);
   }
   // An unlimited dim is as long as its longest variable (netCDF-C's length of it).

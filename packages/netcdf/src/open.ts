@@ -172,7 +172,7 @@ class LazyFile implements NetcdfFile {
     this.warnings = raw.warnings;
     this.byName = new Map(raw.variables.map((v) => [v.name, { raw: v, info: describe(v, storage) }]));
     this.variables = [...this.byName.values()].map((v) => v.info);
-    const globals = toAttrs(raw.globalAttrs);
+    const globals = toAttrs(raw.globalAttrs, storage);
     const unlimited = raw.dims.filter((d) => d.unlimited).map((d) => d.name);
     if (storage && unlimited.length > 0)
       globals.set(UNLIMITED_ATTR, unlimited.length === 1 ? attr.utf8(unlimited[0]!) : attr.utf8(unlimited));
@@ -342,7 +342,7 @@ function filterAttr(c: NetcdfCompression): string {
 function describe(v: RawVariable, storage: boolean): NetcdfVariable {
   const isChar = v.type === "char";
   const dims = isChar ? v.dims.slice(0, -1) : v.dims;
-  const attrs = toAttrs(v.attrs);
+  const attrs = toAttrs(v.attrs, storage);
   if (storage) {
     if (v.chunking !== null) attrs.set(CHUNK_SIZES_ATTR, attr.int32(Int32Array.from(v.chunking)));
     const c = v.compression;

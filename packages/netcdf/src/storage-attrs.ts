@@ -17,6 +17,8 @@ export const FILTER_ATTR = "_Filter";
 export const CHAR_DIM_ATTR = "_CharDim";
 /** The size of that dim. */
 export const CHAR_DIM_SIZE_ATTR = "_CharDimSize";
+/** The attributes (of the variable, or global ones on the file) that are NC_STRING with one value (`List<Utf8>`). */
+export const STRING_ATTRS_ATTR = "_StringAttrs";
 /** Global: the unlimited dims of the file (one name, or a list). */
 export const UNLIMITED_ATTR = "_Unlimited";
 
@@ -39,6 +41,7 @@ export const STORAGE_ATTRS: ReadonlySet<string> = new Set([
   FILTER_ATTR,
   CHAR_DIM_ATTR,
   CHAR_DIM_SIZE_ATTR,
+  STRING_ATTRS_ATTR,
   UNLIMITED_ATTR,
   DIM_ORDER_ATTR,
   UNUSED_DIMS_ATTR,

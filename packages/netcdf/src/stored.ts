@@ -12,6 +12,7 @@ import {
   CHAR_DIM_SIZE_ATTR,
   DIM_ORDER_ATTR,
   STORAGE_ATTRS,
+  STRING_ATTRS_ATTR,
   UNLIMITED_ATTR,
   UNUSED_DIMS_ATTR,
   UNUSED_DIM_SIZES_ATTR,
@@ -185,15 +186,21 @@ function timeUnits(type: DataType): string | undefined {
   return undefined;
 }
 
-/** nd-arrow attributes as netCDF ones: Bool as byte, Float16 as float, temporal as raw integers. */
+/**
+ * nd-arrow attributes as netCDF ones: Bool as byte, Float16 as float,
+ * temporal as raw integers; Utf8 as char, a list (or an attribute named in
+ * `_StringAttrs`) as NC_STRING.
+ */
 export function attrValues(attrs: Attrs): Map<string, AttrValue> {
   const out = new Map<string, AttrValue>();
+  const recorded = attrs.get(STRING_ATTRS_ATTR)?.toJS();
+  const ncStrings = new Set(Array.isArray(recorded) ? recorded.map(String) : []);
   for (const [key, attr] of attrs) {
     if (STORAGE_ATTRS.has(key)) continue;
     const item = attr.itemType;
     if (item.typeId === Type.Utf8 || item.typeId === Type.LargeUtf8) {
       const strings = Array.from(attr.value as Iterable<string | null>, (s) => s ?? "");
-      out.set(key, attr.isList ? strings : (strings[0] ?? ""));
+      out.set(key, attr.isList || ncStrings.has(key) ? strings : (strings[0] ?? ""));
     } else if (item.typeId === Type.Bool) {
       out.set(
         key,

@@ -17,6 +17,7 @@ describe("@lance-nd/netcdf public API", () => {
       "NetcdfError",
       "SHUFFLE_ATTR",
       "STORAGE_ATTRS",
+      "STRING_ATTRS_ATTR",
       "UNLIMITED_ATTR",
       "UNUSED_DIMS_ATTR",
       "UNUSED_DIM_SIZES_ATTR",
