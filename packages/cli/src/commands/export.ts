@@ -14,6 +14,7 @@ import { tableCfMode } from "./import-guard.js";
 import { cfOptions } from "./import-plan.js";
 import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
+import { withSourceNames } from "./column-names.js";
 import { sourceGlobals } from "./row-id.js";
 import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
 import { exportZarr } from "./export-zarr.js";
@@ -147,8 +148,8 @@ function printSummary(io: Io, options: ExportOptions, summary: ExportSummary): v
   }
 }
 
-/** The dataset as the file stored it: the CF decoding of the import undone, its global attributes as the file had them. */
+/** The dataset as the file stored it: the CF decoding of the import undone, its names and global attributes as the file had them. */
 function asStored(dataset: NdRecordBatch, cf: ReturnType<typeof cfOptions>): NdRecordBatch {
   const arrays = dataset.arrays().map(([name, array]) => [name, cfEncode(array, { ...cf, name })] as const);
-  return dataset.withArrays(arrays).withGlobalAttrs(sourceGlobals(dataset.globalAttrs));
+  return withSourceNames(dataset.withArrays(arrays).withGlobalAttrs(sourceGlobals(dataset.globalAttrs)));
 }
