@@ -1,39 +1,26 @@
 /**
  * The conformance cases: CDL files in test/cdl, each made into netCDF files
  * by netCDF-C's ncgen (Debian's netcdf-bin) in the formats it is tested in,
- * and ncdump as the oracle. Outside CI the tests skip with the reason when
- * ncgen or ncdump is missing; under `CI=true` they run and fail.
+ * and ncdump as the oracle. Tests skip or fail on a missing tool
+ * as `fixtureSkipReason` says.
  */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { hasTool } from "./fixtures.js";
 
 const CDL_DIR = fileURLToPath(new URL("./cdl/", import.meta.url));
 
 /** ncgen's `-k` kinds the cases use: classic (CDF-1) and netCDF-4. */
 export type CdlKind = "nc3" | "nc4";
 
-/** The CDL files (without `.cdl`) that round-trip exactly, and the kinds each is tested in. */
-export const ROUND_TRIP_CASES: readonly (readonly [name: string, kinds: readonly CdlKind[]])[] = [
-  ["zero-records", ["nc3", "nc4"]],
-  ["own-id", ["nc3", "nc4"]],
-  ["ragged-unlimited", ["nc4"]],
-  ["char-coordinate", ["nc3", "nc4"]],
-  ["char-scalar", ["nc3", "nc4"]],
-  ["char-bytes", ["nc3", "nc4"]],
-  ["unused-dims", ["nc3", "nc4"]],
-  ["string-attributes", ["nc4"]],
-  ["dotted-names", ["nc3", "nc4"]],
-];
-
-/** Why ncgen/ncdump cannot run here (undefined when they can, and always under CI). */
-export function cdlSkipReason(): string | undefined {
-  if (process.env.CI === "true" || (hasTool("ncgen") && hasTool("ncdump"))) return undefined;
-  const reason = "CDL conformance skipped: ncgen or ncdump not found (apt-get install netcdf-bin)";
-  console.warn(reason);
-  return reason;
-}
+/**
+ * The CDL files (without `.cdl`) that round-trip exactly, and the kinds each
+ * is tested in (`cdl/round-trip.json`, which the CLI's test reads too).
+ */
+export const ROUND_TRIP_CASES: readonly (readonly [name: string, kinds: readonly CdlKind[]])[] = Object.entries(
+  JSON.parse(readFileSync(join(CDL_DIR, "round-trip.json"), "utf8")) as Record<string, CdlKind[]>,
+);
 
 /** `test/cdl/<name>.cdl` made into `<dir>/<name>-<kind>.nc` by ncgen; returns the path. */
 export function ncgen(name: string, kind: CdlKind, dir: string): string {

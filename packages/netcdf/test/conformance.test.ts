@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isNetcdfError, openNetcdf, readNetcdf, writeNetcdf } from "../src/index.js";
-import { ROUND_TRIP_CASES, cdlSkipReason, ncdumpBody, ncdumpKind, ncgen } from "./cdl-cases.js";
+import { ROUND_TRIP_CASES, ncdumpBody, ncdumpKind, ncgen } from "./cdl-cases.js";
+import { fixtureSkipReason } from "./fixtures.js";
 import { xarraySkipReason, xarrayVariables } from "./xarray-oracle.js";
 
-const skip = cdlSkipReason();
+const skip = fixtureSkipReason();
 const noXarray = xarraySkipReason();
 
 async function failure(run: Promise<unknown>): Promise<unknown> {

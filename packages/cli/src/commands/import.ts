@@ -19,7 +19,7 @@ import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
 import type { CfMode } from "./import-plan.js";
 import { IMPORT_WRITE_SIZING } from "./import-rows.js";
-import { openSource } from "./import-source.js";
+import { isZarrStore, openSource } from "./import-source.js";
 import { withColumnNames } from "./column-names.js";
 import { withId } from "./row-id.js";
 import type { ImportSource } from "./import-source.js";
@@ -163,8 +163,9 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
     async function* fileRows(): AsyncGenerator<NdRecordBatch> {
       for (const [i, file] of files.entries()) {
         const perRow = file.bytes / file.rowCount;
+        const netcdf = !isZarrStore(file.path);
         for await (const raw of file.rows()) {
-          yield withId(withColumnNames(applyPlan(raw, plan, file.rowCf, options.casting)), ids[i]!);
+          yield withId(withColumnNames(applyPlan(raw, plan, file.rowCf, options.casting)), ids[i]!, netcdf);
           rows++;
           bytesDone += perRow;
           progress.update(Math.round(bytesDone), rows);

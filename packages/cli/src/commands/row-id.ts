@@ -10,11 +10,16 @@ import type { Attr, NdRecordBatch } from "@lance-nd/nd-arrow";
 /** Global: the source file's own `id` attribute, kept while the row's `id` names the rows. */
 export const SOURCE_ID_ATTR = "_SourceId";
 
-/** The row with its `id` global attribute, placed before `chunk_offset`; a file's own `id` moves to `_SourceId`. */
-export function withId(row: NdRecordBatch, id: string): NdRecordBatch {
+/**
+ * The row with its `id` global attribute, placed before `chunk_offset`. With
+ * `keepOwnId` (a netCDF file), the file's own `id` moves to `_SourceId`;
+ * without (a Zarr store, whose reader sets `id` to the row id), it is
+ * replaced.
+ */
+export function withId(row: NdRecordBatch, id: string, keepOwnId: boolean): NdRecordBatch {
   const globals = new Map<string, Attr>();
   for (const [key, value] of row.globalAttrs) {
-    if (key === CHUNK_OFFSET) continue;
+    if (key === CHUNK_OFFSET || (key === "id" && !keepOwnId)) continue;
     globals.set(key === "id" ? SOURCE_ID_ATTR : key, value);
   }
   globals.set("id", attr.utf8(id));

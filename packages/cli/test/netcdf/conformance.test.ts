@@ -1,10 +1,11 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROUND_TRIP_CASES, cdlSkipReason, ncdumpBody, ncdumpKind, ncgen } from "../../../netcdf/test/cdl-cases.js";
+import { ROUND_TRIP_CASES, ncdumpBody, ncdumpKind, ncgen } from "./cdl.js";
+import { fixtureSkipReason } from "../fixtures.js";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
 import { pythonSkipReason, xarrayDump } from "./oracle.js";
 
-const skip = cdlSkipReason();
+const skip = fixtureSkipReason();
 const noPython = pythonSkipReason();
 
 describe.skipIf(skip !== undefined)(`CDL files imported and exported${skip ? ` (${skip})` : ""}`, () => {
