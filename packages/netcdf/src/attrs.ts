@@ -27,8 +27,10 @@ export function toAttrs(attrs: readonly RawAttr[], storage: boolean): Map<string
   const out = new Map<string, Attr>();
   for (const a of attrs) {
     if (a.type === "char" || a.type === "string") {
-      const strings = a.value as readonly string[];
-      out.set(a.name, strings.length === 1 ? attr.utf8(strings[0]!) : attr.utf8(strings));
+      // A NIL NC_STRING is a null item: such attributes are lists, whatever their length.
+      const strings = a.value as readonly (string | null)[];
+      const one = strings.length === 1 && strings[0] !== null;
+      out.set(a.name, one ? attr.utf8(strings[0]!) : attr.utf8(strings as string[]));
     } else {
       const value = a.value as ArrayLike<number | bigint>;
       out.set(a.name, ATTR_HELPERS[a.type]((value.length === 1 ? value[0] : value) as never));

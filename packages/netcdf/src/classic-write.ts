@@ -192,7 +192,7 @@ function checkedAttrs(
     const where = variable === undefined ? key : `${variable}.${key}`;
     // An NC_STRING attribute of one value is a char attribute here (a classic file has no NC_STRING).
     if (Array.isArray(value) && value.length === 1) {
-      attrs.set(key, value[0]!);
+      attrs.set(key, value[0] ?? "");
       continue;
     }
     if (Array.isArray(value)) throw unsupported(path, variable, `the string list attribute ${where}`, format);

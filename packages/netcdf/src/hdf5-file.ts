@@ -157,13 +157,11 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
   const scales = new Map<string, { name: string; size: number; unlimited: boolean; id: number; variable: boolean }>();
   for (const d of datasets) {
     if (!d.attrNames.includes("CLASS")) continue;
-    const cls = readAttr(module, h5, fid, d.path, "CLASS");
+    const cls = readAttr(module, fid, d.path, "CLASS");
     if (cls?.value[0] !== "DIMENSION_SCALE") continue;
-    const scaleName = d.attrNames.includes("NAME")
-      ? String(readAttr(module, h5, fid, d.path, "NAME")?.value[0] ?? "")
-      : "";
+    const scaleName = d.attrNames.includes("NAME") ? String(readAttr(module, fid, d.path, "NAME")?.value[0] ?? "") : "";
     const dimid = d.attrNames.includes("_Netcdf4Dimid")
-      ? Number(readAttr(module, h5, fid, d.path, "_Netcdf4Dimid")?.value[0])
+      ? Number(readAttr(module, fid, d.path, "_Netcdf4Dimid")?.value[0])
       : scales.size;
     const ref = refKey(new h5.Dataset(fid, d.path).create_reference().ref_data);
     const size = d.metadata.shape?.[0] ?? 0;
@@ -205,7 +203,7 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
     const attrs: RawAttr[] = [];
     for (const attrName of d.attrNames) {
       if (HIDDEN_ATTRS.has(attrName)) continue;
-      const a = readAttr(module, h5, fid, d.path, attrName);
+      const a = readAttr(module, fid, d.path, attrName);
       if (a === undefined)
         warnings.push(
           `${label}: variable "${d.name}" attribute "${attrName}" has ${typeName(module.get_attribute_metadata(fid, d.path, attrName))}, which is not supported; skipped`,
@@ -228,7 +226,7 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
   const globalAttrs: RawAttr[] = [];
   for (const attrName of module.get_attribute_names(fid, "/")) {
     if (HIDDEN_ATTRS.has(attrName)) continue;
-    const a = readAttr(module, h5, fid, "/", attrName);
+    const a = readAttr(module, fid, "/", attrName);
     if (a === undefined)
       warnings.push(
         `${label}: global attribute "${attrName}" has ${typeName(module.get_attribute_metadata(fid, "/", attrName))}, which is not supported; skipped`,
@@ -339,16 +337,42 @@ function fixedStrings(buffer: ArrayBuffer, size: number, count: number): string[
   return out;
 }
 
+/**
+ * The strings of an NC_STRING attribute, NIL ones as `null` (h5wasm's own
+ * reader gives NIL as ""): HDF5 fills wasm memory with one `char *` per
+ * value (4 bytes, wasm32), read here before HDF5 frees what they point to.
+ */
+function vlenStrings(module: H5Module, fid: bigint, path: string, name: string, count: number): (string | null)[] {
+  const pointers = module._malloc(Math.max(4 * count, 1));
+  if (pointers === 0) throw new Error(`cannot allocate ${4 * count} bytes in wasm memory`);
+  const decoder = new TextDecoder();
+  try {
+    module.get_attribute_data(fid, path, name, BigInt(pointers));
+    const heap = module.HEAPU8;
+    const view = new DataView(heap.buffer, heap.byteOffset, heap.byteLength);
+    const out: (string | null)[] = [];
+    try {
+      for (let i = 0; i < count; i++) {
+        const at = view.getUint32(pointers + 4 * i, true);
+        if (at === 0) out.push(null);
+        else out.push(decoder.decode(heap.subarray(at, heap.indexOf(0, at))));
+      }
+    } finally {
+      module.reclaim_vlen_memory(fid, path, name, BigInt(pointers));
+    }
+    return out;
+  } finally {
+    module._free(pointers);
+  }
+}
+
 /** One attribute, read with one metadata call and one data call; `undefined` for an unsupported type. */
-function readAttr(module: H5Module, h5: H5Wasm, fid: bigint, path: string, name: string): RawAttr | undefined {
+function readAttr(module: H5Module, fid: bigint, path: string, name: string): RawAttr | undefined {
   const owner = path === "/" ? "global" : `variable "${path.slice(1)}"`;
   const m = module.get_attribute_metadata(fid, path, name);
   const count = m.total_size;
   if (m.type === H5T_STRING) {
-    if (m.vlen) {
-      const value = new h5.Dataset(fid, path).get_attribute(name, false);
-      return { name, type: "string", value: (Array.isArray(value) ? value : [value]).map(String) };
-    }
+    if (m.vlen) return { name, type: "string", value: vlenStrings(module, fid, path, name, count) };
     const buffer = viaHeap(module, m.size * count, (p) => module.get_attribute_data(fid, path, name, p));
     // netCDF-C writes a char attribute as one fixed string of its length, every byte the value's, and an
     // empty one as one NUL (HDF5's own CLASS and NAME end at their NUL).

@@ -37,11 +37,11 @@ export interface Utf8Values {
   readonly bytes: Uint8Array;
 }
 
-/** One attribute: numbers as a typed array, text as strings (netCDF attributes are 1-D). */
+/** One attribute: numbers as a typed array, text as strings (netCDF attributes are 1-D; a NIL NC_STRING is `null`). */
 export interface RawAttr {
   readonly name: string;
   readonly type: NcType;
-  readonly value: NumericArray | readonly string[];
+  readonly value: NumericArray | readonly (string | null)[];
 }
 
 /** A dimension of a file, with whether it is unlimited (netCDF-3's record dim, netCDF-4's growable dims). */

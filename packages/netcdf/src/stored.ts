@@ -157,8 +157,8 @@ export function fillValue(array: NdArray, data: NumericArray): number | bigint {
   return DEFAULT_FILL[data.constructor.name] ?? Number.NaN;
 }
 
-/** An attribute as written: numbers, a char attribute (string) or an NC_STRING list. */
-export type AttrValue = NumericArray | string | string[];
+/** An attribute as written: numbers, a char attribute (string) or an NC_STRING list (`null` a NIL string). */
+export type AttrValue = NumericArray | string | (string | null)[];
 
 /** The attributes to write: the array's, a `_FillValue` when nulls were filled, CF units of times. */
 export function variableAttrs(array: NdArray, stored: Stored): Map<string, AttrValue> {
@@ -199,7 +199,7 @@ export function attrValues(attrs: Attrs): Map<string, AttrValue> {
     if (STORAGE_ATTRS.has(key)) continue;
     const item = attr.itemType;
     if (item.typeId === Type.Utf8 || item.typeId === Type.LargeUtf8) {
-      const strings = Array.from(attr.value as Iterable<string | null>, (s) => s ?? "");
+      const strings = Array.from(attr.value as Iterable<string | null>);
       out.set(key, attr.isList || ncStrings.has(key) ? strings : (strings[0] ?? ""));
     } else if (item.typeId === Type.Bool) {
       out.set(

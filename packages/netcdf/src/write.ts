@@ -15,7 +15,7 @@ import { attrValues, charBytes, charLayoutOf, fileDims, storedValues, unlimitedO
 import type { AttrValue } from "./stored.js";
 
 /** A file or dataset: what attributes are written to. */
-type AttrTarget = Pick<Dataset, "create_attribute">;
+type AttrTarget = Pick<Dataset, "create_attribute" | "file_id" | "path">;
 
 /** An h5wasm file open for writing. */
 type H5File = InstanceType<H5Wasm["File"]>;
@@ -125,7 +125,7 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
         const dtype = values.kind === "strings" ? { dtype: "S" } : {};
         file.create_dataset({ name, data: values.data, shape: [...shape], track_order: true, ...dtype, ...layout });
       } else writeChars(module, file, name, charBytes(values.data as string[], char.width), shape, layout);
-      writeAttrs(file.get(name) as Dataset, variableAttrs(array, values));
+      writeAttrs(module, file.get(name) as Dataset, variableAttrs(array, values));
     }
     // A variable whose only dim is its namesake is that dim's coordinate variable: the dim's scale.
     const isCoordinate = (dim: string): boolean => dimsOf.get(dim)?.length === 1 && dimsOf.get(dim)![0] === dim;
@@ -155,7 +155,7 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
       });
     }
     current = "";
-    writeAttrs(file, attrValues(batch.globalAttrs));
+    writeAttrs(module, file, attrValues(batch.globalAttrs));
   } catch (cause) {
     if (cause instanceof NetcdfError) throw cause;
     const where = current === "" ? "" : ` variable "${current}":`;
@@ -257,15 +257,57 @@ function filterOf(
 }
 
 /** Writes attributes: text as a char attribute (fixed-length string), lists of text as NC_STRING. */
-function writeAttrs(target: AttrTarget, attrs: ReadonlyMap<string, AttrValue>): void {
+function writeAttrs(module: H5Module, target: AttrTarget, attrs: ReadonlyMap<string, AttrValue>): void {
   for (const [key, value] of attrs) {
     if (typeof value === "string") {
       const bytes = new TextEncoder().encode(value).length;
       target.create_attribute(key, value, null, `S${Math.max(bytes, 1)}`);
     } else if (Array.isArray(value)) {
-      target.create_attribute(key, value, [value.length], "S");
+      if (value.includes(null)) writeNilStrings(module, target, key, value);
+      else target.create_attribute(key, value as string[], [value.length], "S");
     } else {
       target.create_attribute(key, value, [value.length]);
     }
+  }
+}
+
+/** HDF5's string type class (H5T_class_t). */
+const H5T_STRING = 3;
+
+/**
+ * An NC_STRING attribute with NIL strings: h5wasm writes a JS string for
+ * each value, so the `char *` array is laid out in wasm memory here (4 bytes
+ * each, wasm32), NULL for NIL, and written with one HDF5 call.
+ */
+function writeNilStrings(module: H5Module, target: AttrTarget, key: string, values: readonly (string | null)[]): void {
+  const encoder = new TextEncoder();
+  const texts = values.map((v) => (v === null ? undefined : encoder.encode(`${v}\0`)));
+  const owned: number[] = [];
+  const allocate = (bytes: number): number => {
+    const pointer = module._malloc(Math.max(bytes, 1));
+    if (pointer === 0) throw new Error(`cannot allocate ${bytes} bytes in wasm memory`);
+    owned.push(pointer);
+    return pointer;
+  };
+  try {
+    const pointers = allocate(4 * values.length);
+    for (const [i, text] of texts.entries()) {
+      const at = text === undefined ? 0 : allocate(text.length);
+      if (text !== undefined) module.HEAPU8.set(text, at);
+      new DataView(module.HEAPU8.buffer).setUint32(pointers + 4 * i, at, true);
+    }
+    const shape = [BigInt(values.length)];
+    const metadata = {
+      type: H5T_STRING,
+      size: 4,
+      signed: false,
+      vlen: true,
+      littleEndian: true,
+      shape,
+      maxshape: shape,
+    };
+    module.create_attribute(target.file_id, target.path, key, BigInt(pointers), metadata);
+  } finally {
+    for (const pointer of owned) module._free(pointer);
   }
 }
