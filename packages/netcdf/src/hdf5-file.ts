@@ -9,64 +9,18 @@ import { NetcdfError } from "./netcdf-error.js";
 import { overlapCount, padSlab } from "./ragged.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import type { H5Metadata, H5Module, H5Wasm } from "./h5wasm.js";
-import type {
-  NcType,
-  NetcdfCompression,
-  NetcdfDim,
-  NumericArray,
-  RawAttr,
-  RawFile,
-  RawVariable,
-  SlabValues,
-} from "./raw.js";
-import { NotUtf8Text, attrText } from "./raw.js";
+import type { NetcdfCompression, NetcdfDim, RawAttr, RawFile, RawVariable, SlabValues } from "./raw.js";
+import { NotUtf8Text } from "./raw.js";
+import { HIDDEN_ATTRS, fixedStrings, readAttr, viaHeap } from "./hdf5-attrs.js";
+import { TYPED, ncTypeOf, typeName } from "./hdf5-types.js";
 
 /** The NAME of a scale that is a netCDF dimension without a variable. */
 export const DIMENSION_ONLY_NAME = "This is a netCDF dimension but not a netCDF variable.";
 
-/** HDF5 / netCDF-4 bookkeeping attributes: not user attributes. */
-const HIDDEN_ATTRS = new Set([
-  "CLASS",
-  "NAME",
-  "REFERENCE_LIST",
-  "DIMENSION_LIST",
-  "_Netcdf4Dimid",
-  "_Netcdf4Coordinates",
-  "_NCProperties",
-  "_nc3_strict",
-  "_IsNetcdf4",
-  "_SuperblockVersion",
-]);
-
-// HDF5 type classes (H5T_class_t) and object types (H5O_type_t).
-const H5T_INTEGER = 0;
-const H5T_FLOAT = 1;
-const H5T_STRING = 3;
+// HDF5 object types (H5O_type_t).
 const H5O_GROUP = 0;
 const H5O_DATASET = 1;
 const H5O_NAMED_DATATYPE = 2;
-
-/** netCDF's names of the HDF5 type classes a netCDF-4 file can hold (H5T_class_t), for messages. */
-const CLASS_NAMES: Readonly<Record<number, string>> = {
-  0: "integer",
-  1: "float",
-  2: "HDF5 time",
-  3: "string",
-  4: "HDF5 bitfield",
-  5: "opaque",
-  6: "compound",
-  7: "HDF5 reference",
-  8: "enum",
-  9: "vlen",
-  10: "HDF5 array",
-};
-
-/** A type as netCDF names it in messages: "the netCDF compound type", "a 2-byte float type". */
-function typeName(m: { type: number; size: number }): string {
-  const name = CLASS_NAMES[m.type] ?? `HDF5 type class ${m.type}`;
-  if (m.type === H5T_INTEGER || m.type === H5T_FLOAT) return `a ${m.size}-byte ${name} type`;
-  return name.startsWith("HDF5") ? `the ${name} type` : `the netCDF ${name} type`;
-}
 
 /** HDF5 filter ids by the codec names of `NetcdfCompression`. */
 export const FILTERS: Readonly<Record<number, string>> = {
@@ -81,21 +35,6 @@ const SHUFFLE = 2;
 const FLETCHER32 = 3;
 /** The filters built into h5wasm's HDF5 (deflate, shuffle, fletcher32, szip, nbit, scaleoffset); others are plugins. */
 const BUILT_IN_FILTERS = new Set([1, 2, 3, 4, 5, 6]);
-
-type Numeric = Exclude<NcType, "char" | "string">;
-
-const TYPED: Record<Numeric, new (buffer: ArrayBuffer) => NumericArray> = {
-  byte: Int8Array,
-  ubyte: Uint8Array,
-  short: Int16Array,
-  ushort: Uint16Array,
-  int: Int32Array,
-  uint: Uint32Array,
-  int64: BigInt64Array,
-  uint64: BigUint64Array,
-  float: Float32Array,
-  double: Float64Array,
-};
 
 interface Hdf5Variable extends RawVariable {
   readonly path: string;
@@ -294,99 +233,6 @@ function compressionOf(filters: { id: number; cd_values: number[] }[]): NetcdfCo
   const name = FILTERS[codec.id] ?? `filter-${codec.id}`;
   const level = codec.id === 1 || codec.id === 32015 || codec.id === 307 ? codec.cd_values[0] : undefined;
   return level === undefined ? { codec: name, shuffle } : { codec: name, level, shuffle };
-}
-
-function ncTypeOf(m: { type: number; size: number; signed: boolean; vlen: boolean }): NcType | undefined {
-  // netCDF-4 stores NC_CHAR as one-byte fixed strings; longer fixed strings
-  // (written by other HDF5 tools) are whole strings.
-  if (m.type === H5T_STRING) return m.vlen || m.size > 1 ? "string" : "char";
-  if (m.type === H5T_FLOAT) return m.size === 4 ? "float" : m.size === 8 ? "double" : undefined;
-  if (m.type !== H5T_INTEGER) return undefined;
-  const bySize: Record<number, [NcType, NcType]> = {
-    1: ["byte", "ubyte"],
-    2: ["short", "ushort"],
-    4: ["int", "uint"],
-    8: ["int64", "uint64"],
-  };
-  const pair = bySize[m.size];
-  return pair === undefined ? undefined : m.signed ? pair[0] : pair[1];
-}
-
-/** Reads `bytes` bytes through `fill` into a fresh JS buffer (one wasm allocation). */
-function viaHeap(module: H5Module, bytes: number, fill: (pointer: bigint) => void): ArrayBuffer {
-  const pointer = module._malloc(Math.max(bytes, 1));
-  if (pointer === 0) throw new Error(`cannot allocate ${bytes} bytes in wasm memory`);
-  try {
-    fill(BigInt(pointer));
-    return module.HEAPU8.slice(pointer, pointer + bytes).buffer;
-  } finally {
-    module._free(pointer);
-  }
-}
-
-/** Fixed-length strings (`size` bytes each, NUL-padded) to JS strings. */
-function fixedStrings(buffer: ArrayBuffer, size: number, count: number): string[] {
-  const bytes = new Uint8Array(buffer);
-  const decoder = new TextDecoder();
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) {
-    let end = i * size;
-    while (end < (i + 1) * size && bytes[end] !== 0) end++;
-    out.push(decoder.decode(bytes.subarray(i * size, end)));
-  }
-  return out;
-}
-
-/**
- * The strings of an NC_STRING attribute, NIL ones as `null` (h5wasm's own
- * reader gives NIL as ""): HDF5 fills wasm memory with one `char *` per
- * value (4 bytes, wasm32), read here before HDF5 frees what they point to.
- */
-function vlenStrings(module: H5Module, fid: bigint, path: string, name: string, count: number): (string | null)[] {
-  const pointers = module._malloc(Math.max(4 * count, 1));
-  if (pointers === 0) throw new Error(`cannot allocate ${4 * count} bytes in wasm memory`);
-  const decoder = new TextDecoder();
-  try {
-    module.get_attribute_data(fid, path, name, BigInt(pointers));
-    const heap = module.HEAPU8;
-    const view = new DataView(heap.buffer, heap.byteOffset, heap.byteLength);
-    const out: (string | null)[] = [];
-    try {
-      for (let i = 0; i < count; i++) {
-        const at = view.getUint32(pointers + 4 * i, true);
-        if (at === 0) out.push(null);
-        else out.push(decoder.decode(heap.subarray(at, heap.indexOf(0, at))));
-      }
-    } finally {
-      module.reclaim_vlen_memory(fid, path, name, BigInt(pointers));
-    }
-    return out;
-  } finally {
-    module._free(pointers);
-  }
-}
-
-/** One attribute, read with one metadata call and one data call; `undefined` for an unsupported type. */
-function readAttr(module: H5Module, fid: bigint, path: string, name: string): RawAttr | undefined {
-  const owner = path === "/" ? "global" : `variable "${path.slice(1)}"`;
-  const m = module.get_attribute_metadata(fid, path, name);
-  const count = m.total_size;
-  if (m.type === H5T_STRING) {
-    if (m.vlen) return { name, type: "string", value: vlenStrings(module, fid, path, name, count) };
-    const buffer = viaHeap(module, m.size * count, (p) => module.get_attribute_data(fid, path, name, p));
-    // netCDF-C writes a char attribute as one fixed string of its length, every byte the value's, and an
-    // empty one as one NUL (HDF5's own CLASS and NAME end at their NUL).
-    const bytes = new Uint8Array(buffer);
-    if (count === 1 && !HIDDEN_ATTRS.has(name)) {
-      const text = m.size === 1 && bytes[0] === 0 ? "" : attrText(bytes, `${owner} attribute "${name}"`);
-      return { name, type: "char", value: [text] };
-    }
-    return { name, type: "char", value: fixedStrings(buffer, m.size, count) };
-  }
-  const type = ncTypeOf(m);
-  if (type === undefined || type === "char" || type === "string") return undefined;
-  const buffer = viaHeap(module, m.size * count, (p) => module.get_attribute_data(fid, path, name, p));
-  return { name, type, value: new TYPED[type](buffer) };
 }
 
 /** A slab of a variable, filled with its fill value past its own extent (ragged.ts). */
