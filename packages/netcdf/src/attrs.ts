@@ -2,6 +2,7 @@
 import { attr } from "@lance-nd/nd-arrow";
 import type { Attr } from "@lance-nd/nd-arrow";
 import type { NcType, RawAttr } from "./raw.js";
+import { STRING_ATTRS_ATTR } from "./storage-attrs.js";
 
 const ATTR_HELPERS: Record<Exclude<NcType, "char" | "string">, (value: never) => Attr> = {
   byte: attr.int8,
@@ -18,18 +19,24 @@ const ATTR_HELPERS: Record<Exclude<NcType, "char" | "string">, (value: never) =>
 
 /**
  * Attributes of their own netCDF type: numbers as Int8..Float64, char
- * attributes as one Utf8, NC_STRING as Utf8 (a list when several).
+ * attributes as one Utf8, NC_STRING as Utf8 (a list when several). With
+ * `storage`, the NC_STRING attributes of one value are named in
+ * `_StringAttrs`, so that writers keep their type.
  */
-export function toAttrs(attrs: readonly RawAttr[]): Map<string, Attr> {
+export function toAttrs(attrs: readonly RawAttr[], storage: boolean): Map<string, Attr> {
   const out = new Map<string, Attr>();
   for (const a of attrs) {
     if (a.type === "char" || a.type === "string") {
-      const strings = a.value as readonly string[];
-      out.set(a.name, strings.length === 1 ? attr.utf8(strings[0]!) : attr.utf8(strings));
+      // A NIL NC_STRING is a null item: such attributes are lists, whatever their length.
+      const strings = a.value as readonly (string | null)[];
+      const one = strings.length === 1 && strings[0] !== null;
+      out.set(a.name, one ? attr.utf8(strings[0]!) : attr.utf8(strings as string[]));
     } else {
       const value = a.value as ArrayLike<number | bigint>;
       out.set(a.name, ATTR_HELPERS[a.type]((value.length === 1 ? value[0] : value) as never));
     }
   }
+  const strings = attrs.filter((a) => a.type === "string" && a.value.length === 1).map((a) => a.name);
+  if (storage && strings.length > 0) out.set(STRING_ATTRS_ATTR, attr.utf8(strings));
   return out;
 }

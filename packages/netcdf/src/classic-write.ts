@@ -7,11 +7,11 @@
  */
 import { open } from "node:fs/promises";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { NC_ATTRIBUTE, NC_DIMENSION, NC_VARIABLE, TYPES, fromBigEndian, pad } from "./classic-header.js";
+import { NC_ATTRIBUTE, NC_DIMENSION, NC_VARIABLE, TYPES, WIDTH, fromBigEndian, pad } from "./classic-header.js";
 import type { ClassicType } from "./classic-header.js";
 import { NetcdfError } from "./netcdf-error.js";
 import type { NumericArray } from "./raw.js";
-import { attrValues, charDimOf, inSourceOrder, variableAttrs } from "./stored.js";
+import { attrValues, charBytes, charLayoutOf, fileDims, variableAttrs } from "./stored.js";
 import type { AttrValue, Stored } from "./stored.js";
 
 /** The format and the unlimited dim (at most one) of a classic write. */
@@ -68,20 +68,15 @@ export async function writeClassic(
     new NetcdfError("InvalidArgument", `${path}: ${message}`, { path, variable });
   if (options.unlimited.length > 1)
     throw invalid(`a ${options.format} file has one unlimited dim, not ${options.unlimited.join(", ")}`);
-  const dims: { name: string; size: number }[] = [...batch.grid()];
-  for (const [, array] of batch.arrays()) {
-    const charDim = charDimOf(array);
-    if (charDim !== undefined && !dims.some((d) => d.name === charDim.name)) dims.push(charDim);
-  }
-  inSourceOrder(dims, batch);
+  const dims = fileDims(batch);
   const recordDim = dims.findIndex((d) => d.name === options.unlimited[0]);
   const dimId = new Map(dims.map((d, i) => [d.name, i]));
   const variables: Planned[] = [];
   for (const [name, array] of batch.arrays()) {
     const values = stored.get(name)!;
-    const charDim = values.kind === "strings" ? charDimOf(array) : undefined;
-    const names = charDim === undefined ? array.dimNames : [...array.dimNames, charDim.name];
-    const shape = charDim === undefined ? array.shape : [...array.shape, charDim.size];
+    const char = values.kind === "strings" ? charLayoutOf(array) : undefined;
+    const names = char?.names ?? array.dimNames;
+    const shape = char?.shape ?? array.shape;
     const ids = names.map((d) => dimId.get(d)!);
     const record = recordDim >= 0 && ids.includes(recordDim);
     if (record && ids[0] !== recordDim)
@@ -89,15 +84,16 @@ export async function writeClassic(
     let type: ClassicType;
     let bytes: Uint8Array;
     if (values.kind === "strings") {
-      if (charDim === undefined) throw unsupported(path, name, "NC_STRING values", options.format);
+      if (char === undefined) throw unsupported(path, name, "NC_STRING values", options.format);
       type = "char";
-      bytes = charBytes(values.data, charDim.size);
+      bytes = charBytes(values.data, char.width);
     } else {
       const numeric = classicType(path, name, values.data, options.format);
       type = numeric;
       bytes = bigEndian(values.data, numeric);
     }
-    const records = record ? (shape[0] ?? 0) : 1;
+    // One record's values (or the whole variable's) from the shape: with zero records there are no bytes to divide.
+    const size = (record ? shape.slice(1) : shape).reduce((n, s) => n * s, WIDTH[type]);
     variables.push({
       name,
       type,
@@ -105,7 +101,7 @@ export async function writeClassic(
       attrs: checkedAttrs(path, name, variableAttrs(array, values), options.format),
       bytes,
       record,
-      size: records === 0 ? 0 : bytes.length / records,
+      size,
       begin: 0,
     });
   }
@@ -185,7 +181,7 @@ function classicType(
   return type;
 }
 
-/** The attributes, checked: a classic file has no NC_STRING lists, unsigned or 64-bit attributes. */
+/** The attributes, checked: a classic file has no NC_STRING lists, unsigned or 64-bit attributes; one NC_STRING is char. */
 function checkedAttrs(
   path: string,
   variable: string | undefined,
@@ -194,6 +190,11 @@ function checkedAttrs(
 ): Map<string, AttrValue> {
   for (const [key, value] of attrs) {
     const where = variable === undefined ? key : `${variable}.${key}`;
+    // An NC_STRING attribute of one value is a char attribute here (a classic file has no NC_STRING).
+    if (Array.isArray(value) && value.length === 1) {
+      attrs.set(key, value[0] ?? "");
+      continue;
+    }
     if (Array.isArray(value)) throw unsupported(path, variable, `the string list attribute ${where}`, format);
     if (typeof value !== "string" && TYPE_OF[value.constructor.name] === undefined)
       throw unsupported(path, variable, `the ${value.constructor.name} attribute ${where}`, format);
@@ -207,16 +208,6 @@ function bigEndian(values: NumericArray, type: Exclude<ClassicType, "char">): Ui
   copy.set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
   if (type !== "byte") fromBigEndian(copy, type);
   return copy;
-}
-
-/** Strings as `width`-byte UTF-8 char rows, NUL-padded (cut at `width` bytes). */
-function charBytes(strings: readonly string[], width: number): Uint8Array {
-  const out = new Uint8Array(strings.length * width);
-  const encoder = new TextEncoder();
-  strings.forEach((s, i) => {
-    out.set(encoder.encode(s).subarray(0, width), i * width);
-  });
-  return out;
 }
 
 /** The header's bytes for the planned layout (variables' `begin` as set). */

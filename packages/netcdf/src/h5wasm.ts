@@ -43,9 +43,19 @@ export interface H5Module {
     strides: bigint[] | null,
     pointer: bigint,
   ): number;
+  set_dataset_data(
+    fileId: bigint,
+    path: string,
+    count: bigint[] | null,
+    offset: bigint[] | null,
+    strides: bigint[] | null,
+    pointer: bigint,
+  ): number;
   get_attribute_names(fileId: bigint, path: string): string[];
   get_attribute_metadata(fileId: bigint, path: string, name: string): H5Metadata;
   get_attribute_data(fileId: bigint, path: string, name: string, pointer: bigint): number;
+  reclaim_vlen_memory(fileId: bigint, path: string, attr: string, pointer: bigint): number;
+  create_attribute(fileId: bigint, path: string, name: string, pointer: bigint, metadata: object): number;
   reclaim_vlen_memory_count(fileId: bigint, path: string, attr: string, pointer: bigint, count: bigint[]): number;
   insert_plugin_search_path(path: string, index: number): void;
 }

@@ -6,42 +6,21 @@
  * call on a file with hundreds of scales), ordered by `_Netcdf4Dimid`.
  */
 import { NetcdfError } from "./netcdf-error.js";
+import { overlapCount, padSlab } from "./ragged.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import type { H5Metadata, H5Module, H5Wasm } from "./h5wasm.js";
-import type {
-  NcType,
-  NetcdfCompression,
-  NetcdfDim,
-  NumericArray,
-  RawAttr,
-  RawFile,
-  RawVariable,
-  SlabValues,
-} from "./raw.js";
+import type { NetcdfCompression, NetcdfDim, RawAttr, RawFile, RawVariable, SlabValues } from "./raw.js";
+import { NotUtf8Text } from "./raw.js";
+import { HIDDEN_ATTRS, fixedStrings, readAttr, viaHeap } from "./hdf5-attrs.js";
+import { TYPED, ncTypeOf, typeName } from "./hdf5-types.js";
 
 /** The NAME of a scale that is a netCDF dimension without a variable. */
 export const DIMENSION_ONLY_NAME = "This is a netCDF dimension but not a netCDF variable.";
 
-/** HDF5 / netCDF-4 bookkeeping attributes: not user attributes. */
-const HIDDEN_ATTRS = new Set([
-  "CLASS",
-  "NAME",
-  "REFERENCE_LIST",
-  "DIMENSION_LIST",
-  "_Netcdf4Dimid",
-  "_Netcdf4Coordinates",
-  "_NCProperties",
-  "_nc3_strict",
-  "_IsNetcdf4",
-  "_SuperblockVersion",
-]);
-
-// HDF5 type classes (H5T_class_t) and object types (H5O_type_t).
-const H5T_INTEGER = 0;
-const H5T_FLOAT = 1;
-const H5T_STRING = 3;
+// HDF5 object types (H5O_type_t).
 const H5O_GROUP = 0;
 const H5O_DATASET = 1;
+const H5O_NAMED_DATATYPE = 2;
 
 /** HDF5 filter ids by the codec names of `NetcdfCompression`. */
 export const FILTERS: Readonly<Record<number, string>> = {
@@ -57,24 +36,11 @@ const FLETCHER32 = 3;
 /** The filters built into h5wasm's HDF5 (deflate, shuffle, fletcher32, szip, nbit, scaleoffset); others are plugins. */
 const BUILT_IN_FILTERS = new Set([1, 2, 3, 4, 5, 6]);
 
-type Numeric = Exclude<NcType, "char" | "string">;
-
-const TYPED: Record<Numeric, new (buffer: ArrayBuffer) => NumericArray> = {
-  byte: Int8Array,
-  ubyte: Uint8Array,
-  short: Int16Array,
-  ushort: Uint16Array,
-  int: Int32Array,
-  uint: Uint32Array,
-  int64: BigInt64Array,
-  uint64: BigUint64Array,
-  float: Float32Array,
-  double: Float64Array,
-};
-
 interface Hdf5Variable extends RawVariable {
   readonly path: string;
   readonly metadata: H5Metadata;
+  /** The stored shape: shorter than `dims` along an unlimited dim another variable is longer on. */
+  readonly extent: readonly number[];
 }
 
 /** Opens the root group of a netCDF-4 / HDF5 file by its real path; `label` names it in messages. */
@@ -94,6 +60,8 @@ export async function openHdf5(path: string, label: string): Promise<RawFile> {
   } catch (cause) {
     file.close();
     if (cause instanceof NetcdfError) throw cause;
+    if (cause instanceof NotUtf8Text)
+      throw new NetcdfError("UnsupportedText", `${label}: ${cause.message}`, { path: label, cause });
     throw new NetcdfError("InvalidFile", `${label}: cannot read the netCDF-4/HDF5 file (${hdf5ErrorText(cause)})`, {
       path: label,
       cause,
@@ -110,6 +78,8 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
     const path = `/${name}`;
     const kind = module.get_type(fid, path);
     if (kind === H5O_GROUP) groups.push(name);
+    else if (kind === H5O_NAMED_DATATYPE)
+      warnings.push(`${label}: user-defined type "${name}" is not kept (netCDF-4 enhanced types are not supported)`);
     else if (kind !== H5O_DATASET) warnings.push(`${label}: "${name}" is not a variable; skipped`);
     else
       datasets.push({
@@ -126,13 +96,11 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
   const scales = new Map<string, { name: string; size: number; unlimited: boolean; id: number; variable: boolean }>();
   for (const d of datasets) {
     if (!d.attrNames.includes("CLASS")) continue;
-    const cls = readAttr(module, h5, fid, d.path, "CLASS");
+    const cls = readAttr(module, fid, d.path, "CLASS");
     if (cls?.value[0] !== "DIMENSION_SCALE") continue;
-    const scaleName = d.attrNames.includes("NAME")
-      ? String(readAttr(module, h5, fid, d.path, "NAME")?.value[0] ?? "")
-      : "";
+    const scaleName = d.attrNames.includes("NAME") ? String(readAttr(module, fid, d.path, "NAME")?.value[0] ?? "") : "";
     const dimid = d.attrNames.includes("_Netcdf4Dimid")
-      ? Number(readAttr(module, h5, fid, d.path, "_Netcdf4Dimid")?.value[0])
+      ? Number(readAttr(module, fid, d.path, "_Netcdf4Dimid")?.value[0])
       : scales.size;
     const ref = refKey(new h5.Dataset(fid, d.path).create_reference().ref_data);
     const size = d.metadata.shape?.[0] ?? 0;
@@ -154,7 +122,7 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
     const scale = [...scales.values()].find((s) => s.name === d.name);
     if (scale !== undefined && !scale.variable) continue;
     if (type === undefined || metadata.shape === null) {
-      warnings.push(`${label}: variable "${d.name}" has an unsupported HDF5 type (class ${metadata.type}); skipped`);
+      warnings.push(`${label}: variable "${d.name}" has ${typeName(metadata)}, which is not supported; skipped`);
       continue;
     }
     const shape = metadata.shape;
@@ -174,9 +142,11 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
     const attrs: RawAttr[] = [];
     for (const attrName of d.attrNames) {
       if (HIDDEN_ATTRS.has(attrName)) continue;
-      const a = readAttr(module, h5, fid, d.path, attrName);
+      const a = readAttr(module, fid, d.path, attrName);
       if (a === undefined)
-        warnings.push(`${label}: variable "${d.name}" attribute "${attrName}" has an unsupported HDF5 type; skipped`);
+        warnings.push(
+          `${label}: variable "${d.name}" attribute "${attrName}" has ${typeName(module.get_attribute_metadata(fid, d.path, attrName))}, which is not supported; skipped`,
+        );
       else attrs.push(a);
     }
     const chunking = metadata.chunks === null ? null : [...metadata.chunks];
@@ -184,6 +154,7 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
       name: d.name,
       path: d.path,
       metadata,
+      extent: shape,
       type,
       dims,
       attrs,
@@ -194,23 +165,36 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
   const globalAttrs: RawAttr[] = [];
   for (const attrName of module.get_attribute_names(fid, "/")) {
     if (HIDDEN_ATTRS.has(attrName)) continue;
-    const a = readAttr(module, h5, fid, "/", attrName);
+    const a = readAttr(module, fid, "/", attrName);
     if (a === undefined)
-      warnings.push(`${label}: global attribute "${attrName}" has an unsupported HDF5 type; skipped`);
+      warnings.push(
+        `${label}: global attribute "${attrName}" has ${typeName(module.get_attribute_metadata(fid, "/", attrName))}, which is not supported; skipped`,
+      );
     else globalAttrs.push(a);
   }
+  // An unlimited dim is as long as its longest variable (netCDF-C's length of it).
+  const unlimitedSize = new Map([...scales.values()].filter((s) => s.unlimited).map((s) => [s.name, s.size]));
+  for (const v of variables)
+    for (const d of v.dims)
+      if (unlimitedSize.has(d.name)) unlimitedSize.set(d.name, Math.max(unlimitedSize.get(d.name)!, d.size));
+  const sized = variables.map((v) => ({
+    ...v,
+    dims: v.dims.map((d) => ({ name: d.name, size: unlimitedSize.get(d.name) ?? d.size })),
+  }));
   const dims = [
-    ...[...scales.values()].sort((a, b) => a.id - b.id).map(({ name, size, unlimited }) => ({ name, size, unlimited })),
+    ...[...scales.values()]
+      .sort((a, b) => a.id - b.id)
+      .map(({ name, size, unlimited }) => ({ name, size: unlimitedSize.get(name) ?? size, unlimited })),
     ...phonyDims,
   ];
   return {
     format: "netcdf4",
     dims,
-    variables,
+    variables: sized,
     globalAttrs,
     warnings,
     readSlab: (variable, start, count) =>
-      Promise.resolve(readSlab(h5, module, fid, variable as Hdf5Variable, start, count, label)),
+      Promise.resolve(readPadded(h5, module, fid, variable as Hdf5Variable, start, count, label)),
     close: () => {
       file.close();
       return Promise.resolve();
@@ -251,63 +235,20 @@ function compressionOf(filters: { id: number; cd_values: number[] }[]): NetcdfCo
   return level === undefined ? { codec: name, shuffle } : { codec: name, level, shuffle };
 }
 
-function ncTypeOf(m: { type: number; size: number; signed: boolean; vlen: boolean }): NcType | undefined {
-  // netCDF-4 stores NC_CHAR as one-byte fixed strings; longer fixed strings
-  // (written by other HDF5 tools) are whole strings.
-  if (m.type === H5T_STRING) return m.vlen || m.size > 1 ? "string" : "char";
-  if (m.type === H5T_FLOAT) return m.size === 4 ? "float" : m.size === 8 ? "double" : undefined;
-  if (m.type !== H5T_INTEGER) return undefined;
-  const bySize: Record<number, [NcType, NcType]> = {
-    1: ["byte", "ubyte"],
-    2: ["short", "ushort"],
-    4: ["int", "uint"],
-    8: ["int64", "uint64"],
-  };
-  const pair = bySize[m.size];
-  return pair === undefined ? undefined : m.signed ? pair[0] : pair[1];
-}
-
-/** Reads `bytes` bytes through `fill` into a fresh JS buffer (one wasm allocation). */
-function viaHeap(module: H5Module, bytes: number, fill: (pointer: bigint) => void): ArrayBuffer {
-  const pointer = module._malloc(Math.max(bytes, 1));
-  if (pointer === 0) throw new Error(`cannot allocate ${bytes} bytes in wasm memory`);
-  try {
-    fill(BigInt(pointer));
-    return module.HEAPU8.slice(pointer, pointer + bytes).buffer;
-  } finally {
-    module._free(pointer);
-  }
-}
-
-/** Fixed-length strings (`size` bytes each, NUL-padded) to JS strings. */
-function fixedStrings(buffer: ArrayBuffer, size: number, count: number): string[] {
-  const bytes = new Uint8Array(buffer);
-  const decoder = new TextDecoder();
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) {
-    let end = i * size;
-    while (end < (i + 1) * size && bytes[end] !== 0) end++;
-    out.push(decoder.decode(bytes.subarray(i * size, end)));
-  }
-  return out;
-}
-
-/** One attribute, read with one metadata call and one data call; `undefined` for an unsupported type. */
-function readAttr(module: H5Module, h5: H5Wasm, fid: bigint, path: string, name: string): RawAttr | undefined {
-  const m = module.get_attribute_metadata(fid, path, name);
-  const count = m.total_size;
-  if (m.type === H5T_STRING) {
-    if (m.vlen) {
-      const value = new h5.Dataset(fid, path).get_attribute(name, false);
-      return { name, type: "string", value: (Array.isArray(value) ? value : [value]).map(String) };
-    }
-    const buffer = viaHeap(module, m.size * count, (p) => module.get_attribute_data(fid, path, name, p));
-    return { name, type: "char", value: fixedStrings(buffer, m.size, count) };
-  }
-  const type = ncTypeOf(m);
-  if (type === undefined || type === "char" || type === "string") return undefined;
-  const buffer = viaHeap(module, m.size * count, (p) => module.get_attribute_data(fid, path, name, p));
-  return { name, type, value: new TYPED[type](buffer) };
+/** A slab of a variable, filled with its fill value past its own extent (ragged.ts). */
+function readPadded(
+  h5: H5Wasm,
+  module: H5Module,
+  fid: bigint,
+  v: Hdf5Variable,
+  start: readonly number[],
+  count: readonly number[],
+  label: string,
+): SlabValues {
+  if (count.every((c, i) => start[i]! + c <= v.extent[i]!)) return readSlab(h5, module, fid, v, start, count, label);
+  const overlap = overlapCount(v.extent, start, count);
+  const inner = readSlab(h5, module, fid, v, start, overlap, label);
+  return padSlab(v.type, v.attrs, inner, overlap, count);
 }
 
 function readSlab(

@@ -15,7 +15,7 @@ import { openClassic } from "./classic-file.js";
 import { detectFormat } from "./format.js";
 import { FILTERS, openHdf5 } from "./hdf5-file.js";
 import { NetcdfError } from "./netcdf-error.js";
-import { utf8FromCharRows, utf8FromStrings } from "./raw.js";
+import { NotUtf8, notUtf8Message, utf8FromCharRows, utf8FromStrings } from "./raw.js";
 import type { NcType, NetcdfCompression, NetcdfDim, RawFile, RawVariable, Utf8Values } from "./raw.js";
 import { openSource } from "./source.js";
 import {
@@ -28,6 +28,8 @@ import {
   DIM_ORDER_ATTR,
   FORMAT_ATTR,
   UNLIMITED_ATTR,
+  UNUSED_DIMS_ATTR,
+  UNUSED_DIM_SIZES_ATTR,
 } from "./storage-attrs.js";
 
 /** A variable of an open file, as {@link NetcdfFile.read} returns it. */
@@ -170,11 +172,17 @@ class LazyFile implements NetcdfFile {
     this.warnings = raw.warnings;
     this.byName = new Map(raw.variables.map((v) => [v.name, { raw: v, info: describe(v, storage) }]));
     this.variables = [...this.byName.values()].map((v) => v.info);
-    const globals = toAttrs(raw.globalAttrs);
+    const globals = toAttrs(raw.globalAttrs, storage);
     const unlimited = raw.dims.filter((d) => d.unlimited).map((d) => d.name);
     if (storage && unlimited.length > 0)
       globals.set(UNLIMITED_ATTR, unlimited.length === 1 ? attr.utf8(unlimited[0]!) : attr.utf8(unlimited));
     if (storage && raw.dims.length > 0) globals.set(DIM_ORDER_ATTR, attr.utf8(raw.dims.map((d) => d.name)));
+    const used = new Set(raw.variables.flatMap((v) => v.dims.map((d) => d.name)));
+    const unused = raw.dims.filter((d) => !used.has(d.name));
+    if (storage && unused.length > 0) {
+      globals.set(UNUSED_DIMS_ATTR, attr.utf8(unused.map((d) => d.name)));
+      globals.set(UNUSED_DIM_SIZES_ATTR, attr.int32(Int32Array.from(unused, (d) => d.size)));
+    }
     if (storage) globals.set(FORMAT_ATTR, attr.utf8(raw.format));
     this.globalAttrs = globals;
   }
@@ -220,7 +228,7 @@ class LazyFile implements NetcdfFile {
     let vector: Parameters<typeof NdArray.from>[0];
     if ("chars" in values) {
       const width = raw.dims.length === 0 ? 1 : raw.dims.at(-1)!.size;
-      vector = utf8Vector(utf8FromCharRows(values.chars, rows, width));
+      vector = utf8Vector(this.charRows(name, values.chars, rows, width, start, dims));
     } else if ("strings" in values) vector = utf8Vector(utf8FromStrings(values.strings));
     else vector = values;
     try {
@@ -231,6 +239,36 @@ class LazyFile implements NetcdfFile {
         `${this.path}: variable "${name}" does not fit the nd-arrow model (${(cause as Error).message})`,
         { path: this.path, variable: name, cause },
       );
+    }
+  }
+
+  /** Char rows as strings, or `UnsupportedText` naming the variable and the offset of the first byte that is not UTF-8. */
+  private charRows(
+    name: string,
+    chars: Uint8Array,
+    rows: number,
+    width: number,
+    start: readonly number[],
+    dims: readonly Dim[],
+  ): Utf8Values {
+    try {
+      return utf8FromCharRows(chars, rows, width);
+    } catch (err) {
+      if (!(err instanceof NotUtf8)) throw err;
+      // The row's index in the whole variable: its place in the window, moved by the window's start.
+      const sizes = this.entry(name).info.dims.map((d) => d.size);
+      let row = 0;
+      for (let d = 0, rest = err.index; d < dims.length; d++) {
+        const inner = dims.slice(d + 1).reduce((n, x) => n * x.size, 1);
+        row = row * sizes[d]! + start[d]! + Math.floor(rest / inner);
+        rest %= inner;
+      }
+      const at = `offset ${row * width + err.byte} of its values`;
+      throw new NetcdfError("UnsupportedText", `${this.path}: ${notUtf8Message(`variable "${name}"`, err.value, at)}`, {
+        path: this.path,
+        variable: name,
+        cause: err,
+      });
     }
   }
 
@@ -304,7 +342,7 @@ function filterAttr(c: NetcdfCompression): string {
 function describe(v: RawVariable, storage: boolean): NetcdfVariable {
   const isChar = v.type === "char";
   const dims = isChar ? v.dims.slice(0, -1) : v.dims;
-  const attrs = toAttrs(v.attrs);
+  const attrs = toAttrs(v.attrs, storage);
   if (storage) {
     if (v.chunking !== null) attrs.set(CHUNK_SIZES_ATTR, attr.int32(Int32Array.from(v.chunking)));
     const c = v.compression;
@@ -317,6 +355,8 @@ function describe(v: RawVariable, storage: boolean): NetcdfVariable {
       attrs.set(CHAR_DIM_ATTR, attr.utf8(v.dims.at(-1)!.name));
       attrs.set(CHAR_DIM_SIZE_ATTR, attr.int32(v.dims.at(-1)!.size));
     }
+    // A scalar char variable holds one char and has no char dim.
+    if (isChar && v.dims.length === 0) attrs.set(CHAR_DIM_SIZE_ATTR, attr.int32(1));
   }
   const bytes = v.dims.reduce((n, d) => n * d.size, WIDTH[v.type]);
   return {

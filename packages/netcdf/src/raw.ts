@@ -28,11 +28,11 @@ export interface Utf8Values {
   readonly bytes: Uint8Array;
 }
 
-/** One attribute: numbers as a typed array, text as strings (netCDF attributes are 1-D). */
+/** One attribute: numbers as a typed array, text as strings (netCDF attributes are 1-D; a NIL NC_STRING is `null`). */
 export interface RawAttr {
   readonly name: string;
   readonly type: NcType;
-  readonly value: NumericArray | readonly string[];
+  readonly value: NumericArray | readonly (string | null)[];
 }
 
 /** A dimension of a file, with whether it is unlimited (netCDF-3's record dim, netCDF-4's growable dims). */
@@ -80,9 +80,21 @@ export interface RawFile {
   close(): Promise<void>;
 }
 
+/** Thrown when char bytes are not UTF-8 text: `index` is the string (row), `byte` the offset of the bad byte in it. */
+export class NotUtf8 extends Error {
+  constructor(
+    readonly index: number,
+    readonly byte: number,
+    readonly value: number,
+  ) {
+    super(`byte 0x${value.toString(16).padStart(2, "0")} at offset ${byte} of string ${index} is not UTF-8`);
+  }
+}
+
 /**
- * Fixed-width char rows (`count` rows of `width` bytes) to UTF-8 strings, as
- * netCDF does: each row ends at its first NUL byte.
+ * Fixed-width char rows (`count` rows of `width` bytes) to UTF-8 strings:
+ * each row without its trailing NUL padding, NULs inside a row kept (as
+ * netCDF-C gives them back). {@link NotUtf8} when a row is not UTF-8.
  */
 export function utf8FromCharRows(chars: Uint8Array, count: number, width: number): Utf8Values {
   const offsets = new Int32Array(count + 1);
@@ -90,13 +102,65 @@ export function utf8FromCharRows(chars: Uint8Array, count: number, width: number
   let end = 0;
   for (let row = 0; row < count; row++) {
     const start = row * width;
-    let len = 0;
-    while (len < width && chars[start + len] !== 0) len++;
-    bytes.set(chars.subarray(start, start + len), end);
+    let len = width;
+    while (len > 0 && chars[start + len - 1] === 0) len--;
+    const text = chars.subarray(start, start + len);
+    const bad = invalidUtf8At(text);
+    if (bad >= 0) throw new NotUtf8(row, bad, text[bad]!);
+    bytes.set(text, end);
     end += len;
     offsets[row + 1] = end;
   }
   return { offsets, bytes: bytes.subarray(0, end) };
+}
+
+/** Text that is not UTF-8, with where it is in its message (`UnsupportedText` once the file is known). */
+export class NotUtf8Text extends Error {}
+
+/** The message of text at `where` that is not UTF-8: `value` is the first bad byte, `at` where it is. */
+export function notUtf8Message(where: string, value: number, at: string): string {
+  const hex = value.toString(16).padStart(2, "0");
+  return `${where} is not UTF-8 text (byte 0x${hex} at ${at}); text is stored as UTF-8: convert it first`;
+}
+
+/** A char attribute's bytes as a JS string, every byte kept (NULs too); {@link NotUtf8Text} naming `where` when not UTF-8. */
+export function attrText(bytes: Uint8Array, where: string): string {
+  const bad = invalidUtf8At(bytes);
+  if (bad >= 0) throw new NotUtf8Text(notUtf8Message(where, bytes[bad]!, `offset ${bad}`));
+  return new TextDecoder().decode(bytes);
+}
+
+/** The offset of the first byte that does not belong to a well-formed UTF-8 sequence, or -1. */
+export function invalidUtf8At(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    // The lead byte gives the length and the range of the second byte (no overlongs, surrogates or > U+10FFFF).
+    let length: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) length = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      length = 3;
+      if (b === 0xe0) low = 0xa0;
+      if (b === 0xed) high = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      length = 4;
+      if (b === 0xf0) low = 0x90;
+      if (b === 0xf4) high = 0x8f;
+    } else return i;
+    if (i + length > n) return i;
+    const second = bytes[i + 1]!;
+    if (second < low || second > high) return i;
+    for (let k = 2; k < length; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return i;
+    i += length;
+  }
+  return -1;
 }
 
 /** JS strings to UTF-8 bytes with offsets. */

@@ -17,11 +17,18 @@ export const FILTER_ATTR = "_Filter";
 export const CHAR_DIM_ATTR = "_CharDim";
 /** The size of that dim. */
 export const CHAR_DIM_SIZE_ATTR = "_CharDimSize";
+/** The attributes (of the variable, or global ones on the file) that are NC_STRING with one value (`List<Utf8>`). */
+export const STRING_ATTRS_ATTR = "_StringAttrs";
 /** Global: the unlimited dims of the file (one name, or a list). */
 export const UNLIMITED_ATTR = "_Unlimited";
 
 /** Global: every dim of the file in the file's order (`List<Utf8>`), the order writers give them back. */
 export const DIM_ORDER_ATTR = "_DimOrder";
+
+/** Global: the dims of the file that no variable uses (`List<Utf8>`), which writers give back. */
+export const UNUSED_DIMS_ATTR = "_UnusedDims";
+/** Global: their sizes (`List<Int32>`), in the same order. */
+export const UNUSED_DIM_SIZES_ATTR = "_UnusedDimSizes";
 
 /** Global: the source's format, `classic`, `64bit-offset` or `netcdf4` (`ncdump -k`), which writers keep. */
 export const FORMAT_ATTR = "_Format";
@@ -34,7 +41,10 @@ export const STORAGE_ATTRS: ReadonlySet<string> = new Set([
   FILTER_ATTR,
   CHAR_DIM_ATTR,
   CHAR_DIM_SIZE_ATTR,
+  STRING_ATTRS_ATTR,
   UNLIMITED_ATTR,
   DIM_ORDER_ATTR,
+  UNUSED_DIMS_ATTR,
+  UNUSED_DIM_SIZES_ATTR,
   FORMAT_ATTR,
 ]);

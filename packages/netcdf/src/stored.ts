@@ -7,7 +7,16 @@ import { DateUnit, Precision, Type } from "apache-arrow";
 import type { DataType, Date_, Float, Timestamp, Vector } from "apache-arrow";
 import type { Attrs, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { NetcdfError } from "./netcdf-error.js";
-import { CHAR_DIM_ATTR, CHAR_DIM_SIZE_ATTR, DIM_ORDER_ATTR, STORAGE_ATTRS, UNLIMITED_ATTR } from "./storage-attrs.js";
+import {
+  CHAR_DIM_ATTR,
+  CHAR_DIM_SIZE_ATTR,
+  DIM_ORDER_ATTR,
+  STORAGE_ATTRS,
+  STRING_ATTRS_ATTR,
+  UNLIMITED_ATTR,
+  UNUSED_DIMS_ATTR,
+  UNUSED_DIM_SIZES_ATTR,
+} from "./storage-attrs.js";
 import type { NumericArray } from "./raw.js";
 
 /** What an Arrow type is stored as: a numeric typed array or strings. */
@@ -26,17 +35,31 @@ const DEFAULT_FILL: Record<string, number | bigint> = {
 };
 
 /**
- * Sorts `dims` into the order of the global `_DimOrder` (the source file's
- * order, as read); dims it does not name keep their grid order after those
- * it names.
+ * The dims of the file a batch is written to, in the source file's order
+ * (the global `_DimOrder`; dims it does not name follow in grid order): the
+ * grid, the char dims of char variables, and the dims the source had that no
+ * variable used (`_UnusedDims`, `_UnusedDimSizes`).
  */
-export function inSourceOrder(dims: { name: string }[], batch: NdRecordBatch): void {
+export function fileDims(batch: NdRecordBatch): { name: string; size: number }[] {
+  const dims: { name: string; size: number }[] = [...batch.grid()];
+  const add = (name: string, size: number): void => {
+    if (!dims.some((d) => d.name === name)) dims.push({ name, size });
+  };
+  for (const [, array] of batch.arrays()) {
+    const dim = charLayoutOf(array)?.dim;
+    if (dim !== undefined) add(dim.name, dim.size);
+  }
+  const unused = batch.globalAttrs.get(UNUSED_DIMS_ATTR)?.toJS();
+  const sizes = batch.globalAttrs.get(UNUSED_DIM_SIZES_ATTR)?.toJS();
+  if (Array.isArray(unused) && Array.isArray(sizes)) {
+    for (const [i, name] of unused.entries()) add(String(name), Number(sizes[i] ?? 0));
+  }
   const recorded = batch.globalAttrs.get(DIM_ORDER_ATTR)?.toJS();
-  if (!Array.isArray(recorded)) return;
+  if (!Array.isArray(recorded)) return dims;
   const rank = new Map(recorded.map((name, i) => [String(name), i]));
   const at = new Map(dims.map((d, i) => [d.name, i]));
   const key = (name: string): number => rank.get(name) ?? recorded.length + at.get(name)!;
-  dims.sort((a, b) => key(a.name) - key(b.name));
+  return dims.sort((a, b) => key(a.name) - key(b.name));
 }
 
 /** The unlimited dims a batch read by this package records in its global `_Unlimited`. */
@@ -46,13 +69,43 @@ export function unlimitedOf(batch: NdRecordBatch): string[] {
   return Array.isArray(value) ? value.map(String) : [];
 }
 
-/** The char dim of a string array read from a char variable (its `_CharDim` / `_CharDimSize`). */
-export function charDimOf(array: NdArray): { name: string; size: number } | undefined {
+/**
+ * How a string array read from a char variable is stored: its `_CharDim`
+ * (the last dim, folded into the strings on read; none for a scalar char
+ * variable, which has `_CharDimSize` 1 alone) and the bytes per string.
+ */
+export interface CharLayout {
+  /** The char dim, or `undefined` for a scalar char variable. */
+  readonly dim: { readonly name: string; readonly size: number } | undefined;
+  /** The dims of the char variable: the array's, then the char dim. */
+  readonly names: readonly string[];
+  /** Its shape. */
+  readonly shape: readonly number[];
+  /** Bytes per string. */
+  readonly width: number;
+}
+
+/** The char layout of a string array read from a char variable (its `_CharDim` / `_CharDimSize`), else `undefined`. */
+export function charLayoutOf(array: NdArray): CharLayout | undefined {
   const name = array.attr(CHAR_DIM_ATTR);
   const size = array.attr(CHAR_DIM_SIZE_ATTR);
-  if (typeof name !== "string" || typeof size !== "number") return undefined;
+  if (typeof size !== "number") return undefined;
   if (array.type.typeId !== Type.Utf8 && array.type.typeId !== Type.LargeUtf8) return undefined;
-  return { name, size };
+  if (typeof name !== "string") {
+    if (array.shape.length > 0 || size !== 1) return undefined;
+    return { dim: undefined, names: [], shape: [], width: 1 };
+  }
+  return { dim: { name, size }, names: [...array.dimNames, name], shape: [...array.shape, size], width: size };
+}
+
+/** Strings as `width`-byte UTF-8 char rows, NUL-padded (cut at `width` bytes): a char variable's bytes. */
+export function charBytes(strings: readonly string[], width: number): Uint8Array {
+  const out = new Uint8Array(strings.length * width);
+  const encoder = new TextEncoder();
+  strings.forEach((s, i) => {
+    encoder.encodeInto(s, out.subarray(i * width, (i + 1) * width));
+  });
+  return out;
 }
 
 /** The values of an array as netCDF stores them; nulls become the fill value. */
@@ -104,8 +157,8 @@ export function fillValue(array: NdArray, data: NumericArray): number | bigint {
   return DEFAULT_FILL[data.constructor.name] ?? Number.NaN;
 }
 
-/** An attribute as written: numbers, a char attribute (string) or an NC_STRING list. */
-export type AttrValue = NumericArray | string | string[];
+/** An attribute as written: numbers, a char attribute (string) or an NC_STRING list (`null` a NIL string). */
+export type AttrValue = NumericArray | string | (string | null)[];
 
 /** The attributes to write: the array's, a `_FillValue` when nulls were filled, CF units of times. */
 export function variableAttrs(array: NdArray, stored: Stored): Map<string, AttrValue> {
@@ -133,15 +186,21 @@ function timeUnits(type: DataType): string | undefined {
   return undefined;
 }
 
-/** nd-arrow attributes as netCDF ones: Bool as byte, Float16 as float, temporal as raw integers. */
+/**
+ * nd-arrow attributes as netCDF ones: Bool as byte, Float16 as float,
+ * temporal as raw integers; Utf8 as char, a list (or an attribute named in
+ * `_StringAttrs`) as NC_STRING.
+ */
 export function attrValues(attrs: Attrs): Map<string, AttrValue> {
   const out = new Map<string, AttrValue>();
+  const recorded = attrs.get(STRING_ATTRS_ATTR)?.toJS();
+  const ncStrings = new Set(Array.isArray(recorded) ? recorded.map(String) : []);
   for (const [key, attr] of attrs) {
     if (STORAGE_ATTRS.has(key)) continue;
     const item = attr.itemType;
     if (item.typeId === Type.Utf8 || item.typeId === Type.LargeUtf8) {
-      const strings = Array.from(attr.value as Iterable<string | null>, (s) => s ?? "");
-      out.set(key, attr.isList ? strings : (strings[0] ?? ""));
+      const strings = Array.from(attr.value as Iterable<string | null>);
+      out.set(key, attr.isList || ncStrings.has(key) ? strings : (strings[0] ?? ""));
     } else if (item.typeId === Type.Bool) {
       out.set(
         key,

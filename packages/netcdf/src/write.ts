@@ -10,11 +10,9 @@ import { DIMENSION_ONLY_NAME } from "./hdf5-file.js";
 import { NetcdfError } from "./netcdf-error.js";
 import { CHUNK_SIZES_ATTR, DEFLATE_LEVEL_ATTR, FILTER_ATTR, FORMAT_ATTR } from "./storage-attrs.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
-import { attrValues, charDimOf, inSourceOrder, storedValues, unlimitedOf, variableAttrs } from "./stored.js";
-import type { AttrValue } from "./stored.js";
-
-/** A file or dataset: what attributes are written to. */
-type AttrTarget = Pick<Dataset, "create_attribute">;
+import { writeAttrs, writeChars } from "./hdf5-write.js";
+import type { H5File } from "./hdf5-write.js";
+import { attrValues, charBytes, charLayoutOf, fileDims, storedValues, unlimitedOf, variableAttrs } from "./stored.js";
 
 /** Compression of the variables a writer writes. */
 export interface WriteCompression {
@@ -98,8 +96,8 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
     }
     return writeClassic(path, batch, stored, { format, unlimited: [...unlimited] });
   }
-  const { h5 } = await loadH5wasm();
-  let file: InstanceType<typeof h5.File>;
+  const { h5, module } = await loadH5wasm();
+  let file: H5File;
   try {
     file = new h5.File(path, "w", { track_order: true });
   } catch (cause) {
@@ -107,50 +105,25 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
   }
   let current = "";
   try {
-    const dims: { name: string; size: number }[] = [...grid];
-    for (const [, array] of batch.arrays()) {
-      const charDim = charDimOf(array);
-      if (charDim !== undefined && !dims.some((d) => d.name === charDim.name)) dims.push(charDim);
-    }
-    inSourceOrder(dims, batch);
-    const coordinates = new Set(
-      grid
-        .filter(
-          (d) =>
-            batch.get(d.name)?.dims.length === 1 &&
-            batch.get(d.name)?.dims[0]?.name === d.name &&
-            charDimOf(batch.get(d.name)!) === undefined,
-        )
-        .map((d) => d.name),
-    );
-    const dimsOf = new Map<string, string[]>();
+    const dims = fileDims(batch);
+    const dimsOf = new Map<string, readonly string[]>();
     for (const [name, array] of batch.arrays()) {
       current = name;
       const values = stored.get(name)!;
-      const charDim = values.kind === "strings" ? charDimOf(array) : undefined;
-      const shape = charDim === undefined ? array.shape : [...array.shape, charDim.size];
-      const names = charDim === undefined ? array.dimNames : [...array.dimNames, charDim.name];
+      const char = values.kind === "strings" ? charLayoutOf(array) : undefined;
+      const shape = char?.shape ?? array.shape;
+      const names = char?.names ?? array.dimNames;
       dimsOf.set(name, names);
-      const data = charDim === undefined ? values.data : charCells(values.data as string[], charDim.size);
-      const dtype = values.kind === "strings" ? (charDim === undefined ? "S" : "S1") : undefined;
-      const layout = layoutOf(
-        array,
-        names,
-        shape,
-        options,
-        unlimited,
-        values.kind === "strings" && charDim === undefined,
-      );
-      const dataset = file.create_dataset({
-        name,
-        data,
-        shape,
-        track_order: true,
-        ...(dtype === undefined ? {} : { dtype }),
-        ...layout,
-      });
-      writeAttrs(dataset, variableAttrs(array, values));
+      const layout = layoutOf(array, names, shape, options, unlimited, values.kind === "strings" && char === undefined);
+      if (char === undefined) {
+        const dtype = values.kind === "strings" ? { dtype: "S" } : {};
+        file.create_dataset({ name, data: values.data, shape: [...shape], track_order: true, ...dtype, ...layout });
+      } else writeChars(module, file, name, charBytes(values.data as string[], char.width), shape, layout);
+      writeAttrs(module, file.get(name) as Dataset, variableAttrs(array, values));
     }
+    // A variable whose only dim is its namesake is that dim's coordinate variable: the dim's scale.
+    const isCoordinate = (dim: string): boolean => dimsOf.get(dim)?.length === 1 && dimsOf.get(dim)![0] === dim;
+    const coordinates = new Set(dims.map((d) => d.name).filter(isCoordinate));
     current = "";
     dims.forEach((dim, index) => {
       const growable = unlimited.has(dim.name);
@@ -164,7 +137,7 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
           });
       if (scale === null || !("make_scale" in scale)) throw new Error(`no dataset for dim "${dim.name}"`);
       scale.make_scale(coordinates.has(dim.name) ? dim.name : `${DIMENSION_ONLY_NAME}${String(dim.size).padStart(10)}`);
-      // netCDF-4 numbers the dims with this attribute: the order of `dims` (the source's, see inSourceOrder).
+      // netCDF-4 numbers the dims with this attribute: the order of `dims` (the source's, see fileDims).
       scale.create_attribute("_Netcdf4Dimid", new Int32Array([index]), [], "<i");
     });
     for (const [name] of batch.arrays()) {
@@ -176,7 +149,7 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
       });
     }
     current = "";
-    writeAttrs(file, attrValues(batch.globalAttrs));
+    writeAttrs(module, file, attrValues(batch.globalAttrs));
   } catch (cause) {
     if (cause instanceof NetcdfError) throw cause;
     const where = current === "" ? "" : ` variable "${current}":`;
@@ -194,15 +167,6 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
 function formatOf(batch: NdRecordBatch): NetcdfFormat {
   const recorded = batch.globalAttrs.get(FORMAT_ATTR)?.toJS();
   return recorded === "classic" || recorded === "64bit-offset" ? recorded : "netcdf4";
-}
-
-/** Strings cut into `width` one-byte cells, NUL-padded (netCDF char rows). */
-function charCells(strings: readonly string[], width: number): string[] {
-  const out: string[] = [];
-  for (const s of strings) {
-    for (let i = 0; i < width; i++) out.push(i < s.length ? s[i]! : "");
-  }
-  return out;
 }
 
 /** Chunks, compression and growable dims of one dataset, from the options or the array's storage attributes. */
@@ -259,18 +223,4 @@ function filterOf(
   const recorded = array.attr(FILTER_ATTR);
   const [id, level] = typeof recorded === "string" ? recorded.split(",").map(Number) : [];
   return (id === ZSTD || id === BZIP2) && Number.isInteger(level) ? { id, level: level! } : undefined;
-}
-
-/** Writes attributes: text as a char attribute (fixed-length string), lists of text as NC_STRING. */
-function writeAttrs(target: AttrTarget, attrs: ReadonlyMap<string, AttrValue>): void {
-  for (const [key, value] of attrs) {
-    if (typeof value === "string") {
-      const bytes = new TextEncoder().encode(value).length;
-      target.create_attribute(key, value, null, `S${Math.max(bytes, 1)}`);
-    } else if (Array.isArray(value)) {
-      target.create_attribute(key, value, [value.length], "S");
-    } else {
-      target.create_attribute(key, value, [value.length]);
-    }
-  }
 }

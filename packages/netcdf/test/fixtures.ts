@@ -1,7 +1,8 @@
 /**
- * The netCDF fixtures of the cli tests, made by scripts/make-fixtures.sh with
- * netCDF-C's ncgen. Tests that need them skip, with the reason printed, when
- * the tool is missing.
+ * The netCDF fixtures of the tests, made by scripts/make-fixtures.sh with
+ * netCDF-C's ncgen.
+ * Outside CI, tests that need them skip, with the reason printed, when a
+ * tool is missing; under `CI=true` they run and fail.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -24,12 +25,14 @@ export function hasTool(command: string): boolean {
 }
 
 /**
- * Why the fixture tests cannot run here, or undefined when they can. Prints
- * the reason once, so a skipped suite is visible in the test output.
+ * Why the fixture tests cannot run here (ncgen or ncdump missing), or
+ * undefined when they can, and always under `CI=true`, where a missing tool
+ * fails the tests. Prints the reason once, so a skipped suite is visible in
+ * the test output.
  */
 export function fixtureSkipReason(): string | undefined {
-  if (hasTool("ncgen")) return undefined;
-  const reason = "netCDF fixtures skipped: ncgen not found (apt-get install netcdf-bin)";
+  if (process.env.CI === "true" || (hasTool("ncgen") && hasTool("ncdump"))) return undefined;
+  const reason = "netCDF fixtures skipped: ncgen or ncdump not found (apt-get install netcdf-bin)";
   console.warn(reason);
   return reason;
 }

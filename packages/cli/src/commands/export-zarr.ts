@@ -16,6 +16,8 @@ import { tableCfMode } from "./import-guard.js";
 import { cfOptions } from "./import-plan.js";
 import { selectedView, viewRows } from "./read-region.js";
 import { valueBytes } from "./import-zarr.js";
+import { withSourceNames } from "./column-names.js";
+import { sourceGlobals } from "./row-id.js";
 import { zarrCall } from "./zarr-errors.js";
 import type { Io } from "../io.js";
 import { progressBar } from "../output/progress.js";
@@ -79,9 +81,9 @@ export async function exportZarr(
     let bytesDone = 0;
     let count = 0;
     for await (const row of viewRows(view, options.project, options)) {
-      const attrs = new Map([...row.globalAttrs].filter(([key]) => key !== "id"));
+      const attrs = sourceGlobals(row.globalAttrs);
       if (count === 0) globalAttrs = [...attrs.keys()].filter((key) => key !== CHUNK_OFFSET);
-      yield row.withGlobalAttrs(attrs);
+      yield withSourceNames(row.withGlobalAttrs(attrs));
       bytesDone += row.arrays().reduce((n, [, array]) => n + array.values.length * valueBytes(array.type), 0);
       progress.update(bytesDone, ++count);
     }

@@ -16,6 +16,8 @@ import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
 import { BRANCH_HELP, openTable, parseVersionOrTag, VERSION_HELP } from "./open-table.js";
 import { writeNetcdfBeside } from "./export-file.js";
+import { withSourceNames } from "./column-names.js";
+import { sourceGlobals } from "./row-id.js";
 import { exportZarr } from "./export-zarr.js";
 import type { ExportSummary, ZarrCompression } from "./export-zarr.js";
 
@@ -149,8 +151,8 @@ function printSummary(io: Io, options: ExportOptions, summary: ExportSummary): v
   }
 }
 
-/** The dataset as the file stored it: the CF decoding of the import undone, without the `id` that import added. */
+/** The dataset as the file stored it: the CF decoding of the import undone, its names and global attributes as the file had them. */
 function asStored(dataset: NdRecordBatch, cf: ReturnType<typeof cfOptions>): NdRecordBatch {
   const arrays = dataset.arrays().map(([name, array]) => [name, cfEncode(array, { ...cf, name })] as const);
-  return dataset.withArrays(arrays).withGlobalAttrs(new Map([...dataset.globalAttrs].filter(([key]) => key !== "id")));
+  return withSourceNames(dataset.withArrays(arrays).withGlobalAttrs(sourceGlobals(dataset.globalAttrs)));
 }

@@ -3,7 +3,6 @@ import { basename } from "node:path";
 import { Option } from "commander";
 import type { Command } from "commander";
 import { CASTING_MODES, type CastingMode } from "@lance-nd/format";
-import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { append, col, replaceRows, write } from "lance-nd";
 import type { NdTable, WriteOptions } from "lance-nd";
@@ -20,7 +19,9 @@ import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
 import type { CfMode } from "./import-plan.js";
 import { IMPORT_WRITE_SIZING } from "./import-rows.js";
-import { openSource } from "./import-source.js";
+import { isZarrStore, openSource } from "./import-source.js";
+import { withColumnNames } from "./column-names.js";
+import { withId } from "./row-id.js";
 import type { ImportSource } from "./import-source.js";
 
 interface ImportOptions {
@@ -104,15 +105,6 @@ export function registerImport(program: Command, io: Io): void {
     });
 }
 
-/** The row with its `id` global attribute, placed before `chunk_offset`. */
-function withId(row: NdRecordBatch, id: string): NdRecordBatch {
-  const globals = new Map([...row.globalAttrs].filter(([key]) => key !== CHUNK_OFFSET));
-  globals.set("id", attr.utf8(id));
-  const offset = row.globalAttrs.get(CHUNK_OFFSET);
-  if (offset !== undefined) globals.set(CHUNK_OFFSET, offset);
-  return row.withGlobalAttrs(globals);
-}
-
 async function importFiles(io: Io, paths: readonly string[], uri: string, options: ImportOptions): Promise<void> {
   if (options.id !== undefined && paths.length > 1) {
     throw new CliError(
@@ -171,8 +163,9 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
     async function* fileRows(): AsyncGenerator<NdRecordBatch> {
       for (const [i, file] of files.entries()) {
         const perRow = file.bytes / file.rowCount;
+        const netcdf = !isZarrStore(file.path);
         for await (const raw of file.rows()) {
-          yield withId(applyPlan(raw, plan, file.rowCf, options.casting), ids[i]!);
+          yield withId(withColumnNames(applyPlan(raw, plan, file.rowCf, options.casting)), ids[i]!, netcdf);
           rows++;
           bytesDone += perRow;
           progress.update(Math.round(bytesDone), rows);

@@ -1,0 +1,96 @@
+/**
+ * What the netCDF-4 writer writes through h5wasm's low-level calls, where
+ * h5wasm's own writes cannot hold the values: char variables as bytes, and
+ * attributes, NC_STRING ones with NIL strings among them.
+ */
+import type { Dataset } from "h5wasm";
+import type { H5Module, H5Wasm } from "./h5wasm.js";
+import { H5T_STRING } from "./hdf5-types.js";
+import type { AttrValue } from "./stored.js";
+
+/** A file or dataset: what attributes are written to. */
+type AttrTarget = Pick<Dataset, "create_attribute" | "file_id" | "path">;
+
+/** An h5wasm file open for writing. */
+export type H5File = InstanceType<H5Wasm["File"]>;
+
+/**
+ * A char variable, written as its bytes: h5wasm encodes each one-byte cell
+ * of an `S1` dataset from a JS string, which cannot hold a byte of a
+ * multi-byte UTF-8 character, so the dataset is made NUL-filled and its
+ * bytes are set with one HDF5 write.
+ */
+export function writeChars(
+  module: H5Module,
+  file: H5File,
+  name: string,
+  bytes: Uint8Array,
+  shape: readonly number[],
+  layout: object,
+): void {
+  const empty = new Array<string>(bytes.length).fill("");
+  file.create_dataset({ name, data: empty, shape: [...shape], dtype: "S1", track_order: true, ...layout });
+  if (bytes.length === 0) return;
+  const pointer = module._malloc(bytes.length);
+  if (pointer === 0) throw new Error(`cannot allocate ${bytes.length} bytes in wasm memory`);
+  try {
+    module.HEAPU8.set(bytes, pointer);
+    module.set_dataset_data(file.file_id, `/${name}`, null, null, null, BigInt(pointer));
+  } finally {
+    module._free(pointer);
+  }
+}
+
+/** Writes attributes: text as a char attribute (fixed-length string), lists of text as NC_STRING. */
+export function writeAttrs(module: H5Module, target: AttrTarget, attrs: ReadonlyMap<string, AttrValue>): void {
+  for (const [key, value] of attrs) {
+    if (typeof value === "string") {
+      const bytes = new TextEncoder().encode(value).length;
+      target.create_attribute(key, value, null, `S${Math.max(bytes, 1)}`);
+    } else if (Array.isArray(value)) {
+      if (value.includes(null)) writeNilStrings(module, target, key, value);
+      else target.create_attribute(key, value as string[], [value.length], "S");
+    } else {
+      target.create_attribute(key, value, [value.length]);
+    }
+  }
+}
+
+/** HDF5's string type class (H5T_class_t). */
+/**
+ * An NC_STRING attribute with NIL strings: h5wasm writes a JS string for
+ * each value, so the `char *` array is laid out in wasm memory here (4 bytes
+ * each, wasm32), NULL for NIL, and written with one HDF5 call.
+ */
+function writeNilStrings(module: H5Module, target: AttrTarget, key: string, values: readonly (string | null)[]): void {
+  const encoder = new TextEncoder();
+  const texts = values.map((v) => (v === null ? undefined : encoder.encode(`${v}\0`)));
+  const owned: number[] = [];
+  const allocate = (bytes: number): number => {
+    const pointer = module._malloc(Math.max(bytes, 1));
+    if (pointer === 0) throw new Error(`cannot allocate ${bytes} bytes in wasm memory`);
+    owned.push(pointer);
+    return pointer;
+  };
+  try {
+    const pointers = allocate(4 * values.length);
+    for (const [i, text] of texts.entries()) {
+      const at = text === undefined ? 0 : allocate(text.length);
+      if (text !== undefined) module.HEAPU8.set(text, at);
+      new DataView(module.HEAPU8.buffer).setUint32(pointers + 4 * i, at, true);
+    }
+    const shape = [BigInt(values.length)];
+    const metadata = {
+      type: H5T_STRING,
+      size: 4,
+      signed: false,
+      vlen: true,
+      littleEndian: true,
+      shape,
+      maxshape: shape,
+    };
+    module.create_attribute(target.file_id, target.path, key, BigInt(pointers), metadata);
+  } finally {
+    for (const pointer of owned) module._free(pointer);
+  }
+}

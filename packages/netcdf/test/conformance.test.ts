@@ -1,0 +1,99 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { isNetcdfError, openNetcdf, readNetcdf, writeNetcdf } from "../src/index.js";
+import { ROUND_TRIP_CASES, ncdumpBody, ncdumpKind, ncgen } from "./cdl-cases.js";
+import { fixtureSkipReason } from "./fixtures.js";
+import { xarraySkipReason, xarrayVariables } from "./xarray-oracle.js";
+
+const skip = fixtureSkipReason();
+const noXarray = xarraySkipReason();
+
+async function failure(run: Promise<unknown>): Promise<unknown> {
+  return run.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+}
+
+describe.skipIf(skip !== undefined)(`CDL files read and written back${skip ? ` (${skip})` : ""}`, () => {
+  let dir: string;
+  const pairs: [source: string, written: string][] = [];
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "lance-nd-netcdf-cdl-"));
+  });
+
+  for (const [name, kinds] of ROUND_TRIP_CASES) {
+    for (const kind of kinds) {
+      it(`${name} (${kind}): ncdump of the written file, header and data, is the source's, in its format`, async () => {
+        const source = ncgen(name, kind, dir);
+        const written = join(dir, `${name}-${kind}-written.nc`);
+        await writeNetcdf(written, await readNetcdf(source));
+        expect(ncdumpKind(written)).toBe(ncdumpKind(source));
+        expect(ncdumpBody(written)).toBe(ncdumpBody(source));
+        pairs.push([source, written]);
+      });
+    }
+  }
+
+  it.skipIf(noXarray !== undefined)("xarray sees every written file as its source", () => {
+    expect(pairs.length).toBeGreaterThan(10);
+    const dumps = xarrayVariables(...pairs.flat());
+    for (const [i, [source]] of pairs.entries()) expect(dumps[2 * i + 1], source).toEqual(dumps[2 * i]);
+  });
+
+  it("a variable shorter than its unlimited dim reads its fill value past its own length, as netCDF-C does", async () => {
+    const file = await openNetcdf(ncgen("ragged-unlimited", "nc4", dir));
+    try {
+      expect(file.dims.find((d) => d.name === "t")?.size).toBe(2);
+      expect(Array.from((await file.read("w")).toArray() as Int32Array)).toEqual([5, -1]);
+      expect(Array.from((await file.read("v", { t: [1, 2] })).toArray() as Float32Array)).toEqual([43]);
+      expect(Array.from((await file.read("m")).toArray() as Float64Array)).toEqual([
+        1, 2, 9.969209968386869e36, 9.969209968386869e36,
+      ]);
+    } finally {
+      await file.close();
+    }
+  });
+
+  it("char values that are not UTF-8 are UnsupportedText naming the variable and the byte", async () => {
+    for (const kind of ["nc3", "nc4"] as const) {
+      const err = await failure(readNetcdf(ncgen("latin1-values", kind, dir)));
+      expect(isNetcdfError(err, "UnsupportedText"), String(err)).toBe(true);
+      expect((err as Error).message).toContain(
+        'variable "s" is not UTF-8 text (byte 0xe9 at offset 4 of its values); text is stored as UTF-8: convert it first',
+      );
+    }
+  });
+
+  it("a char attribute that is not UTF-8 is UnsupportedText naming the attribute", async () => {
+    for (const kind of ["nc3", "nc4"] as const) {
+      const err = await failure(readNetcdf(ncgen("latin1-attribute", kind, dir)));
+      expect(isNetcdfError(err, "UnsupportedText"), String(err)).toBe(true);
+      expect((err as Error).message).toContain(
+        'variable "temp" attribute "units" is not UTF-8 text (byte 0xb0 at offset 0)',
+      );
+    }
+  });
+
+  it("enhanced types are left out with warnings that name the netCDF type", async () => {
+    const file = await openNetcdf(ncgen("enhanced-types", "nc4", dir));
+    try {
+      expect(file.variables.map((v) => v.name)).toEqual(["ok"]);
+      const warnings = file.warnings.map((w) => w.slice(w.indexOf(": ") + 2));
+      expect(warnings).toEqual([
+        'user-defined type "pair" is not kept (netCDF-4 enhanced types are not supported)',
+        'user-defined type "ragged" is not kept (netCDF-4 enhanced types are not supported)',
+        'user-defined type "flag" is not kept (netCDF-4 enhanced types are not supported)',
+        'user-defined type "blob" is not kept (netCDF-4 enhanced types are not supported)',
+        'variable "c" has the netCDF compound type, which is not supported; skipped',
+        'variable "r" has the netCDF vlen type, which is not supported; skipped',
+        'variable "e" has the netCDF enum type, which is not supported; skipped',
+        'variable "o" has the netCDF opaque type, which is not supported; skipped',
+      ]);
+    } finally {
+      await file.close();
+    }
+  });
+});
