@@ -1,21 +1,22 @@
 /** `lance-nd import`: netCDF files and Zarr stores into a table, row by row (one per file or per chunk). */
 import { basename } from "node:path";
-import { Option } from "commander";
+import { InvalidArgumentError, Option } from "commander";
 import type { Command } from "commander";
 import { CASTING_MODES, type CastingMode } from "@lance-nd/format";
 import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { append, col, replaceRows, write } from "lance-nd";
+import { RollbackIncompleteError } from "lance-nd";
 import type { NdTable, WriteOptions } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { parseCompression } from "../args/column-options.js";
-import { CliError } from "../errors.js";
+import { CliError, isCliError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printJson, println, warn } from "../io.js";
 import { formatBytes } from "../output/disk-size.js";
 import { progressBar } from "../output/progress.js";
 import { failing } from "../report.js";
-import { CF_MODE_KEY, checkCfMode, existingIds, removingNewFolder } from "./import-guard.js";
+import { CF_MODE_KEY, checkCfMode, existingIds, removingNewFolder, writeClaimed } from "./import-guard.js";
+import { ImportInterrupt } from "./import-interrupt.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
 import type { CfMode } from "./import-plan.js";
@@ -33,6 +34,8 @@ interface ImportOptions {
   compression?: ReturnType<typeof parseCompression>;
   json?: boolean;
   branch?: string;
+  wait: number | false;
+  addSize?: number;
 }
 
 export function registerImport(program: Command, io: Io): void {
@@ -76,6 +79,18 @@ export function registerImport(program: Command, io: Io): void {
     .option("--no-stats", "do not keep min/max stats per variable (create / overwrite)")
     .option("--compression <codec>", "compression of new columns: none, lz4, zstd or zstd:<level>", parseCompression)
     .option("--branch <name>", `${BRANCH_HELP} (--mode append or replace)`)
+    .option(
+      "--wait <seconds>",
+      "how long to wait while another import writes rows of the same id",
+      parseSeconds,
+      DEFAULT_WAIT_SECONDS,
+    )
+    .option("--no-wait", "fail at once when another import writes rows of the same id")
+    .option(
+      "--add-size <MiB>",
+      `the size on disk of one Lance add (one version) of the import (default ${IMPORT_WRITE_SIZING.targetFragmentBytes / 2 ** 20})`,
+      parseMiB,
+    )
     .option("--json", "print the summary as JSON")
     .addHelpText(
       "after",
@@ -83,7 +98,8 @@ export function registerImport(program: Command, io: Io): void {
         "",
         "The table must not exist unless --mode append, replace or overwrite is given. Every file's header",
         "is read before anything is written; a failed create leaves no table behind. Appending a file whose",
-        "id is already in the table is refused; --mode replace swaps its rows (see the README).",
+        "id is already in the table is refused; --mode replace swaps its rows (see the README). One import",
+        "writes an id at a time; Ctrl+C (SIGINT) or SIGTERM stops an import and removes what it wrote.",
         "",
         "Examples:",
         "  lance-nd import sst-2000.nc data/ocean.lance",
@@ -98,10 +114,63 @@ export function registerImport(program: Command, io: Io): void {
       const table = paths.at(-1)!;
       if (paths.length < 2)
         command.error("error: missing required argument 'table'", { code: "commander.missingArgument" });
-      return failing(`cannot import into ${table}`, () =>
-        removingNewFolder(table, options.mode === "create", () => importFiles(io, paths.slice(0, -1), table, options)),
+      return interruptible(io, table, options.mode, (interrupt) =>
+        failing(`cannot import into ${table}`, () =>
+          removingNewFolder(table, options.mode === "create", () =>
+            importFiles(io, paths.slice(0, -1), table, options, interrupt),
+          ),
+        ),
       );
     });
+}
+
+/** Seconds to wait for an id another import writes, by default. */
+const DEFAULT_WAIT_SECONDS = 600;
+
+function parseSeconds(text: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text.trim())) throw new InvalidArgumentError("expected a number of seconds (0 or more)");
+  return Number(text);
+}
+
+function parseMiB(text: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) <= 0)
+    throw new InvalidArgumentError("expected a number of MiB (more than 0)");
+  return Number(text);
+}
+
+/**
+ * Runs an import that SIGINT or SIGTERM stops (import-interrupt.ts): once
+ * it rolled back, one line says so and the process exits 130 or 143.
+ */
+async function interruptible(
+  io: Io,
+  uri: string,
+  mode: ImportOptions["mode"],
+  run: (interrupt: ImportInterrupt) => Promise<void>,
+): Promise<void> {
+  const interrupt = new ImportInterrupt();
+  try {
+    await run(interrupt);
+  } catch (err) {
+    if (interrupt.signal === undefined) throw err;
+    const cause = isCliError(err, "CommandFailed") && err.cause !== undefined ? err.cause : err;
+    const kept =
+      cause instanceof RollbackIncompleteError
+        ? `but ${cause.message}`
+        : mode === "create"
+          ? "no table was left"
+          : mode === "overwrite"
+            ? "the version before it was restored"
+            : "the rows it had written were removed";
+    println(io.stderr, `lance-nd: import into ${uri} interrupted by ${interrupt.signal}: stopped, ${kept}`);
+    process.exit(interrupt.exitCode);
+  } finally {
+    interrupt.stop();
+  }
+  if (interrupt.signal !== undefined) {
+    println(io.stderr, `lance-nd: ${interrupt.signal} came after the import into ${uri} completed: its rows stay`);
+    process.exit(interrupt.exitCode);
+  }
 }
 
 /** The row with its `id` global attribute, placed before `chunk_offset`. */
@@ -113,7 +182,13 @@ function withId(row: NdRecordBatch, id: string): NdRecordBatch {
   return row.withGlobalAttrs(globals);
 }
 
-async function importFiles(io: Io, paths: readonly string[], uri: string, options: ImportOptions): Promise<void> {
+async function importFiles(
+  io: Io,
+  paths: readonly string[],
+  uri: string,
+  options: ImportOptions,
+  interrupt: ImportInterrupt,
+): Promise<void> {
   if (options.id !== undefined && paths.length > 1) {
     throw new CliError(
       "InvalidArgument",
@@ -131,8 +206,8 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
   const started = performance.now();
   // Every header first: a missing or bad file, or a type plan that fails, writes nothing.
   const files: ImportSource[] = [];
+  const ids = paths.map((path) => options.id ?? basename(path));
   try {
-    const ids = paths.map((path) => options.id ?? basename(path));
     for (const [i, path] of paths.entries()) files.push(await openSource(path, ids[i]!, options.cf, options.chunk));
     const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
     if (twice.length > 0) {
@@ -162,6 +237,9 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
     const writeOptions: WriteOptions = {
       casting: options.casting,
       ...IMPORT_WRITE_SIZING,
+      ...(options.addSize === undefined
+        ? {}
+        : { targetFragmentBytes: Math.max(1, Math.round(options.addSize * 2 ** 20)) }),
       ...(options.compression === undefined ? {} : { columnDefaults: { compression: options.compression } }),
     };
     let rows = 0;
@@ -182,18 +260,22 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
       }
     }
     let written: NdTable;
-    let replaced = 0;
+    let replaced: number;
     try {
-      if (options.mode === "replace") {
-        // Two commits of one commit-ledger operation: append at v, then delete these ids' rows created before v.
-        const id = col("__global_attrs__.id").isIn(ids);
-        ({ table: written, deleted: replaced } = await replaceRows(table!, fileRows(), id, writeOptions));
-      } else if (options.mode === "append") {
-        written = await append(table!, fileRows(), writeOptions);
-      } else {
-        const createOptions = { stats: options.stats, schemaMetadata: { [CF_MODE_KEY]: options.cf } };
-        written = await write(uri, fileRows(), { ...writeOptions, ...createOptions, mode: options.mode });
-      }
+      const createOptions = { stats: options.stats, schemaMetadata: { [CF_MODE_KEY]: options.cf } };
+      const claimed = {
+        mode: options.mode,
+        uri,
+        table,
+        branch: options.branch ?? null,
+        ids,
+        waitMs: options.wait === false ? 0 : options.wait * 1000,
+        options:
+          options.mode === "create" || options.mode === "overwrite"
+            ? { ...writeOptions, ...createOptions }
+            : writeOptions,
+      };
+      ({ table: written, replaced } = await writeClaimed(claimed, fileRows(), interrupt));
     } finally {
       progress.stop();
     }
