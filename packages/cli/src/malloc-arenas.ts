@@ -58,7 +58,6 @@ export function runWithArenaLimit(): void {
   });
   child.on("exit", (code, signal) => {
     for (const s of FORWARDED) process.off(s, forward);
-    child.disconnect?.();
     if (signal !== null) process.kill(process.pid, signal);
     else process.exitCode = code ?? 1;
   });

@@ -41,6 +41,7 @@ export {
   type FragmentHealth,
   type UnreadableRow,
 } from "./check/check.js";
+export type { ImportRepair, LeftoverImport, StaleLock } from "./write/leftover-imports.js";
 export {
   deleteRows,
   compact,

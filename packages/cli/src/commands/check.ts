@@ -11,6 +11,7 @@ import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
+import { importDamage, printImportRepair, printImports } from "./check-imports.js";
 
 export function registerCheck(program: Command, io: Io): void {
   program
@@ -60,6 +61,7 @@ function damage(report: CheckReport): string {
       : `${report.unreadableRows.length} unreadable row${report.unreadableRows.length === 1 ? "" : "s"}`,
     report.newestReadableVersion === null ? "no version opens" : "",
     report.pendingWidenReplay === null ? "" : "a killed widen's replay is pending",
+    ...importDamage(report),
   ];
   return parts.filter(Boolean).join(", ");
 }
@@ -82,8 +84,10 @@ function printReport(io: Io, report: CheckReport): void {
   }
   for (const row of report.unreadableRows)
     println(io.stdout, `  row id ${row.rowId} (fragment ${row.fragment}, offset ${row.offset}): ${row.error}`);
+  printImports(io, report);
   const repair = report.repair;
   if (repair === null) return;
+  printImportRepair(io, repair.imports);
   for (const file of repair.quarantined) println(io.stdout, `repair: moved a manifest that does not open to ${file}`);
   if (repair.deletedRows.length > 0) {
     println(
@@ -98,6 +102,7 @@ function printReport(io: Io, report: CheckReport): void {
       `repair: completed the widen of "${replayed.variable}": ${replayed.overwrite === replayed.read + 1 ? "nothing to replay" : `versions ${replayed.read + 1}..${replayed.overwrite - 1} replayed`} on its rewrite (version ${replayed.overwrite})`,
     );
   }
+  if (repair.imports.droppedTable) return;
   println(
     io.stdout,
     `repair: the table is at version ${repair.version}; a new check ${repair.ok ? "finds nothing" : "STILL FINDS DAMAGE"}`,

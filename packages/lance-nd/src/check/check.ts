@@ -13,6 +13,13 @@ import { localTableFolder, manifestFiles, openVersionView, quarantineManifests }
 import { asSchemaChange } from "../widen/schema-lock.js";
 import { NdTable } from "../table.js";
 import { completeWidenReplay, findPendingReplay, type PendingReplay } from "../widen/widen-replay.js";
+import {
+  importLeftovers,
+  repairLeftoverImports,
+  type ImportRepair,
+  type LeftoverImport,
+  type StaleLock,
+} from "../write/leftover-imports.js";
 
 export type { FragmentHealth, UnreadableRow } from "../lance/row-health.js";
 
@@ -47,7 +54,9 @@ export interface CheckRepair {
   deletedRows: UnreadableRow[];
   /** The widen replay completed (README.md, Widen), or null. */
   widenReplay: PendingReplay | null;
-  /** The latest version after the repair. */
+  /** The leftover imports undone and the stale writer locks broken (README.md, Guarantees). */
+  imports: ImportRepair;
+  /** The latest version after the repair (0 when the repair removed the table a killed create left). */
   version: number;
   /** The check after the repair found nothing. */
   ok: boolean;
@@ -79,6 +88,10 @@ export interface CheckReport {
    * `read` and `overwrite` (README.md, Widen); `repair` completes it.
    */
   pendingWidenReplay: PendingReplay | null;
+  /** Imports that did not end and whose process does not run (README.md, Guarantees); `repair` undoes them. */
+  leftoverImports: LeftoverImport[];
+  /** Writer locks no running import holds (README.md, Guarantees); `repair` breaks them. */
+  staleLocks: StaleLock[];
   /** What was not checked, and why (e.g. older versions of an object store table whose latest manifest is broken). */
   notes: string[];
   /** What `repair: true` did; null without repair or when nothing needed it. */
@@ -132,6 +145,11 @@ export async function check(table: string | NdTable, options: CheckOptions = {})
           folder,
           broken.map((v) => ({ version: v.version, file: v.file! })),
         );
+  const imports = await repairLeftoverImports(uri, storage);
+  if (imports.droppedTable) {
+    report.repair = { quarantined, deletedRows: [], widenReplay: null, imports, version: 0, ok: true };
+    return report;
+  }
   const latest = await openTable(uri, storage);
   try {
     const deletedRows = await deleteUnreadable(latest, report.unreadableRows);
@@ -141,6 +159,7 @@ export async function check(table: string | NdTable, options: CheckOptions = {})
       quarantined,
       deletedRows,
       widenReplay,
+      imports,
       version: after.latestVersion ?? report.newestReadableVersion,
       ok: after.ok,
     };
@@ -167,6 +186,8 @@ async function inspect(uri: string, storage: StorageOptions): Promise<CheckRepor
     fragments: [],
     unreadableRows: [],
     pendingWidenReplay: null,
+    leftoverImports: [],
+    staleLocks: [],
     notes,
     repair: null,
   };
@@ -180,6 +201,7 @@ async function inspect(uri: string, storage: StorageOptions): Promise<CheckRepor
       report.unreadableRows = health.unreadableRows;
       report.rows = health.fragments.reduce((n, f) => n + f.rows, 0);
       if (newest === versions[0]) replayKnown = await notePendingReplay(table, report);
+      if (newest === versions[0]) Object.assign(report, await importLeftovers(table));
     } finally {
       close();
     }
@@ -189,6 +211,8 @@ async function inspect(uri: string, storage: StorageOptions): Promise<CheckRepor
     versions.every((v) => v.readable) &&
     report.unreadableRows.length === 0 &&
     report.pendingWidenReplay === null &&
+    report.leftoverImports.length === 0 &&
+    report.staleLocks.length === 0 &&
     replayKnown;
   return report;
 }

@@ -41,6 +41,8 @@ export interface StaleLock {
 export interface ImportRepair {
   /** The imports undone: their rows removed (an overwrite: the version before it restored), their mark removed. */
   undone: LeftoverImport[];
+  /** Replaces that had completed (their delete of the old rows landed): only their mark was removed. */
+  completed: LeftoverImport[];
   /** A leftover create: the table it made was removed (nothing else was repaired). */
   droppedTable: boolean;
   /** The stale locks broken. */
@@ -84,14 +86,15 @@ export async function staleLocks(main: LanceTable): Promise<StaleLock[]> {
  * (one delete), a replace's new rows go unless its delete of the old ones
  * landed (then the import had completed and its rows stay), an overwrite's
  * start version is restored, a create's table is removed; then each mark
- * goes, then the stale locks are broken.
+ * goes, then the stale locks are broken. A create's removal ends the
+ * repair (the table and its tags are gone).
  *
  * @throws LanceNdError from the deletes, restores and tag removals; the
  * marks not yet undone stay, so a second repair continues.
  */
 export async function repairLeftoverImports(uri: string, storage: StorageOptions = {}): Promise<ImportRepair> {
   const main = await openTable(uri, storage);
-  const repair: ImportRepair = { undone: [], droppedTable: false, brokenLocks: [] };
+  const repair: ImportRepair = { undone: [], completed: [], droppedTable: false, brokenLocks: [] };
   try {
     const leftovers = await leftoverImports(main);
     const marks = new Map((await importMarks(main)).map((m) => [m.uuid, m]));
@@ -100,9 +103,9 @@ export async function repairLeftoverImports(uri: string, storage: StorageOptions
         await dropTable(main);
         return { ...repair, undone: [leftover], droppedTable: true };
       }
-      if (leftover.mode !== null) await undo(main, leftover);
+      const undone = leftover.mode === null || (await undo(main, leftover));
       await unmarkImport(main, marks.get(leftover.uuid)!);
-      repair.undone.push(leftover);
+      (undone ? repair.undone : repair.completed).push(leftover);
     }
     repair.brokenLocks = await staleLocks(main);
     await unlockIds(
@@ -115,16 +118,17 @@ export async function repairLeftoverImports(uri: string, storage: StorageOptions
   }
 }
 
-/** Undoes one leftover append, replace or overwrite. */
-async function undo(main: LanceTable, leftover: LeftoverImport): Promise<void> {
+/** Undoes one leftover append, replace or overwrite; false for a replace that had completed. */
+async function undo(main: LanceTable, leftover: LeftoverImport): Promise<boolean> {
   const { mode, version, ids } = leftover as LeftoverImport & { mode: ImportMode; version: number };
-  await withData(main, leftover.branch, async (data) => {
+  return withData(main, leftover.branch, async (data) => {
     if (mode === "overwrite") {
       if ((await countRows(data, importedRows(mode, version, ids))) > 0) await restoreVersion(data, version);
-      return;
+      return true;
     }
-    if (mode === "replace" && (await replaceLanded(data, version, ids))) return;
+    if (mode === "replace" && (await replaceLanded(data, version, ids))) return false;
     await deleteWhere(data, `${idFilter(ids)} AND _row_created_at_version > ${version}`);
+    return true;
   });
 }
 
@@ -165,4 +169,11 @@ async function withData<T>(main: LanceTable, branch: string | null, fn: (data: L
   } finally {
     data.sdk.close();
   }
+}
+
+/** The leftover imports and stale locks of the table (a handle of `main`), as `check` reports them. */
+export async function importLeftovers(
+  main: LanceTable,
+): Promise<{ leftoverImports: LeftoverImport[]; staleLocks: StaleLock[] }> {
+  return { leftoverImports: await leftoverImports(main), staleLocks: await staleLocks(main) };
 }
