@@ -9,6 +9,7 @@
  * section 21), and a tagged version survives cleanup.
  */
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { sdkCall } from "../lance/sdk-call.js";
 import type { LanceTable } from "../lance/table-open.js";
@@ -147,15 +148,26 @@ function parseInfo(parts: ReadonlyMap<number, string>): ImportInfo | null {
 /**
  * True when the process that runs the import may still run: it is on
  * another host (which this process cannot ask), or a process with its id
- * runs on this one.
+ * runs on this one (a zombie, dead but not yet reaped, does not: Linux's
+ * `/proc/<pid>/stat` says so).
  */
 export function importRunning(info: ImportInfo): boolean {
   if (info.host !== hostname()) return true;
   if (info.pid === process.pid) return true;
   try {
     process.kill(info.pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+  return processState(info.pid) !== "Z";
+}
+
+/** The state letter of a process in `/proc/<pid>/stat` (R, S, Z, ...); undefined without /proc. */
+function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat[stat.lastIndexOf(")") + 2];
+  } catch {
+    return undefined;
   }
 }
