@@ -58,7 +58,9 @@ export class ImportInterrupt {
 
   #received(signal: StopSignal): void {
     if (this.#controller.signal.aborted) {
-      process.stderr.write(`lance-nd: ${signal} again: exiting now; lance-nd check --repair undoes the import\n`);
+      process.stderr.write(
+        `lance-nd: a second signal (${signal}): exiting now; lance-nd check --repair undoes the import\n`,
+      );
       process.exit(EXIT_CODES[signal]);
     }
     this.#controller.abort(new ImportInterrupted(signal));
