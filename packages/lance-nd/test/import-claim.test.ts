@@ -9,7 +9,7 @@ import { check } from "../src/check/check.js";
 import { openTable } from "../src/lance/table-open.js";
 import { currentVersion } from "../src/lance/table-versions.js";
 import { open } from "../src/table.js";
-import { tags } from "../src/versions/version-control.js";
+import { tags, untag } from "../src/versions/version-control.js";
 import { claimImport } from "../src/write/import-claim.js";
 import { importMarks } from "../src/write/import-mark.js";
 import { leftoverImports, staleLocks } from "../src/write/leftover-imports.js";
@@ -117,6 +117,25 @@ describe("writer locks", () => {
     await expect(other).rejects.toThrow("stopped");
     expect((await writerLocks(main)).filter((l) => l.id === "r9")).toEqual([]);
     await claim.release();
+    expect(await tagNames(uri)).toEqual([]);
+    main.sdk.close();
+  });
+  it("an import whose lock create raced another's (Lance checks, then writes) sees the other's mark and steps back", async () => {
+    const uri = await fresh();
+    const claim = { mode: "replace" as const, branch: null, ids: ["r1"] };
+    const first = await claimImport(uri, { ...claim, wait: { timeoutMs: 0 } });
+    // What a second create of the lock tag that passed Lance's existence check at the same moment leaves: no conflict.
+    await untag(await open(uri), lockTagName(null, "r1"));
+    expect(await failure(claimImport(uri, { ...claim, wait: { timeoutMs: 0 } }))).toMatchObject({
+      code: "CommitConflict",
+      message: expect.stringContaining(`held by import ${first.mark.uuid}`),
+    });
+    const waiting = claimImport(uri, { ...claim, wait: { timeoutMs: 30_000 } });
+    setTimeout(() => void first.release(), 300);
+    const second = await waiting;
+    const main = await openTable(uri);
+    expect((await importMarks(main)).map((m) => m.uuid)).toEqual([second.mark.uuid]);
+    await second.release();
     expect(await tagNames(uri)).toEqual([]);
     main.sdk.close();
   });

@@ -112,7 +112,8 @@ export async function lockIds(
         if (lock === undefined) continue; // released between the create and the list
         staleSince = lock.stale ? (staleSince ?? Date.now()) : undefined;
         const stale = staleSince !== undefined && Date.now() - staleSince >= Math.min(STALE_GRACE_MS, wait.timeoutMs);
-        if (stale || Date.now() - started >= wait.timeoutMs) throw lockedError(main.uri, id, lock, wait);
+        if (stale || Date.now() - started >= wait.timeoutMs)
+          throw idHeldError(main.uri, id, lock.holder, lock.stale, wait);
         wait.signal?.throwIfAborted();
         await sleep(POLL_MS);
       }
@@ -133,15 +134,25 @@ export async function unlockIds(main: LanceTable, tags: readonly string[]): Prom
   for (const tag of tags) if (present.has(tag)) await refCall(main, "unlock", () => manager.delete(tag));
 }
 
-/** The error of a lock that stays held: who holds it, or how to break it. */
-function lockedError(uri: string, id: string, lock: WriterLock, wait: LockWait): LanceNdError {
-  const info = lock.holder?.info;
-  const holder =
+/**
+ * `CommitConflict` for an id another import writes: who (its mark, mode,
+ * host and process), or, when that import does not run any more, the
+ * repair that undoes it.
+ */
+export function idHeldError(
+  uri: string,
+  id: string,
+  holder: ImportMark | null,
+  stale: boolean,
+  wait: LockWait,
+): LanceNdError {
+  const info = holder?.info;
+  const who =
     info === undefined || info === null
       ? "an import that ended without releasing it"
-      : `import ${lock.holder!.uuid} (${info.mode}, process ${info.pid} on ${info.host})`;
-  const why = lock.stale
-    ? `held by ${holder}, which does not run any more: run lance-nd check --repair to break it`
-    : `held by ${holder}${wait.timeoutMs > 0 ? ` after waiting ${Math.round(wait.timeoutMs / 1000)} s` : ""}`;
+      : `import ${holder!.uuid} (${info.mode}, process ${info.pid} on ${info.host})`;
+  const why = stale
+    ? `held by ${who}, which does not run any more: run lance-nd check --repair to undo it`
+    : `held by ${who}${wait.timeoutMs > 0 ? ` after waiting ${Math.round(wait.timeoutMs / 1000)} s` : ""}`;
   return new LanceNdError("CommitConflict", `id "${id}" is being written by another import: ${why}`, { uri });
 }
