@@ -22,7 +22,7 @@ export function registerCheck(program: Command, io: Io): void {
     .argument("<table>", "the table")
     .option(
       "--repair",
-      "move manifests that do not open into <table>/_lance_nd_quarantine, delete unreadable rows and complete a killed widen's replay, listing each",
+      "move manifests that do not open into <table>/_lance_nd_quarantine, delete unreadable rows, complete a killed widen's replay and undo imports that did not end, listing each",
     )
     .option("--branch <name>", "refused: check reads the manifests of main only (a branch's are in another folder)")
     .option("--json", "print the report as JSON")
