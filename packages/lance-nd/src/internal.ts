@@ -1,8 +1,9 @@
 /**
  * `lance-nd/internal`: the Lance layer under the public API, for this
  * repository's own reliability suite (fault injection: tables written
- * around the library, raw row reads) and its white-box profiler
- * (bench/profile.ts). Not part of the public API: no README documents it
+ * around the library, raw row reads), its white-box profiler
+ * (bench/profile.ts) and the CLI's import (its claim of the ids and the
+ * write under it, README.md "Guarantees"). Not part of the public API: no README documents it
  * and it may change in any release. Apps use `lance-nd`.
  *
  * @module
