@@ -9,7 +9,7 @@ import { check } from "../src/check/check.js";
 import { openTable } from "../src/lance/table-open.js";
 import { currentVersion } from "../src/lance/table-versions.js";
 import { open } from "../src/table.js";
-import { tags, untag } from "../src/versions/version-control.js";
+import { branch, tags, untag } from "../src/versions/version-control.js";
 import { claimImport } from "../src/write/import-claim.js";
 import { importMarks } from "../src/write/import-mark.js";
 import { leftoverImports, staleLocks } from "../src/write/leftover-imports.js";
@@ -34,7 +34,7 @@ async function fresh(): Promise<string> {
 }
 
 /** Runs test/helpers/killed-import.ts until it is ready, then SIGKILLs it and waits for its end. */
-async function killedImport(args: { uri: string; mode: string; step: string }): Promise<void> {
+async function killedImport(args: { uri: string; mode: string; step: string; branch?: string }): Promise<void> {
   const child = spawn(
     process.execPath,
     [
@@ -194,6 +194,23 @@ describe("a SIGKILLed import: check reports it, check --repair undoes it", () =>
     const report = await check(created, { repair: true });
     expect(report.repair).toMatchObject({ ok: true, imports: { droppedTable: true } });
     expect(await failure(open(created))).toMatchObject({ code: "TableNotFound" });
+  });
+
+  it("a replace on a branch: its leftover is undone on the branch, main keeps its rows", async () => {
+    const uri = await fresh();
+    await branch(await open(uri), "trial");
+    await killedImport({ uri, mode: "replace", step: "append", branch: "trial" });
+    const main = await openTable(uri);
+    expect(await leftoverImports(main)).toEqual([
+      expect.objectContaining({ mode: "replace", branch: "trial", ids: ["r1"], rows: 2 }),
+    ]);
+    main.sdk.close();
+    // The lock of the id on the branch does not hold the id on main.
+    await (await claimImport(uri, { mode: "append", branch: null, ids: ["r1"], wait: { timeoutMs: 0 } })).release();
+    await check(uri, { repair: true });
+    expect(await readIds(await open(uri, { branch: "trial" }))).toEqual(["r0", "r1", "r2"]);
+    expect(await readIds(await open(uri))).toEqual(["r0", "r1", "r2"]);
+    expect(await tagNames(uri)).toEqual([]);
   });
 
   it("a lock whose holder died before marking is stale; repair breaks it, and the id can be claimed again", async () => {
