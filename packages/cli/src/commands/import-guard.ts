@@ -72,6 +72,8 @@ export interface ClaimedWrite {
   ids: readonly string[];
   /** Milliseconds to wait for an id another import writes (0: fail at once). */
   waitMs: number;
+  /** Runs once the claim is held, before anything is written (e.g. the check that an append's ids are new). */
+  afterClaim: (() => Promise<void>) | undefined;
   options: WriteOptions;
 }
 
@@ -96,10 +98,7 @@ export async function writeClaimed(
     wait: { timeoutMs: write.waitMs, signal: interrupt.abortSignal },
   };
   let claim = write.mode === "create" ? undefined : await claimImport(write.uri, claimOptions);
-  const writer =
-    write.mode === "create" || write.mode === "overwrite"
-      ? await NdWriter.create(write.uri, { ...write.options, mode: write.mode })
-      : undefined;
+  let writer: NdWriter | undefined;
   async function* claimed(): AsyncGenerator<NdRecordBatch> {
     for await (const row of rows) {
       interrupt.throwIfInterrupted();
@@ -111,6 +110,9 @@ export async function writeClaimed(
   }
   const beforeLastCommit = async () => interrupt.throwIfInterrupted();
   try {
+    await write.afterClaim?.();
+    if (write.mode === "create" || write.mode === "overwrite")
+      writer = await NdWriter.create(write.uri, { ...write.options, mode: write.mode });
     if (write.mode === "replace") {
       const id = col("__global_attrs__.id").isIn([...write.ids]);
       const hooks = { afterAppend: beforeLastCommit };

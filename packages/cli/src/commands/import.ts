@@ -173,6 +173,18 @@ async function interruptible(
   }
 }
 
+/** `InvalidArgument` naming the ones of `ids` that the table (its latest version) has rows of: an append would double them. */
+async function refuseExistingIds(table: NdTable, ids: readonly string[]): Promise<void> {
+  await table.refresh();
+  const present = await existingIds(table, ids);
+  if (present.length > 0) {
+    throw new CliError(
+      "InvalidArgument",
+      `${table.uri} already has rows with id ${present.map((id) => `"${id}"`).join(", ")}; use --mode replace to replace them`,
+    );
+  }
+}
+
 /** The row with its `id` global attribute, placed before `chunk_offset`. */
 function withId(row: NdRecordBatch, id: string): NdRecordBatch {
   const globals = new Map([...row.globalAttrs].filter(([key]) => key !== CHUNK_OFFSET));
@@ -221,13 +233,7 @@ async function importFiles(
     if (options.mode === "append" || options.mode === "replace") {
       table = await openTable(uri, undefined, options.branch);
       checkCfMode(table, options.cf);
-      const present = await existingIds(table, ids);
-      if (present.length > 0 && options.mode === "append") {
-        throw new CliError(
-          "InvalidArgument",
-          `${uri} already has rows with id ${present.map((id) => `"${id}"`).join(", ")}; use --mode replace to replace them`,
-        );
-      }
+      if (options.mode === "append") await refuseExistingIds(table, ids);
     }
     for (const file of files) for (const w of file.warnings) warn(io, w);
     for (const file of files) if (file.notice !== undefined) warn(io, file.notice);
@@ -270,6 +276,8 @@ async function importFiles(
         branch: options.branch ?? null,
         ids,
         waitMs: options.wait === false ? 0 : options.wait * 1000,
+        // Another import of these ids may have committed while this one waited for them.
+        afterClaim: options.mode === "append" ? () => refuseExistingIds(table!, ids) : undefined,
         options:
           options.mode === "create" || options.mode === "overwrite"
             ? { ...writeOptions, ...createOptions }

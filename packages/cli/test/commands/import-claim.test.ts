@@ -1,7 +1,7 @@
 /**
  * `lance-nd import` under its claim (CLI README, "Interrupting an import"):
  * a second import of an id waits for the first or fails at once with
- * --no-wait, naming the holder; a second SIGINT exits at once and leaves
+ * --no-wait, naming the holder (a second append of a new id then finds it); a second SIGINT exits at once and leaves
  * the import for `check --repair`; a SIGTERM'd create leaves no table.
  * Files of 75 steps imported with --chunk time=1 and a small --add-size:
  * several adds each.
@@ -74,6 +74,27 @@ describe("import under its claim", () => {
     }
     await claim.release();
     expect(cli(args(table, "--mode", "replace", "--no-wait")).code).toBe(0);
+  });
+
+  it("two appends of one new id at once: one imports it, the other waits and is refused naming the id", async () => {
+    const table = join(dir, "appends.lance");
+    expect(cli(args(table, "--id", "other")).code).toBe(0);
+    const start = () => {
+      const child = spawn(process.execPath, [CLI, ...args(table, "--mode", "append")], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      return new Promise<{ code: number | null; stderr: string }>((resolve) =>
+        child.on("exit", (code) => resolve({ code, stderr })),
+      );
+    };
+    const ends = await Promise.all([start(), start()]);
+    expect(ends.map((e) => e.code).sort()).toEqual([0, 1]);
+    expect(ends.find((e) => e.code === 1)!.stderr).toContain(`already has rows with id "steps.nc"; use --mode replace`);
+    expect(cli(["info", table]).stdout).toMatch(/^rows +150$/m);
   });
 
   it("a second signal (SIGTERM after SIGINT) exits at once with 143; check names the import and --repair removes its rows; the rerun imports once", async () => {
