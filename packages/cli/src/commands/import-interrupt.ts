@@ -4,7 +4,10 @@
  * import rolls back what it committed; a second one exits at once, leaving
  * the import's mark for `lance-nd check --repair`.
  */
-import { CliError } from "../errors.js";
+import { RollbackIncompleteError } from "lance-nd";
+import { CliError, isCliError } from "../errors.js";
+import type { Io } from "../io.js";
+import { println } from "../io.js";
 
 /** The signals an import stops on, with the exit code of each (128 + the signal number). */
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
@@ -64,5 +67,40 @@ export class ImportInterrupt {
       process.exit(EXIT_CODES[signal]);
     }
     this.#controller.abort(new ImportInterrupted(signal));
+  }
+}
+
+/**
+ * Runs an import (`run`) that SIGINT or SIGTERM stops: once
+ * it rolled back, one line says so and the process exits 130 or 143.
+ */
+export async function interruptible(
+  io: Io,
+  uri: string,
+  mode: "create" | "append" | "replace" | "overwrite",
+  run: (interrupt: ImportInterrupt) => Promise<void>,
+): Promise<void> {
+  const interrupt = new ImportInterrupt();
+  try {
+    await run(interrupt);
+  } catch (err) {
+    if (interrupt.signal === undefined) throw err;
+    const cause = isCliError(err, "CommandFailed") && err.cause !== undefined ? err.cause : err;
+    const kept =
+      cause instanceof RollbackIncompleteError
+        ? `but ${cause.message}`
+        : mode === "create"
+          ? "no table was left"
+          : mode === "overwrite"
+            ? "the version before it was restored"
+            : "the rows it had written were removed";
+    println(io.stderr, `lance-nd: import into ${uri} interrupted by ${interrupt.signal}: stopped, ${kept}`);
+    process.exit(interrupt.exitCode);
+  } finally {
+    interrupt.stop();
+  }
+  if (interrupt.signal !== undefined) {
+    println(io.stderr, `lance-nd: ${interrupt.signal} came after the import into ${uri} completed: its rows stay`);
+    process.exit(interrupt.exitCode);
   }
 }

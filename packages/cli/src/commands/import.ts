@@ -5,18 +5,17 @@ import type { Command } from "commander";
 import { CASTING_MODES, type CastingMode } from "@lance-nd/format";
 import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { RollbackIncompleteError } from "lance-nd";
 import type { NdTable, WriteOptions } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { parseCompression } from "../args/column-options.js";
-import { CliError, isCliError } from "../errors.js";
+import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printJson, println, warn } from "../io.js";
 import { formatBytes } from "../output/disk-size.js";
 import { progressBar } from "../output/progress.js";
 import { failing } from "../report.js";
 import { CF_MODE_KEY, checkCfMode, existingIds, removingNewFolder, writeClaimed } from "./import-guard.js";
-import { ImportInterrupt } from "./import-interrupt.js";
+import { type ImportInterrupt, interruptible } from "./import-interrupt.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
 import type { CfMode } from "./import-plan.js";
@@ -136,41 +135,6 @@ function parseMiB(text: string): number {
   if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) <= 0)
     throw new InvalidArgumentError("expected a number of MiB (more than 0)");
   return Number(text);
-}
-
-/**
- * Runs an import that SIGINT or SIGTERM stops (import-interrupt.ts): once
- * it rolled back, one line says so and the process exits 130 or 143.
- */
-async function interruptible(
-  io: Io,
-  uri: string,
-  mode: ImportOptions["mode"],
-  run: (interrupt: ImportInterrupt) => Promise<void>,
-): Promise<void> {
-  const interrupt = new ImportInterrupt();
-  try {
-    await run(interrupt);
-  } catch (err) {
-    if (interrupt.signal === undefined) throw err;
-    const cause = isCliError(err, "CommandFailed") && err.cause !== undefined ? err.cause : err;
-    const kept =
-      cause instanceof RollbackIncompleteError
-        ? `but ${cause.message}`
-        : mode === "create"
-          ? "no table was left"
-          : mode === "overwrite"
-            ? "the version before it was restored"
-            : "the rows it had written were removed";
-    println(io.stderr, `lance-nd: import into ${uri} interrupted by ${interrupt.signal}: stopped, ${kept}`);
-    process.exit(interrupt.exitCode);
-  } finally {
-    interrupt.stop();
-  }
-  if (interrupt.signal !== undefined) {
-    println(io.stderr, `lance-nd: ${interrupt.signal} came after the import into ${uri} completed: its rows stay`);
-    process.exit(interrupt.exitCode);
-  }
 }
 
 /** `InvalidArgument` naming the ones of `ids` that the table (its latest version) has rows of: an append would double them. */
