@@ -16,6 +16,9 @@ const LABELS: Record<string, string> = {
   versionsRead: "committed versions read back",
   rowsVerified: "rows verified value by value",
   widenReplays: "widen replays a kill left pending, completed by check --repair",
+  importRaces: "rounds of racing imports of one id that left one complete copy",
+  importStops: "imports stopped midway by a signal that left the table as before",
+  importLeftovers: "imports a SIGKILL left unfinished, undone by check --repair",
   rowsLost: "committed rows lost or duplicated",
 };
 

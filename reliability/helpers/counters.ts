@@ -14,6 +14,9 @@ export type Counter =
   | "versionsRead" // committed versions read back after crashes
   | "rowsVerified" // rows compared value by value with what was committed
   | "widenReplays" // widen replays a kill left pending, completed by check --repair
+  | "importRaces" // rounds of two racing imports of one id that left one complete copy
+  | "importStops" // imports stopped midway by a signal that left the table as before
+  | "importLeftovers" // imports a SIGKILL left unfinished, undone by check --repair
   | "rowsLost"; // committed rows missing or duplicated (must stay 0)
 
 /** Adds `n` to `counter` (a line in the file named by RELIABILITY_COUNTERS). */

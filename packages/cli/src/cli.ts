@@ -4,10 +4,14 @@
  * meant for developers (e.g. "No existing dataset ... it will be created"),
  * so the level is set before the program (dist/main.js) is imported.
  * LANCEDB_LOG=debug still works for a user who wants the logs. An import
- * runs itself again once with MALLOC_ARENA_MAX set (malloc-arenas.ts).
+ * runs itself again once with MALLOC_ARENA_MAX set, as a child that dies
+ * with this process (malloc-arenas.ts).
  */
-import { runWithArenaLimit, wantsArenaLimit } from "./malloc-arenas.js";
+import { dieWithParent, runWithArenaLimit, wantsArenaLimit } from "./malloc-arenas.js";
 
 process.env.LANCEDB_LOG ??= "error";
 if (wantsArenaLimit(process.argv.slice(2))) runWithArenaLimit();
-else await import("./main.js");
+else {
+  dieWithParent();
+  await import("./main.js");
+}

@@ -47,6 +47,7 @@ export {
   type DroppedFragment,
   type StatsMismatch,
 } from "./check/check.js";
+export type { ImportRepair, LeftoverImport, StaleLock } from "./write/leftover-imports.js";
 export {
   deleteRows,
   compact,

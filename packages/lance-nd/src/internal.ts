@@ -1,11 +1,12 @@
 /**
  * `lance-nd/internal`: the Lance layer under the public API, for this
  * repository's own reliability suite (fault injection: tables written
- * around the library, raw row reads) and its white-box profiler
- * (bench/profile.ts). Not part of the public API: it resolves only under
- * the repository's own `@lance-nd/source` export condition, so the
- * published package does not offer it, and it may change in any release.
- * Apps use `lance-nd`.
+ * around the library, raw row reads), its white-box profiler
+ * (bench/profile.ts) and the CLI's import (its claim of the ids and the
+ * write under it, README.md "Guarantees"). Not part of the public API: it
+ * resolves only under the repository's own `@lance-nd/source` export
+ * condition, so the published package does not offer it, and it may change
+ * in any release. Apps use `lance-nd`.
  *
  * @module
  */
@@ -15,6 +16,9 @@ export { checkoutVersion, currentVersion } from "./lance/table-versions.js";
 export { appendRows } from "./lance/table-write.js";
 export { fromSdkBatch, sdkArrow, toSdkTable } from "./lance/arrow-bridge.js";
 export { replaceRowsWith, type ReplaceHooks } from "./write/replace-rows.js";
+export { writeAll } from "./write/write.js";
+export { claimImport, type ImportClaim, type ImportClaimOptions } from "./write/import-claim.js";
+export { repairLeftoverImports, type ImportRepair } from "./write/leftover-imports.js";
 export { DEFAULT_BATCH_READAHEAD, DEFAULT_BATCH_SIZE, DEFAULT_BATCH_SIZE_BYTES } from "./read/scan.js";
 export { batchRows, withoutRowId } from "./read/read-plan.js";
 export { rowBytes, takeRead } from "./read/take-read.js";

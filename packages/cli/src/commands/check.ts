@@ -12,6 +12,7 @@ import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
+import { importDamage, printImportRepair, printImports } from "./check-imports.js";
 
 export function registerCheck(program: Command, io: Io): void {
   program
@@ -22,7 +23,7 @@ export function registerCheck(program: Command, io: Io): void {
     .argument("<table>", "the table")
     .option(
       "--repair",
-      "move manifests that do not open into <table>/_lance_nd_quarantine, drop fragments whose deletion file is lost, delete unreadable rows, rebuild damaged key indexes and complete a killed widen's replay, listing each; files that cannot be opened for another reason (permission, I/O) are never removed",
+      "move manifests that do not open into <table>/_lance_nd_quarantine, drop fragments whose deletion file is lost, delete unreadable rows, rebuild damaged key indexes, complete a killed widen's replay and undo imports that did not end, listing each; files that cannot be opened for another reason (permission, I/O) are never removed",
     )
     .option(
       "--deep",
@@ -82,6 +83,7 @@ function damage(report: CheckReport): string {
     ),
     report.newestReadableVersion === null ? "no version opens" : "",
     report.pendingWidenReplay === null ? "" : "a killed widen's replay is pending",
+    ...importDamage(report),
   ];
   return parts.filter(Boolean).join(", ");
 }
@@ -147,8 +149,10 @@ function printReport(io: Io, report: CheckReport): void {
         `  row id ${m.rowId}, ${m.variable}: values ${m.values.min}..${m.values.max}, stats ${m.stored.min}..${m.stored.max}`,
       );
   }
+  printImports(io, report);
   const repair = report.repair;
   if (repair === null) return;
+  printImportRepair(io, repair.imports);
   for (const file of repair.quarantined) println(io.stdout, `repair: moved a manifest that does not open to ${file}`);
   for (const f of repair.droppedFragments) {
     println(
@@ -170,6 +174,7 @@ function printReport(io: Io, report: CheckReport): void {
       `repair: completed the widen of "${replayed.variable}": ${replayed.overwrite === replayed.read + 1 ? "nothing to replay" : `versions ${replayed.read + 1}..${replayed.overwrite - 1} replayed`} on its rewrite (version ${replayed.overwrite})`,
     );
   }
+  if (repair.imports.droppedTable) return;
   println(
     io.stdout,
     `repair: the table is at version ${repair.version}; a new check ${repair.ok ? "finds nothing" : "STILL FINDS DAMAGE"}`,

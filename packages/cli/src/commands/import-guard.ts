@@ -1,12 +1,17 @@
 /**
- * What keeps a re-import safe: the CF mode a table was created with, the ids
- * already in it, and a failed create that leaves no folder behind (CLI README, "Importing again").
+ * What keeps an import whole: the CF mode a table was created with, the ids
+ * already in it, a failed create that leaves no folder behind (CLI README,
+ * "Importing again"), and the claim (writer locks and mark) every write of
+ * an import runs under (CLI README, "Interrupting an import").
  */
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { col, scan } from "lance-nd";
-import type { NdTable } from "lance-nd";
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import { col, NdWriter, RollbackIncompleteError, scan } from "lance-nd";
+import type { NdTable, WriteOptions } from "lance-nd";
+import { claimImport, replaceRowsWith, writeAll } from "lance-nd/internal";
 import { CliError } from "../errors.js";
+import type { ImportInterrupt } from "./import-interrupt.js";
 import type { CfMode } from "./import-plan.js";
 
 /** The schema metadata key that records a table's `--cf` mode. */
@@ -53,6 +58,74 @@ export async function removingNewFolder<T>(uri: string, create: boolean, run: ()
     return await run();
   } catch (err) {
     if (!existed) await rm(uri, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** What {@link writeClaimed} writes: the import's mode, table, ids and rows. */
+export interface ClaimedWrite {
+  mode: "create" | "append" | "overwrite" | "replace";
+  uri: string;
+  /** The open table (append, replace). */
+  table: NdTable | undefined;
+  branch: string | null;
+  ids: readonly string[];
+  /** Milliseconds to wait for an id another import writes (0: fail at once). */
+  waitMs: number;
+  /** Runs once the claim is held, before anything is written (e.g. the check that an append's ids are new). */
+  afterClaim: (() => Promise<void>) | undefined;
+  options: WriteOptions;
+}
+
+/**
+ * Writes an import's rows under its claim (lance-nd README, "Guarantees"):
+ * the writer locks of its ids and its mark, taken before the first commit
+ * (a create: right after it, as there is no table before), released when
+ * the write ended. A signal (`interrupt`) stops the rows before the next
+ * one and the last step before it commits; the write then rolls back. A
+ * rollback that could not complete keeps the mark, for `check --repair`.
+ * Returns the table and the rows a replace deleted.
+ */
+export async function writeClaimed(
+  write: ClaimedWrite,
+  rows: AsyncIterable<NdRecordBatch>,
+  interrupt: ImportInterrupt,
+): Promise<{ table: NdTable; replaced: number }> {
+  const claimOptions = {
+    mode: write.mode,
+    branch: write.branch,
+    ids: write.ids,
+    wait: { timeoutMs: write.waitMs, signal: interrupt.abortSignal },
+  };
+  let claim = write.mode === "create" ? undefined : await claimImport(write.uri, claimOptions);
+  let writer: NdWriter | undefined;
+  async function* claimed(): AsyncGenerator<NdRecordBatch> {
+    for await (const row of rows) {
+      interrupt.throwIfInterrupted();
+      yield row;
+      // The first add created the table: mark the import on that version before anything else commits.
+      if (claim === undefined && writer!.versions.length > 0) claim = await claimImport(write.uri, claimOptions);
+    }
+    interrupt.throwIfInterrupted();
+  }
+  const beforeLastCommit = async () => interrupt.throwIfInterrupted();
+  try {
+    await write.afterClaim?.();
+    if (write.mode === "create" || write.mode === "overwrite")
+      writer = await NdWriter.create(write.uri, { ...write.options, mode: write.mode });
+    if (write.mode === "replace") {
+      const id = col("__global_attrs__.id").isIn([...write.ids]);
+      const hooks = { afterAppend: beforeLastCommit };
+      const done = await replaceRowsWith(write.table!, claimed(), id, write.options, hooks);
+      await claim?.release();
+      return { table: done.table, replaced: done.deleted };
+    }
+    const appender = writer ?? (await NdWriter.append(write.table!, write.options));
+    const { table } = await writeAll(appender, claimed(), beforeLastCommit);
+    await claim?.release();
+    return { table, replaced: 0 };
+  } catch (err) {
+    if (!(err instanceof RollbackIncompleteError)) await claim?.release();
     throw err;
   }
 }

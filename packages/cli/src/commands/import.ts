@@ -1,10 +1,9 @@
 /** `lance-nd import`: netCDF files and Zarr stores into a table, row by row (one per file or per chunk). */
 import { basename } from "node:path";
-import { Option } from "commander";
+import { InvalidArgumentError, Option } from "commander";
 import type { Command } from "commander";
 import { CASTING_MODES, type CastingMode } from "@lance-nd/format";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { append, col, replaceRows, write } from "lance-nd";
 import type { NdTable, WriteOptions } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { parseCompression } from "../args/column-options.js";
@@ -14,7 +13,8 @@ import { printJson, println, warn } from "../io.js";
 import { formatBytes } from "../output/disk-size.js";
 import { progressBar } from "../output/progress.js";
 import { failing } from "../report.js";
-import { CF_MODE_KEY, checkCfMode, existingIds, removingNewFolder } from "./import-guard.js";
+import { CF_MODE_KEY, checkCfMode, existingIds, removingNewFolder, writeClaimed } from "./import-guard.js";
+import { type ImportInterrupt, interruptible } from "./import-interrupt.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
 import type { CfMode } from "./import-plan.js";
@@ -34,6 +34,8 @@ interface ImportOptions {
   compression?: ReturnType<typeof parseCompression>;
   json?: boolean;
   branch?: string;
+  wait: number | false;
+  addSize?: number;
 }
 
 export function registerImport(program: Command, io: Io): void {
@@ -77,6 +79,18 @@ export function registerImport(program: Command, io: Io): void {
     .option("--no-stats", "do not keep min/max stats per variable (create / overwrite)")
     .option("--compression <codec>", "compression of new columns: none, lz4, zstd or zstd:<level>", parseCompression)
     .option("--branch <name>", `${BRANCH_HELP} (--mode append or replace)`)
+    .option(
+      "--wait <seconds>",
+      "how long to wait while another import writes rows of the same id",
+      parseSeconds,
+      DEFAULT_WAIT_SECONDS,
+    )
+    .option("--no-wait", "fail at once when another import writes rows of the same id")
+    .option(
+      "--add-size <MiB>",
+      `the size on disk of one Lance add (one version) of the import (default ${IMPORT_WRITE_SIZING.targetFragmentBytes / 2 ** 20})`,
+      parseMiB,
+    )
     .option("--json", "print the summary as JSON")
     .addHelpText(
       "after",
@@ -84,7 +98,8 @@ export function registerImport(program: Command, io: Io): void {
         "",
         "The table must not exist unless --mode append, replace or overwrite is given. Every file's header",
         "is read before anything is written; a failed create leaves no table behind. Appending a file whose",
-        "id is already in the table is refused; --mode replace swaps its rows (see the README).",
+        "id is already in the table is refused; --mode replace swaps its rows (see the README). One import",
+        "writes an id at a time; Ctrl+C (SIGINT) or SIGTERM stops an import and removes what it wrote.",
         "",
         "Examples:",
         "  lance-nd import sst-2000.nc data/ocean.lance",
@@ -99,13 +114,49 @@ export function registerImport(program: Command, io: Io): void {
       const table = paths.at(-1)!;
       if (paths.length < 2)
         command.error("error: missing required argument 'table'", { code: "commander.missingArgument" });
-      return failing(`cannot import into ${table}`, () =>
-        removingNewFolder(table, options.mode === "create", () => importFiles(io, paths.slice(0, -1), table, options)),
+      return interruptible(io, table, options.mode, (interrupt) =>
+        failing(`cannot import into ${table}`, () =>
+          removingNewFolder(table, options.mode === "create", () =>
+            importFiles(io, paths.slice(0, -1), table, options, interrupt),
+          ),
+        ),
       );
     });
 }
 
-async function importFiles(io: Io, paths: readonly string[], uri: string, options: ImportOptions): Promise<void> {
+/** Seconds to wait for an id another import writes, by default. */
+const DEFAULT_WAIT_SECONDS = 600;
+
+function parseSeconds(text: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text.trim())) throw new InvalidArgumentError("expected a number of seconds (0 or more)");
+  return Number(text);
+}
+
+function parseMiB(text: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) <= 0)
+    throw new InvalidArgumentError("expected a number of MiB (more than 0)");
+  return Number(text);
+}
+
+/** `InvalidArgument` naming the ones of `ids` that the table (its latest version) has rows of: an append would double them. */
+async function refuseExistingIds(table: NdTable, ids: readonly string[]): Promise<void> {
+  await table.refresh();
+  const present = await existingIds(table, ids);
+  if (present.length > 0) {
+    throw new CliError(
+      "InvalidArgument",
+      `${table.uri} already has rows with id ${present.map((id) => `"${id}"`).join(", ")}; use --mode replace to replace them`,
+    );
+  }
+}
+
+async function importFiles(
+  io: Io,
+  paths: readonly string[],
+  uri: string,
+  options: ImportOptions,
+  interrupt: ImportInterrupt,
+): Promise<void> {
   if (options.id !== undefined && paths.length > 1) {
     throw new CliError(
       "InvalidArgument",
@@ -123,8 +174,8 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
   const started = performance.now();
   // Every header first: a missing or bad file, or a type plan that fails, writes nothing.
   const files: ImportSource[] = [];
+  const ids = paths.map((path) => options.id ?? basename(path));
   try {
-    const ids = paths.map((path) => options.id ?? basename(path));
     for (const [i, path] of paths.entries()) files.push(await openSource(path, ids[i]!, options.cf, options.chunk));
     const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
     if (twice.length > 0) {
@@ -138,13 +189,7 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
     if (options.mode === "append" || options.mode === "replace") {
       table = await openTable(uri, undefined, options.branch);
       checkCfMode(table, options.cf);
-      const present = await existingIds(table, ids);
-      if (present.length > 0 && options.mode === "append") {
-        throw new CliError(
-          "InvalidArgument",
-          `${uri} already has rows with id ${present.map((id) => `"${id}"`).join(", ")}; use --mode replace to replace them`,
-        );
-      }
+      if (options.mode === "append") await refuseExistingIds(table, ids);
     }
     for (const file of files) for (const w of file.warnings) warn(io, w);
     for (const file of files) if (file.notice !== undefined) warn(io, file.notice);
@@ -154,6 +199,9 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
     const writeOptions: WriteOptions = {
       casting: options.casting,
       ...IMPORT_WRITE_SIZING,
+      ...(options.addSize === undefined
+        ? {}
+        : { targetFragmentBytes: Math.max(1, Math.round(options.addSize * 2 ** 20)) }),
       ...(options.compression === undefined ? {} : { columnDefaults: { compression: options.compression } }),
     };
     let rows = 0;
@@ -175,18 +223,24 @@ async function importFiles(io: Io, paths: readonly string[], uri: string, option
       }
     }
     let written: NdTable;
-    let replaced = 0;
+    let replaced: number;
     try {
-      if (options.mode === "replace") {
-        // Two commits of one commit-ledger operation: append at v, then delete these ids' rows created before v.
-        const id = col("__global_attrs__.id").isIn(ids);
-        ({ table: written, deleted: replaced } = await replaceRows(table!, fileRows(), id, writeOptions));
-      } else if (options.mode === "append") {
-        written = await append(table!, fileRows(), writeOptions);
-      } else {
-        const createOptions = { stats: options.stats, schemaMetadata: { [CF_MODE_KEY]: options.cf } };
-        written = await write(uri, fileRows(), { ...writeOptions, ...createOptions, mode: options.mode });
-      }
+      const createOptions = { stats: options.stats, schemaMetadata: { [CF_MODE_KEY]: options.cf } };
+      const claimed = {
+        mode: options.mode,
+        uri,
+        table,
+        branch: options.branch ?? null,
+        ids,
+        waitMs: options.wait === false ? 0 : options.wait * 1000,
+        // Another import of these ids may have committed while this one waited for them.
+        afterClaim: options.mode === "append" ? () => refuseExistingIds(table!, ids) : undefined,
+        options:
+          options.mode === "create" || options.mode === "overwrite"
+            ? { ...writeOptions, ...createOptions }
+            : writeOptions,
+      };
+      ({ table: written, replaced } = await writeClaimed(claimed, fileRows(), interrupt));
     } finally {
       progress.stop();
     }

@@ -15,6 +15,7 @@ import { localTableFolder, quarantineManifests } from "../lance/version-files.js
 import { NdTable } from "../table.js";
 import { asSchemaChange } from "../widen/schema-lock.js";
 import { completeWidenReplay, findPendingReplay } from "../widen/widen-replay.js";
+import { importLeftovers, repairLeftoverImports } from "../write/leftover-imports.js";
 import { statsCheck } from "./deep-stats.js";
 import { dropFragments } from "./deletion-files.js";
 import { isEnvironmentError } from "./environment-errors.js";
@@ -45,7 +46,9 @@ export type { StatsMismatch } from "./deep-stats.js";
  * removes only what is proven damaged: moves the broken manifests aside (the
  * newest readable version becomes the latest), drops the fragments whose
  * deletion file is lost, deletes the unreadable rows, rebuilds the damaged
- * key indexes and completes the widen replay, then checks again.
+ * key indexes, completes the widen replay, and undoes the imports a killed
+ * process left and breaks stale writer locks (README.md, Guarantees), then
+ * checks again.
  *
  * @throws LanceNdError `TableNotFound` when there is no table; `InvalidInput`
  * for a repair that needs the `_versions/` files of an object store table;
@@ -87,6 +90,20 @@ export async function check(table: string | NdTable, options: CheckOptions = {})
           folder,
           broken.map((v) => ({ version: v.version, file: v.file! })),
         );
+  const imports = await repairLeftoverImports(uri, storage);
+  if (imports.droppedTable) {
+    report.repair = {
+      quarantined,
+      droppedFragments: [],
+      deletedRows: [],
+      rebuiltIndexes: [],
+      widenReplay: null,
+      imports,
+      version: 0,
+      ok: true,
+    };
+    return report;
+  }
   const lost = lostDeletionFragments(first);
   const droppedFragments = folder === undefined ? [] : await dropFragments(uri, folder, storage, lost);
   // The rows were not read while a deletion file was lost: read them now.
@@ -106,6 +123,7 @@ export async function check(table: string | NdTable, options: CheckOptions = {})
       deletedRows,
       rebuiltIndexes,
       widenReplay,
+      imports,
       version: after.latestVersion ?? report.newestReadableVersion,
       ok: after.ok,
     };
@@ -143,6 +161,8 @@ async function inspect(uri: string, storage: StorageOptions, deep: boolean): Pro
     damagedIndexes: [],
     statsMismatches: null,
     pendingWidenReplay: null,
+    leftoverImports: [],
+    staleLocks: [],
     notes,
     repair: null,
   };
@@ -162,6 +182,7 @@ async function inspect(uri: string, storage: StorageOptions, deep: boolean): Pro
       if (scanBlocked(inspection)) countFromManifest(report, inspection.layout!);
       else await readRows(table, inspection, deep);
       if (newest === versions[0]) replayKnown = await notePendingReplay(table, report);
+      if (newest === versions[0]) Object.assign(report, await importLeftovers(table));
     } finally {
       close();
     }

@@ -5,6 +5,7 @@
 import type { StorageOptions } from "../lance/table-open.js";
 import type { FragmentHealth, UnreadableRow } from "../lance/row-health.js";
 import type { PendingReplay } from "../widen/widen-replay.js";
+import type { ImportRepair, LeftoverImport, StaleLock } from "../write/leftover-imports.js";
 import type { StatsMismatch } from "./deep-stats.js";
 import type { DroppedFragment } from "./deletion-files.js";
 import type { DamagedFile, InaccessibleFile } from "./file-probe.js";
@@ -38,7 +39,9 @@ export interface CheckRepair {
   rebuiltIndexes: DamagedIndex[];
   /** The widen replay completed (README.md, Widen), or null. */
   widenReplay: PendingReplay | null;
-  /** The latest version after the repair. */
+  /** The leftover imports undone and the stale writer locks broken (README.md, Guarantees). */
+  imports: ImportRepair;
+  /** The latest version after the repair (0 when the repair removed the table a killed create left). */
   version: number;
   /** The check after the repair found nothing. */
   ok: boolean;
@@ -82,6 +85,10 @@ export interface CheckReport {
    * `read` and `overwrite` (README.md, Widen); `repair` completes it.
    */
   pendingWidenReplay: PendingReplay | null;
+  /** Imports that did not end and whose process does not run (README.md, Guarantees); `repair` undoes them. */
+  leftoverImports: LeftoverImport[];
+  /** Writer locks no running import holds (README.md, Guarantees); `repair` breaks them. */
+  staleLocks: StaleLock[];
   /** What was not checked, and why (e.g. older versions of an object store table whose latest manifest is broken). */
   notes: string[];
   /** What `repair: true` did; null without repair or when nothing needed it. */
@@ -103,6 +110,8 @@ export function isWhole(report: CheckReport, replayKnown: boolean): boolean {
     report.damagedIndexes.length === 0 &&
     (report.statsMismatches ?? []).length === 0 &&
     report.pendingWidenReplay === null &&
+    report.leftoverImports.length === 0 &&
+    report.staleLocks.length === 0 &&
     replayKnown
   );
 }
