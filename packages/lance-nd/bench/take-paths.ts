@@ -60,7 +60,8 @@ function rowsBatch(shape: Shape, first: number, count: number): arrow.RecordBatc
     ],
     attrs: { units: "K" },
   }));
-  const top = shape.structural === undefined ? {} : { "lance-encoding:structural-encoding": shape.structural };
+  const top: Record<string, string> =
+    shape.structural === undefined ? {} : { "lance-encoding:structural-encoding": shape.structural };
   return batchOf(
     [ndField("sst", sstType, top), new arrow.Field("__global_attrs__", gaType, true)],
     [

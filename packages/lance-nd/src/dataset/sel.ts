@@ -1,7 +1,9 @@
 /**
  * Resolving `sel` on coordinate values: which pieces of the coordinate
  * variable to read (pruned with the coordinate's stats where the table has
- * them), then the index arithmetic of `selection.ts`.
+ * them), then the index arithmetic of `selection.ts`. The pieces read are
+ * kept in the view's {@link CoordinateCache}: later selections on the same
+ * view (and the views derived from it) read none of them again.
  */
 import { DataType, Precision, type Float } from "apache-arrow";
 import type { Attrs, NdArray } from "@lance-nd/nd-arrow";
@@ -12,6 +14,7 @@ import type { NdTable } from "../table.js";
 import { takeRows } from "../lance/table-read.js";
 import type { DatasetPlan, PlannedRow } from "./plan.js";
 import {
+  type CoordinateNumber,
   dimIndex,
   exactIndex,
   nearestIndex,
@@ -22,7 +25,20 @@ import {
   type SelSpec,
   type SelValue,
 } from "./selection.js";
-import { coordinateNumber } from "./time.js";
+import { coordinateNumber, isInt64 } from "./time.js";
+
+/** A piece of a coordinate as read: its values at their grid indices, and the variable's attributes. */
+interface PieceRead {
+  values: CoordinateValues;
+  attrs: Attrs;
+}
+
+/**
+ * The coordinate pieces a pinned view has read, by dim and row: shared by a
+ * view and every selection made from it (the rows, and so the pieces, are
+ * those of one version). Holds at most each coordinate variable once.
+ */
+export type CoordinateCache = Map<string, Map<PlannedRow, PieceRead>>;
 
 /** One piece of a coordinate: the row holding it, its start and size along the dim, its stats. */
 interface Piece {
@@ -47,11 +63,12 @@ export async function applySel(
   ranges: readonly DimRange[],
   spec: SelSpec,
   options: SelOptions,
+  cache: CoordinateCache,
 ): Promise<DimRange[]> {
   const out = [...ranges];
   for (const [dim, value] of Object.entries(spec)) {
     const at = dimIndex(view.uri, plan.grid, ranges, dim, "sel");
-    out[at] = await selectOn(new Coordinate(view, plan, at, ranges[at]!), value, options);
+    out[at] = await selectOn(new Coordinate(view, plan, at, ranges[at]!, cache), value, options);
   }
   return out;
 }
@@ -69,7 +86,9 @@ async function selectOn(
       });
     const [a, b] = [await coord.number(value[0] as SelValue), await coord.number(value[1] as SelValue)];
     const [lo, hi] = a <= b ? [a, b] : [b, a];
-    const values = await coord.values(coord.pieces((s) => s === undefined || (s[0] <= hi && s[1] >= lo), true));
+    // Stats are numbers (rounded past 2^53), so the bounds are too for pruning: rounding keeps order.
+    const [low, high] = [Number(lo), Number(hi)];
+    const values = await coord.values(coord.pieces((s) => s === undefined || (s[0] <= high && s[1] >= low), true));
     const found = rangeIndices(values, lo, hi);
     if (found === "not monotonic") {
       const hint = 'use method "nearest" with single values, or isel';
@@ -88,15 +107,15 @@ async function selectOn(
     if (best === undefined) throw new LanceNdError("InvalidInput", `sel: "${dim}" has only null values`, { uri });
     return { start: best, stop: best + 1, drop: true };
   }
+  const near = Number(x);
   const index = exactIndex(
-    await coord.values(coord.pieces((s) => s === undefined || (s[0] <= x && x <= s[1]), false)),
+    await coord.values(coord.pieces((s) => s === undefined || (s[0] <= near && near <= s[1]), false)),
     x,
   );
   if (index === undefined) {
     const all = await coord.values(coord.pieces(() => true, false));
-    const finite = all.values.filter((v) => !Number.isNaN(v));
-    const span = finite.length === 0 ? "no values" : `values from ${Math.min(...finite)} to ${Math.max(...finite)}`;
-    const shown = String(value instanceof Date ? value.toISOString() : value);
+    const span = spanOf(all.values);
+    const shown = typeof value === "bigint" ? `${value}n` : String(value instanceof Date ? value.toISOString() : value);
     throw new LanceNdError(
       "InvalidInput",
       `sel: no "${dim}" value equals ${shown} (${x}); the selection has ${span}; try method "nearest"`,
@@ -114,9 +133,9 @@ class Coordinate {
   readonly #view: NdTable;
   readonly #type: DataType;
   readonly #pieces: Piece[];
-  readonly #read = new Map<PlannedRow, { values: CoordinateValues; attrs: Attrs }>();
+  readonly #read: Map<PlannedRow, PieceRead>;
 
-  constructor(view: NdTable, plan: DatasetPlan, at: number, range: DimRange) {
+  constructor(view: NdTable, plan: DatasetPlan, at: number, range: DimRange, cache: CoordinateCache) {
     const dim = plan.grid[at]!.name;
     const variable = plan.variables.find((v) => v.name === dim && v.dims.length === 1 && v.dims[0] === dim);
     if (variable === undefined) {
@@ -140,6 +159,8 @@ class Coordinate {
     }
     this.dim = dim;
     this.uri = view.uri;
+    this.#read = cache.get(dim) ?? new Map();
+    cache.set(dim, this.#read);
     this.range = range;
     this.#view = view;
     this.#type = variable.type;
@@ -155,7 +176,7 @@ class Coordinate {
   }
 
   /** A bound in the coordinate's units (a Date needs the coordinate's attributes: one piece is read first). */
-  async number(value: SelValue): Promise<number> {
+  async number(value: SelValue): Promise<CoordinateNumber> {
     const attrs =
       value instanceof Date && !DataType.isTimestamp(this.#type) && !DataType.isDate(this.#type)
         ? await this.#attrs()
@@ -189,9 +210,15 @@ class Coordinate {
     return out;
   }
 
-  /** The grid index of the value nearest to `x`: pieces read nearest stats first, stopping when no piece can hold a nearer value. */
-  async nearest(x: number): Promise<number | undefined> {
-    const distance = (p: Piece) => (p.stats === undefined ? 0 : Math.max(0, p.stats[0] - x, x - p.stats[1]));
+  /**
+   * The grid index of the value nearest to `x`: pieces read nearest stats
+   * first, stopping when no piece can hold a nearer value (on a 64-bit
+   * integer coordinate, whose stats are rounded, every piece is read).
+   */
+  async nearest(x: CoordinateNumber): Promise<number | undefined> {
+    if (isInt64(this.#type)) return nearestIndex(await this.values(this.#pieces), x)?.index;
+    const near = Number(x);
+    const distance = (p: Piece) => (p.stats === undefined ? 0 : Math.max(0, p.stats[0] - near, near - p.stats[1]));
     const order = [...this.#pieces].sort((a, b) => distance(a) - distance(b));
     let best: { index: number; distance: number } | undefined;
     for (const piece of order) {
@@ -243,13 +270,29 @@ function statsInOrder(stats: readonly [number, number][]): boolean {
   return up || down;
 }
 
-/** The values of a numeric or time coordinate as numbers in its units, NaN for a null. */
-function numbersOf(array: NdArray): number[] {
+/**
+ * The values of a numeric or time coordinate in its units: bigints for a
+ * 64-bit integer coordinate (exact), numbers otherwise; NaN for a null.
+ */
+function numbersOf(array: NdArray): CoordinateNumber[] {
   const values = array.values;
   const half = DataType.isFloat(values.type) && (values.type as Float).precision === Precision.HALF;
+  const exact = isInt64(values.type);
   const raw = values.nullCount === 0 && !half ? (values.toArray() as ArrayLike<number | bigint>) : undefined;
-  if (raw !== undefined && ArrayBuffer.isView(raw)) return Array.from(raw, Number);
+  if (raw !== undefined && ArrayBuffer.isView(raw)) return exact ? Array.from(raw) : Array.from(raw, Number);
   return Array.from(values as Iterable<unknown>, (v) =>
-    v === null ? NaN : v instanceof Date ? v.getTime() : Number(v),
+    v === null ? NaN : v instanceof Date ? v.getTime() : exact && typeof v === "bigint" ? v : Number(v),
   );
+}
+
+/** "values from a to b" of a coordinate's values (nulls left out), or "no values". */
+function spanOf(values: readonly CoordinateNumber[]): string {
+  let min: CoordinateNumber | undefined;
+  let max: CoordinateNumber | undefined;
+  for (const v of values) {
+    if (Number.isNaN(v)) continue;
+    if (min === undefined || v < min) min = v;
+    if (max === undefined || v > max) max = v;
+  }
+  return min === undefined ? "no values" : `values from ${min} to ${max}`;
 }
