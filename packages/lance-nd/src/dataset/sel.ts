@@ -12,7 +12,7 @@ import { LanceNdError } from "../errors.js";
 import { withPureErrors } from "../pure-errors.js";
 import type { NdTable } from "../table.js";
 import { takeRows } from "../lance/table-read.js";
-import type { DatasetPlan, PlannedRow } from "./plan.js";
+import { describeRow, type DatasetPlan, type PlannedRow } from "./plan.js";
 import {
   type CoordinateNumber,
   dimIndex,
@@ -197,9 +197,10 @@ class Coordinate {
 
   /** The values of `pieces`, inside the current range, in grid order. */
   async values(pieces: readonly Piece[]): Promise<CoordinateValues> {
+    await this.#readPieces(pieces);
     const out: CoordinateValues = { indices: [], values: [] };
     for (const piece of pieces) {
-      const { values } = await this.#readPiece(piece.row);
+      const { values } = this.#read.get(piece.row)!;
       values.indices.forEach((index, k) => {
         if (index >= this.range.start && index < this.range.stop) {
           out.indices.push(index);
@@ -236,28 +237,36 @@ class Coordinate {
   }
 
   async #attrs(): Promise<Attrs> {
-    return (await this.#readPiece(this.#pieces[0]!.row)).attrs;
+    await this.#readPieces(this.#pieces.slice(0, 1));
+    return this.#read.get(this.#pieces[0]!.row)!.attrs;
   }
 
-  async #readPiece(row: PlannedRow): Promise<{ values: CoordinateValues; attrs: Attrs }> {
-    const known = this.#read.get(row);
-    if (known !== undefined) return known;
-    const batches = await takeRows(this.#view.lance, [row.rowId], [selectName(this.dim)]);
-    const array = withPureErrors({ uri: this.uri }, () => batches.flatMap((rb) => decodeRows(rb)))[0]?.get(this.dim);
-    if (array === undefined)
-      throw new LanceNdError("InvalidInput", `sel: a row of the dataset has no "${this.dim}"`, {
-        uri: this.uri,
-        column: this.dim,
+  /** Reads the pieces of `pieces` not read yet, in takes of up to {@link PIECES_PER_TAKE} rows. */
+  async #readPieces(pieces: readonly Piece[]): Promise<void> {
+    const missing = pieces.filter((p) => !this.#read.has(p.row));
+    missing.sort((a, b) => (a.row.rowId < b.row.rowId ? -1 : a.row.rowId > b.row.rowId ? 1 : 0));
+    for (let first = 0; first < missing.length; first += PIECES_PER_TAKE) {
+      const run = missing.slice(first, first + PIECES_PER_TAKE);
+      const ids = run.map((p) => p.row.rowId);
+      const batches = await takeRows(this.#view.lance, ids, [selectName(this.dim)]);
+      const rows = withPureErrors({ uri: this.uri }, () => batches.flatMap((rb) => decodeRows(rb)));
+      run.forEach((piece, k) => {
+        const array = rows[k]?.get(this.dim);
+        if (array === undefined)
+          throw new LanceNdError(
+            "InvalidInput",
+            `sel: ${describeRow(piece.row.rowId, piece.row.id)} of the dataset has no "${this.dim}"`,
+            { uri: this.uri, column: this.dim },
+          );
+        const indices = Array.from({ length: array.size }, (_, i) => piece.start + i);
+        this.#read.set(piece.row, { values: { indices, values: numbersOf(array) }, attrs: array.attrs });
       });
-    const start = this.#pieces.find((p) => p.row === row)!.start;
-    const read = {
-      values: { indices: Array.from({ length: array.size }, (_, k) => start + k), values: numbersOf(array) },
-      attrs: array.attrs,
-    };
-    this.#read.set(row, read);
-    return read;
+    }
   }
 }
+
+/** Coordinate pieces (small 1-D rows) taken per SDK call. */
+const PIECES_PER_TAKE = 512;
 
 /** True when the pieces' `[min, max]`, in grid order, ascend or descend without overlap. */
 function statsInOrder(stats: readonly [number, number][]): boolean {
