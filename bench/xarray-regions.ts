@@ -230,7 +230,8 @@ async function main(): Promise<void> {
     const bestOf = (runs: { ms: number }[]) => Math.min(...runs.slice(1).map((r) => r.ms));
     const expected = (kind: Kind) => python.netcdf4[kind].map((r) => r.checksum);
     for (const kind of ["step", "box", "days"] as const)
-      python.zarr[kind].forEach((r, i) => sameChecksum(`zarr-python ${kind} #${i}`, r.checksum, expected(kind)[i]!));
+      for (const [i, r] of python.zarr[kind].entries())
+        sameChecksum(`zarr-python ${kind} #${i}`, r.checksum, expected(kind)[i]!);
 
     const rows: string[][] = [];
     const kinds: [Kind, string][] = [
