@@ -7,7 +7,7 @@
 // and 32 MiB; each repetition reads rows not read in the one before. Best of
 // REPS (default 5).
 //
-//   cd packages/lance-nd && npx tsx bench/take-paths.ts   (REPS=3 for a quick run)
+//   cd packages/lance-nd && npx tsx bench/take-paths.ts   (REPS=3 for a quick run; ONLY=<text> runs the cases whose label has it)
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -34,8 +34,8 @@ interface Shape {
   rows: number;
   appends: number;
   structural?: "miniblock" | "fullzip";
-  /** No compression instead of zstd 3: what the SDK costs without Lance's decode. */
-  plain?: boolean;
+  /** The values' compression (default zstd 3); `none` shows what the SDK costs without Lance's decompression. */
+  codec?: "none" | "lz4";
 }
 
 function rowValues(row: number, count: number): Float32Array {
@@ -50,7 +50,8 @@ function rowValues(row: number, count: number): Float32Array {
 
 function rowsBatch(shape: Shape, first: number, count: number): arrow.RecordBatch {
   const per = (shape.mib * MIB) / 4;
-  const sstType = ndType(new arrow.Float32(), ["units"], shape.plain === true ? {} : ZSTD);
+  const codec = shape.codec === undefined ? ZSTD : { "lance-encoding:compression": shape.codec };
+  const sstType = ndType(new arrow.Float32(), ["units"], codec);
   const gaType = globalAttrsType(["id"]);
   const rows: NdRow[] = Array.from({ length: count }, (_, r) => ({
     values: rowValues(first + r, per),
@@ -76,7 +77,7 @@ function rowsBatch(shape: Shape, first: number, count: number): arrow.RecordBatc
 }
 
 function tableKey(shape: Shape): string {
-  return `${shape.mib}-${shape.structural ?? "auto"}-${shape.plain === true ? "plain" : "zstd"}`;
+  return `${shape.mib}-${shape.structural ?? "auto"}-${shape.codec ?? "zstd"}`;
 }
 
 async function build(dir: string, shape: Shape): Promise<{ table: LanceTable; rowIds: bigint[] }> {
@@ -201,13 +202,19 @@ async function main(): Promise<void> {
     { label: "16 rows of 1 MiB", shape: { mib: 1, rows: 32, appends: 2 }, take: 16 },
     { label: "1 row of 8 MiB", shape: { mib: 8, rows: 6, appends: 2 }, take: 1 },
     { label: "1 row of 8 MiB, fullzip", shape: { mib: 8, rows: 6, appends: 2, structural: "fullzip" }, take: 1 },
-    { label: "16 rows of 1 MiB, no compression", shape: { mib: 1, rows: 32, appends: 2, plain: true }, take: 16 },
+    { label: "16 rows of 1 MiB, no compression", shape: { mib: 1, rows: 32, appends: 2, codec: "none" }, take: 16 },
+    { label: "16 rows of 1 MiB, lz4", shape: { mib: 1, rows: 32, appends: 2, codec: "lz4" }, take: 16 },
+    {
+      label: "16 rows of 1 MiB, fullzip",
+      shape: { mib: 1, rows: 32, appends: 2, structural: "fullzip" },
+      take: 16,
+    },
     { label: "1 row of 32 MiB", shape: { mib: 32, rows: 3, appends: 1 }, take: 1 },
   ];
   const tables = new Map<string, { table: LanceTable; rowIds: bigint[] }>();
   try {
     console.log(`take paths, lancedb 0.39, best of ${REPS} (ms; in brackets: ms per MiB / full scan's ms per MiB)`);
-    for (const { label, shape, take } of cases) {
+    for (const { label, shape, take } of cases.filter((c) => c.label.includes(process.env.ONLY ?? ""))) {
       const key = tableKey(shape);
       if (!tables.has(key)) tables.set(key, await build(dir, shape));
       const { table, rowIds } = tables.get(key)!;
