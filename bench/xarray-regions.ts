@@ -6,7 +6,7 @@
  * and the same dataset as a Zarr store from `xarray.Dataset.to_zarr`
  * (chunks (15, 91, 180), Blosc lz4), both imported by the built `lance-nd`
  * with its defaults (zstd 3; rows on the source's chunks), the netCDF file
- * also with `--chunk time=15,lat=91,lon=180`. Three reads, each repetition
+ * also with `--compression lz4` and with `--chunk time=15,lat=91,lon=180`. Three reads, each repetition
  * on a region not read before: one time step, a 40x40 box over all time,
  * 10 days by `sel`; timed in lance-nd (`dataset().isel/sel().read`), raw
  * lancedb on the fastest path to the same rows (`takeRowIds` of the rows,
@@ -192,21 +192,20 @@ async function main(): Promise<void> {
     run(PYTHON, [SCRIPT, "make", dir, String(TIMES)]);
     const nc = path.join(dir, "tas.nc");
     const store = path.join(dir, "tas.zarr");
-    const tables = {
-      "default import": path.join(dir, "nc.lance"),
-      "--chunk time=15,lat=91,lon=180": path.join(dir, "nc-chunked.lance"),
-      "Zarr import (its chunks)": path.join(dir, "zarr.lance"),
-    };
-    run(process.execPath, [CLI, "import", nc, tables["default import"]]);
-    run(process.execPath, [
-      CLI,
-      "import",
-      nc,
-      tables["--chunk time=15,lat=91,lon=180"],
-      "--chunk",
-      "time=15,lat=91,lon=180",
-    ]);
-    run(process.execPath, [CLI, "import", store, tables["Zarr import (its chunks)"]]);
+    // Each table: its label, the source, the import's options, and the xarray engine on the same storage.
+    const tables: { label: string; source: string; options: string[]; engine: "netcdf4" | "zarr" }[] = [
+      { label: "default import", source: nc, options: [], engine: "netcdf4" },
+      { label: "default import, --compression lz4", source: nc, options: ["--compression", "lz4"], engine: "netcdf4" },
+      {
+        label: "--chunk time=15,lat=91,lon=180",
+        source: nc,
+        options: ["--chunk", "time=15,lat=91,lon=180"],
+        engine: "zarr",
+      },
+      { label: "Zarr import (its chunks)", source: store, options: [], engine: "zarr" },
+    ];
+    const uris = tables.map((_, i) => path.join(dir, `t${i}.lance`));
+    for (const [i, t] of tables.entries()) run(process.execPath, [CLI, "import", t.source, uris[i]!, ...t.options]);
 
     const boxes = regions();
     const regionsFile = path.join(dir, "regions.json");
@@ -239,7 +238,8 @@ async function main(): Promise<void> {
       ["box", `${BOX}x${BOX} box over all ${TIMES} steps`],
       ["days", `${DAYS} days \`sel(time=[d, d+${DAYS - 1}])\``],
     ];
-    for (const [label, uri] of Object.entries(tables)) {
+    for (const [i, { label, engine }] of tables.entries()) {
+      const uri = uris[i]!;
       const ds = await dataset(await open(uri));
       const raw = await (await lancedb.connect(path.dirname(uri))).openTable(path.basename(uri, ".lance"));
       const list = await rawRows(raw);
@@ -251,11 +251,8 @@ async function main(): Promise<void> {
           expected(kind),
         );
         const rawMs = await timed(`raw ${label} ${kind}`, boxes[kind], (b) => rawRead(raw, list, b), expected(kind));
-        const xr =
-          label.startsWith("Zarr") || label.startsWith("--chunk")
-            ? bestOf(python.zarr[kind])
-            : bestOf(python.netcdf4[kind]);
-        const xrName = label.startsWith("default") ? "netCDF4" : "zarr-python";
+        const xr = bestOf(python[engine][kind]);
+        const xrName = engine === "netcdf4" ? "netCDF4" : "zarr-python";
         rows.push([
           `${text}, ${label}`,
           ndMs.toFixed(1),
@@ -267,7 +264,7 @@ async function main(): Promise<void> {
       }
       raw.close();
     }
-    const table = path.join(dir, "nc.lance");
+    const table = uris[0]!;
     const step = Math.min(50, TIMES - 1);
     const out = (name: string) => path.join(dir, `${name}-${Math.random().toString(36).slice(2)}.nc`);
     const scanMs = processMs(process.execPath, [CLI, "scan", table, "--isel", `time=${step}`, "--project", "tas"]);
