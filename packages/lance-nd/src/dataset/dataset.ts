@@ -11,7 +11,8 @@ import { planRead } from "../read/read-plan.js";
 import { checkTable, type NdTable } from "../table.js";
 import { planDataset, type DatasetPlan, type DatasetVariable } from "./plan.js";
 import { readBlocks, readWindow, type DatasetBlock } from "./read.js";
-import { applySel, type CoordinateCache } from "./sel.js";
+import type { CoordinateCache } from "./coordinate.js";
+import { applySel } from "./sel.js";
 import {
   applyIsel,
   iselSpec,

@@ -168,7 +168,7 @@ export interface CoordinateValues {
 export type CoordinateNumber = number | bigint;
 
 /** True when `a` and `b` are the same value (exact across bigint and number; NaN equals nothing). */
-export function sameValue(a: CoordinateNumber, b: CoordinateNumber): boolean {
+function sameValue(a: CoordinateNumber, b: CoordinateNumber): boolean {
   return !(a < b) && !(a > b) && !Number.isNaN(a) && !Number.isNaN(b);
 }
 
