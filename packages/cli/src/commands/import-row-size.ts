@@ -2,10 +2,12 @@
  * The default shape of an import's rows (CLI README, "Rows of an import"):
  * the source's storage blocks (HDF5 chunks, netCDF-3 records, Zarr chunks
  * or shards) of its largest variable, neighbours merged along the slowest
- * dims up to {@link ROW_BYTES}, a block larger than that cut along its
- * slowest dims. A region read costs the bytes of the rows it touches
- * (packages/lance-nd/SDK-NOTES.md, section 25), so rows are small and follow
- * how the source was laid out for reading.
+ * dims up to {@link ROW_BYTES}. A region read costs the bytes of the rows it
+ * touches (packages/lance-nd/SDK-NOTES.md, section 25), so rows are small
+ * and follow how the source was laid out for reading. A block larger than
+ * that stays one row up to {@link MAX_BLOCK_ROW_BYTES} (cutting it would
+ * decode it once per row); contiguous storage and larger blocks are cut
+ * along their slowest dims.
  */
 import type { Dim } from "@lance-nd/nd-arrow";
 
@@ -18,6 +20,13 @@ import type { Dim } from "@lance-nd/nd-arrow";
  * Float32) is one row.
  */
 export const ROW_BYTES = 2 ** 20;
+
+/**
+ * The most bytes a row that is one storage block may hold (8 MiB, the size
+ * the import's memory is sized for: README, "Memory of an import"); a larger
+ * block is cut into rows of at most this size.
+ */
+export const MAX_BLOCK_ROW_BYTES = 8 * 2 ** 20;
 
 /** What the row shape is planned from: a variable's dims, bytes per value and storage block. */
 export interface StoredVariable {
@@ -47,9 +56,10 @@ export function largestVariable<V extends StoredVariable>(variables: readonly V[
 /**
  * The row size along each dim of `variable`: its storage block, merged with
  * neighbours along the slowest dims while a row stays within `budget`
- * bytes, or cut along the slowest dims down to `budget` when one block is
- * larger. A merged row is a whole number of blocks along each dim, so rows
- * sit on the storage grid.
+ * bytes; a block over `budget` stays whole up to {@link MAX_BLOCK_ROW_BYTES}
+ * and is cut along its slowest dims beyond; contiguous storage is cut into
+ * slabs within `budget`. A merged row is a whole number of blocks along each
+ * dim, so rows sit on the storage grid.
  *
  * @example storageRowSizes({ dims: [time 120, lat 361, lon 720], itemBytes: 4, block: [1, 361, 720] }) // { time: 1, lat: 361, lon: 720 }
  */
@@ -59,10 +69,11 @@ export function storageRowSizes(variable: StoredVariable, budget = ROW_BYTES): R
     Math.min(size, Math.max(1, variable.block === null ? (i === 0 ? 1 : size) : variable.block[i]!)),
   );
   let bytes = block.reduce((n, b) => n * b, variable.itemBytes);
+  const cap = variable.block === null ? budget : Math.max(budget, MAX_BLOCK_ROW_BYTES);
   if (bytes > budget) {
-    for (let i = 0; i < block.length && bytes > budget; i++) {
+    for (let i = 0; i < block.length && bytes > cap; i++) {
       const per = bytes / block[i]!;
-      block[i] = Math.max(1, Math.min(block[i]!, Math.floor(budget / per)));
+      block[i] = Math.max(1, Math.min(block[i]!, Math.floor(cap / per)));
       bytes = per * block[i]!;
     }
   } else {

@@ -9,7 +9,7 @@ import { openZarr } from "@lance-nd/zarr";
 import type { ImportSource } from "./import-source.js";
 import { cfOptions } from "./import-plan.js";
 import type { CfMode } from "./import-plan.js";
-import { largestVariable, storageRowSizes } from "./import-row-size.js";
+import { MAX_BLOCK_ROW_BYTES, largestVariable, storageRowSizes } from "./import-row-size.js";
 import { asCliError, zarrCall } from "./zarr-errors.js";
 
 /** The store at `path` as an import input; a `ZarrError` (not a store, a bad `--chunk`) becomes a `CliError`. */
@@ -37,12 +37,20 @@ export async function openZarrSource(
   };
 }
 
-/** The default rows of a store: its largest array's shards or chunks, merged up to a row's size. */
+/**
+ * The default rows of a store: its largest array's shards (or, for a shard
+ * larger than a block row may be, its inner chunks: cut on them, a shard is
+ * not decoded twice) or chunks, merged up to a row's size.
+ */
 function storageSizes(
   variables: readonly { dims: readonly Dim[]; type: DataType; chunks: readonly number[]; shards?: readonly number[] }[],
 ): Record<string, number> | undefined {
+  const blockOf = (v: (typeof variables)[number]) => {
+    const shardBytes = v.shards?.reduce((n, s) => n * s, valueBytes(v.type));
+    return shardBytes !== undefined && shardBytes <= MAX_BLOCK_ROW_BYTES ? v.shards! : v.chunks;
+  };
   const largest = largestVariable(
-    variables.map((v) => ({ dims: v.dims, itemBytes: valueBytes(v.type), block: v.shards ?? v.chunks })),
+    variables.map((v) => ({ dims: v.dims, itemBytes: valueBytes(v.type), block: blockOf(v) })),
   );
   return largest === undefined ? undefined : storageRowSizes(largest);
 }
