@@ -6,7 +6,9 @@
  * and the same dataset as a Zarr store from `xarray.Dataset.to_zarr`
  * (chunks (15, 91, 180), Blosc lz4), both imported by the built `lance-nd`
  * with its defaults (zstd 3; rows on the source's chunks), the netCDF file
- * also with `--compression lz4` and with `--chunk time=15,lat=91,lon=180`. Three reads, each repetition
+ * also with `--compression lz4` and with `--chunk time=15,lat=91,lon=180`,
+ * and once more with `--others` (default 999) other datasets of 1 MiB each
+ * appended to its table (read with `where` on its id). Three reads, each repetition
  * on a region not read before: one time step, a 40x40 box over all time,
  * 10 days by `sel`; timed in lance-nd (`dataset().isel/sel().read`), raw
  * lancedb on the fastest path to the same rows (`takeRowIds` of the rows,
@@ -17,7 +19,7 @@
  * xarray, and `lance-nd --version` against `node -e 0`. Not part of CI.
  *
  *   npx turbo run build --filter=@lance-nd/cli   (the bench runs dist/cli.js)
- *   node --conditions=@lance-nd/source --import tsx bench/xarray-regions.ts [--times 120] [--reps 5]
+ *   node --conditions=@lance-nd/source --import tsx bench/xarray-regions.ts [--times 120] [--reps 5] [--others 999]
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -26,8 +28,9 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import * as lancedb from "@lancedb/lancedb";
-import type { Data, Float32 } from "apache-arrow";
-import { dataset, open } from "lance-nd";
+import { Float32 as Float32Type, type Data, type Float32 } from "apache-arrow";
+import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { append, col, dataset, open } from "lance-nd";
 
 const LAT = 361;
 const LON = 720;
@@ -43,10 +46,15 @@ type Kind = "step" | "box" | "days";
 type Box = [[number, number], [number, number], [number, number]];
 
 const { values: args } = parseArgs({
-  options: { times: { type: "string", default: "120" }, reps: { type: "string", default: "5" } },
+  options: {
+    times: { type: "string", default: "120" },
+    reps: { type: "string", default: "5" },
+    others: { type: "string", default: "999" },
+  },
 });
 const TIMES = Number(args.times);
 const REPS = Number(args.reps);
+const OTHERS = Number(args.others);
 const dayOf = (d: number) => new Date(Date.UTC(2000, 0, 1) + d * 86_400_000);
 const isoDay = (d: number) => dayOf(d).toISOString().slice(0, 10);
 
@@ -112,9 +120,15 @@ interface RawRow {
   size: number[];
 }
 
-async function rawRows(table: lancedb.Table): Promise<RawRow[]> {
+/** The rows of the dataset `id` (the table may hold others), found before any read is timed. */
+async function rawRows(table: lancedb.Table, id: string): Promise<RawRow[]> {
   const rows: RawRow[] = [];
-  const scanned = await table.query().select(["__global_attrs__", "tas.dim_sizes"]).withRowId().toArrow();
+  const scanned = await table
+    .query()
+    .where(`__global_attrs__.id = '${id}'`)
+    .select(["__global_attrs__", "tas.dim_sizes"])
+    .withRowId()
+    .toArrow();
   for (const rb of scanned.batches) {
     for (let r = 0; r < rb.numRows; r++) {
       const attrs = rb.getChild("__global_attrs__")!.get(r) as { chunk_offset: Iterable<number> | null };
@@ -155,6 +169,21 @@ async function rawRead(table: lancedb.Table, rows: readonly RawRow[], box: Box):
   return out;
 }
 
+/** Appends `count` other datasets of 1 MiB each (`other(1, 512, 512)` Float32, ids `other-<n>.nc`) to the table at `uri`. */
+async function appendOthers(uri: string, count: number): Promise<void> {
+  const table = await open(uri);
+  async function* others(): AsyncGenerator<NdRecordBatch> {
+    for (let n = 0; n < count; n++) {
+      const values = Float32Array.from({ length: 512 * 512 }, (_, i) => 250 + ((i * 7 + n) % 1000) / 10);
+      yield new NdRecordBatch(
+        { tas: NdArray.from(values, { dims: { time: 1, lat: 512, lon: 512 }, type: new Float32Type() }) },
+        { id: `other-${n}.nc` },
+      );
+    }
+  }
+  await append(table, others());
+}
+
 /** Best time (ms) over the repetitions after the first (a warm-up on its own region), checking each result. */
 async function timed(
   what: string,
@@ -193,7 +222,13 @@ async function main(): Promise<void> {
     const nc = path.join(dir, "tas.nc");
     const store = path.join(dir, "tas.zarr");
     // Each table: its label, the source, the import's options, and the xarray engine on the same storage.
-    const tables: { label: string; source: string; options: string[]; engine: "netcdf4" | "zarr" }[] = [
+    const tables: {
+      label: string;
+      source: string;
+      options: string[];
+      engine: "netcdf4" | "zarr";
+      others?: number;
+    }[] = [
       { label: "default import", source: nc, options: [], engine: "netcdf4" },
       { label: "default import, --compression lz4", source: nc, options: ["--compression", "lz4"], engine: "netcdf4" },
       {
@@ -203,9 +238,23 @@ async function main(): Promise<void> {
         engine: "zarr",
       },
       { label: "Zarr import (its chunks)", source: store, options: [], engine: "zarr" },
+      ...(OTHERS > 0
+        ? [
+            {
+              label: `default import among ${OTHERS} other datasets`,
+              source: nc,
+              options: [],
+              engine: "netcdf4" as const,
+              others: OTHERS,
+            },
+          ]
+        : []),
     ];
     const uris = tables.map((_, i) => path.join(dir, `t${i}.lance`));
-    for (const [i, t] of tables.entries()) run(process.execPath, [CLI, "import", t.source, uris[i]!, ...t.options]);
+    for (const [i, t] of tables.entries()) {
+      run(process.execPath, [CLI, "import", t.source, uris[i]!, ...t.options]);
+      if (t.others !== undefined) await appendOthers(uris[i]!, t.others);
+    }
 
     const boxes = regions();
     const regionsFile = path.join(dir, "regions.json");
@@ -238,11 +287,12 @@ async function main(): Promise<void> {
       ["box", `${BOX}x${BOX} box over all ${TIMES} steps`],
       ["days", `${DAYS} days \`sel(time=[d, d+${DAYS - 1}])\``],
     ];
-    for (const [i, { label, engine }] of tables.entries()) {
+    for (const [i, { label, engine, source }] of tables.entries()) {
       const uri = uris[i]!;
-      const ds = await dataset(await open(uri));
+      const id = path.basename(source);
+      const ds = await dataset(await open(uri), { where: col("__global_attrs__.id").eq(id) });
       const raw = await (await lancedb.connect(path.dirname(uri))).openTable(path.basename(uri, ".lance"));
-      const list = await rawRows(raw);
+      const list = await rawRows(raw, id);
       for (const [kind, text] of kinds) {
         const ndMs = await timed(
           `lance-nd ${label} ${kind}`,
