@@ -3,9 +3,12 @@ import { defineConfig } from "tsup";
 /**
  * Two builds.
  *
- * 1. The `lance-nd` command as two ESM files: dist/cli.js, the executable,
- *    which sets LANCEDB_LOG and then imports dist/main.js, the whole program
+ * 1. The `lance-nd` command as ESM files: dist/cli.js, the executable,
+ *    which sets LANCEDB_LOG and then imports dist/main.js, the program
  *    (lancedb reads its log level when it loads, so it must load after).
+ *    Split into chunks: each command's module (commands/catalog.ts imports
+ *    it when the command runs) is a chunk with its own imports, so
+ *    `--version` and `--help` load none of lancedb, apache-arrow or h5wasm.
  *    - Workspace packages (lance-nd, @lance-nd/*) are bundled from their
  *      `src/index.ts` (the "@lance-nd/source" export condition), so the CLI needs
  *      no build of the libraries first.
@@ -28,7 +31,7 @@ export default defineConfig([
     platform: "node",
     target: "node20",
     bundle: true,
-    splitting: false,
+    splitting: true,
     sourcemap: true,
     clean: ["*.js", "*.js.map"],
     dts: false,

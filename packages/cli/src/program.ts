@@ -2,32 +2,17 @@
 import { Command } from "commander";
 import pkg from "../package.json" with { type: "json" };
 import type { Io } from "./io.js";
-import { registerDemo } from "./commands/demo.js";
-import { registerImport } from "./commands/import.js";
-import { registerExport } from "./commands/export.js";
-import { registerInfo } from "./commands/info.js";
-import { registerVars } from "./commands/vars.js";
-import { registerScan } from "./commands/scan.js";
-import {
-  registerCleanup,
-  registerCompact,
-  registerDelete,
-  registerRestore,
-  registerVersions,
-  registerWiden,
-} from "./commands/maintenance.js";
-import { registerDefaults } from "./commands/defaults.js";
-import { registerBranch, registerTag } from "./commands/version-control.js";
-import { registerCheck } from "./commands/check.js";
-import { registerIndex } from "./commands/key-index.js";
-import { registerPlot } from "./commands/plot.js";
-import { registerView } from "./view/command.js";
+import { COMMANDS, type CommandEntry } from "./commands/catalog.js";
 
 /**
- * A fresh program writing to `io`. It never exits the process: commander's
- * usage errors are thrown as `CommanderError` (see `run`).
+ * A fresh program writing to `io`, for the arguments `argv`: the command
+ * `argv` names (or `help <command>` asks about) is declared by its module,
+ * loaded now; every other command is listed by its catalog entry alone, so
+ * `--version`, `--help` and a command load only what they use. It never
+ * exits the process: commander's usage errors are thrown as
+ * `CommanderError` (see `run`).
  */
-export function createProgram(io: Io): Command {
+export async function createProgram(io: Io, argv: readonly string[]): Promise<Command> {
   const program = new Command("lance-nd")
     .description(
       "N-dimensional datasets (netCDF / xarray model) in Lance tables: import, inspect, scan, plot, maintain.",
@@ -47,29 +32,23 @@ export function createProgram(io: Io): Command {
       "after",
       "\nExit codes: 0 success, 1 a failed command (one line on stderr says why), 2 a usage error.",
     );
-  for (const register of [
-    registerDemo,
-    registerImport,
-    registerExport,
-    registerInfo,
-    registerVars,
-    registerScan,
-    registerDelete,
-    registerCompact,
-    registerIndex,
-    registerCleanup,
-    registerVersions,
-    registerRestore,
-    registerTag,
-    registerBranch,
-    registerWiden,
-    registerCheck,
-    registerDefaults,
-    registerPlot,
-    registerView,
-  ]) {
-    register(program, io);
+  const wanted = commandNamed(argv);
+  for (const entry of COMMANDS) {
+    if (entry.name === wanted) (await entry.load())(program, io);
+    else listed(program, entry);
   }
   for (const command of program.commands) command.option("--debug", "print the stack of an error");
   return program;
+}
+
+/** The command `argv` runs or asks help for: its first word that is not an option (the next one after `help`). */
+function commandNamed(argv: readonly string[]): string | undefined {
+  const words = argv.filter((arg) => !arg.startsWith("-"));
+  return words[0] === "help" ? words[1] : words[0];
+}
+
+/** `entry` as the program's help lists it, without its module: it never runs (the command run is declared in full). */
+function listed(program: Command, entry: CommandEntry): void {
+  const command = program.command(entry.name).description(entry.description);
+  if (entry.args !== "") command.arguments(entry.args);
 }

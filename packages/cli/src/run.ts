@@ -29,14 +29,14 @@ const NOT_ERRORS = new Set(["commander.helpDisplayed", "commander.version"]);
  * process.exitCode = await run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
  */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
-  const program = createProgram(io);
+  const program = await createProgram(io, argv);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return EXIT.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
-      // Commander has printed its message (or the help) already.
-      return NOT_ERRORS.has(err.code) ? EXIT.ok : EXIT.usage;
+      // Commander has printed its message (or the help) already; `help <command>` asked for it.
+      return NOT_ERRORS.has(err.code) || (err.code === "commander.help" && err.exitCode === 0) ? EXIT.ok : EXIT.usage;
     }
     println(io.stderr, errorReport(err, argv.includes("--debug")));
     return EXIT.failed;

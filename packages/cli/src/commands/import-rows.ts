@@ -1,31 +1,28 @@
 /**
  * The rows of one file for an import: whole, cut by `--chunk`, or, for a file
- * larger than the row budget, cut along its unlimited (else first) dim so a
- * row stays near the budget. Only one row is read at a time.
+ * larger than a row (`import-row-size.ts`), cut on its storage chunks so a
+ * row stays within that size. Only one row is read at a time.
  */
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { NetcdfFile } from "@lance-nd/netcdf";
 import type { WriteOptions } from "lance-nd";
 import { CliError } from "../errors.js";
+import { ROW_BYTES, largestVariable, storageRowSizes } from "./import-row-size.js";
 
-/**
- * The default most bytes (uncompressed) a row of an import holds when
- * `--chunk` is not given: 8 MiB, the row size of a Zarr import on its
- * storage grid too (README, "Memory of an import").
- */
-export const ROW_BUDGET_BYTES = 8 * 2 ** 20;
+/** The bytes an import buffers per Lance add, before the writer's own sizing (README, "Memory of an import"). */
+const ADD_BYTES = 8 * 2 ** 20;
 
 /**
  * How an import's writer sizes its Lance adds (README, "Memory of an
- * import"): two adds in flight of about one row each, within a memory budget
- * of three rows, so the rows in memory and what lancedb holds while it
- * writes them do not grow with the adds' target on disk.
+ * import"): two adds in flight of about 16 MiB of rows, within a memory
+ * budget of 24 MiB, so the rows in memory and what lancedb holds while it
+ * writes them do not grow with the file.
  */
 export const IMPORT_WRITE_SIZING = {
-  targetFragmentBytes: 2 * ROW_BUDGET_BYTES,
+  targetFragmentBytes: 2 * ADD_BYTES,
   writeParallelism: 2,
-  memoryBudgetBytes: 3 * ROW_BUDGET_BYTES,
+  memoryBudgetBytes: 3 * ADD_BYTES,
 } as const satisfies WriteOptions;
 
 /** How a file is cut into rows. */
@@ -45,13 +42,13 @@ export function fileBytes(file: NetcdfFile): number {
 
 /**
  * The row plan of `file`: `chunk` as given (dims the file lacks are
- * `InvalidArgument`), else one row, else (over `budget` bytes) chunks along
- * the unlimited or first dim, with a notice.
+ * `InvalidArgument`), else one row, else (over `budget` bytes) rows on the
+ * storage chunks of its largest variable (`storageRowSizes`), with a notice.
  */
 export function planRows(
   file: NetcdfFile,
   chunk: ReadonlyMap<string, number> | undefined,
-  budget = ROW_BUDGET_BYTES,
+  budget = ROW_BYTES,
 ): RowPlan {
   const grid = new Map<string, number>();
   for (const v of file.variables) for (const d of v.dims) if (!grid.has(d.name)) grid.set(d.name, d.size);
@@ -69,17 +66,22 @@ export function planRows(
   }
   const total = fileBytes(file);
   if (total <= budget || grid.size === 0) return { sizes: {}, rows: 1, notice: undefined };
-  const largest = [...file.variables].sort((a, b) => b.bytes - a.bytes)[0]!;
-  const dim =
-    file.dims.find((d) => d.unlimited && grid.has(d.name))?.name ?? largest.dims[0]?.name ?? [...grid.keys()][0]!;
-  const length = grid.get(dim)!;
-  const perIndex = file.variables
-    .filter((v) => v.dims.some((d) => d.name === dim))
-    .reduce((n, v) => n + v.bytes / Math.max(length, 1), 0);
-  const step = Math.max(1, Math.min(length, Math.floor(budget / Math.max(perIndex, 1))));
-  const sizes = { [dim]: step };
+  const stored = file.variables.map((v) => ({
+    dims: v.dims,
+    itemBytes:
+      v.bytes /
+      Math.max(
+        1,
+        v.dims.reduce((n, d) => n * d.size, 1),
+      ),
+    block: v.chunking,
+  }));
+  const sizes = storageRowSizes(largestVariable(stored)!, budget);
   const rows = countRows(grid, sizes);
-  const notice = `${file.path}: ${formatMiB(total)} is more than a row holds (${formatMiB(budget)}); importing it as ${rows} rows of ${dim}=${step} (set --chunk to choose)`;
+  const shape = Object.entries(sizes)
+    .map(([dim, size]) => `${dim}=${size}`)
+    .join(",");
+  const notice = `${file.path}: ${formatMiB(total)} is more than a row holds (${formatMiB(budget)}); importing it as ${rows} rows of ${shape} on its storage chunks (set --chunk to choose)`;
   return { sizes, rows, notice };
 }
 

@@ -66,7 +66,7 @@ describe.skipIf(skip)("import memory", () => {
       },
     );
     expect(run.status, run.stderr).toBe(0);
-    expect((JSON.parse(run.stdout) as { rows: number }).rows).toBe(6); // 12 time steps of 4 MiB, 2 a row
+    expect((JSON.parse(run.stdout) as { rows: number }).rows).toBe(12); // 12 time steps of 4 MiB, one HDF5 chunk a row
     const [wrapper, importer] = peaks(run.stderr).sort((a, b) => a.peakMiB - b.peakMiB);
     expect(wrapper).toMatchObject({ arenas: null });
     expect(importer).toMatchObject({ arenas: "2" });

@@ -11,12 +11,14 @@ import { planRead } from "../read/read-plan.js";
 import { checkTable, type NdTable } from "../table.js";
 import { planDataset, type DatasetPlan, type DatasetVariable } from "./plan.js";
 import { readBlocks, readWindow, type DatasetBlock } from "./read.js";
+import type { CoordinateCache } from "./coordinate.js";
 import { applySel } from "./sel.js";
 import {
   applyIsel,
-  checkIselSpec,
+  iselSpec,
   wholeGrid,
   type DimRange,
+  type IselIndices,
   type IselSpec,
   type SelOptions,
   type SelSpec,
@@ -32,7 +34,7 @@ export interface DatasetOptions {
 }
 
 /** One selection step, replayed on the plan when a view reads. */
-type Step = { kind: "isel"; spec: IselSpec } | { kind: "sel"; spec: SelSpec; options: SelOptions };
+type Step = { kind: "isel"; spec: IselIndices } | { kind: "sel"; spec: SelSpec; options: SelOptions };
 
 /**
  * A dataset in one table version, or a selection of it (from
@@ -44,6 +46,7 @@ export class Dataset {
   readonly #options: DatasetOptions;
   readonly #plan: DatasetPlan;
   readonly #steps: readonly Step[];
+  readonly #coordinates: CoordinateCache;
   #ranges: Promise<DimRange[]> | undefined;
 
   /** The table version the view reads. */
@@ -57,6 +60,7 @@ export class Dataset {
     options: DatasetOptions,
     plan: DatasetPlan,
     steps: readonly Step[],
+    coordinates: CoordinateCache,
   ) {
     this.#table = table;
     this.#view = view;
@@ -64,6 +68,7 @@ export class Dataset {
     this.#options = options;
     this.#plan = plan;
     this.#steps = steps;
+    this.#coordinates = coordinates;
   }
 
   /** The whole dataset's grid (also on a selection: its shape is the shape of what `read` returns). */
@@ -112,17 +117,16 @@ export class Dataset {
   /**
    * A selection by index: per dim an integer (picks it and drops the dim, as
    * xarray does) or `[start, stop)` (like a Python slice), relative to this
-   * view. Selections compose.
+   * view; numbers or bigints. Selections compose.
    *
    * @throws LanceNdError `InvalidInput` for input that is not integers or
-   * integer pairs; an unknown dim or an index out of range is
+   * integer pairs (a bigint past `Number.MAX_SAFE_INTEGER` too); an unknown dim or an index out of range is
    * `InvalidInput`, naming the dim and its size, when the view reads.
    * @example
    * await ds.isel({ time: [3, 6], lat: 10 }).read(["sst"]); // sst(time 3, lon)
    */
   isel(spec: IselSpec): Dataset {
-    checkIselSpec(this.#view.uri, spec);
-    return this.#with({ kind: "isel", spec: { ...spec } });
+    return this.#with({ kind: "isel", spec: iselSpec(this.#view.uri, spec) });
   }
 
   /**
@@ -183,7 +187,15 @@ export class Dataset {
   }
 
   #with(step: Step): Dataset {
-    return new Dataset(this.#table, this.#view, this.version, this.#options, this.#plan, [...this.#steps, step]);
+    return new Dataset(
+      this.#table,
+      this.#view,
+      this.version,
+      this.#options,
+      this.#plan,
+      [...this.#steps, step],
+      this.#coordinates,
+    );
   }
 
   #names(names: readonly string[] | undefined, method = "read"): string[] {
@@ -212,7 +224,7 @@ export class Dataset {
         ranges =
           step.kind === "isel"
             ? applyIsel(this.#view.uri, this.#plan.grid, ranges, step.spec)
-            : await applySel(this.#view, this.#plan, ranges, step.spec, step.options);
+            : await applySel(this.#view, this.#plan, ranges, step.spec, step.options, this.#coordinates);
       }
       return ranges;
     })();
@@ -255,7 +267,7 @@ export async function dataset(table: NdTable, options: DatasetOptions = {}): Pro
   const conditions =
     where === undefined ? [] : [{ kind: "nd" as const, sql: where instanceof Expr ? where.toSql() : where }];
   const { filter } = planRead(view.uri, view.layout, { projection: [], conditions });
-  return new Dataset(table, view, version, { ...options }, await planDataset(view, filter), []);
+  return new Dataset(table, view, version, { ...options }, await planDataset(view, filter), [], new Map());
 }
 
 function checkSelSpec(uri: string, spec: unknown, options: unknown): asserts spec is SelSpec {

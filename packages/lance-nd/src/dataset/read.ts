@@ -28,10 +28,11 @@ interface Cut {
  * The rows that hold the cells of `ranges` for variables on `dims`: rows
  * whose box meets the selection, one per distinct start along `dims` (rows
  * that differ only along other dims hold the same pieces of these variables).
- * A selection with no cell still takes one row, for the types and attributes.
+ * Along a dim selected empty the rows at the selection's start (or the last
+ * cell) stand in: they give the types and attributes, and the whole window
+ * of any variable without that dim.
  */
 export function rowsFor(plan: DatasetPlan, ranges: readonly DimRange[], dims: ReadonlySet<string>): PlannedRow[] {
-  const empty = ranges.some((r) => r.start === r.stop);
   const probe = ranges.map((r, d) => {
     if (r.start < r.stop) return [r.start, r.stop] as const;
     const at = Math.min(r.start, plan.grid[d]!.size - 1);
@@ -45,7 +46,6 @@ export function rowsFor(plan: DatasetPlan, ranges: readonly DimRange[], dims: Re
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(row);
-    if (empty) break;
   }
   return out;
 }

@@ -1,36 +1,23 @@
 /**
  * Resolving `sel` on coordinate values: which pieces of the coordinate
- * variable to read (pruned with the coordinate's stats where the table has
- * them), then the index arithmetic of `selection.ts`.
+ * variable to read (`coordinate.ts`: pruned with the coordinate's stats
+ * where the table has them, kept on the view), then the index arithmetic of
+ * `selection.ts`.
  */
-import { DataType, Precision, type Float } from "apache-arrow";
-import type { Attrs, NdArray } from "@lance-nd/nd-arrow";
-import { decodeRows, selectName } from "@lance-nd/format";
 import { LanceNdError } from "../errors.js";
-import { withPureErrors } from "../pure-errors.js";
 import type { NdTable } from "../table.js";
-import { takeRows } from "../lance/table-read.js";
-import type { DatasetPlan, PlannedRow } from "./plan.js";
+import { Coordinate, type CoordinateCache } from "./coordinate.js";
+import type { DatasetPlan } from "./plan.js";
 import {
+  type CoordinateNumber,
   dimIndex,
   exactIndex,
-  nearestIndex,
   rangeIndices,
-  type CoordinateValues,
   type DimRange,
   type SelOptions,
   type SelSpec,
   type SelValue,
 } from "./selection.js";
-import { coordinateNumber } from "./time.js";
-
-/** One piece of a coordinate: the row holding it, its start and size along the dim, its stats. */
-interface Piece {
-  row: PlannedRow;
-  start: number;
-  size: number;
-  stats: [number, number] | undefined;
-}
 
 /**
  * `ranges` narrowed by `sel(spec, options)`.
@@ -47,11 +34,12 @@ export async function applySel(
   ranges: readonly DimRange[],
   spec: SelSpec,
   options: SelOptions,
+  cache: CoordinateCache,
 ): Promise<DimRange[]> {
   const out = [...ranges];
   for (const [dim, value] of Object.entries(spec)) {
     const at = dimIndex(view.uri, plan.grid, ranges, dim, "sel");
-    out[at] = await selectOn(new Coordinate(view, plan, at, ranges[at]!), value, options);
+    out[at] = await selectOn(new Coordinate(view, plan, at, ranges[at]!, cache), value, options);
   }
   return out;
 }
@@ -69,7 +57,9 @@ async function selectOn(
       });
     const [a, b] = [await coord.number(value[0] as SelValue), await coord.number(value[1] as SelValue)];
     const [lo, hi] = a <= b ? [a, b] : [b, a];
-    const values = await coord.values(coord.pieces((s) => s === undefined || (s[0] <= hi && s[1] >= lo), true));
+    // Stats are numbers (rounded past 2^53), so the bounds are too for pruning: rounding keeps order.
+    const [low, high] = [Number(lo), Number(hi)];
+    const values = await coord.values(coord.pieces((s) => s === undefined || (s[0] <= high && s[1] >= low), true));
     const found = rangeIndices(values, lo, hi);
     if (found === "not monotonic") {
       const hint = 'use method "nearest" with single values, or isel';
@@ -88,15 +78,15 @@ async function selectOn(
     if (best === undefined) throw new LanceNdError("InvalidInput", `sel: "${dim}" has only null values`, { uri });
     return { start: best, stop: best + 1, drop: true };
   }
+  const near = Number(x);
   const index = exactIndex(
-    await coord.values(coord.pieces((s) => s === undefined || (s[0] <= x && x <= s[1]), false)),
+    await coord.values(coord.pieces((s) => s === undefined || (s[0] <= near && near <= s[1]), false)),
     x,
   );
   if (index === undefined) {
     const all = await coord.values(coord.pieces(() => true, false));
-    const finite = all.values.filter((v) => !Number.isNaN(v));
-    const span = finite.length === 0 ? "no values" : `values from ${Math.min(...finite)} to ${Math.max(...finite)}`;
-    const shown = String(value instanceof Date ? value.toISOString() : value);
+    const span = spanOf(all.values);
+    const shown = typeof value === "bigint" ? `${value}n` : String(value instanceof Date ? value.toISOString() : value);
     throw new LanceNdError(
       "InvalidInput",
       `sel: no "${dim}" value equals ${shown} (${x}); the selection has ${span}; try method "nearest"`,
@@ -106,150 +96,14 @@ async function selectOn(
   return { start: index, stop: index + 1, drop: true };
 }
 
-/** A coordinate variable within the current range of its dim, read piece by piece (each piece once). */
-class Coordinate {
-  readonly dim: string;
-  readonly uri: string;
-  readonly range: DimRange;
-  readonly #view: NdTable;
-  readonly #type: DataType;
-  readonly #pieces: Piece[];
-  readonly #read = new Map<PlannedRow, { values: CoordinateValues; attrs: Attrs }>();
-
-  constructor(view: NdTable, plan: DatasetPlan, at: number, range: DimRange) {
-    const dim = plan.grid[at]!.name;
-    const variable = plan.variables.find((v) => v.name === dim && v.dims.length === 1 && v.dims[0] === dim);
-    if (variable === undefined) {
-      throw new LanceNdError(
-        "InvalidInput",
-        `sel: "${dim}" has no coordinate variable (a 1-D variable named like the dim); use isel`,
-        { uri: view.uri },
-      );
-    }
-    if (
-      !DataType.isInt(variable.type) &&
-      !DataType.isFloat(variable.type) &&
-      !DataType.isTimestamp(variable.type) &&
-      !DataType.isDate(variable.type)
-    ) {
-      throw new LanceNdError(
-        "InvalidInput",
-        `sel: coordinate "${dim}" is ${variable.type}; sel takes numeric, timestamp or date coordinates`,
-        { uri: view.uri },
-      );
-    }
-    this.dim = dim;
-    this.uri = view.uri;
-    this.range = range;
-    this.#view = view;
-    this.#type = variable.type;
-    const seen = new Set<number>();
-    this.#pieces = plan.rows.flatMap((row) => {
-      const start = row.start[at]!;
-      const size = row.size[at]!;
-      if (seen.has(start) || start >= range.stop || start + size <= range.start) return [];
-      seen.add(start);
-      return [{ row, start, size, stats: row.stats.get(dim) }];
-    });
-    this.#pieces.sort((a, b) => a.start - b.start);
+/** "values from a to b" of a coordinate's values (nulls left out), or "no values". */
+function spanOf(values: readonly CoordinateNumber[]): string {
+  let min: CoordinateNumber | undefined;
+  let max: CoordinateNumber | undefined;
+  for (const v of values) {
+    if (Number.isNaN(v)) continue;
+    if (min === undefined || v < min) min = v;
+    if (max === undefined || v > max) max = v;
   }
-
-  /** A bound in the coordinate's units (a Date needs the coordinate's attributes: one piece is read first). */
-  async number(value: SelValue): Promise<number> {
-    const attrs =
-      value instanceof Date && !DataType.isTimestamp(this.#type) && !DataType.isDate(this.#type)
-        ? await this.#attrs()
-        : undefined;
-    return coordinateNumber(this.uri, this.dim, value, this.#type, attrs);
-  }
-
-  /**
-   * The pieces whose stats pass `keep` (all pieces where a piece has no
-   * stats). With `monotonic`, the stats must also show the pieces in order
-   * (each piece's values past the previous one's), else all pieces are read.
-   */
-  pieces(keep: (stats: [number, number] | undefined) => boolean, monotonic: boolean): Piece[] {
-    if (this.#pieces.some((p) => p.stats === undefined)) return this.#pieces;
-    if (monotonic && !statsInOrder(this.#pieces.map((p) => p.stats!))) return this.#pieces;
-    return this.#pieces.filter((p) => keep(p.stats));
-  }
-
-  /** The values of `pieces`, inside the current range, in grid order. */
-  async values(pieces: readonly Piece[]): Promise<CoordinateValues> {
-    const out: CoordinateValues = { indices: [], values: [] };
-    for (const piece of pieces) {
-      const { values } = await this.#readPiece(piece.row);
-      values.indices.forEach((index, k) => {
-        if (index >= this.range.start && index < this.range.stop) {
-          out.indices.push(index);
-          out.values.push(values.values[k]!);
-        }
-      });
-    }
-    return out;
-  }
-
-  /** The grid index of the value nearest to `x`: pieces read nearest stats first, stopping when no piece can hold a nearer value. */
-  async nearest(x: number): Promise<number | undefined> {
-    const distance = (p: Piece) => (p.stats === undefined ? 0 : Math.max(0, p.stats[0] - x, x - p.stats[1]));
-    const order = [...this.#pieces].sort((a, b) => distance(a) - distance(b));
-    let best: { index: number; distance: number } | undefined;
-    for (const piece of order) {
-      if (best !== undefined && distance(piece) > best.distance) break;
-      const found = nearestIndex(await this.values([piece]), x);
-      if (found === undefined) continue;
-      if (
-        best === undefined ||
-        found.distance < best.distance ||
-        (found.distance === best.distance && found.index < best.index)
-      )
-        best = found;
-    }
-    return best?.index;
-  }
-
-  async #attrs(): Promise<Attrs> {
-    return (await this.#readPiece(this.#pieces[0]!.row)).attrs;
-  }
-
-  async #readPiece(row: PlannedRow): Promise<{ values: CoordinateValues; attrs: Attrs }> {
-    const known = this.#read.get(row);
-    if (known !== undefined) return known;
-    const batches = await takeRows(this.#view.lance, [row.rowId], [selectName(this.dim)]);
-    const array = withPureErrors({ uri: this.uri }, () => batches.flatMap((rb) => decodeRows(rb)))[0]?.get(this.dim);
-    if (array === undefined)
-      throw new LanceNdError("InvalidInput", `sel: a row of the dataset has no "${this.dim}"`, {
-        uri: this.uri,
-        column: this.dim,
-      });
-    const start = this.#pieces.find((p) => p.row === row)!.start;
-    const read = {
-      values: { indices: Array.from({ length: array.size }, (_, k) => start + k), values: numbersOf(array) },
-      attrs: array.attrs,
-    };
-    this.#read.set(row, read);
-    return read;
-  }
-}
-
-/** True when the pieces' `[min, max]`, in grid order, ascend or descend without overlap. */
-function statsInOrder(stats: readonly [number, number][]): boolean {
-  let up = true;
-  let down = true;
-  for (let k = 1; k < stats.length; k++) {
-    if (!(stats[k - 1]![1] <= stats[k]![0])) up = false;
-    if (!(stats[k - 1]![0] >= stats[k]![1])) down = false;
-  }
-  return up || down;
-}
-
-/** The values of a numeric or time coordinate as numbers in its units, NaN for a null. */
-function numbersOf(array: NdArray): number[] {
-  const values = array.values;
-  const half = DataType.isFloat(values.type) && (values.type as Float).precision === Precision.HALF;
-  const raw = values.nullCount === 0 && !half ? (values.toArray() as ArrayLike<number | bigint>) : undefined;
-  if (raw !== undefined && ArrayBuffer.isView(raw)) return Array.from(raw, Number);
-  return Array.from(values as Iterable<unknown>, (v) =>
-    v === null ? NaN : v instanceof Date ? v.getTime() : Number(v),
-  );
+  return min === undefined ? "no values" : `values from ${min} to ${max}`;
 }

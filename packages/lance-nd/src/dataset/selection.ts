@@ -13,8 +13,15 @@ export interface DimRange {
   readonly drop: boolean;
 }
 
-/** `isel` input: per dim an index (picks it and drops the dim) or `[start, stop)` (like a Python slice; two integers). */
-export type IselSpec = Readonly<Record<string, number | readonly number[]>>;
+/**
+ * `isel` input: per dim an index (picks it and drops the dim) or `[start, stop)`
+ * (like a Python slice; two integers). Indices are numbers or bigints (a
+ * bigint is taken exactly; one past `Number.MAX_SAFE_INTEGER` is out of range of any dim).
+ */
+export type IselSpec = Readonly<Record<string, number | bigint | readonly (number | bigint)[]>>;
+
+/** `isel` input after {@link iselSpec}: numbers only. */
+export type IselIndices = Readonly<Record<string, number | readonly [number, number]>>;
 
 /** A coordinate value for `sel`: a number, a bigint, or a Date (timestamp or CF-time coordinates). */
 export type SelValue = number | bigint | Date;
@@ -64,24 +71,47 @@ export function dimIndex(
   return at;
 }
 
-/** Checks the form of `isel` input (an object of integers or integer pairs). */
-export function checkIselSpec(uri: string, spec: unknown): asserts spec is IselSpec {
+/**
+ * Checks the form of `isel` input (an object of integers or integer pairs,
+ * numbers or bigints) and returns it with number indices.
+ *
+ * @throws LanceNdError `InvalidInput` naming the dim and its value for
+ * anything else, and for a bigint past `Number.MAX_SAFE_INTEGER` (no dim is
+ * that long).
+ */
+export function iselSpec(uri: string, spec: unknown): IselIndices {
   if (typeof spec !== "object" || spec === null || Array.isArray(spec)) {
     throw new LanceNdError("InvalidInput", `isel takes an object of dim: index or [start, stop), got ${String(spec)}`, {
       uri,
     });
   }
+  const out: Record<string, number | readonly [number, number]> = {};
   for (const [dim, value] of Object.entries(spec)) {
-    const ok =
-      Number.isSafeInteger(value) ||
-      (Array.isArray(value) && value.length === 2 && value.every((v) => Number.isSafeInteger(v)));
-    if (!ok)
-      throw new LanceNdError(
+    const malformed = () =>
+      new LanceNdError(
         "InvalidInput",
-        `isel: "${dim}" is ${JSON.stringify(value)}, expected an integer or [start, stop) integers`,
+        `isel: "${dim}" is ${shown(value)}, expected an integer or [start, stop) integers`,
         { uri },
       );
+    const index = (v: unknown): number => {
+      if (Number.isSafeInteger(v)) return v as number;
+      if (typeof v !== "bigint") throw malformed();
+      if (v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(v);
+      throw new LanceNdError("InvalidInput", `isel: index ${v}n along "${dim}" is past any dim's size`, { uri });
+    };
+    if (!Array.isArray(value)) out[dim] = index(value);
+    else if (value.length === 2) out[dim] = [index(value[0]), index(value[1])];
+    else throw malformed();
   }
+  return out;
+}
+
+/** A value of user input as one line of a message (bigints with their `n`, arrays bracketed). */
+function shown(value: unknown): string {
+  if (typeof value === "bigint") return `${value}n`;
+  if (Array.isArray(value)) return `[${value.map(shown).join(", ")}]`;
+  if (typeof value === "string") return JSON.stringify(value);
+  return String(value);
 }
 
 /**
@@ -90,7 +120,12 @@ export function checkIselSpec(uri: string, spec: unknown): asserts spec is IselS
  * @throws LanceNdError `InvalidInput` naming the dim and its size for an
  * index or range outside it, or an unknown or dropped dim.
  */
-export function applyIsel(uri: string, grid: readonly Dim[], ranges: readonly DimRange[], spec: IselSpec): DimRange[] {
+export function applyIsel(
+  uri: string,
+  grid: readonly Dim[],
+  ranges: readonly DimRange[],
+  spec: IselIndices,
+): DimRange[] {
   const out = [...ranges];
   for (const [dim, value] of Object.entries(spec)) {
     const at = dimIndex(uri, grid, ranges, dim, "isel");
@@ -118,27 +153,73 @@ export function applyIsel(uri: string, grid: readonly Dim[], ranges: readonly Di
   return out;
 }
 
-/** Coordinate values read for `sel`: `values[k]` sits at grid index `indices[k]` (ascending). NaN for a null. */
+/**
+ * Coordinate values read for `sel`: `values[k]` sits at grid index
+ * `indices[k]` (ascending). Numbers, or bigints for a 64-bit integer
+ * coordinate (compared exactly: JavaScript orders a bigint and a number by
+ * their exact values); NaN for a null.
+ */
 export interface CoordinateValues {
   indices: number[];
-  values: number[];
+  values: (number | bigint)[];
+}
+
+/** A coordinate value or bound: a bigint on a 64-bit integer coordinate, else a number. */
+export type CoordinateNumber = number | bigint;
+
+/** True when `a` and `b` are the same value (exact across bigint and number; NaN equals nothing). */
+function sameValue(a: CoordinateNumber, b: CoordinateNumber): boolean {
+  return !(a < b) && !(a > b) && !Number.isNaN(a) && !Number.isNaN(b);
 }
 
 /** The grid index of the first value equal to `target`, or undefined. */
-export function exactIndex(coord: CoordinateValues, target: number): number | undefined {
-  const k = coord.values.indexOf(target);
+export function exactIndex(coord: CoordinateValues, target: CoordinateNumber): number | undefined {
+  const k = coord.values.findIndex((v) => sameValue(v, target));
   return k < 0 ? undefined : coord.indices[k];
 }
 
+/**
+ * `|value - target|` as `whole + part`: for numbers `part` alone; for a
+ * bigint value `whole` is exact and `part` in (-1, 1) (a bigint minus a
+ * number is not defined, and a difference past 2^53 is not a number exactly).
+ * Undefined for a null (NaN).
+ */
+interface Distance {
+  whole: bigint;
+  part: number;
+}
+
+function distanceOf(value: CoordinateNumber, target: CoordinateNumber): Distance | undefined {
+  if (typeof value === "number") {
+    const d = Math.abs(value - Number(target));
+    return Number.isNaN(d) ? undefined : { whole: 0n, part: d };
+  }
+  const base = typeof target === "bigint" ? target : BigInt(Math.floor(target));
+  const fraction = typeof target === "bigint" ? 0 : target - Math.floor(target);
+  return value <= base ? { whole: base - value, part: fraction } : { whole: value - base, part: -fraction };
+}
+
+/** Negative, zero or positive as `a` is less than, equal to or greater than `b`. */
+function compareDistance(a: Distance, b: Distance): number {
+  const whole = a.whole - b.whole;
+  if (whole > 1n || whole < -1n) return whole > 0n ? 1 : -1;
+  return Number(whole) + (a.part - b.part);
+}
+
 /** The grid index of the value nearest to `target` (the first on a tie), or undefined when all are null. */
-export function nearestIndex(coord: CoordinateValues, target: number): { index: number; distance: number } | undefined {
-  let best: { index: number; distance: number } | undefined;
+export function nearestIndex(
+  coord: CoordinateValues,
+  target: CoordinateNumber,
+): { index: number; distance: number } | undefined {
+  let best: { index: number; distance: Distance } | undefined;
   coord.values.forEach((v, k) => {
-    const distance = Math.abs(v - target);
-    if (!Number.isNaN(distance) && (best === undefined || distance < best.distance))
+    const distance = distanceOf(v, target);
+    if (distance !== undefined && (best === undefined || compareDistance(distance, best.distance) < 0))
       best = { index: coord.indices[k]!, distance };
   });
-  return best;
+  return best === undefined
+    ? undefined
+    : { index: best.index, distance: Number(best.distance.whole) + best.distance.part };
 }
 
 /**
@@ -150,8 +231,8 @@ export function nearestIndex(coord: CoordinateValues, target: number): { index: 
  */
 export function rangeIndices(
   coord: CoordinateValues,
-  lo: number,
-  hi: number,
+  lo: CoordinateNumber,
+  hi: CoordinateNumber,
 ): { start: number; stop: number } | "not monotonic" | "empty" {
   const { values, indices } = coord;
   let up = false;
@@ -161,7 +242,7 @@ export function rangeIndices(
     else if (values[k]! < values[k - 1]!) down = true;
     else if (!(values[k] === values[k - 1])) up = down = true;
   }
-  if ((up && down) || values.some(Number.isNaN)) return "not monotonic";
+  if ((up && down) || values.some((v) => Number.isNaN(v))) return "not monotonic";
   let first = -1;
   let last = -1;
   values.forEach((v, k) => {

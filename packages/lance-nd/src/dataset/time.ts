@@ -3,16 +3,18 @@
  * Dates in the coordinate's own units (a timestamp's or date's unit, or the
  * CF time `units` attribute of a numeric coordinate, "days since 2000-01-01").
  */
-import { DataType, DateUnit, TimeUnit, type Date_, type Timestamp } from "apache-arrow";
+import { DataType, DateUnit, TimeUnit, type Date_, type Int, type Timestamp } from "apache-arrow";
 import { dateToCfTime, isCfTimeUnits } from "@lance-nd/cf";
 import type { Attrs } from "@lance-nd/nd-arrow";
 import { LanceNdError } from "../errors.js";
-import type { SelValue } from "./selection.js";
+import type { CoordinateNumber, SelValue } from "./selection.js";
 
 const MS_PER_DAY = 86_400_000;
 
 /**
- * `value` as a number in the units of a coordinate of `type` with `attrs`.
+ * `value` as a number in the units of a coordinate of `type` with `attrs`:
+ * a bigint stays a bigint on a 64-bit integer coordinate (compared exactly),
+ * else it becomes a number.
  *
  * CF time units are converted by `@lance-nd/cf` (the one implementation of
  * the netCDF import and export too).
@@ -27,9 +29,9 @@ export function coordinateNumber(
   value: SelValue,
   type: DataType,
   attrs: Attrs | undefined,
-): number {
+): CoordinateNumber {
   if (typeof value === "number") return value;
-  if (typeof value === "bigint") return Number(value);
+  if (typeof value === "bigint") return isInt64(type) ? value : Number(value);
   const ms = value.getTime();
   if (Number.isNaN(ms)) throw new LanceNdError("InvalidInput", `sel: an invalid Date for "${coord}"`, { uri });
   if (DataType.isTimestamp(type)) {
@@ -62,4 +64,9 @@ export function coordinateNumber(
       'needs a timestamp or date coordinate, or CF time units ("days since 2000-01-01")',
     { uri },
   );
+}
+
+/** True for an Int64 or UInt64 type: values past 2^53 that a number cannot hold. */
+export function isInt64(type: DataType): boolean {
+  return DataType.isInt(type) && (type as Int).bitWidth === 64;
 }
