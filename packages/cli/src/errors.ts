@@ -1,4 +1,4 @@
-import { CodedError, codedErrorGuard, type CodedErrorGuard } from "@lance-nd/casting";
+import { CodedError, codedErrorGuard, type CodedErrorGuard } from "@lance-nd/casting/coded-error";
 
 /** What went wrong, as a stable machine-readable code. */
 export type CliErrorCode =

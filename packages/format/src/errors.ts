@@ -1,4 +1,5 @@
-import { CodedError, codedErrorGuard, type Casting, type CodedErrorGuard } from "@lance-nd/casting";
+import type { Casting } from "@lance-nd/casting";
+import { CodedError, codedErrorGuard, type CodedErrorGuard } from "@lance-nd/casting/coded-error";
 import type { DataType } from "apache-arrow";
 
 /** What went wrong, as a stable machine-readable code. */

@@ -120,7 +120,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "check",
     args: "<table>",
     description:
-      "read every version's manifest and every row of the newest readable version; report (and with --repair remove) what cannot be read",
+      "read every version's manifest and every file, row and key index of the newest readable version; report what is damaged (and with --repair remove only that)",
     load: async () => (await import("./check.js")).registerCheck,
   },
   {
