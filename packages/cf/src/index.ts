@@ -16,8 +16,18 @@ export { CfError, isCfError } from "./cf-error.js";
 export type { CfErrorCode, CfErrorContext } from "./cf-error.js";
 export { cfDecode, cfEncode, STORED_DTYPE_ATTR } from "./cf-codec.js";
 export type { CfOptions } from "./cf-codec.js";
-export { cfTimeToDate, dateToCfTime, isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
-export type { CfCalendar, CfTimeUnit, CfTimeUnits } from "./time-units.js";
+export { isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
+export type { CfTimeUnit, CfTimeUnits } from "./time-units.js";
+export type { CalendarDate, CfCalendar } from "./calendar.js";
+export {
+  cfTimeToDate,
+  cfTimeToDateTime,
+  dateTimeToCfTime,
+  dateToCfTime,
+  formatCfDateTime,
+  formatCfTime,
+} from "./cf-datetime.js";
+export type { CfDateTime } from "./cf-datetime.js";
 export { arrowType, defaultFillValue, DTYPE_NAMES, dtypeOf, isDtype } from "./dtype.js";
 export type { Dtype } from "./dtype.js";
 export { unpackedDtype } from "./scale.js";
