@@ -15,6 +15,8 @@
 export { CfError, isCfError } from "./cf-error.js";
 export type { CfErrorCode, CfErrorContext } from "./cf-error.js";
 export { cfDecode, cfEncode, STORED_DTYPE_ATTR } from "./cf-codec.js";
+export { boundsTimeAttrs } from "./bounds.js";
+export type { NamedAttrs } from "./bounds.js";
 export type { CfOptions } from "./cf-codec.js";
 export { isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
 export type { CfTimeUnit, CfTimeUnits } from "./time-units.js";

@@ -11,6 +11,7 @@ describe("@lance-nd/cf public API", () => {
       "DTYPE_NAMES",
       "STORED_DTYPE_ATTR",
       "arrowType",
+      "boundsTimeAttrs",
       "cfDecode",
       "cfEncode",
       "cfTimeToDate",
