@@ -45,7 +45,7 @@ export function registerScan(program: Command, io: Io): void {
     .option("--arrow", "the rows nd-arrow encoded, as an Arrow IPC stream on stdout")
     .option(
       "--time-numbers",
-      "times as their stored numbers (timestamp ticks, CF times in their units) instead of dates like 2001-03-15T00:00:00Z",
+      "times as numbers instead of dates like 2001-03-15T00:00:00Z: timestamps as epoch milliseconds, CF times as stored (in their units)",
     )
     .addHelpText(
       "after",

@@ -22,7 +22,7 @@ export interface JsonLayout {
   pretty: boolean;
   /** Indentation levels before each line after the first (a row inside the `--json` array: 1). */
   level: number;
-  /** Times as their stored numbers (`scan --time-numbers`); false: as dates (`time-text.ts`). */
+  /** Times as numbers (`scan --time-numbers`: timestamps as epoch milliseconds, CF times as stored); false: as dates (`time-text.ts`). */
   timeNumbers?: boolean;
 }
 
