@@ -1,7 +1,9 @@
 /**
  * @lance-nd/cf: the CF conventions of netCDF-style variables on nd-arrow
  * arrays. Fill values become nulls, packed values unpack, CF times become
- * Arrow timestamps, and `cfEncode` undoes all of it exactly.
+ * Arrow timestamps (times of calendars a timestamp cannot hold keep their
+ * numbers and print as dates of their calendar: `formatCfTime`), and
+ * `cfEncode` undoes all of it exactly.
  *
  * @example
  * import { NdArray, attr } from "@lance-nd/nd-arrow";
