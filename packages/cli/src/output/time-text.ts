@@ -5,7 +5,7 @@
  * (`2001-03-15T00:00:00Z`) for Gregorian dates, cftime's text
  * (`2000-02-30 00:00:00`) for dates of other calendars.
  */
-import { TimeUnit, Type, type Timestamp, type Vector } from "apache-arrow";
+import { Precision, TimeUnit, Type, type Float, type Timestamp, type Vector } from "apache-arrow";
 import { cfTimeToDateTime, formatCfDateTime, isCfTimeUnits, parseCfTimeUnits } from "@lance-nd/cf";
 import type { CfTimeUnits } from "@lance-nd/cf";
 import type { NdArray } from "@lance-nd/nd-arrow";
@@ -37,7 +37,9 @@ export function timeFormat(array: NdArray): TimeFormat | undefined {
     // A timestamp without a time zone is no instant in UTC: no `Z`.
     return timestamp.timezone ? text : (value) => text(value).replace(/Z$/, "");
   }
-  if (type.typeId !== Type.Int && type.typeId !== Type.Float) return undefined;
+  // Half floats are no CF times (and their raw values are bits, not numbers).
+  const half = type.typeId === Type.Float && (type as Float).precision === Precision.HALF;
+  if ((type.typeId !== Type.Int && type.typeId !== Type.Float) || half) return undefined;
   const units = array.attr("units");
   if (!isCfTimeUnits(units)) return undefined;
   const calendar = array.attr("calendar");
