@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CALENDAR_NAMES, calendarOf, daysInMonth, isValidDate } from "../src/calendar.js";
+import { CALENDAR_NAMES, calendarOf, dateFromDays, daysFromDate, daysInMonth, isValidDate } from "../src/calendar.js";
+import type { CfCalendar } from "../src/calendar.js";
 import {
   cfDecode,
   cfTimeToDateTime,
@@ -107,6 +108,36 @@ describe.skipIf(oracleSkipReason() !== undefined)("calendar arithmetic against n
     expect(formatCfTime(73, "days since 2001-01-01", "gregorian")).toBe("2001-03-15T00:00:00Z");
     expect(formatCfTime(1.5, "days since 2001-01-01", "proleptic_gregorian")).toBe("2001-01-02T12:00:00Z");
     expect(formatCfTime(0.25, "seconds since 2001-01-01")).toBe("2001-01-01T00:00:00.25Z");
+  });
+});
+
+describe("day numbers", () => {
+  const calendars = [...new Set(CALENDAR_NAMES.map((n) => calendarOf(n)!))] as CfCalendar[];
+
+  it("every calendar: day -> date -> day holds for seeded random days within 3000 years, and consecutive days are consecutive dates", () => {
+    const next = random(7);
+    for (const calendar of calendars) {
+      for (let i = 0; i < 5_000; i++) {
+        const day = Math.floor((next() - 0.5) * 2 * 1_100_000);
+        const date = dateFromDays(calendar, day);
+        expect(isValidDate(calendar, date), `${calendar} ${day}`).toBe(true);
+        expect(daysFromDate(calendar, date), `${calendar} ${day}`).toBe(day);
+        const after = dateFromDays(calendar, day + 1);
+        const sameMonth = after.year === date.year && after.month === date.month && after.day === date.day + 1;
+        const nextMonth =
+          after.day === 1 && (after.month === date.month + 1 || (after.month === 1 && after.year === date.year + 1));
+        const gap =
+          calendar === "standard" && date.year === 1582 && date.month === 10 && date.day === 4 && after.day === 15;
+        expect(sameMonth || nextMonth || gap, `${calendar} ${day}`).toBe(true);
+      }
+    }
+  });
+
+  it("standard is Julian to 1582-10-04 and Gregorian from the next day, 1582-10-15", () => {
+    const last = daysFromDate("standard", { year: 1582, month: 10, day: 4 });
+    expect(dateFromDays("standard", last + 1)).toEqual({ year: 1582, month: 10, day: 15 });
+    expect(isValidDate("standard", { year: 1582, month: 10, day: 10 })).toBe(false);
+    expect(daysFromDate("julian", { year: 1969, month: 12, day: 19 })).toBe(0);
   });
 });
 
