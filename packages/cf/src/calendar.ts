@@ -40,6 +40,10 @@ export interface CalendarDate {
 
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
 
+/** Days of a noleap / all_leap year before each month (and the year's length last). */
+const NOLEAP_STARTS = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365] as const;
+const ALL_LEAP_STARTS = [0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335, 366] as const;
+
 /** Day number of 1582-10-15, the first Gregorian day of the standard calendar. */
 const GREGORIAN_START_DAY = -141_427;
 
@@ -77,10 +81,8 @@ export function daysFromDate(calendar: CfCalendar, date: CalendarDate): number {
       return (year - 1970) * 360 + (month - 1) * 30 + day - 1;
     case "noleap":
     case "all_leap": {
-      const yearDays = calendar === "noleap" ? 365 : 366;
-      let before = 0;
-      for (let m = 1; m < month; m++) before += daysInMonth(calendar, year, m);
-      return (year - 1970) * yearDays + before + day - 1;
+      const starts = calendar === "noleap" ? NOLEAP_STARTS : ALL_LEAP_STARTS;
+      return (year - 1970) * starts[12]! + starts[month - 1]! + day - 1;
     }
     case "julian":
       return julianDays(year, month, day);
@@ -108,13 +110,12 @@ export function dateFromDays(calendar: CfCalendar, days: number): CalendarDate {
     }
     case "noleap":
     case "all_leap": {
-      const yearDays = calendar === "noleap" ? 365 : 366;
-      const years = Math.floor(days / yearDays);
-      const year = 1970 + years;
-      let inYear = days - years * yearDays;
+      const starts = calendar === "noleap" ? NOLEAP_STARTS : ALL_LEAP_STARTS;
+      const years = Math.floor(days / starts[12]!);
+      const inYear = days - years * starts[12]!;
       let month = 1;
-      while (inYear >= daysInMonth(calendar, year, month)) inYear -= daysInMonth(calendar, year, month++);
-      return { year, month, day: inYear + 1 };
+      while (inYear >= starts[month]!) month++;
+      return { year: 1970 + years, month, day: inYear - starts[month - 1]! + 1 };
     }
     case "julian":
       return julianDate(days);

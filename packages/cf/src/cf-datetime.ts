@@ -31,6 +31,12 @@ const GREGORIAN_START_DAY = -141_427;
  * cfTimeToDateTime(59, parseCfTimeUnits("days since 2000-01-01", "360_day")); // 2000-02-30 00:00
  */
 export function cfTimeToDateTime(value: number | bigint, units: CfTimeUnits, where: CfErrorContext = {}): CfDateTime {
+  const seconds = wholeSeconds(units);
+  if (seconds !== undefined && typeof value === "number" && Number.isSafeInteger(value)) {
+    // Whole seconds in a float are exact up to 2^53 s (285 million years): no BigInt needed.
+    const total = seconds.epoch + value * seconds.unit;
+    if (Number.isSafeInteger(total)) return fromSeconds(units.calendar, total, 0);
+  }
   let offset: bigint;
   if (typeof value === "bigint") offset = value * units.unitNs;
   else if (Number.isSafeInteger(value)) offset = BigInt(value) * units.unitNs;
@@ -46,13 +52,39 @@ export function cfTimeToDateTime(value: number | bigint, units: CfTimeUnits, whe
     days -= 1n;
     rest += NS_PER_DAY;
   }
-  const secondOfDay = Number(rest / 1_000_000_000n);
+  return fromSeconds(
+    units.calendar,
+    Number(days) * 86_400 + Number(rest / 1_000_000_000n),
+    Number(rest % 1_000_000_000n),
+  );
+}
+
+/** The reference date and unit in whole seconds, when both are (cached per parsed units). */
+const SECONDS = new WeakMap<CfTimeUnits, { epoch: number; unit: number } | undefined>();
+
+function wholeSeconds(units: CfTimeUnits): { epoch: number; unit: number } | undefined {
+  if (SECONDS.has(units)) return SECONDS.get(units);
+  const whole = units.epochNs % 1_000_000_000n === 0n && units.unitNs % 1_000_000_000n === 0n;
+  const seconds = whole
+    ? { epoch: Number(units.epochNs / 1_000_000_000n), unit: Number(units.unitNs / 1_000_000_000n) }
+    : undefined;
+  SECONDS.set(units, seconds);
+  return seconds;
+}
+
+/** The date-time `seconds` (a safe integer) after 1970-01-01 of `calendar`, plus `nanosecond`. */
+function fromSeconds(calendar: CfCalendar, seconds: number, nanosecond: number): CfDateTime {
+  const days = Math.floor(seconds / 86_400);
+  const secondOfDay = seconds - days * 86_400;
+  const { year, month, day } = dateFromDays(calendar, days);
   return {
-    ...dateFromDays(units.calendar, Number(days)),
+    year,
+    month,
+    day,
     hour: Math.floor(secondOfDay / 3600),
     minute: Math.floor(secondOfDay / 60) % 60,
     second: secondOfDay % 60,
-    nanosecond: Number(rest % 1_000_000_000n),
+    nanosecond,
   };
 }
 
