@@ -45,7 +45,7 @@ const NOLEAP_STARTS = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 36
 const ALL_LEAP_STARTS = [0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335, 366] as const;
 
 /** Day number of 1582-10-15, the first Gregorian day of the standard calendar. */
-const GREGORIAN_START_DAY = -141_427;
+export const GREGORIAN_START_DAY = -141_427;
 
 /** Days of `month` (1-12) of `year` in `calendar`; standard's October 1582 has 21 (5 to 14 are skipped). */
 export function daysInMonth(calendar: CfCalendar, year: number, month: number): number {
@@ -130,7 +130,7 @@ export function dateFromDays(calendar: CfCalendar, days: number): CalendarDate {
 // Gregorian calendar and (with 4-year cycles only) the Julian one.
 
 /** Days from 1970-01-01 to a date of the proleptic Gregorian calendar. */
-export function gregorianDays(year: number, month: number, day: number): number {
+function gregorianDays(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);
   const yoe = y - era * 400;

@@ -3,7 +3,7 @@
  * `date2num` see them, and as text: ISO 8601 with `Z` for proleptic
  * Gregorian dates, cftime's `2000-02-30 00:00:00` for the others.
  */
-import { dateFromDays, daysFromDate, isValidDate } from "./calendar.js";
+import { dateFromDays, daysFromDate, GREGORIAN_START_DAY, isValidDate } from "./calendar.js";
 import type { CalendarDate, CfCalendar } from "./calendar.js";
 import { CfError } from "./cf-error.js";
 import type { CfErrorContext } from "./cf-error.js";
@@ -18,9 +18,6 @@ export interface CfDateTime extends CalendarDate {
   /** Nanoseconds within the second (0 to 999 999 999). */
   readonly nanosecond: number;
 }
-
-/** Day number of 1582-10-15, the first Gregorian day of the standard calendar. */
-const GREGORIAN_START_DAY = -141_427;
 
 /**
  * The date-time of a number in CF time `units`. Integer values are exact;

@@ -3,7 +3,7 @@
  * CF calendar (`calendar.ts`), and whether times in them decode to Arrow
  * timestamps.
  */
-import { CALENDAR_NAMES, calendarOf, daysFromDate, isValidDate } from "./calendar.js";
+import { CALENDAR_NAMES, calendarOf, daysFromDate, GREGORIAN_START_DAY, isValidDate } from "./calendar.js";
 import type { CfCalendar } from "./calendar.js";
 import { CfError } from "./cf-error.js";
 import type { CfErrorContext } from "./cf-error.js";
@@ -52,7 +52,7 @@ for (const [unit, names] of Object.entries({
 }
 
 /** The first day of the Gregorian calendar; `standard` is Julian before it. */
-const GREGORIAN_START_NS = -141_427n * NS_PER.days;
+const GREGORIAN_START_NS = BigInt(GREGORIAN_START_DAY) * NS_PER.days;
 
 /** True when `units` reads like a CF time unit (`<word> since <something>`). */
 export function isCfTimeUnits(units: unknown): units is string {
