@@ -9,7 +9,7 @@ import { dtypeOf, isDtype } from "./dtype.js";
 import type { Dtype } from "./dtype.js";
 import { fillMissing, maskMissing } from "./mask.js";
 import { pack, packingOf, unpack, unpackedDtype } from "./scale.js";
-import { isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
+import { decodesToTimestamps, isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
 import { decodeTimes, encodeTimes, isTimestamp } from "./times.js";
 
 /**
@@ -50,7 +50,8 @@ export interface CfOptions {
  * Decodes a variable as netCDF4-python's automatic mask-and-scale and
  * `num2date` do: missing values become nulls (compared in the stored type),
  * packed values unpack to float32 or float64 (xarray's choice, see
- * `unpackedDtype`), times become UTC timestamps. Attributes stay as they were,
+ * `unpackedDtype`), times of proleptic Gregorian dates become UTC timestamps
+ * (times of other calendars keep their numbers). Attributes stay as they were,
  * plus {@link STORED_DTYPE_ATTR} when the value type changed. Arrays of other
  * types (strings, booleans) and arrays already decoded pass through.
  *
@@ -74,11 +75,9 @@ export function cfDecode(array: NdArray, options: CfOptions = {}): NdArray {
   const units = array.attr("units");
   if (times && isCfTimeUnits(units)) {
     const calendar = array.attr("calendar");
-    out = decodeTimes(
-      out,
-      parseCfTimeUnits(units, typeof calendar === "string" ? calendar : undefined, { variable: name }),
-      name,
-    );
+    const parsed = parseCfTimeUnits(units, typeof calendar === "string" ? calendar : undefined, { variable: name });
+    // Other calendars keep their numbers, with units and calendar (README, "What is decoded").
+    if (decodesToTimestamps(parsed)) out = decodeTimes(out, parsed, name);
   }
   if (out.type.typeId === array.type.typeId && dtypeOf(out.type) === stored) return out;
   return out.withAttrs(new Map([...out.attrs, [STORED_DTYPE_ATTR, attr.utf8(stored)]]));

@@ -3,7 +3,8 @@ import { CodedError, codedErrorGuard, quotedPlace, type CodedErrorGuard } from "
 /** What went wrong, as a stable machine-readable code. */
 export type CfErrorCode =
   | "InvalidUnits" // a `units` attribute that is not `<unit> since <date>` where a time is expected
-  | "UnsupportedCalendar" // a calendar other than standard, gregorian, proleptic_gregorian
+  | "UnsupportedCalendar" // a calendar that is not one of CF's
+  | "InvalidDate" // a date its calendar lacks (29 February in noleap, 31 March in 360_day)
   | "OutOfRange" // a time that does not fit the decoded or encoded type
   | "InvalidAttribute" // a CF attribute (_FillValue, scale_factor, ...) of an unusable type
   | "UnsupportedType" // values of a type the operation does not apply to

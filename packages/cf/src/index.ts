@@ -1,7 +1,9 @@
 /**
  * @lance-nd/cf: the CF conventions of netCDF-style variables on nd-arrow
  * arrays. Fill values become nulls, packed values unpack, CF times become
- * Arrow timestamps, and `cfEncode` undoes all of it exactly.
+ * Arrow timestamps (times of calendars a timestamp cannot hold keep their
+ * numbers and print as dates of their calendar: `formatCfTime`), and
+ * `cfEncode` undoes all of it exactly.
  *
  * @example
  * import { NdArray, attr } from "@lance-nd/nd-arrow";
@@ -15,9 +17,21 @@
 export { CfError, isCfError } from "./cf-error.js";
 export type { CfErrorCode, CfErrorContext } from "./cf-error.js";
 export { cfDecode, cfEncode, STORED_DTYPE_ATTR } from "./cf-codec.js";
+export { boundsTimeAttrs } from "./bounds.js";
+export type { NamedAttrs } from "./bounds.js";
 export type { CfOptions } from "./cf-codec.js";
-export { cfTimeToDate, dateToCfTime, isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
-export type { CfCalendar, CfTimeUnit, CfTimeUnits } from "./time-units.js";
+export { isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
+export type { CfTimeUnit, CfTimeUnits } from "./time-units.js";
+export type { CalendarDate, CfCalendar } from "./calendar.js";
+export {
+  cfTimeToDate,
+  cfTimeToDateTime,
+  dateTimeToCfTime,
+  dateToCfTime,
+  formatCfDateTime,
+  formatCfTime,
+} from "./cf-datetime.js";
+export type { CfDateTime } from "./cf-datetime.js";
 export { arrowType, defaultFillValue, DTYPE_NAMES, dtypeOf, isDtype } from "./dtype.js";
 export type { Dtype } from "./dtype.js";
 export { unpackedDtype } from "./scale.js";

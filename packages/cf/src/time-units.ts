@@ -1,17 +1,15 @@
 /**
- * CF time units (`<unit> since <date>`, CF conventions section 4.4) and the
- * conversion between numbers in those units and instants, for the calendars
- * that match JavaScript's and Arrow's: standard, gregorian,
- * proleptic_gregorian. Any other calendar is `UnsupportedCalendar`.
+ * CF time units (`<unit> since <date>`, CF conventions section 4.4) in any
+ * CF calendar (`calendar.ts`), and whether times in them decode to Arrow
+ * timestamps.
  */
-import { CfError, isCfError } from "./cf-error.js";
+import { CALENDAR_NAMES, calendarOf, daysFromDate, GREGORIAN_START_DAY, isValidDate } from "./calendar.js";
+import type { CfCalendar } from "./calendar.js";
+import { CfError } from "./cf-error.js";
 import type { CfErrorContext } from "./cf-error.js";
 
 /** The units a CF time may count in. */
 export type CfTimeUnit = "days" | "hours" | "minutes" | "seconds" | "milliseconds" | "microseconds" | "nanoseconds";
-
-/** The calendars this package decodes. */
-export type CfCalendar = "standard" | "gregorian" | "proleptic_gregorian";
 
 /** Parsed `units` and `calendar` of a CF time variable. */
 export interface CfTimeUnits {
@@ -19,9 +17,13 @@ export interface CfTimeUnits {
   readonly unit: CfTimeUnit;
   /** Nanoseconds in one unit. */
   readonly unitNs: bigint;
-  /** The reference date (after `since`) in nanoseconds since 1970-01-01T00:00:00Z. */
+  /**
+   * The reference date (after `since`) in nanoseconds since 1970-01-01T00:00
+   * of the calendar (for standard, julian and proleptic_gregorian: since the
+   * Unix epoch).
+   */
   readonly epochNs: bigint;
-  /** The calendar (lower case; `standard` when the variable has none). */
+  /** The calendar, by its canonical name (`gregorian` is `standard`; `standard` when the variable has none). */
   readonly calendar: CfCalendar;
 }
 
@@ -49,10 +51,8 @@ for (const [unit, names] of Object.entries({
   for (const name of names) UNIT_NAMES[name] = unit as CfTimeUnit;
 }
 
-const CALENDARS = new Set<string>(["standard", "gregorian", "proleptic_gregorian"]);
-
 /** The first day of the Gregorian calendar; `standard` is Julian before it. */
-const GREGORIAN_START_NS = -141_427n * NS_PER.days;
+const GREGORIAN_START_NS = BigInt(GREGORIAN_START_DAY) * NS_PER.days;
 
 /** True when `units` reads like a CF time unit (`<word> since <something>`). */
 export function isCfTimeUnits(units: unknown): units is string {
@@ -62,19 +62,20 @@ export function isCfTimeUnits(units: unknown): units is string {
 /**
  * Parses CF time `units` and `calendar`. Throws `InvalidUnits` for text that
  * is not `<unit> since <date>` (months and years are not fixed lengths and are
- * refused too) and `UnsupportedCalendar` for a calendar other than standard,
- * gregorian or proleptic_gregorian, or a standard/gregorian reference date
- * before 1582-10-15 (where those calendars are Julian).
+ * refused too) or a reference date its calendar lacks, and
+ * `UnsupportedCalendar` for a calendar that is not one of CF's (standard,
+ * gregorian, proleptic_gregorian, julian, noleap, 365_day, all_leap,
+ * 366_day, 360_day).
  *
  * @example
  * parseCfTimeUnits("days since 2000-01-01").epochNs; // 946684800000000000n
  */
 export function parseCfTimeUnits(units: string, calendar?: string, where: CfErrorContext = {}): CfTimeUnits {
-  const cal = (calendar ?? "standard").trim().toLowerCase();
-  if (!CALENDARS.has(cal)) {
+  const cal = calendarOf(calendar ?? "standard");
+  if (cal === undefined) {
     throw new CfError(
       "UnsupportedCalendar",
-      `calendar "${calendar}" is not supported (only standard, gregorian and proleptic_gregorian convert to dates)`,
+      `calendar "${calendar}" is not a CF calendar (${CALENDAR_NAMES.join(", ")})`,
       { ...where, attribute: "calendar" },
     );
   }
@@ -94,84 +95,40 @@ export function parseCfTimeUnits(units: string, calendar?: string, where: CfErro
       },
     );
   }
-  const epochNs = parseReferenceDate(match[2]!, units, where);
-  if (cal !== "proleptic_gregorian" && epochNs < GREGORIAN_START_NS) {
-    throw new CfError(
-      "UnsupportedCalendar",
-      `reference date of "${units}" is before 1582-10-15, where the ${cal} calendar is Julian; only proleptic_gregorian decodes there`,
-      {
-        ...where,
-        attribute: "calendar",
-      },
-    );
-  }
-  return { unit, unitNs: NS_PER[unit], epochNs, calendar: cal as CfCalendar };
+  const epochNs = parseReferenceDate(match[2]!, units, cal, where);
+  return { unit, unitNs: NS_PER[unit], epochNs, calendar: cal };
 }
 
 /**
- * The instant a number in CF time units stands for, to the millisecond.
- *
- * @example
- * cfTimeToDate(1.5, "days since 2000-01-01").toISOString(); // "2000-01-02T12:00:00.000Z"
+ * True when times in `units` decode to Arrow timestamps: their calendar's
+ * dates are the proleptic Gregorian dates of JavaScript and Arrow
+ * (proleptic_gregorian; standard from its reference date 1582-10-15 on).
+ * Other times keep their numbers (README, "What is decoded").
  */
-export function cfTimeToDate(value: number, units: string, calendar?: string): Date {
-  const parsed = parseCfTimeUnits(units, calendar);
-  const ms = Number(parsed.epochNs / 1_000_000n) + (value * Number(parsed.unitNs)) / 1e6;
-  return new Date(Math.round(ms));
+export function decodesToTimestamps(units: CfTimeUnits): boolean {
+  return (
+    units.calendar === "proleptic_gregorian" || (units.calendar === "standard" && units.epochNs >= GREGORIAN_START_NS)
+  );
 }
 
-/**
- * A Date as a number in CF time units (what a region read compares a time
- * coordinate with).
- *
- * @example
- * dateToCfTime(new Date("2000-01-03T00:00:00Z"), "days since 2000-01-01"); // 2
- */
-export function dateToCfTime(date: Date, units: string, calendar?: string): number {
-  let parsed: CfTimeUnits;
-  try {
-    parsed = parseCfTimeUnits(units, calendar);
-  } catch (err) {
-    if (!isCfError(err, "UnsupportedCalendar")) throw err;
-    throw new CfError(
-      "UnsupportedCalendar",
-      `${err.message}: a date cannot be placed on it; give the number in "${units}" instead`,
-      {
-        cause: err,
-      },
-    );
-  }
-  const ns = BigInt(date.getTime()) * 1_000_000n - parsed.epochNs;
-  const whole = ns / parsed.unitNs;
-  const rest = ns - whole * parsed.unitNs;
-  return Number(whole) + Number(rest) / Number(parsed.unitNs);
-}
-
-/** Days from 1970-01-01 to a date of the proleptic Gregorian calendar. */
-export function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
+/** Nanoseconds in a day. */
+export const NS_PER_DAY = NS_PER.days;
 
 const DATE =
-  /^(\d{1,4})-(\d{1,2})(?:-(\d{1,2}))?(?:(?:T|\s+)(\d{1,2})(?::(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9})\d*)?)?)?)?\s*(Z|UTC|GMT|[+-]\d{1,2}(?::?\d{2})?)?$/i;
+  /^(-?\d{1,4})-(\d{1,2})(?:-(\d{1,2}))?(?:(?:T|\s+)(\d{1,2})(?::(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9})\d*)?)?)?)?\s*(Z|UTC|GMT|[+-]\d{1,2}(?::?\d{2})?)?$/i;
 
-function parseReferenceDate(text: string, units: string, where: CfErrorContext): bigint {
+function parseReferenceDate(text: string, units: string, calendar: CfCalendar, where: CfErrorContext): bigint {
   const m = DATE.exec(text.trim());
   const fail = (why: string): never => {
     throw new CfError("InvalidUnits", `"${units}": ${why}`, { ...where, attribute: "units" });
   };
   if (m === null) return fail(`"${text}" is not a date like 2000-01-01 or 2000-01-01 12:00:00`);
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? (i === 3 ? 1 : 0)));
-  if (month! < 1 || month! > 12 || day! < 1 || day! > 31 || hour! > 23 || minute! > 59 || second! > 60) {
-    return fail(`"${text}" is not a valid date`);
-  }
+  if (hour! > 23 || minute! > 59 || second! > 60) return fail(`"${text}" is not a valid time of day`);
+  const date = { year: year!, month: month!, day: day! };
+  if (!isValidDate(calendar, date)) return fail(`"${text}" is not a date of the ${calendar} calendar`);
   const fraction = BigInt((m[7] ?? "").padEnd(9, "0"));
-  const days = BigInt(daysFromCivil(year!, month!, day!));
+  const days = BigInt(daysFromDate(calendar, date));
   const seconds = BigInt(hour! * 3600 + minute! * 60 + second!);
   let ns = days * NS_PER.days + seconds * NS_PER.seconds + fraction;
   const zone = m[8];

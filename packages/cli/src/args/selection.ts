@@ -106,10 +106,22 @@ export function droppedDims(options: SelectionOptions): Set<string> {
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 const ISO_DATE = /^\d{4}-\d{2}(-\d{2})?([T ]\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
-/** A number or an ISO date, or undefined. */
+/**
+ * A number or an ISO date, or undefined. A day the Gregorian calendar lacks
+ * (`2000-02-30`, which JavaScript would read as 1 March) is an
+ * `InvalidArgumentError` saying how to select it.
+ */
 function selValue(text: string): SelValue | undefined {
   if (NUMBER.test(text)) return Number(text);
   if (!ISO_DATE.test(text)) return undefined;
+  const [year, month, day = 1] = text.slice(0, 10).split("-").map(Number) as [number, number, number?];
+  const probe = new Date(0);
+  probe.setUTCFullYear(year, month - 1, day);
+  if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) {
+    throw new InvalidArgumentError(
+      `${text} is not a Gregorian date; a date of another calendar (30 February of 360_day) is selected by its number in the coordinate's units (time=59 for "days since 2000-01-01")`,
+    );
+  }
   const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(text) || !/[T ]\d{2}/.test(text) ? text : `${text}Z`;
   const date = new Date(zoned);
   return Number.isNaN(date.getTime()) ? undefined : date;

@@ -10,7 +10,7 @@ import { castAttrValue, castVector, promoteTypes, sameType } from "@lance-nd/cas
 import { cfDecode, isCfError } from "@lance-nd/cf";
 import type { CfErrorCode } from "@lance-nd/cf";
 import { Attr, NdArray } from "@lance-nd/nd-arrow";
-import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { Attrs, NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { NetcdfFile } from "@lance-nd/netcdf";
 import { CliError } from "../errors.js";
 
@@ -70,12 +70,19 @@ const PROBES: Record<string, () => ArrayLike<number | bigint>> = {
   double: () => new Float64Array(1),
 };
 
-/** The type a variable of `file` has after `--cf mode` (a one-value probe through cfDecode, so the rule lives in one place). */
-export function netcdfDecodedType(file: NetcdfFile, name: string, mode: CfMode): DataType | undefined {
-  const v = file.variable(name);
-  const probe = PROBES[v.type];
+/**
+ * The type a variable of `file` with `attrs` (default: its own) has after
+ * `--cf mode` (a one-value probe through cfDecode, so the rule lives in one place).
+ */
+export function netcdfDecodedType(
+  file: NetcdfFile,
+  name: string,
+  mode: CfMode,
+  attrs: Attrs = file.variable(name).attrs,
+): DataType | undefined {
+  const probe = PROBES[file.variable(name).type];
   if (probe === undefined) return undefined;
-  const array = NdArray.from(probe() as never, { dims: { x: 1 }, attrs: v.attrs });
+  const array = NdArray.from(probe() as never, { dims: { x: 1 }, attrs });
   return decodeFor(array, mode, name, false).type;
 }
 

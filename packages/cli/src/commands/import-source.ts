@@ -7,6 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { DataType } from "apache-arrow";
 import type { Attrs, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { boundsTimeAttrs } from "@lance-nd/cf";
 import { openNetcdf } from "@lance-nd/netcdf";
 import type { CfMode } from "./import-plan.js";
 import { netcdfDecodedType } from "./import-plan.js";
@@ -64,17 +65,33 @@ export async function openSource(
     await file.close();
     throw err;
   }
+  // Under decode, time bounds take their coordinate's units and calendar, as xarray decodes them (CLI README, "CF conventions").
+  const bounds = mode === "decode" ? boundsTimeAttrs(file.variables) : new Map<string, Attrs>();
   return {
     path,
-    variables: file.variables,
+    variables: file.variables.map((v) => ({ name: v.name, attrs: bounds.get(v.name) ?? v.attrs })),
     globalAttrs: file.globalAttrs,
     warnings: file.warnings,
     notice: plan.notice,
     bytes: fileBytes(file),
     rowCount: plan.rows,
     rowCf: mode,
-    typeAfterCf: (name) => netcdfDecodedType(file, name, mode),
-    rows: () => fileRows(file, plan),
+    typeAfterCf: (name) => netcdfDecodedType(file, name, mode, bounds.get(name)),
+    rows: () => withArrayAttrs(fileRows(file, plan), bounds),
     close: () => file.close(),
   };
+}
+
+/** The rows with the arrays named in `attrs` given those attributes. */
+async function* withArrayAttrs(
+  rows: AsyncGenerator<NdRecordBatch>,
+  attrs: ReadonlyMap<string, Attrs>,
+): AsyncGenerator<NdRecordBatch> {
+  for await (const row of rows) {
+    if (attrs.size === 0) yield row;
+    else
+      yield row.withArrays(
+        row.arrays().map(([name, array]) => [name, array.withAttrs(attrs.get(name) ?? array.attrs)] as const),
+      );
+  }
 }

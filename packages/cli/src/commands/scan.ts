@@ -24,6 +24,7 @@ interface ScanOptions extends SelectionOptions {
   json?: boolean;
   ndjson?: boolean;
   arrow?: boolean;
+  timeNumbers?: boolean;
 }
 
 export function registerScan(program: Command, io: Io): void {
@@ -42,6 +43,10 @@ export function registerScan(program: Command, io: Io): void {
     .option("--json", "all rows as one JSON array (values included)")
     .option("--ndjson", "one JSON object per row and line")
     .option("--arrow", "the rows nd-arrow encoded, as an Arrow IPC stream on stdout")
+    .option(
+      "--time-numbers",
+      "times as numbers instead of dates like 2001-03-15T00:00:00Z: timestamps as epoch milliseconds, CF times as stored (in their units)",
+    )
     .addHelpText(
       "after",
       [
@@ -59,6 +64,9 @@ export function registerScan(program: Command, io: Io): void {
 async function scanTable(io: Io, uri: string, options: ScanOptions): Promise<void> {
   const formats = [options.json, options.ndjson, options.arrow].filter(Boolean).length;
   if (formats > 1) throw new CliError("InvalidArgument", "--json, --ndjson and --arrow go one at a time");
+  if (options.arrow && options.timeNumbers) {
+    throw new CliError("InvalidArgument", "--time-numbers is for text and JSON: --arrow keeps the stored values");
+  }
   if (options.arrow && io.stdout.isTTY === true) {
     throw new CliError("InvalidArgument", "--arrow writes binary Arrow IPC: redirect it to a file or a pipe");
   }
@@ -78,17 +86,17 @@ async function scanTable(io: Io, uri: string, options: ScanOptions): Promise<voi
     let count = 0;
     for await (const row of rows) {
       await out.text(count++ === 0 ? "[\n  " : ",\n  ");
-      await writeRowJson(out, row, { pretty: true, level: 1 });
+      await writeRowJson(out, row, { pretty: true, level: 1, timeNumbers: options.timeNumbers });
     }
     await out.text(count === 0 ? "[]\n" : "\n]\n");
   } else {
     let index = 0;
     for await (const row of rows) {
       if (options.ndjson) {
-        await writeRowJson(out, row, { pretty: false, level: 0 });
+        await writeRowJson(out, row, { pretty: false, level: 0, timeNumbers: options.timeNumbers });
         await out.text("\n");
       } else {
-        await out.text(`${rowLine(row, index)}\n`);
+        await out.text(`${rowLine(row, index, options.timeNumbers)}\n`);
       }
       index++;
     }

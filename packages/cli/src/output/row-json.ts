@@ -9,6 +9,7 @@ import { Precision, Type, type Vector } from "apache-arrow";
 import type { Attrs, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { jsonReplacer } from "../io.js";
 import type { SinkWriter } from "./sink-writer.js";
+import { timeFormat, timeTexts, type TimeFormat } from "./time-text.js";
 
 /** Values formatted and written per slice. */
 const SLICE_VALUES = 16_384;
@@ -21,6 +22,8 @@ export interface JsonLayout {
   pretty: boolean;
   /** Indentation levels before each line after the first (a row inside the `--json` array: 1). */
   level: number;
+  /** Times as numbers (`scan --time-numbers`: timestamps as epoch milliseconds, CF times as stored); false: as dates (`time-text.ts`). */
+  timeNumbers?: boolean;
 }
 
 /**
@@ -28,7 +31,9 @@ export interface JsonLayout {
  * see nd-arrow's `Attr.toJS`) and `arrays` by name, each with `type`, `dims`,
  * `attrs` and `values` (row-major, `null` for a null value). 64-bit integers
  * are written as decimal strings (`"9007199254740993"`), non-finite floats as
- * strings (`"NaN"`), like the command line's other JSON.
+ * strings (`"NaN"`), like the command line's other JSON. Timestamps and
+ * numbers with CF time units are date strings (`"2001-03-15T00:00:00Z"`,
+ * `"2000-02-30 00:00:00"` in a 360_day calendar) unless `layout.timeNumbers`.
  */
 export async function writeRowJson(out: SinkWriter, batch: NdRecordBatch, layout: JsonLayout): Promise<void> {
   const arrays = batch.arrays();
@@ -55,7 +60,8 @@ export async function writeRowJson(out: SinkWriter, batch: NdRecordBatch, layout
     const before = text.slice(0, at);
     await out.text(before);
     const lineIndent = /^ */.exec(before.slice(before.lastIndexOf("\n") + 1))![0];
-    await writeValues(out, array, layout.pretty ? lineIndent : undefined);
+    const format = layout.timeNumbers ? undefined : timeFormat(array);
+    await writeValues(out, array, layout.pretty ? lineIndent : undefined, format);
     text = text.slice(at + marker.length);
   }
   await out.text(text);
@@ -66,8 +72,13 @@ export function attrsJson(attrs: Attrs): Record<string, unknown> {
   return Object.fromEntries([...attrs].map(([key, attr]) => [key, attr.toJS()]));
 }
 
-/** The values of `array` as a JSON array, a slice at a time; `lineIndent` undefined: one line. */
-async function writeValues(out: SinkWriter, array: NdArray, lineIndent: string | undefined): Promise<void> {
+/** The values of `array` as a JSON array, a slice at a time; `lineIndent` undefined: one line; times as dates with `format`. */
+async function writeValues(
+  out: SinkWriter,
+  array: NdArray,
+  lineIndent: string | undefined,
+  format: TimeFormat | undefined,
+): Promise<void> {
   const values = array.values;
   if (values.length === 0) {
     await out.text("[]");
@@ -76,7 +87,8 @@ async function writeValues(out: SinkWriter, array: NdArray, lineIndent: string |
   const separator = lineIndent === undefined ? "," : `,\n${lineIndent}  `;
   await out.text(lineIndent === undefined ? "[" : `[\n${lineIndent}  `);
   for (let start = 0; start < values.length; start += SLICE_VALUES) {
-    const slice = sliceValues(values.slice(start, Math.min(values.length, start + SLICE_VALUES)));
+    const part = values.slice(start, Math.min(values.length, start + SLICE_VALUES));
+    const slice = format === undefined ? sliceValues(part) : timeTexts(part, format);
     const texts = new Array<string>(slice.length);
     for (let i = 0; i < slice.length; i++) texts[i] = valueJson(slice[i]);
     await out.text((start === 0 ? "" : separator) + texts.join(separator));

@@ -4,6 +4,7 @@ import { cfDecode } from "@lance-nd/cf";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { CliError } from "../errors.js";
 import { formatValue } from "../output/row-text.js";
+import { timeFormat, timeTexts } from "../output/time-text.js";
 import { renderHeatmap } from "./heatmap.js";
 import { slice2d } from "./slice.js";
 
@@ -27,7 +28,7 @@ export interface PlotSummary {
  * `cfDecode`: fill values (`_FillValue`, `missing_value`, netCDF's default
  * fill) are missing (grey, like null and NaN), the others are
  * `value * scale_factor + add_offset`. The title names the selected indices with their
- * coordinate values; the colour bar shows the variable's `units`. When the
+ * coordinate values (times as dates of their calendar); the colour bar shows the variable's `units`. When the
  * row dim has an ascending 1-D coordinate (e.g. latitude), row 0 is drawn
  * at the bottom (north up).
  *
@@ -94,12 +95,14 @@ export async function plotVariable(
   };
 }
 
-/** The value of the 1-D coordinate variable of `dim` at `index`, as text. */
+/** The value of the 1-D coordinate variable of `dim` at `index`, as text (a time as a date, `time-text.ts`). */
 function coordinate(batch: NdRecordBatch, dim: string, index: number): string | undefined {
   const coord = batch.get(dim);
   const scalar = coord?.rank === 0 && index === 0;
   if (coord === undefined || (!scalar && (coord.dims.length !== 1 || coord.dims[0]!.name !== dim))) return undefined;
-  return formatValue(coord.values.get(index));
+  const format = timeFormat(coord);
+  if (format === undefined) return formatValue(coord.values.get(index));
+  return timeTexts(coord.values.slice(index, index + 1), format)[0] ?? "null";
 }
 
 /** True when `dim` has a numeric 1-D coordinate whose first value is below its last. */

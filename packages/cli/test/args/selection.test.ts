@@ -45,6 +45,12 @@ describe("--sel", () => {
       expect(() => parseSel(bad), bad).toThrow(InvalidArgumentError);
   });
 
+  it("a day the Gregorian calendar lacks is refused, not read as the next month", () => {
+    for (const bad of ["time=2000-02-30", "time=2001-02-29:2001-03-05", "time=2000-04-31T12:00Z"])
+      expect(() => parseSel(bad), bad).toThrow(/is not a Gregorian date; a date of another calendar/);
+    expect(parseSel("time=2000-02-29")).toEqual(new Map([["time", new Date("2000-02-29T00:00:00Z")]]));
+  });
+
   it("single values drop their dims; no options is no selection", () => {
     expect(droppedDims({ isel: parseIsel("time=0,lat=1:3"), sel: parseSel("lon=5") })).toEqual(
       new Set(["time", "lon"]),

@@ -20,7 +20,9 @@ describe("demo", () => {
       /^write\s+lance-nd-demo\/ocean\.lance: 9 rows \(chunks of time=4, lat=30\), version \d+/m,
     );
     expect(run.stdout).toMatch(/^query\s+project \[sst\] where `__stats__:sst`\.`max` > 28: [1-8] of 9 rows matched/m);
-    expect(run.stdout).toMatch(/^plot\s+sst {2}time=0 \(15\) \(lat x lon, .*\) -> lance-nd-demo\/sst\.png$/m);
+    expect(run.stdout).toMatch(
+      /^plot\s+sst {2}time=0 \(2000-01-16T00:00:00Z\) \(lat x lon, .*\) -> lance-nd-demo\/sst\.png$/m,
+    );
     const png = PNG.sync.read(readFileSync(join(cwd, "lance-nd-demo", "sst.png")));
     expect(png.width).toBeGreaterThanOrEqual(360);
   });

@@ -128,7 +128,7 @@ describe.skipIf(skip)("reading a table", () => {
     // import as netCDF4-python masks it) are missing; the others are raw * 0.01 + 20.
     expect(summary.min).toBeCloseTo(20.21, 4);
     expect(summary.max).toBeCloseTo(34.02, 4);
-    expect(summary.title).toBe("sst  time=2 (59)");
+    expect(summary.title).toBe("sst  time=2 (2000-02-29T00:00:00Z)");
     const png = PNG.sync.read(readFileSync(out));
     expect(png.width).toBeGreaterThanOrEqual(360);
     expect(png.height).toBeGreaterThan(100);

@@ -52,7 +52,12 @@ describe("region selections on the command line", () => {
       dir,
     );
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ rows: "lat", cols: "lon", rowsRead: 3 });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      rows: "lat",
+      cols: "lon",
+      rowsRead: 3,
+      title: "sst  time=2000-02-15 (2000-02-15T00:00:00Z)",
+    });
   });
 
   it("export of the chunks a stats filter selects (not starting at cell 0) writes their box", () => {

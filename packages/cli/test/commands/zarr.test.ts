@@ -49,7 +49,8 @@ interface JsonRow {
 }
 
 function scanJson(table: string): JsonRow[] {
-  const run = cli(["scan", table, "--json"]);
+  // The stored numbers, as xarray shows them with decode_cf=False (CF times too: --time-numbers).
+  const run = cli(["scan", table, "--json", "--time-numbers"]);
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
   return JSON.parse(run.stdout) as JsonRow[];

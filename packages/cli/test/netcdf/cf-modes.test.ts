@@ -62,9 +62,13 @@ describe.skipIf(skip !== undefined)(
       expect(row!.arrays.sst!.type).toBe("Float32");
       expect(row!.arrays.sst!.values).toEqual(oracle.packed.sst!.values);
       expect(row!.arrays.time!.type).toBe("Timestamp<SECOND, UTC>");
+      // Printed as ISO 8601 dates (CLI README, "Times"); --time-numbers gives epoch milliseconds.
+      const instants = oracle.packed.time!.epochMicroseconds!;
       expect(row!.arrays.time!.values).toEqual(
-        oracle.packed.time!.epochMicroseconds!.map((us) => (us === null ? null : us / 1000)),
+        instants.map((us) => (us === null ? null : new Date(us / 1000).toISOString().replace(".000Z", "Z"))),
       );
+      const [numbers] = scan(table("packed", "decode"), "--time-numbers");
+      expect(numbers!.arrays.time!.values).toEqual(instants.map((us) => (us === null ? null : us / 1000)));
     });
 
     it("mask: fills are nulls in the stored type, example_1's default fills (no _FillValue) too", () => {

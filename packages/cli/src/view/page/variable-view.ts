@@ -3,11 +3,12 @@
  * dims (labelled with their coordinate values), the colour bar and the
  * value under the pointer. Each slider step fetches one window.
  */
-import { cfTimeToDate, isCfTimeUnits } from "@lance-nd/cf";
+import { isCfTimeUnits } from "@lance-nd/cf";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { DatasetSummary, DatasetVariable } from "../catalog.js";
 import { colormap } from "../colormaps.js";
 import type { ColormapName } from "../colormaps.js";
+import { timeFormat, timeTexts } from "../../output/time-text.js";
 import { getBatch } from "./client.js";
 import { windowStep } from "../window-limit.js";
 import { HeatmapView } from "./heatmap-view.js";
@@ -34,24 +35,19 @@ export function drawable(dataset: DatasetSummary, variable: DatasetVariable): bo
 }
 
 /**
- * A coordinate value as text: a CF time (`units` "<unit> since <date>") as
- * its UTC date (and time of day when not midnight), a number with its noise
+ * A coordinate value as text: a timestamp or CF time (`units` "<unit> since
+ * <date>") as its date (and time of day when not midnight), a number with its noise
  * trimmed, the index when the dim has no coordinate.
  */
 function coordText(coords: NdRecordBatch, dim: string, index: number): string {
   const coord = coords.get(dim);
   if (coord === undefined || index >= coord.size) return `${index}`;
-  const value = coord.values.get(index) as unknown;
-  const units = coord.attr("units");
-  if ((typeof value === "number" || typeof value === "bigint") && isCfTimeUnits(units)) {
-    try {
-      const calendar = coord.attr("calendar");
-      const iso = cfTimeToDate(Number(value), units, typeof calendar === "string" ? calendar : undefined).toISOString();
-      return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso.replace(".000Z", "Z");
-    } catch {
-      // A calendar or unit cf cannot convert: the raw value.
-    }
+  const format = timeFormat(coord);
+  if (format !== undefined) {
+    // A date of the coordinate's calendar (time-text.ts), without the time of day at midnight.
+    return (timeTexts(coord.values.slice(index, index + 1), format)[0] ?? "null").replace(/[T ]00:00:00Z?$/, "");
   }
+  const value = coord.values.get(index) as unknown;
   return typeof value === "number" ? String(Number(value.toPrecision(6))) : String(value);
 }
 
