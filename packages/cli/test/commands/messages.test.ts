@@ -41,24 +41,27 @@ describe.skipIf(skip)("messages name the real cause", () => {
     expect(made.status, made.stderr).toBe(0);
   });
 
-  it("plot --sel time=<date> on a noleap mask table: give the number in the units; --sel time=<number> plots", () => {
+  it("plot --sel time=<date> on a noleap mask table plots; a date the calendar lacks is one line naming it", () => {
     expect(cli(["import", "noleap.nc", "noleap.lance"], dir).code).toBe(0);
-    const run = cli(["plot", "noleap.lance", "v", "--sel", "time=2000-03-15", "-o", "v.png"], dir);
+    // 74 days since 2000-01-01 in the noleap calendar is 2000-03-16.
+    expect(cli(["plot", "noleap.lance", "v", "--sel", "time=2000-03-16", "-o", "v.png"], dir).code).toBe(0);
+    const run = cli(["plot", "noleap.lance", "v", "--sel", "time=2000-02-29", "-o", "v.png"], dir);
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
-    expect(run.stderr).toContain('calendar "noleap" is not supported');
-    expect(run.stderr).toContain('a date cannot be placed on it; give the number in "days since 2000-01-01" instead');
+    expect(run.stderr).toContain("2000-02-29 is not a date of the noleap calendar");
     expect(run.stderr).not.toContain("--cf");
     expect(cli(["plot", "noleap.lance", "v", "--sel", "time=45", "-o", "v.png"], dir).code).toBe(0);
   });
 
-  it("import --cf decode of noleap times: the modes that keep the numbers", () => {
-    const run = cli(["import", "noleap.nc", "decoded.lance", "--cf", "decode"], dir);
-    expect(run.code).toBe(1);
-    expect(run.stderr.trim().split("\n")).toHaveLength(1);
-    expect(run.stderr).toMatch(
-      /variable "time".*calendar "noleap".*\(import with --cf mask or raw to keep the numbers\)\)$/m,
-    );
+  it("import --cf decode of noleap times keeps the numbers with their units and calendar", () => {
+    expect(cli(["import", "noleap.nc", "decoded.lance", "--cf", "decode"], dir).code).toBe(0);
+    const time = JSON.parse(
+      cli(["scan", "decoded.lance", "--project", "time", "--json", "--time-numbers"], dir).stdout,
+    ) as {
+      arrays: { time: { values: number[]; attrs: Record<string, unknown> } };
+    }[];
+    expect(time[0]!.arrays.time.values).toEqual([0, 45, 74]);
+    expect(time[0]!.arrays.time.attrs).toMatchObject({ units: "days since 2000-01-01", calendar: "noleap" });
   });
 
   it("info of a table holding a folder it cannot list: one line naming the folder and EACCES", () => {
