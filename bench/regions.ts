@@ -223,7 +223,7 @@ function check(what: string, actual: number, expected: number): void {
     throw new Error(`${what}: sum ${actual}, expected ${expected}`);
 }
 
-/** The region table: times and the ratios of issue #11's goals. */
+/** The region table: times and the ratios to the goals (bench/README.md, "Region reads"). */
 export function formatRegions(measured: Awaited<ReturnType<typeof measureRegions>>): string {
   const lines = [
     `Region reads: sst(${TIMES}, ${LAT}, ${LON}) in chunks [${CHUNK.join(", ")}], zstd ${ZSTD_LEVEL}; dataset() plan ${measured.planMs.toFixed(1)} ms ` +
