@@ -20,7 +20,7 @@ export { write, append, type NdRows } from "./write/write.js";
 export { replaceRows } from "./write/replace-rows.js";
 export { NdWriter } from "./write/writer.js";
 export { RollbackIncompleteError, type LeftBehind } from "./write/rollback-error.js";
-export type { WriteOptions, AppendOptions, WriteMode } from "./options.js";
+export type { WriteOptions, AppendOptions, WriteMode } from "./write/write-options.js";
 export { widen } from "./widen/widen.js";
 export { indexGlobalAttr, keyIndexes, type KeyIndex } from "./read/key-index.js";
 export { columnDefaults, setColumnDefaults } from "./write/column-defaults.js";

@@ -1,7 +1,7 @@
 import type { Schema } from "apache-arrow";
 import { ndSchema, validateTableSchema, type TableLayout } from "@lance-nd/format";
 import { LanceNdError } from "./errors.js";
-import { parseOpenOptions } from "./options.js";
+import { parseOpenOptions } from "./open-options.js";
 import { withPureErrors } from "./pure-errors.js";
 import { countRows } from "./lance/table-read.js";
 import type { LanceTable, StorageOptions } from "./lance/table-open.js";

@@ -7,7 +7,8 @@ import { open } from "../src/table.js";
 import { widen } from "../src/widen/widen.js";
 import { write } from "../src/write/write.js";
 import { NdWriter, batchBytes } from "../src/write/writer.js";
-import { addParallelism, parseWriteOptions } from "../src/options.js";
+import { addParallelism } from "../src/write/add-parallelism.js";
+import { parseWriteOptions } from "../src/write/write-options.js";
 import { makeTable, tempDir } from "./helpers/make-table.js";
 import { bigRow, failure, readIds, readRows, sstRow, sstRows } from "./helpers/write-rows.js";
 

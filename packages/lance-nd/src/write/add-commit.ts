@@ -16,7 +16,7 @@ import { createTable, openCommitHandle } from "../lance/table-open.js";
 import { undoIfWidenedUnder } from "../widen/widen-race.js";
 import { currentVersion } from "../lance/table-versions.js";
 import { appendRows } from "../lance/table-write.js";
-import { planOptions, type ParsedWriteOptions } from "../options.js";
+import { planOptions, type ParsedWriteOptions } from "./write-options.js";
 import { withPureErrors } from "../pure-errors.js";
 import { asAppend } from "../widen/schema-lock.js";
 import { NdTable } from "../table.js";

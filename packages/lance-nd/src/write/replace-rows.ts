@@ -6,7 +6,7 @@
 import { LanceNdError } from "../errors.js";
 import { Expr } from "../read/expr.js";
 import { deleteRows } from "../versions/maintenance.js";
-import type { AppendOptions } from "../options.js";
+import type { AppendOptions } from "./write-options.js";
 import type { NdTable } from "../table.js";
 import { type NdRows, writeAll } from "./write.js";
 import { NdWriter } from "./writer.js";

@@ -1,7 +1,7 @@
 /** `write` and `append`: a stream of nd record batches into a table, as one call. */
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { isLanceNdError, LanceNdError } from "../errors.js";
-import type { AppendOptions, WriteOptions } from "../options.js";
+import type { AppendOptions, WriteOptions } from "./write-options.js";
 import { RollbackIncompleteError } from "./rollback-error.js";
 import type { NdTable } from "../table.js";
 import { NdWriter } from "./writer.js";

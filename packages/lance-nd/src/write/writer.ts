@@ -17,14 +17,14 @@ import { CommitLedger } from "./commit-ledger.js";
 import { isLanceNdError, LanceNdError } from "../errors.js";
 import { openTable } from "../lance/table-open.js";
 import { currentVersion } from "../lance/table-versions.js";
+import { addParallelism } from "./add-parallelism.js";
 import {
-  addParallelism,
   parseWriteOptions,
   planOptions,
   type AppendOptions,
   type ParsedWriteOptions,
   type WriteOptions,
-} from "../options.js";
+} from "./write-options.js";
 import { withPureErrors } from "../pure-errors.js";
 import { NdTable, checkWritable } from "../table.js";
 import { WriteSpan } from "../tracing.js";

@@ -1,10 +1,9 @@
 /**
- * The options of `open`, `write`, `append` and `NdWriter`, validated once
- * with zod where they enter the library.
+ * The options of `write`, `append` and `NdWriter`: their defaults, types and
+ * validation with zod where they enter the library.
  */
 import {
   CASTING_MODES,
-  describeValue,
   mergeColumnOptions,
   parseColumnOptions,
   type CastingMode,
@@ -12,9 +11,9 @@ import {
   type PlanOptions,
 } from "@lance-nd/format";
 import { z } from "zod";
-import { LanceNdError } from "./errors.js";
-import type { OpenTableOptions } from "./lance/table-open.js";
-import { withPureErrors } from "./pure-errors.js";
+import { LanceNdError } from "../errors.js";
+import { invalidOptions, storageOptionsSchema } from "../option-errors.js";
+import { withPureErrors } from "../pure-errors.js";
 
 /** 128 MiB: the default size of one Lance add (fragment) on disk. */
 export const DEFAULT_TARGET_FRAGMENT_BYTES = 128 * 1024 * 1024;
@@ -94,22 +93,6 @@ export interface ParsedWriteOptions {
   conditionalPut: boolean;
 }
 
-/**
- * How many Lance adds a writer keeps in flight at `uri` (README, "Parallel
- * adds"): 1 on memory:// (its one connection cannot tell its adds' versions
- * apart, and the commit ledger needs them); else `writeParallelism` when
- * given; else 4 on local disk and on object stores with `conditionalPut`,
- * and 1 on other object stores (a store without conditional PUT lets two
- * concurrent commits of one version overwrite each other's manifest: the
- * reliability suite lost a row that way).
- */
-export function addParallelism(uri: string, options: ParsedWriteOptions): number {
-  if (uri.startsWith("memory://")) return 1;
-  if (options.writeParallelism !== undefined) return options.writeParallelism;
-  const objectStore = /^[a-z][a-z0-9+.-]*:\/\//i.test(uri) && !/^file:/i.test(uri);
-  return objectStore && !options.conditionalPut ? 1 : DEFAULT_WRITE_PARALLELISM;
-}
-
 /** The options of a write plan (`planWrite`, `evolveFor`) that parsed write options give. */
 export function planOptions(options: ParsedWriteOptions): PlanOptions & { casting: CastingMode } {
   const { casting, stats, columnDefaults, columns } = options;
@@ -118,30 +101,6 @@ export function planOptions(options: ParsedWriteOptions): PlanOptions & { castin
     stats,
     ...(columnDefaults === undefined ? {} : { columnDefaults }),
     ...(columns === undefined ? {} : { columns }),
-  };
-}
-
-const storageOptionsSchema = z
-  .record(z.string(), z.string(), { error: "expected an object of string values" })
-  .optional();
-
-const openOptionsSchema = z.strictObject({
-  storageOptions: storageOptionsSchema,
-  branch: z.string({ error: "expected a branch name" }).min(1, { error: "expected a branch name" }).optional(),
-});
-
-/**
- * Validates the options of `open`.
- *
- * @throws LanceNdError `InvalidInput` with one message that names each bad option, its value and what is allowed.
- */
-export function parseOpenOptions(input: unknown, uri: string): OpenTableOptions {
-  const result = openOptionsSchema.safeParse(input ?? {});
-  if (!result.success) throw invalidOptions("open", input, result.error, uri);
-  const { storageOptions, branch } = result.data;
-  return {
-    ...(storageOptions === undefined ? {} : { storageOptions }),
-    ...(branch === undefined || branch === "main" ? {} : { branch }),
   };
 }
 
@@ -221,24 +180,4 @@ export function parseWriteOptions(input: unknown, uri: string, forAppend = false
     memoryBudgetBytes: options.memoryBudgetBytes,
     conditionalPut: options.conditionalPut ?? false,
   };
-}
-
-/** One `InvalidInput` naming each bad option of `input`, its value and what is allowed. */
-function invalidOptions(call: string, input: unknown, error: z.ZodError, uri: string): LanceNdError {
-  const problems = error.issues.map((issue) => {
-    const place = issue.path.length === 0 ? "options" : issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys")
-      return `unknown option ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
-    return `${place} = ${describeValue(valueAt(input, issue.path))}: ${issue.message}`;
-  });
-  return new LanceNdError("InvalidInput", `invalid ${call} options: ${problems.join("; ")}`, { uri, cause: error });
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (typeof value !== "object" || value === null) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
 }
