@@ -11,11 +11,13 @@ import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
 import { deleteRows, restore } from "../src/versions/maintenance.js";
 import { RollbackIncompleteError } from "../src/write/rollback-error.js";
+import { CommitLedger } from "../src/write/commit-ledger.js";
 import { open } from "../src/table.js";
 import { widen } from "../src/widen/widen.js";
 import { append, write } from "../src/write/write.js";
 import { replaceRows } from "../src/write/replace-rows.js";
 import { col } from "../src/read/expr.js";
+import { scan } from "../src/read/scan.js";
 import { NdWriter } from "../src/write/writer.js";
 import { tempDir } from "./helpers/make-table.js";
 import { readIds, sstRow, sstRows } from "./helpers/write-rows.js";
@@ -180,6 +182,38 @@ describe("commit ledger", () => {
     );
     expect(deleted).toBe(1);
     expect(await readIds(table)).toEqual(["r0", "r1", "r2", "r6"]);
+  });
+
+  it("the ledger lists its appends lowest version first, whatever order they are recorded in (adds in flight)", async () => {
+    const table = await write(fresh(), sstRows(3));
+    const ledger = new CommitLedger(table.uri);
+    await ledger.recordAppend(table.lance, 3, 1);
+    await ledger.recordAppend(table.lance, 1, 1);
+    await ledger.recordAppend(table.lance, 2, 1);
+    expect(ledger.versions).toEqual([1, 2, 3]);
+  });
+
+  it("replaceRows with adds in flight keeps every new row, whatever order its adds commit in (6 rounds)", async () => {
+    // Rows of very different sizes, one row an add, four adds in flight: a
+    // small add started after a large one commits before it.
+    const row = (round: number, i: number) => {
+      const values = new Float32Array(i % 3 === 0 ? 1 << 18 : 4).fill(100 * round + i);
+      return new NdRecordBatch({ v: NdArray.from(values, { dims: { x: values.length } }) }, { id: "x" });
+    };
+    const table = await write(fresh(), [row(0, 0), new NdRecordBatch({}, { id: "keep" })]);
+    for (let round = 1; round <= 6; round++) {
+      const rows = Array.from({ length: 12 }, (_, i) => row(round, i));
+      await replaceRows(table, rows, col("__global_attrs__.id").eq("x"), {
+        targetFragmentBytes: 1,
+        writeParallelism: 4,
+      });
+      const firsts = (await scan(table).toArray())
+        .filter((r) => r.globalAttr("id") === "x")
+        .map((r) => Number(r.get("v")!.values.get(0)))
+        .sort((a, b) => a - b);
+      expect(firsts, `round ${round}`).toEqual(rows.map((_, i) => 100 * round + i));
+      expect(await readIds(table), `round ${round}`).toContain("keep");
+    }
   });
 
   it("replaceRows whose delete fails removes the rows it appended: the table keeps its rows", async () => {

@@ -66,7 +66,12 @@ export class CommitLedger {
     this.#replacedVersion = replacedVersion;
   }
 
-  /** The versions of the appends recorded so far, in commit order. */
+  /**
+   * The versions of the appends recorded so far, lowest first. Adds in flight
+   * at once can commit in one order and be recorded in another, so the
+   * ledger keeps them sorted: the first is the operation's first version
+   * (a replace deletes the rows created before it).
+   */
   get versions(): readonly number[] {
     return this.#appends.map((a) => a.version);
   }
@@ -91,7 +96,8 @@ export class CommitLedger {
    * reads `_row_created_at_version` 1, so the rows cannot be found again).
    */
   async recordAppend(table: LanceTable, version: number, rows: number): Promise<void> {
-    this.#appends.push({ version, rows });
+    const at = this.#appends.findIndex((a) => a.version > version);
+    this.#appends.splice(at === -1 ? this.#appends.length : at, 0, { version, rows });
     if (this.#stableRowIds !== undefined) return;
     this.#stableRowIds = (await countRows(table, `_row_created_at_version = ${version}`)) === rows;
     this.#olderRows = await countRows(table, `_row_created_at_version < ${version}`);
