@@ -11,6 +11,7 @@
 import { type Attr, attr, toAttr } from "@lance-nd/nd-arrow";
 import type { Attrs } from "@lance-nd/nd-arrow";
 import { DataType, Float64, Int64, Type } from "apache-arrow";
+import { JsonFloat } from "./json-text.js";
 import { ZarrError } from "./zarr-error.js";
 import type { ZarrErrorContext } from "./zarr-error.js";
 
@@ -88,8 +89,8 @@ export function attrFromJson(
 
 /**
  * The JSON object of nd-arrow attributes: strings, booleans and numbers
- * (64-bit integers as JSON numbers when they are safe integers) and lists of
- * them. NaN and infinities are written as `"NaN"`, `"Infinity"` and
+ * (64-bit integers as JSON numbers when they are safe integers; floats as
+ * {@link JsonFloat}, written `1.0`, not `1`) and lists of them. NaN and infinities are written as `"NaN"`, `"Infinity"` and
  * `"-Infinity"` (the Zarr spelling). Temporal and out-of-range 64-bit
  * attributes are `UnsupportedAttribute`.
  */
@@ -133,6 +134,7 @@ export function attrToJson(key: string, value: Attr, where: ZarrErrorContext): u
       return Number(v);
     }
     if (typeof v === "number" && !Number.isFinite(v)) return Number.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
+    if (typeof v === "number" && DataType.isFloat(item)) return new JsonFloat(v);
     return v;
   };
   const js = value.toJS();

@@ -48,3 +48,27 @@ function quoteBareTokens(text: string): string {
   }
   return out;
 }
+
+const FLOAT_SENTINEL = `${SENTINEL}float:`;
+
+/**
+ * A float that JSON text must show as a float: an integral value gets its
+ * `.0` (`1.0`, not `1`), as Python's `json` writes a float, so that
+ * zarr-python and xarray read a float attribute back as a float.
+ */
+export class JsonFloat {
+  /** @param value a finite number. */
+  constructor(readonly value: number) {}
+
+  /** The number, or for an integral one a sentinel string that {@link stringifyZarrJson} writes as `<n>.0`. */
+  toJSON(): number | string {
+    const text = String(this.value);
+    return /[.e]/.test(text) ? this.value : FLOAT_SENTINEL + text;
+  }
+}
+
+/** `doc` as JSON text indented by `indent`, every {@link JsonFloat} written as a float. */
+export function stringifyZarrJson(doc: unknown, indent: number): string {
+  const marker = JSON.stringify(FLOAT_SENTINEL).slice(1, -1).replace(/[\\$]/g, "\\$&");
+  return JSON.stringify(doc, null, indent).replace(new RegExp(`"${marker}(-?\\d+)"`, "g"), "$1.0");
+}
