@@ -19,6 +19,7 @@ import { selectedView, viewRows } from "./read-region.js";
 import { valueBytes } from "./import-zarr.js";
 import { withSourceNames } from "./column-names.js";
 import { sourceGlobals } from "./row-id.js";
+import { withCoordinates } from "./with-coordinates.js";
 import { zarrCall } from "./zarr-errors.js";
 import type { Io } from "../io.js";
 import { progressBar } from "../output/progress.js";
@@ -63,7 +64,10 @@ export async function exportZarr(
   const compression = zarrCompression(options.compression) ?? (await tableZarrCompression(table));
   const starts = await rowStarts(table, options.where);
   const view = await selectedView(table, options.where, options);
-  const extents = await selectionExtents(view, options);
+  const project = options.project === undefined ? undefined : withCoordinates(options.project, view.variables);
+  const exported = view.variables.filter((v) => project?.includes(v.name) ?? true);
+  const exportedDims = new Set(exported.flatMap((v) => v.dims));
+  const extents = new Map([...(await selectionExtents(view, options))].filter(([dim]) => exportedDims.has(dim)));
   const unknown = [...(options.chunks?.keys() ?? [])].filter((dim) => !extents.has(dim));
   if (unknown.length > 0) {
     throw new CliError(
@@ -72,7 +76,6 @@ export async function exportZarr(
     );
   }
   const chunks = { ...rowChunks(view, starts, extents), ...Object.fromEntries(options.chunks ?? []) };
-  const exported = view.variables.filter((v) => options.project?.includes(v.name) ?? true);
   const totalBytes = exported.reduce(
     (n, v) => n + v.dims.reduce((cells, d) => cells * (extents.get(d) ?? 1), 1) * valueBytes(v.type),
     0,
@@ -82,7 +85,7 @@ export async function exportZarr(
   async function* rows(): AsyncGenerator<NdRecordBatch> {
     let bytesDone = 0;
     let count = 0;
-    for await (const row of viewRows(view, options.project, options)) {
+    for await (const row of viewRows(view, project, options)) {
       const stored = withoutStorageAttrs(withSourceNames(row.withGlobalAttrs(sourceGlobals(row.globalAttrs))));
       if (count === 0) globalAttrs = [...stored.globalAttrs.keys()].filter((key) => key !== CHUNK_OFFSET);
       yield stored;
