@@ -10,6 +10,7 @@ import type { Attrs, NdArray } from "@lance-nd/nd-arrow";
 import { writeZarr } from "@lance-nd/zarr";
 import type { WriteZarrOptions } from "@lance-nd/zarr";
 import { columnDefaults, scan } from "lance-nd";
+import { sliceBounds } from "lance-nd/internal";
 import type { Dataset, NdTable } from "lance-nd";
 import { droppedDims, type SelectionOptions } from "../args/selection.js";
 import { CliError } from "../errors.js";
@@ -210,7 +211,10 @@ async function selectionExtents(view: Dataset, options: SelectionOptions): Promi
     if (dropped.has(name)) continue;
     const range = options.isel?.get(name);
     if (options.sel?.has(name)) extents.set(name, (await view.coord(name)).values.length);
-    else extents.set(name, Array.isArray(range) ? Math.max(0, Math.min(range[1], size) - range[0]) : size);
+    else if (Array.isArray(range)) {
+      const [start, stop] = sliceBounds(size, range[0], range[1]);
+      extents.set(name, stop - start);
+    } else extents.set(name, size);
   }
   return extents;
 }

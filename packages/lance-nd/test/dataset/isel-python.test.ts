@@ -44,7 +44,7 @@ print(json.dumps({"at": [at(i) for i in indices], "cut": [list(range(size)[a:b])
 
 describe("isel takes indices as Python does", () => {
   it("60 seeded indices and slices along lon (8 cells in chunks of 3) select what range(8) selects", async () => {
-    const ds = await dataset(await writeChunked(`${tempDir()}/isel.lance`, sstBatch(), { lon: 3 }));
+    const ds = await dataset(await writeChunked(`${tempDir("isel")}/isel.lance`, sstBatch(), { lon: 3 }));
     const next = integers(31);
     const indices = Array.from({ length: 60 }, () => next(-10, 9));
     const slices = Array.from({ length: 60 }, (): [number, number] => [next(-11, 11), next(-11, 11)]);
