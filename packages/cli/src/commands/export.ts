@@ -114,13 +114,13 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
     printSummary(io, options, await exportZarr(io, table, out, options));
     return;
   }
-  const project =
-    options.project === undefined
-      ? undefined
-      : withCoordinates(
-          options.project,
-          (await openDataset(table, options.where === undefined ? {} : { where: options.where })).variables,
-        );
+  // Rows that are not one dataset have no variables to look coordinates up in: the read below says why.
+  const variables = async () =>
+    openDataset(table, options.where === undefined ? {} : { where: options.where }).then(
+      (ds) => ds.variables,
+      () => [],
+    );
+  const project = options.project === undefined ? undefined : withCoordinates(options.project, await variables());
   const read = hasSelection(options)
     ? await readRegion(table, options.where, project, options)
     : await readDataset(table, options.where, project);

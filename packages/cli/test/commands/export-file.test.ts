@@ -157,6 +157,15 @@ describe.skipIf(skipOracle)("export --project keeps the coordinates of the varia
     }
   });
 
+  it("rows of several datasets: --project is refused in one line naming their ids, as without it", () => {
+    expect(cli(["import", source, "two.lance", "--id", "a"], dir).code).toBe(0);
+    expect(cli(["import", source, "two.lance", "--id", "b", "--mode", "append"], dir).code).toBe(0);
+    const run = cli(["export", "two.lance", "two.nc", "--project", "tas"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain("2 rows match the table and they are not chunks of one dataset (ids a, b)");
+  });
+
   it("Zarr: the store holds the variable and its dimension coordinates", () => {
     const run = cli(["export", "t.lance", "pr.zarr", "--format", "zarr", "--project", "pr", "--json"], dir);
     expect(run.stderr).toBe("");
