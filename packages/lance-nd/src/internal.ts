@@ -2,8 +2,9 @@
  * `lance-nd/internal`: the Lance layer under the public API, for this
  * repository's own reliability suite (fault injection: tables written
  * around the library, raw row reads), its white-box profiler
- * (bench/profile.ts) and the CLI's import (its claim of the ids and the
- * write under it, README.md "Guarantees"). Not part of the public API: it
+ * (bench/profile.ts), the CLI's import (its claim of the ids and the
+ * write under it, README.md "Guarantees") and its export (the cells an
+ * `isel` slice keeps). Not part of the public API: it
  * resolves only under the repository's own `@lance-nd/source` export
  * condition, so the published package does not offer it, and it may change
  * in any release. Apps use `lance-nd`.
@@ -24,3 +25,4 @@ export { batchRows, withoutRowId } from "./read/read-plan.js";
 export { rowBytes, takeRead } from "./read/take-read.js";
 export { widenTable } from "./widen/widen.js";
 export type { ReplayStep, RewriteHooks } from "./widen/widen-replay-record.js";
+export { sliceBounds } from "./dataset/selection.js";

@@ -1,7 +1,7 @@
 /**
  * Zarr attributes (JSON) and nd-arrow attributes (README "Attributes").
  * JSON strings are Utf8, booleans Bool, integers Int64, other numbers
- * Float64, homogeneous arrays lists of those. The CF attributes that hold
+ * (`1.0` too: a {@link JsonFloat}) Float64, homogeneous arrays lists of those. The CF attributes that hold
  * values of the array (`_FillValue`, `missing_value`, `valid_min`,
  * `valid_max`, `valid_range`) take the array's own numeric type, as netCDF
  * stores them; the CF packing attributes (`scale_factor`, `add_offset`) are
@@ -11,6 +11,7 @@
 import { type Attr, attr, toAttr } from "@lance-nd/nd-arrow";
 import type { Attrs } from "@lance-nd/nd-arrow";
 import { DataType, Float64, Int64, Type } from "apache-arrow";
+import { JsonFloat } from "./json-text.js";
 import { ZarrError } from "./zarr-error.js";
 import type { ZarrErrorContext } from "./zarr-error.js";
 
@@ -57,39 +58,42 @@ export function attrFromJson(
   const refuse = (why: string): never => {
     throw new ZarrError("UnsupportedAttribute", `attribute "${key}" ${why}`, where);
   };
-  const items = Array.isArray(value) ? value : [value];
+  const isFloat = (v: unknown) => v instanceof JsonFloat || (typeof v === "number" && !Number.isInteger(v));
+  const written = Array.isArray(value) ? value : [value];
+  const items = written.map((v) => (v instanceof JsonFloat ? v.value : v));
+  const plain = Array.isArray(value) ? items : items[0];
   if (valueType !== undefined && (DataType.isInt(valueType) || DataType.isFloat(valueType))) {
     const numbers = items.map((v) => (typeof v === "string" && v in SPECIAL_FLOATS ? SPECIAL_FLOATS[v]! : v));
     const fits = (v: unknown) => typeof v === "number" && (DataType.isFloat(valueType) || Number.isSafeInteger(v));
     if (numbers.every(fits)) {
       const typed =
         DataType.isInt(valueType) && valueType.bitWidth === 64 ? numbers.map((v) => BigInt(v as number)) : numbers;
-      return attr.of(valueType, Array.isArray(value) ? typed : typed[0]);
+      return attr.of(valueType, Array.isArray(plain) ? typed : typed[0]);
     }
   }
   if (items.some((v) => v === null || (typeof v === "object" && v !== null))) {
     return refuse(
-      `is ${JSON.stringify(value)}; nd-arrow attributes hold strings, numbers and booleans or lists of one of them`,
+      `is ${JSON.stringify(plain)}; nd-arrow attributes hold strings, numbers and booleans or lists of one of them`,
     );
   }
-  const kinds = new Set(items.map((v) => (typeof v === "number" ? (Number.isInteger(v) ? "int" : "float") : typeof v)));
+  const kinds = new Set(written.map((v) => (isFloat(v) ? "float" : typeof v === "number" ? "int" : typeof v)));
   if (kinds.has("int") && kinds.has("float")) {
     kinds.delete("int");
   }
   if (kinds.size > 1) return refuse(`mixes ${[...kinds].join(" and ")} values; nd-arrow list attributes hold one type`);
   if (kinds.has("int")) {
-    if (items.some((v) => !Number.isSafeInteger(v))) return attr.of(new Float64(), value);
+    if (items.some((v) => !Number.isSafeInteger(v))) return attr.of(new Float64(), plain);
     const ints = items.map((v) => BigInt(v as number));
-    return attr.of(new Int64(), Array.isArray(value) ? ints : ints[0]);
+    return attr.of(new Int64(), Array.isArray(plain) ? ints : ints[0]);
   }
-  if (kinds.has("float") || (Array.isArray(value) && value.length === 0)) return attr.of(new Float64(), value);
-  return toAttr(value as string | boolean | string[] | boolean[], { column: where.variable, key });
+  if (kinds.has("float") || (Array.isArray(plain) && plain.length === 0)) return attr.of(new Float64(), plain);
+  return toAttr(plain as string | boolean | string[] | boolean[], { column: where.variable, key });
 }
 
 /**
  * The JSON object of nd-arrow attributes: strings, booleans and numbers
- * (64-bit integers as JSON numbers when they are safe integers) and lists of
- * them. NaN and infinities are written as `"NaN"`, `"Infinity"` and
+ * (64-bit integers as JSON numbers when they are safe integers; floats as
+ * {@link JsonFloat}, written `1.0`, not `1`) and lists of them. NaN and infinities are written as `"NaN"`, `"Infinity"` and
  * `"-Infinity"` (the Zarr spelling). Temporal and out-of-range 64-bit
  * attributes are `UnsupportedAttribute`.
  */
@@ -133,6 +137,7 @@ export function attrToJson(key: string, value: Attr, where: ZarrErrorContext): u
       return Number(v);
     }
     if (typeof v === "number" && !Number.isFinite(v)) return Number.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
+    if (typeof v === "number" && DataType.isFloat(item)) return new JsonFloat(v);
     return v;
   };
   const js = value.toJS();

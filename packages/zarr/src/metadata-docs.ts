@@ -5,6 +5,7 @@
  * each array.
  */
 import type { WriteType } from "./data-type.js";
+import { stringifyZarrJson } from "./json-text.js";
 
 /** A finished array: what its metadata says. */
 export interface WrittenArray {
@@ -97,7 +98,7 @@ function defaultFill(type: WriteType): unknown {
   return type.layout === "bool" ? false : type.layout === "text" ? "" : 0;
 }
 
-/** JSON bytes of a document. */
+/** JSON bytes of a document, float attributes written as floats (`1.0`). */
 export function jsonBytes(doc: unknown): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify(doc, null, 2));
+  return new TextEncoder().encode(stringifyZarrJson(doc, 2));
 }

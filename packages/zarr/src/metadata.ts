@@ -65,7 +65,7 @@ export async function readNodes(files: StoreFiles, path: string, singleName: str
     if (bytes === undefined) return undefined;
     let parsed: unknown;
     try {
-      parsed = parseZarrJson(new TextDecoder().decode(bytes));
+      parsed = parseZarrJson(new TextDecoder().decode(bytes), key.endsWith(".zattrs"));
     } catch (cause) {
       throw new ZarrError("InvalidStore", `"${key}" is not valid JSON`, { path, cause });
     }

@@ -173,3 +173,30 @@ describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote"
     }
   });
 });
+
+describe.skipIf(skipOracle)("openZarr keeps the int / float kind of xarray's attributes", () => {
+  for (const consolidated of [true, false]) {
+    it(`1.0 is a Float64, 1 an Int64 (consolidated: ${consolidated})`, async () => {
+      const store = join(out.dir, `kinds-${consolidated}.zarr`);
+      python([
+        "-c",
+        `import sys, numpy as np, xarray as xr
+ds = xr.Dataset({"v": ("x", np.zeros(2, "f4"), {"h": 1.0, "n": 3, "r": [0.0, 1.0], "s": 0.5})}, attrs={"g": 2.0, "k": 7})
+ds.to_zarr(sys.argv[1], consolidated=sys.argv[2] == "1")`,
+        store,
+        consolidated ? "1" : "0",
+      ]);
+      const zarr = await openZarr(store);
+      const types = (attrs: ReadonlyMap<string, { type: unknown }>) =>
+        Object.fromEntries([...attrs].map(([k, v]) => [k, String(v.type)]));
+      expect(types(zarr.globalAttrs)).toMatchObject({ g: "Float64", k: "Int64" });
+      expect(types((await zarr.read("v")).attrs)).toEqual({
+        h: "Float64",
+        n: "Int64",
+        r: "List<Float64>",
+        s: "Float64",
+        _FillValue: "Float32",
+      });
+    });
+  }
+});

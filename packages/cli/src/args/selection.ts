@@ -1,23 +1,30 @@
 /**
  * Region selections on the command line: `--isel time=3,lat=10:20` (indices,
- * `a:b` is `[a, b)` like a Python slice) and `--sel lat=-10:10,time=2000-03-01`
- * (coordinate values, `lo:hi` inclusive in either order; ISO dates for time
- * coordinates), for `scan`, `plot` and `export`.
+ * `a:b` is `[a, b)` like a Python slice, negative from the end) and
+ * `--sel lat=-10:10,time=2000-03-01` (coordinate values, `lo:hi` inclusive in
+ * either order; ISO dates for time coordinates; `method=nearest` as xarray's
+ * `sel`), for `scan`, `plot` and `export`.
  */
 import { InvalidArgumentError } from "commander";
 import type { Command } from "commander";
-import type { IselSpec, SelSpec, SelValue } from "lance-nd";
+import type { IselSpec, SelOptions, SelSpec, SelValue } from "lance-nd";
 import { parseAssignments } from "./assignments.js";
+
+/** `--sel` as parsed: the value or bounds per dim, and the `method` (`method=nearest`). */
+export class SelArgs extends Map<string, SelValue | [SelValue, SelValue]> {
+  /** `"nearest"`: a single value picks the nearest coordinate value. */
+  method: SelOptions["method"];
+}
 
 /** The selection options of a command, as commander parses them. */
 export interface SelectionOptions {
   isel?: Map<string, number | [number, number]>;
-  sel?: Map<string, SelValue | [SelValue, SelValue]>;
+  sel?: SelArgs;
 }
 
 /**
  * `--isel dim=i|a:b,...`: an integer index (the dim is dropped) or `a:b`
- * (`[a, b)`), added to `previous` so the option can repeat. Throws
+ * (`[a, b)`), negative ones counting from the end as in Python, added to `previous` so the option can repeat. Throws
  * commander's `InvalidArgumentError` for anything else.
  *
  * @example parseIsel("time=3,lat=10:20") // Map { "time" => 3, "lat" => [10, 20] }
@@ -29,9 +36,9 @@ export function parseIsel(
   const out = new Map(previous);
   for (const [dim, value] of parseAssignments(text)) {
     if (out.has(dim)) throw new InvalidArgumentError(`"${dim}" is given twice`);
-    const range = /^(\d+):(\d+)$/.exec(value);
+    const range = /^(-?\d+):(-?\d+)$/.exec(value);
     if (range !== null) out.set(dim, [Number(range[1]), Number(range[2])]);
-    else if (/^\d+$/.test(value)) out.set(dim, Number(value));
+    else if (/^-?\d+$/.test(value)) out.set(dim, Number(value));
     else
       throw new InvalidArgumentError(
         `${dim}=${value}: expected an index (e.g. ${dim}=3) or a range start:stop (e.g. ${dim}=0:10)`,
@@ -43,17 +50,20 @@ export function parseIsel(
 /**
  * `--sel dim=v|lo:hi,...`: a coordinate value (the dim is dropped) or
  * inclusive bounds `lo:hi` in either order. A value is a number or an ISO
- * date (`2000-03-01`, `2000-03-01T12:00Z`; UTC when no zone is given). Added
- * to `previous` so the option can repeat.
+ * date (`2000-03-01`, `2000-03-01T12:00Z`; UTC when no zone is given).
+ * `method=nearest` makes single values pick the nearest coordinate value.
+ * Added to `previous` so the option can repeat.
  *
  * @example parseSel("lat=-10:10,time=2000-03-01") // Map { "lat" => [-10, 10], "time" => Date(2000-03-01) }
  */
-export function parseSel(
-  text: string,
-  previous: ReadonlyMap<string, SelValue | [SelValue, SelValue]> = new Map(),
-): Map<string, SelValue | [SelValue, SelValue]> {
-  const out = new Map(previous);
+export function parseSel(text: string, previous: SelArgs = new SelArgs()): SelArgs {
+  const out = new SelArgs(previous);
+  out.method = previous.method;
   for (const [dim, value] of parseAssignments(text)) {
+    if (dim === "method" && value === "nearest") {
+      out.method = "nearest";
+      continue;
+    }
     if (out.has(dim)) throw new InvalidArgumentError(`"${dim}" is given twice`);
     const single = selValue(value);
     if (single !== undefined) {
@@ -76,13 +86,13 @@ export function selectionOptions(command: Command): Command {
   return command
     .option(
       "--isel <dim=i|a:b,...>",
-      "only these indices: an index drops the dim, a:b keeps [a, b); reads only the chunks it touches",
+      "only these indices: an index drops the dim, a:b keeps [a, b) (negative from the end); reads only the chunks it touches",
       (text, prev?: Map<string, number | [number, number]>) => parseIsel(text, prev),
     )
     .option(
       "--sel <dim=v|lo:hi,...>",
-      "only these coordinate values (ISO dates for time): a value drops the dim, lo:hi keeps lo..hi in either order",
-      (text, prev?: Map<string, SelValue | [SelValue, SelValue]>) => parseSel(text, prev),
+      "only these coordinate values (ISO dates for time): a value drops the dim, lo:hi keeps lo..hi in either order; method=nearest picks the nearest value",
+      (text, prev?: SelArgs) => parseSel(text, prev),
     );
 }
 
@@ -91,9 +101,14 @@ export function hasSelection(options: SelectionOptions): boolean {
   return (options.isel?.size ?? 0) > 0 || (options.sel?.size ?? 0) > 0;
 }
 
-/** The `isel` and `sel` specs of the options, for lance-nd's dataset view. */
-export function selectionSpecs(options: SelectionOptions): { isel: IselSpec; sel: SelSpec } {
-  return { isel: Object.fromEntries(options.isel ?? []), sel: Object.fromEntries(options.sel ?? []) };
+/** The `isel` and `sel` specs and `sel` options of the options, for lance-nd's dataset view. */
+export function selectionSpecs(options: SelectionOptions): { isel: IselSpec; sel: SelSpec; selOptions: SelOptions } {
+  const method = options.sel?.method;
+  return {
+    isel: Object.fromEntries(options.isel ?? []),
+    sel: Object.fromEntries(options.sel ?? []),
+    selOptions: method === undefined ? {} : { method },
+  };
 }
 
 /** The dims a single value picks (and drops). */

@@ -3,12 +3,14 @@
  * streamed into a Zarr store, one row at a time in table order, each row's
  * blocks written as the chunks they cover.
  */
+import { STORAGE_ATTRS } from "@lance-nd/netcdf";
 import type { NetcdfFormat } from "@lance-nd/netcdf";
-import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
-import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import { CHUNK_OFFSET, NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { Attrs, NdArray } from "@lance-nd/nd-arrow";
 import { writeZarr } from "@lance-nd/zarr";
 import type { WriteZarrOptions } from "@lance-nd/zarr";
 import { columnDefaults, scan } from "lance-nd";
+import { sliceBounds } from "lance-nd/internal";
 import type { Dataset, NdTable } from "lance-nd";
 import { droppedDims, type SelectionOptions } from "../args/selection.js";
 import { CliError } from "../errors.js";
@@ -18,6 +20,7 @@ import { selectedView, viewRows } from "./read-region.js";
 import { valueBytes } from "./import-zarr.js";
 import { withSourceNames } from "./column-names.js";
 import { sourceGlobals } from "./row-id.js";
+import { withCoordinates } from "./with-coordinates.js";
 import { zarrCall } from "./zarr-errors.js";
 import type { Io } from "../io.js";
 import { progressBar } from "../output/progress.js";
@@ -48,7 +51,8 @@ export interface ExportSummary {
  * Writes the dataset that `options` select from `table` as a Zarr store at
  * `out`, streaming: one table row (cut to the selection) in memory at a
  * time, values as stored (the table's `--cf` decoding undone), without the
- * `id` that import added; a progress bar on a terminal. Chunks: `options.chunks` along the dims it names,
+ * `id` that import added and without the netCDF storage attributes
+ * (`@lance-nd/netcdf` README, "Storage attributes"); a progress bar on a terminal. Chunks: `options.chunks` along the dims it names,
  * else the table's rows (see {@link rowChunks}). A `ZarrError` becomes a
  * `CliError`; a failed write leaves `out` as it was.
  */
@@ -61,7 +65,10 @@ export async function exportZarr(
   const compression = zarrCompression(options.compression) ?? (await tableZarrCompression(table));
   const starts = await rowStarts(table, options.where);
   const view = await selectedView(table, options.where, options);
-  const extents = await selectionExtents(view, options);
+  const project = options.project === undefined ? undefined : withCoordinates(options.project, view.variables);
+  const exported = view.variables.filter((v) => project?.includes(v.name) ?? true);
+  const exportedDims = new Set(exported.flatMap((v) => v.dims));
+  const extents = new Map([...(await selectionExtents(view, options))].filter(([dim]) => exportedDims.has(dim)));
   const unknown = [...(options.chunks?.keys() ?? [])].filter((dim) => !extents.has(dim));
   if (unknown.length > 0) {
     throw new CliError(
@@ -70,7 +77,6 @@ export async function exportZarr(
     );
   }
   const chunks = { ...rowChunks(view, starts, extents), ...Object.fromEntries(options.chunks ?? []) };
-  const exported = view.variables.filter((v) => options.project?.includes(v.name) ?? true);
   const totalBytes = exported.reduce(
     (n, v) => n + v.dims.reduce((cells, d) => cells * (extents.get(d) ?? 1), 1) * valueBytes(v.type),
     0,
@@ -80,10 +86,10 @@ export async function exportZarr(
   async function* rows(): AsyncGenerator<NdRecordBatch> {
     let bytesDone = 0;
     let count = 0;
-    for await (const row of viewRows(view, options.project, options)) {
-      const attrs = sourceGlobals(row.globalAttrs);
-      if (count === 0) globalAttrs = [...attrs.keys()].filter((key) => key !== CHUNK_OFFSET);
-      yield withSourceNames(row.withGlobalAttrs(attrs));
+    for await (const row of viewRows(view, project, options)) {
+      const stored = withoutStorageAttrs(withSourceNames(row.withGlobalAttrs(sourceGlobals(row.globalAttrs))));
+      if (count === 0) globalAttrs = [...stored.globalAttrs.keys()].filter((key) => key !== CHUNK_OFFSET);
+      yield stored;
       bytesDone += row.arrays().reduce((n, [, array]) => n + array.values.length * valueBytes(array.type), 0);
       progress.update(bytesDone, ++count);
     }
@@ -108,6 +114,19 @@ export async function exportZarr(
   } finally {
     progress.stop();
   }
+}
+
+/**
+ * The row without the attributes a netCDF read adds to write the file back
+ * (`@lance-nd/netcdf` README, "Storage attributes"): they describe netCDF
+ * storage, and xarray refuses to write a dataset holding `_Format` to netCDF.
+ */
+function withoutStorageAttrs(row: NdRecordBatch): NdRecordBatch {
+  const kept = (attrs: Attrs) => new Map([...attrs].filter(([key]) => !STORAGE_ATTRS.has(key)));
+  return new NdRecordBatch(
+    row.arrays().map(([name, array]): [string, NdArray] => [name, array.withAttrs(kept(array.attrs))]),
+    kept(row.globalAttrs),
+  );
 }
 
 /** `--compression` for Zarr: none or zstd (a netCDF codec is `InvalidArgument`). */
@@ -192,7 +211,10 @@ async function selectionExtents(view: Dataset, options: SelectionOptions): Promi
     if (dropped.has(name)) continue;
     const range = options.isel?.get(name);
     if (options.sel?.has(name)) extents.set(name, (await view.coord(name)).values.length);
-    else extents.set(name, Array.isArray(range) ? Math.max(0, Math.min(range[1], size) - range[0]) : size);
+    else if (Array.isArray(range)) {
+      const [start, stop] = sliceBounds(size, range[0], range[1]);
+      extents.set(name, stop - start);
+    } else extents.set(name, size);
   }
   return extents;
 }

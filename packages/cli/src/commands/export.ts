@@ -19,6 +19,8 @@ import { writeNetcdfBeside } from "./export-file.js";
 import { withSourceNames } from "./column-names.js";
 import { sourceGlobals } from "./row-id.js";
 import { exportZarr } from "./export-zarr.js";
+import { withCoordinates } from "./with-coordinates.js";
+import { dataset as openDataset } from "lance-nd";
 import type { ExportSummary, ZarrCompression } from "./export-zarr.js";
 
 interface ExportOptions extends SelectionOptions {
@@ -112,10 +114,17 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
     printSummary(io, options, await exportZarr(io, table, out, options));
     return;
   }
+  // Rows that are not one dataset have no variables to look coordinates up in: the read below says why.
+  const variables = async () =>
+    openDataset(table, options.where === undefined ? {} : { where: options.where }).then(
+      (ds) => ds.variables,
+      () => [],
+    );
+  const project = options.project === undefined ? undefined : withCoordinates(options.project, await variables());
   const read = hasSelection(options)
-    ? await readRegion(table, options.where, options.project, options)
-    : await readDataset(table, options.where, options.project);
-  const selected = options.project === undefined ? read.dataset : read.dataset.select(options.project);
+    ? await readRegion(table, options.where, project, options)
+    : await readDataset(table, options.where, project);
+  const selected = project === undefined ? read.dataset : read.dataset.select(project);
   const dataset = asStored(selected, cfOptions(tableCfMode(table)));
   const rows = read.rows;
   const chunks = options.chunks === undefined ? {} : { chunks: Object.fromEntries(options.chunks) };

@@ -13,7 +13,7 @@ import { printJson, println, warn } from "../io.js";
 import { formatBytes } from "../output/disk-size.js";
 import { progressBar } from "../output/progress.js";
 import { failing } from "../report.js";
-import { CF_MODE_KEY, checkCfMode, existingIds, removingNewFolder, writeClaimed } from "./import-guard.js";
+import { CF_MODE_KEY, checkCfMode, existingIds, removingNewFolder, tableCfMode, writeClaimed } from "./import-guard.js";
 import { type ImportInterrupt, interruptible } from "./import-interrupt.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
@@ -28,7 +28,8 @@ interface ImportOptions {
   id?: string;
   chunk?: Map<string, number>;
   mode: "create" | "append" | "overwrite" | "replace";
-  cf: CfMode;
+  /** Unset: `mask` for a new table, the table's recorded mode for append and replace. */
+  cf?: CfMode;
   casting: CastingMode;
   stats: boolean;
   compression?: ReturnType<typeof parseCompression>;
@@ -66,10 +67,8 @@ export function registerImport(program: Command, io: Io): void {
     .addOption(
       new Option(
         "--cf <mode>",
-        "CF conventions: raw values, fill values as nulls (mask), or also unpacked and CF times as timestamps (decode)",
-      )
-        .choices(["raw", "mask", "decode"])
-        .default("mask"),
+        "CF conventions: raw values, fill values as nulls (mask), or also unpacked and CF times as timestamps (decode); default: mask, or for append and replace the table's mode",
+      ).choices(["raw", "mask", "decode"]),
     )
     .addOption(
       new Option("--casting <rule>", "what to do with a variable of another type than the table (numpy's casting)")
@@ -176,7 +175,13 @@ async function importFiles(
   const files: ImportSource[] = [];
   const ids = paths.map((path) => options.id ?? basename(path));
   try {
-    for (const [i, path] of paths.entries()) files.push(await openSource(path, ids[i]!, options.cf, options.chunk));
+    let table: NdTable | undefined;
+    if (options.mode === "append" || options.mode === "replace")
+      table = await openTable(uri, undefined, options.branch);
+    // A table keeps the mode it was created with (CLI README, "Importing again").
+    const cf = options.cf ?? (table === undefined ? "mask" : tableCfMode(table));
+    if (table !== undefined) checkCfMode(table, cf);
+    for (const [i, path] of paths.entries()) files.push(await openSource(path, ids[i]!, cf, options.chunk));
     const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
     if (twice.length > 0) {
       throw new CliError(
@@ -185,12 +190,7 @@ async function importFiles(
       );
     }
     const plan = planTypes(files, options.casting);
-    let table: NdTable | undefined;
-    if (options.mode === "append" || options.mode === "replace") {
-      table = await openTable(uri, undefined, options.branch);
-      checkCfMode(table, options.cf);
-      if (options.mode === "append") await refuseExistingIds(table, ids);
-    }
+    if (options.mode === "append") await refuseExistingIds(table!, ids);
     for (const file of files) for (const w of file.warnings) warn(io, w);
     for (const file of files) if (file.notice !== undefined) warn(io, file.notice);
 
@@ -225,7 +225,7 @@ async function importFiles(
     let written: NdTable;
     let replaced: number;
     try {
-      const createOptions = { stats: options.stats, schemaMetadata: { [CF_MODE_KEY]: options.cf } };
+      const createOptions = { stats: options.stats, schemaMetadata: { [CF_MODE_KEY]: cf } };
       const claimed = {
         mode: options.mode,
         uri,
@@ -251,7 +251,7 @@ async function importFiles(
       files: files.length,
       rows,
       variables: [...variables],
-      cf: options.cf,
+      cf,
       version: await written.version(),
       replacedRows: replaced,
       totalRows: await written.countRows(),

@@ -16,9 +16,9 @@ export async function selectedView(
   where: string | undefined,
   options: SelectionOptions,
 ): Promise<Dataset> {
-  const { isel, sel } = selectionSpecs(options);
+  const { isel, sel, selOptions } = selectionSpecs(options);
   const ds = await dataset(table, where === undefined ? {} : { where });
-  return ds.isel(isel).sel(sel);
+  return ds.isel(isel).sel(sel, selOptions);
 }
 
 /**

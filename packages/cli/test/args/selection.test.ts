@@ -18,8 +18,18 @@ describe("--isel", () => {
     );
   });
 
-  it("negative, fractional, open or twice-given values are usage errors", () => {
-    for (const bad of ["time=-1", "time=1.5", "time=:3", "time=3:", "time=a", "time", "time=1,time=2"]) {
+  it("negative indices count from the end, as in Python", () => {
+    expect(parseIsel("time=-1,lat=-3:-1,lon=2:-2")).toEqual(
+      new Map<string, unknown>([
+        ["time", -1],
+        ["lat", [-3, -1]],
+        ["lon", [2, -2]],
+      ]),
+    );
+  });
+
+  it("fractional, open or twice-given values are usage errors", () => {
+    for (const bad of ["time=1.5", "time=:3", "time=3:", "time=a", "time", "time=1,time=2"]) {
       expect(() => parseIsel(bad), bad).toThrow(InvalidArgumentError);
     }
   });
@@ -27,17 +37,26 @@ describe("--isel", () => {
 
 describe("--sel", () => {
   it("numbers and ISO dates (UTC without a zone), single or lo:hi in either order", () => {
-    expect(parseSel("lat=-10:10,lon=12.5")).toEqual(
+    expect(new Map(parseSel("lat=-10:10,lon=12.5"))).toEqual(
       new Map<string, unknown>([
         ["lat", [-10, 10]],
         ["lon", 12.5],
       ]),
     );
-    expect(parseSel("time=2000-03-01")).toEqual(new Map([["time", new Date("2000-03-01T00:00:00Z")]]));
-    expect(parseSel("time=2000-03-31T12:30:2000-03-01T06:00Z")).toEqual(
+    expect(new Map(parseSel("time=2000-03-01"))).toEqual(new Map([["time", new Date("2000-03-01T00:00:00Z")]]));
+    expect(new Map(parseSel("time=2000-03-31T12:30:2000-03-01T06:00Z"))).toEqual(
       new Map([["time", [new Date("2000-03-31T12:30:00Z"), new Date("2000-03-01T06:00:00Z")]]]),
     );
-    expect(parseSel("depth=1e3:-5e2")).toEqual(new Map([["depth", [1000, -500]]]));
+    expect(new Map(parseSel("depth=1e3:-5e2"))).toEqual(new Map([["depth", [1000, -500]]]));
+  });
+
+  it("method=nearest is the method of single values, in any --sel; method=<value> is a dim named method", () => {
+    const nearest = parseSel("lat=12.3,method=nearest");
+    expect([new Map(nearest), nearest.method]).toEqual([new Map([["lat", 12.3]]), "nearest"]);
+    const repeated = parseSel("lon=5", parseSel("method=nearest"));
+    expect([new Map(repeated), repeated.method]).toEqual([new Map([["lon", 5]]), "nearest"]);
+    const dim = parseSel("method=2");
+    expect([new Map(dim), dim.method]).toEqual([new Map([["method", 2]]), undefined]);
   });
 
   it("words and half ranges are usage errors", () => {
@@ -48,7 +67,7 @@ describe("--sel", () => {
   it("a day the Gregorian calendar lacks is refused, not read as the next month", () => {
     for (const bad of ["time=2000-02-30", "time=2001-02-29:2001-03-05", "time=2000-04-31T12:00Z"])
       expect(() => parseSel(bad), bad).toThrow(/is not a Gregorian date; a date of another calendar/);
-    expect(parseSel("time=2000-02-29")).toEqual(new Map([["time", new Date("2000-02-29T00:00:00Z")]]));
+    expect(new Map(parseSel("time=2000-02-29"))).toEqual(new Map([["time", new Date("2000-02-29T00:00:00Z")]]));
   });
 
   it("single values drop their dims; no options is no selection", () => {

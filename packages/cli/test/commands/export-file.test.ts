@@ -128,3 +128,47 @@ describe("export writes beside the target and renames at the end", () => {
     expect(readdirSync(dir).filter((name) => name.includes(".writing-"))).toEqual([]);
   });
 });
+
+describe.skipIf(skipOracle)("export --project keeps the coordinates of the variables it writes", () => {
+  let dir: string;
+  let source: string;
+  beforeAll(() => {
+    ensureBuilt();
+    dir = tempDir();
+    source = join(dir, "source.nc");
+    const make = [
+      "import sys, numpy as np, xarray as xr",
+      "ds = xr.Dataset(",
+      '    {"tas": (("time", "lat", "lon"), np.arange(24, dtype="f4").reshape(2, 3, 4)),',
+      '     "pr": (("time", "lat"), np.ones((2, 3), "f8")), "h": ("z", np.zeros(5, "i4"))},',
+      '    coords={"time": [10, 20], "lat": [-1.0, 0.0, 1.0], "lon": np.arange(4.0), "z": np.arange(5)})',
+      "ds.to_netcdf(sys.argv[1])",
+    ].join("\n");
+    const run = spawnSync(PYTHON, ["-c", make, source], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(cli(["import", source, "t.lance"], dir).code).toBe(0);
+  }, 60_000);
+
+  it('netCDF: the file is ds[["tas"]] and ds[["pr"]] of the source, as xarray selects them', () => {
+    for (const name of ["tas", "pr"]) {
+      const run = cli(["export", "t.lance", `${name}.nc`, "--project", name], dir);
+      expect(run.stderr).toBe("");
+      expect(xarrayIdentical(source, join(dir, `${name}.nc`), `[["${name}"]]`), name).toBe(true);
+    }
+  });
+
+  it("rows of several datasets: --project is refused in one line naming their ids, as without it", () => {
+    expect(cli(["import", source, "two.lance", "--id", "a"], dir).code).toBe(0);
+    expect(cli(["import", source, "two.lance", "--id", "b", "--mode", "append"], dir).code).toBe(0);
+    const run = cli(["export", "two.lance", "two.nc", "--project", "tas"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain("2 rows match the table and they are not chunks of one dataset (ids a, b)");
+  });
+
+  it("Zarr: the store holds the variable and its dimension coordinates", () => {
+    const run = cli(["export", "t.lance", "pr.zarr", "--format", "zarr", "--project", "pr", "--json"], dir);
+    expect(run.stderr).toBe("");
+    expect((JSON.parse(run.stdout) as { variables: string[] }).variables.sort()).toEqual(["lat", "pr", "time"]);
+  });
+});

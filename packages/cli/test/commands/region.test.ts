@@ -124,4 +124,33 @@ describe("region selections on the command line", () => {
       expect(py.stdout).toMatch(/^ok \{'time': 5, 'lat': 30, 'lon': 180\}/);
     },
   );
+
+  it.skipIf(xarrayMissing() !== undefined && process.env.CI !== "true")(
+    "export --isel with negative indices and clamped ends, --sel method=nearest (netCDF and Zarr): xarray's isel/sel of the whole export",
+    () => {
+      if (cli(["export", "lance-nd-demo/ocean.lance", "full.nc"], dir).code !== 0)
+        throw new Error("full export failed");
+      const selection = ["--isel", "time=-5:-1,lon=170:999", "--sel", "lat=12.3,method=nearest"];
+      for (const target of [["python.nc"], ["python.zarr", "--format", "zarr", "--zarr-version", "2"]]) {
+        const run = cli(["export", "lance-nd-demo/ocean.lance", ...target, ...selection], dir);
+        expect(run.stderr, target[0]).toBe("");
+      }
+      const check = [
+        "import sys, numpy as np, xarray as xr",
+        "full = xr.open_dataset(sys.argv[1], decode_times=False)",
+        "want = full.isel(time=slice(-5, -1), lon=slice(170, 999)).sel(lat=12.3, method='nearest')",
+        "for win in (xr.open_dataset(sys.argv[2], decode_times=False), xr.open_zarr(sys.argv[3], decode_times=False)):",
+        "    assert sorted(want.variables) == sorted(win.variables), (list(want.variables), list(win.variables))",
+        "    for name in want.variables: np.testing.assert_array_equal(want[name].values, win[name].values, err_msg=name)",
+        "    print(sorted(win.sizes.items()))",
+      ].join("\n");
+      const py = spawnSync(
+        "/usr/bin/python3",
+        ["-c", check, join(dir, "full.nc"), join(dir, "python.nc"), join(dir, "python.zarr")],
+        { encoding: "utf8" },
+      );
+      expect(py.stderr).toBe("");
+      expect(py.stdout).toBe("[('lon', 10), ('time', 4)]\n".repeat(2));
+    },
+  );
 });

@@ -142,6 +142,40 @@ describe.skipIf(skip)("lance-nd export --format zarr of a table of several rows"
     expect(existsSync(join(dir, "depth.zarr"))).toBe(false);
   });
 
+  it("a netCDF import goes out without netCDF storage attributes and with float attributes as floats: xarray writes it to netCDF", () => {
+    const nc = join(dir, "stored.nc");
+    execFileSync(PYTHON, [
+      "-c",
+      `import sys, numpy as np, xarray as xr
+ds = xr.Dataset({"tas": (("time", "lat"), np.arange(6, dtype="f4").reshape(3, 2), {"valid_range": np.array([0.0, 1.0]), "scale": 2.0, "n": 5})},
+                coords={"time": [0, 1, 2], "lat": [10.0, 20.0]}, attrs={"g": 3, "h": 1.0})
+ds.to_netcdf(sys.argv[1], unlimited_dims=["time"], encoding={"tas": {"zlib": True, "shuffle": True, "chunksizes": (1, 2)}})`,
+      nc,
+    ]);
+    const stored = join(dir, "stored.lance");
+    expect(cli(["import", nc, stored]).code).toBe(0);
+    const out = join(dir, "stored-v2.zarr");
+    exported(stored, out, "--zarr-version", "2");
+    const seen = execFileSync(
+      PYTHON,
+      [
+        "-c",
+        `import sys, json, xarray as xr
+ds = xr.open_zarr(sys.argv[1])
+ds.to_netcdf(sys.argv[2])
+kind = lambda v: [kind(x) for x in v] if isinstance(v, list) else type(v).__name__
+print(json.dumps({"global": {k: kind(v) for k, v in ds.attrs.items()}, "tas": {k: kind(v) for k, v in ds.tas.attrs.items()}}))`,
+        out,
+        join(dir, "stored-back.nc"),
+      ],
+      { encoding: "utf8" },
+    );
+    expect(JSON.parse(seen)).toEqual({
+      global: { g: "int", h: "float" },
+      tas: { valid_range: ["float", "float"], scale: "float", n: "int" },
+    });
+  });
+
   it("a table of several datasets is refused in one line naming their ids and the --where that selects one", () => {
     const data = "/usr/lib/python3/dist-packages/xarray/tests/data";
     const two = join(dir, "two.lance");

@@ -36,6 +36,22 @@ describe.skipIf(skip !== undefined)(`importing again${skip ? ` (${skip})` : ""}`
     expect(tableState(table)).toEqual(before);
   });
 
+  it("--mode append and replace without --cf use the table's mode: a decode table takes more files decoded", () => {
+    const table = join(dir, "decoded.lance");
+    ok(["import", join(fixtures, "packed.nc"), table, "--cf", "decode"]);
+    const summaries = [
+      ok(["import", join(fixtures, "packed.nc"), table, "--mode", "append", "--id", "again", "--json"]),
+      ok(["import", join(fixtures, "packed.nc"), table, "--mode", "replace", "--json"]),
+    ].map((out) => JSON.parse(out) as { cf: string; totalRows: number });
+    expect(summaries).toMatchObject([
+      { cf: "decode", totalRows: 2 },
+      { cf: "decode", totalRows: 2 },
+    ]);
+    const rows = JSON.parse(ok(["scan", table, "--json"])) as { arrays: Record<string, { type: string }> }[];
+    const types = rows.map((row) => Object.fromEntries(Object.entries(row.arrays).map(([k, v]) => [k, v.type])));
+    expect(types[0]).toEqual(types[1]);
+  });
+
   it("appending an id already in the table is an error naming it; --mode replace swaps the rows in two commits", () => {
     const table = join(dir, "again.lance");
     ok(["import", join(fixtures, "packed.nc"), table, "--chunk", "time=1"]);

@@ -14,8 +14,9 @@ export interface DimRange {
 }
 
 /**
- * `isel` input: per dim an index (picks it and drops the dim) or `[start, stop)`
- * (like a Python slice; two integers). Indices are numbers or bigints (a
+ * `isel` input: per dim an index (picks it and drops the dim; negative counts
+ * from the end) or `[start, stop)` (a Python slice: negative ends count from
+ * the end, ends past the dim are clamped; two integers). Indices are numbers or bigints (a
  * bigint is taken exactly; one past `Number.MAX_SAFE_INTEGER` is out of range of any dim).
  */
 export type IselSpec = Readonly<Record<string, number | bigint | readonly (number | bigint)[]>>;
@@ -118,7 +119,8 @@ function shown(value: unknown): string {
  * `ranges` narrowed by `spec`, indices relative to what each dim keeps.
  *
  * @throws LanceNdError `InvalidInput` naming the dim and its size for an
- * index or range outside it, or an unknown or dropped dim.
+ * index outside it (ranges are clamped, {@link sliceBounds}), or an
+ * unknown or dropped dim.
  */
 export function applyIsel(
   uri: string,
@@ -132,25 +134,31 @@ export function applyIsel(
     const { start, stop } = ranges[at]!;
     const size = stop - start;
     if (typeof value === "number") {
-      if (value < 0 || value >= size) {
+      const index = value < 0 ? value + size : value;
+      if (index < 0 || index >= size) {
         throw new LanceNdError("InvalidInput", `isel: index ${value} along "${dim}" is out of range for size ${size}`, {
           uri,
         });
       }
-      out[at] = { start: start + value, stop: start + value + 1, drop: true };
+      out[at] = { start: start + index, stop: start + index + 1, drop: true };
     } else {
-      const [a, b] = value as readonly [number, number];
-      if (a < 0 || b > size || a > b) {
-        throw new LanceNdError(
-          "InvalidInput",
-          `isel: [${a}, ${b}) along "${dim}" is outside [0, ${size}) or reversed`,
-          { uri },
-        );
-      }
+      const [a, b] = sliceBounds(size, ...(value as readonly [number, number]));
       out[at] = { start: start + a, stop: start + b, drop: false };
     }
   }
   return out;
+}
+
+/**
+ * The cells `[start, stop)` of a dim of `size` that the slice `start:stop`
+ * keeps, as Python slices and xarray's `isel` take them: a negative end
+ * counts from the end, ends past the dim are clamped to it, and a stop at
+ * or before the start keeps nothing (`[start, start)`).
+ */
+export function sliceBounds(size: number, start: number, stop: number): [number, number] {
+  const clamp = (i: number) => Math.min(size, Math.max(0, i < 0 ? i + size : i));
+  const a = clamp(start);
+  return [a, Math.max(a, clamp(stop))];
 }
 
 /**
