@@ -5,6 +5,7 @@ import { basename, join } from "node:path";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FORMAT_ATTR, isNetcdfError, readNetcdf, writeNetcdf } from "../src/index.js";
+import { failure } from "@lance-nd/test-helpers";
 import { ensureFixtures, fixture, fixtureSkipReason } from "./fixtures.js";
 
 const skip = fixtureSkipReason();
@@ -38,13 +39,6 @@ function ncdump(path: string): string {
 /** The format as `ncdump -k` names it. */
 function kind(path: string): string {
   return run("-k", path).trim();
-}
-
-async function failure(run: Promise<unknown>): Promise<unknown> {
-  return run.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
 }
 
 describe.skipIf(skip !== undefined)(`netCDF-3 written back as netCDF-3${skip ? ` (${skip})` : ""}`, () => {

@@ -4,18 +4,12 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isNetcdfError, openNetcdf, readNetcdf, writeNetcdf } from "../src/index.js";
 import { ROUND_TRIP_CASES, ncdumpBody, ncdumpKind, ncgen } from "./cdl-cases.js";
+import { failure } from "@lance-nd/test-helpers";
 import { fixtureSkipReason } from "./fixtures.js";
 import { xarraySkipReason, xarrayVariables } from "./xarray-oracle.js";
 
 const skip = fixtureSkipReason();
 const noXarray = xarraySkipReason();
-
-async function failure(run: Promise<unknown>): Promise<unknown> {
-  return run.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-}
 
 describe.skipIf(skip !== undefined)(`CDL files read and written back${skip ? ` (${skip})` : ""}`, () => {
   let dir: string;

@@ -7,7 +7,7 @@ import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
 import { isNetcdfError } from "../src/index.js";
 import { DIM_ORDER_ATTR, FORMAT_ATTR, openNetcdf, readNetcdf, writeNetcdf } from "../src/index.js";
-import { hasTool } from "./fixtures.js";
+import { hasTool } from "@lance-nd/test-helpers";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-cli-write-"));
 let n = 0;

@@ -4,10 +4,10 @@
  * kinds), made with netCDF-C's ncgen, and ncdump as the oracle. Tests skip or fail
  * on a missing tool as `fixtureSkipReason` says.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runTool as run } from "@lance-nd/test-helpers";
 
 const CDL_DIR = fileURLToPath(new URL("../../../netcdf/test/cdl/", import.meta.url));
 
@@ -18,12 +18,6 @@ export type CdlKind = "nc3" | "nc4";
 export const ROUND_TRIP_CASES: readonly (readonly [name: string, kinds: readonly CdlKind[]])[] = Object.entries(
   JSON.parse(readFileSync(join(CDL_DIR, "round-trip.json"), "utf8")) as Record<string, CdlKind[]>,
 );
-
-function run(command: string, args: readonly string[]): string {
-  const done = spawnSync(command, args, { encoding: "utf8" });
-  if (done.status !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${done.error?.message ?? done.stderr}`);
-  return done.stdout;
-}
 
 /** `<name>.cdl` made into `<dir>/<name>-<kind>.nc` by ncgen; returns the path. */
 export function ncgen(name: string, kind: CdlKind, dir: string): string {

@@ -5,29 +5,17 @@
  * scripts/make-xarray-fixtures.py. Outside CI the tests skip with the reason
  * when /usr/bin/python3 lacks xarray or netCDF4; under `CI=true` they run and fail.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { pythonSkipReason as skipReason, runPython as python } from "@lance-nd/test-helpers";
 
-const PYTHON = "/usr/bin/python3";
 const SCRIPTS = fileURLToPath(new URL("../../../netcdf/scripts/", import.meta.url));
 
 /** Why the oracle tests cannot run here (undefined when they can, and always under CI). */
 export function pythonSkipReason(): string | undefined {
-  if (process.env.CI === "true") return undefined;
-  if (spawnSync(PYTHON, ["-c", "import xarray, netCDF4"], { stdio: "ignore" }).status === 0) return undefined;
-  const reason =
-    "xarray/netCDF4 oracle skipped: /usr/bin/python3 with xarray and netCDF4 not found (apt-get install python3-xarray python3-netcdf4)";
-  console.warn(reason);
-  return reason;
-}
-
-function python(args: string[]): string {
-  const run = spawnSync(PYTHON, args, { encoding: "utf8", maxBuffer: 256 * 2 ** 20 });
-  if (run.status !== 0) throw new Error(`${args[0]} failed: ${run.error?.message ?? run.stderr}`);
-  return run.stdout;
+  return skipReason("xarray/netCDF4 oracle", ["xarray", "netCDF4"], "apt-get install python3-xarray python3-netcdf4");
 }
 
 /** An attribute as xarray reports it. */
