@@ -1,6 +1,7 @@
 /**
  * @lance-nd/test-helpers: what the workspace's tests share (see README.md).
  */
+export { CDL_ROUND_TRIP_CASES, type CdlKind, ncgenCdl } from "./cdl-cases.js";
 export { failure } from "./failure.js";
 export { skipReason } from "./missing-oracle.js";
 export {
@@ -8,6 +9,8 @@ export {
   type NetcdfFixtureName,
   ensureNetcdfFixtures,
   hasTool,
+  ncdumpBody,
+  ncdumpKind,
   netcdfToolsSkipReason,
   runTool,
 } from "./netcdf-tools.js";

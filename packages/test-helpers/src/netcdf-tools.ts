@@ -48,6 +48,16 @@ export function runTool(command: string, args: readonly string[]): string {
   return run.stdout;
 }
 
+/** `ncdump` of a file (header and data) without its first line, which names the file. */
+export function ncdumpBody(path: string): string {
+  return runTool("ncdump", [path]).split("\n").slice(1).join("\n");
+}
+
+/** The format of a file as `ncdump -k` names it (`classic`, `64-bit offset`, `netCDF-4`). */
+export function ncdumpKind(path: string): string {
+  return runTool("ncdump", ["-k", path]).trim();
+}
+
 /**
  * Makes {@link NETCDF_FIXTURES} into `dir` with ncgen unless they are all
  * there (call it from `beforeAll`). Files appear whole: test processes
