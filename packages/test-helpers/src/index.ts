@@ -14,4 +14,5 @@ export {
   netcdfToolsSkipReason,
   runTool,
 } from "./netcdf-tools.js";
+export { type HelperScript, helperScript } from "./scripts.js";
 export { PYTHON, type RunPythonOptions, pythonMissing, pythonSkipReason, runPython } from "./python.js";

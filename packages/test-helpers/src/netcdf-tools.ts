@@ -6,10 +6,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { skipReason } from "./missing-oracle.js";
-
-const FIXTURE_SCRIPT = fileURLToPath(new URL("../scripts/make-netcdf-fixtures.sh", import.meta.url));
+import { helperScript } from "./scripts.js";
 
 /** The files scripts/make-netcdf-fixtures.sh makes. */
 export const NETCDF_FIXTURES = [
@@ -65,6 +63,6 @@ export function ncdumpKind(path: string): string {
  */
 export function ensureNetcdfFixtures(dir: string): void {
   if (NETCDF_FIXTURES.every((f) => existsSync(join(dir, f)))) return;
-  const run = spawnSync("bash", [FIXTURE_SCRIPT, dir], { encoding: "utf8" });
+  const run = spawnSync("bash", [helperScript("make-netcdf-fixtures.sh"), dir], { encoding: "utf8" });
   if (run.status !== 0) throw new Error(`make-netcdf-fixtures.sh failed: ${run.error?.message ?? run.stderr}`);
 }

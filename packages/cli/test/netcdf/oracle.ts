@@ -1,6 +1,6 @@
 /**
  * The Python oracles of the netCDF tests: xarray (decode_cf=False) and
- * netCDF4-python's mask-and-scale through @lance-nd/netcdf's
+ * netCDF4-python's mask-and-scale through @lance-nd/test-helpers'
  * scripts/xarray-dump.py, and the xarray-made fixtures of
  * scripts/make-xarray-fixtures.py. Outside CI the tests skip with the reason
  * when /usr/bin/python3 lacks xarray or netCDF4; under `CI=true` they run and fail.
@@ -8,10 +8,7 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { pythonSkipReason as skipReason, runPython as python } from "@lance-nd/test-helpers";
-
-const SCRIPTS = fileURLToPath(new URL("../../../netcdf/scripts/", import.meta.url));
+import { helperScript, pythonSkipReason as skipReason, runPython as python } from "@lance-nd/test-helpers";
 
 /** Why the oracle tests cannot run here (undefined when they can, and always under CI). */
 export function pythonSkipReason(): string | undefined {
@@ -47,7 +44,7 @@ export interface XarrayDump {
 
 /** xarray's view of files (one Python start for all). */
 export function xarrayDump(...paths: string[]): XarrayDump[] {
-  return JSON.parse(python([join(SCRIPTS, "xarray-dump.py"), ...paths])) as XarrayDump[];
+  return JSON.parse(python([helperScript("xarray-dump.py"), ...paths])) as XarrayDump[];
 }
 
 /** One file as netCDF4-python's automatic mask-and-scale reads it: each numeric variable (null = masked), num2date of CF times. */
@@ -58,7 +55,7 @@ export type MaskedDump = Record<
 
 /** netCDF4-python's automatic mask-and-scale of files (one Python start for all). */
 export function netcdf4Masked(...paths: string[]): MaskedDump[] {
-  return JSON.parse(python([join(SCRIPTS, "xarray-dump.py"), "--mask", ...paths])) as MaskedDump[];
+  return JSON.parse(python([helperScript("xarray-dump.py"), "--mask", ...paths])) as MaskedDump[];
 }
 
 let made: string | undefined;
@@ -67,6 +64,6 @@ let made: string | undefined;
 export function xarrayFixtures(): string {
   if (made !== undefined && existsSync(join(made, "big.nc"))) return made;
   made = mkdtempSync(join(tmpdir(), "lance-nd-xarray-fixtures-"));
-  python([join(SCRIPTS, "make-xarray-fixtures.py"), made]);
+  python([helperScript("make-xarray-fixtures.py"), made]);
   return made;
 }
