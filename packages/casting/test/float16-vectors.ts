@@ -3,9 +3,9 @@
  * by scripts/float16-vectors.py), shared by the casting, nd-arrow and
  * reliability tests: each case is a double and the half bits numpy gives.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { pythonMissing, runPython } from "@lance-nd/test-helpers";
 
 /** One vector: a name, the double, and numpy's half-precision bits for it. */
 export interface Float16Vector {
@@ -38,13 +38,12 @@ export function float16Vectors(): Float16Vector[] {
 
 /**
  * The vectors as numpy computes them now (the script run with --print by
- * /usr/bin/python3), or the reason they cannot be computed here.
+ * /usr/bin/python3), or the reason they cannot be computed here (numpy missing).
  */
 export function numpyFloat16Vectors(): Float16Vector[] | string {
-  const run = spawnSync("/usr/bin/python3", [SCRIPT, "--print"], { encoding: "utf8" });
-  if (run.error !== undefined || run.status !== 0)
-    return `numpy oracle unavailable: ${run.error?.message ?? run.stderr.trim().split("\n").at(-1)}`;
-  return parse(run.stdout);
+  const missing = pythonMissing(["numpy"]);
+  if (missing !== undefined) return `numpy oracle unavailable: ${missing}`;
+  return parse(runPython([SCRIPT, "--print"]));
 }
 
 /** Vectors whose `actual(value, index)` bits differ from numpy's (NaN payloads aside), as readable lines. */

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { CALENDAR_NAMES, calendarOf, dateFromDays, daysFromDate, daysInMonth, isValidDate } from "../src/calendar.js";
@@ -14,6 +13,7 @@ import {
 } from "../src/index.js";
 import type { CfDateTime } from "../src/index.js";
 import { NdArray } from "@lance-nd/nd-arrow";
+import { runPython } from "@lance-nd/test-helpers";
 import { oracleSkipReason } from "./netcdf4-oracle.js";
 
 const SCRIPT = fileURLToPath(new URL("../scripts/calendar-oracle.py", import.meta.url));
@@ -26,9 +26,8 @@ interface Case {
 
 /** netCDF4.num2date of each case: fields and cftime's text. */
 function num2date(cases: Case[]): { fields: number[][]; text: string[] }[] {
-  const run = spawnSync("/usr/bin/python3", [SCRIPT], { input: JSON.stringify({ cases }), encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`calendar-oracle.py failed: ${run.error?.message ?? run.stderr}`);
-  return (JSON.parse(run.stdout) as { results: { fields: number[][]; text: string[] }[] }).results;
+  const out = runPython([SCRIPT], { input: JSON.stringify({ cases }) });
+  return (JSON.parse(out) as { results: { fields: number[][]; text: string[] }[] }).results;
 }
 
 /** A seeded generator (mulberry32), so a failure repeats. */

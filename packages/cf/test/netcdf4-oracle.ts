@@ -4,12 +4,11 @@
  * the tests skip with the reason when python3 or netCDF4 is missing; under
  * `CI=true` they run and fail.
  */
-import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { NdArray, attr } from "@lance-nd/nd-arrow";
 import type { Attr } from "@lance-nd/nd-arrow";
+import { pythonSkipReason, runPython } from "@lance-nd/test-helpers";
 
-const PYTHON = "/usr/bin/python3";
 const SCRIPT = fileURLToPath(new URL("../scripts/netcdf4-oracle.py", import.meta.url));
 
 /** One JSON value of the oracle: numbers, 64-bit integers and NaN as strings, null for masked. */
@@ -29,20 +28,12 @@ export interface OracleCase {
 
 /** Why the oracle cannot run here (undefined when it can, and always under CI). */
 export function oracleSkipReason(): string | undefined {
-  if (process.env.CI === "true") return undefined;
-  const probe = spawnSync(PYTHON, ["-c", "import netCDF4"], { stdio: "ignore" });
-  if (probe.status === 0) return undefined;
-  const reason =
-    "netCDF4-python oracle skipped: /usr/bin/python3 with netCDF4 not found (apt-get install python3-netcdf4)";
-  console.warn(reason);
-  return reason;
+  return pythonSkipReason("netCDF4-python oracle", ["netCDF4"], "apt-get install python3-netcdf4");
 }
 
 /** Runs the oracle script and returns its cases. */
 export function oracleCases(): OracleCase[] {
-  const run = spawnSync(PYTHON, [SCRIPT], { encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`netcdf4-oracle.py failed: ${run.error?.message ?? run.stderr}`);
-  return (JSON.parse(run.stdout) as { cases: OracleCase[] }).cases;
+  return (JSON.parse(runPython([SCRIPT])) as { cases: OracleCase[] }).cases;
 }
 
 /** An oracle value as a JS number or bigint. */

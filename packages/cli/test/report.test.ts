@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { LanceNdError } from "lance-nd";
+import { failure } from "@lance-nd/test-helpers";
 import { CliError } from "../src/errors.js";
 import { errorReport, failing } from "../src/report.js";
-
-async function failure(fn: () => Promise<unknown>): Promise<unknown> {
-  return fn().then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-}
 
 describe("errorReport", () => {
   it("a failed command is one line: lance-nd: <what> (<why>), the cause's lines joined", async () => {

@@ -8,6 +8,7 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { failure as anyFailure } from "@lance-nd/test-helpers";
 import { dataset } from "../src/dataset/dataset.js";
 import { isLanceNdError } from "../src/errors.js";
 import { checkout, cleanupOldVersions, compact, deleteRows } from "../src/versions/maintenance.js";
@@ -21,10 +22,7 @@ const row = (id: string) =>
   new NdRecordBatch({ x: NdArray.from(new Float64Array([1, 2, 3]), { dims: { n: 3 } }) }, { id });
 
 async function failure(run: () => Promise<unknown>): Promise<Error & { code?: string }> {
-  const err = await run().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const err = await anyFailure(run);
   expect(isLanceNdError(err), String(err)).toBe(true);
   return err as Error & { code?: string };
 }

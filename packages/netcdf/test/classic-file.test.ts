@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { failure } from "@lance-nd/test-helpers";
 import { isNetcdfError } from "../src/index.js";
 import { openNetcdf } from "../src/index.js";
 
@@ -54,13 +55,6 @@ function handMade(): Uint8Array {
   return Uint8Array.from(file.out);
 }
 
-async function thrown(run: () => Promise<unknown>): Promise<unknown> {
-  return run().then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-}
-
 describe("netCDF-3 by byte ranges (hand-made CDF-1)", () => {
   it("reads big-endian shorts and doubles exactly", async () => {
     const file = await openNetcdf(handMade());
@@ -87,14 +81,14 @@ describe("netCDF-3 by byte ranges (hand-made CDF-1)", () => {
 
   it("a window outside the variable is InvalidArgument naming it", async () => {
     const file = await openNetcdf(handMade());
-    const err = await thrown(() => file.read("v", { t: [2, 5] }));
+    const err = await failure(() => file.read("v", { t: [2, 5] }));
     expect(isNetcdfError(err, "InvalidArgument")).toBe(true);
     expect((err as Error).message).toMatch(/t=\[2, 5\) is outside variable "v"/);
   });
 
   it("a file cut inside the data is InvalidFile naming the variable", async () => {
     const bytes = handMade();
-    const err = await thrown(() => openNetcdf(bytes.subarray(0, bytes.length - 3)));
+    const err = await failure(() => openNetcdf(bytes.subarray(0, bytes.length - 3)));
     expect(isNetcdfError(err, "InvalidFile")).toBe(true);
     expect((err as Error).message).toMatch(/<bytes>: variable "v" .*truncated/);
   });
@@ -102,6 +96,6 @@ describe("netCDF-3 by byte ranges (hand-made CDF-1)", () => {
   it("a damaged header is InvalidFile", async () => {
     const bytes = handMade();
     bytes[11] = 99; // the dimension list tag
-    expect(isNetcdfError(await thrown(() => openNetcdf(bytes)), "InvalidFile")).toBe(true);
+    expect(isNetcdfError(await failure(() => openNetcdf(bytes)), "InvalidFile")).toBe(true);
   });
 });

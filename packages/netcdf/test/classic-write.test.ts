@@ -1,10 +1,10 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FORMAT_ATTR, isNetcdfError, readNetcdf, writeNetcdf } from "../src/index.js";
+import { failure, ncdumpBody as ncdump, ncdumpKind as kind } from "@lance-nd/test-helpers";
 import { ensureFixtures, fixture, fixtureSkipReason } from "./fixtures.js";
 
 const skip = fixtureSkipReason();
@@ -22,29 +22,6 @@ function sources(): string[] {
   const missing = real.filter((f) => !existsSync(f));
   if (missing.length > 0 && process.env.CI === "true") throw new Error(`test files missing: ${missing.join(", ")}`);
   return [...real.filter((f) => existsSync(f)), fixture("ocean-classic.nc"), fixture("ocean-64bit.nc")];
-}
-
-function run(...args: string[]): string {
-  const done = spawnSync("ncdump", args, { encoding: "utf8" });
-  if (done.status !== 0) throw new Error(`ncdump ${args.join(" ")} failed: ${done.stderr}`);
-  return done.stdout;
-}
-
-/** ncdump's view of a file without its first line (the file name). */
-function ncdump(path: string): string {
-  return run(path).split("\n").slice(1).join("\n");
-}
-
-/** The format as `ncdump -k` names it. */
-function kind(path: string): string {
-  return run("-k", path).trim();
-}
-
-async function failure(run: Promise<unknown>): Promise<unknown> {
-  return run.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
 }
 
 describe.skipIf(skip !== undefined)(`netCDF-3 written back as netCDF-3${skip ? ` (${skip})` : ""}`, () => {

@@ -3,19 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isNetcdfError, openNetcdf, readNetcdf, writeNetcdf } from "../src/index.js";
-import { ROUND_TRIP_CASES, ncdumpBody, ncdumpKind, ncgen } from "./cdl-cases.js";
+import { CDL_ROUND_TRIP_CASES, failure, ncdumpBody, ncdumpKind, ncgenCdl } from "@lance-nd/test-helpers";
 import { fixtureSkipReason } from "./fixtures.js";
 import { xarraySkipReason, xarrayVariables } from "./xarray-oracle.js";
 
 const skip = fixtureSkipReason();
 const noXarray = xarraySkipReason();
-
-async function failure(run: Promise<unknown>): Promise<unknown> {
-  return run.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-}
 
 describe.skipIf(skip !== undefined)(`CDL files read and written back${skip ? ` (${skip})` : ""}`, () => {
   let dir: string;
@@ -24,10 +17,10 @@ describe.skipIf(skip !== undefined)(`CDL files read and written back${skip ? ` (
     dir = mkdtempSync(join(tmpdir(), "lance-nd-netcdf-cdl-"));
   });
 
-  for (const [name, kinds] of ROUND_TRIP_CASES) {
+  for (const [name, kinds] of CDL_ROUND_TRIP_CASES) {
     for (const kind of kinds) {
       it(`${name} (${kind}): ncdump of the written file, header and data, is the source's, in its format`, async () => {
-        const source = ncgen(name, kind, dir);
+        const source = ncgenCdl(name, kind, dir);
         const written = join(dir, `${name}-${kind}-written.nc`);
         await writeNetcdf(written, await readNetcdf(source));
         expect(ncdumpKind(written)).toBe(ncdumpKind(source));
@@ -44,7 +37,7 @@ describe.skipIf(skip !== undefined)(`CDL files read and written back${skip ? ` (
   });
 
   it("a variable shorter than its unlimited dim reads its fill value past its own length, as netCDF-C does", async () => {
-    const file = await openNetcdf(ncgen("ragged-unlimited", "nc4", dir));
+    const file = await openNetcdf(ncgenCdl("ragged-unlimited", "nc4", dir));
     try {
       expect(file.dims.find((d) => d.name === "t")?.size).toBe(2);
       expect(Array.from((await file.read("w")).toArray() as Int32Array)).toEqual([5, -1]);
@@ -59,7 +52,7 @@ describe.skipIf(skip !== undefined)(`CDL files read and written back${skip ? ` (
 
   it("char values that are not UTF-8 are UnsupportedText naming the variable and the byte", async () => {
     for (const kind of ["nc3", "nc4"] as const) {
-      const err = await failure(readNetcdf(ncgen("latin1-values", kind, dir)));
+      const err = await failure(readNetcdf(ncgenCdl("latin1-values", kind, dir)));
       expect(isNetcdfError(err, "UnsupportedText"), String(err)).toBe(true);
       expect((err as Error).message).toContain(
         'variable "s" is not UTF-8 text (byte 0xe9 at offset 4 of its values); text is stored as UTF-8: convert it first',
@@ -69,7 +62,7 @@ describe.skipIf(skip !== undefined)(`CDL files read and written back${skip ? ` (
 
   it("a char attribute that is not UTF-8 is UnsupportedText naming the attribute", async () => {
     for (const kind of ["nc3", "nc4"] as const) {
-      const err = await failure(readNetcdf(ncgen("latin1-attribute", kind, dir)));
+      const err = await failure(readNetcdf(ncgenCdl("latin1-attribute", kind, dir)));
       expect(isNetcdfError(err, "UnsupportedText"), String(err)).toBe(true);
       expect((err as Error).message).toContain(
         'variable "temp" attribute "units" is not UTF-8 text (byte 0xb0 at offset 0)',
@@ -78,7 +71,7 @@ describe.skipIf(skip !== undefined)(`CDL files read and written back${skip ? ` (
   });
 
   it("enhanced types are left out with warnings that name the netCDF type", async () => {
-    const file = await openNetcdf(ncgen("enhanced-types", "nc4", dir));
+    const file = await openNetcdf(ncgenCdl("enhanced-types", "nc4", dir));
     try {
       expect(file.variables.map((v) => v.name)).toEqual(["ok"]);
       const warnings = file.warnings.map((w) => w.slice(w.indexOf(": ") + 2));

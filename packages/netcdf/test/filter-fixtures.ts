@@ -4,23 +4,21 @@
  * and the values they hold. Outside CI the tests skip with the reason when
  * /usr/bin/python3 lacks h5netcdf or zstandard; under `CI=true` they fail.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { pythonSkipReason, runPython } from "@lance-nd/test-helpers";
 
-const PYTHON = "/usr/bin/python3";
 const SCRIPT = fileURLToPath(new URL("../scripts/make-filter-fixtures.py", import.meta.url));
 
 /** Why the filter fixtures cannot be made here (undefined when they can, and always under CI). */
 export function filterFixturesSkipReason(): string | undefined {
-  if (process.env.CI === "true") return undefined;
-  if (spawnSync(PYTHON, ["-c", "import h5netcdf, zstandard"], { stdio: "ignore" }).status === 0) return undefined;
-  const reason =
-    "filter fixtures skipped: /usr/bin/python3 with h5netcdf and zstandard not found (apt-get install python3-h5netcdf python3-zstandard)";
-  console.warn(reason);
-  return reason;
+  return pythonSkipReason(
+    "filter fixtures",
+    ["h5netcdf", "zstandard"],
+    "apt-get install python3-h5netcdf python3-zstandard",
+  );
 }
 
 /** The folder of the files and the values written into them, flattened in C order. */
@@ -32,9 +30,7 @@ export interface FilterFixtures {
 /** Makes the files in a new temporary folder. */
 export function makeFilterFixtures(): FilterFixtures {
   const dir = mkdtempSync(join(tmpdir(), "lance-nd-filter-fixtures-"));
-  const run = spawnSync(PYTHON, [SCRIPT, dir], { encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`make-filter-fixtures.py failed: ${run.error?.message ?? run.stderr}`);
-  return { dir, values: JSON.parse(run.stdout) as FilterFixtures["values"] };
+  return { dir, values: JSON.parse(runPython([SCRIPT, dir])) as FilterFixtures["values"] };
 }
 
 /**
@@ -52,7 +48,5 @@ export function compressedChunks(path: string, name: string): { filters: [number
     "chunks = [np.frombuffer(unpack(d.id.read_direct_chunk(c.chunk_offset)[1]), d.dtype).tolist() for c in (d.id.get_chunk_info(i) for i in range(d.id.get_num_chunks()))]",
     "json.dump({'filters': filters, 'chunks': chunks}, sys.stdout)",
   ].join("\n");
-  const run = spawnSync(PYTHON, ["-c", code, path, name], { encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`reading the compressed chunks failed: ${run.error?.message ?? run.stderr}`);
-  return JSON.parse(run.stdout) as { filters: [number, number[]][]; chunks: number[][] };
+  return JSON.parse(runPython(["-c", code, path, name])) as { filters: [number, number[]][]; chunks: number[][] };
 }

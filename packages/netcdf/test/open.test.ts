@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { failure } from "@lance-nd/test-helpers";
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import type { NdArray } from "@lance-nd/nd-arrow";
 import { isNetcdfError, openNetcdf } from "../src/index.js";
@@ -120,16 +121,11 @@ describe.skipIf(skip !== undefined)(`openNetcdf windows and rows against xarray$
 
   it("an unknown variable or a window outside it is InvalidArgument", async () => {
     const file = await openNetcdf(join(dir, "packed.nc"));
-    const fails = async (run: () => Promise<unknown>) =>
-      run().then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    expect(isNetcdfError(await fails(() => file.read("nope")), "InvalidArgument")).toBe(true);
-    expect(isNetcdfError(await fails(() => file.read("sst", { time: [0, 9] })), "InvalidArgument")).toBe(true);
+    expect(isNetcdfError(await failure(() => file.read("nope")), "InvalidArgument")).toBe(true);
+    expect(isNetcdfError(await failure(() => file.read("sst", { time: [0, 9] })), "InvalidArgument")).toBe(true);
     expect(
       isNetcdfError(
-        await fails(async () => {
+        await failure(async () => {
           for await (const _ of file.chunks({ depth: 1 })) void _;
         }),
         "InvalidArgument",

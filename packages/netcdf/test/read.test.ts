@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { failure } from "@lance-nd/test-helpers";
 import { isNetcdfError } from "../src/index.js";
 import { loadH5wasm } from "../src/h5wasm.js";
 import { STORAGE_ATTRS, detectFormat, openNetcdf, readNetcdf } from "../src/index.js";
@@ -10,10 +11,7 @@ import { ensureFixtures, fixture, fixtureSkipReason } from "./fixtures.js";
 const skip = fixtureSkipReason();
 
 async function readError(source: string | Uint8Array): Promise<unknown> {
-  return readNetcdf(source).then(
-    () => undefined,
-    (err: unknown) => err,
-  );
+  return failure(readNetcdf(source));
 }
 
 describe("detectFormat", () => {

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +6,7 @@ import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
 import { isNetcdfError } from "../src/index.js";
 import { DIM_ORDER_ATTR, FORMAT_ATTR, openNetcdf, readNetcdf, writeNetcdf } from "../src/index.js";
-import { hasTool } from "./fixtures.js";
+import { hasTool, runTool, skipReason } from "@lance-nd/test-helpers";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-cli-write-"));
 let n = 0;
@@ -38,44 +37,38 @@ function sample(): NdRecordBatch {
   );
 }
 
-const ncdumpSkip =
-  process.env.CI === "true" || hasTool("ncdump") ? undefined : "ncdump not found (apt-get install netcdf-bin)";
-if (ncdumpSkip) console.warn(`ncdump tests skipped: ${ncdumpSkip}`);
-
-describe.skipIf(ncdumpSkip !== undefined)(
-  `ncdump reads the files${ncdumpSkip ? ` (skipped: ${ncdumpSkip})` : ""}`,
-  () => {
-    it("ncdump -h lists the dims, the variables with their dims and the attributes", async () => {
-      const path = outPath();
-      await writeNetcdf(path, sample());
-      const run = spawnSync("ncdump", ["-h", path], { encoding: "utf8" });
-      expect(run.status, run.stderr).toBe(0);
-      const out = run.stdout;
-      expect(out).toMatch(/dimensions:\s+time = 2 ;\s+lat = 3 ;\s+lon = 4 ;/);
-      expect(out).toContain("float sst(time, lat, lon) ;");
-      expect(out).toContain('sst:units = "degC" ;');
-      expect(out).toContain("sst:_FillValue = -999.f ;");
-      expect(out).toContain("sst:valid_range = -5.f, 40.f ;");
-      expect(out).toContain("sst:scale = 3s ;");
-      expect(out).toContain("float lat(lat) ;");
-      expect(out).toContain("string station(time) ;");
-      expect(out).toContain("int64 count(time) ;");
-      expect(out).toContain(':title = "sample" ;');
-      expect(out).toContain(":version = 2 ;");
-      expect(out).toContain('string :ids = "a", "b" ;');
-    });
-
-    it("ncdump prints the values; a dim without coordinate variable is a plain dimension", async () => {
-      const path = outPath();
-      const batch = new NdRecordBatch({ v: NdArray.from(Int16Array.of(1, 2, 3, 4, 5, 6), { dims: { y: 2, x: 3 } }) });
-      await writeNetcdf(path, batch);
-      const run = spawnSync("ncdump", [path], { encoding: "utf8" });
-      expect(run.status, run.stderr).toBe(0);
-      expect(run.stdout).toMatch(/dimensions:\s+y = 2 ;\s+x = 3 ;\s+variables:\s+short v\(y, x\) ;/);
-      expect(run.stdout).toMatch(/v =\s+1, 2, 3,\s+4, 5, 6 ;/);
-    });
-  },
+const ncdumpSkip = skipReason(
+  hasTool("ncdump") ? undefined : "ncdump tests skipped: ncdump not found (apt-get install netcdf-bin)",
 );
+
+describe.skipIf(ncdumpSkip !== undefined)(`ncdump reads the files${ncdumpSkip ? ` (${ncdumpSkip})` : ""}`, () => {
+  it("ncdump -h lists the dims, the variables with their dims and the attributes", async () => {
+    const path = outPath();
+    await writeNetcdf(path, sample());
+    const out = runTool("ncdump", ["-h", path]);
+    expect(out).toMatch(/dimensions:\s+time = 2 ;\s+lat = 3 ;\s+lon = 4 ;/);
+    expect(out).toContain("float sst(time, lat, lon) ;");
+    expect(out).toContain('sst:units = "degC" ;');
+    expect(out).toContain("sst:_FillValue = -999.f ;");
+    expect(out).toContain("sst:valid_range = -5.f, 40.f ;");
+    expect(out).toContain("sst:scale = 3s ;");
+    expect(out).toContain("float lat(lat) ;");
+    expect(out).toContain("string station(time) ;");
+    expect(out).toContain("int64 count(time) ;");
+    expect(out).toContain(':title = "sample" ;');
+    expect(out).toContain(":version = 2 ;");
+    expect(out).toContain('string :ids = "a", "b" ;');
+  });
+
+  it("ncdump prints the values; a dim without coordinate variable is a plain dimension", async () => {
+    const path = outPath();
+    const batch = new NdRecordBatch({ v: NdArray.from(Int16Array.of(1, 2, 3, 4, 5, 6), { dims: { y: 2, x: 3 } }) });
+    await writeNetcdf(path, batch);
+    const out = runTool("ncdump", [path]);
+    expect(out).toMatch(/dimensions:\s+y = 2 ;\s+x = 3 ;\s+variables:\s+short v\(y, x\) ;/);
+    expect(out).toMatch(/v =\s+1, 2, 3,\s+4, 5, 6 ;/);
+  });
+});
 
 describe("writeNetcdf4 round trip through readNetcdf", () => {
   it("values, dims, attributes and their types come back", async () => {
@@ -112,9 +105,7 @@ describe("writeNetcdf4 round trip through readNetcdf", () => {
     await writeNetcdf(path, batch.withGlobalAttrs(new Map([[DIM_ORDER_ATTR, attr.utf8(["lon", "time", "lat"])]])));
     expect((await openNetcdf(path)).dims.map((d) => d.name)).toEqual(["lon", "time", "lat"]);
     if (ncdumpSkip === undefined)
-      expect(spawnSync("ncdump", ["-h", path], { encoding: "utf8" }).stdout).toMatch(
-        /dimensions:\s+lon = \d+ ;\s+time = /,
-      );
+      expect(runTool("ncdump", ["-h", path])).toMatch(/dimensions:\s+lon = \d+ ;\s+time = /);
   });
 
   it("nulls become the fill value: NaN for floats, netCDF's default for integers, with _FillValue", async () => {

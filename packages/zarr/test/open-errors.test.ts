@@ -5,6 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { failure as anyFailure } from "@lance-nd/test-helpers";
 import { afterAll, describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
 import type { ZarrErrorCode, ZarrWindow } from "../src/index.js";
@@ -45,10 +46,7 @@ function v3Array(dataType: string, shape: number[], dims: string[], extra: Recor
 const group = { zarr_format: 3, node_type: "group", attributes: {} };
 
 async function failure(run: () => Promise<unknown>, code: ZarrErrorCode) {
-  const err = await run().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const err = await anyFailure(run);
   expect(isZarrError(err, code), `expected ${code}, got ${String(err)}`).toBe(true);
   return err as Error & { path?: string; variable?: string };
 }

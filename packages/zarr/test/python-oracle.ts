@@ -3,34 +3,22 @@
  * (numpy, xarray, python3-zarr) into a temp dir. Outside CI a missing oracle
  * skips the tests that need it (with the reason); under CI=true it fails them.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pythonMissing, pythonSkipReason, runPython } from "@lance-nd/test-helpers";
 
-/** The one Python the tests trust. */
-export const PYTHON = "/usr/bin/python3";
-
-function missing(): string | undefined {
-  try {
-    execFileSync(PYTHON, ["-c", "import numpy, xarray, zarr"], { stdio: "pipe" });
-    return undefined;
-  } catch (err) {
-    return `${PYTHON} with numpy, xarray and zarr is not available (${err instanceof Error ? err.message.split("\n")[0] : String(err)})`;
-  }
-}
-
-/** Why the oracle cannot run, or `undefined` when it can. */
-export const oracleMissing = missing();
+const MODULES = ["numpy", "xarray", "zarr"];
 
 /** True when tests that need the oracle should be skipped (outside CI only). */
-export const skipOracle = oracleMissing !== undefined && process.env.CI !== "true";
-if (skipOracle) console.warn(`packages/zarr tests skipped: ${oracleMissing}`);
+export const skipOracle =
+  pythonSkipReason("packages/zarr oracle", MODULES, "apt-get install python3-xarray python3-zarr") !== undefined;
 
 /** Runs `python` code (or a fixture `script` with args) and returns its stdout. */
 export function python(args: string[]): string {
-  if (oracleMissing !== undefined) throw new Error(oracleMissing);
-  return execFileSync(PYTHON, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
+  const missing = pythonMissing(MODULES);
+  if (missing !== undefined) throw new Error(missing);
+  return runPython(args);
 }
 
 /** The path of fixture script `name`. */

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
 import { PNG } from "pngjs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureFixtures, fixture, fixtureSkipReason, hasTool } from "../fixtures.js";
+import { hasTool } from "@lance-nd/test-helpers";
+import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
 import { cli, cliBytes, ensureBuilt, tableState, tempDir } from "./harness.js";
 
 const skip = fixtureSkipReason();

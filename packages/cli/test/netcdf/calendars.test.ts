@@ -1,7 +1,7 @@
-import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runPython, runTool } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
 import { fixtureSkipReason } from "../fixtures.js";
@@ -88,12 +88,9 @@ describe.skipIf(skip !== undefined)(
       dir = tempDir();
       writeFileSync(join(dir, "calendars.cdl"), cdl());
       file = join(dir, "calendars.nc");
-      const made = spawnSync("ncgen", ["-4", "-o", file, join(dir, "calendars.cdl")], { encoding: "utf8" });
-      if (made.status !== 0) throw new Error(`ncgen failed: ${made.error?.message ?? made.stderr}`);
+      runTool("ncgen", ["-4", "-o", file, join(dir, "calendars.cdl")]);
       for (const mode of ["decode", "mask"]) ok(["import", file, table(mode), "--cf", mode]);
-      const run = spawnSync("/usr/bin/python3", [ORACLE, file, ...SELECTIONS], { encoding: "utf8" });
-      if (run.status !== 0) throw new Error(`cftime-oracle.py failed: ${run.error?.message ?? run.stderr}`);
-      oracle = JSON.parse(run.stdout) as typeof oracle;
+      oracle = JSON.parse(runPython([ORACLE, file, ...SELECTIONS])) as typeof oracle;
     }, 120_000);
 
     it("--cf decode and mask: every calendar's times print as xarray's dates (ISO 8601 with Z where Gregorian), time bounds too", () => {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
+import { CDL_ROUND_TRIP_CASES, ncdumpBody, ncdumpKind, ncgenCdl } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROUND_TRIP_CASES, ncdumpBody, ncdumpKind, ncgen } from "./cdl.js";
 import { fixtureSkipReason } from "../fixtures.js";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
 import { pythonSkipReason, xarrayDump } from "./oracle.js";
@@ -16,10 +16,10 @@ describe.skipIf(skip !== undefined)(`CDL files imported and exported${skip ? ` (
     dir = tempDir();
   });
 
-  for (const [name, kinds] of ROUND_TRIP_CASES) {
+  for (const [name, kinds] of CDL_ROUND_TRIP_CASES) {
     for (const kind of kinds) {
       it(`${name} (${kind}): ncdump of the export, header and data, is the source's`, () => {
-        const source = ncgen(name, kind, dir);
+        const source = ncgenCdl(name, kind, dir);
         const table = join(dir, `${name}-${kind}.lance`);
         const out = join(dir, `${name}-${kind}-exported.nc`);
         const imported = cli(["import", source, table]);
@@ -44,7 +44,7 @@ describe.skipIf(skip !== undefined)(`CDL files imported and exported${skip ? ` (
 
   it("a variable whose name Lance refuses is stored under its reversible column name", () => {
     const table = join(dir, "dotted-names.lance");
-    expect(cli(["import", ncgen("dotted-names", "nc4", dir), table]).code).toBe(0);
+    expect(cli(["import", ncgenCdl("dotted-names", "nc4", dir), table]).code).toBe(0);
     const vars = cli(["vars", table]);
     expect(vars.code).toBe(0);
     expect(vars.stdout).toContain("var%2Ename%2Edots");
@@ -52,7 +52,7 @@ describe.skipIf(skip !== undefined)(`CDL files imported and exported${skip ? ` (
   });
 
   it("char data that is not UTF-8 fails the import with one line naming the variable and the byte, and no table", () => {
-    const source = ncgen("latin1-values", "nc3", dir);
+    const source = ncgenCdl("latin1-values", "nc3", dir);
     const table = join(dir, "latin1.lance");
     const run = cli(["import", source, table]);
     expect(run.code).toBe(1);

@@ -1,6 +1,6 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runTool } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tableState, tempDir } from "../commands/harness.js";
 import { pythonSkipReason, xarrayFixtures } from "./oracle.js";
@@ -97,8 +97,7 @@ describe.skipIf(skip !== undefined)(`importing again${skip ? ` (${skip})` : ""}`
     const make = (name: string, attrs: string): string => {
       const cdl = join(dir, `${name}.cdl`);
       writeFileSync(cdl, `netcdf ${name} { dimensions: x = 2 ; variables: float v(x) ; ${attrs} data: v = 1, 2 ; }`);
-      const made = spawnSync("ncgen", ["-k", "nc4", "-o", join(dir, `${name}.nc`), cdl], { encoding: "utf8" });
-      expect(made.status, made.stderr).toBe(0);
+      runTool("ncgen", ["-k", "nc4", "-o", join(dir, `${name}.nc`), cdl]);
       return join(dir, `${name}.nc`);
     };
     const list = make("levels-list", 'v:levels = 1, 2 ; v:note = "text" ;');

@@ -6,24 +6,19 @@
  * the variable and `--cf raw`; with `--cf raw` the export is the file again,
  * as ncdump prints it. A Zarr store with the same markers is refused alike.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { hasTool, ncdumpBody, skipReason } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
 
 const MASKED_VALS = "/usr/lib/python3/dist-packages/scipy/io/tests/data/example_3_maskedvals.nc";
-const hasOracle = existsSync(MASKED_VALS) && spawnSync("ncdump", ["-h", MASKED_VALS]).status === 0;
-// Outside CI a missing file or ncdump skips; under CI=true the tests run and fail.
-const skip = !hasOracle && process.env.CI !== "true";
-if (skip) console.warn(`skipped: ${MASKED_VALS} (python3-scipy) or ncdump (netcdf-bin) missing`);
-
-/** ncdump's text of `file` without its first line (which names the file). */
-function ncdumpBody(file: string): string {
-  const run = spawnSync("ncdump", [file], { encoding: "utf8" });
-  expect(run.status, run.stderr).toBe(0);
-  return run.stdout.slice(run.stdout.indexOf("\n"));
-}
+const skip =
+  skipReason(
+    existsSync(MASKED_VALS) && hasTool("ncdump")
+      ? undefined
+      : `skipped: ${MASKED_VALS} (python3-scipy) or ncdump (netcdf-bin) missing`,
+  ) !== undefined;
 
 describe.skipIf(skip)("a mask that export could not undo is refused", () => {
   let dir: string;

@@ -1,33 +1,18 @@
 /**
  * The Python oracles of the netCDF tests: xarray (decode_cf=False) and
- * netCDF4-python's mask-and-scale through @lance-nd/netcdf's
+ * netCDF4-python's mask-and-scale through @lance-nd/test-helpers'
  * scripts/xarray-dump.py, and the xarray-made fixtures of
  * scripts/make-xarray-fixtures.py. Outside CI the tests skip with the reason
  * when /usr/bin/python3 lacks xarray or netCDF4; under `CI=true` they run and fail.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const PYTHON = "/usr/bin/python3";
-const SCRIPTS = fileURLToPath(new URL("../../../netcdf/scripts/", import.meta.url));
+import { helperScript, pythonSkipReason as skipReason, runPython as python } from "@lance-nd/test-helpers";
 
 /** Why the oracle tests cannot run here (undefined when they can, and always under CI). */
 export function pythonSkipReason(): string | undefined {
-  if (process.env.CI === "true") return undefined;
-  if (spawnSync(PYTHON, ["-c", "import xarray, netCDF4"], { stdio: "ignore" }).status === 0) return undefined;
-  const reason =
-    "xarray/netCDF4 oracle skipped: /usr/bin/python3 with xarray and netCDF4 not found (apt-get install python3-xarray python3-netcdf4)";
-  console.warn(reason);
-  return reason;
-}
-
-function python(args: string[]): string {
-  const run = spawnSync(PYTHON, args, { encoding: "utf8", maxBuffer: 256 * 2 ** 20 });
-  if (run.status !== 0) throw new Error(`${args[0]} failed: ${run.error?.message ?? run.stderr}`);
-  return run.stdout;
+  return skipReason("xarray/netCDF4 oracle", ["xarray", "netCDF4"], "apt-get install python3-xarray python3-netcdf4");
 }
 
 /** An attribute as xarray reports it. */
@@ -59,7 +44,7 @@ export interface XarrayDump {
 
 /** xarray's view of files (one Python start for all). */
 export function xarrayDump(...paths: string[]): XarrayDump[] {
-  return JSON.parse(python([join(SCRIPTS, "xarray-dump.py"), ...paths])) as XarrayDump[];
+  return JSON.parse(python([helperScript("xarray-dump.py"), ...paths])) as XarrayDump[];
 }
 
 /** One file as netCDF4-python's automatic mask-and-scale reads it: each numeric variable (null = masked), num2date of CF times. */
@@ -70,7 +55,7 @@ export type MaskedDump = Record<
 
 /** netCDF4-python's automatic mask-and-scale of files (one Python start for all). */
 export function netcdf4Masked(...paths: string[]): MaskedDump[] {
-  return JSON.parse(python([join(SCRIPTS, "xarray-dump.py"), "--mask", ...paths])) as MaskedDump[];
+  return JSON.parse(python([helperScript("xarray-dump.py"), "--mask", ...paths])) as MaskedDump[];
 }
 
 let made: string | undefined;
@@ -79,6 +64,6 @@ let made: string | undefined;
 export function xarrayFixtures(): string {
   if (made !== undefined && existsSync(join(made, "big.nc"))) return made;
   made = mkdtempSync(join(tmpdir(), "lance-nd-xarray-fixtures-"));
-  python([join(SCRIPTS, "make-xarray-fixtures.py"), made]);
+  python([helperScript("make-xarray-fixtures.py"), made]);
   return made;
 }

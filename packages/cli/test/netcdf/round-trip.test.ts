@@ -1,6 +1,6 @@
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { ncdumpKind as kind, runTool } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
 import { pythonSkipReason, xarrayDump, xarrayFixtures } from "./oracle.js";
@@ -48,7 +48,6 @@ function expectSameFile(source: string, exported: string, a: XarrayDump, b: Xarr
   const netcdf4 = source.endsWith("packed.nc") || source.includes("gmt-gshhg");
   expect(b.dims, source).toEqual(a.dims);
   expect(b.dimOrder, `${source} dim order`).toEqual(a.dimOrder);
-  const kind = (path: string): string => spawnSync("ncdump", ["-k", path], { encoding: "utf8" }).stdout.trim();
   expect(kind(exported), `${source} ncdump -k`).toBe(kind(source));
   expect(b.unlimited, source).toEqual(a.unlimited);
   expect(b.attrs, source).toEqual(a.attrs);
@@ -117,7 +116,7 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
   it("--compression zstd:7 writes HDF5 filter 32015 (ncdump shows it), and the file imports back to the same values", () => {
     const out = join(dir, "zstd.nc");
     ok(["export", join(dir, "packed-raw.lance"), out, "--compression", "zstd:7"]);
-    const header = spawnSync("ncdump", ["-hs", out], { encoding: "utf8" }).stdout;
+    const header = runTool("ncdump", ["-hs", out]);
     if (process.env.CI === "true" || header !== "") expect(header).toContain('sst:_Filter = "32015,7" ;');
     const table = join(dir, "zstd-again.lance");
     ok(["import", out, table, "--cf", "raw"]);
@@ -126,7 +125,7 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
         .arrays.sst.values;
     expect(values(table)).toEqual(values(join(dir, "packed-raw.lance")));
     ok(["export", table, join(dir, "zstd-again.nc")]);
-    expect(spawnSync("ncdump", ["-hs", join(dir, "zstd-again.nc")], { encoding: "utf8" }).stdout).toBe(
+    expect(runTool("ncdump", ["-hs", join(dir, "zstd-again.nc")])).toBe(
       header.replace("netcdf zstd {", "netcdf zstd-again {"),
     );
   });
@@ -134,7 +133,6 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
   it("--format netcdf4 / classic choose the format; a classic source with --compression becomes netCDF-4", () => {
     const table = join(dir, "real-0.lance");
     const where = ["--where", "__global_attrs__.id = 'example_1.nc'"];
-    const kind = (path: string): string => spawnSync("ncdump", ["-k", path], { encoding: "utf8" }).stdout.trim();
     ok(["export", table, join(dir, "ex-nc4.nc"), ...where, "--format", "netcdf4"]);
     ok(["export", table, join(dir, "ex-zip.nc"), ...where, "--compression", "deflate:2"]);
     ok(["export", join(dir, "packed-raw.lance"), join(dir, "packed-classic.nc"), "--format", "classic"]);

@@ -2,23 +2,12 @@
  * The colour maps `plot` and `view` draw with, against matplotlib (the maps'
  * home): each table's entry i is the colour matplotlib gives i / 255.
  */
-import { spawnSync } from "node:child_process";
+import { pythonSkipReason, runPython } from "@lance-nd/test-helpers";
 import { describe, expect, it } from "vitest";
 import { colormapTable, viridis } from "../../src/plot/colormap.js";
 import { COLORMAP_NAMES, colormap } from "../../src/view/colormaps.js";
 
-const PYTHON = "/usr/bin/python3";
-
-/** Why matplotlib cannot run here (then the suite skips, or fails under CI=true), or undefined. */
-function missing(): string | undefined {
-  const probe = spawnSync(PYTHON, ["-c", "import matplotlib"], { encoding: "utf8" });
-  return probe.status === 0 ? undefined : `${PYTHON} with matplotlib not found (apt-get install python3-matplotlib)`;
-}
-
-const reason = missing();
-if (reason !== undefined && process.env.CI === "true")
-  throw new Error(`the matplotlib oracle must run in CI: ${reason}`);
-if (reason !== undefined) console.warn(`matplotlib oracle skipped: ${reason}`);
+const reason = pythonSkipReason("matplotlib oracle", ["matplotlib"], "apt-get install python3-matplotlib");
 
 /** matplotlib's colours of each map at 0, 1/255, ..., 1, each channel rounded to 0..255. */
 function matplotlibColors(names: readonly string[]): Record<string, number[]> {
@@ -28,9 +17,7 @@ function matplotlibColors(names: readonly string[]): Record<string, number[]> {
     "out = {n: np.round(matplotlib.colormaps[n](x)[:, :3] * 255).astype(int).ravel().tolist() for n in sys.argv[1:]}",
     "print(json.dumps(out))",
   ].join("\n");
-  const run = spawnSync(PYTHON, ["-c", script, ...names], { encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`matplotlib failed: ${run.stderr}`);
-  return JSON.parse(run.stdout) as Record<string, number[]>;
+  return JSON.parse(runPython(["-c", script, ...names])) as Record<string, number[]>;
 }
 
 describe.skipIf(reason !== undefined)("colour maps against matplotlib", () => {

@@ -5,11 +5,11 @@
  * source's values there; and the server's peak memory (VmHWM of its
  * process) stays under 512 MiB while it answers four such windows at once.
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
 import { decode } from "@lance-nd/nd-arrow";
+import { pythonSkipReason, runPython } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_WINDOW_CELLS, windowStep } from "../../src/view/window-limit.js";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
@@ -17,10 +17,8 @@ import { send, startViewer } from "./viewer.js";
 import type { Viewer } from "./viewer.js";
 
 const SIZE = 6000;
-const PYTHON = "/usr/bin/python3";
-const hasNumpy = spawnSync(PYTHON, ["-c", "import numpy, netCDF4"], { stdio: "ignore" }).status === 0;
-// Outside CI a missing oracle skips; under CI=true the test runs and fails.
-const skip = !hasNumpy && process.env.CI !== "true";
+const skip =
+  pythonSkipReason("window limit test", ["numpy", "netCDF4"], "apt-get install python3-netcdf4") !== undefined;
 
 /** The peak resident memory of process `pid` in MiB (VmHWM). */
 function peakRssMiB(pid: number): number {
@@ -45,8 +43,7 @@ describe.skipIf(skip)("view: a window is bounded", () => {
       `v[:] = np.arange(${SIZE}, dtype='f4')[:, None] + np.arange(${SIZE}, dtype='f4')[None, :]`,
       "d.close()",
     ].join("\n");
-    const made = spawnSync(PYTHON, ["-c", script, file], { encoding: "utf8" });
-    expect(made.status, made.stderr).toBe(0);
+    runPython(["-c", script, file]);
     expect(cli(["import", file, join(dir, "big.lance")]).code).toBe(0);
     viewer = await startViewer(join(dir, "big.lance"));
   }, 120_000);

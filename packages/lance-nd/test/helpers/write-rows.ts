@@ -2,6 +2,7 @@
 // rows of a table read back through the SDK layer, and error capture.
 import { decodeRows } from "@lance-nd/format";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { failure as anyFailure } from "@lance-nd/test-helpers";
 import type { DataType } from "apache-arrow";
 import { isLanceNdError } from "../../src/errors.js";
 import { scanRows } from "../../src/lance/table-read.js";
@@ -50,14 +51,11 @@ export async function readIds(table: NdTable): Promise<string[]> {
 export async function failure(
   run: Promise<unknown> | (() => unknown),
 ): Promise<{ code?: string; column?: string; retryable?: boolean; message?: string }> {
-  try {
-    await (typeof run === "function" ? run() : run);
-  } catch (err) {
-    if (isLanceNdError(err))
-      return { code: err.code, column: err.column, retryable: err.retryable, message: err.message };
-    return { code: `not a LanceNdError: ${String(err)}` };
-  }
-  return {};
+  const err = await anyFailure(run);
+  if (err === undefined) return {};
+  if (isLanceNdError(err))
+    return { code: err.code, column: err.column, retryable: err.retryable, message: err.message };
+  return { code: `not a LanceNdError: ${String(err)}` };
 }
 
 /** An async iterable over `rows`, for the AsyncIterable input of write/append. */

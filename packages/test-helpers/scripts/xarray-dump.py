@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A netCDF file as xarray sees it with decode_cf=False, as JSON, for tests.
 
-    /usr/bin/python3 packages/netcdf/scripts/xarray-dump.py [--mask] file.nc [file.nc ...]
+    /usr/bin/python3 packages/test-helpers/scripts/xarray-dump.py [--mask] file.nc [file.nc ...]
 
 Every variable with its dims, dtype, flat values (64-bit integers and NaN as
 strings, chars one per value), attributes with

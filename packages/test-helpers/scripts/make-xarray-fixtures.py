@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """netCDF files made with xarray for the tests of @lance-nd/netcdf and the CLI.
 
-    /usr/bin/python3 packages/netcdf/scripts/make-xarray-fixtures.py <out-dir>
+    /usr/bin/python3 packages/test-helpers/scripts/make-xarray-fixtures.py <out-dir>
 
 Checked with xarray 2023.01 (Debian 12), netCDF4 1.6.2, numpy 1.24.2. Files:
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Makes the netCDF test files of packages/cli into test/fixtures/generated/
-# (git-ignored) with the reference tool: `ncgen` of netCDF-C (Debian package
-# netcdf-bin; the files in the tests were checked with netCDF-C 4.9.0).
+# Makes the netCDF test files of the netcdf and cli tests into out-dir (their
+# test/fixtures/generated/, git-ignored) with the reference tool: `ncgen` of
+# netCDF-C (Debian package netcdf-bin; the files in the tests were checked
+# with netCDF-C 4.9.0). The tests run it through ensureNetcdfFixtures.
 #
-#   bash packages/cli/scripts/make-fixtures.sh [out-dir]
+#   bash packages/test-helpers/scripts/make-netcdf-fixtures.sh <out-dir>
 #
 # Files:
 #   ocean-classic.nc   netCDF-3 classic (CDF\x01): sst(time, lat, lon) float with
@@ -17,8 +18,8 @@
 #   corrupt.nc         the first 600 bytes of ocean-nc4.nc (a truncated file).
 set -euo pipefail
 
-out="${1:-$(cd "$(dirname "$0")/.." && pwd)/test/fixtures/generated}"
-command -v ncgen >/dev/null || { echo "make-fixtures: ncgen not found (apt-get install netcdf-bin)" >&2; exit 3; }
+out="${1:?usage: make-netcdf-fixtures.sh <out-dir>}"
+command -v ncgen >/dev/null || { echo "make-netcdf-fixtures: ncgen not found (apt-get install netcdf-bin)" >&2; exit 3; }
 mkdir -p "$out"
 # Files are made in a staging folder next to the output and renamed into
 # place, so a test process running this at the same time never sees half a file.
@@ -173,4 +174,4 @@ ncgen -k netCDF-4 -o "$tmp/ocean-nc4.nc" "$tmp/ocean-nc4.cdl"
 ncgen -k netCDF-4 -o "$tmp/waves-nc4.nc" "$tmp/waves-nc4.cdl"
 head -c 600 "$tmp/ocean-nc4.nc" > "$tmp/corrupt.nc"
 for f in ocean-classic.nc ocean-64bit.nc ocean-nc4.nc waves-nc4.nc corrupt.nc; do mv -f "$tmp/$f" "$out/$f"; done
-echo "make-fixtures: wrote 5 files to $out"
+echo "make-netcdf-fixtures: wrote 5 files to $out"

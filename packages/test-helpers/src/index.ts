@@ -1,0 +1,18 @@
+/**
+ * @lance-nd/test-helpers: what the workspace's tests share (see README.md).
+ */
+export { CDL_ROUND_TRIP_CASES, type CdlKind, ncgenCdl } from "./cdl-cases.js";
+export { failure } from "./failure.js";
+export { skipReason } from "./missing-oracle.js";
+export {
+  NETCDF_FIXTURES,
+  type NetcdfFixtureName,
+  ensureNetcdfFixtures,
+  hasTool,
+  ncdumpBody,
+  ncdumpKind,
+  netcdfToolsSkipReason,
+  runTool,
+} from "./netcdf-tools.js";
+export { type HelperScript, helperScript } from "./scripts.js";
+export { PYTHON, type RunPythonOptions, pythonMissing, pythonSkipReason, runPython } from "./python.js";

@@ -1,0 +1,18 @@
+/**
+ * The scripts of this package (its scripts/ folder), which tests of several
+ * packages run: the fixture makers and the xarray dump.
+ */
+import { fileURLToPath } from "node:url";
+
+/** One script in scripts/. */
+export type HelperScript = "make-netcdf-fixtures.sh" | "make-xarray-fixtures.py" | "xarray-dump.py";
+
+/**
+ * The path of a script in scripts/: `xarray-dump.py` (files as xarray sees
+ * them, decode_cf=False; `--mask` for netCDF4-python's mask-and-scale),
+ * `make-xarray-fixtures.py` (the xarray-made netCDF fixtures into a folder),
+ * `make-netcdf-fixtures.sh` (the ncgen-made ones; see ensureNetcdfFixtures).
+ */
+export function helperScript(name: HelperScript): string {
+  return fileURLToPath(new URL(`../scripts/${name}`, import.meta.url));
+}
