@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { emitDeclarations, entryDeclarations, publicPackages } from "./helpers/public-declarations.js";
+import { emitDeclarations, publicPackages } from "./helpers/emit-declarations.js";
+import { entryDeclarations } from "./helpers/public-declarations.js";
 
 // The types each published package shows its users, one file a package under
 // test/public-types/: a change there is an API change, to be seen in review
