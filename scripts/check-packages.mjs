@@ -10,7 +10,8 @@
 //   depend on @lancedb/lancedb must install without it), type-checked against
 //   the packed .d.ts files and run;
 // - lance-nd as an app would: the root README's "A taste" (write, then scan),
-//   plus a check that the members marked @internal are not in its types;
+//   plus a check that the members marked @internal and the helpers of
+//   @lance-nd/nd-arrow/internal are not in the public types;
 // - every package with a `bin`: `npx <bin> --help`, and for the CLI the demo.
 //
 // Run: node scripts/check-packages.mjs  (root script `check:packages`).
@@ -209,8 +210,9 @@ async function libraryAlone(name, dir) {
 /** lance-nd as an app would: the root README's "A taste" writes a table and scans it. */
 async function app() {
   const cwd = await project("app", ["lance-nd", "@lance-nd/nd-arrow"]);
-  // The members marked @internal are not in the published types (stripInternal).
+  // The members marked @internal (stripInternal) and nd-arrow's internal entry are not in the public types.
   const probe = [
+    'import * as ndArrow from "@lance-nd/nd-arrow";',
     'import { NdScan, NdTable } from "lance-nd";',
     "export function probe(table: NdTable): void {",
     "  // @ts-expect-error NdTable.lance is internal",
@@ -225,6 +227,8 @@ async function app() {
     "  void new NdTable();",
     "  // @ts-expect-error lance-nd/internal resolves only inside the repository (the @lance-nd/source condition)",
     '  void import("lance-nd/internal");',
+    "  // @ts-expect-error recordBatchOf is in @lance-nd/nd-arrow/internal (for the lance-nd packages), not the main entry",
+    "  void ndArrow.recordBatchOf;",
     "}",
     "",
   ];

@@ -1,9 +1,10 @@
 /**
  * The one error skeleton of the lance-nd packages: each package has one
  * error class extending {@link CodedError} (`CastingError`, `NdArrowError`,
- * `ZarrError`, `LanceNdError`, ...) with its own codes and place fields, and
- * one guard made by {@link codedErrorGuard}. It lives here because casting is
- * the lowest package that needs it.
+ * `LanceNdError`, ...) with its own codes and place fields, or
+ * {@link FileCodedError} for a file and a variable (`NetcdfError`,
+ * `ZarrError`, `CliError`), and one guard made by {@link codedErrorGuard}.
+ * It lives here because casting is the lowest package that needs it.
  */
 
 /**
@@ -56,4 +57,41 @@ export function codedErrorGuard<E extends CodedError<Code>, Code extends string>
 /** A place part `label "name"` (e.g. `variable "sst"`), or undefined when `name` is. */
 export function quotedPlace(label: string, name: string | undefined): string | undefined {
   return name === undefined ? undefined : `${label} "${name}"`;
+}
+
+/** Where an error of a package that reads and writes files happened, as far as it is known. */
+export interface FileErrorContext {
+  /** The file or store (a path, or `<bytes>` for a file read from memory). */
+  path?: string;
+  /** The variable (array) involved. */
+  variable?: string;
+  /** The underlying error, if any. */
+  cause?: unknown;
+}
+
+/**
+ * A {@link CodedError} about a file or store and a variable in it: the base of
+ * the error classes of the file packages (`NetcdfError`, `ZarrError`,
+ * `CliError`).
+ */
+export abstract class FileCodedError<Code extends string> extends CodedError<Code> {
+  /** The file or store, when known. */
+  readonly path: string | undefined;
+  /** The variable (array), when known. */
+  readonly variable: string | undefined;
+
+  /**
+   * @param place the parts of the place the message starts with (see
+   *   {@link CodedError}); none by default.
+   */
+  protected constructor(
+    code: Code,
+    message: string,
+    context: FileErrorContext,
+    place: readonly (string | undefined)[] = [],
+  ) {
+    super(code, message, place, context.cause);
+    this.path = context.path;
+    this.variable = context.variable;
+  }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { FileCodedError, type FileErrorContext } from "../src/coded-error.js";
 import { CodedError, codedErrorGuard, quotedPlace, type CodedErrorGuard } from "../src/index.js";
 
 type ProbeCode = "Bad" | "Worse";
@@ -11,6 +12,13 @@ class ProbeError extends CodedError<ProbeCode> {
 }
 
 const isProbeError: CodedErrorGuard<ProbeError, ProbeCode> = codedErrorGuard("ProbeError");
+
+class ProbeFileError extends FileCodedError<ProbeCode> {
+  override readonly name = "ProbeFileError";
+  constructor(code: ProbeCode, message: string, context: FileErrorContext = {}, place?: (string | undefined)[]) {
+    super(code, message, context, place);
+  }
+}
 
 describe("CodedError, the error skeleton every package extends", () => {
   it("starts the message with the place, keeps the bare message as detail, and the cause", () => {
@@ -35,5 +43,15 @@ describe("CodedError, the error skeleton every package extends", () => {
     const foreign = Object.assign(new Error("from a second copy"), { name: "ProbeError", code: "Bad" });
     expect(isProbeError(foreign, "Bad")).toBe(true);
     expect(isProbeError(Object.assign(new Error("m"), { name: "ProbeError" }))).toBe(false);
+  });
+
+  it("FileCodedError keeps the file and variable as fields and starts the message with the place it is given", () => {
+    const cause = new Error("inner");
+    const err = new ProbeFileError("Bad", "not netCDF", { path: "x.nc", variable: "sst", cause });
+    expect(err).toMatchObject({ path: "x.nc", variable: "sst", detail: "not netCDF", cause, message: "not netCDF" });
+    const placed = new ProbeFileError("Bad", "m", { path: "s.zarr", variable: "sst" }, ["s.zarr", 'array "sst"']);
+    expect(placed.message).toBe('s.zarr, array "sst": m');
+    expect(new ProbeFileError("Worse", "m")).toMatchObject({ path: undefined, variable: undefined });
+    expect(codedErrorGuard<ProbeFileError, ProbeCode>("ProbeFileError")(placed, "Bad")).toBe(true);
   });
 });

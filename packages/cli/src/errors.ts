@@ -1,4 +1,9 @@
-import { CodedError, codedErrorGuard, type CodedErrorGuard } from "@lance-nd/casting/coded-error";
+import {
+  codedErrorGuard,
+  FileCodedError,
+  type CodedErrorGuard,
+  type FileErrorContext,
+} from "@lance-nd/casting/coded-error";
 
 /** What went wrong, as a stable machine-readable code. */
 export type CliErrorCode =
@@ -8,15 +13,8 @@ export type CliErrorCode =
   | "WriteFailed" // an output file could not be written
   | "CommandFailed"; // a command failed: the message says what, `cause` why
 
-/** Where an error happened, as far as it is known. */
-export interface CliErrorContext {
-  /** The file the command was reading or writing. */
-  path?: string;
-  /** The variable (array) involved. */
-  variable?: string;
-  /** The underlying error, if any. */
-  cause?: unknown;
-}
+/** Where an error happened, as far as it is known: the file the command was reading or writing and the variable. */
+export type CliErrorContext = FileErrorContext;
 
 /**
  * The one error type of `@lance-nd/cli`. The command line prints its
@@ -27,15 +25,11 @@ export interface CliErrorContext {
  *   if (isCliError(err, "InvalidFile")) console.error(err.message);
  * }
  */
-export class CliError extends CodedError<CliErrorCode> {
+export class CliError extends FileCodedError<CliErrorCode> {
   override readonly name = "CliError";
-  readonly path: string | undefined;
-  readonly variable: string | undefined;
 
   constructor(code: CliErrorCode, message: string, context: CliErrorContext = {}) {
-    super(code, message, [], context.cause);
-    this.path = context.path;
-    this.variable = context.variable;
+    super(code, message, context);
   }
 }
 

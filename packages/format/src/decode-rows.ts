@@ -1,6 +1,7 @@
 /** Reading rows: a RecordBatch of table rows back as nd record batches. */
 import { Schema, Struct, makeData, type RecordBatch } from "apache-arrow";
-import { decode, isNdArrowError, recordBatchOf, type NdRecordBatch } from "@lance-nd/nd-arrow";
+import { decode, isNdArrowError, type NdRecordBatch } from "@lance-nd/nd-arrow";
+import { recordBatchOf } from "@lance-nd/nd-arrow/internal";
 import { isStatsColumn } from "@lance-nd/stats";
 import { stripEncodingMetadata } from "./column-encoding.js";
 import { FormatError } from "./errors.js";

@@ -1,7 +1,8 @@
 /** Writing rows: nd record batches as a RecordBatch of the table schema. */
 import { Schema, Struct, makeData } from "apache-arrow";
 import type { Data, RecordBatch } from "apache-arrow";
-import { encode, isNdArrowError, recordBatchOf, type NdRecordBatch } from "@lance-nd/nd-arrow";
+import { encode, isNdArrowError, type NdRecordBatch } from "@lance-nd/nd-arrow";
+import { recordBatchOf } from "@lance-nd/nd-arrow/internal";
 import { buildStatsColumn, isStatsColumn } from "@lance-nd/stats";
 import { FormatError } from "./errors.js";
 import { validateTableSchema } from "./validate.js";

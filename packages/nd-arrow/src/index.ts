@@ -36,15 +36,13 @@ export { toVector, isVector } from "./values.js";
 export type { ValuesInput } from "./values.js";
 export { Attr, attr, toAttr, toAttrs } from "./attrs.js";
 export type { Attrs, AttrInput, AttrsInput, AttrHelper, AttrPlace, TimeUnitName } from "./attrs.js";
-export { NdArray, toDims, checkDims } from "./ndarray.js";
+export { NdArray, checkDims } from "./ndarray.js";
 export type { Dim, DimsInput, NdArrayOptions } from "./ndarray.js";
 export { NdRecordBatch } from "./batch.js";
 export type { ArraysInput } from "./batch.js";
 export { encode, encodeSchema } from "./encode.js";
 export type { EncodeOptions } from "./encode.js";
 export { decode } from "./decode.js";
-export { recordBatchOf } from "./record-batch.js";
-export type { RecordBatchClass } from "./record-batch.js";
 export type { DecodeOptions } from "./decode.js";
 export { encodeStream, decodeStream } from "./stream.js";
 export type { EncodeStreamOptions } from "./stream.js";
@@ -54,8 +52,6 @@ export { chunk, CHUNK_OFFSET } from "./chunk.js";
 export { assemble } from "./assemble.js";
 export type { AssembleOptions } from "./assemble.js";
 export { slice } from "./window.js";
-export { tilingProblem } from "./tiling.js";
-export type { TilingProblem } from "./tiling.js";
 export type { Window } from "./window.js";
 export {
   FIXED_SHAPE_TENSOR,

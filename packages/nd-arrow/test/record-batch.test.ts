@@ -12,7 +12,7 @@ import {
   Table,
   vectorFromArray,
 } from "apache-arrow";
-import { recordBatchOf } from "../src/index.js";
+import { recordBatchOf } from "../src/internal.js";
 
 const schema = new Schema(
   [new Field("a", new Float32(), true, new Map([["units", "K"]])), new Field("b", new Int32(), false)],

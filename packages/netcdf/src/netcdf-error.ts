@@ -1,4 +1,9 @@
-import { CodedError, codedErrorGuard, type CodedErrorGuard } from "@lance-nd/casting/coded-error";
+import {
+  codedErrorGuard,
+  FileCodedError,
+  type CodedErrorGuard,
+  type FileErrorContext,
+} from "@lance-nd/casting/coded-error";
 
 /** What went wrong, as a stable machine-readable code. */
 export type NetcdfErrorCode =
@@ -10,15 +15,8 @@ export type NetcdfErrorCode =
   | "UnsupportedFilter" // a variable compressed with an HDF5 filter that no loaded plugin provides
   | "WriteFailed"; // the output file could not be written
 
-/** Where an error happened, as far as it is known. */
-export interface NetcdfErrorContext {
-  /** The file (a path, or `<bytes>`). */
-  path?: string;
-  /** The variable involved. */
-  variable?: string;
-  /** The underlying error, if any. */
-  cause?: unknown;
-}
+/** Where an error happened, as far as it is known: the file (a path, or `<bytes>`) and the variable. */
+export type NetcdfErrorContext = FileErrorContext;
 
 /**
  * The one error type of `@lance-nd/netcdf`; messages start with the file.
@@ -28,15 +26,11 @@ export interface NetcdfErrorContext {
  *   if (isNetcdfError(err, "InvalidFile")) console.error(err.message);
  * }
  */
-export class NetcdfError extends CodedError<NetcdfErrorCode> {
+export class NetcdfError extends FileCodedError<NetcdfErrorCode> {
   override readonly name = "NetcdfError";
-  readonly path: string | undefined;
-  readonly variable: string | undefined;
 
   constructor(code: NetcdfErrorCode, message: string, context: NetcdfErrorContext = {}) {
-    super(code, message, [], context.cause);
-    this.path = context.path;
-    this.variable = context.variable;
+    super(code, message, context);
   }
 }
 

@@ -16,7 +16,6 @@ export type { ZarrErrorCode, ZarrErrorContext } from "./zarr-error.js";
 export { openZarr, ZarrStore } from "./open-zarr.js";
 export type { OpenZarrOptions, ZarrWindow } from "./open-zarr.js";
 export type { ZarrVariable } from "./zarr-variable.js";
-export { SMALL_BLOCK_BYTES, ROW_TARGET_BYTES } from "./row-grid.js";
 export type { RowSteps } from "./row-grid.js";
 export { writeZarr } from "./write-zarr.js";
 export type { WriteZarrOptions, WriteZarrResult } from "./write-zarr.js";

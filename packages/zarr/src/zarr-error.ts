@@ -1,4 +1,10 @@
-import { CodedError, codedErrorGuard, quotedPlace, type CodedErrorGuard } from "@lance-nd/casting/coded-error";
+import {
+  codedErrorGuard,
+  FileCodedError,
+  quotedPlace,
+  type CodedErrorGuard,
+  type FileErrorContext,
+} from "@lance-nd/casting/coded-error";
 
 /** What went wrong, as a stable machine-readable code. */
 export type ZarrErrorCode =
@@ -11,15 +17,8 @@ export type ZarrErrorCode =
   | "InvalidArgument" // a bad window, chunk size, option or row
   | "WriteFailed"; // the output could not be written
 
-/** Where an error happened, as far as it is known. */
-export interface ZarrErrorContext {
-  /** The store (directory) path. */
-  path?: string;
-  /** The array (variable) name. */
-  variable?: string;
-  /** The underlying error, if any. */
-  cause?: unknown;
-}
+/** Where an error happened, as far as it is known: the store (directory) path and the array (variable) name. */
+export type ZarrErrorContext = FileErrorContext;
 
 /**
  * The one error type of `@lance-nd/zarr`. `code` says what went wrong;
@@ -31,15 +30,11 @@ export interface ZarrErrorContext {
  *   if (isZarrError(err, "NotFound")) console.error(err.message);
  * }
  */
-export class ZarrError extends CodedError<ZarrErrorCode> {
+export class ZarrError extends FileCodedError<ZarrErrorCode> {
   override readonly name = "ZarrError";
-  readonly path: string | undefined;
-  readonly variable: string | undefined;
 
   constructor(code: ZarrErrorCode, message: string, context: ZarrErrorContext = {}) {
-    super(code, message, [context.path, quotedPlace("array", context.variable)], context.cause);
-    this.path = context.path;
-    this.variable = context.variable;
+    super(code, message, context, [context.path, quotedPlace("array", context.variable)]);
   }
 }
 

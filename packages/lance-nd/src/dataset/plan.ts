@@ -7,7 +7,8 @@
  */
 import { DataType } from "apache-arrow";
 import type { RecordBatch, Vector } from "apache-arrow";
-import { CHUNK_OFFSET, GLOBAL_ATTRS_COLUMN, tilingProblem, type Attrs, type Dim } from "@lance-nd/nd-arrow";
+import { CHUNK_OFFSET, GLOBAL_ATTRS_COLUMN, type Attrs, type Dim } from "@lance-nd/nd-arrow";
+import { tilingProblem } from "@lance-nd/nd-arrow/internal";
 import { decodeRows, selectName } from "@lance-nd/format";
 import { statsColumnName } from "@lance-nd/stats";
 import { LanceNdError } from "../errors.js";

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import * as esmArrow from "apache-arrow";
 import type { Data, DataType, Field, RecordBatch, Schema, Table } from "apache-arrow";
-import { recordBatchOf } from "@lance-nd/nd-arrow";
+import { recordBatchOf } from "@lance-nd/nd-arrow/internal";
 import { LanceNdError } from "../errors.js";
 
 /** An apache-arrow module instance: the ESM one this package imports, or the CommonJS one lancedb loads. */
