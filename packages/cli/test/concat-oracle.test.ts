@@ -1,0 +1,179 @@
+/**
+ * Many files as one dataset (`lance-nd import --concat time`, and lance-nd's
+ * `planConcat` / `concatRows`) against xarray's
+ * `open_mfdataset(files, combine="by_coords")`: yearly netCDF files made by
+ * netCDF4-python (scripts/xarray-mfdataset-oracle.py), compared value by
+ * value through region reads, export and plot, after an append and a replace
+ * by file; overlapping and disagreeing files are refused.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { openNetcdf } from "@lance-nd/netcdf";
+import { SOURCE_FILE_ATTR, concatRows, dataset, open, planConcat, scan, write } from "lance-nd";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cli, ensureBuilt, tempDir } from "./commands/harness.js";
+
+const SCRIPT = join(import.meta.dirname, "..", "scripts", "xarray-mfdataset-oracle.py");
+
+/** Why the oracle cannot run here (then the suite skips, or fails under CI=true), or undefined. */
+function missing(): string | undefined {
+  const probe = spawnSync("/usr/bin/python3", ["-c", "import xarray, netCDF4, dask"], { encoding: "utf8" });
+  return probe.status === 0
+    ? undefined
+    : "/usr/bin/python3 with xarray, netCDF4 and dask not found (apt-get install python3-xarray python3-netcdf4 python3-dask)";
+}
+
+const reason = missing();
+if (reason !== undefined && process.env.CI === "true") throw new Error(`the xarray oracle must run in CI: ${reason}`);
+if (reason !== undefined) console.warn(`open_mfdataset oracle skipped: ${reason}`);
+
+type Values = Record<"time" | "lat" | "lon" | "tas", (number | null)[]>;
+
+describe.skipIf(reason !== undefined)("import --concat time against xarray.open_mfdataset", () => {
+  let dir: string;
+  const table = () => join(dir, "tas.lance");
+  const files = (...names: string[]) => names.map((name) => join(dir, name));
+
+  /** open_mfdataset(files, combine="by_coords"), or its error. */
+  function oracle(names: string[]): { values?: Values; error?: string } {
+    const out = join(dir, "oracle.json");
+    const run = spawnSync("/usr/bin/python3", [SCRIPT, "read", out, ...files(...names)], { encoding: "utf8" });
+    if (run.status !== 0) return { error: run.stderr };
+    return { values: JSON.parse(readFileSync(out, "utf8")) as Values };
+  }
+
+  /** The table's dataset read with lance-nd's `dataset()`, flat. */
+  async function readTable(): Promise<Values> {
+    const read = await (await dataset(await open(table()))).read();
+    const flat = (name: string) => Array.from(read.get(name)!.values, (v) => (v === null ? null : Number(v)));
+    return { time: flat("time"), lat: flat("lat"), lon: flat("lon"), tas: flat("tas") };
+  }
+
+  /** The `chunk_offset` along time of each row, by `_SourceFile`. */
+  async function offsetsByFile(): Promise<Record<string, number[]>> {
+    const out: Record<string, number[]> = {};
+    for await (const row of scan(await open(table())).project([])) {
+      const name = row.globalAttr(SOURCE_FILE_ATTR) as string;
+      (out[name] ??= []).push(Number((row.globalAttr("chunk_offset") as number[])[0]));
+    }
+    for (const list of Object.values(out)) list.sort((a, b) => a - b);
+    return out;
+  }
+
+  function run(args: string[]) {
+    return cli(args, dir);
+  }
+
+  beforeAll(() => {
+    ensureBuilt();
+    dir = tempDir();
+    const made = spawnSync("/usr/bin/python3", [SCRIPT, "make", dir], { encoding: "utf8" });
+    if (made.status !== 0) throw new Error(made.stderr);
+  }, 120_000);
+
+  it("three files given out of order are one dataset along time, value by value as open_mfdataset; each file keeps its rows", async () => {
+    const imported = run([
+      "import",
+      "--concat",
+      "time",
+      "--chunk",
+      "time=2",
+      ...files("tas_2002.nc", "tas_2000.nc", "tas_2001.nc"),
+      table(),
+      "--id",
+      "tas",
+    ]);
+    expect(imported.stderr).toBe("");
+    expect(imported.code).toBe(0);
+    const expected = oracle(["tas_2000.nc", "tas_2001.nc", "tas_2002.nc"]).values!;
+    expect(expected.time).toHaveLength(10);
+    expect(await readTable()).toEqual(expected);
+    // 3, 4 and 3 steps cut by time=2 within each file, offsets continuing from the files before.
+    expect(await offsetsByFile()).toEqual({
+      "tas_2000.nc": [0, 2],
+      "tas_2001.nc": [3, 5],
+      "tas_2002.nc": [7, 9],
+    });
+  }, 60_000);
+
+  it("region reads, export and plot see one dataset across the files", async () => {
+    const expected = oracle(["tas_2000.nc", "tas_2001.nc", "tas_2002.nc"]).values!;
+    // time 44 .. 410: the last two steps of 2000 and the first two of 2001.
+    const window = await (await dataset(await open(table()))).sel({ time: [44, 410] }).read(["tas"]);
+    expect(Array.from(window.get("tas")!.values, (v) => (v === null ? null : Number(v)))).toEqual(
+      expected.tas.slice(12, 60),
+    );
+    expect(run(["export", table(), "all.nc"]).code).toBe(0);
+    expect(oracle(["all.nc"]).values).toEqual(expected);
+    const plot = run(["plot", table(), "tas", "--sel", "time=410", "-o", "step.png", "--json"]);
+    expect(plot.stderr).toBe("");
+    expect(JSON.parse(plot.stdout)).toMatchObject({ rowsRead: 1 });
+  }, 60_000);
+
+  it("an overlapping file, or one with another latitude, is refused naming it; the table keeps its version", async () => {
+    const version = await (await open(table())).version();
+    const overlap = run(["import", "--concat", "time", files("overlap.nc")[0]!, table(), "--id", "tas", "--mode", "append"]);
+    expect(overlap.code).toBe(1);
+    expect(overlap.stderr).toMatch(/overlap\.nc overlaps .*tas\.lance/);
+    const lat = run(["import", "--concat", "time", files("other_lat.nc")[0]!, table(), "--id", "tas", "--mode", "append"]);
+    expect(lat.code).toBe(1);
+    expect(lat.stderr).toMatch(/other_lat\.nc: coordinate "lat" differs/);
+    expect(await (await open(table())).version()).toBe(version);
+    // A create of overlapping files: refused naming both, no table left; xarray refuses them too.
+    const created = run(["import", "--concat", "time", ...files("tas_2001.nc", "overlap.nc"), "new.lance", "--id", "x"]);
+    expect(created.code).toBe(1);
+    expect(created.stderr).toMatch(/overlap\.nc overlaps .*tas_2001\.nc/);
+    expect(run(["info", "new.lance"]).code).toBe(1);
+    expect(oracle(["tas_2001.nc", "overlap.nc"]).error).toMatch(/monotonic/);
+  }, 60_000);
+
+  it("--mode append places a 4th file after the last one; --mode replace swaps the rows of one file", async () => {
+    const appended = run(["import", "--concat", "time", files("tas_2003.nc")[0]!, table(), "--id", "tas", "--mode", "append"]);
+    expect(appended.stderr).toBe("");
+    expect(await readTable()).toEqual(oracle(["tas_2000.nc", "tas_2001.nc", "tas_2002.nc", "tas_2003.nc"]).values);
+    expect((await offsetsByFile())["tas_2003.nc"]).toEqual([10]);
+    const replaced = run([
+      "import",
+      "--concat",
+      "time",
+      files("fixed/tas_2001.nc")[0]!,
+      table(),
+      "--id",
+      "tas",
+      "--mode",
+      "replace",
+      "--json",
+    ]);
+    expect(replaced.stderr).toBe("");
+    expect(JSON.parse(replaced.stdout)).toMatchObject({ replacedRows: 2 });
+    expect(await readTable()).toEqual(
+      oracle(["tas_2000.nc", "fixed/tas_2001.nc", "tas_2002.nc", "tas_2003.nc"]).values,
+    );
+  }, 60_000);
+
+  it("the library's planConcat and concatRows (lance-nd README, Many files, one dataset) make the same dataset", async () => {
+    const uri = join(dir, "library.lance");
+    const paths = files("tas_2001.nc", "tas_2000.nc", "tas_2002.nc");
+    // --8<-- [start:concat]
+    const sources = await Promise.all(paths.map((path) => openNetcdf(path)));
+    const parts = await planConcat(sources, "time"); // in time order: tas_2000.nc, tas_2001.nc, tas_2002.nc
+    await write(
+      uri,
+      concatRows(parts, "time", (file) => file.chunks({ time: 2 })),
+    );
+    for (const file of sources) await file.close();
+    const tas = await dataset(await open(uri)); // one dataset: time 10, lat 3, lon 4
+    // --8<-- [end:concat]
+    expect(parts.map((p) => [p.name, p.start, p.size])).toEqual([
+      ["tas_2000.nc", 0, 3],
+      ["tas_2001.nc", 3, 4],
+      ["tas_2002.nc", 7, 3],
+    ]);
+    const expected = oracle(["tas_2000.nc", "tas_2001.nc", "tas_2002.nc"]).values!;
+    const read = await tas.read(["time", "tas"]);
+    expect(Array.from(read.get("time")!.values, Number)).toEqual(expected.time);
+    // Raw values (no --cf): the fill value where xarray masks.
+    expect(Array.from(read.get("tas")!.values, Number)).toEqual(expected.tas.map((v) => v ?? -999));
+  }, 60_000);
+});
