@@ -55,7 +55,7 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
     const out: Record<string, number[]> = {};
     for await (const row of scan(await open(table())).project([])) {
       const name = row.globalAttr(SOURCE_FILE_ATTR) as string;
-      (out[name] ??= []).push(Number((row.globalAttr("chunk_offset") as number[])[0]));
+      out[name] = [...(out[name] ?? []), Number((row.globalAttr("chunk_offset") as number[])[0])];
     }
     for (const list of Object.values(out)) list.sort((a, b) => a - b);
     return out;
@@ -113,15 +113,43 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
 
   it("an overlapping file, or one with another latitude, is refused naming it; the table keeps its version", async () => {
     const version = await (await open(table())).version();
-    const overlap = run(["import", "--concat", "time", files("overlap.nc")[0]!, table(), "--id", "tas", "--mode", "append"]);
+    const overlap = run([
+      "import",
+      "--concat",
+      "time",
+      files("overlap.nc")[0]!,
+      table(),
+      "--id",
+      "tas",
+      "--mode",
+      "append",
+    ]);
     expect(overlap.code).toBe(1);
     expect(overlap.stderr).toMatch(/overlap\.nc overlaps .*tas\.lance/);
-    const lat = run(["import", "--concat", "time", files("other_lat.nc")[0]!, table(), "--id", "tas", "--mode", "append"]);
+    const lat = run([
+      "import",
+      "--concat",
+      "time",
+      files("other_lat.nc")[0]!,
+      table(),
+      "--id",
+      "tas",
+      "--mode",
+      "append",
+    ]);
     expect(lat.code).toBe(1);
     expect(lat.stderr).toMatch(/other_lat\.nc: coordinate "lat" differs/);
     expect(await (await open(table())).version()).toBe(version);
     // A create of overlapping files: refused naming both, no table left; xarray refuses them too.
-    const created = run(["import", "--concat", "time", ...files("tas_2001.nc", "overlap.nc"), "new.lance", "--id", "x"]);
+    const created = run([
+      "import",
+      "--concat",
+      "time",
+      ...files("tas_2001.nc", "overlap.nc"),
+      "new.lance",
+      "--id",
+      "x",
+    ]);
     expect(created.code).toBe(1);
     expect(created.stderr).toMatch(/overlap\.nc overlaps .*tas_2001\.nc/);
     expect(run(["info", "new.lance"]).code).toBe(1);
@@ -129,7 +157,17 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
   }, 60_000);
 
   it("--mode append places a 4th file after the last one; --mode replace swaps the rows of one file", async () => {
-    const appended = run(["import", "--concat", "time", files("tas_2003.nc")[0]!, table(), "--id", "tas", "--mode", "append"]);
+    const appended = run([
+      "import",
+      "--concat",
+      "time",
+      files("tas_2003.nc")[0]!,
+      table(),
+      "--id",
+      "tas",
+      "--mode",
+      "append",
+    ]);
     expect(appended.stderr).toBe("");
     expect(await readTable()).toEqual(oracle(["tas_2000.nc", "tas_2001.nc", "tas_2002.nc", "tas_2003.nc"]).values);
     expect((await offsetsByFile())["tas_2003.nc"]).toEqual([10]);

@@ -135,7 +135,10 @@ function datasetSource(ds: Dataset, uri: string): ConcatSource {
   const sizes = new Map(ds.dims.map((d) => [d.name, d.size]));
   return {
     path: uri,
-    variables: ds.variables.map((v) => ({ name: v.name, dims: v.dims.map((name) => ({ name, size: sizes.get(name)! })) })),
+    variables: ds.variables.map((v) => ({
+      name: v.name,
+      dims: v.dims.map((name) => ({ name, size: sizes.get(name)! })),
+    })),
     read: (name) => ds.coord(name),
   };
 }

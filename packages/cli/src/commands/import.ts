@@ -166,7 +166,10 @@ async function importFiles(
   interrupt: ImportInterrupt,
 ): Promise<void> {
   if (options.concat !== undefined && options.id === undefined)
-    throw new CliError("InvalidArgument", `--concat ${options.concat} makes one dataset of the files: name it with --id`);
+    throw new CliError(
+      "InvalidArgument",
+      `--concat ${options.concat} makes one dataset of the files: name it with --id`,
+    );
   if (options.id !== undefined && paths.length > 1 && options.concat === undefined) {
     throw new CliError(
       "InvalidArgument",

@@ -86,5 +86,7 @@ function withFirstFileAttrs(rows: readonly NdRecordBatch[]): NdRecordBatch[] {
   }
   const globals = new Map(rows[first]!.globalAttrs);
   globals.delete(SOURCE_FILE_ATTR);
-  return rows.map((row) => row.withGlobalAttrs(new Map([...globals, [CHUNK_OFFSET, row.globalAttrs.get(CHUNK_OFFSET)!]])));
+  return rows.map((row) =>
+    row.withGlobalAttrs(new Map([...globals, [CHUNK_OFFSET, row.globalAttrs.get(CHUNK_OFFSET)!]])),
+  );
 }

@@ -159,7 +159,8 @@ async function readCoordinates(source: ConcatSource, dim: string): Promise<Sourc
     }
   }
   const others = new Map<string, NdArray>();
-  for (const v of source.variables) if (v.name !== dim && isCoordinate(v)) others.set(v.name, await source.read(v.name));
+  for (const v of source.variables)
+    if (v.name !== dim && isCoordinate(v)) others.set(v.name, await source.read(v.name));
   dims.delete(dim);
   return {
     path: source.path,
