@@ -4,15 +4,17 @@
  * `open_mfdataset(files, combine="by_coords")`: yearly netCDF files made by
  * netCDF4-python (scripts/xarray-mfdataset-oracle.py), compared value by
  * value through region reads, export and plot, after an append and a replace
- * by file; overlapping and disagreeing files are refused.
+ * by file; overlapping and disagreeing files are refused; concat imports
+ * hold their id's claim (lance-nd README, "Guarantees").
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openNetcdf } from "@lance-nd/netcdf";
 import { SOURCE_FILE_ATTR, concatRows, dataset, open, planConcat, scan, write } from "lance-nd";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cli, ensureBuilt, tempDir } from "./commands/harness.js";
+import { claimImport } from "lance-nd/internal";
+import { CLI, cli, ensureBuilt, tempDir } from "./commands/harness.js";
 
 const SCRIPT = join(import.meta.dirname, "..", "scripts", "xarray-mfdataset-oracle.py");
 
@@ -187,6 +189,34 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
     expect(JSON.parse(replaced.stdout)).toMatchObject({ replacedRows: 2 });
     expect(await readTable()).toEqual(
       oracle(["tas_2000.nc", "fixed/tas_2001.nc", "tas_2002.nc", "tas_2003.nc"]).values,
+    );
+  }, 60_000);
+
+  it("concat imports hold the id's claim: --no-wait names the holder; two appends of one file at once append it once", async () => {
+    const uri = join(dir, "claimed.lance");
+    const create = ["import", "--concat", "time", ...files("tas_2000.nc", "tas_2001.nc"), uri, "--id", "tas"];
+    expect(run(create).code).toBe(0);
+    const append = ["import", "--concat", "time", files("tas_2002.nc")[0]!, uri, "--id", "tas", "--mode", "append"];
+    const claim = await claimImport(uri, { mode: "replace", branch: null, ids: ["tas"], wait: { timeoutMs: 0 } });
+    const held = run([...append, "--no-wait"]);
+    expect(held.code).toBe(1);
+    expect(held.stderr).toContain(`id "tas" is being written by another import: held by import ${claim.mark.uuid}`);
+    await claim.release();
+    const start = () =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [CLI, ...append], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+        let stderr = "";
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+        });
+        child.on("exit", (code) => resolve({ code, stderr }));
+      });
+    const ends = await Promise.all([start(), start()]);
+    expect(ends.map((e) => e.code).sort()).toEqual([0, 1]);
+    expect(ends.find((e) => e.code === 1)!.stderr).toContain(`has the file "tas_2002.nc" already`);
+    const read = await (await dataset(await open(uri))).read(["tas"]);
+    expect(Array.from(read.get("tas")!.values, (v) => (v === null ? null : Number(v)))).toEqual(
+      oracle(["tas_2000.nc", "tas_2001.nc", "tas_2002.nc"]).values!.tas,
     );
   }, 60_000);
 
