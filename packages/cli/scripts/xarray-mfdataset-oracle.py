@@ -7,8 +7,9 @@ Usage:
 `make` writes, with netCDF4-python, tas_2000.nc ... tas_2003.nc (tas(time,
 lat, lon) Float32, time in days since 2000-01-01, 3 or 4 steps a year, a
 missing value in each file), fixed/tas_2001.nc (tas_2001.nc's times, other
-values), overlap.nc (times inside 2001) and other_lat.nc (2004, another
-latitude). `read` writes open_mfdataset(files, combine="by_coords") as JSON
+values), overlap.nc (times inside 2001), and for 2004 other_lat.nc (another
+latitude), backwards.nc (times decreasing) and other_units.nc (days since
+2004-01-01). `read` writes open_mfdataset(files, combine="by_coords") as JSON
 {name: values, flat}: masked, times as numbers (decode_times=False), as
 `lance-nd import` (--cf mask) stores them; missing values as null.
 """
@@ -25,14 +26,14 @@ LAT = [-45.0, 0.0, 45.0]
 LON = [0.0, 90.0, 180.0, 270.0]
 
 
-def make_file(path, days, seed, lat=LAT):
+def make_file(path, days, seed, lat=LAT, units="days since 2000-01-01"):
     rng = np.random.default_rng(seed)
     with netCDF4.Dataset(path, "w") as ds:
         ds.createDimension("time", None)
         ds.createDimension("lat", len(lat))
         ds.createDimension("lon", len(LON))
         time = ds.createVariable("time", "f8", ("time",))
-        time.units = "days since 2000-01-01"
+        time.units = units
         time.calendar = "standard"
         time[:] = days
         ds.createVariable("lat", "f4", ("lat",))[:] = lat
@@ -55,6 +56,8 @@ def make(folder):
     make_file(f"{folder}/fixed/tas_2001.nc", 380 + 30.0 * np.arange(4), 42)
     make_file(f"{folder}/overlap.nc", 400 + 30.0 * np.arange(3), 7)
     make_file(f"{folder}/other_lat.nc", 1475 + 30.0 * np.arange(3), 8, lat=[-40.0, 0.0, 40.0])
+    make_file(f"{folder}/backwards.nc", 1535 - 30.0 * np.arange(3), 9)
+    make_file(f"{folder}/other_units.nc", 14 + 30.0 * np.arange(3), 10, units="days since 2004-01-01")
 
 
 def flat(values):

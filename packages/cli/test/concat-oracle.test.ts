@@ -113,34 +113,34 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
     expect(JSON.parse(plot.stdout)).toMatchObject({ rowsRead: 1 });
   }, 60_000);
 
-  it("an overlapping file, or one with another latitude, is refused naming it; the table keeps its version", async () => {
+  it("an overlapping or decreasing file, or one with another latitude or time units, is refused naming it; the table keeps its version", async () => {
     const version = await (await open(table())).version();
-    const overlap = run([
+    const refusals: [string, RegExp][] = [
+      ["overlap.nc", /overlap\.nc overlaps .*tas\.lance: its "time" starts at 400, at or before 805/],
+      ["other_lat.nc", /other_lat\.nc: coordinate "lat" differs from .*tas\.lance at index 0 \(-40 vs -45\)/],
+      ["backwards.nc", /backwards\.nc: "time" is not increasing \(1535 then 1505 at index 1\)/],
+      [
+        "other_units.nc",
+        /other_units\.nc: "time" has units "days since 2004-01-01", .*tas\.lance has "days since 2000-01-01"/,
+      ],
+    ];
+    const append = (name: string) => [
       "import",
       "--concat",
       "time",
-      files("overlap.nc")[0]!,
+      files(name)[0]!,
       table(),
       "--id",
       "tas",
       "--mode",
       "append",
-    ]);
-    expect(overlap.code).toBe(1);
-    expect(overlap.stderr).toMatch(/overlap\.nc overlaps .*tas\.lance/);
-    const lat = run([
-      "import",
-      "--concat",
-      "time",
-      files("other_lat.nc")[0]!,
-      table(),
-      "--id",
-      "tas",
-      "--mode",
-      "append",
-    ]);
-    expect(lat.code).toBe(1);
-    expect(lat.stderr).toMatch(/other_lat\.nc: coordinate "lat" differs/);
+    ];
+    for (const [name, message] of refusals) {
+      const refused = run(append(name));
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(message);
+      expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    }
     expect(await (await open(table())).version()).toBe(version);
     // A create of overlapping files: refused naming both, no table left; xarray refuses them too.
     const created = run([
