@@ -6,7 +6,8 @@ Usage:
 
 `make` writes, with netCDF4-python, tas_2000.nc ... tas_2003.nc (tas(time,
 lat, lon) Float32, time in days since 2000-01-01, 3 or 4 steps a year, a
-missing value in each file), fixed/tas_2001.nc (tas_2001.nc's times, other
+missing value in each file), tas_2003.zarr (tas_2003.nc as a Zarr store,
+by xarray's to_zarr), fixed/tas_2001.nc (tas_2001.nc's times, other
 values), overlap.nc (times inside 2001), and for 2004 other_lat.nc (another
 latitude), backwards.nc (times decreasing) and other_units.nc (days since
 2004-01-01). `read` writes open_mfdataset(files, combine="by_coords") as JSON
@@ -52,6 +53,8 @@ def make(folder):
         steps = 3 if k % 2 == 0 else 4
         start = (np.datetime64(f"{year}-01-15") - np.datetime64("2000-01-01")).astype(int)
         make_file(f"{folder}/tas_{year}.nc", start + 30.0 * np.arange(steps), year)
+    with xr.open_dataset(f"{folder}/tas_2003.nc", decode_times=False) as ds:
+        ds.to_zarr(f"{folder}/tas_2003.zarr")
     os.makedirs(f"{folder}/fixed", exist_ok=True)
     make_file(f"{folder}/fixed/tas_2001.nc", 380 + 30.0 * np.arange(4), 42)
     make_file(f"{folder}/overlap.nc", 400 + 30.0 * np.arange(3), 7)

@@ -158,12 +158,12 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
     expect(oracle(["tas_2001.nc", "overlap.nc"]).error).toMatch(/monotonic/);
   }, 60_000);
 
-  it("--mode append places a 4th file after the last one; --mode replace swaps the rows of one file", async () => {
+  it("--mode append places a 4th file (a Zarr store) after the last one; --mode replace swaps the rows of one file", async () => {
     const appended = run([
       "import",
       "--concat",
       "time",
-      files("tas_2003.nc")[0]!,
+      files("tas_2003.zarr")[0]!,
       table(),
       "--id",
       "tas",
@@ -171,8 +171,12 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
       "append",
     ]);
     expect(appended.stderr).toBe("");
-    expect(await readTable()).toEqual(oracle(["tas_2000.nc", "tas_2001.nc", "tas_2002.nc", "tas_2003.nc"]).values);
-    expect((await offsetsByFile())["tas_2003.nc"]).toEqual([10]);
+    const four = oracle(["tas_2000.nc", "tas_2001.nc", "tas_2002.nc", "tas_2003.nc"]).values;
+    expect(await readTable()).toEqual(four);
+    expect((await offsetsByFile())["tas_2003.zarr"]).toEqual([10]);
+    // The store's attributes differ from the netCDF files' (no _ChunkSizes): the first file's are the dataset's.
+    expect(run(["export", table(), "four.nc"]).code).toBe(0);
+    expect(oracle(["four.nc"]).values).toEqual(four);
     const replaced = run([
       "import",
       "--concat",

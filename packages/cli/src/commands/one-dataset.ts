@@ -2,6 +2,7 @@
 import { CHUNK_OFFSET, assemble } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { SOURCE_FILE_ATTR, scan } from "lance-nd";
+import { withFirstFileAttrs } from "lance-nd/internal";
 import type { NdTable } from "lance-nd";
 import { CliError } from "../errors.js";
 
@@ -68,25 +69,4 @@ export function oneDataset(rows: readonly NdRecordBatch[], where: string | undef
     );
   }
   return assemble(rows.some((row) => row.globalAttrs.has(SOURCE_FILE_ATTR)) ? withFirstFileAttrs(rows) : rows);
-}
-
-/**
- * The rows of files imported with `--concat`, each with the global attributes
- * of the first row on the grid (xarray's combine_attrs="override"), without
- * its source file and with its own `chunk_offset` (CLI README, "Many files,
- * one dataset").
- */
-function withFirstFileAttrs(rows: readonly NdRecordBatch[]): NdRecordBatch[] {
-  const offsets = rows.map((row) => Array.from(row.globalAttrs.get(CHUNK_OFFSET)!.value as Iterable<number>, Number));
-  let first = 0;
-  for (let i = 1; i < rows.length; i++) {
-    const [a, b] = [offsets[i]!, offsets[first]!];
-    const d = a.findIndex((v, k) => v !== b[k]);
-    if (d >= 0 && a[d]! < b[d]!) first = i;
-  }
-  const globals = new Map(rows[first]!.globalAttrs);
-  globals.delete(SOURCE_FILE_ATTR);
-  return rows.map((row) =>
-    row.withGlobalAttrs(new Map([...globals, [CHUNK_OFFSET, row.globalAttrs.get(CHUNK_OFFSET)!]])),
-  );
 }

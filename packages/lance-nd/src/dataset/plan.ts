@@ -49,8 +49,10 @@ export interface DatasetPlan {
   variables: DatasetVariable[];
   /** The rows, in table order. */
   rows: PlannedRow[];
-  /** The global attributes of the first row, without `chunk_offset`. */
+  /** The global attributes of the first row on the grid, without `chunk_offset` and `_SourceFile`. */
   globalAttrs: Attrs;
+  /** True when the rows name their files (`_SourceFile`): attributes may differ between files. */
+  manyFiles: boolean;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
   const dimsOf = new Map<string, string[]>();
   let globalAttrs: Attrs | undefined;
   let firstStart: number[] | undefined;
+  let manyFiles = false;
   let gridNames: string[] | undefined;
   for await (const rb of scanRows(view.lance, {
     columns,
@@ -132,6 +135,7 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
         if (min !== null && max !== null) rowStats.set(name, [min, max]);
       });
       const start = chunkStart(view, rowAttrs, order, rowId, id);
+      manyFiles ||= rowAttrs?.has(SOURCE_FILE_ATTR) === true;
       // The first row on the grid gives the dataset's global attributes (xarray's combine_attrs="override").
       if (globalAttrs === undefined || before(start, firstStart!)) {
         globalAttrs = withoutOffset(rowAttrs);
@@ -153,7 +157,7 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
   const grid = order.map((name, d) => ({ name, size: Math.max(...rows.map((row) => row.start[d]! + row.size[d]!)) }));
   checkRowsTile(view, grid, rows);
   const variables = [...dimsOf].map(([name, dims]) => ({ name, type: layout.arrays.get(name)!.valueType, dims }));
-  return { grid, variables, rows, globalAttrs: globalAttrs ?? new Map() };
+  return { grid, variables, rows, globalAttrs: globalAttrs ?? new Map(), manyFiles };
 }
 
 /** True when grid position `a` comes before `b` in row-major order. */

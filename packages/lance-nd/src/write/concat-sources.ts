@@ -148,7 +148,7 @@ async function readCoordinates(source: ConcatSource, dim: string): Promise<Sourc
   }
   const coordinate = await source.read(dim);
   const timestamp = DataType.isTimestamp(coordinate.type) || DataType.isDate(coordinate.type);
-  const show = (value: number) => (timestamp ? new Date(value).toISOString() : String(value));
+  const show = (value: number) => (timestamp ? new Date(value).toISOString().replace(".000Z", "Z") : String(value));
   const values = Array.from({ length: coordinate.values.length }, (_, i) => toNumber(coordinate.values.get(i)));
   if (values.length === 0) throw invalid(`${source.path}: "${dim}" is empty`);
   for (let i = 1; i < values.length; i++) {
