@@ -141,6 +141,14 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
       expect(refused.stderr).toMatch(message);
       expect(refused.stderr.trim().split("\n")).toHaveLength(1);
     }
+    const replaceMissing = run([...append("tas_2003.nc").slice(0, -1), "replace"]);
+    expect(replaceMissing.stderr).toMatch(
+      /the dataset "tas" has no file "tas_2003\.nc" to replace .*; use --mode append/,
+    );
+    const noId = run(["import", "--concat", "time", ...files("tas_2000.nc", "tas_2001.nc"), "x.lance"]);
+    expect(noId.stderr).toBe(
+      "lance-nd: cannot import into x.lance (--concat time makes one dataset of the files: name it with --id)\n",
+    );
     expect(await (await open(table())).version()).toBe(version);
     // A create of overlapping files: refused naming both, no table left; xarray refuses them too.
     const created = run([

@@ -204,8 +204,8 @@ async function importFiles(
       checkCfMode(table, options.cf);
       if (options.mode === "append" && options.concat === undefined) await refuseExistingIds(table, ids);
     }
-    const planConcat = () => planConcatImport(files, options.concat!, options.id!, options.mode, table);
-    let concat = options.concat === undefined ? undefined : await planConcat();
+    const placeFiles = () => planConcatImport(files, options.concat!, options.id!, options.mode, table);
+    let concat = options.concat === undefined ? undefined : await placeFiles();
     for (const file of files) for (const w of file.warnings) warn(io, w);
     for (const file of files) if (file.notice !== undefined) warn(io, file.notice);
 
@@ -254,7 +254,7 @@ async function importFiles(
         afterClaim:
           concat !== undefined && table !== undefined
             ? async () => {
-                concat = await planConcat();
+                concat = await placeFiles();
                 claimed.replaceWhere = concat.replaced;
               }
             : options.mode === "append"
