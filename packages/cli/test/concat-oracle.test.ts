@@ -3,18 +3,21 @@
  * `planConcat` / `concatRows`) against xarray's
  * `open_mfdataset(files, combine="by_coords")`: yearly netCDF files made by
  * netCDF4-python (scripts/xarray-mfdataset-oracle.py), compared value by
- * value through region reads, export and plot, after an append and a replace
+ * value through region reads, export, plot and the viewer, after an append and a replace
  * by file; overlapping and disagreeing files are refused; concat imports
  * hold their id's claim (lance-nd README, "Guarantees").
  */
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tableFromIPC } from "apache-arrow";
+import { decode } from "@lance-nd/nd-arrow";
 import { openNetcdf } from "@lance-nd/netcdf";
 import { SOURCE_FILE_ATTR, concatRows, dataset, open, planConcat, scan, write } from "lance-nd";
 import { beforeAll, describe, expect, it } from "vitest";
 import { claimImport } from "lance-nd/internal";
 import { CLI, cli, ensureBuilt, tempDir } from "./commands/harness.js";
+import { send, startViewer } from "./view/viewer.js";
 
 const SCRIPT = join(import.meta.dirname, "..", "scripts", "xarray-mfdataset-oracle.py");
 
@@ -202,6 +205,35 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
     expect(await readTable()).toEqual(
       oracle(["tas_2000.nc", "fixed/tas_2001.nc", "tas_2002.nc", "tas_2003.nc"]).values,
     );
+  }, 60_000);
+
+  it("the viewer lists the files as one dataset and serves a time step of each", async () => {
+    const expected = oracle(["tas_2000.nc", "fixed/tas_2001.nc", "tas_2002.nc", "tas_2003.nc"]).values!;
+    const viewer = await startViewer(table());
+    try {
+      const api = (route: string, query: string) => send(viewer, `/api/${route}?token=${viewer.token}&${query}`);
+      const catalog = (await api("table", "")).json();
+      expect(catalog.datasets).toMatchObject([{ id: "tas" }]);
+      expect((await api("dataset", "dataset=tas")).json()).toMatchObject({
+        dims: [
+          { name: "time", size: 14 },
+          { name: "lat", size: 3 },
+          { name: "lon", size: 4 },
+        ],
+      });
+      for (const time of [2, 3, 9, 10]) {
+        const reply = await api("window", `dataset=tas&variable=tas&isel=time%3D${time}`);
+        expect(reply.status).toBe(200);
+        const [window] = tableFromIPC(reply.body).batches.flatMap((rb) => decode(rb));
+        // The viewer sends missing values as NaN.
+        const values = Array.from(window!.get("tas")!.values, (v) =>
+          v === null || Number.isNaN(v) ? null : Number(v),
+        );
+        expect(values, `time=${time}`).toEqual(expected.tas.slice(time * 12, (time + 1) * 12));
+      }
+    } finally {
+      await viewer.stop();
+    }
   }, 60_000);
 
   it("concat imports hold the id's claim: --no-wait names the holder; two appends of one file at once append it once", async () => {
