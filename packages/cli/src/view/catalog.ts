@@ -91,7 +91,7 @@ function addEntry(datasets: Map<string | null, DatasetEntry>, row: NdRecordBatch
   if (entry === undefined) {
     const globalAttrs = attrsJson(row.globalAttrs);
     delete globalAttrs[CHUNK_OFFSET];
-    delete globalAttrs[SOURCE_FILE_ATTR]; // one file's name; a dataset may span files (README, "Many files, one dataset")
+    delete globalAttrs[SOURCE_FILE_ATTR]; // one file's name; a dataset may span files (CLI README, "Many files, one dataset")
     entry = { id, rows: 0, globalAttrs };
     datasets.set(id, entry);
   }
