@@ -19,6 +19,13 @@ export { open, NdTable, type OpenOptions } from "./table.js";
 export { write, append, type NdRows } from "./write/write.js";
 export { replaceRows } from "./write/replace-rows.js";
 export { NdWriter } from "./write/writer.js";
+export {
+  planConcat,
+  concatRows,
+  SOURCE_FILE_ATTR,
+  type ConcatSource,
+  type ConcatPart,
+} from "./write/concat-sources.js";
 export { RollbackIncompleteError, type LeftBehind } from "./write/rollback-error.js";
 export type { WriteOptions, AppendOptions, WriteMode } from "./write/write-options.js";
 export { widen } from "./widen/widen.js";

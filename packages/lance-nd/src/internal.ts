@@ -3,8 +3,9 @@
  * repository's own reliability suite (fault injection: tables written
  * around the library, raw row reads), its white-box profiler
  * (bench/profile.ts), the CLI's import (its claim of the ids and the
- * write under it, README.md "Guarantees") and its export (the cells an
- * `isel` slice keeps). Not part of the public API: it
+ * write under it, README.md "Guarantees"; reads of many files as one
+ * dataset, README.md "Many files, one dataset") and its export (the cells
+ * an `isel` slice keeps). Not part of the public API: it
  * resolves only under the repository's own `@lance-nd/source` export
  * condition, so the published package does not offer it, and it may change
  * in any release. Apps use `lance-nd`.
@@ -18,6 +19,7 @@ export { appendRows } from "./lance/table-write.js";
 export { fromSdkBatch, sdkArrow, toSdkTable } from "./lance/arrow-bridge.js";
 export { replaceRowsWith, type ReplaceHooks } from "./write/replace-rows.js";
 export { writeAll } from "./write/write.js";
+export { withFirstFileAttrs } from "./dataset/first-file-attrs.js";
 export { claimImport, type ImportClaim, type ImportClaimOptions } from "./write/import-claim.js";
 export { repairLeftoverImports, type ImportRepair } from "./write/leftover-imports.js";
 export { DEFAULT_BATCH_READAHEAD, DEFAULT_BATCH_SIZE, DEFAULT_BATCH_SIZE_BYTES } from "./read/scan.js";

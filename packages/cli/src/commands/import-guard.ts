@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { col, NdWriter, RollbackIncompleteError, scan } from "lance-nd";
-import type { NdTable, WriteOptions } from "lance-nd";
+import type { Expr, NdTable, WriteOptions } from "lance-nd";
 import { claimImport, replaceRowsWith, writeAll } from "lance-nd/internal";
 import { CliError } from "../errors.js";
 import type { ImportInterrupt } from "./import-interrupt.js";
@@ -74,6 +74,8 @@ export interface ClaimedWrite {
   waitMs: number;
   /** Runs once the claim is held, before anything is written (e.g. the check that an append's ids are new). */
   afterClaim: (() => Promise<void>) | undefined;
+  /** The rows a replace replaces (default: the rows of `ids`; `--concat`: the rows of the files given). */
+  replaceWhere?: Expr | undefined;
   options: WriteOptions;
 }
 
@@ -114,7 +116,7 @@ export async function writeClaimed(
     if (write.mode === "create" || write.mode === "overwrite")
       writer = await NdWriter.create(write.uri, { ...write.options, mode: write.mode });
     if (write.mode === "replace") {
-      const id = col("__global_attrs__.id").isIn([...write.ids]);
+      const id = write.replaceWhere ?? col("__global_attrs__.id").isIn([...write.ids]);
       const hooks = { afterAppend: beforeLastCommit };
       const done = await replaceRowsWith(write.table!, claimed(), id, write.options, hooks);
       await claim?.release();

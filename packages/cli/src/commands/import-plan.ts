@@ -47,7 +47,7 @@ export function cfHint(err: unknown): string | undefined {
  * not undo is refused; CLI README, "CF conventions"); a refusal that
  * another `--cf` mode avoids is `InvalidArgument` naming that mode.
  */
-function decodeFor(array: NdArray, mode: CfMode, name: string, lossless: boolean): NdArray {
+export function decodeFor(array: NdArray, mode: CfMode, name: string, lossless: boolean): NdArray {
   try {
     return cfDecode(array, { ...netcdfCfOptions(mode), lossless, name });
   } catch (err) {

@@ -6,11 +6,11 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { DataType } from "apache-arrow";
-import type { Attrs, NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { Attrs, Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { boundsTimeAttrs } from "@lance-nd/cf";
 import { openNetcdf } from "@lance-nd/netcdf";
 import type { CfMode } from "./import-plan.js";
-import { netcdfDecodedType } from "./import-plan.js";
+import { decodeFor, netcdfDecodedType } from "./import-plan.js";
 import { fileBytes, fileRows, planRows } from "./import-rows.js";
 import { openZarrSource } from "./import-zarr.js";
 
@@ -18,8 +18,8 @@ import { openZarrSource } from "./import-zarr.js";
 export interface ImportSource {
   /** The path as given. */
   readonly path: string;
-  /** The variables with their attributes (as the rows carry them). */
-  readonly variables: readonly { readonly name: string; readonly attrs: Attrs }[];
+  /** The variables with their dims and attributes (as the rows carry them). */
+  readonly variables: readonly { readonly name: string; readonly dims: readonly Dim[]; readonly attrs: Attrs }[];
   /** The global attributes. */
   readonly globalAttrs: Attrs;
   /** What the reader skipped (e.g. netCDF groups), one line each. */
@@ -34,6 +34,8 @@ export interface ImportSource {
   readonly rowCf: CfMode;
   /** A variable's type after `--cf` (undefined for a type that is not planned, e.g. strings). */
   typeAfterCf(name: string): DataType | undefined;
+  /** One variable's values after `--cf`, as the rows hold them (e.g. a coordinate that orders `--concat` files). */
+  read(name: string): Promise<NdArray>;
   /** The rows, one in memory at a time. */
   rows(): AsyncGenerator<NdRecordBatch>;
   /** Releases the reader. */
@@ -69,7 +71,7 @@ export async function openSource(
   const bounds = mode === "decode" ? boundsTimeAttrs(file.variables) : new Map<string, Attrs>();
   return {
     path,
-    variables: file.variables.map((v) => ({ name: v.name, attrs: bounds.get(v.name) ?? v.attrs })),
+    variables: file.variables.map((v) => ({ name: v.name, dims: v.dims, attrs: bounds.get(v.name) ?? v.attrs })),
     globalAttrs: file.globalAttrs,
     warnings: file.warnings,
     notice: plan.notice,
@@ -77,6 +79,10 @@ export async function openSource(
     rowCount: plan.rows,
     rowCf: mode,
     typeAfterCf: (name) => netcdfDecodedType(file, name, mode, bounds.get(name)),
+    read: async (name) => {
+      const array = await file.read(name);
+      return decodeFor(array.withAttrs(bounds.get(name) ?? array.attrs), mode, name, true);
+    },
     rows: () => withArrayAttrs(fileRows(file, plan), bounds),
     close: () => file.close(),
   };

@@ -32,6 +32,7 @@ export async function openZarrSource(
     rowCount,
     rowCf: "raw", // openZarr decoded already
     typeAfterCf: (name) => plannable(store.variable(name).type),
+    read: (name) => zarrCall(() => store.read(name)),
     rows: () => zarrRows(store.chunks(sizes)),
     close: () => store.close(),
   };

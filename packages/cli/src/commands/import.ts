@@ -4,6 +4,7 @@ import { InvalidArgumentError, Option } from "commander";
 import type { Command } from "commander";
 import { CASTING_MODES, type CastingMode } from "@lance-nd/format";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import { concatRows } from "lance-nd";
 import type { NdTable, WriteOptions } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { parseCompression } from "../args/column-options.js";
@@ -14,6 +15,8 @@ import { formatBytes } from "../output/disk-size.js";
 import { progressBar } from "../output/progress.js";
 import { failing } from "../report.js";
 import { CF_MODE_KEY, checkCfMode, existingIds, removingNewFolder, tableCfMode, writeClaimed } from "./import-guard.js";
+import type { ClaimedWrite } from "./import-guard.js";
+import { planConcatImport } from "./import-concat.js";
 import { type ImportInterrupt, interruptible } from "./import-interrupt.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
@@ -37,6 +40,7 @@ interface ImportOptions {
   branch?: string;
   wait: number | false;
   addSize?: number;
+  concat?: string;
 }
 
 export function registerImport(program: Command, io: Io): void {
@@ -50,7 +54,11 @@ export function registerImport(program: Command, io: Io): void {
       "<files...>",
       "netCDF files (.nc) or Zarr stores (directories with zarr.json, .zgroup or .zarray), then the table, e.g. data/ocean.lance",
     )
-    .option("--id <value>", "the `id` global attribute of the rows (one file only; default: the file name)")
+    .option(
+      "--id <value>",
+      "the `id` global attribute of the rows (one file, or the dataset of --concat; default: the file name)",
+    )
+    .option("--concat <dim>", "the files as one dataset along <dim>, in the order of its coordinate (needs --id)")
     .option(
       "--chunk <dim=size,...>",
       "cut each file into chunks along dims, e.g. time=4,lat=90 (adds chunk_offset)",
@@ -156,7 +164,12 @@ async function importFiles(
   options: ImportOptions,
   interrupt: ImportInterrupt,
 ): Promise<void> {
-  if (options.id !== undefined && paths.length > 1) {
+  if (options.concat !== undefined && options.id === undefined)
+    throw new CliError(
+      "InvalidArgument",
+      `--concat ${options.concat} makes one dataset of the files: name it with --id`,
+    );
+  if (options.id !== undefined && paths.length > 1 && options.concat === undefined) {
     throw new CliError(
       "InvalidArgument",
       `--id names one row set, but ${paths.length} files are given; leave it out to use the file names`,
@@ -182,7 +195,7 @@ async function importFiles(
     const cf = options.cf ?? (table === undefined ? "mask" : tableCfMode(table));
     if (table !== undefined) checkCfMode(table, cf);
     for (const [i, path] of paths.entries()) files.push(await openSource(path, ids[i]!, cf, options.chunk));
-    const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+    const twice = options.concat === undefined ? ids.filter((id, i) => ids.indexOf(id) !== i) : [];
     if (twice.length > 0) {
       throw new CliError(
         "InvalidArgument",
@@ -190,7 +203,9 @@ async function importFiles(
       );
     }
     const plan = planTypes(files, options.casting);
-    if (options.mode === "append") await refuseExistingIds(table!, ids);
+    if (options.mode === "append" && options.concat === undefined) await refuseExistingIds(table!, ids);
+    const placeFiles = () => planConcatImport(files, options.concat!, options.id!, options.mode, table);
+    let concat = options.concat === undefined ? undefined : await placeFiles();
     for (const file of files) for (const w of file.warnings) warn(io, w);
     for (const file of files) if (file.notice !== undefined) warn(io, file.notice);
 
@@ -208,33 +223,44 @@ async function importFiles(
     let bytesDone = 0;
     const variables = new Set<string>();
     // One row at a time from every file, with progress: the write streams them (README, "Streaming").
-    async function* fileRows(): AsyncGenerator<NdRecordBatch> {
-      for (const [i, file] of files.entries()) {
-        const perRow = file.bytes / file.rowCount;
-        const netcdf = !isZarrStore(file.path);
-        for await (const raw of file.rows()) {
-          yield withId(withColumnNames(applyPlan(raw, plan, file.rowCf, options.casting)), ids[i]!, netcdf);
-          rows++;
-          bytesDone += perRow;
-          progress.update(Math.round(bytesDone), rows);
-        }
-        for (const v of file.variables) variables.add(v.name);
-        await file.close();
+    async function* rowsOf(file: ImportSource, id: string): AsyncGenerator<NdRecordBatch> {
+      const perRow = file.bytes / file.rowCount;
+      const netcdf = !isZarrStore(file.path);
+      for await (const raw of file.rows()) {
+        yield withId(withColumnNames(applyPlan(raw, plan, file.rowCf, options.casting)), id, netcdf);
+        rows++;
+        bytesDone += perRow;
+        progress.update(Math.round(bytesDone), rows);
       }
+      for (const v of file.variables) variables.add(v.name);
+      await file.close();
+    }
+    async function* fileRows(): AsyncGenerator<NdRecordBatch> {
+      if (concat !== undefined) yield* concatRows(concat.parts, options.concat!, (file) => rowsOf(file, options.id!));
+      else for (const [i, file] of files.entries()) yield* rowsOf(file, ids[i]!);
     }
     let written: NdTable;
     let replaced: number;
     try {
       const createOptions = { stats: options.stats, schemaMetadata: { [CF_MODE_KEY]: cf } };
-      const claimed = {
+      const claimed: ClaimedWrite = {
         mode: options.mode,
         uri,
         table,
         branch: options.branch ?? null,
-        ids,
+        ids: [...new Set(ids)],
         waitMs: options.wait === false ? 0 : options.wait * 1000,
         // Another import of these ids may have committed while this one waited for them.
-        afterClaim: options.mode === "append" ? () => refuseExistingIds(table!, ids) : undefined,
+        afterClaim:
+          concat !== undefined && table !== undefined
+            ? async () => {
+                concat = await placeFiles();
+                claimed.replaceWhere = concat.replaced;
+              }
+            : options.mode === "append"
+              ? () => refuseExistingIds(table!, ids)
+              : undefined,
+        replaceWhere: concat?.replaced,
         options:
           options.mode === "create" || options.mode === "overwrite"
             ? { ...writeOptions, ...createOptions }

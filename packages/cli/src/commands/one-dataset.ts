@@ -1,7 +1,8 @@
 /** The rows a filter selected, as one dataset (assembled from its chunks). */
 import { CHUNK_OFFSET, assemble } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { scan } from "lance-nd";
+import { SOURCE_FILE_ATTR, scan } from "lance-nd";
+import { withFirstFileAttrs } from "lance-nd/internal";
 import type { NdTable } from "lance-nd";
 import { CliError } from "../errors.js";
 
@@ -67,5 +68,5 @@ export function oneDataset(rows: readonly NdRecordBatch[], where: string | undef
       `${rows.length} rows match ${filter} and they are not chunks of one dataset (ids ${ids.join(", ")}); select one, e.g. --where "__global_attrs__.id = '${ids[0]}'"`,
     );
   }
-  return assemble(rows);
+  return assemble(rows.some((row) => row.globalAttrs.has(SOURCE_FILE_ATTR)) ? withFirstFileAttrs(rows) : rows);
 }

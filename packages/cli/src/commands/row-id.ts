@@ -6,6 +6,7 @@
  */
 import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { Attr, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { SOURCE_FILE_ATTR } from "lance-nd";
 
 /** Global: the source file's own `id` attribute, kept while the row's `id` names the rows. */
 export const SOURCE_ID_ATTR = "_SourceId";
@@ -28,11 +29,15 @@ export function withId(row: NdRecordBatch, id: string, keepOwnId: boolean): NdRe
   return row.withGlobalAttrs(globals);
 }
 
-/** The global attributes as the source file had them: the row's `id` left out, its own `id` (`_SourceId`) back in place. */
+/**
+ * The global attributes as the source file had them: the row's `id` and
+ * `_SourceFile` (import `--concat`) left out, its own `id` (`_SourceId`)
+ * back in place.
+ */
 export function sourceGlobals(globals: ReadonlyMap<string, Attr>): Map<string, Attr> {
   const out = new Map<string, Attr>();
   for (const [key, value] of globals) {
-    if (key === "id") continue;
+    if (key === "id" || key === SOURCE_FILE_ATTR) continue;
     out.set(key === SOURCE_ID_ATTR ? "id" : key, value);
   }
   return out;

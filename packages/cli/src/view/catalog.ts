@@ -9,7 +9,7 @@ import { DataType } from "apache-arrow";
 import type { Field } from "apache-arrow";
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { col, scan, variables, versions } from "lance-nd";
+import { SOURCE_FILE_ATTR, col, scan, variables, versions } from "lance-nd";
 import type { Expr, NdTable } from "lance-nd";
 import { diskBytes } from "../output/disk-size.js";
 import { attrsJson } from "../output/row-json.js";
@@ -91,6 +91,7 @@ function addEntry(datasets: Map<string | null, DatasetEntry>, row: NdRecordBatch
   if (entry === undefined) {
     const globalAttrs = attrsJson(row.globalAttrs);
     delete globalAttrs[CHUNK_OFFSET];
+    delete globalAttrs[SOURCE_FILE_ATTR]; // one file's name; a dataset may span files (CLI README, "Many files, one dataset")
     entry = { id, rows: 0, globalAttrs };
     datasets.set(id, entry);
   }

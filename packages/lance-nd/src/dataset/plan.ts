@@ -12,6 +12,7 @@ import { tilingProblem } from "@lance-nd/nd-arrow/internal";
 import { decodeRows, selectName } from "@lance-nd/format";
 import { statsColumnName } from "@lance-nd/stats";
 import { LanceNdError } from "../errors.js";
+import { SOURCE_FILE_ATTR } from "../write/concat-sources.js";
 import { withPureErrors } from "../pure-errors.js";
 import { ROW_ID } from "../read/read-plan.js";
 import type { NdTable } from "../table.js";
@@ -49,8 +50,10 @@ export interface DatasetPlan {
   variables: DatasetVariable[];
   /** The rows, in table order. */
   rows: PlannedRow[];
-  /** The global attributes of the first row, without `chunk_offset`. */
+  /** The global attributes of the first row on the grid, without `chunk_offset` and `_SourceFile`. */
   globalAttrs: Attrs;
+  /** True when the rows name their files (`_SourceFile`): attributes may differ between files. */
+  manyFiles: boolean;
 }
 
 /**
@@ -73,6 +76,8 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
   const rows: PlannedRow[] = [];
   const dimsOf = new Map<string, string[]>();
   let globalAttrs: Attrs | undefined;
+  let firstStart: number[] | undefined;
+  let manyFiles = false;
   let gridNames: string[] | undefined;
   for await (const rb of scanRows(view.lance, {
     columns,
@@ -130,11 +135,17 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
         const max = value === null ? null : toNumber(value.max);
         if (min !== null && max !== null) rowStats.set(name, [min, max]);
       });
-      globalAttrs ??= withoutOffset(rowAttrs);
+      const start = chunkStart(view, rowAttrs, order, rowId, id);
+      manyFiles ||= rowAttrs?.has(SOURCE_FILE_ATTR) === true;
+      // The first row on the grid gives the dataset's global attributes (xarray's combine_attrs="override").
+      if (globalAttrs === undefined || before(start, firstStart!)) {
+        globalAttrs = withoutOffset(rowAttrs);
+        firstStart = start;
+      }
       rows.push({
         rowId,
         id: typeof id === "string" ? id : undefined,
-        start: chunkStart(view, rowAttrs, order, rowId, id),
+        start,
         size: order.map((dim) => grid.get(dim)!),
         stats: rowStats,
       });
@@ -147,7 +158,13 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
   const grid = order.map((name, d) => ({ name, size: Math.max(...rows.map((row) => row.start[d]! + row.size[d]!)) }));
   checkRowsTile(view, grid, rows);
   const variables = [...dimsOf].map(([name, dims]) => ({ name, type: layout.arrays.get(name)!.valueType, dims }));
-  return { grid, variables, rows, globalAttrs: globalAttrs ?? new Map() };
+  return { grid, variables, rows, globalAttrs: globalAttrs ?? new Map(), manyFiles };
+}
+
+/** True when grid position `a` comes before `b` in row-major order. */
+function before(a: readonly number[], b: readonly number[]): boolean {
+  for (let d = 0; d < a.length; d++) if (a[d] !== b[d]) return a[d]! < b[d]!;
+  return false;
 }
 
 /** The grid of a row as NdRecordBatch.grid orders it: the highest-rank variable's dims, then the rest in order. */
@@ -220,9 +237,11 @@ function checkRowsTile(view: NdTable, grid: readonly Dim[], rows: readonly Plann
   );
 }
 
+/** A row's global attributes as the dataset's: without its place (`chunk_offset`) or source file (README, "Many files, one dataset"). */
 function withoutOffset(attrs: Attrs | undefined): Attrs {
   const out = new Map(attrs ?? []);
   out.delete(CHUNK_OFFSET);
+  out.delete(SOURCE_FILE_ATTR);
   return out;
 }
 

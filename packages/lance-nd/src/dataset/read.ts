@@ -3,6 +3,7 @@
  * the requested variables (`../take-read.ts`), cut to the selection with nd-arrow's
  * windowed `assemble`: one block per row, or the whole window.
  */
+import { withFirstFileAttrs } from "./first-file-attrs.js";
 import { CHUNK_OFFSET, NdArray, NdRecordBatch, assemble, attr, type Attrs, type Window } from "@lance-nd/nd-arrow";
 import { withPureErrors } from "../pure-errors.js";
 import type { NdTable } from "../table.js";
@@ -159,7 +160,7 @@ export async function readWindow(
     own.map((d) => [plan.grid[d]!.name, [ranges[d]!.start, ranges[d]!.stop] as const]),
   );
   return finish(
-    withPureErrors({ uri: view.uri }, () => assemble(parts, { window })),
+    withPureErrors({ uri: view.uri }, () => assemble(plan.manyFiles ? withFirstFileAttrs(parts) : parts, { window })),
     plan,
     ranges,
   );

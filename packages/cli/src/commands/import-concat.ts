@@ -1,0 +1,148 @@
+/**
+ * `lance-nd import --concat <dim>`: the files as the rows of one dataset
+ * along `<dim>` (CLI README, "Many files, one dataset"), placed by lance-nd's
+ * `planConcat`. A create orders the files; an append places them after the
+ * dataset's last file; a replace puts each file in the place of the rows of
+ * the file of the same name (the `_SourceFile` global attribute).
+ */
+import { basename } from "node:path";
+import { SOURCE_FILE_ATTR, col, dataset, planConcat, scan } from "lance-nd";
+import type { ConcatPart, ConcatSource, Dataset, Expr, NdTable } from "lance-nd";
+import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
+import { CliError } from "../errors.js";
+import type { ImportSource } from "./import-source.js";
+
+/** Where the files of a `--concat` import go, and (a replace) which rows they replace. */
+export interface ConcatImport {
+  /** The files in order along the dim, each with its start. */
+  readonly parts: ConcatPart<ImportSource>[];
+  /** A replace: the rows of the files given (their id and `_SourceFile`). */
+  readonly replaced: Expr | undefined;
+}
+
+/** A file of the dataset already in the table: its name and place along the dim. */
+interface StoredFile {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Plans a `--concat` import of `files` as the dataset `id` along `dim`:
+ * into a new table (`table` undefined, or an id it lacks) in coordinate
+ * order; after the id's last file (append; a file name it has already is
+ * refused); or each in the place of its namesake (replace: same size along
+ * the dim, between its neighbours' coordinates). Throws `InvalidArgument`.
+ */
+export async function planConcatImport(
+  files: readonly ImportSource[],
+  dim: string,
+  id: string,
+  mode: "create" | "append" | "overwrite" | "replace",
+  table: NdTable | undefined,
+): Promise<ConcatImport> {
+  const idIs = col("__global_attrs__.id").eq(id);
+  const stored = table === undefined ? undefined : await storedDataset(table, idIs, dim);
+  if (stored === undefined || mode === "create" || mode === "overwrite") {
+    if (mode === "replace") throw invalid(`${table!.uri} has no rows with id "${id}" to replace; use --mode append`);
+    return { parts: await concat(files, dim), replaced: undefined };
+  }
+  const byName = new Map(stored.files.map((f) => [f.name, f]));
+  const names = files.map((f) => basename(f.path));
+  if (mode === "append") {
+    const present = names.filter((name) => byName.has(name));
+    if (present.length > 0) {
+      throw invalid(
+        `the dataset "${id}" has the file ${present.map((n) => `"${n}"`).join(", ")} already; use --mode replace to replace its rows`,
+      );
+    }
+    return { parts: await concat(files, dim, datasetSource(stored.dataset, table!.uri)), replaced: undefined };
+  }
+  const missing = names.filter((name) => !byName.has(name));
+  if (missing.length > 0) {
+    throw invalid(
+      `the dataset "${id}" has no file ${missing.map((n) => `"${n}"`).join(", ")} to replace (it has ${[...byName.keys()].join(", ")}); use --mode append`,
+    );
+  }
+  const coordinate = await stored.dataset.coord(dim);
+  const at = (i: number) => Number(coordinate.values.get(i));
+  const parts: ConcatPart<ImportSource>[] = [];
+  for (const [i, file] of files.entries()) {
+    const old = byName.get(names[i]!)!;
+    const [part] = await concat([file], dim);
+    if (part!.size !== old.end - old.start) {
+      throw invalid(
+        `${file.path} has ${part!.size} steps along "${dim}"; the rows it replaces have ${old.end - old.start}`,
+      );
+    }
+    const lower = old.start > 0 ? at(old.start - 1) : -Infinity;
+    const upper = old.end < coordinate.values.length ? at(old.end) : Infinity;
+    if (!(part!.first > lower && part!.last < upper)) {
+      throw invalid(`${file.path}: its "${dim}" reaches into the files next to the one it replaces`);
+    }
+    parts.push({ ...part!, start: old.start });
+  }
+  const replaced = idIs.and(col(`__global_attrs__.${SOURCE_FILE_ATTR}`).isIn(names));
+  return { parts, replaced };
+}
+
+/** `planConcat`, its `InvalidInput` as the CLI's `InvalidArgument`. */
+async function concat(
+  files: readonly ImportSource[],
+  dim: string,
+  after?: ConcatSource,
+): Promise<ConcatPart<ImportSource>[]> {
+  try {
+    return await planConcat(files, dim, after);
+  } catch (err) {
+    throw new CliError("InvalidArgument", (err as Error).message.replace(/^concat: /, ""), { cause: err });
+  }
+}
+
+/** The dataset `id` in the table, with its files, or undefined when the table has no rows of it. */
+async function storedDataset(
+  table: NdTable,
+  idIs: Expr,
+  dim: string,
+): Promise<{ dataset: Dataset; files: StoredFile[] } | undefined> {
+  await table.refresh();
+  const starts = new Map<string, number>();
+  let any = false;
+  let d = -1;
+  let ds: Dataset | undefined;
+  for await (const row of scan(table).project([]).filterExpr(idIs)) {
+    any = true;
+    ds ??= await dataset(table, { where: idIs });
+    d = ds.dims.findIndex((x) => x.name === dim);
+    if (d < 0) throw invalid(`the dataset in ${table.uri} has no dim "${dim}"`);
+    const name = row.globalAttr(SOURCE_FILE_ATTR);
+    const offset = row.globalAttrs.get(CHUNK_OFFSET);
+    if (typeof name !== "string" || offset === undefined) {
+      throw invalid(`the rows of this id in ${table.uri} were not imported with --concat (they name no source file)`);
+    }
+    const start = Number((offset.value as { get(i: number): unknown }).get(d));
+    starts.set(name, Math.min(start, starts.get(name) ?? Infinity));
+  }
+  if (!any || ds === undefined) return undefined;
+  const size = ds.dims[d]!.size;
+  const order = [...starts].sort((a, b) => a[1] - b[1]);
+  const files = order.map(([name, start], i) => ({ name, start, end: order[i + 1]?.[1] ?? size }));
+  return { dataset: ds, files };
+}
+
+/** A stored dataset as a `planConcat` source: its coordinates, named by the table. */
+function datasetSource(ds: Dataset, uri: string): ConcatSource {
+  const sizes = new Map(ds.dims.map((d) => [d.name, d.size]));
+  return {
+    path: uri,
+    variables: ds.variables.map((v) => ({
+      name: v.name,
+      dims: v.dims.map((name) => ({ name, size: sizes.get(name)! })),
+    })),
+    read: (name) => ds.coord(name),
+  };
+}
+
+function invalid(message: string): CliError {
+  return new CliError("InvalidArgument", message);
+}
