@@ -6,6 +6,7 @@
 import type { CfOptions } from "@lance-nd/cf";
 import { CHUNK_OFFSET, NdArray, NdRecordBatch, attr, toVector } from "@lance-nd/nd-arrow";
 import type { Attr, Attrs, Dim } from "@lance-nd/nd-arrow";
+import { MAX_BLOCK_ROW_BYTES } from "@lance-nd/nd-arrow/internal";
 import * as zarr from "zarrita";
 import { z } from "zod";
 import { readAligned } from "./aligned-read.js";
@@ -253,7 +254,7 @@ export class ZarrStore {
       name: v.name,
       dims: v.dims,
       itemBytes: itemBytes(v.type),
-      block: v.shards ?? v.chunks,
+      block: shardRowBlock(v.shards, itemBytes(v.type)) ?? v.chunks,
     }));
     return rowSteps(this.dims, variables, sizes, this.path);
   }
@@ -337,4 +338,10 @@ export class ZarrStore {
       });
     }
   }
+}
+
+/** A shard as a row's storage block, unless it is over 8 MiB: then rows cut on its inner chunks, so no shard is decoded twice. */
+function shardRowBlock(shards: readonly number[] | undefined, bytesPerValue: number): readonly number[] | undefined {
+  if (shards === undefined) return undefined;
+  return shards.reduce((n, s) => n * s, bytesPerValue) <= MAX_BLOCK_ROW_BYTES ? shards : undefined;
 }

@@ -1,17 +1,13 @@
 /**
  * How `chunks()` cuts a store into rows (README "Rows"): by default along
- * the store's own storage grid (the shard grid of a sharded array, else its
- * chunk grid) of the largest variable, with neighbouring storage blocks under
- * 1 MiB merged along the slowest dims up to about 8 MiB a row; or by the
- * caller's `{ dim: size }`, other dims whole.
+ * the store's own storage grid of the largest variable (nd-arrow's
+ * `storageRowSizes`: blocks merged along the slowest dims up to 1 MiB a
+ * row, a block up to 8 MiB one row); or by the caller's `{ dim: size }`,
+ * other dims whole.
  */
 import type { Dim } from "@lance-nd/nd-arrow";
+import { largestVariable, storageRowSizes } from "@lance-nd/nd-arrow/internal";
 import { ZarrError } from "./zarr-error.js";
-
-/** A storage block under this many bytes is merged with its neighbours. */
-export const SMALL_BLOCK_BYTES = 1 << 20;
-/** Merged rows grow up to about this many bytes. */
-export const ROW_TARGET_BYTES = 8 << 20;
 
 /** What the planner needs of one variable. */
 export interface GridVariable {
@@ -19,7 +15,7 @@ export interface GridVariable {
   readonly dims: readonly Dim[];
   /** Bytes per value (an estimate for strings). */
   readonly itemBytes: number;
-  /** The storage block: shard shape of a sharded array, else chunk shape. */
+  /** The storage block: the shard shape of a sharded array (its chunk shape when a shard is over 8 MiB), else the chunk shape. */
   readonly block: readonly number[];
 }
 
@@ -60,30 +56,8 @@ export function rowSteps(
   }
   const largest = largestVariable(variables);
   if (largest === undefined) return steps;
-  const block = largest.dims.map((d, i) => Math.min(Math.max(largest.block[i]!, 1), Math.max(d.size, 1)));
-  let bytes = block.reduce((n, b) => n * b, largest.itemBytes);
-  if (bytes < SMALL_BLOCK_BYTES) {
-    for (let i = 0; i < block.length; i++) {
-      const factor = Math.floor(ROW_TARGET_BYTES / bytes);
-      if (factor <= 1) break;
-      const grown = Math.min(Math.max(largest.dims[i]!.size, 1), block[i]! * factor);
-      bytes = (bytes / block[i]!) * grown;
-      block[i] = grown;
-    }
-  }
-  for (const [i, d] of largest.dims.entries()) steps.set(d.name, block[i]!);
+  for (const [name, size] of Object.entries(storageRowSizes(largest))) steps.set(name, size);
   return steps;
-}
-
-function largestVariable(variables: readonly GridVariable[]): GridVariable | undefined {
-  let best: GridVariable | undefined;
-  let bestBytes = -1;
-  for (const v of variables) {
-    if (v.dims.length === 0) continue;
-    const bytes = v.dims.reduce((n, d) => n * d.size, v.itemBytes);
-    if (bytes > bestBytes) [best, bestBytes] = [v, bytes];
-  }
-  return best;
 }
 
 /** One row: where it starts and how far it reaches along each store dim. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ROW_TARGET_BYTES, SMALL_BLOCK_BYTES, rowCount, rowSteps, rowWindows } from "../src/row-grid.js";
+import { MAX_BLOCK_ROW_BYTES, ROW_BYTES } from "@lance-nd/nd-arrow/internal";
+import { rowCount, rowSteps, rowWindows } from "../src/row-grid.js";
 import { isZarrError } from "../src/zarr-error.js";
 
 const dims = [
@@ -22,12 +23,20 @@ describe("rowSteps", () => {
     expect(Object.fromEntries(steps)).toEqual({ time: 2, lat: 500, lon: 1000 });
   });
 
-  it("blocks under 1 MiB merge along the slowest dims, then the next, up to about 8 MiB", () => {
+  it("blocks under 1 MiB merge along the slowest dims, then the next, up to 1 MiB, on the block grid", () => {
     const steps = rowSteps(dims, [sst([1, 100, 100])]);
-    expect(Object.fromEntries(steps)).toEqual({ time: 4, lat: 1000, lon: 500 });
-    const bytes = 4 * 4 * 1000 * 500;
-    expect(bytes).toBeLessThanOrEqual(ROW_TARGET_BYTES);
-    expect(bytes).toBeGreaterThan(SMALL_BLOCK_BYTES);
+    expect(Object.fromEntries(steps)).toEqual({ time: 4, lat: 600, lon: 100 });
+    const bytes = 4 * 4 * 600 * 100;
+    expect(bytes).toBeLessThanOrEqual(ROW_BYTES);
+    expect(bytes * 2).toBeGreaterThan(ROW_BYTES);
+  });
+
+  it("a block over 1 MiB is one row up to 8 MiB and cut along its slowest dims beyond", () => {
+    expect(Object.fromEntries(rowSteps(dims, [sst([2, 1000, 1000])]))).toEqual({ time: 2, lat: 1000, lon: 1000 });
+    const big = [{ name: "t", size: 16 }, ...dims.slice(1)];
+    const steps = rowSteps(big, [{ name: "sst", dims: big, itemBytes: 4, block: [16, 1000, 1000] }]);
+    expect(4 * steps.get("t")! * 1000 * 1000).toBeLessThanOrEqual(MAX_BLOCK_ROW_BYTES);
+    expect(steps.get("t")).toBe(2);
   });
 
   it("explicit sizes override the storage grid; dims not named are whole", () => {

@@ -1,6 +1,6 @@
 /**
  * The rows of one file for an import: whole, cut by `--chunk`, or, for a file
- * larger than a row (`import-row-size.ts`), cut on its storage chunks so a
+ * larger than a row (nd-arrow's `storage-rows.ts`), cut on its storage chunks so a
  * row stays within that size. Only one row is read at a time.
  */
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
@@ -8,7 +8,7 @@ import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { NetcdfFile } from "@lance-nd/netcdf";
 import type { WriteOptions } from "lance-nd";
 import { CliError } from "../errors.js";
-import { ROW_BYTES, largestVariable, storageRowSizes } from "./import-row-size.js";
+import { ROW_BYTES, largestVariable, storageRowSizes } from "@lance-nd/nd-arrow/internal";
 
 /** The bytes an import buffers per Lance add, before the writer's own sizing (README, "Memory of an import"). */
 const ADD_BYTES = 8 * 2 ** 20;

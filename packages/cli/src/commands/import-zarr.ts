@@ -1,15 +1,13 @@
 /**
  * A Zarr store as an input of `lance-nd import` (CLI README, "Zarr"):
  * opened with @lance-nd/zarr, CF-decoded by the reader under `--cf`, cut
- * into rows on the store's own chunk grid (`import-row-size.ts`) or by `--chunk`.
+ * into rows on the store's own chunk grid (@lance-nd/zarr's default rows) or by `--chunk`.
  */
 import { DataType } from "apache-arrow";
-import type { Dim } from "@lance-nd/nd-arrow";
 import { openZarr } from "@lance-nd/zarr";
 import type { ImportSource } from "./import-source.js";
 import { cfOptions } from "./import-plan.js";
 import type { CfMode } from "./import-plan.js";
-import { MAX_BLOCK_ROW_BYTES, largestVariable, storageRowSizes } from "./import-row-size.js";
 import { asCliError, zarrCall } from "./zarr-errors.js";
 
 /** The store at `path` as an import input; a `ZarrError` (not a store, a bad `--chunk`) becomes a `CliError`. */
@@ -20,7 +18,7 @@ export async function openZarrSource(
   chunk: ReadonlyMap<string, number> | undefined,
 ): Promise<ImportSource> {
   const store = await zarrCall(() => openZarr(path, { id, cf: { ...cfOptions(mode), lossless: true } }));
-  const sizes = chunk === undefined ? storageSizes(store.variables) : Object.fromEntries(chunk);
+  const sizes = chunk === undefined ? undefined : Object.fromEntries(chunk);
   const rowCount = await zarrCall(async () => store.rowCount(sizes));
   return {
     path,
@@ -36,24 +34,6 @@ export async function openZarrSource(
     rows: () => zarrRows(store.chunks(sizes)),
     close: () => store.close(),
   };
-}
-
-/**
- * The default rows of a store: its largest array's shards (or, for a shard
- * larger than a block row may be, its inner chunks: cut on them, a shard is
- * not decoded twice) or chunks, merged up to a row's size.
- */
-function storageSizes(
-  variables: readonly { dims: readonly Dim[]; type: DataType; chunks: readonly number[]; shards?: readonly number[] }[],
-): Record<string, number> | undefined {
-  const blockOf = (v: (typeof variables)[number]) => {
-    const shardBytes = v.shards?.reduce((n, s) => n * s, valueBytes(v.type));
-    return shardBytes !== undefined && shardBytes <= MAX_BLOCK_ROW_BYTES ? v.shards! : v.chunks;
-  };
-  const largest = largestVariable(
-    variables.map((v) => ({ dims: v.dims, itemBytes: valueBytes(v.type), block: blockOf(v) })),
-  );
-  return largest === undefined ? undefined : storageRowSizes(largest);
 }
 
 async function* zarrRows<T>(rows: AsyncGenerator<T>): AsyncGenerator<T> {

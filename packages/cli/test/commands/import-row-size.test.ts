@@ -6,7 +6,7 @@ import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { writeNetcdf } from "@lance-nd/netcdf";
 import { writeZarr } from "@lance-nd/zarr";
 import { afterAll, describe, expect, it } from "vitest";
-import { MAX_BLOCK_ROW_BYTES, ROW_BYTES, storageRowSizes } from "../../src/commands/import-row-size.js";
+import { MAX_BLOCK_ROW_BYTES, ROW_BYTES, storageRowSizes } from "@lance-nd/nd-arrow/internal";
 import { openSource } from "../../src/commands/import-source.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-row-size-"));

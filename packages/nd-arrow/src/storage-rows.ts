@@ -1,15 +1,16 @@
 /**
- * The default shape of an import's rows (CLI README, "Rows of an import"):
- * the source's storage blocks (HDF5 chunks, netCDF-3 records, Zarr chunks
- * or shards) of its largest variable, neighbours merged along the slowest
- * dims up to {@link ROW_BYTES}. A region read costs the bytes of the rows it
- * touches (packages/lance-nd/SDK-NOTES.md, section 26), so rows are small
- * and follow how the source was laid out for reading. A block larger than
- * that stays one row up to {@link MAX_BLOCK_ROW_BYTES} (cutting it would
- * decode it once per row); contiguous storage and larger blocks are cut
- * along their slowest dims.
+ * Rows cut on a source's storage grid (README, "For the lance-nd packages";
+ * the CLI README, "Rows of an import", says why these sizes): the storage
+ * blocks (HDF5 chunks, netCDF-3 records, Zarr chunks or shards) of the
+ * largest variable, neighbours merged along the slowest dims up to
+ * {@link ROW_BYTES}. A region read costs the bytes of the rows it touches
+ * (packages/lance-nd/SDK-NOTES.md, section 26), so rows are small and
+ * follow how the source was laid out for reading. A block larger than that
+ * stays one row up to {@link MAX_BLOCK_ROW_BYTES} (cutting it would decode it
+ * once per row); contiguous storage and larger blocks are cut along their
+ * slowest dims.
  */
-import type { Dim } from "@lance-nd/nd-arrow";
+import type { Dim } from "./ndarray.js";
 
 /**
  * The most bytes (uncompressed) of the largest variable a default row
@@ -23,7 +24,7 @@ export const ROW_BYTES = 2 ** 20;
 
 /**
  * The most bytes a row that is one storage block may hold (8 MiB, the size
- * the import's memory is sized for: README, "Memory of an import"); a larger
+ * the CLI's import memory is sized for: its README, "Memory of an import"); a larger
  * block is cut into rows of at most this size.
  */
 export const MAX_BLOCK_ROW_BYTES = 8 * 2 ** 20;
