@@ -85,7 +85,7 @@ export function fromSdkError(err: unknown, context: SdkErrorContext): LanceNdErr
   const { code, retryable } = gone === undefined ? classify(raw, context.op) : asTheOp(context.op);
   const column = context.column ?? columnOf(raw);
   const where = context.deniedPath === undefined ? "" : ` (no access to "${context.deniedPath}")`;
-  return new LanceNdError(code, `${context.op} failed: ${reason}${where}`, {
+  return new LanceNdError(code, `${context.op} failed: ${reason}${where}${literalHint(raw)}`, {
     uri: context.uri,
     ...(column === undefined ? {} : { column }),
     retryable,
@@ -126,6 +126,20 @@ function missingVersion(raw: string): string | undefined {
   return branch === undefined
     ? `version ${version} does not exist (never written, or removed by cleanup)`
     : `version ${version} does not exist on branch "${branch}" (a branch holds the versions from the one it was forked from on, or cleanup removed it)`;
+}
+
+/**
+ * How to write a date a filter compared with a timestamp or date column as
+ * a plain string, which Lance does not convert (`time >= '2001-01-01'`):
+ * ` (write it TIMESTAMP '2001-01-01')`; empty for other text.
+ */
+function literalHint(raw: string): string {
+  const match = /Received literal Utf8\("([^"]*)"\) and could not convert to literal of type '(Timestamp|Date)/.exec(
+    raw,
+  );
+  if (match === null) return "";
+  const [, text, kind] = match;
+  return ` (write the ${kind === "Date" ? "date" : "time"} as ${kind === "Date" ? "DATE" : "TIMESTAMP"} '${text}')`;
 }
 
 /** The code of a failure of the operation itself: `WriterFailed` for writes, `InvalidTable` for reads. */

@@ -40,6 +40,20 @@ describe("Date literals on America/New_York timestamps", () => {
     expect(ids(await scan(table).project([]).toArray())).toEqual(["r1", "r2"]);
   });
 
+  it("a plain date string against a timestamp is InvalidInput saying to write TIMESTAMP '...', which selects", async () => {
+    const uri = path.join(dir, "strings.lance");
+    await write(uri, [0, 1, 2].map(row), { stats: true });
+    const table = await open(uri);
+    const err = await scan(table)
+      .filter("`__stats__:ts`.min >= '2024-11-03 07:00:00'")
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(isLanceNdError(err, "InvalidInput")).toBe(true);
+    expect((err as Error).message).toContain("(write the time as TIMESTAMP '2024-11-03 07:00:00')");
+    const after = scan(table).project([]).filter("`__stats__:ts`.min >= TIMESTAMP '2024-11-03 07:00:00+00:00'");
+    expect(ids(await after.toArray())).toEqual(["r2"]);
+  });
+
   it('refuses the zone "+05:30" (Lance cannot store it) with InvalidInput naming the column, before creating the table', async () => {
     const uri = path.join(dir, "offset.lance");
     const err = await write(uri, [new NdRecordBatch({}, { when: attr.timestamp("ms", "+05:30")(new Date(0)) })]).catch(

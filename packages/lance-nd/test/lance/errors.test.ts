@@ -20,6 +20,8 @@ const samples = {
   folderGone: `lance error: Not found: tmp/x/t.lance/_versions, /usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-table-12.0.0/src/io/commit.rs:670:26  Caused by: Not found: tmp/x/t.lance/_versions`,
   notFoundInData: `Table 'ocean' was not found  Caused by: Dataset at path tmp/x/data/ocean.lance was not found: Not found: tmp/x/data/ocean.lance/_versions, /usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lance-table-12.0.0/src/io/commit.rs:670:26`,
   dataFileGone: `Failed to get next batch from stream: lance error: LanceError(IO): Generic N/A error: Wrapped error: Not found: /tmp/x/t.lance/data/0111101000011101010000114450bb4827986e4c83356bb07f.lance, ${RS}`,
+  dateString:
+    "Failed to execute query stream: GenericFailure, Invalid user input: Error resolving filter expression `__stats__:time`.`min` >= '2001-02-01': Invalid user input: Received literal Utf8(\"2001-02-01\") and could not convert to literal of type 'Timestamp(Nanosecond, Some(\"UTC\"))'",
   unmasked:
     'Arrow error: Invalid argument error: Found unmasked nulls for non-nullable StructArray field "dim_names"  Caused by: z',
 };
@@ -29,6 +31,12 @@ function map(message: string, op = "append"): LanceNdError {
 }
 
 describe("fromSdkError", () => {
+  it("a date string compared with a timestamp column: InvalidInput saying to write TIMESTAMP '...'", () => {
+    const err = map(samples.dateString, "scan");
+    expect(err.code).toBe("InvalidInput");
+    expect(err.message).toMatch(/\(write the time as TIMESTAMP '2001-02-01'\)$/);
+  });
+
   it.each([
     ["notFound", "open", "TableNotFound"],
     ["exists", "create", "TableExists"],
