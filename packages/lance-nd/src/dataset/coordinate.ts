@@ -20,7 +20,7 @@ import {
   type DimRange,
   type SelValue,
 } from "./selection.js";
-import { coordinateNumber, isInt64 } from "./time.js";
+import { coordinateNumber, coordinateText, isInt64 } from "./time.js";
 
 /** A piece of a coordinate as read: its values at their grid indices, and the variable's attributes. */
 interface PieceRead {
@@ -105,6 +105,12 @@ export class Coordinate {
         ? await this.#attrs()
         : undefined;
     return coordinateNumber(this.uri, this.dim, value, this.#type, attrs);
+  }
+
+  /** A value of the coordinate as a message shows it (a time as a date: `coordinateText`). */
+  async text(value: CoordinateNumber): Promise<string> {
+    const attrs = DataType.isTimestamp(this.#type) || DataType.isDate(this.#type) ? undefined : await this.#attrs();
+    return coordinateText(value, this.#type, attrs);
   }
 
   /**

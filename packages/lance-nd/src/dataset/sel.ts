@@ -86,18 +86,21 @@ async function selectOn(
   if (index === undefined) {
     const all = await coord.values(coord.pieces(() => true, false));
     const span = spanOf(all.values);
-    const shown = typeof value === "bigint" ? `${value}n` : String(value instanceof Date ? value.toISOString() : value);
+    const has =
+      span === undefined ? "no values" : `values from ${await coord.text(span[0])} to ${await coord.text(span[1])}`;
+    const shown =
+      typeof value === "bigint" ? `${value}n` : value instanceof Date ? `${await coord.text(x)} (${x})` : String(value);
     throw new LanceNdError(
       "InvalidInput",
-      `sel: no "${dim}" value equals ${shown} (${x}); the selection has ${span}; try method "nearest"`,
+      `sel: no "${dim}" value equals ${shown}; the selection has ${has}; try method "nearest"`,
       { uri },
     );
   }
   return { start: index, stop: index + 1, drop: true };
 }
 
-/** "values from a to b" of a coordinate's values (nulls left out), or "no values". */
-function spanOf(values: readonly CoordinateNumber[]): string {
+/** The smallest and largest of a coordinate's values (NaN left out), or undefined when none is left. */
+function spanOf(values: readonly CoordinateNumber[]): [CoordinateNumber, CoordinateNumber] | undefined {
   let min: CoordinateNumber | undefined;
   let max: CoordinateNumber | undefined;
   for (const v of values) {
@@ -105,5 +108,5 @@ function spanOf(values: readonly CoordinateNumber[]): string {
     if (min === undefined || v < min) min = v;
     if (max === undefined || v > max) max = v;
   }
-  return min === undefined ? "no values" : `values from ${min} to ${max}`;
+  return min === undefined || max === undefined ? undefined : [min, max];
 }

@@ -4,7 +4,7 @@
  * CF time `units` attribute of a numeric coordinate, "days since 2000-01-01").
  */
 import { DataType, DateUnit, TimeUnit, type Date_, type Int, type Timestamp } from "apache-arrow";
-import { dateToCfTime, isCfTimeUnits } from "@lance-nd/cf";
+import { dateToCfTime, formatCfTime, isCfTimeUnits } from "@lance-nd/cf";
 import type { Attrs } from "@lance-nd/nd-arrow";
 import { LanceNdError } from "../errors.js";
 import type { CoordinateNumber, SelValue } from "./selection.js";
@@ -64,6 +64,35 @@ export function coordinateNumber(
       'needs a timestamp or date coordinate, or CF time units ("days since 2000-01-01")',
     { uri },
   );
+}
+
+/**
+ * A coordinate value as a message shows it: a timestamp or date as ISO 8601
+ * (whole seconds without a fraction), a number with CF time units as a date
+ * of its calendar (`@lance-nd/cf`'s `formatCfTime`), anything else as the
+ * number.
+ */
+export function coordinateText(value: CoordinateNumber, type: DataType, attrs: Attrs | undefined): string {
+  if (typeof value === "bigint") return String(value);
+  if (DataType.isTimestamp(type) || DataType.isDate(type)) {
+    const ms = DataType.isDate(type)
+      ? (type as Date_).unit === DateUnit.DAY
+        ? value * MS_PER_DAY
+        : value
+      : value / [1 / 1000, 1, 1000, 1_000_000][(type as Timestamp).unit]!;
+    const iso = new Date(ms).toISOString();
+    return DataType.isDate(type) && (type as Date_).unit === DateUnit.DAY
+      ? iso.slice(0, 10)
+      : iso.replace(".000Z", "Z");
+  }
+  const units = attrs?.get("units")?.toJS();
+  if (!isCfTimeUnits(units)) return String(value);
+  const calendar = attrs?.get("calendar")?.toJS();
+  try {
+    return formatCfTime(value, units, typeof calendar === "string" ? calendar : undefined);
+  } catch {
+    return String(value);
+  }
 }
 
 /** True for an Int64 or UInt64 type: values past 2^53 that a number cannot hold. */

@@ -298,6 +298,20 @@ describe("dataset: bad input", () => {
     expect(() => ds.sel({ lat: 1 }, { method: "linear" as never })).toThrow(/method/);
   });
 
+  it("sel: no exact match on CF times of a noleap calendar shows dates of that calendar", async () => {
+    const time = NdArray.from(new Float64Array([0, 31, 59]), {
+      dims: { time: 3 },
+      attrs: { units: "days since 2000-01-01", calendar: "noleap" },
+    });
+    const v = NdArray.from(new Float32Array([1, 2, 3]), { dims: { time: 3 } });
+    const ds = await dataset(
+      await writeChunked(uri(), new NdRecordBatch({ v, time }, { id: "n" }), { time: 1 }, false),
+    );
+    expect(await code(ds.sel({ time: new Date(Date.UTC(2000, 0, 15)) }).read())).toMatch(
+      /no "time" value equals 2000-01-15 00:00:00 \(14\); the selection has values from 2000-01-01 00:00:00 to 2000-03-01 00:00:00/,
+    );
+  });
+
   it("sel: no exact match, a range on a non-monotonic coordinate, nearest with a range, a Date on a number are InvalidInput", async () => {
     const batch = sstBatch();
     const shuffled = batch.withArrays({
@@ -305,6 +319,10 @@ describe("dataset: bad input", () => {
     });
     const ds = await dataset(await writeChunked(uri(), shuffled, { time: 4 }, false));
     expect(await code(ds.sel({ lat: 12.3 }).read())).toMatch(/no "lat" value equals 12.3.*from -45 to 45/);
+    // Times show as dates: a timestamp in ISO 8601, whole seconds without a fraction.
+    expect(await code(ds.sel({ time: new Date(T0 + DAY / 2) }).read())).toMatch(
+      /no "time" value equals 2000-01-01T12:00:00Z \(946728000000\); the selection has values from 2000-01-01T00:00:00Z to 2000-01-12T00:00:00Z/,
+    );
     expect(await code(ds.sel({ lon: [40, 100] }).read())).toMatch(/"lon" is not monotonic/);
     expect(await code(ds.sel({ lon: 40 }, { method: "nearest" }).read(["lon"]))).toBe("no error");
     expect(await code(ds.sel({ lat: [0, 10] }, { method: "nearest" }).read())).toMatch(/nearest" takes single values/);
