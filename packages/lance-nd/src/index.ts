@@ -16,6 +16,7 @@
  */
 export { isLanceNdError, LanceNdError, type LanceNdErrorCode, type LanceNdErrorContext } from "./errors.js";
 export { open, NdTable, type OpenOptions } from "./table.js";
+export type { StorageOptions } from "./lance/table-open.js";
 export { write, append, type NdRows } from "./write/write.js";
 export { replaceRows } from "./write/replace-rows.js";
 export { NdWriter } from "./write/writer.js";
@@ -55,6 +56,9 @@ export {
   type StatsMismatch,
 } from "./check/check.js";
 export type { ImportRepair, LeftoverImport, StaleLock } from "./write/leftover-imports.js";
+export type { ImportMode } from "./write/import-mark.js";
+export type { PendingReplay } from "./widen/widen-replay.js";
+export type { ReplayRecord } from "./widen/widen-replay-record.js";
 export {
   deleteRows,
   compact,
