@@ -2,20 +2,10 @@ import { Float16, Float32, Float64, Int8, Int16, Int32, Int64, Uint8, Uint16, Ui
 import type { DataType } from "apache-arrow";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canCast, castVector } from "../src/index.js";
+import { canCast, castVector, type NumericArray } from "../src/index.js";
 import { vectorOf } from "./vectors.js";
 
-type Raw =
-  | Int8Array
-  | Int16Array
-  | Int32Array
-  | Uint8Array
-  | Uint16Array
-  | Uint32Array
-  | Float32Array
-  | Float64Array
-  | BigInt64Array
-  | BigUint64Array;
+type Raw = NumericArray;
 
 interface Numeric {
   readonly name: string;

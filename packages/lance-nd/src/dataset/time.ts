@@ -34,16 +34,7 @@ export function coordinateNumber(
   if (typeof value === "bigint") return isInt64(type) ? value : Number(value);
   const ms = value.getTime();
   if (Number.isNaN(ms)) throw new LanceNdError("InvalidInput", `sel: an invalid Date for "${coord}"`, { uri });
-  if (DataType.isTimestamp(type)) {
-    const unit = (type as Timestamp).unit;
-    return unit === TimeUnit.SECOND
-      ? ms / 1000
-      : unit === TimeUnit.MILLISECOND
-        ? ms
-        : unit === TimeUnit.MICROSECOND
-          ? ms * 1000
-          : ms * 1_000_000;
-  }
+  if (DataType.isTimestamp(type)) return fromMs(ms, (type as Timestamp).unit);
   if (DataType.isDate(type)) return (type as Date_).unit === DateUnit.DAY ? ms / MS_PER_DAY : ms;
   const units = attrs?.get("units")?.toJS();
   if ((DataType.isInt(type) || DataType.isFloat(type)) && isCfTimeUnits(units)) {
@@ -79,7 +70,7 @@ export function coordinateText(value: CoordinateNumber, type: DataType, attrs: A
       ? (type as Date_).unit === DateUnit.DAY
         ? value * MS_PER_DAY
         : value
-      : value / [1 / 1000, 1, 1000, 1_000_000][(type as Timestamp).unit]!;
+      : toMs(value, (type as Timestamp).unit);
     const iso = new Date(ms).toISOString();
     return DataType.isDate(type) && (type as Date_).unit === DateUnit.DAY
       ? iso.slice(0, 10)
@@ -93,6 +84,20 @@ export function coordinateText(value: CoordinateNumber, type: DataType, attrs: A
   } catch {
     return String(value);
   }
+}
+
+/** Milliseconds since the epoch as a timestamp value in `unit`. */
+function fromMs(ms: number, unit: TimeUnit): number {
+  if (unit === TimeUnit.SECOND) return ms / 1000;
+  if (unit === TimeUnit.MILLISECOND) return ms;
+  return unit === TimeUnit.MICROSECOND ? ms * 1000 : ms * 1_000_000;
+}
+
+/** A timestamp value in `unit` as milliseconds since the epoch ({@link fromMs} the other way). */
+function toMs(value: number, unit: TimeUnit): number {
+  if (unit === TimeUnit.SECOND) return value * 1000;
+  if (unit === TimeUnit.MILLISECOND) return value;
+  return unit === TimeUnit.MICROSECOND ? value / 1000 : value / 1_000_000;
 }
 
 /** True for an Int64 or UInt64 type: values past 2^53 that a number cannot hold. */
