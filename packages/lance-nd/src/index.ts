@@ -66,21 +66,19 @@ export {
   versions,
   checkout,
   restore,
-  type DeleteResult,
-  type CompactOptions,
-  type CompactResult,
-  type CleanupOptions,
-  type CleanupResult,
-  type Version,
-} from "./versions/maintenance.js";
-export {
   tags,
   tag,
   untag,
   branches,
   branch,
   deleteBranch,
-  type TagInfo,
-  type BranchInfo,
-  type BranchOptions,
-} from "./versions/version-control.js";
+} from "./versions/aliases.js";
+export type {
+  DeleteResult,
+  CompactOptions,
+  CompactResult,
+  CleanupOptions,
+  CleanupResult,
+  Version,
+} from "./versions/maintenance.js";
+export type { TagInfo, BranchInfo, BranchOptions } from "./versions/version-control.js";

@@ -6,7 +6,6 @@
 import type { Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { LanceNdError } from "../errors.js";
 import { Expr } from "../read/expr.js";
-import { checkout } from "../versions/maintenance.js";
 import { planRead } from "../read/read-plan.js";
 import { checkTable, type NdTable } from "../table.js";
 import { planDataset, type DatasetPlan, type DatasetVariable } from "./plan.js";
@@ -263,7 +262,7 @@ export async function dataset(table: NdTable, options: DatasetOptions = {}): Pro
     );
   }
   const version = await table.version();
-  const view = table.readOnly ? table : await checkout(table, version);
+  const view = table.readOnly ? table : await table.checkout(version);
   const conditions =
     where === undefined ? [] : [{ kind: "nd" as const, sql: where instanceof Expr ? where.toSql() : where }];
   const { filter } = planRead(view.uri, view.layout, { projection: [], conditions });

@@ -10,7 +10,7 @@ import { readTableSchema, scanRows, tableBytes, takeRows } from "./table-read.js
 
 /** A row that cannot be read, and why. */
 export interface UnreadableRow {
-  /** Lance's `_rowid`: `deleteRows(table, "_rowid IN (…)")` removes it. */
+  /** Lance's `_rowid`: `table.delete("_rowid IN (…)")` removes it. */
   rowId: number;
   /** The fragment that holds it (`_rowaddr >> 32`). */
   fragment: number;

@@ -20,7 +20,7 @@ export type Literal = string | number | bigint | boolean | Date | null;
 /**
  * A boolean filter expression. Combine with {@link Expr.and}, {@link Expr.or}
  * and {@link Expr.not}; pass it to `scan(table).filterExpr(expr)` or
- * `deleteRows(table, expr)`. `String(expr)` is its SQL.
+ * `table.delete(expr)`. `String(expr)` is its SQL.
  *
  * Any tree of `and`, `or` and `not` works up to a depth Lance's SQL parser
  * takes (it stops near 50 levels): chains of one operator are one flat list,

@@ -1,12 +1,15 @@
 /**
- * Maintenance of a table: delete rows, compact, clean up old versions, list,
- * check out and restore versions.
+ * Maintenance of a table: delete rows, compact, clean up old versions, check
+ * out and restore versions. The bodies of `NdTable`'s methods of those names
+ * (`delete`, `compact`, `cleanupOldVersions`, `checkout`, `restore`), which
+ * check the handle first (README.md, "Methods and functions").
  */
 import { z } from "zod";
 import { isLanceNdError, LanceNdError } from "../errors.js";
 import { Expr } from "../read/expr.js";
 import { checkNdFilter } from "../read/nd-filter.js";
-import { NdTable, checkTable, checkWritable } from "../table.js";
+import type { LanceTable } from "../lance/table-open.js";
+import type { NdTable } from "../table.js";
 import { inSpan } from "../tracing.js";
 import { asSchemaChange } from "../widen/schema-lock.js";
 import { completeWidenReplay } from "../widen/widen-replay.js";
@@ -22,7 +25,7 @@ import {
 } from "../lance/table-versions.js";
 import { listTags, type TagInfo } from "../lance/table-refs.js";
 
-/** What {@link deleteRows} did. */
+/** What `table.delete` (alias `deleteRows`) did. */
 export interface DeleteResult {
   /** The rows deleted. */
   deleted: number;
@@ -30,18 +33,8 @@ export interface DeleteResult {
   version: number;
 }
 
-/**
- * Deletes the rows that match `predicate`: nd-level SQL (checked and quoted
- * as `scan(...).filter`) or an {@link Expr}. A predicate that matches no row
- * commits nothing. Span `lance_nd.delete`.
- *
- * @throws LanceNdError `InvalidInput` for an unknown column, bad SQL or a
- * read-only view; `CommitConflict` when another commit got in the way.
- * @example
- * await deleteRows(table, col("__global_attrs__.id").isIn(["a", "b"]));
- */
-export async function deleteRows(table: NdTable, predicate: string | Expr): Promise<DeleteResult> {
-  checkWritable(table, "deleteRows");
+/** Deletes the rows of `table` that match `predicate` (`NdTable.delete`). */
+export async function deleteMatchingRows(table: NdTable, predicate: string | Expr): Promise<DeleteResult> {
   const sql = predicate instanceof Expr ? predicate.toSql() : predicate;
   return inSpan("lance_nd.delete", table.uri, async (span) => {
     const layout = await table.refresh();
@@ -52,13 +45,13 @@ export async function deleteRows(table: NdTable, predicate: string | Expr): Prom
 }
 
 /**
- * Options of {@link compact}. lancedb 0.39's Node SDK exposes no compaction
+ * Options of `table.compact`. lancedb 0.39's Node SDK exposes no compaction
  * settings (target rows per fragment and the like are Lance's defaults:
  * fragments of up to 1 Mi rows), so there is none yet; unknown keys fail.
  */
 export type CompactOptions = Record<string, never>;
 
-/** What {@link compact} did. */
+/** What `table.compact` did. */
 export interface CompactResult {
   /** Fragments merged away. */
   fragmentsRemoved: number;
@@ -68,15 +61,8 @@ export interface CompactResult {
   version: number;
 }
 
-/**
- * Merges small fragments and drops deleted rows, in new versions (Lance's
- * optimize commits two). Removes no old version; see {@link cleanupOldVersions}.
- * Works after schema evolution and with tagged versions. Span `lance_nd.compact`.
- *
- * @throws LanceNdError `InvalidInput` for options or a read-only view.
- */
-export async function compact(table: NdTable, options: CompactOptions = {}): Promise<CompactResult> {
-  checkWritable(table, "compact");
+/** Merges the small fragments of `table` (`NdTable.compact`). */
+export async function compactFragments(table: NdTable, options: CompactOptions): Promise<CompactResult> {
   parse(z.strictObject({}), options, "compact options", table.uri);
   return inSpan("lance_nd.compact", table.uri, async () => {
     const stats = await compactTable(table.lance);
@@ -89,7 +75,7 @@ export async function compact(table: NdTable, options: CompactOptions = {}): Pro
   });
 }
 
-/** Options of {@link cleanupOldVersions}. */
+/** Options of `table.cleanupOldVersions`. */
 export interface CleanupOptions {
   /** Remove the versions older than this: an age in milliseconds, or a Date. */
   olderThan: number | Date;
@@ -101,7 +87,7 @@ export interface CleanupOptions {
   deleteUnverified?: boolean;
 }
 
-/** What {@link cleanupOldVersions} did. */
+/** What `table.cleanupOldVersions` did. */
 export interface CleanupResult {
   /** Versions removed. */
   versionsRemoved: number;
@@ -123,22 +109,8 @@ const cleanupSchema = z.strictObject({
   deleteUnverified: z.boolean().optional(),
 });
 
-/**
- * Removes the versions older than `olderThan` and the files only they use.
- * Lance compacts in the same call (there is no cleanup without it). The
- * latest version and each tagged version (and everything newer) stay. A
- * widen replay a killed widen left unfinished is completed first: it reads
- * versions the cleanup would remove (README.md, Widen). Span
- * `lance_nd.compact`.
- *
- * @throws LanceNdError `InvalidInput` for bad options or a read-only view;
- * `InvalidTable` for a widen replay record lance-nd did not write.
- * @example
- * await cleanupOldVersions(table, { olderThan: 7 * 24 * 3600 * 1000 }); // a week
- * await cleanupOldVersions(table, { olderThan: new Date("2025-01-01") });
- */
-export async function cleanupOldVersions(table: NdTable, options: CleanupOptions): Promise<CleanupResult> {
-  checkWritable(table, "cleanupOldVersions");
+/** Removes the versions of `table` older than `options.olderThan` (`NdTable.cleanupOldVersions`). */
+export async function removeOldVersions(table: NdTable, options: CleanupOptions): Promise<CleanupResult> {
   const { olderThan, deleteUnverified } = parse(cleanupSchema, options, "cleanupOldVersions options", table.uri);
   const ageMs = olderThan instanceof Date ? Math.max(0, Date.now() - olderThan.getTime()) : olderThan;
   return inSpan("lance_nd.compact", table.uri, async () => {
@@ -164,44 +136,17 @@ async function tagsKeeping(table: NdTable, cutoff: number): Promise<TagInfo[]> {
   return kept.sort((a, b) => a.version - b.version || a.name.localeCompare(b.name));
 }
 
-/** One version of a table. */
+/** One version of a table: the number, the commit time and Lance's summary (`total_rows`, …). */
 export type Version = TableVersion;
 
-/**
- * The versions of the table that cleanup has not removed, oldest first: the
- * number, the commit time and Lance's summary (`total_rows`, …).
- */
-export async function versions(table: NdTable): Promise<Version[]> {
-  checkTable(table, "versions");
-  return listVersions(table.lance);
-}
-
-/**
- * A read-only view of an earlier version (a number or a tag). `scan` reads
- * it; each write or maintenance call on it fails with `InvalidInput`. `table`
- * itself still tracks the latest version.
- *
- * @throws LanceNdError `InvalidInput` for a version that does not exist;
- * `InvalidTable` when that version is not a lance-nd table.
- * @example
- * const before = await checkout(table, 3);
- * const rows = await scan(before).toArray();
- */
-export async function checkout(table: NdTable, version: number | string): Promise<NdTable> {
-  checkTable(table, "checkout");
+/** The Lance handle of a read-only view of `version` (a number or a tag) of `table` (`NdTable.checkout`). */
+export async function checkoutView(table: NdTable, version: number | string): Promise<LanceTable> {
   const wanted = checkVersion(table, version);
-  return NdTable.fromLance(await knownTag(table, wanted, () => checkoutVersion(table.lance, wanted)));
+  return knownTag(table, wanted, () => checkoutVersion(table.lance, wanted));
 }
 
-/**
- * Makes an earlier version (a number or a tag) the latest, in a new commit
- * with its content; later versions stay listed. Returns the new version.
- * Span `lance_nd.restore`.
- *
- * @throws LanceNdError `InvalidInput` for a version that does not exist or a read-only view.
- */
-export async function restore(table: NdTable, version: number | string): Promise<number> {
-  checkWritable(table, "restore");
+/** Makes `version` (a number or a tag) of `table` the latest (`NdTable.restore`); returns the new version. */
+export async function restoreAsLatest(table: NdTable, version: number | string): Promise<number> {
   const wanted = checkVersion(table, version);
   return inSpan(
     "lance_nd.restore",

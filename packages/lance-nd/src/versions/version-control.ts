@@ -3,45 +3,20 @@
  * versions of `main` for good; branches are writable lines of history,
  * forked from a version, that every lance-nd call reads and writes without
  * touching `main`. Merging a branch back is not offered (Lance's diff and
- * cherry-pick are Enterprise-only; the README gives the manual way).
+ * cherry-pick are Enterprise-only; the README gives the manual way). The
+ * bodies of `NdTable`'s methods `tag`, `untag`, `createBranch` and `deleteBranch`.
  */
 import { LanceNdError } from "../errors.js";
 import { sdkCall } from "../lance/sdk-call.js";
-import { openTable } from "../lance/table-open.js";
+import { type LanceTable, openTable } from "../lance/table-open.js";
 import { checkRefName, listBranches, listTags, refCall, type BranchInfo, type TagInfo } from "../lance/table-refs.js";
 import { currentVersion } from "../lance/table-versions.js";
-import { checkTable, NdTable } from "../table.js";
+import type { NdTable } from "../table.js";
 
 export type { BranchInfo, TagInfo };
 
-/**
- * The tags of the table, by name: `{ name, version }`, the version of `main`
- * each names. `checkout(table, name)` reads one.
- *
- * @throws LanceNdError `InvalidInput` for a value that is not an NdTable.
- * @example
- * for (const { name, version } of await tags(table)) console.log(name, version);
- */
-export async function tags(table: NdTable): Promise<TagInfo[]> {
-  checkTable(table, "tags");
-  return listTags(table.lance);
-}
-
-/**
- * Names a version of `main` (the latest by default) `name`, for good:
- * cleanup keeps a tagged version, and `checkout(table, name)` reads it.
- * Tags name versions of `main` only: Lance records no branch with a tag
- * (a tag of a branch version would read as the same number on `main`), so
- * `tag` on a branch handle is refused. Returns the version tagged.
- *
- * @throws LanceNdError `InvalidInput` for a bad or existing name, a version
- * that does not exist, or a branch handle; the table is not changed.
- * @example
- * await tag(table, "v1");        // the latest version
- * await tag(table, "raw", 3);
- */
-export async function tag(table: NdTable, name: string, version?: number): Promise<number> {
-  checkTable(table, "tag");
+/** Names `version` (the latest by default) of `main` `name` (`NdTable.tag`); returns the version tagged. */
+export async function tagVersion(table: NdTable, name: string, version?: number): Promise<number> {
   checkRefName("tag", name, table.uri);
   if (table.branch !== null) {
     throw new LanceNdError(
@@ -68,15 +43,8 @@ export async function tag(table: NdTable, name: string, version?: number): Promi
   return tagged;
 }
 
-/**
- * Removes the tag `name` (the version stays until cleanup removes it).
- *
- * @throws LanceNdError `InvalidInput` for a tag that does not exist.
- * @example
- * await untag(table, "v1");
- */
-export async function untag(table: NdTable, name: string): Promise<void> {
-  checkTable(table, "untag");
+/** Removes the tag `name` of `table` (`NdTable.untag`). */
+export async function removeTag(table: NdTable, name: string): Promise<void> {
   if (typeof name !== "string" || !(await listTags(table.lance)).some((t) => t.name === name)) {
     throw new LanceNdError("InvalidInput", `no tag ${JSON.stringify(name)}`, { uri: table.uri });
   }
@@ -84,20 +52,7 @@ export async function untag(table: NdTable, name: string): Promise<void> {
   await refCall(table.lance, `untag "${name}"`, () => manager.delete(name));
 }
 
-/**
- * The branches of the table other than `main`, by name: `{ name,
- * parentBranch, parentVersion }` (parentBranch null for `main`).
- *
- * @throws LanceNdError `InvalidInput` for a value that is not an NdTable.
- * @example
- * for (const b of await branches(table)) console.log(b.name, b.parentBranch ?? "main", b.parentVersion);
- */
-export async function branches(table: NdTable): Promise<BranchInfo[]> {
-  checkTable(table, "branches");
-  return listBranches(table.lance);
-}
-
-/** Options of {@link branch}. */
+/** Options of `table.createBranch`. */
 export interface BranchOptions {
   /**
    * Where the branch starts: a branch name (`"main"` or another branch, at
@@ -107,21 +62,8 @@ export interface BranchOptions {
   from?: string | number;
 }
 
-/**
- * Creates the branch `name` and returns a handle on it. Every lance-nd call
- * on that handle (write, append, NdWriter, scan, dataset, widen, deleteRows,
- * compact, cleanupOldVersions, restore, setColumnDefaults) acts on the
- * branch only; `main` is never changed.
- *
- * @throws LanceNdError `InvalidInput` for a bad or existing name, a `from`
- * branch or version that does not exist; the table is not changed.
- * @example
- * const trial = await branch(table, "reprocess");
- * await append(trial, batches);             // main reads as before
- * const old = await branch(table, "from-v3", { from: 3 });
- */
-export async function branch(table: NdTable, name: string, options: BranchOptions = {}): Promise<NdTable> {
-  checkTable(table, "branch");
+/** Creates the branch `name` of `table` (`NdTable.createBranch`); returns a Lance handle on it. */
+export async function forkBranch(table: NdTable, name: string, options: BranchOptions): Promise<LanceTable> {
   checkRefName("branch", name, table.uri);
   const from = options.from ?? table.branch ?? "main";
   const existing = await listBranches(table.lance);
@@ -148,23 +90,14 @@ export async function branch(table: NdTable, name: string, options: BranchOption
   );
   created.close();
   // A handle of the table's own connection (strong read consistency), as `open` gives.
-  const lance = await openTable(table.uri, {
+  return openTable(table.uri, {
     branch: name,
     ...(table.lance.storageOptions === undefined ? {} : { storageOptions: table.lance.storageOptions }),
   });
-  return NdTable.fromLance(lance);
 }
 
-/**
- * Removes the branch `name` and the versions only it uses (after the next
- * cleanup of its parent). `main` cannot be removed.
- *
- * @throws LanceNdError `InvalidInput` for `main` or a branch that does not exist.
- * @example
- * await deleteBranch(table, "reprocess");
- */
-export async function deleteBranch(table: NdTable, name: string): Promise<void> {
-  checkTable(table, "deleteBranch");
+/** Removes the branch `name` of `table` (`NdTable.deleteBranch`). */
+export async function removeBranch(table: NdTable, name: string): Promise<void> {
   if (name === "main")
     throw new LanceNdError("InvalidInput", "deleteBranch: main cannot be removed", { uri: table.uri });
   if (typeof name !== "string" || !(await listBranches(table.lance)).some((b) => b.name === name)) {

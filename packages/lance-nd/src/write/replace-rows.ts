@@ -5,7 +5,6 @@
  */
 import { LanceNdError } from "../errors.js";
 import { Expr } from "../read/expr.js";
-import { deleteRows } from "../versions/maintenance.js";
 import type { AppendOptions } from "./write-options.js";
 import type { NdTable } from "../table.js";
 import { type NdRows, writeAll } from "./write.js";
@@ -66,7 +65,7 @@ export async function replaceRowsWith(
         { uri: table.uri },
       );
     }
-    return (await deleteRows(written, `(${sql}) AND _row_created_at_version < ${appended}`)).deleted;
+    return (await written.delete(`(${sql}) AND _row_created_at_version < ${appended}`)).deleted;
   });
   return { table, deleted: result ?? 0 };
 }
