@@ -10,17 +10,7 @@
 import * as path from "node:path";
 import { NdArray, NdRecordBatch, type NdRecordBatch as Row } from "@lance-nd/nd-arrow";
 import type { Vector } from "apache-arrow";
-import {
-  col,
-  compact,
-  indexGlobalAttr,
-  scan,
-  stat,
-  write,
-  type NdScan,
-  type NdTable,
-  type WriteOptions,
-} from "lance-nd";
+import { col, indexGlobalAttr, scan, stat, write, type NdScan, type NdTable, type WriteOptions } from "lance-nd";
 import { ZSTD_LEVEL, type Codec, type Contestant, type ReadSum, type WriteTo, type Written } from "./contestant.js";
 import { folderBytes } from "./measure.js";
 import { ATTRS, CHUNK_TIMES, LAT, LON, chunkId, chunkValues, sumOf, type OceanData } from "./ocean-data.js";
@@ -86,7 +76,7 @@ function reader(table: NdTable, dir: string): Written {
     readHot: (threshold: number) => sumRows(scan(table).filterExpr(stat("sst").max.gt(threshold))),
     bytes: () => folderBytes(dir),
     compact: async () => {
-      await compact(table);
+      await table.compact();
     },
   };
 }

@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { versions, write, type ColumnOptions } from "lance-nd";
+import { write, type ColumnOptions } from "lance-nd";
 import { ndBatches } from "./lance-nd.js";
 import { folderBytes } from "./measure.js";
 import { oceanData } from "./ocean-data.js";
@@ -57,7 +57,7 @@ for (const [name, columnDefaults] of Object.entries(encodings).filter(
       const start = performance.now();
       const written = await write(table, batches, { writeParallelism, columnDefaults });
       const seconds = (performance.now() - start) / 1000;
-      const all = await versions(written);
+      const all = await written.versions();
       const fragments = Number(all.at(-1)!.metadata.total_fragments ?? NaN);
       const out = { seconds, bytes: folderBytes(path.dirname(table)), versions: all.length, fragments };
       fs.rmSync(path.dirname(table), { recursive: true, force: true });

@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Float64 } from "apache-arrow";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { append, check, col, deleteRows, indexGlobalAttr, open, scan, write, type CheckReport } from "lance-nd";
+import { append, check, col, indexGlobalAttr, open, scan, write, type CheckReport } from "lance-nd";
 import { seeded } from "./helpers/children.js";
 import { CLI, requireBuiltCli } from "./helpers/cli.js";
 import { count } from "./helpers/counters.js";
@@ -46,7 +46,7 @@ async function indexedTable(name: string): Promise<string> {
   const table = await write(uri, FRAGMENTS[0]!.map(rowFor), { stats: true });
   for (const ids of FRAGMENTS.slice(1)) await append(table, ids.map(rowFor));
   await indexGlobalAttr(table, "id");
-  await deleteRows(table, col("__global_attrs__.id").eq(DELETED));
+  await table.delete(col("__global_attrs__.id").eq(DELETED));
   return uri;
 }
 

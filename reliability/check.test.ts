@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { encodeRows } from "@lance-nd/format";
 import { Float64 } from "apache-arrow";
-import { append, check, isLanceNdError, open, scan, versions, widen, write, type CheckReport } from "lance-nd";
+import { append, check, isLanceNdError, open, scan, widen, write, type CheckReport } from "lance-nd";
 import { appendRows, openCommitHandle } from "lance-nd/internal";
 import { count } from "./helpers/counters.js";
 import { dataFiles, garble, manifests, truncate } from "./helpers/damage.js";
@@ -58,7 +58,7 @@ describe("check on a healthy table", () => {
       [2, 0],
       [3, 0],
     ]);
-    expect((await versions(await open(uri))).length).toBe(3);
+    expect((await (await open(uri)).versions()).length).toBe(3);
     await expectWhole(uri, COMMITS.flat());
   });
 });
@@ -142,7 +142,7 @@ describe("check finds the damage and repair leaves a whole table", () => {
       // The table goes on: an append commits version 3 again, versions lists it.
       const table = await open(uri);
       await append(table, [rowFor("b-0")]);
-      expect((await versions(table)).map((v) => v.version)).toEqual([1, 2, 3]);
+      expect((await table.versions()).map((v) => v.version)).toEqual([1, 2, 3]);
       await expectWhole(uri, [...COMMITS[0]!, ...COMMITS[1]!, "b-0"]);
     });
   }

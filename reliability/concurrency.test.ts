@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { deleteRows, open, write } from "lance-nd";
+import { open, write } from "lance-nd";
 import { scanRows } from "lance-nd/internal";
 import { count } from "./helpers/counters.js";
 import { plain, rowsById } from "./helpers/plain-rows.js";
@@ -96,7 +96,7 @@ async function scenario(name: string, roles: readonly Role[], targetFragmentByte
   expect(committed.size).toBeGreaterThanOrEqual(2 + APPENDERS * ROUNDS);
 
   const table = await open(uri);
-  await deleteRows(table, "__global_attrs__.doomed = true");
+  await table.delete("__global_attrs__.doomed = true");
   const rows = await rowsById(table, { types: false });
   const wanted = [...committed].filter((id) => !isDoomed(id)).sort();
   const missing = wanted.filter((id) => !rows.has(id));

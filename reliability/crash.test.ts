@@ -17,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { check, checkout, col, open, replaceRows, versions, write, type NdTable } from "lance-nd";
+import { check, col, open, replaceRows, write, type NdTable } from "lance-nd";
 import { count } from "./helpers/counters.js";
 import { rowsById } from "./helpers/plain-rows.js";
 import { killChildren, logLines, seeded, startChild } from "./helpers/children.js";
@@ -123,14 +123,14 @@ describe("SIGKILL at random points", () => {
       expect(lost, `after kill ${i} (${op} at ${delay} ms): committed rows missing`).toEqual([]);
       expect(resurrected, `after kill ${i}: deleted rows back`).toEqual([]);
 
-      const all = await versions(table);
+      const all = await table.versions();
       const fresh = all.slice(checkedVersions);
       const full = new Set([
         fresh.at(-1)?.version,
         ...fresh.filter(() => random() < 6 / fresh.length).map((v) => v.version),
       ]);
       for (const v of fresh) {
-        const view = await checkout(table, v.version);
+        const view = await table.checkout(v.version);
         if (full.has(v.version)) await checkRows(view, replaced, 3);
         else expect(await view.countRows()).toBe(Number(v.metadata.total_rows ?? (await view.countRows())));
         count("versionsRead");

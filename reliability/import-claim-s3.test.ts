@@ -5,7 +5,7 @@
 // the middle of its import, `check` reports it and `check --repair` removes
 // its rows, mark and lock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { check, col, open, scan, tags, write } from "lance-nd";
+import { check, col, open, scan, write } from "lance-nd";
 import { claimImport } from "lance-nd/internal";
 import { killChildren, startChild } from "./helpers/children.js";
 import { rowFor } from "./helpers/rows.js";
@@ -48,7 +48,7 @@ describe("the import claim on an S3-compatible server", () => {
     const repaired = await check(uri, { storageOptions, repair: true });
     expect(repaired.repair).toMatchObject({ ok: true });
     expect(await ids(uri)).toEqual(["base-0", "base-1"]);
-    expect(await tags(await open(uri, { storageOptions }))).toEqual([]);
+    expect(await (await open(uri, { storageOptions })).tags()).toEqual([]);
     await (await claimImport(uri, claim)).release();
     expect(await (await open(uri, { storageOptions })).countRows(col("__global_attrs__.id").eq("s3-0").toSql())).toBe(
       0,

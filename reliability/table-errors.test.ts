@@ -7,19 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import {
-  append,
-  col,
-  compact,
-  deleteRows,
-  isLanceNdError,
-  open,
-  scan,
-  stat,
-  versions,
-  write,
-  type NdTable,
-} from "lance-nd";
+import { append, col, isLanceNdError, open, scan, stat, write, type NdTable } from "lance-nd";
 import { count } from "./helpers/counters.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-table-errors-"));
@@ -47,10 +35,10 @@ describe("a table folder removed under an open handle", () => {
       ["scan", (t) => scan(t).toArray()],
       ["refresh", (t) => t.refresh()],
       ["version", (t) => t.version()],
-      ["versions", (t) => versions(t)],
+      ["versions", (t) => t.versions()],
       ["append", (t) => append(t, [row(2)])],
-      ["deleteRows", (t) => deleteRows(t, col("__global_attrs__.id").eq("r0"))],
-      ["compact", (t) => compact(t)],
+      ["deleteRows", (t) => t.delete(col("__global_attrs__.id").eq("r0"))],
+      ["compact", (t) => t.compact()],
     ];
     for (const [name, call] of calls) {
       expect(`${name}: ${await codeOf(() => call(table))}`).toBe(`${name}: TableNotFound`);
@@ -145,7 +133,7 @@ describe("long chains of and / or in filterExpr", () => {
       (await scan(table).project([]).filterExpr(filter).toArray()).map((r) => r.globalAttr("id"));
     expect(await ids(any)).toEqual(["r7"]);
     expect(await ids(all)).toEqual(Array.from({ length: 40 }, (_, i) => `r${i}`).filter((id) => id !== "r3"));
-    expect(await deleteRows(table, any)).toMatchObject({ deleted: 1 });
+    expect(await table.delete(any)).toMatchObject({ deleted: 1 });
     count("rowsVerified", 40);
   });
 });

@@ -12,7 +12,7 @@ import { TimestampMicrosecond, TimestampMillisecond, TimestampNanosecond, Timest
 import type { Timestamp } from "apache-arrow";
 import { afterAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
-import { col, deleteRows, isLanceNdError, open, scan, stat, write, type Expr, type NdTable } from "lance-nd";
+import { col, isLanceNdError, open, scan, stat, write, type Expr, type NdTable } from "lance-nd";
 import { count } from "./helpers/counters.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-zones-"));
@@ -108,9 +108,9 @@ describe("a Date in a filter is an instant, whatever the column's time zone", ()
         expect(await idsOf(table, stat("ts").max.isIn([b, new Date(INSTANTS[4]!)]))).toEqual(["r1", "r4"]);
 
         // The first 01:30 of the New York fall-back hour, then the second 02:30 of Paris's.
-        expect(await deleteRows(table, col("__global_attrs__.when").eq(a))).toMatchObject({ deleted: 1 });
+        expect(await table.delete(col("__global_attrs__.when").eq(a))).toMatchObject({ deleted: 1 });
         expect(
-          await deleteRows(table, `__stats__:ts.min = TIMESTAMP '${new Date(INSTANTS[4]!).toISOString()}'`),
+          await table.delete(`__stats__:ts.min = TIMESTAMP '${new Date(INSTANTS[4]!).toISOString()}'`),
         ).toMatchObject({ deleted: 1 });
         const left = await scan(table).project([]).toArray();
         expect(left.map((r) => r.globalAttr("id")).sort()).toEqual(["r1", "r2", "r3", "r5", "r6", "r7"]);

@@ -14,18 +14,7 @@
 // Prints "ready" once the table is open; exits 0 when its work is done.
 import { appendFileSync, existsSync } from "node:fs";
 import { Float64, Int32 } from "apache-arrow";
-import {
-  NdWriter,
-  RollbackIncompleteError,
-  append,
-  col,
-  compact,
-  deleteRows,
-  isLanceNdError,
-  open,
-  replaceRows,
-  widen,
-} from "lance-nd";
+import { NdWriter, RollbackIncompleteError, append, col, isLanceNdError, open, replaceRows, widen } from "lance-nd";
 import { seeded } from "../helpers/children.js";
 import { rowFor } from "../helpers/rows.js";
 
@@ -127,9 +116,7 @@ if (args.role === "appender") {
   }
 } else {
   while (!existsSync(args.stop)) {
-    await retried(() =>
-      args.role === "deleter" ? deleteRows(table, "__global_attrs__.doomed = true") : compact(table),
-    );
+    await retried(() => (args.role === "deleter" ? table.delete("__global_attrs__.doomed = true") : table.compact()));
     await sleep(100 + random() * 300);
   }
 }

@@ -9,7 +9,7 @@
 // CommitConflict and adds nothing (README.md, Widen): "append" goes on.
 import { appendFileSync } from "node:fs";
 import { Float64, Int32 } from "apache-arrow";
-import { NdWriter, append, compact, deleteRows, isLanceNdError, open, replaceRows, scan, widen, col } from "lance-nd";
+import { NdWriter, append, isLanceNdError, open, replaceRows, scan, widen, col } from "lance-nd";
 import { replaceRowsWith, widenTable } from "lance-nd/internal";
 import { isDoomed, rowFor, wideName } from "../helpers/rows.js";
 
@@ -92,7 +92,7 @@ for (let round = 0; round < 200; round++) {
     for await (const row of scan(table).project([]).filter("__global_attrs__.doomed = true"))
       doomed.push(String(row.globalAttr("id")));
     if (doomed.length > 0) {
-      await deleteRows(table, col(["__global_attrs__", "id"]).isIn(doomed));
+      await table.delete(col(["__global_attrs__", "id"]).isIn(doomed));
       log("deleted", doomed.filter(isDoomed));
     }
     const ids = nextIds(5);
@@ -102,6 +102,6 @@ for (let round = 0; round < 200; round++) {
     const ids = nextIds(2);
     await append(table, ids.map(rowFor));
     log("commit", ids);
-    await compact(table);
+    await table.compact();
   }
 }

@@ -10,7 +10,7 @@ import { Bool, Float32, Float64, Int16, Int32, Int64, Uint8, Utf8, type DataType
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, encode, type AttrsInput } from "@lance-nd/nd-arrow";
-import { NdWriter, append, col, compact, deleteRows, write, type NdTable } from "lance-nd";
+import { NdWriter, append, col, write, type NdTable } from "lance-nd";
 import { count } from "../helpers/counters.js";
 import { plainRow, rowsById, type PlainRow } from "../helpers/plain-rows.js";
 
@@ -175,11 +175,11 @@ describe("model fuzz: random writes, deletes and compactions", () => {
             } else if (s.kind === "delete") {
               const ids = [...model.keys()].filter((_, i) => i % s.every === 0);
               if (ids.length === 0) continue;
-              const { deleted } = await deleteRows(table, col(["__global_attrs__", "id"]).isIn(ids));
+              const { deleted } = await table.delete(col(["__global_attrs__", "id"]).isIn(ids));
               expect(deleted).toBe(ids.length);
               for (const id of ids) model.delete(id);
             } else {
-              await compact(table);
+              await table.compact();
             }
             await check(table, model);
           }

@@ -5,22 +5,7 @@
 import { Float32, Float64 } from "apache-arrow";
 import { expect } from "vitest";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import {
-  NdWriter,
-  append,
-  checkout,
-  col,
-  compact,
-  deleteRows,
-  open,
-  restore,
-  scan,
-  stat,
-  versions,
-  widen,
-  write,
-  type NdTable,
-} from "lance-nd";
+import { NdWriter, append, col, open, scan, stat, widen, write, type NdTable } from "lance-nd";
 import { count } from "./counters.js";
 import { plainRow, rowsById, type PlainRow } from "./plain-rows.js";
 
@@ -106,10 +91,10 @@ export async function storeScenario(
   ).toHaveLength(1);
   expect(await scan(reopened).filterExpr(stat("sst").max.gt(9)).toArray()).toHaveLength(3); // rows 5, 6, 7 have max i + 5 > 9
 
-  expect((await deleteRows(reopened, "__global_attrs__.i < 2")).deleted).toBe(2);
+  expect((await reopened.delete("__global_attrs__.i < 2")).deleted).toBe(2);
   model.delete("r0");
   model.delete("r1");
-  await compact(reopened);
+  await reopened.compact();
   await expectRows(await open(uri, so), model);
 
   await widen(reopened, "sst", new Float64());
@@ -117,12 +102,12 @@ export async function storeScenario(
   expect(String((await scan(widened).limit(1).toArray())[0]?.get("sst")?.type)).toBe("Float64");
   await expectRows(widened, model, false);
 
-  const old = await checkout(widened, firstVersion);
+  const old = await widened.checkout(firstVersion);
   expect([...(await rowsById(old)).keys()]).toEqual(["r0", "r1", "r2"]);
-  expect((await versions(widened)).length).toBeGreaterThan(4);
+  expect((await widened.versions()).length).toBeGreaterThan(4);
   count("versionsRead");
 
-  await restore(widened, firstVersion);
+  await widened.restore(firstVersion);
   const restored = await open(uri, so);
   const originals = new Map(first.map((b) => [String(b.globalAttr("id")), plainRow(b)]));
   await expectRows(restored, originals);

@@ -4,10 +4,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Float64 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import { deleteRows } from "../src/versions/maintenance.js";
 import { RollbackIncompleteError } from "../src/write/rollback-error.js";
 import { open } from "../src/table.js";
-import { branch } from "../src/versions/version-control.js";
 import { widen } from "../src/widen/widen.js";
 import { write } from "../src/write/write.js";
 import { NdWriter } from "../src/write/writer.js";
@@ -20,7 +18,7 @@ describe("commit ledger on a branch", () => {
   it("a rollback whose delete fails in storage names the undo with --branch; main is untouched and the undo works on the branch", async () => {
     const uri = path.join(dir, "t.lance");
     await write(uri, sstRows(1));
-    const trial = await branch(await open(uri), "trial");
+    const trial = await (await open(uri)).createBranch("trial");
     const writer = await NdWriter.append(trial, { targetFragmentBytes: 1, writeParallelism: 1 });
     await writer.write(sstRow(1));
     await writer.write(sstRow(2));
@@ -42,7 +40,7 @@ describe("commit ledger on a branch", () => {
     expect(await readIds(await open(uri))).toEqual(["r0"]);
     const onBranch = await open(uri, { branch: "trial" });
     expect(await readIds(onBranch)).toEqual(["r0", "r1", "r2"]);
-    expect(await deleteRows(onBranch, leftBehind.deletePredicate!)).toMatchObject({ deleted: 2 });
+    expect(await onBranch.delete(leftBehind.deletePredicate!)).toMatchObject({ deleted: 2 });
     expect(await readIds(onBranch)).toEqual(["r0"]);
   });
 });

@@ -17,10 +17,8 @@ import {
 import { describe, expect, it } from "vitest";
 import { columnDefaults, setColumnDefaults } from "../src/write/column-defaults.js";
 import { dataset } from "../src/dataset/dataset.js";
-import { cleanupOldVersions, compact, deleteRows, restore, versions } from "../src/versions/maintenance.js";
 import { scan } from "../src/read/scan.js";
 import { open } from "../src/table.js";
-import { branch } from "../src/versions/version-control.js";
 import { widen } from "../src/widen/widen.js";
 import { append, write } from "../src/write/write.js";
 import { NdWriter } from "../src/write/writer.js";
@@ -49,7 +47,7 @@ async function mainState(uri: string): Promise<unknown> {
   const main = await open(uri);
   return {
     version: await main.version(),
-    versions: (await versions(main)).map((v) => v.version),
+    versions: (await main.versions()).map((v) => v.version),
     schema: main.tableSchema.fields.map((f) => `${f.name}: ${String(f.type)}`),
     defaults: await columnDefaults(main),
     rows: (await readRows(main)).map((r) => [r.globalAttr("id"), Array.from(r.get("v")?.values ?? [])]),
@@ -61,7 +59,7 @@ describe("operations on a branch handle", () => {
     const uri = fresh();
     await write(uri, [intRow(0), intRow(1)], { stats: true });
     const before = await mainState(uri);
-    const b = await branch(await open(uri), "work");
+    const b = await (await open(uri)).createBranch("work");
 
     await append(b, [intRow(2)]);
     const writer = await NdWriter.append(b);
@@ -76,14 +74,14 @@ describe("operations on a branch handle", () => {
     );
     await writer.finish();
     expect(await readIds(b)).toEqual(["r0", "r1", "r2", "w"]);
-    expect((await deleteRows(b, "__global_attrs__.id = 'r0'")).deleted).toBe(1);
+    expect((await b.delete("__global_attrs__.id = 'r0'")).deleted).toBe(1);
     await setColumnDefaults(b, { compression: "zstd" });
     expect(await columnDefaults(b)).toMatchObject({ compression: "zstd" });
     const afterDelete = await b.version();
-    await deleteRows(b, "__global_attrs__.id = 'r1'");
-    await restore(b, afterDelete);
+    await b.delete("__global_attrs__.id = 'r1'");
+    await b.restore(afterDelete);
     expect(await readIds(b)).toEqual(["r1", "r2", "w"]);
-    await compact(b);
+    await b.compact();
     expect(await readIds(b)).toEqual(["r1", "r2", "w"]);
     expect(b.ndSchema.fields.map((f) => f.name)).toContain("extra");
     const rows = await scan(b).toArray();
@@ -97,7 +95,7 @@ describe("operations on a branch handle", () => {
     const uri = fresh();
     await write(uri, [intRow(0), intRow(1)], { stats: true });
     const before = await mainState(uri);
-    const b = await branch(await open(uri), "wide");
+    const b = await (await open(uri)).createBranch("wide");
     await append(b, [intRow(2)]);
     await widen(b, "v", new Int64());
     await widen(b, "v", new Float64());
@@ -125,14 +123,14 @@ describe("operations on a branch handle", () => {
   it("dataset reads the branch's rows; cleanup on the branch keeps main and the fork version", async () => {
     const uri = fresh();
     const main = await writeChunked(uri, sstBatch("a.nc"), { time: 6 });
-    const b = await branch(main, "more");
+    const b = await main.createBranch("more");
     await append(b, [sstBatch("b.nc")]);
     const onBranch = await dataset(b, { where: "__global_attrs__.id = 'b.nc'" });
     expect((await onBranch.read(["sst"])).get("sst")!.shape).toEqual([12, 10, 8]);
     const onMain = await dataset(await open(uri), {});
     expect(onMain.chunkCount).toBe(2);
     const before = await mainState(uri);
-    await cleanupOldVersions(b, { olderThan: 0 });
+    await b.cleanupOldVersions({ olderThan: 0 });
     expect(await mainState(uri)).toEqual(before);
     expect(
       (await dataset(await open(uri, { branch: "more" }), { where: "__global_attrs__.id = 'b.nc'" })).chunkCount,
@@ -142,7 +140,7 @@ describe("operations on a branch handle", () => {
   it("a branch-scoped overwrite can change the schema (a new column, another type); main keeps its own (SDK-NOTES.md, section 15)", async () => {
     const uri = fresh();
     await write(uri, [intRow(0)]);
-    await branch(await open(uri), "raw");
+    await (await open(uri)).createBranch("raw");
     const onBranch = await openTable(uri, { branch: "raw" });
     const schema = new Schema(
       [new Field("a", new Float64(), true), new Field("b", new Utf8(), true)],

@@ -9,7 +9,6 @@ import * as path from "node:path";
 import { Float64, Int32 } from "apache-arrow";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
-import { deleteRows, restore } from "../src/versions/maintenance.js";
 import { RollbackIncompleteError } from "../src/write/rollback-error.js";
 import { CommitLedger } from "../src/write/commit-ledger.js";
 import { open } from "../src/table.js";
@@ -84,7 +83,7 @@ describe("commit ledger", () => {
     const table = await open(uri);
     expect(await readIds(table)).toEqual(["r0", "r1", "r2"]);
     // The undo, as the command runs it.
-    expect(await deleteRows(table, leftBehind.deletePredicate!)).toMatchObject({ deleted: 2 });
+    expect(await table.delete(leftBehind.deletePredicate!)).toMatchObject({ deleted: 2 });
     expect(await readIds(table)).toEqual(["r0"]);
   });
 
@@ -110,7 +109,7 @@ describe("commit ledger", () => {
     expect(message).toContain("restore failed");
     const table = await open(uri);
     expect(await readIds(table)).toEqual(["r7", "r8"]);
-    await restore(table, leftBehind.restoreVersion!);
+    await table.restore(leftBehind.restoreVersion!);
     expect(await readIds(table)).toEqual(["r0", "r1"]);
   });
 
@@ -130,7 +129,7 @@ describe("commit ledger", () => {
     const { leftBehind } = err as RollbackIncompleteError;
     expect(leftBehind.rows).toBeGreaterThanOrEqual(1);
     expect(await readIds(table)).toHaveLength(1 + leftBehind.rows);
-    await deleteRows(table, leftBehind.deletePredicate!);
+    await table.delete(leftBehind.deletePredicate!);
     expect(await readIds(table)).toEqual(["r0"]);
   });
 

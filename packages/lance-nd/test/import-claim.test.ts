@@ -9,7 +9,6 @@ import { check } from "../src/check/check.js";
 import { openTable } from "../src/lance/table-open.js";
 import { currentVersion } from "../src/lance/table-versions.js";
 import { open } from "../src/table.js";
-import { branch, tags, untag } from "../src/versions/version-control.js";
 import { claimImport } from "../src/write/import-claim.js";
 import { importMarks } from "../src/write/import-mark.js";
 import { leftoverImports, staleLocks } from "../src/write/leftover-imports.js";
@@ -66,7 +65,7 @@ async function killedImport(args: { uri: string; mode: string; step: string; bra
 }
 
 async function tagNames(uri: string): Promise<string[]> {
-  return (await tags(await open(uri))).map((t) => t.name);
+  return (await (await open(uri)).tags()).map((t) => t.name);
 }
 
 describe("writer locks", () => {
@@ -125,7 +124,7 @@ describe("writer locks", () => {
     const claim = { mode: "replace" as const, branch: null, ids: ["r1"] };
     const first = await claimImport(uri, { ...claim, wait: { timeoutMs: 0 } });
     // What a second create of the lock tag that passed Lance's existence check at the same moment leaves: no conflict.
-    await untag(await open(uri), lockTagName(null, "r1"));
+    await (await open(uri)).untag(lockTagName(null, "r1"));
     expect(await failure(claimImport(uri, { ...claim, wait: { timeoutMs: 0 } }))).toMatchObject({
       code: "CommitConflict",
       message: expect.stringContaining(`held by import ${first.mark.uuid}`),
@@ -198,7 +197,7 @@ describe("a SIGKILLed import: check reports it, check --repair undoes it", () =>
 
   it("a replace on a branch: its leftover is undone on the branch, main keeps its rows", async () => {
     const uri = await fresh();
-    await branch(await open(uri), "trial");
+    await (await open(uri)).createBranch("trial");
     await killedImport({ uri, mode: "replace", step: "append", branch: "trial" });
     const main = await openTable(uri);
     expect(await leftoverImports(main)).toEqual([

@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { col, type Expr } from "../src/read/expr.js";
 import { indexGlobalAttr, keyIndexes } from "../src/read/key-index.js";
-import { checkout, compact, deleteRows } from "../src/versions/maintenance.js";
 import { scan } from "../src/read/scan.js";
 import type { NdTable } from "../src/table.js";
 import { widen } from "../src/widen/widen.js";
@@ -77,11 +76,11 @@ describe("indexGlobalAttr", () => {
     expect(await keyIndexes(table)).toEqual([{ key: "id", unindexedRows: 3 }]);
     expect(await matching(table, col("__global_attrs__.id").eq("r3"))).toEqual(["r3", "r3"]);
     expect(await matching(table, col("__global_attrs__.id").eq("r7"))).toEqual(["r7"]);
-    await deleteRows(table, col("__global_attrs__.n").eq(30));
+    await table.delete(col("__global_attrs__.n").eq(30));
     expect(await matching(table, col("__global_attrs__.id").eq("r3"))).toEqual(["r3"]);
     await widen(table, "sst", new Float64());
     expect(await keyIndexes(table)).toEqual([{ key: "id", unindexedRows: 2 }]);
-    await compact(table);
+    await table.compact();
     expect(await keyIndexes(table)).toEqual([{ key: "id", unindexedRows: 0 }]);
     for (const id of ["r0", "r3", "r6", "r7"])
       expect(await matching(table, col("__global_attrs__.id").eq(id)), id).toEqual([id]);
@@ -109,7 +108,7 @@ describe("indexGlobalAttr", () => {
       message: expect.stringContaining('no global attribute "nope" (it has id, n)'),
     });
     expect(await failure(indexGlobalAttr(table, "" as string))).toMatchObject({ code: "InvalidInput" });
-    const view = await checkout(table, version);
+    const view = await table.checkout(version);
     expect(await failure(indexGlobalAttr(view, "id"))).toMatchObject({
       code: "InvalidInput",
       message: expect.stringContaining("read-only view"),

@@ -2,7 +2,6 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { NdArray } from "@lance-nd/nd-arrow";
 import { col } from "../src/read/expr.js";
-import { checkout, cleanupOldVersions, compact, deleteRows, restore, versions } from "../src/versions/maintenance.js";
 import { scan } from "../src/read/scan.js";
 import type { NdTable } from "../src/table.js";
 import { appendRows } from "../src/lance/table-write.js";
@@ -37,23 +36,23 @@ describe("deleteRows", () => {
   it("deletes the rows an nd filter or an Expr matches, in one new version", async () => {
     const t = await fresh();
     const v = await t.version();
-    expect(await deleteRows(t, "__stats__:sst.max < 10")).toEqual({ deleted: 1, version: v + 1 });
-    expect(await deleteRows(t, col("__global_attrs__.id").isIn(["r2", "r3"]))).toEqual({ deleted: 2, version: v + 2 });
+    expect(await t.delete("__stats__:sst.max < 10")).toEqual({ deleted: 1, version: v + 1 });
+    expect(await t.delete(col("__global_attrs__.id").isIn(["r2", "r3"]))).toEqual({ deleted: 2, version: v + 2 });
     expect(ids(await scan(t).toArray())).toEqual(["r1"]);
   });
 
   it("a predicate that matches no row commits no version", async () => {
     const t = await fresh();
     const v = await t.version();
-    expect(await deleteRows(t, "__global_attrs__.id = 'nope'")).toEqual({ deleted: 0, version: v });
+    expect(await t.delete("__global_attrs__.id = 'nope'")).toEqual({ deleted: 0, version: v });
     expect(await t.version()).toBe(v);
   });
 
   it("an unknown column or bad SQL is InvalidInput and changes nothing", async () => {
     const t = await fresh();
-    await unchanged(t, () => deleteRows(t, "nope = 1"), "InvalidInput");
-    await unchanged(t, () => deleteRows(t, "__global_attrs__.id = "), "InvalidInput");
-    await unchanged(t, () => deleteRows(t, ""), "InvalidInput");
+    await unchanged(t, () => t.delete("nope = 1"), "InvalidInput");
+    await unchanged(t, () => t.delete("__global_attrs__.id = "), "InvalidInput");
+    await unchanged(t, () => t.delete(""), "InvalidInput");
   });
 });
 
@@ -63,20 +62,20 @@ describe("compact", () => {
     await appendTo(t, [sampleRow(2, { extra: { chl: NdArray.from(new Float32Array([1]), { dims: { depth: 1 } }) } })]);
     await appendTo(t, [sampleRow(3)]);
     await t.lance.sdk.tags().then((tags) => tags.create("first", 1));
-    await deleteRows(t, "__global_attrs__.n = 0");
+    await t.delete("__global_attrs__.n = 0");
     const before = await scan(t).toArray();
-    const result = await compact(t);
+    const result = await t.compact();
     expect(result.fragmentsRemoved).toBe(3);
     expect(result.fragmentsAdded).toBe(1);
     const after = await scan(t).toArray();
     expect(ids(after)).toEqual(ids(before));
     expect(after.map((r) => r.names().sort())).toEqual(before.map((r) => r.names().sort()));
-    expect((await versions(t)).map((v) => v.version)).toContain(1);
+    expect((await t.versions()).map((v) => v.version)).toContain(1);
   });
 
   it("unknown options are InvalidInput", async () => {
     const t = await fresh();
-    await unchanged(t, () => compact(t, { targetRowsPerFragment: 10 } as never), "InvalidInput");
+    await unchanged(t, () => t.compact({ targetRowsPerFragment: 10 } as never), "InvalidInput");
   });
 });
 
@@ -85,12 +84,12 @@ describe("cleanupOldVersions", () => {
     const t = await fresh(1);
     await appendTo(t, [sampleRow(1)]);
     await appendTo(t, [sampleRow(2)]);
-    expect((await versions(t)).length).toBe(3);
-    const result = await cleanupOldVersions(t, { olderThan: 0 });
+    expect((await t.versions()).length).toBe(3);
+    const result = await t.cleanupOldVersions({ olderThan: 0 });
     expect(result.versionsRemoved).toBeGreaterThanOrEqual(2);
-    expect((await versions(t)).map((v) => v.version)).not.toContain(1);
+    expect((await t.versions()).map((v) => v.version)).not.toContain(1);
     expect(ids(await scan(t).toArray())).toEqual(["r0", "r1", "r2"]);
-    expect(await cleanupOldVersions(t, { olderThan: new Date(Date.now() + 60_000) })).toMatchObject({
+    expect(await t.cleanupOldVersions({ olderThan: new Date(Date.now() + 60_000) })).toMatchObject({
       versionsRemoved: expect.any(Number),
     });
   });
@@ -101,24 +100,24 @@ describe("cleanupOldVersions", () => {
     const tagged = await t.version();
     await t.lance.sdk.tags().then((tags) => tags.create("keep", tagged));
     await appendTo(t, [sampleRow(2)]);
-    const result = await cleanupOldVersions(t, { olderThan: 0 });
-    const left = (await versions(t)).map((v) => v.version);
+    const result = await t.cleanupOldVersions({ olderThan: 0 });
+    const left = (await t.versions()).map((v) => v.version);
     expect(left).toContain(tagged);
     expect(left).not.toContain(1);
     expect(result.keptByTags).toEqual([{ name: "keep", version: tagged }]);
     // Untagged, the next cleanup removes the version and names no tag.
     await t.lance.sdk.tags().then((tags) => tags.delete("keep"));
-    const untagged = await cleanupOldVersions(t, { olderThan: 0 });
+    const untagged = await t.cleanupOldVersions({ olderThan: 0 });
     expect(untagged.versionsRemoved).toBeGreaterThanOrEqual(1);
     expect(untagged.keptByTags).toEqual([]);
-    expect((await versions(t)).map((v) => v.version)).not.toContain(tagged);
+    expect((await t.versions()).map((v) => v.version)).not.toContain(tagged);
   });
 
   it("bad options are InvalidInput and change nothing", async () => {
     const t = await fresh();
-    await unchanged(t, () => cleanupOldVersions(t, { olderThan: -1 }), "InvalidInput");
-    await unchanged(t, () => cleanupOldVersions(t, { olderThan: new Date(Number.NaN) }), "InvalidInput");
-    await unchanged(t, () => cleanupOldVersions(t, {} as never), "InvalidInput");
+    await unchanged(t, () => t.cleanupOldVersions({ olderThan: -1 }), "InvalidInput");
+    await unchanged(t, () => t.cleanupOldVersions({ olderThan: new Date(Number.NaN) }), "InvalidInput");
+    await unchanged(t, () => t.cleanupOldVersions({} as never), "InvalidInput");
   });
 });
 
@@ -126,7 +125,7 @@ describe("versions, checkout, restore", () => {
   it("versions lists each commit with its time and Lance's summary", async () => {
     const t = await fresh(2);
     await appendTo(t, [sampleRow(2)]);
-    const list = await versions(t);
+    const list = await t.versions();
     expect(list.map((v) => v.version)).toEqual([1, 2]);
     expect(list[1]!.timestamp).toBeInstanceOf(Date);
     expect(list[1]!.metadata.total_rows).toBe("3");
@@ -135,14 +134,14 @@ describe("versions, checkout, restore", () => {
   it("checkout gives a read-only view: scans read it, writes fail with InvalidInput", async () => {
     const t = await fresh(2);
     await appendTo(t, [sampleRow(2)]);
-    const view = await checkout(t, 1);
+    const view = await t.checkout(1);
     expect(view.readOnly).toBe(true);
     expect(await view.version()).toBe(1);
     expect(ids(await scan(view).toArray())).toEqual(["r0", "r1"]);
-    expect(await failure(() => deleteRows(view, "__global_attrs__.n = 0"))).toMatchObject({ code: "InvalidInput" });
-    expect(await failure(() => compact(view))).toMatchObject({ code: "InvalidInput" });
-    expect(await failure(() => cleanupOldVersions(view, { olderThan: 0 }))).toMatchObject({ code: "InvalidInput" });
-    expect(await failure(() => restore(view, 1))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => view.delete("__global_attrs__.n = 0"))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => view.compact())).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => view.cleanupOldVersions({ olderThan: 0 }))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => view.restore(1))).toMatchObject({ code: "InvalidInput" });
     expect(await failure(() => append(view, [sampleRow(9)]))).toMatchObject({ code: "InvalidInput" });
     // Lance itself refuses a write through the view's handle.
     expect(await failure(() => appendRows(view.lance, encodeRows([sampleRow(9)], view.tableSchema)))).toMatchObject({
@@ -153,27 +152,27 @@ describe("versions, checkout, restore", () => {
 
   it("checkout of a version that does not exist, or not a version, is InvalidInput", async () => {
     const t = await fresh();
-    expect(await failure(() => checkout(t, 99))).toMatchObject({ code: "InvalidInput" });
-    expect(await failure(() => checkout(t, 0))).toMatchObject({ code: "InvalidInput" });
-    expect(await failure(() => checkout(t, 1.5))).toMatchObject({ code: "InvalidInput" });
-    expect(await failure(() => checkout(t, "no-such-tag"))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => t.checkout(99))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => t.checkout(0))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => t.checkout(1.5))).toMatchObject({ code: "InvalidInput" });
+    expect(await failure(() => t.checkout("no-such-tag"))).toMatchObject({ code: "InvalidInput" });
   });
 
   it("restore makes an earlier version the latest in a new commit", async () => {
     const t = await fresh(2);
     await appendTo(t, [sampleRow(2, { extra: { chl: NdArray.from(new Float32Array([1]), { dims: { depth: 1 } }) } })]);
     const latest = await t.version();
-    expect(await restore(t, 1)).toBe(latest + 1);
+    expect(await t.restore(1)).toBe(latest + 1);
     expect(ids(await scan(t).toArray())).toEqual(["r0", "r1"]);
     expect(t.layout.arrays.has("chl")).toBe(false);
-    expect((await versions(t)).map((v) => v.version).slice(-2)).toEqual([latest, latest + 1]);
+    expect((await t.versions()).map((v) => v.version).slice(-2)).toEqual([latest, latest + 1]);
   });
 
   it("restore of a bad version is InvalidInput and changes nothing", async () => {
     const t = await fresh();
-    await unchanged(t, () => restore(t, 42), "InvalidInput");
-    await unchanged(t, () => restore(t, -1), "InvalidInput");
-    await unchanged(t, () => restore(t, "no-such-tag"), "InvalidInput");
+    await unchanged(t, () => t.restore(42), "InvalidInput");
+    await unchanged(t, () => t.restore(-1), "InvalidInput");
+    await unchanged(t, () => t.restore("no-such-tag"), "InvalidInput");
   });
 });
 
@@ -181,10 +180,10 @@ describe("spans", () => {
   it("deleteRows, compact, cleanupOldVersions and restore each run in their span with the table uri", async () => {
     const t = await fresh(3);
     spans.length = 0;
-    await deleteRows(t, "__global_attrs__.n = 0");
-    await compact(t);
-    await cleanupOldVersions(t, { olderThan: 60_000 });
-    await restore(t, 1);
+    await t.delete("__global_attrs__.n = 0");
+    await t.compact();
+    await t.cleanupOldVersions({ olderThan: 60_000 });
+    await t.restore(1);
     expect(spans.map((s) => [s.name, s.attributes["lance_nd.table.uri"], s.ended])).toEqual([
       ["lance_nd.delete", t.uri, true],
       ["lance_nd.compact", t.uri, true],
@@ -197,7 +196,7 @@ describe("spans", () => {
   it("a failed delete marks its span failed", async () => {
     const t = await fresh(1);
     spans.length = 0;
-    await failure(() => deleteRows(t, "__global_attrs__.id = "));
+    await failure(() => t.delete("__global_attrs__.id = "));
     expect(spans.map((s) => [s.name, s.failed])).toEqual([["lance_nd.delete", true]]);
   });
 });

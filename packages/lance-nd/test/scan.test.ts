@@ -5,7 +5,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, encodeSchema } from "@lance-nd/nd-arrow";
 import { tableSchema } from "@lance-nd/format";
 import { col, stat } from "../src/read/expr.js";
-import { compact, checkout, deleteRows } from "../src/versions/maintenance.js";
 import { indexGlobalAttr } from "../src/read/key-index.js";
 import { scan } from "../src/read/scan.js";
 import { open, type NdTable } from "../src/table.js";
@@ -266,8 +265,8 @@ describe("scan: filtered reads (a bounded first read, then takes by _rowid) keep
         holes,
         more.map((i) => sampleRow(i)),
       );
-    await deleteRows(holes, "__global_attrs__.n = 1");
-    await deleteRows(holes, "__global_attrs__.n IN (5, 7)");
+    await holes.delete("__global_attrs__.n = 1");
+    await holes.delete("__global_attrs__.n IN (5, 7)");
     const left = ["r0", "r2", "r3", "r4", "r6"];
     for (const read of [scan(holes), scan(holes).project(["sst"]), scan(holes).batchSize(2).batchReadahead(0)]) {
       const rows = await read.toArray();
@@ -275,7 +274,7 @@ describe("scan: filtered reads (a bounded first read, then takes by _rowid) keep
       expect([...rows[3]!.get("sst")!.values.toArray()]).toEqual([40, 41, 42, 43, 44, 45]);
     }
     expect(ids(await scan(holes).project(["sst"]).limit(4).batchSize(3).toArray())).toEqual(left.slice(0, 4));
-    const earlier = await checkout(holes, (await holes.version()) - 1);
+    const earlier = await holes.checkout((await holes.version()) - 1);
     expect(ids(await scan(earlier).project(["sst"]).toArray())).toEqual(["r0", "r2", "r3", "r4", "r5", "r6", "r7"]);
   });
 
@@ -292,8 +291,8 @@ describe("scan: filtered reads (a bounded first read, then takes by _rowid) keep
       copy,
       [5, 6].map((i) => sampleRow(i)),
     );
-    await deleteRows(copy, "__global_attrs__.n = 1");
-    await compact(copy);
+    await copy.delete("__global_attrs__.n = 1");
+    await copy.compact();
     await appendTo(
       copy,
       [7].map((i) => sampleRow(i)),
@@ -314,7 +313,7 @@ describe("scan: versions and storage", () => {
     );
     const v1 = await t.version();
     await appendTo(t, [sampleRow(2)]);
-    const view = await checkout(t, v1);
+    const view = await t.checkout(v1);
     expect(ids(await scan(view).toArray())).toEqual(["r0", "r1"]);
     expect(ids(await scan(view).project(["sst"]).filter("__global_attrs__.n >= 1").toArray())).toEqual(["r1"]);
     expect(ids(await scan(t).toArray())).toEqual(["r0", "r1", "r2"]);

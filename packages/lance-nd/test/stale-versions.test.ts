@@ -11,8 +11,6 @@ import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { failure as anyFailure } from "@lance-nd/test-helpers";
 import { dataset } from "../src/dataset/dataset.js";
 import { isLanceNdError } from "../src/errors.js";
-import { checkout, cleanupOldVersions, compact, deleteRows } from "../src/versions/maintenance.js";
-import { branch } from "../src/versions/version-control.js";
 import { write } from "../src/write/write.js";
 import { tempDir } from "./helpers/make-table.js";
 
@@ -31,9 +29,9 @@ describe("a version that is gone", () => {
   it("a dataset pinned before delete, compact and cleanup: InvalidTable naming the data file and cleanup", async () => {
     const table = await write(path.join(dir, "pinned.lance"), [row("a"), row("b")]);
     const pinned = await dataset(table, { where: "__global_attrs__.id = 'a'" });
-    await deleteRows(table, "__global_attrs__.id = 'a'");
-    await compact(table);
-    await cleanupOldVersions(table, { olderThan: 0 });
+    await table.delete("__global_attrs__.id = 'a'");
+    await table.compact();
+    await table.cleanupOldVersions({ olderThan: 0 });
     const err = await failure(() => pinned.read());
     expect(err.code).toBe("InvalidTable");
     expect(err.message).toMatch(/the data file \S+\/data\/\S+\.lance of the version read is gone \(cleanup removes/);
@@ -43,7 +41,7 @@ describe("a version that is gone", () => {
   it("a checkout of a version from before a branch's fork, or never written: the version and the branch, no manifest path", async () => {
     const table = await write(path.join(dir, "forked.lance"), [row("a")]);
     await write(path.join(dir, "forked.lance"), [row("b")], { mode: "append" });
-    const trial = await branch(table, "trial");
+    const trial = await table.createBranch("trial");
     for (const [on, version, text] of [
       [
         trial,
@@ -52,7 +50,7 @@ describe("a version that is gone", () => {
       ],
       [table, 99, "version 99 does not exist (never written, or removed by cleanup)"],
     ] as const) {
-      const err = await failure(() => checkout(on, version));
+      const err = await failure(() => on.checkout(version));
       expect(err.code).toBe("InvalidInput");
       expect(err.message).toContain(text);
       expect(err.message).not.toMatch(/manifest|_versions/);

@@ -7,7 +7,6 @@ import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { isLanceNdError } from "../src/errors.js";
 import { col, stat } from "../src/read/expr.js";
-import { deleteRows } from "../src/versions/maintenance.js";
 import { scan } from "../src/read/scan.js";
 import { open } from "../src/table.js";
 import { write } from "../src/write/write.js";
@@ -36,7 +35,7 @@ describe("Date literals on America/New_York timestamps", () => {
         `r${i}`,
       ]);
     }
-    expect(await deleteRows(table, col("__global_attrs__.when").eq(INSTANTS[0]!))).toMatchObject({ deleted: 1 });
+    expect(await table.delete(col("__global_attrs__.when").eq(INSTANTS[0]!))).toMatchObject({ deleted: 1 });
     expect(ids(await scan(table).project([]).toArray())).toEqual(["r1", "r2"]);
   });
 

@@ -2,7 +2,6 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { Float64 } from "apache-arrow";
-import { checkout } from "../src/versions/maintenance.js";
 import { widen } from "../src/widen/widen.js";
 import { open } from "../src/table.js";
 import { variables } from "../src/read/variables.js";
@@ -38,7 +37,7 @@ describe("variables", () => {
     const v1 = await t.version();
     await appendTo(await open(uri), [new NdRecordBatch({ b: NdArray.from(new Float64Array(1), { dims: { x: 1 } }) })]);
     expect((await variables(t)).map((v) => v.name)).toEqual(["a", "b"]);
-    expect((await variables(await checkout(t, v1))).map((v) => v.name)).toEqual(["a"]);
+    expect((await variables(await t.checkout(v1))).map((v) => v.name)).toEqual(["a"]);
   });
 
   it("a handle that listed its variables sees each change another handle makes after it", async () => {

@@ -11,9 +11,7 @@ import { NdArray, NdRecordBatch, chunk } from "@lance-nd/nd-arrow";
 import { Float64 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { dataset } from "../src/dataset/dataset.js";
-import { checkout, cleanupOldVersions, compact, deleteRows } from "../src/versions/maintenance.js";
 import { open } from "../src/table.js";
-import { branch, tag } from "../src/versions/version-control.js";
 import { widen } from "../src/widen/widen.js";
 import { append } from "../src/write/write.js";
 import { sstBatch, writeChunked } from "./dataset/fixture.js";
@@ -60,24 +58,24 @@ describe("version control on real tables", () => {
   it("v1 reads back identical after main changes; a branch changes while another process reads main; cleanup keeps v1 and the branch", async () => {
     const uri = path.join(dir, "ocean.lance");
     const main = await writeChunked(uri, sstBatch("a.nc"), { time: 4, lat: 5 });
-    await tag(main, "v1");
-    const published = await sstOf(await checkout(main, "v1"), "a.nc");
+    await main.tag("v1");
+    const published = await sstOf(await main.checkout("v1"), "a.nc");
     expect(published.shape).toEqual([12, 10, 8]);
 
     // main changes: another file, a wider sst, a deletion, a compaction
     await append(main, chunk(sstBatch("b.nc"), { time: 6 }));
     await widen(main, "sst", new Float64());
-    await deleteRows(main, "__global_attrs__.id = 'a.nc'");
+    await main.delete("__global_attrs__.id = 'a.nc'");
     await append(main, chunk(sstBatch("a.nc"), { time: 3 }), { casting: "safe" });
-    await compact(main);
-    expect(await sstOf(await checkout(await open(uri), "v1"), "a.nc")).toEqual(published);
+    await main.compact();
+    expect(await sstOf(await (await open(uri)).checkout("v1"), "a.nc")).toEqual(published);
 
     // A branch of main changes while another process keeps reading main.
     const mainBefore = await mainReading(uri);
     const stop = path.join(dir, "stop");
     const reader = startReader(uri, stop);
     await reader.ready;
-    const trial = await branch(await open(uri), "trial");
+    const trial = await (await open(uri)).createBranch("trial");
     await append(trial, chunk(sstBatch("c.nc"), { time: 6 }), { casting: "safe" });
     const extra = new NdRecordBatch(
       { depth: NdArray.from(Int16Array.of(5, 10, 20), { dims: { level: 3 } }) },
@@ -85,7 +83,7 @@ describe("version control on real tables", () => {
     );
     await append(trial, [extra]);
     await widen(trial, "depth", new Float64());
-    await deleteRows(trial, "__global_attrs__.id = 'b.nc'");
+    await trial.delete("__global_attrs__.id = 'b.nc'");
     fs.writeFileSync(stop, "");
     const stdout = await reader.output;
     const lines = stdout.trim().split("\n");
@@ -100,8 +98,8 @@ describe("version control on real tables", () => {
     const branchC = await sstOf(onBranch, "c.nc");
 
     // Cleanup of everything older than now, on main and on the branch.
-    for (const t of [await open(uri), onBranch]) await cleanupOldVersions(t, { olderThan: 0, deleteUnverified: true });
-    expect(await sstOf(await checkout(await open(uri), "v1"), "a.nc")).toEqual(published);
+    for (const t of [await open(uri), onBranch]) await t.cleanupOldVersions({ olderThan: 0, deleteUnverified: true });
+    expect(await sstOf(await (await open(uri)).checkout("v1"), "a.nc")).toEqual(published);
     expect(await sstOf(await open(uri, { branch: "trial" }), "c.nc")).toEqual(branchC);
     expect(await mainReading(uri)).toBe(
       mainBefore.replace(/"version":\d+/, `"version":${await (await open(uri)).version()}`),

@@ -8,20 +8,20 @@ import { readIds, sstRows } from "./helpers/write-rows.js";
 
 // The README's version control example lives here between the markers, and runs as a test.
 // --8<-- [start:version-control-example]
-import { append, branch, branches, checkout, open, scan, tag } from "lance-nd";
+import { append, open, scan } from "lance-nd";
 
 async function versionControlExample(uri: string, moreRows: NdRecordBatch[]): Promise<string[]> {
   const table = await open(uri);
-  await tag(table, "v1"); // cleanup keeps it; checkout(table, "v1") reads it
-  const trial = await branch(table, "trial"); // a writable line of history: main does not change
+  await table.tag("v1"); // cleanup keeps it; table.checkout("v1") reads it
+  const trial = await table.createBranch("trial"); // a writable line of history: main does not change
   await append(trial, moreRows);
   const out = [`main ${await table.countRows()} rows, trial ${await trial.countRows()}`];
 
   // Merge back by hand, for a branch that only appended rows: its own rows onto main.
-  const fork = (await branches(table)).find((b) => b.name === "trial")!.parentVersion;
+  const fork = (await table.branches()).find((b) => b.name === "trial")!.parentVersion;
   const added = await scan(trial).filter(`_row_created_at_version > ${fork}`).toArray();
   await append(table, added);
-  out.push(`main ${await table.countRows()} rows, v1 ${await (await checkout(table, "v1")).countRows()}`);
+  out.push(`main ${await table.countRows()} rows, v1 ${await (await table.checkout("v1")).countRows()}`);
   return out;
 }
 // --8<-- [end:version-control-example]

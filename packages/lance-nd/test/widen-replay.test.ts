@@ -9,7 +9,6 @@ import { Float64, Int32 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { check } from "../src/check/check.js";
 import { addSchemaMetadata } from "../src/lance/table-write.js";
-import { cleanupOldVersions, deleteRows } from "../src/versions/maintenance.js";
 import { open } from "../src/table.js";
 import { widen } from "../src/widen/widen.js";
 import { REPLAY_KEY } from "../src/widen/widen-replay-record.js";
@@ -74,7 +73,7 @@ async function killedRewrite(step: string): Promise<string> {
   await rewrite.printed("read");
   const other = await open(uri);
   await append(other, [int32Row(10, "w0"), int32Row(11, "w1")]);
-  await deleteRows(other, "__global_attrs__.id = 'r1'");
+  await other.delete("__global_attrs__.id = 'r1'");
   rewrite.child.stdin.write("go\n");
   await stdout;
   await kill(rewrite.child, rewrite.exited);
@@ -138,7 +137,7 @@ describe("a widen rewrite killed before its replay ended", () => {
 
   it("cleanupOldVersions completes the replay before it removes the versions the replay reads", async () => {
     const uri = await killedRewrite("overwrite");
-    await cleanupOldVersions(await open(uri), { olderThan: 0 });
+    await (await open(uri)).cleanupOldVersions({ olderThan: 0 });
     await expectComplete(uri);
   }, 60_000);
 
@@ -150,7 +149,7 @@ describe("a widen rewrite killed before its replay ended", () => {
     expect(widened.code).toBe("InvalidTable");
     expect(widened.message).toContain(REPLAY_KEY);
     expect(widened.message).toContain("check --repair");
-    expect((await failure(cleanupOldVersions(table, { olderThan: 0 }))).code).toBe("InvalidTable");
+    expect((await failure(table.cleanupOldVersions({ olderThan: 0 }))).code).toBe("InvalidTable");
     const report = await check(uri);
     expect(report.ok).toBe(false);
     expect(report.notes.join("\n")).toContain(REPLAY_KEY);

@@ -4,7 +4,6 @@ import { Float32, Float64, Int16, Int32, Int64 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { columnDefaults } from "../src/write/column-defaults.js";
 import { scanRows } from "../src/lance/table-read.js";
-import { checkout } from "../src/versions/maintenance.js";
 import type { NdTable } from "../src/table.js";
 import { widen } from "../src/widen/widen.js";
 import { append, write } from "../src/write/write.js";
@@ -104,7 +103,7 @@ describe("widen", () => {
     expect(back.map((r) => Array.from(r.get("n")!.toArray()))).toEqual([[0.5], [1.5], [2.5]]);
     expect(back.map((r) => r.globalAttr("title"))).toEqual(["t0", "t1", "t2"]);
     expect(await stats(table)).toEqual([{ min: -3, max: 2147483647 }, null, { min: -2147483648, max: 10 }]);
-    const old = await checkout(table, 1);
+    const old = await table.checkout(1);
     expect(String(old.layout.arrays.get("sst")!.valueType)).toBe("Int32");
     expect(
       Array.from(

@@ -3,7 +3,6 @@ import { NdArray, NdRecordBatch, encode } from "@lance-nd/nd-arrow";
 import { Float32 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { listVersions } from "../src/lance/table-versions.js";
-import { compact } from "../src/versions/maintenance.js";
 import { open, type NdTable } from "../src/table.js";
 import { append, write } from "../src/write/write.js";
 import { NdWriter } from "../src/write/writer.js";
@@ -140,7 +139,7 @@ describe("append: schema evolution", () => {
       );
     const expected = [{}, {}, { units: "K" }, { units: "C", scale: 2 }];
     expect(await attrsOf(table)).toEqual(expected);
-    await compact(table);
+    await table.compact();
     expect(await attrsOf(await open(uri))).toEqual(expected);
   });
 

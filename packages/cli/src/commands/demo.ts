@@ -3,7 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { assemble, chunk } from "@lance-nd/nd-arrow";
-import { scan, stat, versions, write } from "lance-nd";
+import { scan, stat, write } from "lance-nd";
 import { oceanDemo } from "../demo-data.js";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
@@ -44,7 +44,7 @@ async function demo(io: Io, options: { dir: string; json?: boolean }): Promise<v
     columnDefaults: { compression: { codec: "zstd", level: 3 } },
   });
   const version = await table.version();
-  const versionCount = (await versions(table)).length;
+  const versionCount = (await table.versions()).length;
   const bytes = await diskBytes(uri);
 
   // Read one variable of the rows whose stats say they hold warm water.

@@ -1,6 +1,5 @@
 /** `lance-nd info`: what a table is: branch, tags, format, rows, versions, size, stats, column defaults. */
 import type { Command } from "commander";
-import { tags, versions } from "lance-nd";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { diskBytes, formatBytes } from "../output/disk-size.js";
@@ -23,12 +22,12 @@ export function registerInfo(program: Command, io: Io): void {
       failing(`cannot read ${uri}`, async () => {
         const table = await openTable(uri, options.version, options.branch);
         const version = await table.version();
-        const all = await versions(table);
+        const all = await table.versions();
         const current = all.find((v) => v.version === version);
         const fragments = current?.metadata.total_fragments;
         const bytes = await diskBytes(uri);
         const layout = table.layout;
-        const tagList = await tags(table);
+        const tagList = await table.tags();
         const info = {
           table: uri,
           branch: table.branch ?? "main",

@@ -5,7 +5,7 @@
  */
 import { Argument } from "commander";
 import type { Command } from "commander";
-import { cleanupOldVersions, compact, deleteRows, restore, versions, widen } from "lance-nd";
+import { widen } from "lance-nd";
 import { TYPE_NAMES, parseArrowType } from "../args/arrow-type.js";
 import { parseDuration } from "../args/duration.js";
 import type { Io } from "../io.js";
@@ -32,7 +32,7 @@ export function registerDelete(program: Command, io: Io): void {
     .action((uri: string, options: { where: string; branch?: string; json?: boolean }) =>
       failing(`cannot delete from ${uri}`, async () => {
         const table = await openTable(uri, undefined, options.branch);
-        const { deleted, version } = await deleteRows(table, options.where);
+        const { deleted, version } = await table.delete(options.where);
         const after = await table.countRows();
         const summary = { table: uri, deleted, rows: after, version };
         report(
@@ -55,9 +55,8 @@ export function registerCompact(program: Command, io: Io): void {
     .addHelpText("after", "\nExample:\n  lance-nd compact data/ocean.lance")
     .action((uri: string, options: { branch?: string; json?: boolean }) =>
       failing(`cannot compact ${uri}`, async () => {
-        const { fragmentsRemoved, fragmentsAdded, version } = await compact(
-          await openTable(uri, undefined, options.branch),
-        );
+        const table = await openTable(uri, undefined, options.branch);
+        const { fragmentsRemoved, fragmentsAdded, version } = await table.compact();
         const summary = { table: uri, fragmentsRemoved, fragmentsAdded, version };
         report(
           io,
@@ -86,10 +85,10 @@ export function registerCleanup(program: Command, io: Io): void {
     .action((uri: string, options: { olderThan: number; branch?: string; json?: boolean }) =>
       failing(`cannot clean up ${uri}`, async () => {
         const table = await openTable(uri, undefined, options.branch);
-        const { versionsRemoved, bytesRemoved, keptByTags } = await cleanupOldVersions(table, {
+        const { versionsRemoved, bytesRemoved, keptByTags } = await table.cleanupOldVersions({
           olderThan: options.olderThan,
         });
-        const kept = (await versions(table)).length;
+        const kept = (await table.versions()).length;
         const summary = { table: uri, versionsRemoved, bytesRemoved, versions: kept, keptByTags };
         const byTags =
           keptByTags.length === 0
@@ -117,7 +116,8 @@ export function registerVersions(program: Command, io: Io): void {
     .addHelpText("after", "\nExample:\n  lance-nd versions data/ocean.lance")
     .action((uri: string, options: { branch?: string; json?: boolean }) =>
       failing(`cannot read ${uri}`, async () => {
-        const list = (await versions(await openTable(uri, undefined, options.branch))).map((v) => ({
+        const table = await openTable(uri, undefined, options.branch);
+        const list = (await table.versions()).map((v) => ({
           version: v.version,
           timestamp: v.timestamp.toISOString(),
           rows: v.metadata.total_rows === undefined ? null : Number(v.metadata.total_rows),
@@ -145,7 +145,7 @@ export function registerRestore(program: Command, io: Io): void {
     .action((uri: string, version: number, options: { branch?: string; json?: boolean }) =>
       failing(`cannot restore version ${version} of ${uri}`, async () => {
         const table = await openTable(uri, undefined, options.branch);
-        const latest = await restore(table, version);
+        const latest = await table.restore(version);
         const summary = { table: uri, restored: version, version: latest, rows: await table.countRows() };
         report(
           io,

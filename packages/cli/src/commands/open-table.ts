@@ -1,5 +1,5 @@
 /** Opening the table a command names, optionally on a branch and at an earlier version. */
-import { checkout, open } from "lance-nd";
+import { open } from "lance-nd";
 import type { NdTable } from "lance-nd";
 import { InvalidArgumentError } from "commander";
 
@@ -15,7 +15,7 @@ export const VERSION_HELP = "read an earlier version: its number or a tag (lance
  */
 export async function openTable(uri: string, version?: number | string, branch?: string): Promise<NdTable> {
   const table = await open(uri, branch === undefined ? {} : { branch });
-  return version === undefined ? table : checkout(table, version);
+  return version === undefined ? table : table.checkout(version);
 }
 
 /**

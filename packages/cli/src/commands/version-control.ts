@@ -4,7 +4,6 @@
  * `--branch <name>` (lance-nd README, "Version control").
  */
 import type { Command } from "commander";
-import { branch, branches, deleteBranch, tag, tags, untag } from "lance-nd";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
@@ -33,18 +32,18 @@ export function registerTag(program: Command, io: Io): void {
         failing(`cannot tag ${uri}`, async () => {
           const table = await openTable(uri);
           if (options.delete !== undefined) {
-            await untag(table, options.delete);
+            await table.untag(options.delete);
             if (options.json) printJson(io.stdout, { table: uri, removed: options.delete });
             else println(io.stdout, `removed tag "${options.delete}" of ${uri}`);
             return;
           }
           if (name !== undefined) {
-            const tagged = await tag(table, name, version);
+            const tagged = await table.tag(name, version);
             if (options.json) printJson(io.stdout, { table: uri, tag: name, version: tagged });
             else println(io.stdout, `tagged version ${tagged} of ${uri} "${name}"`);
             return;
           }
-          const list = await tags(table);
+          const list = await table.tags();
           if (options.json) {
             printJson(io.stdout, list);
             return;
@@ -89,7 +88,7 @@ export function registerBranch(program: Command, io: Io): void {
       failing(`cannot branch ${uri}`, async () => {
         const table = await openTable(uri);
         if (options.delete !== undefined) {
-          await deleteBranch(table, options.delete);
+          await table.deleteBranch(options.delete);
           if (options.json) printJson(io.stdout, { table: uri, removed: options.delete });
           else println(io.stdout, `removed branch "${options.delete}" of ${uri}`);
           return;
@@ -97,7 +96,7 @@ export function registerBranch(program: Command, io: Io): void {
         if (name !== undefined) {
           const from =
             options.from === undefined ? undefined : /^\d+$/.test(options.from) ? Number(options.from) : options.from;
-          const created = await branch(table, name, from === undefined ? {} : { from });
+          const created = await table.createBranch(name, from === undefined ? {} : { from });
           const summary = {
             table: uri,
             branch: name,
@@ -113,7 +112,7 @@ export function registerBranch(program: Command, io: Io): void {
             );
           return;
         }
-        const list = await branches(table);
+        const list = await table.branches();
         if (options.json) {
           printJson(io.stdout, list);
           return;

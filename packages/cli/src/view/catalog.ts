@@ -9,7 +9,7 @@ import { DataType } from "apache-arrow";
 import type { Field } from "apache-arrow";
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { SOURCE_FILE_ATTR, col, scan, variables, versions } from "lance-nd";
+import { SOURCE_FILE_ATTR, col, scan, variables } from "lance-nd";
 import type { Expr, NdTable } from "lance-nd";
 import { diskBytes } from "../output/disk-size.js";
 import { attrsJson } from "../output/row-json.js";
@@ -71,7 +71,7 @@ export async function readCatalog(table: NdTable, uri: string): Promise<TableSum
     uri,
     formatVersion: layout.formatVersion,
     version: await table.version(),
-    versions: (await versions(table)).map((v) => ({ version: v.version, timestamp: v.timestamp.toISOString() })),
+    versions: (await table.versions()).map((v) => ({ version: v.version, timestamp: v.timestamp.toISOString() })),
     rows,
     bytes: bytes ?? null,
     variables: (await variables(table)).map((v) => ({

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { Float64, Int32 } from "apache-arrow";
-import { append, col, deleteRows, indexGlobalAttr, open, write } from "lance-nd";
+import { append, col, indexGlobalAttr, open, write } from "lance-nd";
 import { widenTable } from "lance-nd/internal";
 import { cli, ensureBuilt, tableState, tempDir } from "./harness.js";
 
@@ -103,7 +103,7 @@ describe("lance-nd check", () => {
     const { cwd, uri } = await table();
     const lance = await open(uri);
     await indexGlobalAttr(lance, "id");
-    await deleteRows(lance, col("__global_attrs__.id").eq("r2"));
+    await lance.delete(col("__global_attrs__.id").eq("r2"));
     const deletions = join(uri, "_deletions");
     const deletion = join(deletions, readdirSync(deletions)[0]!);
     rmSync(deletion);

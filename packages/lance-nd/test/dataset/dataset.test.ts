@@ -5,7 +5,7 @@ import { planDataset } from "../../src/dataset/plan.js";
 import { readWindow } from "../../src/dataset/read.js";
 import { applyIsel, wholeGrid } from "../../src/dataset/selection.js";
 import { col } from "../../src/read/expr.js";
-import { checkout, deleteRows } from "../../src/versions/maintenance.js";
+import type { NdTable } from "../../src/table.js";
 import { append } from "../../src/write/write.js";
 import { isLanceNdError } from "../../src/errors.js";
 import { tempDir } from "../helpers/make-table.js";
@@ -47,7 +47,7 @@ function expected(batch: NdRecordBatch, window: Window, drop: string[] = []): Re
 }
 
 /** Counts the row ids the view's pinned handle takes (the SDK call runs as usual). */
-function countTakes(view: Awaited<ReturnType<typeof checkout>>): { ids: number } {
+function countTakes(view: NdTable): { ids: number } {
   const counter = { ids: 0 };
   const sdk = view.lance.sdk;
   const original = sdk.takeRowIds.bind(sdk);
@@ -93,7 +93,7 @@ describe("dataset: isel", () => {
   it("a window inside one chunk takes exactly one row, and equals the same window of the source", async () => {
     const batch = sstBatch();
     const table = await writeChunked(uri(), batch, { time: 4, lat: 5 });
-    const view = await checkout(table, await table.version());
+    const view = await table.checkout(await table.version());
     const ds = await dataset(view);
     const taken = countTakes(view);
     const got = await ds.isel({ time: [4, 7], lat: [5, 9], lon: [2, 6] }).read(["sst"]);
@@ -106,7 +106,7 @@ describe("dataset: isel", () => {
   it("a window across chunks takes only the rows it overlaps; coordinates come along", async () => {
     const batch = sstBatch();
     const table = await writeChunked(uri(), batch, { time: 4, lat: 5 });
-    const view = await checkout(table, await table.version());
+    const view = await table.checkout(await table.version());
     const taken = countTakes(view);
     const got = await (await dataset(view)).isel({ time: [3, 5], lat: [4, 6] }).read();
     expect(taken.ids).toBe(4);
@@ -116,7 +116,7 @@ describe("dataset: isel", () => {
   it("rows taken in several groups (a small byte budget) are cut one by one and assembled to the same window", async () => {
     const batch = sstBatch();
     const table = await writeChunked(uri(), batch, { time: 4, lat: 5 });
-    const view = await checkout(table, 1);
+    const view = await table.checkout(1);
     const plan = await planDataset(view, undefined);
     const ranges = applyIsel(view.uri, plan.grid, wholeGrid(plan.grid), { time: [3, 9], lat: [2, 8], lon: 4 });
     const grouped = await readWindow(view, plan, ranges, ["sst", "lat"], 1);
@@ -233,12 +233,12 @@ describe("dataset: sel", () => {
   });
 
   it("stats prune the coordinate pieces a range reads; without stats every piece is read", async () => {
-    const pruned = await checkout(await writeChunked(uri(), sstBatch(), { lat: 2 }), 1);
+    const pruned = await (await writeChunked(uri(), sstBatch(), { lat: 2 })).checkout(1);
     const withStats = countTakes(pruned);
     await (await dataset(pruned)).sel({ lat: [44, 36] }).read(["sst"]);
     expect(withStats.ids).toBe(2); // the lat piece holding 45, 35, then the one sst row
     vi.restoreAllMocks();
-    const plainTable = await checkout(await writeChunked(uri(), sstBatch(), { lat: 2 }, false), 1);
+    const plainTable = await (await writeChunked(uri(), sstBatch(), { lat: 2 }, false)).checkout(1);
     const without = countTakes(plainTable);
     await (await dataset(plainTable)).sel({ lat: [44, 36] }).read(["sst"]);
     expect(without.ids).toBe(6);
@@ -252,7 +252,7 @@ describe("dataset: versions", () => {
     const ds = await dataset(table, { where: "__global_attrs__.id = 'sst.nc'" });
     const view = ds.isel({ time: [5, 7] });
     const before = plain(await view.read(["sst"]));
-    await deleteRows(table, "__global_attrs__.id = 'sst.nc'");
+    await table.delete("__global_attrs__.id = 'sst.nc'");
     await append(table, [sstBatch("other.nc")]);
     expect(plain(await view.read(["sst"]))).toEqual(before);
     await expect(view.refresh()).rejects.toSatisfy(
@@ -263,7 +263,7 @@ describe("dataset: versions", () => {
   it("refresh() replays the selection on the latest rows", async () => {
     const table = await writeChunked(uri(), sstBatch(), { time: 6 });
     const ds = (await dataset(table)).isel({ time: 1 });
-    await deleteRows(table, "__global_attrs__.id = 'sst.nc'");
+    await table.delete("__global_attrs__.id = 'sst.nc'");
     await append(table, [sstBatch("sst.nc")]);
     const fresh = await ds.refresh();
     expect(fresh.chunkCount).toBe(1);
@@ -344,7 +344,7 @@ describe("dataset: bad input", () => {
     );
 
     const gap = await writeChunked(uri(), sstBatch(), { time: 4 });
-    await deleteRows(gap, "array_element(__global_attrs__.chunk_offset, 1) = 4");
+    await gap.delete("array_element(__global_attrs__.chunk_offset, 1) = 4");
     expect(await code(dataset(gap))).toMatch(
       /the rows leave a gap: they cover 640 of the 960 cells.*no row covers cell \[4, 0, 0\]/,
     );

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dataset } from "../../src/dataset/dataset.js";
 import { col } from "../../src/read/expr.js";
-import { deleteRows } from "../../src/versions/maintenance.js";
 import { isLanceNdError } from "../../src/errors.js";
 import { tempDir } from "../helpers/make-table.js";
 import { sstBatch, writeChunked } from "./fixture.js";
@@ -37,7 +36,7 @@ describe("dataset: stats", () => {
   it("are the pinned version's: rows deleted later still count until refresh", async () => {
     const table = await writeChunked(uri(), sstBatch(), { time: 4 });
     const ds = await dataset(table);
-    await deleteRows(table, "__stats__:time.min >= TIMESTAMP '2000-01-09 00:00:00'");
+    await table.delete("__stats__:time.min >= TIMESTAMP '2000-01-09 00:00:00'");
     expect(ds.stats(["sst"]).get("sst")).toEqual(sourceRange("sst"));
     const fresh = await ds.refresh();
     expect(fresh.chunkCount).toBe(2);

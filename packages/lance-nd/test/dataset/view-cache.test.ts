@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { dataset } from "../../src/dataset/dataset.js";
 import type { NdTable } from "../../src/table.js";
-import { checkout } from "../../src/versions/maintenance.js";
 import { tempDir } from "../helpers/make-table.js";
 import { DAY, T0, sstBatch, writeChunked } from "./fixture.js";
 
@@ -41,7 +40,7 @@ function recordReads(view: NdTable): { scans: number; takes: { columns: string[]
 describe("dataset: a pinned view keeps what it read", () => {
   it("repeated sel / isel / read / blocks read no coordinate and no chunk index again", async () => {
     const table = await writeChunked(uri(), sstBatch(), { time: 4, lat: 5 });
-    const view = await checkout(table, await table.version());
+    const view = await table.checkout(await table.version());
     const ds = await dataset(view);
     const reads = recordReads(view);
     const days = [new Date(T0 + 2 * DAY), new Date(T0 + 6 * DAY)] as const;
@@ -67,7 +66,7 @@ describe("dataset: a pinned view keeps what it read", () => {
 
   it("views from another dataset() call read their own coordinates", async () => {
     const table = await writeChunked(uri(), sstBatch(), { time: 4 });
-    const view = await checkout(table, await table.version());
+    const view = await table.checkout(await table.version());
     const reads = recordReads(view);
     await (await dataset(view)).sel({ lat: 25 }).read(["sst"]);
     const once = reads.takes.filter((t) => t.columns.includes("lat")).length;
