@@ -1,9 +1,8 @@
 /**
- * The table operations as functions: the names of /work/shared/spec/api.md
- * ("lance-nd", "Version control"), each an alias of the `NdTable` method
- * that does the work (README.md, "Methods and functions"). `versions(table)`
- * is `table.versions()`; a value that is not an NdTable is `InvalidInput`
- * naming the function.
+ * The table operations as functions, the names the public API has always
+ * had: each an alias of the `NdTable` method that does the work (README.md,
+ * "Methods and functions"). `versions(table)` is `table.versions()`; a value
+ * that is not an NdTable is `InvalidInput` naming the function.
  */
 import type { Expr } from "../read/expr.js";
 import { checkTable, type NdTable } from "../table.js";
