@@ -37,7 +37,7 @@ describe("a table folder removed under an open handle", () => {
       ["version", (t) => t.version()],
       ["versions", (t) => t.versions()],
       ["append", (t) => append(t, [row(2)])],
-      ["deleteRows", (t) => t.delete(col("__global_attrs__.id").eq("r0"))],
+      ["delete", (t) => t.delete(col("__global_attrs__.id").eq("r0"))],
       ["compact", (t) => t.compact()],
     ];
     for (const [name, call] of calls) {

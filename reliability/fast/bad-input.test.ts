@@ -479,8 +479,8 @@ describe("reads and maintenance", () => {
     ["batchReadahead -1", "InvalidInput", () => scan(table).batchReadahead(-1)],
     ["filterExpr of a string", "InvalidInput", () => scan(table).filterExpr("n = 0" as never)],
     ["filter on a nested field of a variable", "InvalidInput", () => scan(table).filter("sst.values = 1").toArray()],
-    ["deleteRows with bad SQL", "InvalidInput", () => table.delete("id = = 1")],
-    ["deleteRows on an unknown column", "InvalidInput", () => table.delete("nope = 1")],
+    ["delete with bad SQL", "InvalidInput", () => table.delete("id = = 1")],
+    ["delete on an unknown column", "InvalidInput", () => table.delete("nope = 1")],
     ["widen an unknown variable", "InvalidInput", () => widen(table, "nope", new Float64())],
     ["widen to a narrower type", "SchemaMismatch", () => widen(table, "n", new Int8())],
     ["widen Int16 to Utf8", "SchemaMismatch", () => widen(table, "n", new Utf8())],
@@ -495,7 +495,7 @@ describe("reads and maintenance", () => {
     ["compact with an unknown option", "InvalidInput", () => table.compact({ targetRows: 5 } as never)],
     ["cleanupOldVersions without olderThan", "InvalidInput", () => table.cleanupOldVersions({} as never)],
     ["append to a checked-out view", "InvalidInput", async () => append(await table.checkout(1), [row(9)])],
-    ["deleteRows on a checked-out view", "InvalidInput", async () => (await table.checkout(1)).delete("n = 0")],
+    ["delete on a checked-out view", "InvalidInput", async () => (await table.checkout(1)).delete("n = 0")],
     ["widen on a checked-out view", "InvalidInput", async () => widen(await table.checkout(1), "sst", new Float64())],
   ];
 
