@@ -95,7 +95,7 @@ export interface CleanupResult {
   bytesRemoved: number;
   /**
    * The tags that kept a version older than `olderThan` (Lance never removes
-   * a tagged version), oldest version first: delete a tag (`untag`) to let
+   * a tagged version), oldest version first: delete a tag (`table.untag`) to let
    * the next cleanup remove its version.
    */
   keptByTags: TagInfo[];
