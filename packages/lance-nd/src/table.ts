@@ -79,11 +79,12 @@ function describeKind(value: unknown): string {
 
 /**
  * An open lance-nd table: a Lance table whose schema is a valid lance-nd v1
- * table schema. Get one from {@link open}, `write` or `checkout`. Its
- * methods are the operations on the table itself, as on lancedb's `Table`:
- * versions, tags, branches and maintenance; reads and writes of nd data
- * are functions that take it (`scan`, `dataset`, `append`, `NdWriter.append`,
- * `widen`...; README.md, "Methods and functions").
+ * table schema. Get one from {@link open}, `write`, `checkout` or
+ * `createBranch`. Its methods are the operations on the table itself, as
+ * on lancedb's `Table`: versions, tags, branches and maintenance; reads and
+ * writes of nd data are functions that take it (`scan`, `dataset`,
+ * `append`, `NdWriter.append`, `widen`...; README.md, "Methods and
+ * functions").
  *
  * The handle tracks the latest version of the table (each call sees other
  * writers' commits), except a view from `checkout`, which is read-only.
@@ -95,7 +96,7 @@ export class NdTable {
   /** The version the handle had just before it read `#schema`: the schema is of this version or a later one. */
   #schemaVersion: number;
 
-  /** Get a table from {@link open}, `write` or `checkout`; the constructor is private. */
+  /** Get a table from {@link open}, `write`, `checkout` or `createBranch`; the constructor is private. */
   private constructor(lance: LanceTable, schema: Schema, layout: TableLayout, schemaVersion: number) {
     this.#lance = lance;
     this.#schema = schema;
