@@ -55,7 +55,7 @@ async function mainState(uri: string): Promise<unknown> {
 }
 
 describe("operations on a branch handle", () => {
-  it("append, NdWriter, a new variable, deleteRows, setColumnDefaults, restore and compact change the branch only", async () => {
+  it("append, NdWriter, a new variable, delete, setColumnDefaults, restore and compact change the branch only", async () => {
     const uri = fresh();
     await write(uri, [intRow(0), intRow(1)], { stats: true });
     const before = await mainState(uri);

@@ -32,7 +32,7 @@ async function unchanged(table: NdTable, run: () => Promise<unknown>, code: stri
   expect(ids(await scan(table).toArray())).toEqual(rows);
 }
 
-describe("deleteRows", () => {
+describe("delete", () => {
   it("deletes the rows an nd filter or an Expr matches, in one new version", async () => {
     const t = await fresh();
     const v = await t.version();
@@ -177,7 +177,7 @@ describe("versions, checkout, restore", () => {
 });
 
 describe("spans", () => {
-  it("deleteRows, compact, cleanupOldVersions and restore each run in their span with the table uri", async () => {
+  it("delete, compact, cleanupOldVersions and restore each run in their span with the table uri", async () => {
     const t = await fresh(3);
     spans.length = 0;
     await t.delete("__global_attrs__.n = 0");

@@ -25,7 +25,7 @@ function row(i: number): NdRecordBatch {
 }
 
 describe("Date literals on America/New_York timestamps", () => {
-  it("select the row of the same instant, in the fall-back hour too: scan on a stats column and a global attribute, deleteRows", async () => {
+  it("select the row of the same instant, in the fall-back hour too: scan on a stats column and a global attribute, delete", async () => {
     const uri = path.join(dir, "ny.lance");
     await write(uri, [0, 1, 2].map(row), { stats: true });
     const table = await open(uri);
