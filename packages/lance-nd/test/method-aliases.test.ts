@@ -73,18 +73,18 @@ const byFunction: Calls = {
 };
 
 /**
- * The steps, each returning what a user sees of its result: the same for
- * both ways of calling. Errors count as results (code and message).
+ * What a user sees of each step's result, by step: the same for both ways
+ * of calling. A failure is a result too (its code and message).
  */
-async function run(calls: Calls, uri: string): Promise<unknown[]> {
+async function run(calls: Calls, uri: string): Promise<Map<string, unknown>> {
   const table = await append(await write(uri, sstRows(3)), sstRows(2, 3)); // versions 1 and 2
-  const seen: unknown[] = [];
+  const seen = new Map<string, unknown>();
   const see = async (step: string, work: () => Promise<unknown>): Promise<void> => {
     try {
-      seen.push([step, await work()]);
+      seen.set(step, await work());
     } catch (err) {
       const { code, message } = await failure(Promise.reject(err));
-      seen.push([step, "failed", code, message?.replaceAll(uri, "<uri>")]);
+      seen.set(step, { code, message: message?.replaceAll(uri, "<uri>") });
     }
   };
   const versionList = async (t: NdTable) => (await calls.versions(t)).map((v) => [v.version, v.metadata.total_rows]);
@@ -126,21 +126,25 @@ describe("the spec's functions are aliases of NdTable's methods", () => {
     const functions = await run(byFunction, path.join(dir, "functions.lance"));
     expect(functions).toEqual(methods);
     // The steps did what they say (not the same failure both ways).
-    const results = new Map(methods.map((s) => [(s as unknown[])[0], (s as unknown[]).slice(1)]));
-    expect(results.get("tags")).toEqual([
-      [
-        { name: "latest", version: 2 },
-        { name: "v1", version: 1 },
-      ],
+    expect(methods.get("tags")).toEqual([
+      { name: "latest", version: 2 },
+      { name: "v1", version: 1 },
     ]);
-    expect(results.get("checkout by number")).toEqual([["r0", "r1", "r2"]]);
-    expect(results.get("checkout by tag")).toEqual([["r0", "r1", "r2", "r3", "r4"]]);
-    expect(results.get("checkout unknown tag")).toEqual(["failed", "InvalidInput", 'table "<uri>": no tag "nope"']);
-    expect(results.get("delete on a view")?.slice(0, 2)).toEqual(["failed", "InvalidInput"]);
-    expect(results.get("rows after restore")).toEqual([["r0", "r1", "r2"]]);
-    expect(results.get("branch")).toEqual([["r0", "r1", "r2"]]);
-    expect(results.get("tags and branches")).toEqual([[[], []]]);
-    expect(results.get("versions after cleanup")).toEqual([[[7, "5"]]]);
-    expect(results.get("rows")).toEqual([["r0", "r1", "r2", "r3", "r4"]]);
+    expect(methods.get("tag again")).toMatchObject({ code: "InvalidInput" });
+    expect(methods.get("checkout by number")).toEqual(["r0", "r1", "r2"]);
+    expect(methods.get("checkout by tag")).toEqual(["r0", "r1", "r2", "r3", "r4"]);
+    expect(methods.get("checkout unknown tag")).toEqual({
+      code: "InvalidInput",
+      message: 'table "<uri>": no tag "nope"',
+    });
+    expect(methods.get("delete")).toEqual({ deleted: 1, version: 3 });
+    expect(methods.get("delete on a view")).toMatchObject({ code: "InvalidInput" });
+    expect(methods.get("rows after restore")).toEqual(["r0", "r1", "r2"]);
+    expect(methods.get("branch")).toEqual(["r0", "r1", "r2"]);
+    expect(methods.get("branches")).toEqual([["trial", 1]]);
+    expect(methods.get("untag unknown")).toMatchObject({ code: "InvalidInput" });
+    expect(methods.get("tags and branches")).toEqual([[], []]);
+    expect(methods.get("versions after cleanup")).toEqual([[7, "5"]]);
+    expect(methods.get("rows")).toEqual(["r0", "r1", "r2", "r3", "r4"]);
   });
 });
