@@ -8,13 +8,15 @@ import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Utf8, Vector, makeData } from "apache-arrow";
-import { CHUNK_OFFSET, NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
-import type { Attr, Attrs, Dim } from "@lance-nd/nd-arrow";
+import { CHUNK_OFFSET, NdArray, NdRecordBatch, attr, isNdArrowError, resolveSelection } from "@lance-nd/nd-arrow";
+import type { Attr, Attrs, Dim, SelectedDim, Selection, Window } from "@lance-nd/nd-arrow";
+import { z } from "zod";
 import { toAttrs } from "./attrs.js";
 import { openClassic } from "./classic-file.js";
 import { detectFormat } from "./format.js";
 import { FILTERS, openHdf5 } from "./hdf5-file.js";
 import { NetcdfError } from "./netcdf-error.js";
+import { parseOptions } from "./options.js";
 import { NotUtf8, notUtf8Message, utf8FromCharRows, utf8FromStrings } from "./raw.js";
 import type { NcType, NetcdfCompression, NetcdfDim, RawFile, RawVariable, Utf8Values } from "./raw.js";
 import { openSource } from "./source.js";
@@ -49,8 +51,14 @@ export interface NetcdfVariable {
   readonly bytes: number;
 }
 
-/** A window of a read: `[start, stop)` per dim, like a Python slice; dims left out are read whole. */
-export type NetcdfWindow = Readonly<Record<string, readonly [number, number]>>;
+/**
+ * A window of a read: `[start, stop)` per dim; dims left out are read whole.
+ *
+ * @deprecated Use `Window` or `Selection` of `@lance-nd/nd-arrow` (also
+ * exported here): `read` takes a `Selection`, which is a `Window` that may
+ * also hold indices.
+ */
+export type NetcdfWindow = Window;
 
 /** Options of {@link openNetcdf}. */
 export interface OpenNetcdfOptions {
@@ -61,6 +69,19 @@ export interface OpenNetcdfOptions {
    */
   storageAttrs?: boolean;
 }
+
+/** The zod schema of {@link OpenNetcdfOptions}, shared by `readNetcdf`. */
+export const openOptionsShape = { storageAttrs: z.boolean().optional() };
+
+const openOptionsSchema = z.strictObject(openOptionsShape);
+
+/** Options of {@link NetcdfFile.chunks}. */
+export interface NetcdfChunksOptions {
+  /** Only these variables (unknown names are `VariableNotFound`). Default: all. */
+  variables?: readonly string[];
+}
+
+const chunksOptionsSchema = z.strictObject({ variables: z.array(z.string()).readonly().optional() });
 
 /** A netCDF file opened by {@link openNetcdf}. */
 export interface NetcdfFile {
@@ -73,20 +94,23 @@ export interface NetcdfFile {
   readonly globalAttrs: Attrs;
   /** Things left out (groups, unsupported types), one sentence each. */
   readonly warnings: readonly string[];
-  /** One variable, or `InvalidArgument` naming the variables there are. */
+  /** One variable, or `VariableNotFound` naming the variables there are. */
   variable(name: string): NetcdfVariable;
-  /** Reads one variable, or the part of it in `window`. */
-  read(name: string, window?: NetcdfWindow): Promise<NdArray>;
+  /**
+   * Reads one variable, or the part of it in `selection` (nd-arrow README
+   * "Windows": `[start, stop)` like a Python slice, an index drops the dim).
+   * Reads only that hyperslab. Errors: `VariableNotFound`, `DimNotFound` (a
+   * dim the variable does not have), `InvalidArgument` (an index outside
+   * its dim, a value that is not an integer or a pair of them).
+   */
+  read(name: string, selection?: Selection): Promise<NdArray>;
   /**
    * The file as rows: batches of at most `sizes[dim]` along each named dim,
    * in row-major order of the chunk indices, each with the file's global
    * attributes and `chunk_offset` (as nd-arrow's `chunk` makes them). Only one
    * row is in memory at a time.
    */
-  chunks(
-    sizes: Readonly<Record<string, number>>,
-    options?: { variables?: readonly string[] },
-  ): AsyncGenerator<NdRecordBatch>;
+  chunks(sizes: Readonly<Record<string, number>>, options?: NetcdfChunksOptions): AsyncGenerator<NdRecordBatch>;
   close(): Promise<void>;
 }
 
@@ -110,7 +134,8 @@ const WIDTH: Record<NcType, number> = {
  * bytes and reads its header; values are read on demand.
  *
  * Throws a `NetcdfError`: `FileNotFound`; `InvalidFile` for a file that is
- * not netCDF (it says what it found), a CDF-5 file, or a damaged one.
+ * not netCDF (it says what it found), a CDF-5 file, or a damaged one;
+ * `InvalidArgument` for options that are not {@link OpenNetcdfOptions}.
  *
  * @example
  * const file = await openNetcdf("sst.nc");
@@ -119,6 +144,7 @@ const WIDTH: Record<NcType, number> = {
  * await file.close();
  */
 export async function openNetcdf(source: string | Uint8Array, options: OpenNetcdfOptions = {}): Promise<NetcdfFile> {
+  const parsed = parseOptions(openOptionsSchema, options, typeof source === "string" ? source : "<bytes>");
   const bytes = await openSource(source);
   let raw: RawFile;
   let temporary: string | undefined;
@@ -141,7 +167,7 @@ export async function openNetcdf(source: string | Uint8Array, options: OpenNetcd
     if (temporary !== undefined) await rm(temporary, { force: true });
     throw err;
   }
-  const file = new LazyFile(bytes.label, raw, options.storageAttrs ?? true);
+  const file = new LazyFile(bytes.label, raw, parsed.storageAttrs ?? true);
   if (temporary !== undefined) {
     const remove = temporary;
     const close = file.close.bind(file);
@@ -195,7 +221,7 @@ class LazyFile implements NetcdfFile {
     const found = this.byName.get(name);
     if (found === undefined) {
       throw new NetcdfError(
-        "InvalidArgument",
+        "VariableNotFound",
         `${this.path}: no variable "${name}" in the file (it has ${[...this.byName.keys()].join(", ")})`,
         { path: this.path, variable: name },
       );
@@ -203,26 +229,13 @@ class LazyFile implements NetcdfFile {
     return found;
   }
 
-  async read(name: string, window: NetcdfWindow = {}): Promise<NdArray> {
+  async read(name: string, selection: Selection = {}): Promise<NdArray> {
     const { raw, info } = this.entry(name);
-    const names = new Set(info.dims.map((d) => d.name));
-    for (const [dim, range] of Object.entries(window)) {
-      if (!names.has(dim)) continue;
-      const size = info.dims.find((d) => d.name === dim)!.size;
-      const [a, b] = range;
-      if (!Number.isInteger(a) || !Number.isInteger(b) || a < 0 || b > size || a > b) {
-        throw new NetcdfError(
-          "InvalidArgument",
-          `${this.path}: window ${dim}=[${a}, ${b}) is outside variable "${name}" (${dim} has ${size})`,
-          { path: this.path, variable: name },
-        );
-      }
-    }
-    const start = raw.dims.map((d, i) => (i < info.dims.length ? (window[d.name]?.[0] ?? 0) : 0));
-    const count = raw.dims.map((d, i) =>
-      i < info.dims.length && window[d.name] !== undefined ? window[d.name]![1] - window[d.name]![0] : d.size,
-    );
-    const dims = info.dims.map((d, i) => ({ name: d.name, size: count[i]! }));
+    const box = this.selected(name, info, selection);
+    // A char variable's last stored dim (the string length) is read whole.
+    const start = raw.dims.map((_, i) => box[i]?.start ?? 0);
+    const count = raw.dims.map((d, i) => (i < box.length ? box[i]!.stop - box[i]!.start : d.size));
+    const dims = box.map((d) => ({ name: d.name, size: d.stop - d.start }));
     const values = await this.raw.readSlab(raw, start, count);
     const rows = dims.reduce((n, d) => n * d.size, 1);
     let vector: Parameters<typeof NdArray.from>[0];
@@ -232,13 +245,24 @@ class LazyFile implements NetcdfFile {
     } else if ("strings" in values) vector = utf8Vector(utf8FromStrings(values.strings));
     else vector = values;
     try {
-      return NdArray.from(vector, { dims, attrs: info.attrs });
+      return NdArray.from(vector, { dims: dims.filter((_, i) => !box[i]!.drop), attrs: info.attrs });
     } catch (cause) {
       throw new NetcdfError(
         "InvalidFile",
         `${this.path}: variable "${name}" does not fit the nd-arrow model (${(cause as Error).message})`,
         { path: this.path, variable: name, cause },
       );
+    }
+  }
+
+  /** What `selection` keeps of the variable's dims; its problems as `NetcdfError`s of the same code. */
+  private selected(name: string, info: NetcdfVariable, selection: Selection): SelectedDim[] {
+    try {
+      return resolveSelection(selection, info.dims, `variable "${name}"`);
+    } catch (cause) {
+      if (!isNdArrowError(cause)) throw cause;
+      const code = cause.code === "DimNotFound" ? "DimNotFound" : "InvalidArgument";
+      throw new NetcdfError(code, `${this.path}: ${cause.detail}`, { path: this.path, variable: name, cause });
     }
   }
 
@@ -274,15 +298,16 @@ class LazyFile implements NetcdfFile {
 
   async *chunks(
     sizes: Readonly<Record<string, number>>,
-    options: { variables?: readonly string[] } = {},
+    options: NetcdfChunksOptions = {},
   ): AsyncGenerator<NdRecordBatch> {
-    const chosen = (options.variables ?? [...this.byName.keys()]).map((n) => this.entry(n).info);
+    const parsed = parseOptions(chunksOptionsSchema, options, this.path);
+    const chosen = (parsed.variables ?? [...this.byName.keys()]).map((n) => this.entry(n).info);
     const grid: Dim[] = [];
     for (const v of chosen) for (const d of v.dims) if (!grid.some((g) => g.name === d.name)) grid.push(d);
     for (const [dim, size] of Object.entries(sizes)) {
       if (!grid.some((g) => g.name === dim)) {
         throw new NetcdfError(
-          "InvalidArgument",
+          "DimNotFound",
           `${this.path}: cannot chunk along "${dim}": the file's variables have dims ${grid.map((g) => g.name).join(", ")}`,
           { path: this.path },
         );
@@ -314,7 +339,7 @@ class LazyFile implements NetcdfFile {
         const cut = v.dims.some((d) => window[d.name]![1] - window[d.name]![0] !== d.size);
         let array = cut ? undefined : whole.get(v.name);
         if (array === undefined) {
-          array = await this.read(v.name, window);
+          array = await this.read(v.name, Object.fromEntries(v.dims.map((d) => [d.name, window[d.name]!])));
           if (!cut) whole.set(v.name, array);
         }
         arrays.push([v.name, array]);

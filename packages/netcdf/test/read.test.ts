@@ -195,11 +195,11 @@ describe.skipIf(skip !== undefined)(`netCDF fixtures${skip ? ` (${skip})` : ""}`
     }
   });
 
-  it("options.variables reads only those; an unknown name is InvalidArgument", async () => {
+  it("options.variables reads only those; an unknown name is VariableNotFound", async () => {
     const batch = await readNetcdf(fixture("ocean-nc4.nc"), { variables: ["sst", "lat"] });
     expect(batch.names()).toEqual(["lat", "sst"]);
     const err = await readNetcdf(fixture("ocean-nc4.nc"), { variables: ["nope"] }).catch((e: unknown) => e);
-    expect(isNetcdfError(err, "InvalidArgument")).toBe(true);
+    expect(isNetcdfError(err, "VariableNotFound")).toBe(true);
   });
 
   it("a second file with other variables on the same grid reads on its own", async () => {
