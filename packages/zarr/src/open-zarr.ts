@@ -3,17 +3,22 @@
  * Opening reads metadata only; `read` and `chunks` read the chunks (or the
  * inner chunks of shards) their windows touch, through zarrita.
  */
-import type { CfOptions } from "@lance-nd/cf";
-import { CHUNK_OFFSET, NdArray, NdRecordBatch, attr, toVector } from "@lance-nd/nd-arrow";
-import type { Attr, Attrs, Dim } from "@lance-nd/nd-arrow";
+import {
+  CHUNK_OFFSET,
+  NdArray,
+  NdRecordBatch,
+  attr,
+  isNdArrowError,
+  resolveSelection,
+  toVector,
+} from "@lance-nd/nd-arrow";
+import type { Attr, Attrs, Dim, SelectedDim, Selection } from "@lance-nd/nd-arrow";
 import { MAX_BLOCK_ROW_BYTES } from "@lance-nd/nd-arrow/internal";
 import * as zarr from "zarrita";
 import { z } from "zod";
 import { readAligned } from "./aligned-read.js";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
 import { withCheckedChunks } from "./checked-chunks.js";
-import { cfOptionSchema, cfOptions, decodeArray } from "./cf.js";
-import type { CfOption } from "./cf.js";
 import { parseZarrJson } from "./json-text.js";
 import { readNodes } from "./metadata.js";
 import type { ArrayNode, StoreNodes } from "./metadata.js";
@@ -27,8 +32,12 @@ import { describe, itemBytes, storeDims, storedAttrs } from "./zarr-variable.js"
 import type { ZarrVariable } from "./zarr-variable.js";
 import { ZarrError, isZarrError } from "./zarr-error.js";
 
-/** A window: `[start, stop)` along a dim, or an index (which drops the dim). Unnamed dims are whole. */
-export type ZarrWindow = Readonly<Record<string, number | readonly [number, number]>>;
+/**
+ * A window: `[start, stop)` along a dim, or an index (which drops the dim). Unnamed dims are whole.
+ *
+ * @deprecated Use `Selection` of `@lance-nd/nd-arrow` (also exported here), the same type.
+ */
+export type ZarrWindow = Selection;
 
 /** Options of {@link openZarr}. */
 export interface OpenZarrOptions {
@@ -41,17 +50,11 @@ export interface OpenZarrOptions {
    * as opening the group's directory. Default: the root.
    */
   group?: string;
-  /**
-   * CF decoding through `@lance-nd/cf` (`true`: mask, scale and times; or
-   * `{ mask, scale, times }`). Default: off, values as stored.
-   */
-  cf?: CfOption;
 }
 
 const openOptionsSchema = z.strictObject({
   id: z.string().min(1).optional(),
   group: z.string().optional(),
-  cf: cfOptionSchema.optional(),
 });
 
 /**
@@ -60,6 +63,9 @@ const openOptionsSchema = z.strictObject({
  * the group at that path inside it. Reads metadata only. Only the opened
  * group's own arrays are variables; `store.groups` lists the groups nested
  * under it.
+ *
+ * Values are read as stored: CF decoding is `@lance-nd/cf`'s `cfDecode`, on
+ * what `read` returns (nd-arrow README "Windows", the reader contract).
  *
  * Errors (`ZarrError`): `InvalidArgument` (options, a group path with `.`
  * or `..`), `NotFound` (no store, no such group, or a group with no arrays
@@ -78,7 +84,6 @@ export async function openZarr(path: string, options: OpenZarrOptions = {}): Pro
   if (typeof path !== "string" || path === "")
     throw new ZarrError("InvalidArgument", "the store path must be a non-empty string");
   const parsed = parseOptions(openOptionsSchema, options, path);
-  const cf = cfOptions(parsed.cf);
   const group = groupPath(parsed.group ?? "", path);
   const where = group === "" ? path : `${path}/${group}`;
   const files = await openGroupFiles(path, group);
@@ -94,7 +99,7 @@ export async function openZarr(path: string, options: OpenZarrOptions = {}): Pro
   }
   const globalAttrs = new Map<string, Attr>(attrsFromJson(nodes.groupAttrs, undefined, { path: where }));
   globalAttrs.set("id", attrFromJson("id", parsed.id ?? name, undefined, { path: where }));
-  return new ZarrStore(where, files, nodes, globalAttrs, group, cf);
+  return new OpenedStore(where, files, nodes, globalAttrs, group);
 }
 
 /** `group` as a store path: `/`-separated names without empty, `.` or `..` parts (`InvalidArgument`). */
@@ -139,7 +144,7 @@ async function openGroupFiles(path: string, group: string): Promise<StoreFiles> 
 }
 
 /** A store opened by {@link openZarr}. */
-export class ZarrStore {
+export interface ZarrStore {
   /** The path of what was opened: the store path as given, plus `/<group>` with the `group` option. */
   readonly path: string;
   /** The group opened: its path inside the store (`"model/run1"`), `""` for the root or a store opened at a group's directory. */
@@ -156,21 +161,51 @@ export class ZarrStore {
   readonly variables: readonly ZarrVariable[];
   /** The group's attributes plus `id`. */
   readonly globalAttrs: Attrs;
+  /** The variable called `name`; `VariableNotFound` naming the ones there are. */
+  variable(name: string): ZarrVariable;
+  /**
+   * The values of array `name` inside `selection` (whole when omitted), as
+   * an NdArray with the array's dims and stored attributes (nd-arrow README
+   * "Windows": `[start, stop)` like a Python slice, an index drops the
+   * dim). Reads only the chunks the selection touches.
+   *
+   * Errors: `VariableNotFound` (no such array), `DimNotFound` (a dim the
+   * array does not have), `InvalidArgument` (an index outside its dim, a
+   * value that is not an integer or a pair of them), `ReadFailed` (a chunk
+   * that cannot be read or decoded, naming the array).
+   */
+  read(name: string, selection?: Selection): Promise<NdArray>;
+  /** The row sizes `chunks(sizes)` uses along every dim (see README "Rows"); `DimNotFound` for a size along a dim the store does not have. */
+  rowSteps(sizes?: Readonly<Record<string, number>>): RowSteps;
+  rowCount(sizes?: Readonly<Record<string, number>>): number;
+  /**
+   * The store as rows (NdRecordBatch), one at a time, each with every array
+   * cut to the row's window, the global attributes and `chunk_offset` (the
+   * row's start along each grid dim). Rows follow {@link rowSteps}: the
+   * storage grid by default, or `sizes` (`{ dim: size }`, other dims whole).
+   * Reads the next row while the caller holds one: about two rows in memory.
+   */
+  chunks(sizes?: Readonly<Record<string, number>>): AsyncGenerator<NdRecordBatch>;
+  /** Nothing to release for a local store; here for the shape the netCDF reader shares. */
+  close(): Promise<void>;
+}
+
+/** The {@link ZarrStore} that {@link openZarr} returns. */
+class OpenedStore implements ZarrStore {
+  readonly path: string;
+  readonly group: string;
+  readonly groups: readonly string[];
+  readonly format: 2 | 3;
+  readonly consolidated: boolean;
+  readonly dims: readonly Dim[];
+  readonly variables: readonly ZarrVariable[];
+  readonly globalAttrs: Attrs;
   readonly #files: StoreFiles;
   readonly #nodes: ReadonlyMap<string, ArrayNode>;
   readonly #arrays = new Map<string, zarr.Array<zarr.DataType>>();
-  readonly #cf: Omit<CfOptions, "name"> | undefined;
   readonly #storedAttrs: ReadonlyMap<string, Attrs>;
 
-  /** Use {@link openZarr}. */
-  constructor(
-    path: string,
-    files: StoreFiles,
-    nodes: StoreNodes,
-    globalAttrs: Attrs,
-    group: string,
-    cf?: Omit<CfOptions, "name">,
-  ) {
+  constructor(path: string, files: StoreFiles, nodes: StoreNodes, globalAttrs: Attrs, group: string) {
     this.path = path;
     this.group = group;
     this.groups = nodes.groups;
@@ -178,19 +213,17 @@ export class ZarrStore {
     this.consolidated = nodes.consolidated;
     this.#files = files;
     this.#nodes = new Map(nodes.arrays.map((n) => [n.name, n]));
-    this.#cf = cf;
     this.#storedAttrs = new Map(nodes.arrays.map((node) => [node.name, storedAttrs(node, path)]));
-    this.variables = nodes.arrays.map((node) => describe(node, this.#storedAttrs.get(node.name)!, path, cf));
+    this.variables = nodes.arrays.map((node) => describe(node, this.#storedAttrs.get(node.name)!));
     this.dims = storeDims(this.variables, path);
     this.globalAttrs = globalAttrs;
   }
 
-  /** The variable called `name`; `NotFound` naming the ones there are. */
   variable(name: string): ZarrVariable {
     const found = this.variables.find((v) => v.name === name);
     if (found === undefined) {
       throw new ZarrError(
-        "NotFound",
+        "VariableNotFound",
         `no array "${name}" (the store has [${this.variables.map((v) => v.name).join(", ")}])`,
         { path: this.path },
       );
@@ -198,57 +231,27 @@ export class ZarrStore {
     return found;
   }
 
-  /**
-   * The values of array `name` inside `window` (whole when omitted), as an
-   * NdArray with the array's dims (an index drops its dim) and attributes.
-   * Reads only the chunks the window touches.
-   *
-   * Errors: `NotFound` (no such array), `InvalidArgument` (a dim the array
-   * does not have, a range outside it), `ReadFailed` (a chunk that cannot
-   * be read or decoded, naming the array).
-   */
-  async read(name: string, window: ZarrWindow = {}): Promise<NdArray> {
+  async read(name: string, selection: Selection = {}): Promise<NdArray> {
     const variable = this.variable(name);
-    const where = { path: this.path, variable: name };
-    if (typeof window !== "object" || window === null)
-      throw new ZarrError("InvalidArgument", "the window must be an object of dim ranges", where);
-    for (const dim of Object.keys(window)) {
-      if (!variable.dims.some((d) => d.name === dim)) {
-        throw new ZarrError(
-          "InvalidArgument",
-          `window dim "${dim}" is not a dim of the array ([${variable.dims.map((d) => d.name).join(", ")}])`,
-          where,
-        );
-      }
-    }
-    const selection: (number | zarr.Slice)[] = [];
-    const dims: Dim[] = [];
-    for (const { name: dim, size } of variable.dims) {
-      const range = window[dim];
-      if (typeof range === "number") {
-        if (!Number.isSafeInteger(range) || range < 0 || range >= size) {
-          throw new ZarrError("InvalidArgument", `index ${range} along "${dim}" is outside 0..${size - 1}`, where);
-        }
-        selection.push(range);
-        continue;
-      }
-      const [start, stop] = range ?? [0, size];
-      if (!Number.isSafeInteger(start) || !Number.isSafeInteger(stop) || start < 0 || stop > size || start > stop) {
-        throw new ZarrError(
-          "InvalidArgument",
-          `range [${String(start)}, ${String(stop)}) along "${dim}" is not inside [0, ${size})`,
-          where,
-        );
-      }
-      selection.push(zarr.slice(start, stop));
-      dims.push({ name: dim, size: stop - start });
-    }
+    const box = this.#selected(name, variable, selection);
+    const zarrSelection = box.map((d) => (d.drop ? d.start : zarr.slice(d.start, d.stop)));
+    const dims = box.filter((d) => !d.drop).map((d) => ({ name: d.name, size: d.stop - d.start }));
     const node = this.#nodes.get(name)!;
-    const values = await this.#get(node, selection, dims);
-    return decodeArray(new NdArray(values, dims, this.#storedAttrs.get(name)), this.#cf, this.path, name);
+    const values = await this.#get(node, zarrSelection, dims);
+    return new NdArray(values, dims, this.#storedAttrs.get(name));
   }
 
-  /** The row sizes `chunks(sizes)` uses along every dim (see README "Rows"). */
+  /** What `selection` keeps of the array's dims; its problems as `ZarrError`s of the same code. */
+  #selected(name: string, variable: ZarrVariable, selection: Selection): SelectedDim[] {
+    try {
+      return resolveSelection(selection, variable.dims, `array "${name}"`);
+    } catch (cause) {
+      if (!isNdArrowError(cause)) throw cause;
+      const code = cause.code === "DimNotFound" ? "DimNotFound" : "InvalidArgument";
+      throw new ZarrError(code, cause.detail, { path: this.path, variable: name, cause });
+    }
+  }
+
   rowSteps(sizes?: Readonly<Record<string, number>>): RowSteps {
     const variables: GridVariable[] = this.variables.map((v) => ({
       name: v.name,
@@ -259,18 +262,10 @@ export class ZarrStore {
     return rowSteps(this.dims, variables, sizes, this.path);
   }
 
-  /** The number of rows `chunks(sizes)` yields. */
   rowCount(sizes?: Readonly<Record<string, number>>): number {
     return rowCount(this.dims, this.rowSteps(sizes));
   }
 
-  /**
-   * The store as rows (NdRecordBatch), one at a time, each with every array
-   * cut to the row's window, the global attributes and `chunk_offset` (the
-   * row's start along each grid dim). Rows follow {@link rowSteps}: the
-   * storage grid by default, or `sizes` (`{ dim: size }`, other dims whole).
-   * Reads the next row while the caller holds one: about two rows in memory.
-   */
   async *chunks(sizes?: Readonly<Record<string, number>>): AsyncGenerator<NdRecordBatch> {
     const steps = this.rowSteps(sizes);
     const uncut = new Map<string, Promise<NdArray>>();
@@ -302,7 +297,6 @@ export class ZarrStore {
     if (next !== undefined) yield await next;
   }
 
-  /** Nothing to release for a local store; here for the shape the netCDF reader shares. */
   async close(): Promise<void> {}
 
   async #get(node: ArrayNode, selection: (number | zarr.Slice)[], dims: Dim[]) {
