@@ -93,7 +93,7 @@ export class Dataset {
    * value is read. A variable is null when the table keeps no stats for it
    * (not numeric, `stats: false`, or no row with stats).
    *
-   * @throws LanceNdError `InvalidInput` for an unknown variable.
+   * @throws LanceNdError `VariableNotFound` for an unknown variable.
    * @example
    * ds.stats(["sst"]).get("sst"); // { min: -1.8, max: 31.2 }
    */
@@ -120,8 +120,9 @@ export class Dataset {
    * view; numbers or bigints. Selections compose.
    *
    * @throws LanceNdError `InvalidInput` for input that is not integers or
-   * integer pairs (a bigint past `Number.MAX_SAFE_INTEGER` too); an unknown dim or an index out of range is
-   * `InvalidInput`, naming the dim and its size, when the view reads.
+   * integer pairs (a bigint past `Number.MAX_SAFE_INTEGER` too); when the
+   * view reads, `DimNotFound` for an unknown dim, `InvalidInput` naming the
+   * dim and its size for an index out of range.
    * @example
    * await ds.isel({ time: [3, 6], lat: 10 }).read(["sst"]); // sst(time 3, lon)
    */
@@ -154,9 +155,9 @@ export class Dataset {
    * selection, one at a time, each cut to the selection: holds the result
    * plus one row.
    *
-   * @throws LanceNdError `InvalidInput` for an unknown variable, a
-   * selection that does not fit (see `isel`, `sel`), or a row without one of
-   * the variables.
+   * @throws LanceNdError `VariableNotFound` for an unknown variable,
+   * `DimNotFound` or `InvalidInput` for a selection that does not fit (see
+   * `isel`, `sel`), `InvalidInput` for a row without one of the variables.
    */
   async read(names?: readonly string[]): Promise<NdRecordBatch> {
     return readWindow(this.#view, this.#plan, await this.#resolve(), this.#names(names));
@@ -208,10 +209,14 @@ export class Dataset {
     }
     for (const name of names) {
       if (!all.includes(name)) {
-        throw new LanceNdError("InvalidInput", `dataset: no variable "${name}"; the variables are ${all.join(", ")}`, {
-          uri: this.#view.uri,
-          column: name,
-        });
+        throw new LanceNdError(
+          "VariableNotFound",
+          `dataset: no variable "${name}"; the variables are ${all.join(", ")}`,
+          {
+            uri: this.#view.uri,
+            column: name,
+          },
+        );
       }
     }
     return [...new Set(names)];
