@@ -4,7 +4,9 @@
  * touching only the rows a selection overlaps (README "Datasets").
  */
 import type { Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { z } from "zod";
 import { LanceNdError } from "../errors.js";
+import { invalidOptions } from "../option-errors.js";
 import { Expr } from "../read/expr.js";
 import { checkout } from "../versions/maintenance.js";
 import { planRead } from "../read/read-plan.js";
@@ -32,6 +34,14 @@ export interface DatasetOptions {
    */
   where?: Expr | string;
 }
+
+const datasetOptionsSchema = z.strictObject({
+  where: z
+    .union([z.instanceof(Expr), z.string().trim().min(1)], {
+      error: "where takes an Expr from col / stat or a non-empty nd-level SQL string",
+    })
+    .optional(),
+});
 
 /** One selection step, replayed on the plan when a view reads. */
 type Step = { kind: "isel"; spec: IselIndices } | { kind: "sel"; spec: SelSpec; options: SelOptions };
@@ -245,7 +255,8 @@ export class Dataset {
  * (cell 0 when absent). Planning reads no values: `_rowid`, the global
  * attributes, each variable's dim names and sizes, and the stats columns.
  *
- * @throws LanceNdError `InvalidInput` for a bad `where`, no matching row,
+ * @throws LanceNdError `InvalidInput` for options that are not
+ * {@link DatasetOptions} (zod-checked), a bad `where`, no matching row,
  * rows of several datasets (different `id`s), different grids, or rows that
  * overlap or leave a gap (naming the rows' ids and offsets).
  * @example
@@ -254,19 +265,9 @@ export class Dataset {
  */
 export async function dataset(table: NdTable, options: DatasetOptions = {}): Promise<Dataset> {
   checkTable(table, "dataset");
-  if (typeof options !== "object" || options === null) {
-    throw new LanceNdError("InvalidInput", `dataset: options must be an object, got ${String(options)}`, {
-      uri: table.uri,
-    });
-  }
-  const { where } = options;
-  if (where !== undefined && !(where instanceof Expr) && (typeof where !== "string" || where.trim() === "")) {
-    throw new LanceNdError(
-      "InvalidInput",
-      "dataset: where takes an Expr from col / stat or a non-empty nd-level SQL string",
-      { uri: table.uri },
-    );
-  }
+  const parsed = datasetOptionsSchema.safeParse(options);
+  if (!parsed.success) throw invalidOptions("dataset", options, parsed.error, table.uri);
+  const { where } = parsed.data;
   const version = await table.version();
   const view = table.readOnly ? table : await checkout(table, version);
   const conditions =
