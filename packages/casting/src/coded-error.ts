@@ -95,3 +95,12 @@ export abstract class FileCodedError<Code extends string> extends CodedError<Cod
     this.variable = context.variable;
   }
 }
+
+/**
+ * Option problems (zod's issues: a path and a message each) as one line,
+ * `options.version: Invalid input; options.cf: ...`: the message of the
+ * `InvalidArgument` a package throws for options its zod schema refuses.
+ */
+export function optionProblems(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues.map((i) => `${["options", ...i.path.map(String)].join(".")}: ${i.message}`).join("; ");
+}

@@ -8,6 +8,8 @@ export type LanceNdErrorCode =
   | "SchemaMismatch" // rows that do not fit the table schema
   | "CommitConflict" // another commit changed the table first (see `retryable`)
   | "WriterFailed" // a write failed in storage; nothing was committed
+  | "VariableNotFound" // a dataset read naming a variable the dataset does not have
+  | "DimNotFound" // a dataset selection naming a dim the dataset does not have (or that a selection dropped)
   | "InvalidInput"; // a bad argument: filter, column name, version, uri
 
 /** Where an error happened, as far as it is known. */

@@ -27,4 +27,4 @@ export { batchRows, withoutRowId } from "./read/read-plan.js";
 export { rowBytes, takeRead } from "./read/take-read.js";
 export { widenTable } from "./widen/widen.js";
 export type { ReplayStep, RewriteHooks } from "./widen/widen-replay-record.js";
-export { sliceBounds } from "./dataset/selection.js";
+export { sliceBounds } from "@lance-nd/nd-arrow";

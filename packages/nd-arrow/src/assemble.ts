@@ -43,8 +43,8 @@ export interface AssembleOptions {
  * are no chunks, a chunk lacks a valid `chunk_offset`, chunks overlap or
  * leave a gap in the result, or they disagree on grid dims, array names,
  * types, dims, attributes, global attributes, or the values of an array
- * they all hold whole; `InvalidArgument` for a window naming an unknown dim
- * or reaching outside the chunks.
+ * they all hold whole; `DimNotFound` for a window naming an unknown dim,
+ * `InvalidArgument` for one reaching outside the chunks.
  *
  * @example
  * assemble(chunk(batch, { time: 1 }));                             // equal to batch

@@ -11,6 +11,7 @@ export type NdArrowErrorCode =
   | "SchemaMismatch" // a row does not fit the schema it must be encoded into
   | "AttributeConflict" // one attribute key with two types
   | "ChunkMismatch" // chunks that leave gaps, overlap or disagree
+  | "DimNotFound" // a window or selection naming a dim that is not there
   | "InvalidArgument"; // any other bad argument
 
 /** Where an error happened, as far as it is known. */

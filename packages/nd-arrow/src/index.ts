@@ -51,8 +51,8 @@ export { flatten } from "./flatten.js";
 export { chunk, CHUNK_OFFSET } from "./chunk.js";
 export { assemble } from "./assemble.js";
 export type { AssembleOptions } from "./assemble.js";
-export { slice } from "./window.js";
-export type { Window } from "./window.js";
+export { resolveSelection, slice, sliceBounds } from "./window.js";
+export type { SelectedDim, Selection, Window } from "./window.js";
 export {
   FIXED_SHAPE_TENSOR,
   VARIABLE_SHAPE_TENSOR,

@@ -36,7 +36,7 @@ import { CHUNK_OFFSET, chunk } from "../src/chunk.js";
 import { isSupportedValueType } from "../src/schema.js";
 import { NdArray } from "../src/ndarray.js";
 import type { Dim } from "../src/ndarray.js";
-import { slice, type Window } from "../src/window.js";
+import { resolveSelection, slice, type Window } from "../src/window.js";
 import { gridArb, plainArray, plainBatch, subDimsArb } from "./grid-arbitraries.js";
 import { errorOf } from "./thrown.js";
 
@@ -182,13 +182,14 @@ describe("assemble with a window", () => {
     expect(err.message).toMatch(/no chunk covers cell \[2, 0\]/);
   });
 
-  it("a window outside the chunks, on an unknown dim, or with bad bounds is InvalidArgument naming the dim", () => {
+  it("a window outside the chunks or with bad bounds is InvalidArgument, on an unknown dim DimNotFound, naming the dim", () => {
     const batch = new NdRecordBatch({ t: NdArray.from(new Float64Array(12), { dims: { time: 6, lat: 2 } }) });
     const chunks = chunk(batch, { time: 2 });
     expect(errorOf(() => assemble(chunks, { window: { time: [4, 7] } })).message).toMatch(
       /"time" is \[4, 7\), outside the extent of the chunks \[0, 6\)/,
     );
-    expect(errorOf(() => assemble(chunks, { window: { depth: [0, 1] } })).message).toMatch(/"depth"/);
+    const unknown = errorOf(() => assemble(chunks, { window: { depth: [0, 1] } }));
+    expect([unknown.code, unknown.message]).toEqual(["DimNotFound", expect.stringMatching(/"depth"/)]);
     expect(errorOf(() => assemble(chunks, { window: { time: [3, 1] } })).code).toBe("InvalidArgument");
     expect(errorOf(() => assemble(chunks, { window: { time: [0.5, 1] } as never })).code).toBe("InvalidArgument");
   });
@@ -213,5 +214,43 @@ describe("slice", () => {
   it("a window that covers the array returns the array itself", () => {
     const a = NdArray.from(new Float32Array(6), { dims: { y: 2, x: 3 } });
     expect(slice(a, { x: [0, 3] })).toBe(a);
+  });
+});
+
+describe("resolveSelection", () => {
+  const dims = [
+    { name: "time", size: 7 },
+    { name: "lat", size: 3 },
+  ];
+
+  it("property: a range keeps the cells Array.prototype.slice keeps (Python slice rules); an index picks one cell and drops the dim", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: -12, max: 12 }),
+        fc.integer({ min: -12, max: 12 }),
+        (size, a, b) => {
+          const cells = Array.from({ length: size }, (_, i) => i);
+          const [range] = resolveSelection({ x: [a, b] }, [{ name: "x", size }], "the array");
+          expect(cells.slice(range!.start, range!.stop)).toEqual(cells.slice(a, b));
+          expect(range!.drop).toBe(false);
+          if (size > 0 && a >= -size && a < size) {
+            const [index] = resolveSelection({ x: a }, [{ name: "x", size }], "the array");
+            expect(index).toEqual({ name: "x", start: cells.at(a), stop: cells.at(a)! + 1, drop: true });
+          }
+        },
+      ),
+      { seed: 7, numRuns: 300 },
+    );
+  });
+
+  it("an unknown dim is DimNotFound naming the dims there are; a bad value or an index outside is InvalidArgument naming the dim", () => {
+    const unknown = errorOf(() => resolveSelection({ depth: [0, 1] }, dims, 'variable "sst"'));
+    expect([unknown.code, unknown.message]).toEqual(["DimNotFound", expect.stringMatching(/"depth".*\[time, lat\]/)]);
+    const outside = errorOf(() => resolveSelection({ lat: 3 }, dims, 'variable "sst"'));
+    expect([outside.code, outside.message]).toEqual(["InvalidArgument", expect.stringMatching(/index 3 along "lat"/)]);
+    for (const bad of [{ lat: 0.5 }, { lat: [0, 1, 2] }, { lat: "0" }, { lat: [0, 1.5] }])
+      expect(errorOf(() => resolveSelection(bad as never, dims, "the array")).code).toBe("InvalidArgument");
+    expect(errorOf(() => resolveSelection(null as never, dims, "the array")).code).toBe("InvalidArgument");
   });
 });

@@ -3,13 +3,14 @@
  * open lazily: the header first, then values per variable and window
  * (hyperslabs through h5wasm for netCDF-4, byte ranges for netCDF-3), or the
  * whole file as rows one at a time. Values are stored values; the CF
- * conventions are `@lance-nd/cf`'s job.
+ * conventions are `@lance-nd/cf`'s job (the reader contract shared with
+ * `@lance-nd/zarr` and lance-nd's datasets: nd-arrow README "Windows").
  *
  * @example
  * import { openNetcdf, readNetcdf, writeNetcdf } from "@lance-nd/netcdf";
  *
  * const file = await openNetcdf("sst.nc");               // file.dims, file.variables, file.globalAttrs
- * const sst = await file.read("sst", { time: [0, 4] });  // only that hyperslab
+ * const sst = await file.read("sst", { time: [0, 4] });  // only that hyperslab; { time: 0 } drops the dim
  * for await (const row of file.chunks({ time: 4 })) { }  // NdRecordBatch rows with chunk_offset
  * await file.close();
  * await writeNetcdf("copy.nc", await readNetcdf("sst.nc"));
@@ -17,7 +18,8 @@
 export { NetcdfError, isNetcdfError } from "./netcdf-error.js";
 export type { NetcdfErrorCode, NetcdfErrorContext } from "./netcdf-error.js";
 export { openNetcdf } from "./open.js";
-export type { NetcdfFile, NetcdfVariable, NetcdfWindow, OpenNetcdfOptions } from "./open.js";
+export type { NetcdfChunksOptions, NetcdfFile, NetcdfVariable, NetcdfWindow, OpenNetcdfOptions } from "./open.js";
+export type { Selection, Window } from "@lance-nd/nd-arrow";
 export { readNetcdf } from "./read.js";
 export type { ReadNetcdfOptions } from "./read.js";
 export { writeNetcdf } from "./write.js";

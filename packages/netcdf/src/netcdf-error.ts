@@ -9,7 +9,9 @@ import {
 export type NetcdfErrorCode =
   | "FileNotFound" // an input path that does not exist
   | "InvalidFile" // not netCDF, CDF-5, damaged or truncated
-  | "InvalidArgument" // an unknown variable or dim, a window outside the file, a bad option
+  | "VariableNotFound" // no variable of that name in the file
+  | "DimNotFound" // a selection or chunk size naming a dim the variable (or file) does not have
+  | "InvalidArgument" // an index outside its dim, a bad selection value, a bad option
   | "UnsupportedType" // an array type netCDF cannot hold (Binary, Time, Duration)
   | "UnsupportedText" // char values or a char attribute that are not UTF-8 text
   | "UnsupportedFilter" // a variable compressed with an HDF5 filter that no loaded plugin provides

@@ -1,36 +1,22 @@
 /**
- * `openNetcdf`: a netCDF file opened lazily. The header is read once; values
- * are read per variable and window (a hyperslab for netCDF-4, a byte range
- * for netCDF-3), and `chunks` yields the file as rows one at a time.
+ * `openNetcdf`: a netCDF file opened lazily (the `LazyFile` of
+ * lazy-file.ts), and the types of what it returns. It follows the reader
+ * contract shared with `@lance-nd/zarr` and lance-nd's datasets (nd-arrow
+ * README "Windows").
  */
 import { randomUUID } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Utf8, Vector, makeData } from "apache-arrow";
-import { CHUNK_OFFSET, NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
-import type { Attr, Attrs, Dim } from "@lance-nd/nd-arrow";
-import { toAttrs } from "./attrs.js";
+import type { Attrs, Dim, NdArray, NdRecordBatch, Selection, Window } from "@lance-nd/nd-arrow";
+import { z } from "zod";
 import { openClassic } from "./classic-file.js";
 import { detectFormat } from "./format.js";
-import { FILTERS, openHdf5 } from "./hdf5-file.js";
-import { NetcdfError } from "./netcdf-error.js";
-import { NotUtf8, notUtf8Message, utf8FromCharRows, utf8FromStrings } from "./raw.js";
-import type { NcType, NetcdfCompression, NetcdfDim, RawFile, RawVariable, Utf8Values } from "./raw.js";
+import { openHdf5 } from "./hdf5-file.js";
+import { LazyFile } from "./lazy-file.js";
+import { parseOptions } from "./options.js";
+import type { NcType, NetcdfCompression, NetcdfDim, RawFile } from "./raw.js";
 import { openSource } from "./source.js";
-import {
-  CHAR_DIM_ATTR,
-  CHAR_DIM_SIZE_ATTR,
-  CHUNK_SIZES_ATTR,
-  DEFLATE_LEVEL_ATTR,
-  FILTER_ATTR,
-  SHUFFLE_ATTR,
-  DIM_ORDER_ATTR,
-  FORMAT_ATTR,
-  UNLIMITED_ATTR,
-  UNUSED_DIMS_ATTR,
-  UNUSED_DIM_SIZES_ATTR,
-} from "./storage-attrs.js";
 
 /** A variable of an open file, as {@link NetcdfFile.read} returns it. */
 export interface NetcdfVariable {
@@ -49,8 +35,14 @@ export interface NetcdfVariable {
   readonly bytes: number;
 }
 
-/** A window of a read: `[start, stop)` per dim, like a Python slice; dims left out are read whole. */
-export type NetcdfWindow = Readonly<Record<string, readonly [number, number]>>;
+/**
+ * A window of a read: `[start, stop)` per dim; dims left out are read whole.
+ *
+ * @deprecated Use `Window` or `Selection` of `@lance-nd/nd-arrow` (also
+ * exported here): `read` takes a `Selection`, which is a `Window` that may
+ * also hold indices.
+ */
+export type NetcdfWindow = Window;
 
 /** Options of {@link openNetcdf}. */
 export interface OpenNetcdfOptions {
@@ -60,6 +52,17 @@ export interface OpenNetcdfOptions {
    * `writeNetcdf` reads to write the file back as it was. Default `true`.
    */
   storageAttrs?: boolean;
+}
+
+/** The zod schema of {@link OpenNetcdfOptions}, shared by `readNetcdf`. */
+export const openOptionsShape = { storageAttrs: z.boolean().optional() };
+
+const openOptionsSchema = z.strictObject(openOptionsShape);
+
+/** Options of {@link NetcdfFile.chunks}. */
+export interface NetcdfChunksOptions {
+  /** Only these variables (unknown names are `VariableNotFound`). Default: all. */
+  variables?: readonly string[];
 }
 
 /** A netCDF file opened by {@link openNetcdf}. */
@@ -73,44 +76,33 @@ export interface NetcdfFile {
   readonly globalAttrs: Attrs;
   /** Things left out (groups, unsupported types), one sentence each. */
   readonly warnings: readonly string[];
-  /** One variable, or `InvalidArgument` naming the variables there are. */
+  /** One variable, or `VariableNotFound` naming the variables there are. */
   variable(name: string): NetcdfVariable;
-  /** Reads one variable, or the part of it in `window`. */
-  read(name: string, window?: NetcdfWindow): Promise<NdArray>;
+  /**
+   * Reads one variable, or the part of it in `selection` (nd-arrow README
+   * "Windows": `[start, stop)` like a Python slice, an index drops the dim).
+   * Reads only that hyperslab. Errors: `VariableNotFound`, `DimNotFound` (a
+   * dim the variable does not have), `InvalidArgument` (an index outside
+   * its dim, a value that is not an integer or a pair of them).
+   */
+  read(name: string, selection?: Selection): Promise<NdArray>;
   /**
    * The file as rows: batches of at most `sizes[dim]` along each named dim,
    * in row-major order of the chunk indices, each with the file's global
    * attributes and `chunk_offset` (as nd-arrow's `chunk` makes them). Only one
    * row is in memory at a time.
    */
-  chunks(
-    sizes: Readonly<Record<string, number>>,
-    options?: { variables?: readonly string[] },
-  ): AsyncGenerator<NdRecordBatch>;
+  chunks(sizes: Readonly<Record<string, number>>, options?: NetcdfChunksOptions): AsyncGenerator<NdRecordBatch>;
   close(): Promise<void>;
 }
-
-const WIDTH: Record<NcType, number> = {
-  byte: 1,
-  ubyte: 1,
-  char: 1,
-  short: 2,
-  ushort: 2,
-  int: 4,
-  uint: 4,
-  float: 4,
-  int64: 8,
-  uint64: 8,
-  double: 8,
-  string: 16,
-};
 
 /**
  * Opens a netCDF-3 (classic, 64-bit offset) or netCDF-4 file by its path or
  * bytes and reads its header; values are read on demand.
  *
  * Throws a `NetcdfError`: `FileNotFound`; `InvalidFile` for a file that is
- * not netCDF (it says what it found), a CDF-5 file, or a damaged one.
+ * not netCDF (it says what it found), a CDF-5 file, or a damaged one;
+ * `InvalidArgument` for options that are not {@link OpenNetcdfOptions}.
  *
  * @example
  * const file = await openNetcdf("sst.nc");
@@ -119,6 +111,7 @@ const WIDTH: Record<NcType, number> = {
  * await file.close();
  */
 export async function openNetcdf(source: string | Uint8Array, options: OpenNetcdfOptions = {}): Promise<NetcdfFile> {
+  const parsed = parseOptions(openOptionsSchema, options, typeof source === "string" ? source : "<bytes>");
   const bytes = await openSource(source);
   let raw: RawFile;
   let temporary: string | undefined;
@@ -141,7 +134,7 @@ export async function openNetcdf(source: string | Uint8Array, options: OpenNetcd
     if (temporary !== undefined) await rm(temporary, { force: true });
     throw err;
   }
-  const file = new LazyFile(bytes.label, raw, options.storageAttrs ?? true);
+  const file = new LazyFile(bytes.label, raw, parsed.storageAttrs ?? true);
   if (temporary !== undefined) {
     const remove = temporary;
     const close = file.close.bind(file);
@@ -151,228 +144,4 @@ export async function openNetcdf(source: string | Uint8Array, options: OpenNetcd
     };
   }
   return file;
-}
-
-class LazyFile implements NetcdfFile {
-  readonly path: string;
-  readonly format: NetcdfFile["format"];
-  readonly dims: readonly NetcdfDim[];
-  readonly variables: readonly NetcdfVariable[];
-  readonly globalAttrs: Attrs;
-  readonly warnings: readonly string[];
-  private readonly raw: RawFile;
-  private readonly byName: Map<string, { raw: RawVariable; info: NetcdfVariable }>;
-  private closing: Promise<void> | undefined;
-
-  constructor(path: string, raw: RawFile, storage: boolean) {
-    this.path = path;
-    this.raw = raw;
-    this.format = raw.format;
-    this.dims = raw.dims;
-    this.warnings = raw.warnings;
-    this.byName = new Map(raw.variables.map((v) => [v.name, { raw: v, info: describe(v, storage) }]));
-    this.variables = [...this.byName.values()].map((v) => v.info);
-    const globals = toAttrs(raw.globalAttrs, storage);
-    const unlimited = raw.dims.filter((d) => d.unlimited).map((d) => d.name);
-    if (storage && unlimited.length > 0)
-      globals.set(UNLIMITED_ATTR, unlimited.length === 1 ? attr.utf8(unlimited[0]!) : attr.utf8(unlimited));
-    if (storage && raw.dims.length > 0) globals.set(DIM_ORDER_ATTR, attr.utf8(raw.dims.map((d) => d.name)));
-    const used = new Set(raw.variables.flatMap((v) => v.dims.map((d) => d.name)));
-    const unused = raw.dims.filter((d) => !used.has(d.name));
-    if (storage && unused.length > 0) {
-      globals.set(UNUSED_DIMS_ATTR, attr.utf8(unused.map((d) => d.name)));
-      globals.set(UNUSED_DIM_SIZES_ATTR, attr.int32(Int32Array.from(unused, (d) => d.size)));
-    }
-    if (storage) globals.set(FORMAT_ATTR, attr.utf8(raw.format));
-    this.globalAttrs = globals;
-  }
-
-  variable(name: string): NetcdfVariable {
-    return this.entry(name).info;
-  }
-
-  private entry(name: string): { raw: RawVariable; info: NetcdfVariable } {
-    const found = this.byName.get(name);
-    if (found === undefined) {
-      throw new NetcdfError(
-        "InvalidArgument",
-        `${this.path}: no variable "${name}" in the file (it has ${[...this.byName.keys()].join(", ")})`,
-        { path: this.path, variable: name },
-      );
-    }
-    return found;
-  }
-
-  async read(name: string, window: NetcdfWindow = {}): Promise<NdArray> {
-    const { raw, info } = this.entry(name);
-    const names = new Set(info.dims.map((d) => d.name));
-    for (const [dim, range] of Object.entries(window)) {
-      if (!names.has(dim)) continue;
-      const size = info.dims.find((d) => d.name === dim)!.size;
-      const [a, b] = range;
-      if (!Number.isInteger(a) || !Number.isInteger(b) || a < 0 || b > size || a > b) {
-        throw new NetcdfError(
-          "InvalidArgument",
-          `${this.path}: window ${dim}=[${a}, ${b}) is outside variable "${name}" (${dim} has ${size})`,
-          { path: this.path, variable: name },
-        );
-      }
-    }
-    const start = raw.dims.map((d, i) => (i < info.dims.length ? (window[d.name]?.[0] ?? 0) : 0));
-    const count = raw.dims.map((d, i) =>
-      i < info.dims.length && window[d.name] !== undefined ? window[d.name]![1] - window[d.name]![0] : d.size,
-    );
-    const dims = info.dims.map((d, i) => ({ name: d.name, size: count[i]! }));
-    const values = await this.raw.readSlab(raw, start, count);
-    const rows = dims.reduce((n, d) => n * d.size, 1);
-    let vector: Parameters<typeof NdArray.from>[0];
-    if ("chars" in values) {
-      const width = raw.dims.length === 0 ? 1 : raw.dims.at(-1)!.size;
-      vector = utf8Vector(this.charRows(name, values.chars, rows, width, start, dims));
-    } else if ("strings" in values) vector = utf8Vector(utf8FromStrings(values.strings));
-    else vector = values;
-    try {
-      return NdArray.from(vector, { dims, attrs: info.attrs });
-    } catch (cause) {
-      throw new NetcdfError(
-        "InvalidFile",
-        `${this.path}: variable "${name}" does not fit the nd-arrow model (${(cause as Error).message})`,
-        { path: this.path, variable: name, cause },
-      );
-    }
-  }
-
-  /** Char rows as strings, or `UnsupportedText` naming the variable and the offset of the first byte that is not UTF-8. */
-  private charRows(
-    name: string,
-    chars: Uint8Array,
-    rows: number,
-    width: number,
-    start: readonly number[],
-    dims: readonly Dim[],
-  ): Utf8Values {
-    try {
-      return utf8FromCharRows(chars, rows, width);
-    } catch (err) {
-      if (!(err instanceof NotUtf8)) throw err;
-      // The row's index in the whole variable: its place in the window, moved by the window's start.
-      const sizes = this.entry(name).info.dims.map((d) => d.size);
-      let row = 0;
-      for (let d = 0, rest = err.index; d < dims.length; d++) {
-        const inner = dims.slice(d + 1).reduce((n, x) => n * x.size, 1);
-        row = row * sizes[d]! + start[d]! + Math.floor(rest / inner);
-        rest %= inner;
-      }
-      const at = `offset ${row * width + err.byte} of its values`;
-      throw new NetcdfError("UnsupportedText", `${this.path}: ${notUtf8Message(`variable "${name}"`, err.value, at)}`, {
-        path: this.path,
-        variable: name,
-        cause: err,
-      });
-    }
-  }
-
-  async *chunks(
-    sizes: Readonly<Record<string, number>>,
-    options: { variables?: readonly string[] } = {},
-  ): AsyncGenerator<NdRecordBatch> {
-    const chosen = (options.variables ?? [...this.byName.keys()]).map((n) => this.entry(n).info);
-    const grid: Dim[] = [];
-    for (const v of chosen) for (const d of v.dims) if (!grid.some((g) => g.name === d.name)) grid.push(d);
-    for (const [dim, size] of Object.entries(sizes)) {
-      if (!grid.some((g) => g.name === dim)) {
-        throw new NetcdfError(
-          "InvalidArgument",
-          `${this.path}: cannot chunk along "${dim}": the file's variables have dims ${grid.map((g) => g.name).join(", ")}`,
-          { path: this.path },
-        );
-      }
-      if (!Number.isInteger(size) || size < 1)
-        throw new NetcdfError(
-          "InvalidArgument",
-          `${this.path}: chunk size along "${dim}" is ${size}, expected an integer >= 1`,
-          { path: this.path },
-        );
-    }
-    const steps = grid.map((d) => (Object.hasOwn(sizes, d.name) ? sizes[d.name]! : Math.max(d.size, 1)));
-    const counts = grid.map((d, i) => Math.max(1, Math.ceil(d.size / steps[i]!)));
-    const total = counts.reduce((n, c) => n * c, 1);
-    // Arrays that no chunk cuts are read once and repeated, as nd-arrow's chunk does.
-    const whole = new Map<string, NdArray>();
-    for (let c = 0; c < total; c++) {
-      const starts = new Array<number>(grid.length);
-      for (let d = grid.length - 1, rest = c; d >= 0; d--) {
-        starts[d] = (rest % counts[d]!) * steps[d]!;
-        rest = Math.floor(rest / counts[d]!);
-      }
-      const window: Record<string, [number, number]> = {};
-      grid.forEach((dim, d) => {
-        window[dim.name] = [starts[d]!, Math.min(starts[d]! + steps[d]!, dim.size)];
-      });
-      const arrays: [string, NdArray][] = [];
-      for (const v of chosen) {
-        const cut = v.dims.some((d) => window[d.name]![1] - window[d.name]![0] !== d.size);
-        let array = cut ? undefined : whole.get(v.name);
-        if (array === undefined) {
-          array = await this.read(v.name, window);
-          if (!cut) whole.set(v.name, array);
-        }
-        arrays.push([v.name, array]);
-      }
-      const globals = new Map<string, Attr>(this.globalAttrs);
-      globals.set(CHUNK_OFFSET, attr.uint32(Uint32Array.from(starts)));
-      yield new NdRecordBatch(arrays, globals);
-    }
-  }
-
-  /** Closes the file; closing again does nothing. */
-  close(): Promise<void> {
-    this.closing ??= this.raw.close();
-    return this.closing;
-  }
-}
-
-/** `_Filter` as `ncdump -s` shows it: `"<id>,<level>"` (zstd `"32015,3"`), or `"<id>"`. */
-function filterAttr(c: NetcdfCompression): string {
-  const known = Object.entries(FILTERS).find(([, name]) => name === c.codec)?.[0];
-  const id = known ?? c.codec.replace(/^filter-/, "");
-  return c.level === undefined ? id : `${id},${c.level}`;
-}
-
-function describe(v: RawVariable, storage: boolean): NetcdfVariable {
-  const isChar = v.type === "char";
-  const dims = isChar ? v.dims.slice(0, -1) : v.dims;
-  const attrs = toAttrs(v.attrs, storage);
-  if (storage) {
-    if (v.chunking !== null) attrs.set(CHUNK_SIZES_ATTR, attr.int32(Int32Array.from(v.chunking)));
-    const c = v.compression;
-    if (c !== null) {
-      if (c.codec === "deflate") attrs.set(DEFLATE_LEVEL_ATTR, attr.int32(c.level ?? 4));
-      else if (c.codec !== "none") attrs.set(FILTER_ATTR, attr.utf8(filterAttr(c)));
-      if (c.shuffle) attrs.set(SHUFFLE_ATTR, attr.utf8("true"));
-    }
-    if (isChar && v.dims.length > 0) {
-      attrs.set(CHAR_DIM_ATTR, attr.utf8(v.dims.at(-1)!.name));
-      attrs.set(CHAR_DIM_SIZE_ATTR, attr.int32(v.dims.at(-1)!.size));
-    }
-    // A scalar char variable holds one char and has no char dim.
-    if (isChar && v.dims.length === 0) attrs.set(CHAR_DIM_SIZE_ATTR, attr.int32(1));
-  }
-  const bytes = v.dims.reduce((n, d) => n * d.size, WIDTH[v.type]);
-  return {
-    name: v.name,
-    type: v.type,
-    dims: dims.map((d) => ({ name: d.name, size: d.size })),
-    attrs,
-    chunking: v.chunking,
-    compression: v.compression,
-    bytes,
-  };
-}
-
-/** UTF-8 bytes with offsets as an Arrow Utf8 vector, no copy. */
-function utf8Vector(values: Utf8Values): Vector {
-  return new Vector([
-    makeData({ type: new Utf8(), length: values.offsets.length - 1, valueOffsets: values.offsets, data: values.bytes }),
-  ]);
 }

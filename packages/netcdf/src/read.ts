@@ -1,14 +1,18 @@
 /** `readNetcdf`: a whole netCDF file as one NdRecordBatch. */
 import { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { NdArray } from "@lance-nd/nd-arrow";
-import { openNetcdf } from "./open.js";
+import { z } from "zod";
+import { openNetcdf, openOptionsShape } from "./open.js";
 import type { OpenNetcdfOptions } from "./open.js";
+import { parseOptions } from "./options.js";
 
 /** Options of {@link readNetcdf}. */
 export interface ReadNetcdfOptions extends OpenNetcdfOptions {
-  /** Read only these variables (in file order); unknown names are `InvalidArgument`. Default: all. */
+  /** Read only these variables (in file order); unknown names are `VariableNotFound`. Default: all. */
   variables?: readonly string[];
 }
+
+const readOptionsSchema = z.strictObject({ ...openOptionsShape, variables: z.array(z.string()).readonly().optional() });
 
 /**
  * Reads a netCDF file (a path, or its bytes) into one NdRecordBatch: each
@@ -18,18 +22,24 @@ export interface ReadNetcdfOptions extends OpenNetcdfOptions {
  * short Int16, ushort UInt16, int Int32, uint UInt32, int64 Int64, uint64
  * UInt64, float Float32, double Float64, char arrays and NC_STRING Utf8 (the
  * last dim of a char array is the string length and goes away). Errors as
- * {@link openNetcdf}.
+ * {@link openNetcdf}; `VariableNotFound` for a name in `variables` that the
+ * file does not have.
  *
  * @example
  * const batch = await readNetcdf("sst.nc");
  * batch.get("sst")?.dims; // [{ name: "time", size: 12 }, { name: "lat", ... }, ...]
  */
 export async function readNetcdf(source: string | Uint8Array, options: ReadNetcdfOptions = {}): Promise<NdRecordBatch> {
-  const file = await openNetcdf(source, options);
+  const { variables, ...open } = parseOptions(
+    readOptionsSchema,
+    options,
+    typeof source === "string" ? source : "<bytes>",
+  );
+  const file = await openNetcdf(source, open);
   try {
     const names = file.variables.map((v) => v.name);
-    const wanted = options.variables === undefined ? names : names.filter((n) => options.variables!.includes(n));
-    for (const name of options.variables ?? []) file.variable(name);
+    const wanted = variables === undefined ? names : names.filter((n) => variables.includes(n));
+    for (const name of variables ?? []) file.variable(name);
     const arrays: [string, NdArray][] = [];
     for (const name of wanted) arrays.push([name, await file.read(name)]);
     return new NdRecordBatch(arrays, file.globalAttrs);

@@ -8,6 +8,7 @@ import { writeClassic } from "./classic-write.js";
 import type { NetcdfFormat } from "./format.js";
 import { DIMENSION_ONLY_NAME } from "./hdf5-file.js";
 import { NetcdfError } from "./netcdf-error.js";
+import { checkWriteOptions, refuseExisting } from "./write-options.js";
 import { CHUNK_SIZES_ATTR, DEFLATE_LEVEL_ATTR, FILTER_ATTR, FORMAT_ATTR } from "./storage-attrs.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import { writeAttrs, writeChars } from "./hdf5-write.js";
@@ -24,6 +25,8 @@ export interface WriteCompression {
 
 /** Options of {@link writeNetcdf}. */
 export interface WriteNetcdfOptions {
+  /** `create` (default): refuse a path that exists; `overwrite`: replace it. */
+  mode?: "create" | "overwrite";
   /** Compression of every variable; default: each variable's `_DeflateLevel` or zstd / bzip2 `_Filter` (as read), else none. */
   compression?: WriteCompression;
   /** Chunk size per dim for every variable; default: each variable's `_ChunkSizes`, else contiguous. */
@@ -40,7 +43,8 @@ export interface WriteNetcdfOptions {
 }
 
 /**
- * Writes `batch` to a new netCDF file at `path` (replacing it): netCDF-4
+ * Writes `batch` to a new netCDF file at `path` (an existing one only with
+ * `mode: "overwrite"`, replacing it): netCDF-4
  * unless `options.format` or the global `_Format` says `classic` or
  * `64bit-offset` (see `writeClassic` for those). Each grid
  * dim becomes a netCDF dimension: the 1-D array named like the dim is its
@@ -58,6 +62,7 @@ export interface WriteNetcdfOptions {
  *
  * Throws a `NetcdfError`: `UnsupportedType` for a type netCDF (or the
  * classic format) cannot hold, naming the array; `InvalidArgument` for an
+ * existing path without `mode: "overwrite"`, options of the wrong shape, an
  * option naming a dim the batch does not have, a level out of range,
  * compression or chunks for a classic format; `WriteFailed` when HDF5 or the
  * file system fails.
@@ -66,6 +71,7 @@ export interface WriteNetcdfOptions {
  * await writeNetcdf("out.nc", batch, { compression: { codec: "deflate", level: 4 }, chunks: { time: 1 } });
  */
 export async function writeNetcdf(path: string, batch: NdRecordBatch, options: WriteNetcdfOptions = {}): Promise<void> {
+  checkWriteOptions(path, options);
   const grid = batch.grid();
   for (const dim of [...Object.keys(options.chunks ?? {}), ...(options.unlimited ?? [])]) {
     if (!grid.some((d) => d.name === dim)) {
@@ -83,6 +89,7 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
       path,
     });
   }
+  await refuseExisting(path, options.mode);
   const stored = new Map(batch.arrays().map(([name, array]) => [name, storedValues(name, array)] as const));
   const unlimited = new Set(options.unlimited ?? unlimitedOf(batch));
   const format = options.format ?? formatOf(batch);

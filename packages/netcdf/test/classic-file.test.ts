@@ -79,11 +79,12 @@ describe("netCDF-3 by byte ranges (hand-made CDF-1)", () => {
     expect(Array.from((await file.read("d", { x: [2, 3] })).toArray())).toEqual([Math.PI]);
   });
 
-  it("a window outside the variable is InvalidArgument naming it", async () => {
+  it("a range past the variable is clamped (a Python slice); an index outside it is InvalidArgument naming it", async () => {
     const file = await openNetcdf(handMade());
-    const err = await failure(() => file.read("v", { t: [2, 5] }));
+    expect(Array.from((await file.read("v", { t: [2, 5] })).toArray())).toEqual([32767]);
+    const err = await failure(() => file.read("v", { t: 5 }));
     expect(isNetcdfError(err, "InvalidArgument")).toBe(true);
-    expect((err as Error).message).toMatch(/t=\[2, 5\) is outside variable "v"/);
+    expect((err as Error).message).toMatch(/index 5 along "t" is out of range for size 3 \(variable "v"\)/);
   });
 
   it("a file cut inside the data is InvalidFile naming the variable", async () => {

@@ -195,11 +195,32 @@ describe.skipIf(skip !== undefined)(`netCDF fixtures${skip ? ` (${skip})` : ""}`
     }
   });
 
-  it("options.variables reads only those; an unknown name is InvalidArgument", async () => {
+  it("options.variables reads only those; an unknown name is VariableNotFound", async () => {
     const batch = await readNetcdf(fixture("ocean-nc4.nc"), { variables: ["sst", "lat"] });
     expect(batch.names()).toEqual(["lat", "sst"]);
     const err = await readNetcdf(fixture("ocean-nc4.nc"), { variables: ["nope"] }).catch((e: unknown) => e);
-    expect(isNetcdfError(err, "InvalidArgument")).toBe(true);
+    expect(isNetcdfError(err, "VariableNotFound")).toBe(true);
+  });
+
+  it("an index drops its dim, of char, string and numeric variables, in every format; the rest of the dims are the slab read", async () => {
+    for (const name of ["ocean-classic.nc", "ocean-nc4.nc"] as const) {
+      const file = await openNetcdf(fixture(name));
+      try {
+        for (const variable of file.variables) {
+          const whole = await file.read(variable.name);
+          if (whole.rank === 0) continue;
+          const [first, ...rest] = variable.dims;
+          const last = await file.read(variable.name, { [first!.name]: -1 });
+          expect(last.dims, `${name} ${variable.name}`).toEqual(rest);
+          const cells = rest.reduce((n, d) => n * d.size, 1);
+          const tail = Array.from(whole.values as Iterable<unknown>).slice(-cells);
+          expect(Array.from(last.values as Iterable<unknown>), `${name} ${variable.name}`).toEqual(tail);
+        }
+        await expect(file.read("sst", { time: [0, 1], depth: 0 })).rejects.toThrow(/"depth"/);
+      } finally {
+        await file.close();
+      }
+    }
   });
 
   it("a second file with other variables on the same grid reads on its own", async () => {

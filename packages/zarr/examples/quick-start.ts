@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { cfDecode } from "@lance-nd/cf";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { openZarr, writeZarr } from "@lance-nd/zarr";
 
@@ -33,10 +34,10 @@ console.log(store.variable("sst").chunks, store.globalAttrs.get("id")?.toJS());
 const window = await store.read("sst", { time: [1, 3], lat: 0 });
 console.log(window.dimNames, Array.from(window.values));
 
-// Rows follow the store's chunk grid; { time: 1 } would cut finer. CF times decode on request.
+// Rows follow the store's chunk grid; { time: 1 } would cut finer. CF times decode with @lance-nd/cf.
 for await (const row of store.chunks()) console.log(row.globalAttr("chunk_offset"), row.get("sst")?.shape);
-const decoded = await openZarr(join(dir, "sst.zarr"), { cf: true });
-console.log(String(decoded.variable("time").type));
+const times = cfDecode(await store.read("time"), { name: "time" });
+console.log(String(times.type));
 
 // And back to Zarr v2 for older readers (xarray.open_zarr opens it as the same dataset).
 const written = await writeZarr(join(dir, "sst-v2.zarr"), store.chunks(), { version: 2 });

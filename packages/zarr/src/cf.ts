@@ -1,21 +1,20 @@
 /**
- * CF decoding and encoding of Zarr arrays through `@lance-nd/cf` (README
- * "CF conventions"): opt-in, so that by default a store reads as stored
- * (xarray's `decode_cf=False` view). Errors of `@lance-nd/cf` become
- * `ZarrError` `CfFailed` naming the array, with the `CfError` as `cause`.
+ * CF encoding of arrays that `writeZarr` writes, through `@lance-nd/cf`
+ * (README "CF conventions"): opt-in. Reading does not decode: a store reads
+ * as stored and `cfDecode` decodes what `read` returns. Errors of
+ * `@lance-nd/cf` become `ZarrError` `CfFailed` naming the array, with the
+ * `CfError` as `cause`.
  */
-import { cfDecode, cfEncode } from "@lance-nd/cf";
+import { cfEncode } from "@lance-nd/cf";
 import type { CfOptions } from "@lance-nd/cf";
-import { NdArray, toVector } from "@lance-nd/nd-arrow";
-import type { Attrs, Dim } from "@lance-nd/nd-arrow";
-import type { DataType } from "apache-arrow";
+import type { NdArray } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { ZarrError } from "./zarr-error.js";
 
 /** The `cf` option: `true` for all of mask, scale and times, or `@lance-nd/cf`'s options. */
 export type CfOption = boolean | Omit<CfOptions, "name">;
 
-/** The zod schema of a `cf` option, shared by openZarr and writeZarr. */
+/** The zod schema of writeZarr's `cf` option. */
 export const cfOptionSchema = z.union([
   z.boolean(),
   z.strictObject({
@@ -32,17 +31,6 @@ export function cfOptions(option: CfOption | undefined): Omit<CfOptions, "name">
   return option === true ? {} : option;
 }
 
-/** `array` CF-decoded with `options` (`undefined`: as is). */
-export function decodeArray(
-  array: NdArray,
-  options: Omit<CfOptions, "name"> | undefined,
-  path: string,
-  name: string,
-): NdArray {
-  if (options === undefined) return array;
-  return guarded(() => cfDecode(array, { ...options, name }), path, name);
-}
-
 /** `array` CF-encoded with `options` (`undefined`: as is). */
 export function encodeArray(
   array: NdArray,
@@ -52,25 +40,6 @@ export function encodeArray(
 ): NdArray {
   if (options === undefined) return array;
   return guarded(() => cfEncode(array, { ...options, name }), path, name);
-}
-
-/** The type and attributes a variable has once decoded: the decoding of an empty array of it. */
-export function decodedShape(
-  type: DataType,
-  dims: readonly Dim[],
-  attrs: Attrs,
-  options: Omit<CfOptions, "name"> | undefined,
-  path: string,
-  name: string,
-): { type: DataType; attrs: Attrs } {
-  if (options === undefined) return { type, attrs };
-  const empty = new NdArray(
-    toVector([], type),
-    dims.map((d) => ({ name: d.name, size: 0 })),
-    attrs,
-  );
-  const decoded = decodeArray(empty, options, path, name);
-  return { type: decoded.type, attrs: decoded.attrs };
 }
 
 function guarded<T>(run: () => T, path: string, variable: string): T {

@@ -1,7 +1,8 @@
 /**
  * @lance-nd/zarr: Zarr v2 and v3 stores as nd-arrow batches. `openZarr`
- * reads a local store lazily (zarrita underneath, sharded arrays included);
- * `writeZarr` writes one.
+ * reads a local store lazily (zarrita underneath, sharded arrays included),
+ * values as stored (the reader contract shared with `@lance-nd/netcdf` and
+ * lance-nd's datasets: nd-arrow README "Windows"); `writeZarr` writes one.
  *
  * @example
  * import { openZarr } from "@lance-nd/zarr";
@@ -13,8 +14,9 @@
  */
 export { ZarrError, isZarrError } from "./zarr-error.js";
 export type { ZarrErrorCode, ZarrErrorContext } from "./zarr-error.js";
-export { openZarr, ZarrStore } from "./open-zarr.js";
-export type { OpenZarrOptions, ZarrWindow } from "./open-zarr.js";
+export { openZarr } from "./open-zarr.js";
+export type { OpenZarrOptions, ZarrStore, ZarrWindow } from "./open-zarr.js";
+export type { Selection, Window } from "@lance-nd/nd-arrow";
 export type { ZarrVariable } from "./zarr-variable.js";
 export type { RowSteps } from "./row-grid.js";
 export { writeZarr } from "./write-zarr.js";

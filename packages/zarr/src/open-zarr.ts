@@ -1,34 +1,29 @@
 /**
- * `openZarr`: a lazy view of a local Zarr v2 or v3 store (README "Reading").
- * Opening reads metadata only; `read` and `chunks` read the chunks (or the
- * inner chunks of shards) their windows touch, through zarrita.
+ * `openZarr`: a lazy view of a local Zarr v2 or v3 store (README "Reading"),
+ * and the `ZarrStore` interface it returns (the `OpenedStore` of
+ * opened-store.ts). Opening reads metadata only. It follows the reader
+ * contract shared with `@lance-nd/netcdf` and lance-nd's datasets (nd-arrow
+ * README "Windows").
  */
-import type { CfOptions } from "@lance-nd/cf";
-import { CHUNK_OFFSET, NdArray, NdRecordBatch, attr, toVector } from "@lance-nd/nd-arrow";
-import type { Attr, Attrs, Dim } from "@lance-nd/nd-arrow";
-import { MAX_BLOCK_ROW_BYTES } from "@lance-nd/nd-arrow/internal";
-import * as zarr from "zarrita";
+import type { Attr, Attrs, Dim, NdArray, NdRecordBatch, Selection } from "@lance-nd/nd-arrow";
 import { z } from "zod";
-import { readAligned } from "./aligned-read.js";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
-import { withCheckedChunks } from "./checked-chunks.js";
-import { cfOptionSchema, cfOptions, decodeArray } from "./cf.js";
-import type { CfOption } from "./cf.js";
 import { parseZarrJson } from "./json-text.js";
 import { readNodes } from "./metadata.js";
-import type { ArrayNode, StoreNodes } from "./metadata.js";
-import { rowCount, rowSteps, rowWindows } from "./row-grid.js";
-import type { GridVariable, RowSteps } from "./row-grid.js";
+import { OpenedStore } from "./opened-store.js";
 import { parseOptions } from "./options.js";
+import type { RowSteps } from "./row-grid.js";
 import { openStoreFiles, storeName } from "./store-files.js";
 import type { StoreFiles } from "./store-files.js";
-import { toArrowValues } from "./values.js";
-import { describe, itemBytes, storeDims, storedAttrs } from "./zarr-variable.js";
 import type { ZarrVariable } from "./zarr-variable.js";
-import { ZarrError, isZarrError } from "./zarr-error.js";
+import { ZarrError } from "./zarr-error.js";
 
-/** A window: `[start, stop)` along a dim, or an index (which drops the dim). Unnamed dims are whole. */
-export type ZarrWindow = Readonly<Record<string, number | readonly [number, number]>>;
+/**
+ * A window: `[start, stop)` along a dim, or an index (which drops the dim). Unnamed dims are whole.
+ *
+ * @deprecated Use `Selection` of `@lance-nd/nd-arrow` (also exported here), the same type.
+ */
+export type ZarrWindow = Selection;
 
 /** Options of {@link openZarr}. */
 export interface OpenZarrOptions {
@@ -41,17 +36,11 @@ export interface OpenZarrOptions {
    * as opening the group's directory. Default: the root.
    */
   group?: string;
-  /**
-   * CF decoding through `@lance-nd/cf` (`true`: mask, scale and times; or
-   * `{ mask, scale, times }`). Default: off, values as stored.
-   */
-  cf?: CfOption;
 }
 
 const openOptionsSchema = z.strictObject({
   id: z.string().min(1).optional(),
   group: z.string().optional(),
-  cf: cfOptionSchema.optional(),
 });
 
 /**
@@ -60,6 +49,9 @@ const openOptionsSchema = z.strictObject({
  * the group at that path inside it. Reads metadata only. Only the opened
  * group's own arrays are variables; `store.groups` lists the groups nested
  * under it.
+ *
+ * Values are read as stored: CF decoding is `@lance-nd/cf`'s `cfDecode`, on
+ * what `read` returns (nd-arrow README "Windows", the reader contract).
  *
  * Errors (`ZarrError`): `InvalidArgument` (options, a group path with `.`
  * or `..`), `NotFound` (no store, no such group, or a group with no arrays
@@ -78,7 +70,6 @@ export async function openZarr(path: string, options: OpenZarrOptions = {}): Pro
   if (typeof path !== "string" || path === "")
     throw new ZarrError("InvalidArgument", "the store path must be a non-empty string");
   const parsed = parseOptions(openOptionsSchema, options, path);
-  const cf = cfOptions(parsed.cf);
   const group = groupPath(parsed.group ?? "", path);
   const where = group === "" ? path : `${path}/${group}`;
   const files = await openGroupFiles(path, group);
@@ -94,7 +85,7 @@ export async function openZarr(path: string, options: OpenZarrOptions = {}): Pro
   }
   const globalAttrs = new Map<string, Attr>(attrsFromJson(nodes.groupAttrs, undefined, { path: where }));
   globalAttrs.set("id", attrFromJson("id", parsed.id ?? name, undefined, { path: where }));
-  return new ZarrStore(where, files, nodes, globalAttrs, group, cf);
+  return new OpenedStore(where, files, nodes, globalAttrs, group);
 }
 
 /** `group` as a store path: `/`-separated names without empty, `.` or `..` parts (`InvalidArgument`). */
@@ -139,7 +130,7 @@ async function openGroupFiles(path: string, group: string): Promise<StoreFiles> 
 }
 
 /** A store opened by {@link openZarr}. */
-export class ZarrStore {
+export interface ZarrStore {
   /** The path of what was opened: the store path as given, plus `/<group>` with the `group` option. */
   readonly path: string;
   /** The group opened: its path inside the store (`"model/run1"`), `""` for the root or a store opened at a group's directory. */
@@ -156,114 +147,23 @@ export class ZarrStore {
   readonly variables: readonly ZarrVariable[];
   /** The group's attributes plus `id`. */
   readonly globalAttrs: Attrs;
-  readonly #files: StoreFiles;
-  readonly #nodes: ReadonlyMap<string, ArrayNode>;
-  readonly #arrays = new Map<string, zarr.Array<zarr.DataType>>();
-  readonly #cf: Omit<CfOptions, "name"> | undefined;
-  readonly #storedAttrs: ReadonlyMap<string, Attrs>;
-
-  /** Use {@link openZarr}. */
-  constructor(
-    path: string,
-    files: StoreFiles,
-    nodes: StoreNodes,
-    globalAttrs: Attrs,
-    group: string,
-    cf?: Omit<CfOptions, "name">,
-  ) {
-    this.path = path;
-    this.group = group;
-    this.groups = nodes.groups;
-    this.format = nodes.format;
-    this.consolidated = nodes.consolidated;
-    this.#files = files;
-    this.#nodes = new Map(nodes.arrays.map((n) => [n.name, n]));
-    this.#cf = cf;
-    this.#storedAttrs = new Map(nodes.arrays.map((node) => [node.name, storedAttrs(node, path)]));
-    this.variables = nodes.arrays.map((node) => describe(node, this.#storedAttrs.get(node.name)!, path, cf));
-    this.dims = storeDims(this.variables, path);
-    this.globalAttrs = globalAttrs;
-  }
-
-  /** The variable called `name`; `NotFound` naming the ones there are. */
-  variable(name: string): ZarrVariable {
-    const found = this.variables.find((v) => v.name === name);
-    if (found === undefined) {
-      throw new ZarrError(
-        "NotFound",
-        `no array "${name}" (the store has [${this.variables.map((v) => v.name).join(", ")}])`,
-        { path: this.path },
-      );
-    }
-    return found;
-  }
-
+  /** The variable called `name`; `VariableNotFound` naming the ones there are. */
+  variable(name: string): ZarrVariable;
   /**
-   * The values of array `name` inside `window` (whole when omitted), as an
-   * NdArray with the array's dims (an index drops its dim) and attributes.
-   * Reads only the chunks the window touches.
+   * The values of array `name` inside `selection` (whole when omitted), as
+   * an NdArray with the array's dims and stored attributes (nd-arrow README
+   * "Windows": `[start, stop)` like a Python slice, an index drops the
+   * dim). Reads only the chunks the selection touches.
    *
-   * Errors: `NotFound` (no such array), `InvalidArgument` (a dim the array
-   * does not have, a range outside it), `ReadFailed` (a chunk that cannot
-   * be read or decoded, naming the array).
+   * Errors: `VariableNotFound` (no such array), `DimNotFound` (a dim the
+   * array does not have), `InvalidArgument` (an index outside its dim, a
+   * value that is not an integer or a pair of them), `ReadFailed` (a chunk
+   * that cannot be read or decoded, naming the array).
    */
-  async read(name: string, window: ZarrWindow = {}): Promise<NdArray> {
-    const variable = this.variable(name);
-    const where = { path: this.path, variable: name };
-    if (typeof window !== "object" || window === null)
-      throw new ZarrError("InvalidArgument", "the window must be an object of dim ranges", where);
-    for (const dim of Object.keys(window)) {
-      if (!variable.dims.some((d) => d.name === dim)) {
-        throw new ZarrError(
-          "InvalidArgument",
-          `window dim "${dim}" is not a dim of the array ([${variable.dims.map((d) => d.name).join(", ")}])`,
-          where,
-        );
-      }
-    }
-    const selection: (number | zarr.Slice)[] = [];
-    const dims: Dim[] = [];
-    for (const { name: dim, size } of variable.dims) {
-      const range = window[dim];
-      if (typeof range === "number") {
-        if (!Number.isSafeInteger(range) || range < 0 || range >= size) {
-          throw new ZarrError("InvalidArgument", `index ${range} along "${dim}" is outside 0..${size - 1}`, where);
-        }
-        selection.push(range);
-        continue;
-      }
-      const [start, stop] = range ?? [0, size];
-      if (!Number.isSafeInteger(start) || !Number.isSafeInteger(stop) || start < 0 || stop > size || start > stop) {
-        throw new ZarrError(
-          "InvalidArgument",
-          `range [${String(start)}, ${String(stop)}) along "${dim}" is not inside [0, ${size})`,
-          where,
-        );
-      }
-      selection.push(zarr.slice(start, stop));
-      dims.push({ name: dim, size: stop - start });
-    }
-    const node = this.#nodes.get(name)!;
-    const values = await this.#get(node, selection, dims);
-    return decodeArray(new NdArray(values, dims, this.#storedAttrs.get(name)), this.#cf, this.path, name);
-  }
-
-  /** The row sizes `chunks(sizes)` uses along every dim (see README "Rows"). */
-  rowSteps(sizes?: Readonly<Record<string, number>>): RowSteps {
-    const variables: GridVariable[] = this.variables.map((v) => ({
-      name: v.name,
-      dims: v.dims,
-      itemBytes: itemBytes(v.type),
-      block: shardRowBlock(v.shards, itemBytes(v.type)) ?? v.chunks,
-    }));
-    return rowSteps(this.dims, variables, sizes, this.path);
-  }
-
-  /** The number of rows `chunks(sizes)` yields. */
-  rowCount(sizes?: Readonly<Record<string, number>>): number {
-    return rowCount(this.dims, this.rowSteps(sizes));
-  }
-
+  read(name: string, selection?: Selection): Promise<NdArray>;
+  /** The row sizes `chunks(sizes)` uses along every dim (see README "Rows"); `DimNotFound` for a size along a dim the store does not have. */
+  rowSteps(sizes?: Readonly<Record<string, number>>): RowSteps;
+  rowCount(sizes?: Readonly<Record<string, number>>): number;
   /**
    * The store as rows (NdRecordBatch), one at a time, each with every array
    * cut to the row's window, the global attributes and `chunk_offset` (the
@@ -271,77 +171,7 @@ export class ZarrStore {
    * storage grid by default, or `sizes` (`{ dim: size }`, other dims whole).
    * Reads the next row while the caller holds one: about two rows in memory.
    */
-  async *chunks(sizes?: Readonly<Record<string, number>>): AsyncGenerator<NdRecordBatch> {
-    const steps = this.rowSteps(sizes);
-    const uncut = new Map<string, Promise<NdArray>>();
-    const isUncut = (v: ZarrVariable) => v.dims.every((d) => steps.get(d.name)! >= d.size);
-    const readRow = async (window: ReadonlyMap<string, readonly [number, number]>, offset: readonly number[]) => {
-      const arrays = await Promise.all(
-        this.variables.map((v) => {
-          if (!isUncut(v))
-            return this.read(v.name, Object.fromEntries(v.dims.map((d) => [d.name, window.get(d.name)!])));
-          if (!uncut.has(v.name)) uncut.set(v.name, this.read(v.name));
-          return uncut.get(v.name)!;
-        }),
-      );
-      const batch = new NdRecordBatch(
-        this.variables.map((v, i) => [v.name, arrays[i]!] as const),
-        this.globalAttrs,
-      );
-      const start = new Map(this.dims.map((d, i) => [d.name, offset[i]!]));
-      const chunkOffset = attr.uint32(batch.grid().map((d) => start.get(d.name)!));
-      return batch.withGlobalAttrs(new Map([...this.globalAttrs, [CHUNK_OFFSET, chunkOffset]]));
-    };
-    let next: Promise<NdRecordBatch> | undefined;
-    for (const { window, offset } of rowWindows(this.dims, steps)) {
-      const current = readRow(window, offset);
-      current.catch(() => undefined);
-      if (next !== undefined) yield await next;
-      next = current;
-    }
-    if (next !== undefined) yield await next;
-  }
-
+  chunks(sizes?: Readonly<Record<string, number>>): AsyncGenerator<NdRecordBatch>;
   /** Nothing to release for a local store; here for the shape the netCDF reader shares. */
-  async close(): Promise<void> {}
-
-  async #get(node: ArrayNode, selection: (number | zarr.Slice)[], dims: Dim[]) {
-    const where = { path: this.path, variable: node.name };
-    try {
-      let array = this.#arrays.get(node.name);
-      if (array === undefined) {
-        const location = zarr.root(this.#files.zarrita).resolve(node.key || "/");
-        array = withCheckedChunks(new zarr.Array(this.#files.zarrita, location.path, node.zarrita), {
-          path: this.path,
-          node,
-        });
-        this.#arrays.set(node.name, array);
-      }
-      const size = dims.reduce((n, d) => n * d.size, 1);
-      if (size === 0) return toVector([], node.type.arrow);
-      if (node.type.kind === "plain" && selection.every((s) => typeof s !== "number")) {
-        const window = (selection as zarr.Slice[]).map((s) => [s.start ?? 0, s.stop ?? 0] as const);
-        const aligned = await readAligned(array, window);
-        if (aligned !== undefined)
-          return toArrowValues({ data: aligned as never, shape: [aligned.length], stride: [1] }, node.type);
-      }
-      const chunk = await zarr.get(array, selection);
-      if (typeof chunk !== "object" || chunk === null || !("data" in chunk)) {
-        return toArrowValues({ data: [chunk] as never, shape: [], stride: [] }, node.type);
-      }
-      return toArrowValues(chunk, node.type);
-    } catch (cause) {
-      if (isZarrError(cause)) throw cause;
-      throw new ZarrError("ReadFailed", `cannot read: ${cause instanceof Error ? cause.message : String(cause)}`, {
-        ...where,
-        cause,
-      });
-    }
-  }
-}
-
-/** A shard as a row's storage block, unless it is over 8 MiB: then rows cut on its inner chunks, so no shard is decoded twice. */
-function shardRowBlock(shards: readonly number[] | undefined, bytesPerValue: number): readonly number[] | undefined {
-  if (shards === undefined) return undefined;
-  return shards.reduce((n, s) => n * s, bytesPerValue) <= MAX_BLOCK_ROW_BYTES ? shards : undefined;
+  close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 /** Options checked once where they enter the package, with zod. */
+import { optionProblems } from "@lance-nd/casting/coded-error";
 import type { z } from "zod";
 import { ZarrError } from "./zarr-error.js";
 
@@ -6,6 +7,5 @@ import { ZarrError } from "./zarr-error.js";
 export function parseOptions<T extends z.ZodType>(schema: T, options: unknown, path: string): z.infer<T> {
   const parsed = schema.safeParse(options ?? {});
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((i) => `${["options", ...i.path.map(String)].join(".")}: ${i.message}`);
-  throw new ZarrError("InvalidArgument", problems.join("; "), { path });
+  throw new ZarrError("InvalidArgument", optionProblems(parsed.error.issues), { path, cause: parsed.error });
 }

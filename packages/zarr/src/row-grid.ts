@@ -38,7 +38,7 @@ export function rowSteps(
     for (const [name, size] of Object.entries(sizes)) {
       if (!steps.has(name)) {
         throw new ZarrError(
-          "InvalidArgument",
+          "DimNotFound",
           `cannot cut rows along "${name}": the store has dims [${dims.map((d) => d.name).join(", ")}]`,
           { path },
         );

@@ -78,7 +78,7 @@ export interface StoreWriter {
 
 /**
  * A writer for a new store at `path`. An existing path is `InvalidArgument`
- * unless `overwrite`; then it is replaced only by `commit`, so a failed
+ * unless `overwrite` (`mode: "overwrite"`); then it is replaced only by `commit`, so a failed
  * write leaves it as it was.
  */
 export async function createStoreWriter(path: string, overwrite: boolean): Promise<StoreWriter> {
@@ -96,7 +96,7 @@ export async function createStoreWriter(path: string, overwrite: boolean): Promi
       },
     );
   if ((await exists()) && !overwrite) {
-    throw new ZarrError("InvalidArgument", "the output already exists (pass { overwrite: true } to replace it)", {
+    throw new ZarrError("InvalidArgument", 'the output already exists (pass mode: "overwrite" to replace it)', {
       path,
     });
   }

@@ -35,7 +35,12 @@ export interface WriteZarrOptions {
    * chunks of these sizes (other dims: the first row's block).
    */
   chunks?: Record<string, number>;
-  /** Replace an existing store at the path (only once the new one is complete). */
+  /**
+   * `create` (default): refuse a path that exists; `overwrite`: replace the
+   * store there, only once the new one is complete.
+   */
+  mode?: "create" | "overwrite";
+  /** @deprecated Use `mode: "overwrite"` (`true`) or `mode: "create"` (`false`). */
   overwrite?: boolean;
   /**
    * CF encoding through `@lance-nd/cf` before writing (`true`: mask, scale
@@ -67,6 +72,7 @@ const optionsSchema = z.strictObject({
     ])
     .optional(),
   chunks: z.record(z.string(), z.number().int().min(1)).optional(),
+  mode: z.enum(["create", "overwrite"]).optional(),
   overwrite: z.boolean().optional(),
   cf: cfOptionSchema.optional(),
 });
@@ -85,7 +91,7 @@ const optionsSchema = z.strictObject({
  * or out of order are written into the chunks they cover, in pieces.
  *
  * Errors (`ZarrError`, the output path left as it was): `InvalidArgument`
- * (options, an existing path without `overwrite`, two rows with other
+ * (options, an existing path without `mode: "overwrite"`, two rows with other
  * values for the same cells, nulls without `_FillValue`),
  * `UnsupportedType` / `UnsupportedAttribute` (naming the array),
  * `WriteFailed`.
@@ -111,7 +117,7 @@ export async function writeZarr(
   // A batch is cut here (its first piece is whole chunks); rows keep their blocks and take `chunks` as the grid.
   const source = batch ? (parsed.chunks === undefined ? [rows] : cutBatch(rows, parsed.chunks)) : rows;
   const chunkSizes = batch ? {} : (parsed.chunks ?? {});
-  const writer = await createStoreWriter(path, parsed.overwrite ?? false);
+  const writer = await createStoreWriter(path, overwriteOf(parsed.mode, parsed.overwrite, path));
   const sink = { version, writer, codec };
   const placers = new Map<string, ChunkPlacer>();
   let groupAttrs: Record<string, unknown> | undefined;
@@ -235,4 +241,14 @@ function fillOf(array: NdArray): number | bigint | boolean | string | undefined 
   return typeof one === "number" || typeof one === "bigint" || typeof one === "boolean" || typeof one === "string"
     ? one
     : undefined;
+}
+
+/** True when `mode` (or the `overwrite` it replaces) says to replace an existing store; `InvalidArgument` when the two disagree. */
+function overwriteOf(mode: "create" | "overwrite" | undefined, overwrite: boolean | undefined, path: string): boolean {
+  if (mode !== undefined && overwrite !== undefined && (mode === "overwrite") !== overwrite) {
+    throw new ZarrError("InvalidArgument", `options.mode "${mode}" and options.overwrite ${overwrite} disagree`, {
+      path,
+    });
+  }
+  return mode === undefined ? (overwrite ?? false) : mode === "overwrite";
 }

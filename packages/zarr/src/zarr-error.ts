@@ -8,13 +8,15 @@ import {
 
 /** What went wrong, as a stable machine-readable code. */
 export type ZarrErrorCode =
-  | "NotFound" // no Zarr group or array at the path, or no such variable
+  | "NotFound" // no Zarr store or group at the path
+  | "VariableNotFound" // no array of that name in the store
+  | "DimNotFound" // a selection or row size naming a dim the array (or store) does not have
   | "InvalidStore" // metadata that is not valid Zarr, or arrays whose dims disagree
   | "UnsupportedType" // a data type with no faithful nd-arrow (or Zarr) counterpart
   | "UnsupportedAttribute" // an attribute value with no faithful counterpart
   | "ReadFailed" // a chunk could not be read or decoded
   | "CfFailed" // CF decoding or encoding (@lance-nd/cf) failed; its CfError is the cause
-  | "InvalidArgument" // a bad window, chunk size, option or row
+  | "InvalidArgument" // an index outside its dim, a bad selection value, chunk size, option or row
   | "WriteFailed"; // the output could not be written
 
 /** Where an error happened, as far as it is known: the store (directory) path and the array (variable) name. */

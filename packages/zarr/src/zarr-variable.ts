@@ -3,20 +3,18 @@
  * tells of each array, their stored attributes, and the dims of the whole
  * store.
  */
-import type { CfOptions } from "@lance-nd/cf";
 import { toAttrs } from "@lance-nd/nd-arrow";
 import type { Attrs, Dim } from "@lance-nd/nd-arrow";
 import type { DataType } from "apache-arrow";
 import type { CodecMetadata } from "zarrita";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
-import { decodedShape } from "./cf.js";
 import type { ArrayNode } from "./metadata.js";
 import { ZarrError } from "./zarr-error.js";
 
 /** One array of a store, as `openZarr` describes it. */
 export interface ZarrVariable {
   readonly name: string;
-  /** The nd-arrow value type (CF-decoded when `openZarr` was asked to). */
+  /** The nd-arrow value type of the values as stored. */
   readonly type: DataType;
   /** The dims, in order, with sizes. */
   readonly dims: readonly Dim[];
@@ -50,20 +48,13 @@ export function storedAttrs(node: ArrayNode, path: string): Attrs {
   return toAttrs(attrs);
 }
 
-/** The variable of `node`, its type and attributes CF-decoded when `cf` is given. */
-export function describe(
-  node: ArrayNode,
-  stored: Attrs,
-  path: string,
-  cf: Omit<CfOptions, "name"> | undefined,
-): ZarrVariable {
-  const dims = node.dimNames.map((name, i) => ({ name, size: node.shape[i]! }));
-  const { type, attrs } = decodedShape(node.type.arrow, dims, stored, cf, path, node.name);
+/** The variable of `node`, with its stored attributes. */
+export function describe(node: ArrayNode, stored: Attrs): ZarrVariable {
   return {
     name: node.name,
-    type,
-    dims,
-    attrs,
+    type: node.type.arrow,
+    dims: node.dimNames.map((name, i) => ({ name, size: node.shape[i]! })),
+    attrs: stored,
     dataType: node.type.stored,
     chunks: node.chunkShape,
     shards: node.shardShape,

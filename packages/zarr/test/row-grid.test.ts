@@ -47,7 +47,7 @@ describe("rowSteps", () => {
     });
   });
 
-  it("an unknown dim or a size that is not an integer >= 1 is InvalidArgument", () => {
+  it("an unknown dim is DimNotFound, a size that is not an integer >= 1 InvalidArgument", () => {
     for (const sizes of [{ depth: 2 }, { lat: 0 }, { lat: 2.5 }] as Record<string, number>[]) {
       let err: unknown;
       try {
@@ -55,7 +55,7 @@ describe("rowSteps", () => {
       } catch (e) {
         err = e;
       }
-      expect(isZarrError(err, "InvalidArgument"), JSON.stringify(sizes)).toBe(true);
+      expect(isZarrError(err, "depth" in sizes ? "DimNotFound" : "InvalidArgument"), JSON.stringify(sizes)).toBe(true);
     }
   });
 });

@@ -271,20 +271,29 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
     return err as Error & { code: string; variable?: string; path?: string };
   }
 
-  it("an existing store without overwrite: InvalidArgument, the store unchanged", async () => {
+  it("an existing store under mode create (the default), or with mode and overwrite disagreeing: InvalidArgument, the store unchanged", async () => {
     const target = join(out.dir, "existing.zarr");
     await writeZarr(target, sample());
     const before = readFileSync(join(target, "zarr.json"), "utf8");
-    const err = await refused(target, sample(), { version: 2 });
-    expect([err.code, err.path]).toEqual(["InvalidArgument", target]);
-    expect(readFileSync(join(target, "zarr.json"), "utf8")).toBe(before);
+    for (const options of [
+      { version: 2 },
+      { mode: "create" },
+      { overwrite: false },
+      { mode: "overwrite", overwrite: false },
+    ] as const) {
+      const err = await refused(target, sample(), options);
+      expect([err.code, err.path], JSON.stringify(options)).toEqual(["InvalidArgument", target]);
+      expect(readFileSync(join(target, "zarr.json"), "utf8")).toBe(before);
+    }
+    await writeZarr(target, sample(), { version: 2, overwrite: true }); // the older spelling of mode: "overwrite"
+    expect((await openZarr(target)).format).toBe(2);
   });
 
   it("a failure while overwriting keeps the old store (the new one is moved in only when complete)", async () => {
     const target = join(out.dir, "kept.zarr");
     await writeZarr(target, sample());
     const when = NdArray.from([new Date(0)], { dims: { t: 1 }, type: new TimestampSecond() });
-    const err = await refused(target, sample().withArrays({ when }), { overwrite: true });
+    const err = await refused(target, sample().withArrays({ when }), { mode: "overwrite" });
     expect([err.code, err.variable]).toEqual(["UnsupportedType", "when"]);
     expect(err.message).toContain("Timestamp");
     expect((await openZarr(target)).variables.map((v) => v.name)).toEqual(["site", "temp", "time", "wet"]);

@@ -133,6 +133,7 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
   const format = options.format === "netcdf" ? (storage ? "netcdf4" : undefined) : options.format;
   await writeNetcdfBeside(out, (temporary) =>
     writeNetcdf(temporary, dataset, {
+      mode: "overwrite", // the empty temporary file writeNetcdfBeside claimed
       ...(compression === undefined ? {} : { compression: compression as WriteCompression }),
       ...chunks,
       ...(format === undefined ? {} : { format }),

@@ -4,14 +4,12 @@
  * the casting mode, so the table does not depend on the order
  * of the files on the command line (CLI README, "Types over many files").
  */
-import { Field, List, Type } from "apache-arrow";
-import type { DataType } from "apache-arrow";
+import { DataType, Field, List, Type } from "apache-arrow";
 import { castAttrValue, castVector, promoteTypes, sameType } from "@lance-nd/casting";
 import { cfDecode, isCfError } from "@lance-nd/cf";
 import type { CfErrorCode } from "@lance-nd/cf";
-import { Attr, NdArray } from "@lance-nd/nd-arrow";
+import { Attr, NdArray, toVector } from "@lance-nd/nd-arrow";
 import type { Attrs, NdRecordBatch } from "@lance-nd/nd-arrow";
-import type { NetcdfFile } from "@lance-nd/netcdf";
 import { CliError } from "../errors.js";
 
 /** What `--cf` does to the values (CLI README, "CF conventions"). */
@@ -23,12 +21,15 @@ export function cfOptions(mode: CfMode): { mask: boolean; scale: boolean; times:
 }
 
 /**
- * The cfDecode options of a mode for netCDF values: also `validRange`, as
- * netCDF4-python masks. (Zarr stores decode in `openZarr` with
- * {@link cfOptions}: JSON attributes cannot tell packed from unpacked bounds.)
+ * How one input's values are CF-decoded: the `--cf` mode, and whether
+ * `valid_range` / `valid_min` / `valid_max` mask too (netCDF, as
+ * netCDF4-python masks; not Zarr, whose JSON attributes cannot tell packed
+ * from unpacked bounds). Both readers return stored values (nd-arrow
+ * README "Windows"): this is the one place an import decodes them.
  */
-function netcdfCfOptions(mode: CfMode): ReturnType<typeof cfOptions> & { validRange: boolean } {
-  return { ...cfOptions(mode), validRange: true };
+export interface SourceCf {
+  readonly mode: CfMode;
+  readonly validRange: boolean;
 }
 
 /** What to import with instead, by the `CfError` code that refuses a decoding. */
@@ -43,13 +44,13 @@ export function cfHint(err: unknown): string | undefined {
 }
 
 /**
- * `array` CF-decoded under `mode` (`lossless`: a mask that export could
+ * `array` CF-decoded under `cf` (`lossless`: a mask that export could
  * not undo is refused; CLI README, "CF conventions"); a refusal that
  * another `--cf` mode avoids is `InvalidArgument` naming that mode.
  */
-export function decodeFor(array: NdArray, mode: CfMode, name: string, lossless: boolean): NdArray {
+export function decodeFor(array: NdArray, cf: SourceCf, name: string, lossless: boolean): NdArray {
   try {
-    return cfDecode(array, { ...netcdfCfOptions(mode), lossless, name });
+    return cfDecode(array, { ...cfOptions(cf.mode), validRange: cf.validRange, lossless, name });
   } catch (err) {
     const hint = cfHint(err);
     if (hint === undefined) throw err;
@@ -57,33 +58,16 @@ export function decodeFor(array: NdArray, mode: CfMode, name: string, lossless: 
   }
 }
 
-const PROBES: Record<string, () => ArrayLike<number | bigint>> = {
-  byte: () => new Int8Array(1),
-  ubyte: () => new Uint8Array(1),
-  short: () => new Int16Array(1),
-  ushort: () => new Uint16Array(1),
-  int: () => new Int32Array(1),
-  uint: () => new Uint32Array(1),
-  int64: () => new BigInt64Array(1),
-  uint64: () => new BigUint64Array(1),
-  float: () => new Float32Array(1),
-  double: () => new Float64Array(1),
-};
-
 /**
- * The type a variable of `file` with `attrs` (default: its own) has after
- * `--cf mode` (a one-value probe through cfDecode, so the rule lives in one place).
+ * The type a variable of stored `type` with `attrs` has after decoding
+ * under `cf` (the decoding of an empty array of it, so the rule lives in
+ * cfDecode alone); undefined for values that are not numbers, which are
+ * not planned.
  */
-export function netcdfDecodedType(
-  file: NetcdfFile,
-  name: string,
-  mode: CfMode,
-  attrs: Attrs = file.variable(name).attrs,
-): DataType | undefined {
-  const probe = PROBES[file.variable(name).type];
-  if (probe === undefined) return undefined;
-  const array = NdArray.from(probe() as never, { dims: { x: 1 }, attrs });
-  return decodeFor(array, mode, name, false).type;
+export function decodedType(type: DataType, attrs: Attrs, cf: SourceCf, name: string): DataType | undefined {
+  if (!DataType.isInt(type) && !DataType.isFloat(type)) return undefined;
+  const empty = new NdArray(toVector([], type), [{ name, size: 0 }], attrs);
+  return decodeFor(empty, cf, name, false).type;
 }
 
 /** Target types: per variable, and per attribute key (`<variable>/<key>`, `/<key>` for globals; a List when any file has a list). */
@@ -193,15 +177,11 @@ function refuseDisagreement(key: string, uses: readonly AttrUse[]): void {
   );
 }
 
-/**
- * A row with its arrays CF-decoded, then cast to the plan. Rows still to
- * decode (`mode` not `raw`) are netCDF rows: a Zarr source decodes in
- * `openZarr` and passes `raw` (ImportSource.rowCf).
- */
-export function applyPlan(row: NdRecordBatch, plan: TypePlan, mode: CfMode, casting: string): NdRecordBatch {
+/** A row of stored values (from either reader) with its arrays CF-decoded under `cf`, then cast to the plan. */
+export function applyPlan(row: NdRecordBatch, plan: TypePlan, cf: SourceCf, casting: string): NdRecordBatch {
   const rule = casting === "promote" ? "safe" : (casting as "safe" | "same_kind");
   const arrays = row.arrays().map(([name, array]) => {
-    let out = decodeFor(array, mode, name, true);
+    let out = decodeFor(array, cf, name, true);
     const target = plan.values.get(name);
     if (target !== undefined && !sameType(out.type, target)) out = out.withValues(castVector(out.values, target, rule));
     if (plan.attrs.size > 0) out = out.withAttrs(castAttrs(out.attrs, name, plan));

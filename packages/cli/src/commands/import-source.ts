@@ -2,15 +2,19 @@
  * One input of `lance-nd import`, whatever its format: a netCDF file or a
  * Zarr store, with what the import pipeline needs before writing (its
  * variables and types after `--cf`, its size and row count) and its rows.
+ * Both readers return stored values (nd-arrow README "Windows"); `--cf`
+ * decodes them here and in `applyPlan`, one path for both formats.
  */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { DataType } from "apache-arrow";
 import type { Attrs, Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { boundsTimeAttrs } from "@lance-nd/cf";
+import { arrowType, boundsTimeAttrs } from "@lance-nd/cf";
+import type { Dtype } from "@lance-nd/cf";
 import { openNetcdf } from "@lance-nd/netcdf";
-import type { CfMode } from "./import-plan.js";
-import { decodeFor, netcdfDecodedType } from "./import-plan.js";
+import type { NcType } from "@lance-nd/netcdf";
+import type { CfMode, SourceCf } from "./import-plan.js";
+import { decodeFor, decodedType } from "./import-plan.js";
 import { fileBytes, fileRows, planRows } from "./import-rows.js";
 import { openZarrSource } from "./import-zarr.js";
 
@@ -30,15 +34,35 @@ export interface ImportSource {
   readonly bytes: number;
   /** The number of rows `rows()` yields. */
   readonly rowCount: number;
-  /** The `--cf` decoding still to apply to each row (`raw` when the reader decoded already). */
-  readonly rowCf: CfMode;
+  /** The `--cf` decoding each row gets (in `applyPlan`). */
+  readonly cf: SourceCf;
   /** A variable's type after `--cf` (undefined for a type that is not planned, e.g. strings). */
   typeAfterCf(name: string): DataType | undefined;
   /** One variable's values after `--cf`, as the rows hold them (e.g. a coordinate that orders `--concat` files). */
   read(name: string): Promise<NdArray>;
-  /** The rows, one in memory at a time. */
+  /** The rows as stored, one in memory at a time. */
   rows(): AsyncGenerator<NdRecordBatch>;
   /** Releases the reader. */
+  close(): Promise<void>;
+}
+
+/** What a reader gives an import: stored values, the variables with their stored types. */
+export interface StoredSource {
+  readonly path: string;
+  readonly variables: readonly {
+    readonly name: string;
+    readonly dims: readonly Dim[];
+    readonly attrs: Attrs;
+    /** The stored value type (undefined: not planned). */
+    readonly type: DataType | undefined;
+  }[];
+  readonly globalAttrs: Attrs;
+  readonly warnings: readonly string[];
+  readonly notice: string | undefined;
+  readonly bytes: number;
+  readonly rowCount: number;
+  read(name: string): Promise<NdArray>;
+  rows(): AsyncGenerator<NdRecordBatch>;
   close(): Promise<void>;
 }
 
@@ -51,14 +75,33 @@ export function isZarrStore(path: string): boolean {
   );
 }
 
-/** Opens `path` (a Zarr store or a netCDF file), cut into rows by `chunk` or its default row plan. */
+/** Opens `path` (a Zarr store or a netCDF file), cut into rows by `chunk` or its default row plan, decoded under `mode`. */
 export async function openSource(
   path: string,
   id: string,
   mode: CfMode,
   chunk: ReadonlyMap<string, number> | undefined,
 ): Promise<ImportSource> {
-  if (isZarrStore(path)) return openZarrSource(path, id, mode, chunk);
+  if (isZarrStore(path)) return withCf(await openZarrSource(path, id, chunk), { mode, validRange: false });
+  return withCf(await openNetcdfSource(path, chunk), { mode, validRange: true });
+}
+
+/** The numeric netCDF types by their numpy names (char and string values are not planned). */
+const NC_DTYPES: Partial<Record<NcType, Dtype>> = {
+  byte: "int8",
+  ubyte: "uint8",
+  short: "int16",
+  ushort: "uint16",
+  int: "int32",
+  uint: "uint32",
+  int64: "int64",
+  uint64: "uint64",
+  float: "float32",
+  double: "float64",
+};
+
+/** The netCDF file at `path` as an import input, cut into rows by `chunk` or its size (`planRows`). */
+async function openNetcdfSource(path: string, chunk: ReadonlyMap<string, number> | undefined): Promise<StoredSource> {
   const file = await openNetcdf(path);
   let plan: ReturnType<typeof planRows>;
   try {
@@ -67,24 +110,50 @@ export async function openSource(
     await file.close();
     throw err;
   }
-  // Under decode, time bounds take their coordinate's units and calendar, as xarray decodes them (CLI README, "CF conventions").
-  const bounds = mode === "decode" ? boundsTimeAttrs(file.variables) : new Map<string, Attrs>();
   return {
     path,
-    variables: file.variables.map((v) => ({ name: v.name, dims: v.dims, attrs: bounds.get(v.name) ?? v.attrs })),
+    variables: file.variables.map((v) => {
+      const dtype = NC_DTYPES[v.type];
+      return { name: v.name, dims: v.dims, attrs: v.attrs, type: dtype === undefined ? undefined : arrowType(dtype) };
+    }),
     globalAttrs: file.globalAttrs,
     warnings: file.warnings,
     notice: plan.notice,
     bytes: fileBytes(file),
     rowCount: plan.rows,
-    rowCf: mode,
-    typeAfterCf: (name) => netcdfDecodedType(file, name, mode, bounds.get(name)),
-    read: async (name) => {
-      const array = await file.read(name);
-      return decodeFor(array.withAttrs(bounds.get(name) ?? array.attrs), mode, name, true);
-    },
-    rows: () => withArrayAttrs(fileRows(file, plan), bounds),
+    read: (name) => file.read(name),
+    rows: () => fileRows(file, plan),
     close: () => file.close(),
+  };
+}
+
+/**
+ * `source` decoded under `cf`: under `decode`, time bounds take their
+ * coordinate's units and calendar, as xarray decodes them (CLI README, "CF
+ * conventions").
+ */
+function withCf(source: StoredSource, cf: SourceCf): ImportSource {
+  const bounds = cf.mode === "decode" ? boundsTimeAttrs(source.variables) : new Map<string, Attrs>();
+  const variables = source.variables.map((v) => ({ ...v, attrs: bounds.get(v.name) ?? v.attrs }));
+  return {
+    path: source.path,
+    variables: variables.map(({ name, dims, attrs }) => ({ name, dims, attrs })),
+    globalAttrs: source.globalAttrs,
+    warnings: source.warnings,
+    notice: source.notice,
+    bytes: source.bytes,
+    rowCount: source.rowCount,
+    cf,
+    typeAfterCf: (name) => {
+      const v = variables.find((x) => x.name === name);
+      return v?.type === undefined ? undefined : decodedType(v.type, v.attrs, cf, name);
+    },
+    read: async (name) => {
+      const array = await source.read(name);
+      return decodeFor(array.withAttrs(bounds.get(name) ?? array.attrs), cf, name, true);
+    },
+    rows: () => withArrayAttrs(source.rows(), bounds),
+    close: () => source.close(),
   };
 }
 

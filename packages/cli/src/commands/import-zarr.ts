@@ -1,23 +1,21 @@
 /**
  * A Zarr store as an input of `lance-nd import` (CLI README, "Zarr"):
- * opened with @lance-nd/zarr, CF-decoded by the reader under `--cf`, cut
- * into rows on the store's own chunk grid (@lance-nd/zarr's default rows) or by `--chunk`.
+ * opened with @lance-nd/zarr (stored values; `--cf` decodes them in
+ * import-source.ts, as for netCDF), cut into rows on the store's own chunk
+ * grid (@lance-nd/zarr's default rows) or by `--chunk`.
  */
 import { DataType } from "apache-arrow";
 import { openZarr } from "@lance-nd/zarr";
-import type { ImportSource } from "./import-source.js";
-import { cfOptions } from "./import-plan.js";
-import type { CfMode } from "./import-plan.js";
+import type { StoredSource } from "./import-source.js";
 import { asCliError, zarrCall } from "./zarr-errors.js";
 
 /** The store at `path` as an import input; a `ZarrError` (not a store, a bad `--chunk`) becomes a `CliError`. */
 export async function openZarrSource(
   path: string,
   id: string,
-  mode: CfMode,
   chunk: ReadonlyMap<string, number> | undefined,
-): Promise<ImportSource> {
-  const store = await zarrCall(() => openZarr(path, { id, cf: { ...cfOptions(mode), lossless: true } }));
+): Promise<StoredSource> {
+  const store = await zarrCall(() => openZarr(path, { id }));
   const sizes = chunk === undefined ? undefined : Object.fromEntries(chunk);
   const rowCount = await zarrCall(async () => store.rowCount(sizes));
   return {
@@ -28,8 +26,6 @@ export async function openZarrSource(
     notice: undefined,
     bytes: store.variables.reduce((n, v) => n + v.dims.reduce((e, d) => e * d.size, 1) * valueBytes(v.type), 0),
     rowCount,
-    rowCf: "raw", // openZarr decoded already
-    typeAfterCf: (name) => plannable(store.variable(name).type),
     read: (name) => zarrCall(() => store.read(name)),
     rows: () => zarrRows(store.chunks(sizes)),
     close: () => store.close(),
@@ -42,11 +38,6 @@ async function* zarrRows<T>(rows: AsyncGenerator<T>): AsyncGenerator<T> {
   } catch (err) {
     throw asCliError(err);
   }
-}
-
-/** Numbers are planned under `--casting`, other types must match as they are (as for netCDF). */
-function plannable(type: DataType): DataType | undefined {
-  return DataType.isInt(type) || DataType.isFloat(type) ? type : undefined;
 }
 
 /** Bytes of one value, for progress (variable-width values count 8). */

@@ -227,7 +227,7 @@ async function importFiles(
       const perRow = file.bytes / file.rowCount;
       const netcdf = !isZarrStore(file.path);
       for await (const raw of file.rows()) {
-        yield withId(withColumnNames(applyPlan(raw, plan, file.rowCf, options.casting)), id, netcdf);
+        yield withId(withColumnNames(applyPlan(raw, plan, file.cf, options.casting)), id, netcdf);
         rows++;
         bytesDone += perRow;
         progress.update(Math.round(bytesDone), rows);

@@ -12,6 +12,8 @@ const CLI_CODES: Record<ZarrErrorCode, CliErrorCode> = {
   UnsupportedAttribute: "InvalidFile",
   ReadFailed: "InvalidFile",
   CfFailed: "InvalidFile",
+  VariableNotFound: "InvalidArgument",
+  DimNotFound: "InvalidArgument",
   InvalidArgument: "InvalidArgument",
   WriteFailed: "WriteFailed",
 };

@@ -4,7 +4,9 @@
  * touching only the rows a selection overlaps (README "Datasets").
  */
 import type { Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { z } from "zod";
 import { LanceNdError } from "../errors.js";
+import { invalidOptions } from "../option-errors.js";
 import { Expr } from "../read/expr.js";
 import { planRead } from "../read/read-plan.js";
 import { checkTable, type NdTable } from "../table.js";
@@ -31,6 +33,14 @@ export interface DatasetOptions {
    */
   where?: Expr | string;
 }
+
+const datasetOptionsSchema = z.strictObject({
+  where: z
+    .union([z.instanceof(Expr), z.string().trim().min(1)], {
+      error: "where takes an Expr from col / stat or a non-empty nd-level SQL string",
+    })
+    .optional(),
+});
 
 /** One selection step, replayed on the plan when a view reads. */
 type Step = { kind: "isel"; spec: IselIndices } | { kind: "sel"; spec: SelSpec; options: SelOptions };
@@ -92,7 +102,7 @@ export class Dataset {
    * value is read. A variable is null when the table keeps no stats for it
    * (not numeric, `stats: false`, or no row with stats).
    *
-   * @throws LanceNdError `InvalidInput` for an unknown variable.
+   * @throws LanceNdError `VariableNotFound` for an unknown variable.
    * @example
    * ds.stats(["sst"]).get("sst"); // { min: -1.8, max: 31.2 }
    */
@@ -119,8 +129,9 @@ export class Dataset {
    * view; numbers or bigints. Selections compose.
    *
    * @throws LanceNdError `InvalidInput` for input that is not integers or
-   * integer pairs (a bigint past `Number.MAX_SAFE_INTEGER` too); an unknown dim or an index out of range is
-   * `InvalidInput`, naming the dim and its size, when the view reads.
+   * integer pairs (a bigint past `Number.MAX_SAFE_INTEGER` too); when the
+   * view reads, `DimNotFound` for an unknown dim, `InvalidInput` naming the
+   * dim and its size for an index out of range.
    * @example
    * await ds.isel({ time: [3, 6], lat: 10 }).read(["sst"]); // sst(time 3, lon)
    */
@@ -153,9 +164,9 @@ export class Dataset {
    * selection, one at a time, each cut to the selection: holds the result
    * plus one row.
    *
-   * @throws LanceNdError `InvalidInput` for an unknown variable, a
-   * selection that does not fit (see `isel`, `sel`), or a row without one of
-   * the variables.
+   * @throws LanceNdError `VariableNotFound` for an unknown variable,
+   * `DimNotFound` or `InvalidInput` for a selection that does not fit (see
+   * `isel`, `sel`), `InvalidInput` for a row without one of the variables.
    */
   async read(names?: readonly string[]): Promise<NdRecordBatch> {
     return readWindow(this.#view, this.#plan, await this.#resolve(), this.#names(names));
@@ -207,10 +218,14 @@ export class Dataset {
     }
     for (const name of names) {
       if (!all.includes(name)) {
-        throw new LanceNdError("InvalidInput", `dataset: no variable "${name}"; the variables are ${all.join(", ")}`, {
-          uri: this.#view.uri,
-          column: name,
-        });
+        throw new LanceNdError(
+          "VariableNotFound",
+          `dataset: no variable "${name}"; the variables are ${all.join(", ")}`,
+          {
+            uri: this.#view.uri,
+            column: name,
+          },
+        );
       }
     }
     return [...new Set(names)];
@@ -239,7 +254,8 @@ export class Dataset {
  * (cell 0 when absent). Planning reads no values: `_rowid`, the global
  * attributes, each variable's dim names and sizes, and the stats columns.
  *
- * @throws LanceNdError `InvalidInput` for a bad `where`, no matching row,
+ * @throws LanceNdError `InvalidInput` for options that are not
+ * {@link DatasetOptions} (zod-checked), a bad `where`, no matching row,
  * rows of several datasets (different `id`s), different grids, or rows that
  * overlap or leave a gap (naming the rows' ids and offsets).
  * @example
@@ -248,19 +264,9 @@ export class Dataset {
  */
 export async function dataset(table: NdTable, options: DatasetOptions = {}): Promise<Dataset> {
   checkTable(table, "dataset");
-  if (typeof options !== "object" || options === null) {
-    throw new LanceNdError("InvalidInput", `dataset: options must be an object, got ${String(options)}`, {
-      uri: table.uri,
-    });
-  }
-  const { where } = options;
-  if (where !== undefined && !(where instanceof Expr) && (typeof where !== "string" || where.trim() === "")) {
-    throw new LanceNdError(
-      "InvalidInput",
-      "dataset: where takes an Expr from col / stat or a non-empty nd-level SQL string",
-      { uri: table.uri },
-    );
-  }
+  const parsed = datasetOptionsSchema.safeParse(options);
+  if (!parsed.success) throw invalidOptions("dataset", options, parsed.error, table.uri);
+  const { where } = parsed.data;
   const version = await table.version();
   const view = table.readOnly ? table : await table.checkout(version);
   const conditions =

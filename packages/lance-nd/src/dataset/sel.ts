@@ -22,8 +22,8 @@ import {
 /**
  * `ranges` narrowed by `sel(spec, options)`.
  *
- * @throws LanceNdError `InvalidInput` naming the dim for an unknown or
- * dropped dim, a dim without a coordinate variable, a value not found (with
+ * @throws LanceNdError `DimNotFound` for an unknown or dropped dim;
+ * `InvalidInput` naming the dim for a dim without a coordinate variable, a value not found (with
  * the coordinate's range), a range on a coordinate that is not monotonic,
  * `method: "nearest"` with a range, or a Date on a coordinate that is not a
  * time.

@@ -3,7 +3,8 @@
  * grid indices, and whether an integer selection dropped it), `isel` on
  * indices, and the index arithmetic of `sel` on coordinate values.
  */
-import type { Dim } from "@lance-nd/nd-arrow";
+import { isNdArrowError, resolveSelection } from "@lance-nd/nd-arrow";
+import type { Dim, Selection } from "@lance-nd/nd-arrow";
 import { LanceNdError } from "../errors.js";
 
 /** What a view keeps of one grid dim: cells `[start, stop)`; `drop` when an integer picked one cell and removed the dim. */
@@ -14,12 +15,13 @@ export interface DimRange {
 }
 
 /**
- * `isel` input: per dim an index (picks it and drops the dim; negative counts
- * from the end) or `[start, stop)` (a Python slice: negative ends count from
- * the end, ends past the dim are clamped; two integers). Indices are numbers or bigints (a
- * bigint is taken exactly; one past `Number.MAX_SAFE_INTEGER` is out of range of any dim).
+ * `isel` input: a `Selection` of `@lance-nd/nd-arrow` (per dim an index that
+ * picks one cell and drops the dim, or a `[start, stop)` Python slice; the
+ * reader contract of nd-arrow README "Windows") whose indices may also be
+ * bigints (taken exactly; one past `Number.MAX_SAFE_INTEGER` is out of range
+ * of any dim).
  */
-export type IselSpec = Readonly<Record<string, number | bigint | readonly (number | bigint)[]>>;
+export type IselSpec = Readonly<Record<string, Selection[string] | bigint | readonly (number | bigint)[]>>;
 
 /** `isel` input after {@link iselSpec}: numbers only. */
 export type IselIndices = Readonly<Record<string, number | readonly [number, number]>>;
@@ -50,7 +52,7 @@ export function keptDims(grid: readonly Dim[], ranges: readonly DimRange[]): Dim
  * The index of `dim` in `grid`, checked: a dim of the grid that no integer
  * selection dropped.
  *
- * @throws LanceNdError `InvalidInput` naming the dim and the dims there are.
+ * @throws LanceNdError `DimNotFound` naming the dim and the dims there are.
  */
 export function dimIndex(
   uri: string,
@@ -65,7 +67,7 @@ export function dimIndex(
       .map((d) => `${d.name} (${d.size})`)
       .join(", ");
     const why = at < 0 ? "is not a dim of the dataset" : "was dropped by an earlier single-value selection";
-    throw new LanceNdError("InvalidInput", `${op}: "${dim}" ${why}; the dims are ${dims === "" ? "none" : dims}`, {
+    throw new LanceNdError("DimNotFound", `${op}: "${dim}" ${why}; the dims are ${dims === "" ? "none" : dims}`, {
       uri,
     });
   }
@@ -116,11 +118,12 @@ function shown(value: unknown): string {
 }
 
 /**
- * `ranges` narrowed by `spec`, indices relative to what each dim keeps.
+ * `ranges` narrowed by `spec`, indices relative to what each dim keeps, by
+ * nd-arrow's `resolveSelection` (the rules of a `Selection`).
  *
- * @throws LanceNdError `InvalidInput` naming the dim and its size for an
- * index outside it (ranges are clamped, {@link sliceBounds}), or an
- * unknown or dropped dim.
+ * @throws LanceNdError `DimNotFound` for an unknown or dropped dim,
+ * `InvalidInput` naming the dim and its size for an index outside it
+ * (ranges are clamped).
  */
 export function applyIsel(
   uri: string,
@@ -128,37 +131,24 @@ export function applyIsel(
   ranges: readonly DimRange[],
   spec: IselIndices,
 ): DimRange[] {
-  const out = [...ranges];
-  for (const [dim, value] of Object.entries(spec)) {
-    const at = dimIndex(uri, grid, ranges, dim, "isel");
-    const { start, stop } = ranges[at]!;
-    const size = stop - start;
-    if (typeof value === "number") {
-      const index = value < 0 ? value + size : value;
-      if (index < 0 || index >= size) {
-        throw new LanceNdError("InvalidInput", `isel: index ${value} along "${dim}" is out of range for size ${size}`, {
-          uri,
-        });
-      }
-      out[at] = { start: start + index, stop: start + index + 1, drop: true };
-    } else {
-      const [a, b] = sliceBounds(size, ...(value as readonly [number, number]));
-      out[at] = { start: start + a, stop: start + b, drop: false };
-    }
+  const at = Object.keys(spec).map((dim) => dimIndex(uri, grid, ranges, dim, "isel"));
+  let selected: ReturnType<typeof resolveSelection>;
+  try {
+    selected = resolveSelection(
+      spec,
+      at.map((i) => ({ name: grid[i]!.name, size: ranges[i]!.stop - ranges[i]!.start })),
+      "the dataset",
+    );
+  } catch (cause) {
+    if (!isNdArrowError(cause)) throw cause;
+    throw new LanceNdError("InvalidInput", `isel: ${cause.detail}`, { uri, cause });
   }
+  const out = [...ranges];
+  at.forEach((i, k) => {
+    const { start, stop, drop } = selected[k]!;
+    out[i] = { start: ranges[i]!.start + start, stop: ranges[i]!.start + stop, drop };
+  });
   return out;
-}
-
-/**
- * The cells `[start, stop)` of a dim of `size` that the slice `start:stop`
- * keeps, as Python slices and xarray's `isel` take them: a negative end
- * counts from the end, ends past the dim are clamped to it, and a stop at
- * or before the start keeps nothing (`[start, start)`).
- */
-export function sliceBounds(size: number, start: number, stop: number): [number, number] {
-  const clamp = (i: number) => Math.min(size, Math.max(0, i < 0 ? i + size : i));
-  const a = clamp(start);
-  return [a, Math.max(a, clamp(stop))];
 }
 
 /**

@@ -283,16 +283,16 @@ describe("dataset: bad input", () => {
     return "no error";
   };
 
-  it("unknown dims, out-of-range indices and unknown variables are InvalidInput naming them (slices are clamped)", async () => {
+  it("unknown dims are DimNotFound, unknown variables VariableNotFound, out-of-range indices InvalidInput, naming them (slices are clamped)", async () => {
     const ds = await dataset(await writeChunked(uri(), sstBatch(), { time: 4 }));
     expect(await code(ds.isel({ depth: 1 }).read())).toMatch(
-      /InvalidInput: .*isel: "depth" is not a dim.*time \(12\), lat \(10\), lon \(8\)/,
+      /DimNotFound: .*isel: "depth" is not a dim.*time \(12\), lat \(10\), lon \(8\)/,
     );
     expect(await code(ds.isel({ time: 12 }).read())).toMatch(
       /InvalidInput: .*isel: index 12 along "time" is out of range for size 12/,
     );
-    expect(await code(ds.isel({ time: 1 }).isel({ time: 0 }).read())).toMatch(/"time" was dropped/);
-    expect(await code(ds.read(["nope"]))).toMatch(/InvalidInput: .*dataset: no variable "nope"/);
+    expect(await code(ds.isel({ time: 1 }).isel({ time: 0 }).read())).toMatch(/DimNotFound: .*"time" was dropped/);
+    expect(await code(ds.read(["nope"]))).toMatch(/VariableNotFound: .*dataset: no variable "nope"/);
     expect(() => ds.isel({ time: 1.5 })).toThrow(/isel: "time" is 1.5/);
     expect(() => ds.sel({ lat: "north" as never })).toThrow(/sel: "lat" is north/);
     expect(() => ds.sel({ lat: 1 }, { method: "linear" as never })).toThrow(/method/);

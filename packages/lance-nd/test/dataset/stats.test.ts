@@ -63,7 +63,7 @@ describe("dataset: stats", () => {
     } catch (e) {
       error = e;
     }
-    expect(isLanceNdError(error) && error.code).toBe("InvalidInput");
+    expect(isLanceNdError(error) && error.code).toBe("VariableNotFound");
     expect((error as Error).message).toContain('dataset: no variable "nope"; the variables are sst, time, lat, lon');
   });
 });
