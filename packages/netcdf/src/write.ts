@@ -12,6 +12,7 @@ import { CHUNK_SIZES_ATTR, DEFLATE_LEVEL_ATTR, FILTER_ATTR, FORMAT_ATTR } from "
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import { writeAttrs, writeChars } from "./hdf5-write.js";
 import type { H5File } from "./hdf5-write.js";
+import type { NumericArray } from "./raw.js";
 import { attrValues, charBytes, charLayoutOf, fileDims, storedValues, unlimitedOf, variableAttrs } from "./stored.js";
 
 /** Compression of the variables a writer writes. */
@@ -110,15 +111,18 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
     for (const [name, array] of batch.arrays()) {
       current = name;
       const values = stored.get(name)!;
-      const char = values.kind === "strings" ? charLayoutOf(array) : undefined;
+      const char = values.kind === "numeric" ? undefined : charLayoutOf(array);
       const shape = char?.shape ?? array.shape;
       const names = char?.names ?? array.dimNames;
       dimsOf.set(name, names);
       const layout = layoutOf(array, names, shape, options, unlimited, values.kind === "strings" && char === undefined);
       if (char === undefined) {
         const dtype = values.kind === "strings" ? { dtype: "S" } : {};
-        file.create_dataset({ name, data: values.data, shape: [...shape], track_order: true, ...dtype, ...layout });
-      } else writeChars(module, file, name, charBytes(values.data as string[], char.width), shape, layout);
+        // Binary always has a char layout: what is left is numbers and NC_STRING text.
+        const data = values.data as NumericArray | string[];
+        file.create_dataset({ name, data, shape: [...shape], track_order: true, ...dtype, ...layout });
+      } else
+        writeChars(module, file, name, charBytes(values.data as string[] | Uint8Array[], char.width), shape, layout);
       writeAttrs(module, file.get(name) as Dataset, variableAttrs(array, values));
     }
     // A variable whose only dim is its namesake is that dim's coordinate variable: the dim's scale.
