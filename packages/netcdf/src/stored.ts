@@ -5,7 +5,8 @@
  */
 import { DateUnit, Precision, Type } from "apache-arrow";
 import type { DataType, Date_, Float, Timestamp, Vector } from "apache-arrow";
-import type { Attrs, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { Attrs, NdArray } from "@lance-nd/nd-arrow";
 import { NetcdfError } from "./netcdf-error.js";
 import {
   CHAR_DIM_ATTR,
@@ -16,6 +17,7 @@ import {
   UNLIMITED_ATTR,
   UNUSED_DIMS_ATTR,
   UNUSED_DIM_SIZES_ATTR,
+  VARIABLE_ORDER_ATTR,
 } from "./storage-attrs.js";
 import type { NumericArray } from "./raw.js";
 
@@ -63,6 +65,25 @@ export function fileDims(batch: NdRecordBatch): { name: string; size: number }[]
   const at = new Map(dims.map((d, i) => [d.name, i]));
   const key = (name: string): number => rank.get(name) ?? recorded.length + at.get(name)!;
   return dims.sort((a, b) => key(a.name) - key(b.name));
+}
+
+/**
+ * The batch with its arrays in the source file's order (the global
+ * `_VariableOrder`; arrays it does not name follow in batch order), the
+ * order both writers create the variables in, so xarray lists them as it
+ * lists the source's.
+ */
+export function inFileOrder(batch: NdRecordBatch): NdRecordBatch {
+  const recorded = batch.globalAttrs.get(VARIABLE_ORDER_ATTR)?.toJS();
+  if (!Array.isArray(recorded)) return batch;
+  const arrays = batch.arrays();
+  const rank = new Map(recorded.map((name, i) => [String(name), i]));
+  const key = (name: string, at: number): number => rank.get(name) ?? recorded.length + at;
+  const ordered = arrays
+    .map(([name, array], at) => ({ name, array, key: key(name, at) }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ name, array }): [string, NdArray] => [name, array]);
+  return ordered.every(([name], i) => name === arrays[i]![0]) ? batch : new NdRecordBatch(ordered, batch.globalAttrs);
 }
 
 /** The unlimited dims a batch read by this package records in its global `_Unlimited`. */

@@ -13,7 +13,16 @@ import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import { writeAttrs, writeChars } from "./hdf5-write.js";
 import type { H5File } from "./hdf5-write.js";
 import type { NumericArray } from "./raw.js";
-import { attrValues, charBytes, charLayoutOf, fileDims, storedValues, unlimitedOf, variableAttrs } from "./stored.js";
+import {
+  attrValues,
+  charBytes,
+  charLayoutOf,
+  fileDims,
+  inFileOrder,
+  storedValues,
+  unlimitedOf,
+  variableAttrs,
+} from "./stored.js";
 
 /** Compression of the variables a writer writes. */
 export interface WriteCompression {
@@ -41,7 +50,7 @@ export interface WriteNetcdfOptions {
 }
 
 /**
- * Writes `batch` to a new netCDF file at `path` (replacing it): netCDF-4
+ * Writes `dataset` to a new netCDF file at `path` (replacing it): netCDF-4
  * unless `options.format` or the global `_Format` says `classic` or
  * `64bit-offset` (see `writeClassic` for those). Each grid
  * dim becomes a netCDF dimension: the 1-D array named like the dim is its
@@ -55,7 +64,8 @@ export interface WriteNetcdfOptions {
  * lists of strings NC_STRING. Nulls are written as the `_FillValue` (added
  * when missing: NaN for floats, netCDF's default fill for integers).
  * Storage attributes choose chunking, compression and unlimited dims unless
- * `options` say otherwise, and are not written.
+ * `options` say otherwise, and the order of the variables (`_VariableOrder`),
+ * and are not written.
  *
  * Throws a `NetcdfError`: `UnsupportedType` for a type netCDF (or the
  * classic format) cannot hold, naming the array; `InvalidArgument` for an
@@ -66,7 +76,12 @@ export interface WriteNetcdfOptions {
  * @example
  * await writeNetcdf("out.nc", batch, { compression: { codec: "deflate", level: 4 }, chunks: { time: 1 } });
  */
-export async function writeNetcdf(path: string, batch: NdRecordBatch, options: WriteNetcdfOptions = {}): Promise<void> {
+export async function writeNetcdf(
+  path: string,
+  dataset: NdRecordBatch,
+  options: WriteNetcdfOptions = {},
+): Promise<void> {
+  const batch = inFileOrder(dataset);
   const grid = batch.grid();
   for (const dim of [...Object.keys(options.chunks ?? {}), ...(options.unlimited ?? [])]) {
     if (!grid.some((d) => d.name === dim)) {
