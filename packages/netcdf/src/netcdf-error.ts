@@ -10,7 +10,7 @@ export type NetcdfErrorCode =
   | "FileNotFound" // an input path that does not exist
   | "InvalidFile" // not netCDF, CDF-5, damaged or truncated
   | "InvalidArgument" // an unknown variable or dim, a window outside the file, a bad option
-  | "UnsupportedType" // an array type netCDF cannot hold (Binary, Time, Duration)
+  | "UnsupportedType" // an array type netCDF cannot hold (Time, Duration)
   | "UnsupportedText" // char values or a char attribute that are not UTF-8 text
   | "UnsupportedFilter" // a variable compressed with an HDF5 filter that no loaded plugin provides
   | "WriteFailed"; // the output file could not be written

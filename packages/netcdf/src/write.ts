@@ -58,7 +58,8 @@ export interface WriteNetcdfOptions {
  * becomes a variable with its dims and attributes; global attributes become
  * file attributes. Types: integers and floats as themselves (Float16 as
  * float), Bool as byte 0/1, Utf8 as NC_STRING, or as a char array when it has
- * `_CharDim` / `_CharDimSize` (README, "Storage attributes"); Timestamp/Date
+ * `_CharDim` / `_CharDimSize` (README, "Storage attributes"); Binary as a
+ * char array, as xarray writes numpy `|S<n>` (README, "Conformance"); Timestamp/Date
  * as int64/int with CF `units` ("milliseconds since 1970-01-01 00:00:00"
  * ...) unless the array has `units`. String attributes are char attributes,
  * lists of strings NC_STRING. Nulls are written as the `_FillValue` (added
