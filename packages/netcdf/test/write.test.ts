@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Binary, DurationSecond, Int16, TimestampMillisecond, makeData, Vector } from "apache-arrow";
@@ -142,6 +142,21 @@ describe("writeNetcdf4 round trip through readNetcdf", () => {
     const err = await writeNetcdf(outPath(), batch).catch((e: unknown) => e);
     expect(isNetcdfError(err, "UnsupportedType")).toBe(true);
     expect((err as Error).message).toContain('"span"');
+  });
+
+  it("a dim without a coordinate variable takes almost no space: its scale's zeros are deflated", async () => {
+    const cells = 1_000_000;
+    const flag = NdArray.from(new Uint8Array(cells).fill(1), {
+      dims: { point: cells },
+      attrs: { _ChunkSizes: attr.int32([cells]), _DeflateLevel: attr.int32(1) },
+    });
+    const path = outPath();
+    await writeNetcdf(path, new NdRecordBatch({ flag }));
+    // 1 MB of flags deflate to a few KB; the dim's scale as contiguous float zeros would add 4 MB.
+    expect(statSync(path).size).toBeLessThan(100_000);
+    const file = await openNetcdf(path);
+    expect(file.dims.map((d) => `${d.name}=${d.size}`)).toEqual(["point=1000000"]);
+    await file.close();
   });
 
   it("byte strings (Binary) are a char array as xarray writes |S<n>: every byte kept, the width of _CharDimSize or the longest", async () => {
