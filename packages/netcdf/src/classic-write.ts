@@ -74,7 +74,7 @@ export async function writeClassic(
   const variables: Planned[] = [];
   for (const [name, array] of batch.arrays()) {
     const values = stored.get(name)!;
-    const char = values.kind === "strings" ? charLayoutOf(array) : undefined;
+    const char = values.kind === "numeric" ? undefined : charLayoutOf(array);
     const names = char?.names ?? array.dimNames;
     const shape = char?.shape ?? array.shape;
     const ids = names.map((d) => dimId.get(d)!);
@@ -83,7 +83,7 @@ export async function writeClassic(
       throw invalid(`variable "${name}" has the unlimited dim "${dims[recordDim]!.name}" but not first`, name);
     let type: ClassicType;
     let bytes: Uint8Array;
-    if (values.kind === "strings") {
+    if (values.kind !== "numeric") {
       if (char === undefined) throw unsupported(path, name, "NC_STRING values", options.format);
       type = "char";
       bytes = charBytes(values.data, char.width);

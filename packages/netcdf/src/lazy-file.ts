@@ -22,6 +22,7 @@ import {
   FILTER_ATTR,
   SHUFFLE_ATTR,
   DIM_ORDER_ATTR,
+  VARIABLE_ORDER_ATTR,
   FORMAT_ATTR,
   UNLIMITED_ATTR,
   UNUSED_DIMS_ATTR,
@@ -70,6 +71,8 @@ export class LazyFile implements NetcdfFile {
     if (storage && unlimited.length > 0)
       globals.set(UNLIMITED_ATTR, unlimited.length === 1 ? attr.utf8(unlimited[0]!) : attr.utf8(unlimited));
     if (storage && raw.dims.length > 0) globals.set(DIM_ORDER_ATTR, attr.utf8(raw.dims.map((d) => d.name)));
+    if (storage && this.variables.length > 0)
+      globals.set(VARIABLE_ORDER_ATTR, attr.utf8(this.variables.map((v) => v.name)));
     const used = new Set(raw.variables.flatMap((v) => v.dims.map((d) => d.name)));
     const unused = raw.dims.filter((d) => !used.has(d.name));
     if (storage && unused.length > 0) {

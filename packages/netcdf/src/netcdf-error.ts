@@ -12,7 +12,7 @@ export type NetcdfErrorCode =
   | "VariableNotFound" // no variable of that name in the file
   | "DimNotFound" // a selection or chunk size naming a dim the variable (or file) does not have
   | "InvalidArgument" // an index outside its dim, a bad selection value, a bad option
-  | "UnsupportedType" // an array type netCDF cannot hold (Binary, Time, Duration)
+  | "UnsupportedType" // an array type netCDF cannot hold (Time, Duration)
   | "UnsupportedText" // char values or a char attribute that are not UTF-8 text
   | "UnsupportedFilter" // a variable compressed with an HDF5 filter that no loaded plugin provides
   | "WriteFailed"; // the output file could not be written

@@ -25,6 +25,9 @@ export const UNLIMITED_ATTR = "_Unlimited";
 /** Global: every dim of the file in the file's order (`List<Utf8>`), the order writers give them back. */
 export const DIM_ORDER_ATTR = "_DimOrder";
 
+/** Global: every variable of the file in the file's order (`List<Utf8>`), the order writers write them in. */
+export const VARIABLE_ORDER_ATTR = "_VariableOrder";
+
 /** Global: the dims of the file that no variable uses (`List<Utf8>`), which writers give back. */
 export const UNUSED_DIMS_ATTR = "_UnusedDims";
 /** Global: their sizes (`List<Int32>`), in the same order. */
@@ -44,6 +47,7 @@ export const STORAGE_ATTRS: ReadonlySet<string> = new Set([
   STRING_ATTRS_ATTR,
   UNLIMITED_ATTR,
   DIM_ORDER_ATTR,
+  VARIABLE_ORDER_ATTR,
   UNUSED_DIMS_ATTR,
   UNUSED_DIM_SIZES_ATTR,
   FORMAT_ATTR,

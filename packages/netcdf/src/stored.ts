@@ -5,7 +5,8 @@
  */
 import { DateUnit, Precision, Type } from "apache-arrow";
 import type { DataType, Date_, Float, Timestamp, Vector } from "apache-arrow";
-import type { Attrs, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { Attrs, NdArray } from "@lance-nd/nd-arrow";
 import { NetcdfError } from "./netcdf-error.js";
 import {
   CHAR_DIM_ATTR,
@@ -16,11 +17,15 @@ import {
   UNLIMITED_ATTR,
   UNUSED_DIMS_ATTR,
   UNUSED_DIM_SIZES_ATTR,
+  VARIABLE_ORDER_ATTR,
 } from "./storage-attrs.js";
 import type { NumericArray } from "./raw.js";
 
-/** What an Arrow type is stored as: a numeric typed array or strings. */
-export type Stored = { kind: "numeric"; data: NumericArray } | { kind: "strings"; data: string[] };
+/** What an Arrow type is stored as: a numeric typed array, strings, or byte strings (Binary, stored as char). */
+export type Stored =
+  | { kind: "numeric"; data: NumericArray }
+  | { kind: "strings"; data: string[] }
+  | { kind: "bytes"; data: Uint8Array[] };
 
 /** netCDF's default fill values, used for nulls of integer arrays without a `_FillValue`. */
 const DEFAULT_FILL: Record<string, number | bigint> = {
@@ -62,6 +67,25 @@ export function fileDims(batch: NdRecordBatch): { name: string; size: number }[]
   return dims.sort((a, b) => key(a.name) - key(b.name));
 }
 
+/**
+ * The batch with its arrays in the source file's order (the global
+ * `_VariableOrder`; arrays it does not name follow in batch order), the
+ * order both writers create the variables in, so xarray lists them as it
+ * lists the source's.
+ */
+export function inFileOrder(batch: NdRecordBatch): NdRecordBatch {
+  const recorded = batch.globalAttrs.get(VARIABLE_ORDER_ATTR)?.toJS();
+  if (!Array.isArray(recorded)) return batch;
+  const arrays = batch.arrays();
+  const rank = new Map(recorded.map((name, i) => [String(name), i]));
+  const key = (name: string, at: number): number => rank.get(name) ?? recorded.length + at;
+  const ordered = arrays
+    .map(([name, array], at) => ({ name, array, key: key(name, at) }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ name, array }): [string, NdArray] => [name, array]);
+  return ordered.every(([name], i) => name === arrays[i]![0]) ? batch : new NdRecordBatch(ordered, batch.globalAttrs);
+}
+
 /** The unlimited dims a batch read by this package records in its global `_Unlimited`. */
 export function unlimitedOf(batch: NdRecordBatch): string[] {
   const value = batch.globalAttrs.get(UNLIMITED_ATTR)?.toJS();
@@ -73,6 +97,9 @@ export function unlimitedOf(batch: NdRecordBatch): string[] {
  * How a string array read from a char variable is stored: its `_CharDim`
  * (the last dim, folded into the strings on read; none for a scalar char
  * variable, which has `_CharDimSize` 1 alone) and the bytes per string.
+ * A Binary array (numpy `|S<n>`, e.g. from Zarr) is a char array as xarray
+ * writes one: its `_CharDimSize` wide (widened to its longest value), the
+ * char dim `_CharDim` or `string<width>`.
  */
 export interface CharLayout {
   /** The char dim, or `undefined` for a scalar char variable. */
@@ -85,10 +112,17 @@ export interface CharLayout {
   readonly width: number;
 }
 
-/** The char layout of a string array read from a char variable (its `_CharDim` / `_CharDimSize`), else `undefined`. */
+/** The char layout of a string array read from a char variable (its `_CharDim` / `_CharDimSize`) or of a Binary array, else `undefined`. */
 export function charLayoutOf(array: NdArray): CharLayout | undefined {
   const name = array.attr(CHAR_DIM_ATTR);
   const size = array.attr(CHAR_DIM_SIZE_ATTR);
+  if (array.type.typeId === Type.Binary || array.type.typeId === Type.LargeBinary) {
+    let width = typeof size === "number" && size > 0 ? size : 1;
+    for (const value of array.values as Iterable<Uint8Array | null>)
+      if (value !== null) width = Math.max(width, value.length);
+    const dim = { name: typeof name === "string" && width === size ? name : `string${width}`, size: width };
+    return { dim, names: [...array.dimNames, dim.name], shape: [...array.shape, width], width };
+  }
   if (typeof size !== "number") return undefined;
   if (array.type.typeId !== Type.Utf8 && array.type.typeId !== Type.LargeUtf8) return undefined;
   if (typeof name !== "string") {
@@ -98,12 +132,14 @@ export function charLayoutOf(array: NdArray): CharLayout | undefined {
   return { dim: { name, size }, names: [...array.dimNames, name], shape: [...array.shape, size], width: size };
 }
 
-/** Strings as `width`-byte UTF-8 char rows, NUL-padded (cut at `width` bytes): a char variable's bytes. */
-export function charBytes(strings: readonly string[], width: number): Uint8Array {
-  const out = new Uint8Array(strings.length * width);
+/** Strings as `width`-byte UTF-8 char rows (byte strings as they are), NUL-padded (cut at `width` bytes): a char variable's bytes. */
+export function charBytes(values: readonly string[] | readonly Uint8Array[], width: number): Uint8Array {
+  const out = new Uint8Array(values.length * width);
   const encoder = new TextEncoder();
-  strings.forEach((s, i) => {
-    encoder.encodeInto(s, out.subarray(i * width, (i + 1) * width));
+  values.forEach((value, i) => {
+    const row = out.subarray(i * width, (i + 1) * width);
+    if (typeof value === "string") encoder.encodeInto(value, row);
+    else row.set(value.subarray(0, width));
   });
   return out;
 }
@@ -114,6 +150,12 @@ export function storedValues(name: string, array: NdArray): Stored {
   const type = values.type;
   if (type.typeId === Type.Utf8 || type.typeId === Type.LargeUtf8) {
     return { kind: "strings", data: Array.from(values as Iterable<string | null>, (s) => s ?? "") };
+  }
+  if (type.typeId === Type.Binary || type.typeId === Type.LargeBinary) {
+    const fill = new TextEncoder().encode(
+      typeof array.attr("_FillValue") === "string" ? String(array.attr("_FillValue")) : "",
+    );
+    return { kind: "bytes", data: Array.from(values as Iterable<Uint8Array | null>, (b) => b ?? fill) };
   }
   let data: NumericArray;
   switch (type.typeId) {
@@ -163,6 +205,10 @@ export type AttrValue = NumericArray | string | (string | null)[];
 /** The attributes to write: the array's, a `_FillValue` when nulls were filled, CF units of times. */
 export function variableAttrs(array: NdArray, stored: Stored): Map<string, AttrValue> {
   const attrs = attrValues(array.attrs);
+  // netCDF-C takes one char as a char variable's _FillValue: a longer one of byte strings (Zarr's |S<n>) is left out.
+  const fill = attrs.get("_FillValue");
+  if (stored.kind === "bytes" && typeof fill === "string" && new TextEncoder().encode(fill).length !== 1)
+    attrs.delete("_FillValue");
   if (stored.kind === "numeric" && array.values.nullCount > 0 && !attrs.has("_FillValue")) {
     const Typed = stored.data.constructor as unknown as { of(v: number | bigint): NumericArray };
     attrs.set("_FillValue", Typed.of(fillValue(array, stored.data)));

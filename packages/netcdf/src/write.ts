@@ -13,7 +13,17 @@ import { CHUNK_SIZES_ATTR, DEFLATE_LEVEL_ATTR, FILTER_ATTR, FORMAT_ATTR } from "
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import { writeAttrs, writeChars } from "./hdf5-write.js";
 import type { H5File } from "./hdf5-write.js";
-import { attrValues, charBytes, charLayoutOf, fileDims, storedValues, unlimitedOf, variableAttrs } from "./stored.js";
+import type { NumericArray } from "./raw.js";
+import {
+  attrValues,
+  charBytes,
+  charLayoutOf,
+  fileDims,
+  inFileOrder,
+  storedValues,
+  unlimitedOf,
+  variableAttrs,
+} from "./stored.js";
 
 /** Compression of the variables a writer writes. */
 export interface WriteCompression {
@@ -43,7 +53,7 @@ export interface WriteNetcdfOptions {
 }
 
 /**
- * Writes `batch` to a new netCDF file at `path` (an existing one only with
+ * Writes `dataset` to a new netCDF file at `path` (an existing one only with
  * `mode: "overwrite"`, replacing it): netCDF-4
  * unless `options.format` or the global `_Format` says `classic` or
  * `64bit-offset` (see `writeClassic` for those). Each grid
@@ -52,26 +62,33 @@ export interface WriteNetcdfOptions {
  * becomes a variable with its dims and attributes; global attributes become
  * file attributes. Types: integers and floats as themselves (Float16 as
  * float), Bool as byte 0/1, Utf8 as NC_STRING, or as a char array when it has
- * `_CharDim` / `_CharDimSize` (README, "Storage attributes"); Timestamp/Date
+ * `_CharDim` / `_CharDimSize` (README, "Storage attributes"); Binary as a
+ * char array, as xarray writes numpy `|S<n>` (README, "Conformance"); Timestamp/Date
  * as int64/int with CF `units` ("milliseconds since 1970-01-01 00:00:00"
  * ...) unless the array has `units`. String attributes are char attributes,
  * lists of strings NC_STRING. Nulls are written as the `_FillValue` (added
  * when missing: NaN for floats, netCDF's default fill for integers).
  * Storage attributes choose chunking, compression and unlimited dims unless
- * `options` say otherwise, and are not written.
+ * `options` say otherwise, and the order of the variables (`_VariableOrder`),
+ * and are not written.
  *
  * Throws a `NetcdfError`: `UnsupportedType` for a type netCDF (or the
  * classic format) cannot hold, naming the array; `InvalidArgument` for an
  * existing path without `mode: "overwrite"`, options of the wrong shape, an
- * option naming a dim the batch does not have, a level out of range,
+ * option naming a dim the dataset does not have, a level out of range,
  * compression or chunks for a classic format; `WriteFailed` when HDF5 or the
  * file system fails.
  *
  * @example
  * await writeNetcdf("out.nc", batch, { compression: { codec: "deflate", level: 4 }, chunks: { time: 1 } });
  */
-export async function writeNetcdf(path: string, batch: NdRecordBatch, options: WriteNetcdfOptions = {}): Promise<void> {
+export async function writeNetcdf(
+  path: string,
+  dataset: NdRecordBatch,
+  options: WriteNetcdfOptions = {},
+): Promise<void> {
   checkWriteOptions(path, options);
+  const batch = inFileOrder(dataset);
   const grid = batch.grid();
   for (const dim of [...Object.keys(options.chunks ?? {}), ...(options.unlimited ?? [])]) {
     if (!grid.some((d) => d.name === dim)) {
@@ -117,15 +134,18 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
     for (const [name, array] of batch.arrays()) {
       current = name;
       const values = stored.get(name)!;
-      const char = values.kind === "strings" ? charLayoutOf(array) : undefined;
+      const char = values.kind === "numeric" ? undefined : charLayoutOf(array);
       const shape = char?.shape ?? array.shape;
       const names = char?.names ?? array.dimNames;
       dimsOf.set(name, names);
       const layout = layoutOf(array, names, shape, options, unlimited, values.kind === "strings" && char === undefined);
       if (char === undefined) {
         const dtype = values.kind === "strings" ? { dtype: "S" } : {};
-        file.create_dataset({ name, data: values.data, shape: [...shape], track_order: true, ...dtype, ...layout });
-      } else writeChars(module, file, name, charBytes(values.data as string[], char.width), shape, layout);
+        // Binary always has a char layout: what is left is numbers and NC_STRING text.
+        const data = values.data as NumericArray | string[];
+        file.create_dataset({ name, data, shape: [...shape], track_order: true, ...dtype, ...layout });
+      } else
+        writeChars(module, file, name, charBytes(values.data as string[] | Uint8Array[], char.width), shape, layout);
       writeAttrs(module, file.get(name) as Dataset, variableAttrs(array, values));
     }
     // A variable whose only dim is its namesake is that dim's coordinate variable: the dim's scale.
@@ -140,7 +160,7 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
             name: dim.name,
             data: new Float32Array(dim.size),
             shape: [dim.size],
-            ...(growable ? { maxshape: [null], chunks: [Math.max(1, Math.min(dim.size, 1024))] } : {}),
+            ...dimensionOnlyLayout(dim.size, growable),
           });
       if (scale === null || !("make_scale" in scale)) throw new Error(`no dataset for dim "${dim.name}"`);
       scale.make_scale(coordinates.has(dim.name) ? dim.name : `${DIMENSION_ONLY_NAME}${String(dim.size).padStart(10)}`);
@@ -174,6 +194,23 @@ export async function writeNetcdf(path: string, batch: NdRecordBatch, options: W
 function formatOf(batch: NdRecordBatch): NetcdfFormat {
   const recorded = batch.globalAttrs.get(FORMAT_ATTR)?.toJS();
   return recorded === "classic" || recorded === "64bit-offset" ? recorded : "netcdf4";
+}
+
+/**
+ * The layout of a dimension-only scale: its values are never read (netCDF
+ * takes only its size), and netCDF-C leaves them unwritten, but h5wasm
+ * writes the zeros it is given. Chunked (64 Ki values a chunk) and deflated,
+ * they take about a thousandth of their size: GMT's `dcw-gmt.nc` has 18
+ * million dim cells, 72 MB as contiguous float zeros. A growable dim also
+ * gets an unlimited max shape; an empty fixed dim stays contiguous.
+ */
+function dimensionOnlyLayout(
+  size: number,
+  growable: boolean,
+): { maxshape?: null[]; chunks?: number[]; compression?: number; compression_opts?: number[] } {
+  if (size === 0 && !growable) return {};
+  const chunks = [Math.max(1, Math.min(size, growable ? 1024 : 65536))];
+  return { ...(growable ? { maxshape: [null] } : {}), chunks, compression: DEFLATE, compression_opts: [1] };
 }
 
 /** Chunks, compression and growable dims of one dataset, from the options or the array's storage attributes. */

@@ -21,6 +21,7 @@ describe("@lance-nd/netcdf public API", () => {
       "UNLIMITED_ATTR",
       "UNUSED_DIMS_ATTR",
       "UNUSED_DIM_SIZES_ATTR",
+      "VARIABLE_ORDER_ATTR",
       "detectFormat",
       "isNetcdfError",
       "openNetcdf",

@@ -1,11 +1,11 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Binary, Int16, TimestampMillisecond, makeData, Vector } from "apache-arrow";
+import { Binary, DurationSecond, Int16, TimestampMillisecond, makeData, Vector } from "apache-arrow";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
 import { isNetcdfError } from "../src/index.js";
-import { DIM_ORDER_ATTR, FORMAT_ATTR, openNetcdf, readNetcdf, writeNetcdf } from "../src/index.js";
+import { DIM_ORDER_ATTR, FORMAT_ATTR, VARIABLE_ORDER_ATTR, openNetcdf, readNetcdf, writeNetcdf } from "../src/index.js";
 import { hasTool, runTool, skipReason } from "@lance-nd/test-helpers";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-cli-write-"));
@@ -90,6 +90,7 @@ describe("writeNetcdf4 round trip through readNetcdf", () => {
     const {
       [DIM_ORDER_ATTR]: order,
       [FORMAT_ATTR]: format,
+      [VARIABLE_ORDER_ATTR]: variables,
       ...globals
     } = Object.fromEntries([...back.globalAttrs].map(([k, v]) => [k, [String(v.type), v.toJS()]]));
     expect(globals).toEqual(
@@ -97,6 +98,7 @@ describe("writeNetcdf4 round trip through readNetcdf", () => {
     );
     expect(order).toEqual(["List<Utf8>", ["time", "lat", "lon"]]);
     expect(format).toEqual(["Utf8", "netcdf4"]);
+    expect(variables).toEqual(["List<Utf8>", batch.names()]);
   });
 
   it("the dims are written in the order of the global _DimOrder (the source's), not the grid's", async () => {
@@ -134,16 +136,50 @@ describe("writeNetcdf4 round trip through readNetcdf", () => {
     expect(Array.from(back.toArray())).toEqual([0n, 86_400_000n]);
   });
 
-  it("a type netCDF cannot hold is InvalidArgument naming the array", async () => {
-    const bin = new Vector([
-      makeData({ type: new Binary(), length: 1, valueOffsets: Int32Array.of(0, 1), data: Uint8Array.of(7) }),
-    ]);
-    const batch = new NdRecordBatch({ blob: NdArray.from(bin, { dims: { x: 1 } }) });
+  it("a type netCDF cannot hold is UnsupportedType naming the array", async () => {
+    const span = new Vector([makeData({ type: new DurationSecond(), length: 1, data: BigInt64Array.of(7n) })]);
+    const batch = new NdRecordBatch({ span: NdArray.from(span, { dims: { x: 1 } }) });
     const err = await writeNetcdf(outPath(), batch).catch((e: unknown) => e);
     expect(isNetcdfError(err, "UnsupportedType")).toBe(true);
-    expect((err as Error).message).toContain('"blob"');
+    expect((err as Error).message).toContain('"span"');
   });
 
+  it("a dim without a coordinate variable takes almost no space: its scale's zeros are deflated", async () => {
+    const cells = 1_000_000;
+    const flag = NdArray.from(new Uint8Array(cells).fill(1), {
+      dims: { point: cells },
+      attrs: { _ChunkSizes: attr.int32([cells]), _DeflateLevel: attr.int32(1) },
+    });
+    const path = outPath();
+    await writeNetcdf(path, new NdRecordBatch({ flag }));
+    // 1 MB of flags deflate to a few KB; the dim's scale as contiguous float zeros would add 4 MB.
+    expect(statSync(path).size).toBeLessThan(100_000);
+    const file = await openNetcdf(path);
+    expect(file.dims.map((d) => `${d.name}=${d.size}`)).toEqual(["point=1000000"]);
+    await file.close();
+  });
+
+  it("byte strings (Binary) are a char array as xarray writes |S<n>: every byte kept, the width of _CharDimSize or the longest", async () => {
+    const values = [Uint8Array.of(0x61, 0xff, 0), Uint8Array.of(), Uint8Array.of(0x7a)];
+    const bin = new Vector([
+      makeData({
+        type: new Binary(),
+        length: 3,
+        valueOffsets: Int32Array.of(0, 3, 3, 4),
+        data: Uint8Array.of(...values.flatMap((v) => [...v])),
+      }),
+    ]);
+    const batch = new NdRecordBatch({
+      wide: NdArray.from(bin, { dims: { x: 3 }, attrs: { _CharDimSize: attr.int32(5) } }),
+      tight: NdArray.from(bin, { dims: { x: 3 } }),
+    });
+    const path = outPath();
+    await writeNetcdf(path, batch);
+    const file = await openNetcdf(path);
+    expect(file.dims.map((d) => `${d.name}=${d.size}`)).toEqual(["x=3", "string5=5", "string3=3"]);
+    expect(file.variable("wide").attrs.get("_CharDim")?.toJS()).toBe("string5");
+    await file.close();
+  });
   it("a path that cannot be created is WriteFailed", async () => {
     const err = await writeNetcdf(join(dir, "no-such-dir", "x.nc"), sample()).catch((e: unknown) => e);
     expect(isNetcdfError(err, "WriteFailed")).toBe(true);

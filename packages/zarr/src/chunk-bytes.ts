@@ -3,11 +3,13 @@
  * chunk holds it (nulls replaced by the fill value), chunks of the fill
  * value, and the bytes of a chunk: C order, little-endian (the v2 `<`
  * dtypes, the v3 `bytes` codec), strings as vlen-utf8 (count, then a length
- * and the UTF-8 bytes of each), then zstd when asked.
+ * and the UTF-8 bytes of each), `|S<n>` byte strings NUL-padded to `n`
+ * bytes (byte-strings.ts), then zstd when asked.
  */
 import { DataType, Precision, Type, util } from "apache-arrow";
 import type { Vector } from "apache-arrow";
 import * as zarr from "zarrita";
+import { fixedWidthBytes, fromFixedWidthBytes, latin1Fill, latin1Values } from "./byte-strings.js";
 import type { WriteType } from "./data-type.js";
 import { ZarrError } from "./zarr-error.js";
 import type { ZarrErrorContext } from "./zarr-error.js";
@@ -24,7 +26,7 @@ export type Plain = {
   fill(v: number | bigint): Plain;
 };
 
-/** Values in row-major order as a chunk holds them: stored numbers, or strings. */
+/** Values in row-major order as a chunk holds them: stored numbers, or strings (Latin-1 ones for `|S<n>`). */
 export type ChunkValues = Plain | string[];
 
 /** A row's block ready to place into chunks: its values and the fill of the chunk cells it does not cover. */
@@ -51,6 +53,10 @@ export function blockOf(
       `has ${values.nullCount} null values and no _FillValue attribute to write them as`,
       where,
     );
+  }
+  if (type.layout === "bytes") {
+    const fillBytes = latin1Fill(fill === undefined ? undefined : String(fill));
+    return { values: latin1Values(values, type.itemSize, fillBytes, where), fill: fillBytes };
   }
   if (type.layout === "text") {
     return {
@@ -85,16 +91,17 @@ export function filledChunk(block: Block, size: number): ChunkValues {
   return new (block.values.constructor as new (n: number) => Plain)(size).fill(block.fill as number | bigint);
 }
 
-/** The uncompressed bytes of a chunk. */
-export function chunkToBytes(chunk: ChunkValues): Uint8Array {
-  if (Array.isArray(chunk)) return vlenUtf8(chunk);
+/** The uncompressed bytes of a chunk of an array of Zarr type `type`. */
+export function chunkToBytes(chunk: ChunkValues, type: WriteType): Uint8Array {
+  if (Array.isArray(chunk)) return type.layout === "bytes" ? fixedWidthBytes(chunk, type.itemSize) : vlenUtf8(chunk);
   const view = chunk as unknown as ArrayBufferView;
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
 
 /** A chunk's values from its uncompressed bytes, of the kind of `like` (for writing a chunk in pieces). */
-export function chunkFromBytes(bytes: Uint8Array, like: ChunkValues): ChunkValues {
-  if (Array.isArray(like)) return fromVlenUtf8(bytes);
+export function chunkFromBytes(bytes: Uint8Array, like: ChunkValues, type: WriteType): ChunkValues {
+  if (Array.isArray(like))
+    return type.layout === "bytes" ? fromFixedWidthBytes(bytes, type.itemSize) : fromVlenUtf8(bytes);
   const Ctor = like.constructor as unknown as new (buffer: ArrayBuffer) => Plain;
   return new Ctor(bytes.slice().buffer);
 }

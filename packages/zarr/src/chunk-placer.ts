@@ -98,7 +98,7 @@ export class ChunkPlacer {
       return true;
     }
     const { writer, codec } = this.#sink;
-    const before = chunkFromBytes(await codec.decode(await writer.read(key)), block.values);
+    const before = chunkFromBytes(await codec.decode(await writer.read(key)), block.values, this.array.type);
     for (const done of boxes) {
       const shared = intersect(done, local);
       if (shared === undefined) continue;
@@ -119,7 +119,7 @@ export class ChunkPlacer {
   }
 
   async #write(key: string, chunk: ChunkValues): Promise<void> {
-    await this.#sink.writer.write(key, await this.#sink.codec.encode(chunkToBytes(chunk)));
+    await this.#sink.writer.write(key, await this.#sink.codec.encode(chunkToBytes(chunk, this.array.type)));
   }
 }
 

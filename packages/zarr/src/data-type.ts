@@ -21,6 +21,8 @@ export interface ZarrType {
   readonly arrow: DataType;
   /** How raw values become Arrow values (see values.ts). */
   readonly kind: "plain" | "bool" | "text" | "bytes" | "time";
+  /** Bytes per value of a `|S<n>` type (`n`). */
+  readonly width?: number;
 }
 
 /**
@@ -87,7 +89,14 @@ export function fromV2Dtype(dtype: unknown, filterIds: readonly string[], where:
     case "U":
       return { stored: dtype, read: `v2:U${Number(size)}`, endian, arrow: new Utf8(), kind: "text" };
     case "S":
-      return { stored: dtype, read: `v2:S${Number(size)}`, endian, arrow: new Binary(), kind: "bytes" };
+      return {
+        stored: dtype,
+        read: `v2:S${Number(size)}`,
+        endian,
+        arrow: new Binary(),
+        kind: "bytes",
+        width: Number(size),
+      };
     case "M":
     case "m": {
       const arrow = timeType(code, unit);
@@ -150,18 +159,21 @@ export interface WriteType {
   readonly name: string;
   /** Bytes per value, 0 for variable-length strings. */
   readonly itemSize: number;
-  /** How the values are laid out in a chunk (see chunk-bytes.ts). */
-  readonly layout: "plain" | "bool" | "text";
+  /** How the values are laid out in a chunk (see chunk-bytes.ts): `bytes` is `|S<itemSize>`. */
+  readonly layout: "plain" | "bool" | "text" | "bytes";
 }
 
 /**
  * The Zarr type of Arrow `type` in format `version`: numbers and Bool in
  * both, Utf8 as `|O` + vlen-utf8 (v2) or `string` (v3), Timestamp (no time
  * zone or UTC) and Duration as `<M8[unit]` / `<m8[unit]` in v2 only (v3 has
- * no core time type: CF-encode the times first). Anything else is
+ * no core time type: CF-encode the times first); with a `byteWidth`
+ * (byte-strings.ts), Binary, and Utf8 read from a char variable, as
+ * `|S<byteWidth>` in v2 (Utf8 stays `string` in v3). Anything else is
  * `UnsupportedType`.
  */
-export function toZarrType(type: DataType, version: 2 | 3, where: ZarrErrorContext): WriteType {
+export function toZarrType(type: DataType, version: 2 | 3, where: ZarrErrorContext, byteWidth?: number): WriteType {
+  if (byteWidth !== undefined && version === 2) return { name: `|S${byteWidth}`, itemSize: byteWidth, layout: "bytes" };
   if (DataType.isInt(type) || DataType.isFloat(type)) {
     const found = dtypeOf(type);
     const bytes = DataType.isInt(type) ? type.bitWidth / 8 : type.precision === 0 ? 2 : type.precision === 1 ? 4 : 8;
@@ -186,6 +198,8 @@ export function toZarrType(type: DataType, version: 2 | 3, where: ZarrErrorConte
   const hint =
     version === 3 && (type.typeId === Type.Timestamp || type.typeId === Type.Duration)
       ? " (Zarr v3 has no time type; CF-encode times or write v2)"
-      : "";
+      : version === 3 && type.typeId === Type.Binary
+        ? " (write v2, which has |S<n> byte strings)"
+        : "";
   throw new ZarrError("UnsupportedType", `${type} has no Zarr v${version} counterpart${hint}`, where);
 }

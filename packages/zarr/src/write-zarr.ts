@@ -16,6 +16,7 @@ import { cfOptionSchema, cfOptions, encodeArray } from "./cf.js";
 import type { CfOption } from "./cf.js";
 import { blockOf, chunkCodec } from "./chunk-bytes.js";
 import { ChunkPlacer } from "./chunk-placer.js";
+import { BYTE_WIDTH_ATTR, CHAR_DIM_ATTR, base64Fill, byteWidthOf, latin1Fill } from "./byte-strings.js";
 import { toZarrType } from "./data-type.js";
 import { jsonBytes, v2Documents, v3Documents } from "./metadata-docs.js";
 import type { Compression, WrittenArray } from "./metadata-docs.js";
@@ -204,7 +205,12 @@ function rowStart(row: NdRecordBatch, at: number, path: string): Map<string, num
   return new Map(grid.map((d, i) => [d.name, Number(offset[i])]));
 }
 
-/** An array's metadata from its first block: chunks of `chunkSizes` along the dims named, else of the block. */
+/**
+ * An array's metadata from its first block: chunks of `chunkSizes` along the
+ * dims named, else of the block. A byte-string array (byte-strings.ts) is
+ * `|S<n>` in v2, its width attributes not written (the dtype holds the
+ * width) and its fill value in base64.
+ */
 function newArray(
   name: string,
   array: NdArray,
@@ -212,15 +218,18 @@ function newArray(
   chunkSizes: Readonly<Record<string, number>>,
   where: { path: string; variable: string },
 ): WrittenArray {
+  const type = toZarrType(array.type, version, where, byteWidthOf(array));
   const fillAttr = array.attrs.get("_FillValue");
+  const fill = fillAttr === undefined ? null : attrToJson("_FillValue", fillAttr, where);
+  const skip = byteWidthOf(array) === undefined ? [] : [BYTE_WIDTH_ATTR, CHAR_DIM_ATTR];
   return {
     name,
     dims: array.dimNames,
     shape: array.shape,
     chunkShape: array.dims.map((d) => chunkSizes[d.name] ?? Math.max(d.size, 1)),
-    type: toZarrType(array.type, version, where),
-    attrs: attrsToJson(array.attrs, where),
-    fill: fillAttr === undefined ? null : attrToJson("_FillValue", fillAttr, where),
+    type,
+    attrs: attrsToJson(array.attrs, where, skip),
+    fill: type.layout === "bytes" && fill !== null ? base64Fill(latin1Fill(String(fill))) : fill,
   };
 }
 

@@ -3,11 +3,12 @@
  * tells of each array, their stored attributes, and the dims of the whole
  * store.
  */
-import { toAttrs } from "@lance-nd/nd-arrow";
+import { attr, toAttrs } from "@lance-nd/nd-arrow";
 import type { Attrs, Dim } from "@lance-nd/nd-arrow";
 import type { DataType } from "apache-arrow";
 import type { CodecMetadata } from "zarrita";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
+import { BYTE_WIDTH_ATTR, fillAttrOfBase64 } from "./byte-strings.js";
 import type { ArrayNode } from "./metadata.js";
 import { ZarrError } from "./zarr-error.js";
 
@@ -32,7 +33,10 @@ export interface ZarrVariable {
   readonly fillValue: unknown;
 }
 
-/** The attributes as stored (a v2 `fill_value` as `_FillValue`, as xarray shows it). */
+/**
+ * The attributes as stored (a v2 `fill_value` as `_FillValue`, as xarray
+ * shows it); a `|S<n>` array also gets its width `n` (byte-strings.ts).
+ */
 export function storedAttrs(node: ArrayNode, path: string): Attrs {
   const where = { path, variable: node.name };
   const attrs = new Map(attrsFromJson(node.attrs, node.type.arrow, where));
@@ -44,6 +48,11 @@ export function storedAttrs(node: ArrayNode, path: string): Attrs {
     !attrs.has("_FillValue")
   ) {
     attrs.set("_FillValue", attrFromJson("_FillValue", node.fillValue, node.type.arrow, where));
+  }
+  if (node.type.kind === "bytes" && node.type.width !== undefined) {
+    attrs.set(BYTE_WIDTH_ATTR, attr.int32(node.type.width));
+    const fill = node.format === 2 && !attrs.has("_FillValue") ? fillAttrOfBase64(node.fillValue, where) : undefined;
+    if (fill !== undefined) attrs.set("_FillValue", fill);
   }
   return toAttrs(attrs);
 }

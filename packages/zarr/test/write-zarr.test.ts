@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { NdArray, NdRecordBatch, attr, slice } from "@lance-nd/nd-arrow";
-import { Bool, Float16, Float64, Int16, TimestampSecond, Utf8 } from "apache-arrow";
+import { Binary, Bool, Float16, Float64, Int16, TimestampSecond, Utf8, Vector, makeData } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isZarrError, openZarr, writeZarr } from "../src/index.js";
 import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
@@ -259,6 +259,84 @@ describe.skipIf(skipOracle)("writeZarr of rows off the chunk grid, out of order"
     });
   }
 });
+
+describe.skipIf(skipOracle)("writeZarr of byte strings (Binary) as |S<n>", () => {
+  /** 4 x 3 byte strings: bytes that are not UTF-8, NULs inside, an empty one, and a null (written as the fill value). */
+  function codes(width: number): NdRecordBatch {
+    const texts = ["ab", "\xe9t\xe9", "", "z\x00y", null, "abcde", "q", "rs", "t", "u", "vw", "xyz"];
+    const values = texts.map((t) => (t === null ? null : Uint8Array.from(Buffer.from(t, "latin1"))));
+    const code = NdArray.from(binaryVector(values), {
+      dims: { a: 4, b: 3 },
+      attrs: { _FillValue: "none", _CharDimSize: attr.int32(width), long_name: "code" },
+    });
+    return new NdRecordBatch({ code });
+  }
+
+  it("rows off the chunk grid (written in pieces) -> v2 -> zarr-python reads every byte, the width and the fill; openZarr reads them back", async () => {
+    const target = join(out.dir, "codes-v2.zarr");
+    const boxes: Record<string, [number, number]>[] = [
+      { a: [2, 4], b: [0, 3] },
+      { a: [0, 2], b: [0, 1] },
+      { a: [0, 2], b: [1, 3] },
+    ];
+    await writeZarr(target, rowsOf(codes(6), boxes), { version: 2, chunks: { a: 3, b: 2 } });
+    const view = JSON.parse(
+      python([
+        "-c",
+        `import sys, json, zarr
+z = zarr.open(sys.argv[1], mode="r")["code"]
+print(json.dumps({"dtype": z.dtype.str, "fill": list(z.fill_value), "chunks": list(z.chunks), "attrs": dict(z.attrs),
+  "values": [list(v) for v in z[:].ravel()]}))`,
+        target,
+      ]),
+    ) as Record<string, unknown>;
+    const bytes = (t: string) => [...Buffer.from(t, "latin1")];
+    expect(view).toEqual({
+      dtype: "|S6",
+      fill: bytes("none"),
+      chunks: [3, 2],
+      attrs: { _ARRAY_DIMENSIONS: ["a", "b"], long_name: "code" },
+      values: ["ab", "\xe9t\xe9", "", "z\x00y", "none", "abcde", "q", "rs", "t", "u", "vw", "xyz"].map(bytes),
+    });
+    const back = await openZarr(target);
+    const code = await back.read("code");
+    expect(String(code.type)).toBe("Binary");
+    expect(Object.fromEntries([...code.attrs].map(([k, v]) => [k, v.toJS()]))).toEqual({
+      long_name: "code",
+      _CharDimSize: 6,
+      _FillValue: "none",
+    });
+  });
+
+  it("a value longer than its _CharDimSize is InvalidArgument naming the array; v3 is UnsupportedType", async () => {
+    const narrow = await writeZarr(join(out.dir, "narrow.zarr"), codes(4), { version: 2 }).catch((e: unknown) => e);
+    expect(isZarrError(narrow, "InvalidArgument")).toBe(true);
+    expect((narrow as Error).message).toContain("value 5 has 5 bytes, more than the width 4 of |S4");
+    expect((narrow as { variable?: string }).variable).toBe("code");
+    const v3 = await writeZarr(join(out.dir, "codes-v3.zarr"), codes(6)).catch((e: unknown) => e);
+    expect(isZarrError(v3, "UnsupportedType")).toBe(true);
+    expect(existsSync(join(out.dir, "narrow.zarr"))).toBe(false);
+  });
+});
+
+/** A Binary vector of `values` (null: a null). */
+function binaryVector(values: readonly (Uint8Array | null)[]): Vector {
+  const valueOffsets = new Int32Array(values.length + 1);
+  values.forEach((v, i) => {
+    valueOffsets[i + 1] = valueOffsets[i]! + (v?.length ?? 0);
+  });
+  const data = new Uint8Array(valueOffsets[values.length]!);
+  values.forEach((v, i) => {
+    if (v !== null) data.set(v, valueOffsets[i]!);
+  });
+  const nullBitmap = Uint8Array.from({ length: Math.ceil(values.length / 8) }, (_, byte) =>
+    values.slice(byte * 8, byte * 8 + 8).reduce((bits, v, k) => (v === null ? bits : bits | (1 << k)), 0),
+  );
+  const nullCount = values.filter((v) => v === null).length;
+  return new Vector([
+    makeData({ type: new Binary(), length: values.length, valueOffsets, data, nullBitmap, nullCount }),
+  ]);
+}
 
 describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output as it was", () => {
   async function refused(

@@ -3,7 +3,7 @@
  * streamed into a Zarr store, one row at a time in table order, each row's
  * blocks written as the chunks they cover.
  */
-import { STORAGE_ATTRS } from "@lance-nd/netcdf";
+import { CHAR_DIM_ATTR, CHAR_DIM_SIZE_ATTR, STORAGE_ATTRS } from "@lance-nd/netcdf";
 import type { NetcdfFormat } from "@lance-nd/netcdf";
 import { CHUNK_OFFSET, NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { Attrs, NdArray } from "@lance-nd/nd-arrow";
@@ -120,9 +120,12 @@ export async function exportZarr(
  * The row without the attributes a netCDF read adds to write the file back
  * (`@lance-nd/netcdf` README, "Storage attributes"): they describe netCDF
  * storage, and xarray refuses to write a dataset holding `_Format` to netCDF.
+ * The char dim's name and size stay: `writeZarr` writes a char array as
+ * `|S<size>` (`@lance-nd/zarr` README, "Types") and leaves them out.
  */
 function withoutStorageAttrs(row: NdRecordBatch): NdRecordBatch {
-  const kept = (attrs: Attrs) => new Map([...attrs].filter(([key]) => !STORAGE_ATTRS.has(key)));
+  const dropped = (key: string) => STORAGE_ATTRS.has(key) && key !== CHAR_DIM_ATTR && key !== CHAR_DIM_SIZE_ATTR;
+  const kept = (attrs: Attrs) => new Map([...attrs].filter(([key]) => !dropped(key)));
   return new NdRecordBatch(
     row.arrays().map(([name, array]): [string, NdArray] => [name, array.withAttrs(kept(array.attrs))]),
     kept(row.globalAttrs),

@@ -8,6 +8,7 @@
 import { Precision, Type, type Vector } from "apache-arrow";
 import type { Attrs, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { jsonReplacer } from "../io.js";
+import { byteText, isByteStrings } from "./byte-text.js";
 import type { SinkWriter } from "./sink-writer.js";
 import { timeFormat, timeTexts, type TimeFormat } from "./time-text.js";
 
@@ -96,9 +97,11 @@ async function writeValues(
   await out.text(lineIndent === undefined ? "]" : `\n${lineIndent}]`);
 }
 
-/** The values of a slice as JS values: a typed array for numbers without nulls, else an array with nulls. */
+/** The values of a slice as JS values: a typed array for numbers without nulls, byte strings as text (`byte-text.ts`), else an array with nulls. */
 function sliceValues(values: Vector): ArrayLike<unknown> {
   const { type } = values;
+  if (isByteStrings(type))
+    return Array.from(values as Iterable<Uint8Array | null>, (v) => (v === null ? v : byteText(v)));
   const numeric = type.typeId === Type.Int || type.typeId === Type.Float;
   if (!numeric || values.nullCount > 0) return Array.from(values);
   if (type.typeId === Type.Float && (type as { precision?: Precision }).precision === Precision.HALF)

@@ -1,6 +1,7 @@
 /** NdRecordBatches (table rows) as short readable lines, for `scan`. */
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import type { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { byteText, isByteStrings } from "./byte-text.js";
 import { timeFormat, timeTexts } from "./time-text.js";
 
 const PREVIEW_VALUES = 4;
@@ -30,14 +31,22 @@ export function arrayShape(array: NdArray): string {
   return `${String(array.type).toLowerCase()}(${array.dims.map((d) => `${d.name}=${d.size}`).join(", ")})`;
 }
 
-/** The first values of an array: `[1, 2, 3, 4, …]`; times as dates (`time-text.ts`) unless `timeNumbers`. */
+/**
+ * The first values of an array: `[1, 2, 3, 4, …]`; times as dates
+ * (`time-text.ts`) unless `timeNumbers`; byte strings as text (`byte-text.ts`).
+ */
 function preview(array: NdArray, timeNumbers: boolean): string {
   const values = array.values;
   const n = Math.min(values.length, PREVIEW_VALUES);
   const format = timeNumbers ? undefined : timeFormat(array);
+  const bytes = isByteStrings(values.type);
+  const at = (i: number): unknown => {
+    const value = values.get(i);
+    return bytes && value !== null ? byteText(value as Uint8Array) : value;
+  };
   const items =
     format === undefined
-      ? Array.from({ length: n }, (_, i) => formatValue(values.get(i)))
+      ? Array.from({ length: n }, (_, i) => formatValue(at(i)))
       : timeTexts(values.slice(0, n), format).map((text) => text ?? "null");
   return `[${items.join(", ")}${values.length > n ? ", …" : ""}]`;
 }
