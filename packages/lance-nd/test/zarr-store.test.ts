@@ -13,7 +13,6 @@ import { dirname, join, relative } from "node:path";
 import { pythonMissing, runPython, skipReason } from "@lance-nd/test-helpers";
 import * as zarr from "zarrita";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cli, ensureBuilt, tempDir } from "../../cli/test/commands/harness.js";
 import { open, zarrStore } from "../src/index.js";
 import type { ZarrStore } from "../src/index.js";
 
@@ -33,6 +32,19 @@ const pythonSkip = skipReason(
     ? undefined
     : "zarrStore xarray oracle skipped: /usr/bin/python3 lacks numpy, xarray, zarr or netCDF4",
 );
+
+/**
+ * The CLI's test harness (packages/cli/test/commands/harness.ts: runs the
+ * built `lance-nd` command, building it first when stale), imported by a
+ * path outside this package's type-check root.
+ */
+interface CliHarness {
+  cli(args: readonly string[]): { code: number | null; stdout: string; stderr: string };
+  ensureBuilt(): void;
+  tempDir(): string;
+}
+const HARNESS = "../../cli/test/commands/harness.js";
+const { cli, ensureBuilt, tempDir } = (await import(HARNESS)) as CliHarness;
 
 const METADATA = new Set([".zgroup", ".zattrs", ".zarray", ".zmetadata", "zarr.json"]);
 
