@@ -14,6 +14,7 @@ import {
   jsonBytes,
   wholeChunkBytes,
   zarrDocuments,
+  type PlacedBlock,
   type WrittenArray,
 } from "@lance-nd/zarr/encoding";
 import { Dataset, type DatasetOptions } from "../dataset/dataset.js";
@@ -44,6 +45,8 @@ export class ServedDataset {
   readonly #settings: StoreSettings;
   readonly #documents: ReadonlyMap<string, Uint8Array>;
   readonly #arrays: ReadonlyMap<string, ServedArray>;
+  /** Each grid dim's position in the grid (the order of a block's offset). */
+  readonly #position: ReadonlyMap<string, number>;
 
   private constructor(
     view: NdTable,
@@ -51,12 +54,14 @@ export class ServedDataset {
     settings: StoreSettings,
     documents: ReadonlyMap<string, Uint8Array>,
     arrays: ReadonlyMap<string, ServedArray>,
+    position: ReadonlyMap<string, number>,
   ) {
     this.#view = view;
     this.#dataset = dataset;
     this.#settings = settings;
     this.#documents = documents;
     this.#arrays = arrays;
+    this.#position = position;
   }
 
   /**
@@ -93,7 +98,7 @@ export class ServedDataset {
       ),
     );
     const documents = new Map([...docs].map(([key, doc]) => [key, jsonBytes(doc)]));
-    return new ServedDataset(view, dataset, settings, documents, arrays);
+    return new ServedDataset(view, dataset, settings, documents, arrays, position);
   }
 
   /** The variable names, as the source file had them. */
@@ -117,7 +122,10 @@ export class ServedDataset {
     return index === undefined ? undefined : this.#chunk(array, index);
   }
 
-  /** Chunk `index` of `array`: the cells it covers read (the rows they lie in, at most `maxChunkRows`) and encoded. */
+  /**
+   * Chunk `index` of `array`: the blocks of the rows it meets (at most
+   * `maxChunkRows`, one at a time, each cut to the chunk) placed and encoded.
+   */
   async #chunk(array: ServedArray, index: readonly number[]): Promise<Uint8Array> {
     const { meta, column } = array;
     const region = Object.fromEntries(
@@ -126,16 +134,13 @@ export class ServedDataset {
         return [dim, [start, Math.min(start + meta.chunkShape[d]!, meta.shape[d]!)] as [number, number]];
       }),
     );
-    const read = sourceRow(await this.#dataset.isel(region).read([column]));
-    const [name, block] = read.arrays()[0]!;
-    const bytes = zarrCall(this.#view, name, () =>
-      wholeChunkBytes(
-        encoded(this.#view, name, block),
-        meta,
-        meta.dims.map(() => 0),
-        where(this.#view, name),
-      ),
-    );
+    const blocks: PlacedBlock[] = [];
+    for await (const { offset, batch } of this.#dataset.isel(region).blocks([column])) {
+      const [name, block] = sourceRow(batch).arrays()[0]!;
+      const at = meta.dims.map((dim) => offset[this.#position.get(dim)!]!);
+      blocks.push({ block: zarrCall(this.#view, name, () => encoded(this.#view, name, block)), at });
+    }
+    const bytes = zarrCall(this.#view, meta.name, () => wholeChunkBytes(blocks, meta, where(this.#view, meta.name)));
     return encodeChunk(bytes, this.#settings);
   }
 }
