@@ -205,6 +205,34 @@ describe("zarrStore versions and keys", () => {
     );
   });
 
+  it("a chunk no row holding the variable covers is absent: zarrita reads the fill value there", async () => {
+    // w only in the rows at time 2 and 4 (not in the first row on the grid), with _FillValue -1.
+    const rows = [0, 2, 4].map((t) => {
+      const base = row("partial.nc", { start: [t, 0], size: [2, 3] });
+      if (t === 0) return base;
+      const w = NdArray.from(new Float64Array(6).fill(t), {
+        dims: { time: 2, x: 3 },
+        type: new Float64(),
+        attrs: { _FillValue: -1 },
+      });
+      return base.withArrays([...base.arrays(), ["w", w]]);
+    });
+    const store = await zarrStore(await write(tempTable("partial.lance"), rows));
+    expect(json(await store.get("/partial.nc/w/.zarray"))).toMatchObject({
+      chunks: [2, 3],
+      shape: [6, 3],
+      fill_value: -1,
+    });
+    expect(await store.get("/partial.nc/w/0.0")).toBeUndefined();
+    expect(await store.get("/partial.nc/w/1.0")).toBeDefined();
+    const w = await zarr.get(await zarr.open(zarr.root(store).resolve("partial.nc/w"), { kind: "array" }));
+    expect(Array.from(w.data as Float64Array)).toEqual([
+      ...new Array(6).fill(-1),
+      ...new Array(6).fill(2),
+      ...new Array(6).fill(4),
+    ]);
+  });
+
   it("keys the store does not hold are absent: past the grid, wrong rank, unknown names, '..', malformed", async () => {
     const boxes: Box[] = [
       { start: [0, 0], size: [2, 3] },
