@@ -4,7 +4,8 @@
  * (seeded random layouts, bricks) are served on a regular grid where no
  * chunk meets more than `maxChunkRows` rows, and zarrita reads every value
  * as written; a store serves the version it was opened on (a tag through
- * `checkout`); keys the store does not hold are absent.
+ * `checkout`, a branch through `open`); keys the store does not hold, and
+ * chunks no row holding the variable covers, are absent.
  */
 import { Float64, Int32 } from "apache-arrow";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
@@ -14,7 +15,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkout, isLanceNdError, open, tag, write, zarrStore } from "../src/index.js";
+import { append, branch, checkout, isLanceNdError, open, tag, write, zarrStore } from "../src/index.js";
 import type { ZarrStore } from "../src/index.js";
 
 /** A row's box on the grid: start and size along (time, x). */
@@ -189,6 +190,19 @@ describe("zarrStore versions and keys", () => {
     const now = await zarrStore(latest);
     expect(now.version).toBeGreaterThan(firstVersion);
     expect((await readAll(now, "sst.nc")).v).toEqual(expected(0.5));
+  });
+
+  it("a store on a branch handle serves the branch; main's store does not see it", async () => {
+    const box: Box = { start: [0, 0], size: [2, 3] };
+    const uri = tempTable("branches.lance");
+    const main = await write(uri, [row("sst.nc", box)]);
+    await append(await branch(main, "dev"), [row("dev.nc", box, 3)]);
+    const onDev = await zarrStore(await open(uri, { branch: "dev" }));
+    expect(await onDev.datasets()).toEqual(["sst.nc", "dev.nc"]);
+    expect((await readAll(onDev, "dev.nc")).v[0]).toBe(value(0, 0, 3));
+    const onMain = await zarrStore(await open(uri));
+    expect(await onMain.datasets()).toEqual(["sst.nc"]);
+    expect(await onMain.get("/dev.nc/.zgroup")).toBeUndefined();
   });
 
   it("datasets are groups by percent-encoded id; rows without an id are the dataset _", async () => {
