@@ -13,7 +13,12 @@ export interface ZarrStoreOptions {
   maxChunkRows?: number;
 }
 
-/** The default bound on the table rows one chunk reads. */
+/**
+ * The default bound on the table rows one chunk reads: 4, so that rows cut
+ * at other places along two dims (files of 28 to 31 days, tiles of a few
+ * sizes) keep chunks of their most common size, each meeting up to 2 rows
+ * along each of those dims.
+ */
 export const DEFAULT_MAX_CHUNK_ROWS = 4;
 
 /** The zlib level of served chunks: level 1 costs the least time per byte saved. */
