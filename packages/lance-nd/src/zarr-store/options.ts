@@ -14,10 +14,10 @@ export interface ZarrStoreOptions {
 }
 
 /**
- * The default bound on the table rows one chunk reads: 4, so that rows cut
- * at other places along two dims (files of 28 to 31 days, tiles of a few
- * sizes) keep chunks of their most common size, each meeting up to 2 rows
- * along each of those dims.
+ * The default bound on the table rows one chunk reads: 4, so that rows of a
+ * few sizes (months of 28 to 31 days; tiles cut at other places along two
+ * dims) keep chunks of their most common size, which meet up to 3 rows
+ * along one dim, or 2 along each of two.
  */
 export const DEFAULT_MAX_CHUNK_ROWS = 4;
 
