@@ -9,6 +9,7 @@
  * Latin-1 strings (one character a byte), so chunks of byte strings are
  * placed and compared as chunks of text are.
  */
+import { CHAR_DIM_SIZE_ATTR } from "@lance-nd/cf";
 import { attr } from "@lance-nd/nd-arrow";
 import type { Attr, NdArray } from "@lance-nd/nd-arrow";
 import { Type } from "apache-arrow";
@@ -16,10 +17,8 @@ import type { Vector } from "apache-arrow";
 import { ZarrError } from "./zarr-error.js";
 import type { ZarrErrorContext } from "./zarr-error.js";
 
-/** The attribute holding the width `n` of `|S<n>` (`Int32`). */
-export const BYTE_WIDTH_ATTR = "_CharDimSize";
-/** The name of the char dim of an array read from a netCDF char variable, which a Zarr store has no place for. */
-export const CHAR_DIM_ATTR = "_CharDim";
+/** The attribute holding the width `n` of `|S<n>` (`Int32`): the char dim's size of `@lance-nd/cf`'s storage attributes. */
+export const BYTE_WIDTH_ATTR = CHAR_DIM_SIZE_ATTR;
 
 /**
  * The width of the `|S<n>` an array is written as: its `_CharDimSize`
