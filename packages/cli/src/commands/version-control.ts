@@ -8,6 +8,7 @@ import { branch, branches, deleteBranch, tag, tags, untag } from "lance-nd";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
+import { type StorageOptionFlags, storageOptionFlag } from "../args/storage-options.js";
 import { openTable, parseVersion } from "./open-table.js";
 
 export function registerTag(program: Command, io: Io): void {
@@ -18,6 +19,7 @@ export function registerTag(program: Command, io: Io): void {
     .argument("[name]", "the tag to make (list the tags when left out)")
     .argument("[version]", "the version to tag (default: the latest)", parseVersion)
     .option("--delete <name>", "remove this tag (the version stays until cleanup)")
+    .addOption(storageOptionFlag())
     .option("--json", "print as JSON")
     .addHelpText(
       "after",
@@ -28,10 +30,10 @@ export function registerTag(program: Command, io: Io): void {
         uri: string,
         name: string | undefined,
         version: number | undefined,
-        options: { delete?: string; json?: boolean },
+        options: { delete?: string; json?: boolean } & StorageOptionFlags,
       ) =>
         failing(`cannot tag ${uri}`, async () => {
-          const table = await openTable(uri);
+          const table = await openTable(uri, options);
           if (options.delete !== undefined) {
             await untag(table, options.delete);
             if (options.json) printJson(io.stdout, { table: uri, removed: options.delete });
@@ -73,6 +75,7 @@ export function registerBranch(program: Command, io: Io): void {
       "where the branch starts: a branch name, or a version of main (default: the latest of main)",
     )
     .option("--delete <name>", "remove this branch")
+    .addOption(storageOptionFlag())
     .option("--json", "print as JSON")
     .addHelpText(
       "after",
@@ -85,45 +88,50 @@ export function registerBranch(program: Command, io: Io): void {
         "  lance-nd branch data/ocean.lance --delete first",
       ].join("\n"),
     )
-    .action((uri: string, name: string | undefined, options: { from?: string; delete?: string; json?: boolean }) =>
-      failing(`cannot branch ${uri}`, async () => {
-        const table = await openTable(uri);
-        if (options.delete !== undefined) {
-          await deleteBranch(table, options.delete);
-          if (options.json) printJson(io.stdout, { table: uri, removed: options.delete });
-          else println(io.stdout, `removed branch "${options.delete}" of ${uri}`);
-          return;
-        }
-        if (name !== undefined) {
-          const from =
-            options.from === undefined ? undefined : /^\d+$/.test(options.from) ? Number(options.from) : options.from;
-          const created = await branch(table, name, from === undefined ? {} : { from });
-          const summary = {
-            table: uri,
-            branch: name,
-            from: options.from ?? "main",
-            version: await created.version(),
-            rows: await created.countRows(),
-          };
-          if (options.json) printJson(io.stdout, summary);
-          else
+    .action(
+      (
+        uri: string,
+        name: string | undefined,
+        options: { from?: string; delete?: string; json?: boolean } & StorageOptionFlags,
+      ) =>
+        failing(`cannot branch ${uri}`, async () => {
+          const table = await openTable(uri, options);
+          if (options.delete !== undefined) {
+            await deleteBranch(table, options.delete);
+            if (options.json) printJson(io.stdout, { table: uri, removed: options.delete });
+            else println(io.stdout, `removed branch "${options.delete}" of ${uri}`);
+            return;
+          }
+          if (name !== undefined) {
+            const from =
+              options.from === undefined ? undefined : /^\d+$/.test(options.from) ? Number(options.from) : options.from;
+            const created = await branch(table, name, from === undefined ? {} : { from });
+            const summary = {
+              table: uri,
+              branch: name,
+              from: options.from ?? "main",
+              version: await created.version(),
+              rows: await created.countRows(),
+            };
+            if (options.json) printJson(io.stdout, summary);
+            else
+              println(
+                io.stdout,
+                `made branch "${name}" of ${uri} from ${summary.from} (${summary.rows} rows); use it with --branch ${name}`,
+              );
+            return;
+          }
+          const list = await branches(table);
+          if (options.json) {
+            printJson(io.stdout, list);
+            return;
+          }
+          if (list.length === 0) println(io.stdout, `no branches (lance-nd branch ${uri} <name> makes one)`);
+          for (const b of list)
             println(
               io.stdout,
-              `made branch "${name}" of ${uri} from ${summary.from} (${summary.rows} rows); use it with --branch ${name}`,
+              `${b.name.padEnd(Math.max(6, ...list.map((x) => x.name.length + 2)))}from ${b.parentBranch ?? "main"} version ${b.parentVersion}`,
             );
-          return;
-        }
-        const list = await branches(table);
-        if (options.json) {
-          printJson(io.stdout, list);
-          return;
-        }
-        if (list.length === 0) println(io.stdout, `no branches (lance-nd branch ${uri} <name> makes one)`);
-        for (const b of list)
-          println(
-            io.stdout,
-            `${b.name.padEnd(Math.max(6, ...list.map((x) => x.name.length + 2)))}from ${b.parentBranch ?? "main"} version ${b.parentVersion}`,
-          );
-      }),
+        }),
     );
 }
