@@ -153,10 +153,11 @@ async function createContainer(endpoint: string, name: string): Promise<void> {
     throw new Error(`cannot create container ${name}: ${response.status} ${await response.text()}`);
 }
 
+/** Ends the emulator at once: its blobs are in memory, meant to go with it. */
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once("exit", () => resolve());
-    child.kill("SIGTERM");
+    child.kill("SIGKILL");
   });
 }
