@@ -15,6 +15,14 @@ import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
 import { importDamage, printImportRepair, printImports } from "./check-imports.js";
 
+/** The options of `check`. */
+interface CheckOptions extends StorageOptionFlags {
+  repair?: boolean;
+  deep?: boolean;
+  json?: boolean;
+  branch?: string;
+}
+
 export function registerCheck(program: Command, io: Io): void {
   program
     .command("check")
@@ -38,42 +46,38 @@ export function registerCheck(program: Command, io: Io): void {
       "\nExit code 1 when damage remains or a file could not be read (after --repair: when the repair did not leave a whole table)." +
         "\n\nExamples:\n  lance-nd check data/ocean.lance\n  lance-nd check data/ocean.lance --deep\n  lance-nd check data/ocean.lance --repair --json",
     )
-    .action(
-      (
-        uri: string,
-        options: { repair?: boolean; deep?: boolean; json?: boolean; branch?: string } & StorageOptionFlags,
-      ) =>
-        failing(`cannot check ${uri}`, async () => {
-          if (options.branch !== undefined) {
+    .action((uri: string, options: CheckOptions) =>
+      failing(`cannot check ${uri}`, async () => {
+        if (options.branch !== undefined) {
+          throw new CliError(
+            "InvalidArgument",
+            `--branch ${options.branch}: check reads the version manifests of main only; check the table without --branch`,
+          );
+        }
+        const report = await check(uri, {
+          repair: options.repair === true,
+          deep: options.deep === true,
+          ...storageOptionsOf(options),
+        });
+        if (options.json) printJson(io.stdout, report);
+        else printReport(io, report);
+        const whole = report.ok || report.repair?.ok === true;
+        if (!whole) {
+          if (onlyInaccessible(report)) {
             throw new CliError(
-              "InvalidArgument",
-              `--branch ${options.branch}: check reads the version manifests of main only; check the table without --branch`,
+              "InvalidFile",
+              `${uri} could not be checked whole: ${damage(report)}; nothing was removed for them (make them readable to this user and check again)`,
+              { path: uri },
             );
           }
-          const report = await check(uri, {
-            repair: options.repair === true,
-            deep: options.deep === true,
-            ...storageOptionsOf(options),
-          });
-          if (options.json) printJson(io.stdout, report);
-          else printReport(io, report);
-          const whole = report.ok || report.repair?.ok === true;
-          if (!whole) {
-            if (onlyInaccessible(report)) {
-              throw new CliError(
-                "InvalidFile",
-                `${uri} could not be checked whole: ${damage(report)}; nothing was removed for them (make them readable to this user and check again)`,
-                { path: uri },
-              );
-            }
-            const hint = options.repair
-              ? "the repair did not leave a whole table"
-              : onlyValues(report)
-                ? "--repair removes no row for its values: replace the rows from a good copy (replaceRows)"
-                : `run lance-nd check ${uri} --repair`;
-            throw new CliError("InvalidFile", `${uri} is damaged: ${damage(report)} (${hint})`, { path: uri });
-          }
-        }),
+          const hint = options.repair
+            ? "the repair did not leave a whole table"
+            : onlyValues(report)
+              ? "--repair removes no row for its values: replace the rows from a good copy (replaceRows)"
+              : `run lance-nd check ${uri} --repair`;
+          throw new CliError("InvalidFile", `${uri} is damaged: ${damage(report)} (${hint})`, { path: uri });
+        }
+      }),
     );
 }
 

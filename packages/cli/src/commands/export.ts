@@ -27,12 +27,10 @@ import type { ExportSummary, ZarrCompression } from "./export-zarr.js";
 interface ExportOptions extends SelectionOptions, TableFlags {
   where?: string;
   project?: string[];
-  version?: number | string;
   compression?: WriteCompression | ZarrCompression;
   format: "netcdf" | NetcdfFormat | "zarr";
   zarrVersion: 2 | 3;
   chunks?: Map<string, number>;
-  branch?: string;
   json?: boolean;
 }
 

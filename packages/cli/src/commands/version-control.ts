@@ -62,6 +62,13 @@ export function registerTag(program: Command, io: Io): void {
     );
 }
 
+/** The options of `branch`. */
+interface BranchOptions extends StorageOptionFlags {
+  from?: string;
+  delete?: string;
+  json?: boolean;
+}
+
 export function registerBranch(program: Command, io: Io): void {
   program
     .command("branch")
@@ -88,50 +95,45 @@ export function registerBranch(program: Command, io: Io): void {
         "  lance-nd branch data/ocean.lance --delete first",
       ].join("\n"),
     )
-    .action(
-      (
-        uri: string,
-        name: string | undefined,
-        options: { from?: string; delete?: string; json?: boolean } & StorageOptionFlags,
-      ) =>
-        failing(`cannot branch ${uri}`, async () => {
-          const table = await openTable(uri, options);
-          if (options.delete !== undefined) {
-            await deleteBranch(table, options.delete);
-            if (options.json) printJson(io.stdout, { table: uri, removed: options.delete });
-            else println(io.stdout, `removed branch "${options.delete}" of ${uri}`);
-            return;
-          }
-          if (name !== undefined) {
-            const from =
-              options.from === undefined ? undefined : /^\d+$/.test(options.from) ? Number(options.from) : options.from;
-            const created = await branch(table, name, from === undefined ? {} : { from });
-            const summary = {
-              table: uri,
-              branch: name,
-              from: options.from ?? "main",
-              version: await created.version(),
-              rows: await created.countRows(),
-            };
-            if (options.json) printJson(io.stdout, summary);
-            else
-              println(
-                io.stdout,
-                `made branch "${name}" of ${uri} from ${summary.from} (${summary.rows} rows); use it with --branch ${name}`,
-              );
-            return;
-          }
-          const list = await branches(table);
-          if (options.json) {
-            printJson(io.stdout, list);
-            return;
-          }
-          if (list.length === 0) println(io.stdout, `no branches (lance-nd branch ${uri} <name> makes one)`);
-          for (const b of list)
+    .action((uri: string, name: string | undefined, options: BranchOptions) =>
+      failing(`cannot branch ${uri}`, async () => {
+        const table = await openTable(uri, options);
+        if (options.delete !== undefined) {
+          await deleteBranch(table, options.delete);
+          if (options.json) printJson(io.stdout, { table: uri, removed: options.delete });
+          else println(io.stdout, `removed branch "${options.delete}" of ${uri}`);
+          return;
+        }
+        if (name !== undefined) {
+          const from =
+            options.from === undefined ? undefined : /^\d+$/.test(options.from) ? Number(options.from) : options.from;
+          const created = await branch(table, name, from === undefined ? {} : { from });
+          const summary = {
+            table: uri,
+            branch: name,
+            from: options.from ?? "main",
+            version: await created.version(),
+            rows: await created.countRows(),
+          };
+          if (options.json) printJson(io.stdout, summary);
+          else
             println(
               io.stdout,
-              `${b.name.padEnd(Math.max(6, ...list.map((x) => x.name.length + 2)))}from ${b.parentBranch ?? "main"} version ${b.parentVersion}`,
+              `made branch "${name}" of ${uri} from ${summary.from} (${summary.rows} rows); use it with --branch ${name}`,
             );
-        }),
+          return;
+        }
+        const list = await branches(table);
+        if (options.json) {
+          printJson(io.stdout, list);
+          return;
+        }
+        if (list.length === 0) println(io.stdout, `no branches (lance-nd branch ${uri} <name> makes one)`);
+        for (const b of list)
+          println(
+            io.stdout,
+            `${b.name.padEnd(Math.max(6, ...list.map((x) => x.name.length + 2)))}from ${b.parentBranch ?? "main"} version ${b.parentVersion}`,
+          );
+      }),
     );
 }
