@@ -81,6 +81,12 @@ export async function startAzurite(container = "reliability", timeoutMs = 30_000
     [main, "--silent", "--inMemoryPersistence", "--blobHost", "127.0.0.1", "--blobPort", "0", "--skipApiVersionCheck"],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
+  // A test process that ends without stop() (a killed worker) takes the emulator with it.
+  const orphan = (): void => {
+    child.kill("SIGKILL");
+  };
+  process.once("exit", orphan);
+  child.once("exit", () => process.off("exit", orphan));
   try {
     const url = await listening(child, timeoutMs);
     const endpoint = `${url}/${AZURITE_ACCOUNT}`;
