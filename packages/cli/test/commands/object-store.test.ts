@@ -4,15 +4,17 @@
  * emulator (Azurite), each on 127.0.0.1, reached once with
  * `--storage-option`s alone and once with the environment alone. A netCDF
  * file goes in with `import`, comes back with `scan`, a region read and
- * `export` to a local file, which xarray reads as it reads the file. The
- * servers are npm packages: under `CI=true` one that does not start fails
- * the tests; only a missing oracle (ncgen, xarray) skips outside CI.
+ * `export` to a local file, which xarray reads as it reads the file;
+ * `view` serves it. The servers are npm packages: under `CI=true` one that
+ * does not start fails the tests; only a missing oracle (ncgen, xarray)
+ * skips outside CI.
  */
 import { join } from "node:path";
 import { type ObjectStoreServer, startAzurite, startS3Server } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
 import { pythonSkipReason, type XarrayDump, xarrayDump } from "../netcdf/oracle.js";
+import { send, startViewer } from "../view/viewer.js";
 import { type CliRun, cliAsync, ensureBuilt, tempDir } from "./harness.js";
 
 const skip = fixtureSkipReason() ?? pythonSkipReason();
@@ -108,14 +110,15 @@ describe.skipIf(skip)("tables on object stores through the command line", () => 
         expectSameAsXarrayReads(dumps);
       });
 
-      it("the environment alone: import, an append under its claim (marks on the store), a region read (--sel), check and export", async () => {
+      it("the environment alone: import, an append under its claim (marks on the store), a region read (--sel), check, export and view", async () => {
         const table = `${server.root}/env/ocean.lance`;
         const env = { ...cleanEnv(), ...server.env };
         const run = (args: string[]) => cliAsync(args, undefined, env);
         succeeded(await run(["import", fixture("ocean-nc4.nc"), table, "--cf", "raw"]), "import");
         succeeded(await run(["import", fixture("waves-nc4.nc"), table, "--mode", "append"]), "import --mode append");
         const out = join(dir, `${server.root.slice(0, 2)}-env.nc`);
-        const [region, checked, tags, exported] = await Promise.all([
+        const viewer = await startViewer(table, [], env);
+        const [region, checked, tags, exported, page] = await Promise.all([
           run([
             "scan",
             table,
@@ -130,6 +133,14 @@ describe.skipIf(skip)("tables on object stores through the command line", () => 
           run(["check", table]),
           run(["tag", table, "--json"]),
           run(["export", table, out, "--where", "__global_attrs__.id = 'ocean-nc4.nc'"]),
+          send(viewer, "/api/table", { "x-lance-nd-token": viewer.token }).finally(() => viewer.stop()),
+        ]);
+        // view serves the remote table: its two datasets.
+        expect(page.status).toBe(200);
+        expect(page.json()).toMatchObject({ uri: table, rows: 2, bytes: null });
+        expect((page.json().datasets as { id: string }[]).map((d) => d.id).sort()).toEqual([
+          "ocean-nc4.nc",
+          "waves-nc4.nc",
         ]);
         expect(succeeded(checked, "check")).toMatch(/: ok$/m);
         // The claim's lock and mark were tags on the store; the import removed them.
