@@ -16,7 +16,7 @@ import { count } from "./helpers/counters.js";
 import { dataFiles, garble, manifests, truncate } from "./helpers/damage.js";
 import { rowFor } from "./helpers/rows.js";
 import { expectWhole } from "./helpers/whole-table.js";
-import { startS3Server } from "./helpers/s3-server.js";
+import { startS3Server } from "@lance-nd/test-helpers";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-check-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,7 +68,7 @@ describe("check on an object store (s3rver on loopback)", () => {
     const server = await startS3Server();
     try {
       const { storageOptions } = server;
-      const uri = `s3://${server.bucket}/data/checked.lance`;
+      const uri = `${server.root}/data/checked.lance`;
       const table = await write(uri, COMMITS[0]!.map(rowFor), { storageOptions });
       await append(table, COMMITS[1]!.map(rowFor));
       const report = await check(uri, { storageOptions, repair: true });

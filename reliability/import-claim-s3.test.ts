@@ -9,9 +9,9 @@ import { check, col, open, scan, write } from "lance-nd";
 import { claimImport } from "lance-nd/internal";
 import { killChildren, startChild } from "./helpers/children.js";
 import { rowFor } from "./helpers/rows.js";
-import { startS3Server, type S3Server } from "./helpers/s3-server.js";
+import { type ObjectStoreServer, startS3Server } from "@lance-nd/test-helpers";
 
-let server: S3Server;
+let server: ObjectStoreServer;
 beforeAll(async () => {
   server = await startS3Server();
 });
@@ -29,7 +29,7 @@ async function ids(uri: string): Promise<string[]> {
 
 describe("the import claim on an S3-compatible server", () => {
   it("a held id is refused naming its holder; a SIGKILLed holder is reported and undone by check --repair", async () => {
-    const uri = `s3://${server.bucket}/data/claim.lance`;
+    const uri = `${server.root}/data/claim.lance`;
     const storageOptions = server.storageOptions;
     await write(uri, [rowFor("base-0"), rowFor("base-1")], { storageOptions });
     const claim = { storageOptions, mode: "append" as const, branch: null, ids: ["s3-0"], wait: { timeoutMs: 0 } };

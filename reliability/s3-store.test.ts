@@ -7,9 +7,9 @@ import { NdWriter, isLanceNdError, open, write } from "lance-nd";
 import { rowsById } from "./helpers/plain-rows.js";
 import { storeRow, storeScenario } from "./helpers/store-scenario.js";
 import { count } from "./helpers/counters.js";
-import { startS3Server, type S3Server } from "./helpers/s3-server.js";
+import { type ObjectStoreServer, startS3Server } from "@lance-nd/test-helpers";
 
-let server: S3Server;
+let server: ObjectStoreServer;
 
 beforeAll(async () => {
   server = await startS3Server();
@@ -21,11 +21,11 @@ afterAll(async () => {
 
 describe("S3-compatible server on loopback", () => {
   it("write, append, NdWriter, read, filter, delete, compact, widen, checkout and restore", async () => {
-    await storeScenario(`s3://${server.bucket}/data/store.lance`, server.storageOptions, 1);
+    await storeScenario(`${server.root}/data/store.lance`, server.storageOptions, 1);
   });
 
   it("the object-store default (no writeParallelism, no conditionalPut) runs one add at a time and loses nothing", async () => {
-    const uri = `s3://${server.bucket}/data/default-parallelism.lance`;
+    const uri = `${server.root}/data/default-parallelism.lance`;
     const so = { storageOptions: server.storageOptions };
     await write(uri, [storeRow(0)], so);
     const writer = await NdWriter.append(await open(uri, so), { targetFragmentBytes: 64, ...so });
@@ -45,7 +45,7 @@ describe("S3-compatible server on loopback", () => {
 
   it("a table that does not exist: TableNotFound", async () => {
     await expect(
-      open(`s3://${server.bucket}/data/missing.lance`, { storageOptions: server.storageOptions }),
+      open(`${server.root}/data/missing.lance`, { storageOptions: server.storageOptions }),
     ).rejects.toMatchObject({ code: "TableNotFound" });
     count("badInputs");
   });
@@ -62,7 +62,7 @@ describe("S3-compatible server on loopback", () => {
   });
 
   it("an endpoint where no server listens: a typed error within the timeout, not a hang", async () => {
-    const err = await open(`s3://${server.bucket}/data/store.lance`, {
+    const err = await open(`${server.root}/data/store.lance`, {
       storageOptions: {
         region: "us-east-1",
         aws_access_key_id: "x",

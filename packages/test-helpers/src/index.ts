@@ -5,6 +5,13 @@ export { CDL_ROUND_TRIP_CASES, type CdlKind, ncgenCdl } from "./cdl-cases.js";
 export { failure } from "./failure.js";
 export { skipReason } from "./missing-oracle.js";
 export {
+  AZURITE_ACCOUNT,
+  AZURITE_KEY,
+  type ObjectStoreServer,
+  startAzurite,
+  startS3Server,
+} from "./object-stores.js";
+export {
   NETCDF_FIXTURES,
   type NetcdfFixtureName,
   ensureNetcdfFixtures,

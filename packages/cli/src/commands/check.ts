@@ -8,11 +8,20 @@
  */
 import type { Command } from "commander";
 import { check, type CheckReport } from "lance-nd";
+import { type StorageOptionFlags, storageOptionFlag, storageOptionsOf } from "../args/storage-options.js";
 import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
 import { importDamage, printImportRepair, printImports } from "./check-imports.js";
+
+/** The options of `check`. */
+interface CheckOptions extends StorageOptionFlags {
+  repair?: boolean;
+  deep?: boolean;
+  json?: boolean;
+  branch?: string;
+}
 
 export function registerCheck(program: Command, io: Io): void {
   program
@@ -30,13 +39,14 @@ export function registerCheck(program: Command, io: Io): void {
       "also compute the stats of every row with stats again and report rows whose values contradict them",
     )
     .option("--branch <name>", "refused: check reads the manifests of main only (a branch's are in another folder)")
+    .addOption(storageOptionFlag())
     .option("--json", "print the report as JSON")
     .addHelpText(
       "after",
       "\nExit code 1 when damage remains or a file could not be read (after --repair: when the repair did not leave a whole table)." +
         "\n\nExamples:\n  lance-nd check data/ocean.lance\n  lance-nd check data/ocean.lance --deep\n  lance-nd check data/ocean.lance --repair --json",
     )
-    .action((uri: string, options: { repair?: boolean; deep?: boolean; json?: boolean; branch?: string }) =>
+    .action((uri: string, options: CheckOptions) =>
       failing(`cannot check ${uri}`, async () => {
         if (options.branch !== undefined) {
           throw new CliError(
@@ -44,7 +54,11 @@ export function registerCheck(program: Command, io: Io): void {
             `--branch ${options.branch}: check reads the version manifests of main only; check the table without --branch`,
           );
         }
-        const report = await check(uri, { repair: options.repair === true, deep: options.deep === true });
+        const report = await check(uri, {
+          repair: options.repair === true,
+          deep: options.deep === true,
+          ...storageOptionsOf(options),
+        });
         if (options.json) printJson(io.stdout, report);
         else printReport(io, report);
         const whole = report.ok || report.repair?.ok === true;

@@ -2,7 +2,8 @@
 import type { Command } from "commander";
 import type { ColumnOptions } from "@lance-nd/format";
 import { columnDefaults, setColumnDefaults } from "lance-nd";
-import { BRANCH_HELP, openTable } from "./open-table.js";
+import { BRANCH_HELP, openTable, type TableFlags } from "./open-table.js";
+import { storageOptionFlag } from "../args/storage-options.js";
 import { parseAssignments } from "../args/assignments.js";
 import { DEFAULT_SETTINGS, columnOptionsFrom } from "../args/column-options.js";
 import type { Io } from "../io.js";
@@ -33,6 +34,7 @@ export function registerDefaults(program: Command, io: Io): void {
     .description("show or change the encoding defaults that new columns get (existing columns keep theirs)")
     .argument("<table>", "the table")
     .option("--branch <name>", BRANCH_HELP)
+    .addOption(storageOptionFlag())
     .option(
       "--set <setting=value,...>",
       "change settings (repeatable); see below",
@@ -51,11 +53,11 @@ export function registerDefaults(program: Command, io: Io): void {
         "  lance-nd defaults data/ocean.lance --set compression=zstd,compression-level=3 --set bss=on",
       ].join("\n"),
     )
-    .action((uri: string, options: { set?: Map<string, string>; branch?: string; json?: boolean }) =>
+    .action((uri: string, options: { set?: Map<string, string>; json?: boolean } & TableFlags) =>
       failing(
         options.set === undefined ? `cannot read the defaults of ${uri}` : `cannot change the defaults of ${uri}`,
         async () => {
-          const table = await openTable(uri, undefined, options.branch);
+          const table = await openTable(uri, options);
           let current = await columnDefaults(table);
           if (options.set !== undefined) {
             const next = columnOptionsFrom(options.set, current);

@@ -14,7 +14,8 @@ import { tableCfMode } from "./import-guard.js";
 import { cfOptions } from "./import-plan.js";
 import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
-import { BRANCH_HELP, openTable, parseVersionOrTag, VERSION_HELP } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
+import { storageOptionFlag } from "../args/storage-options.js";
 import { writeNetcdfBeside } from "./export-file.js";
 import { withSourceNames } from "./column-names.js";
 import { sourceGlobals } from "./row-id.js";
@@ -23,15 +24,13 @@ import { withCoordinates } from "./with-coordinates.js";
 import { dataset as openDataset } from "lance-nd";
 import type { ExportSummary, ZarrCompression } from "./export-zarr.js";
 
-interface ExportOptions extends SelectionOptions {
+interface ExportOptions extends SelectionOptions, TableFlags {
   where?: string;
   project?: string[];
-  version?: number | string;
   compression?: WriteCompression | ZarrCompression;
   format: "netcdf" | NetcdfFormat | "zarr";
   zarrVersion: 2 | 3;
   chunks?: Map<string, number>;
-  branch?: string;
   json?: boolean;
 }
 
@@ -78,6 +77,7 @@ export function registerExport(program: Command, io: Io): void {
       (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev),
     )
     .option("--branch <name>", BRANCH_HELP)
+    .addOption(storageOptionFlag())
     .option("--json", "print the summary as JSON")
     .addHelpText(
       "after",
@@ -109,7 +109,7 @@ function parseExportCompression(text: string): WriteCompression | ZarrCompressio
 }
 
 async function exportDataset(io: Io, uri: string, out: string, options: ExportOptions): Promise<void> {
-  const table = await openTable(uri, options.version, options.branch);
+  const table = await openTable(uri, options);
   if (options.format === "zarr") {
     printSummary(io, options, await exportZarr(io, table, out, options));
     return;

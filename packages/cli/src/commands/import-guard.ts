@@ -87,6 +87,7 @@ export async function writeClaimed(
   interrupt: ImportInterrupt,
 ): Promise<{ table: NdTable; replaced: number }> {
   const claimOptions = {
+    ...(write.options.storageOptions === undefined ? {} : { storageOptions: write.options.storageOptions }),
     mode: write.mode,
     branch: write.branch,
     ids: write.ids,

@@ -8,6 +8,7 @@ import { concatRows } from "lance-nd";
 import type { NdTable, WriteOptions } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { parseCompression } from "../args/column-options.js";
+import { type StorageOptionFlags, storageOptionFlag, storageOptionsOf } from "../args/storage-options.js";
 import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printJson, println, warn } from "../io.js";
@@ -27,7 +28,7 @@ import { withColumnNames } from "./column-names.js";
 import { withId } from "./row-id.js";
 import type { ImportSource } from "./import-source.js";
 
-interface ImportOptions {
+interface ImportOptions extends StorageOptionFlags {
   id?: string;
   chunk?: Map<string, number>;
   mode: "create" | "append" | "overwrite" | "replace";
@@ -86,6 +87,7 @@ export function registerImport(program: Command, io: Io): void {
     .option("--no-stats", "do not keep min/max stats per variable (create / overwrite)")
     .option("--compression <codec>", "compression of new columns: none, lz4, zstd or zstd:<level>", parseCompression)
     .option("--branch <name>", `${BRANCH_HELP} (--mode append or replace)`)
+    .addOption(storageOptionFlag())
     .option(
       "--wait <seconds>",
       "how long to wait while another import writes rows of the same id",
@@ -189,8 +191,7 @@ async function importFiles(
   const ids = paths.map((path) => options.id ?? basename(path));
   try {
     let table: NdTable | undefined;
-    if (options.mode === "append" || options.mode === "replace")
-      table = await openTable(uri, undefined, options.branch);
+    if (options.mode === "append" || options.mode === "replace") table = await openTable(uri, options);
     // A table keeps the mode it was created with (CLI README, "Importing again").
     const cf = options.cf ?? (table === undefined ? "mask" : tableCfMode(table));
     if (table !== undefined) checkCfMode(table, cf);
@@ -213,6 +214,7 @@ async function importFiles(
     const progress = progressBar(io, "import", totalBytes);
     const writeOptions: WriteOptions = {
       casting: options.casting,
+      ...storageOptionsOf(options),
       ...IMPORT_WRITE_SIZING,
       ...(options.addSize === undefined
         ? {}

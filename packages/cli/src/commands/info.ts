@@ -5,7 +5,8 @@ import { printJson, println } from "../io.js";
 import { diskBytes, formatBytes } from "../output/disk-size.js";
 import { failing } from "../report.js";
 import { settingsOf } from "./defaults.js";
-import { BRANCH_HELP, openTable, parseVersionOrTag, VERSION_HELP } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
+import { storageOptionFlag } from "../args/storage-options.js";
 
 export function registerInfo(program: Command, io: Io): void {
   program
@@ -16,11 +17,12 @@ export function registerInfo(program: Command, io: Io): void {
     .argument("<table>", "the table")
     .option("--version <n|tag>", VERSION_HELP, parseVersionOrTag)
     .option("--branch <name>", BRANCH_HELP)
+    .addOption(storageOptionFlag())
     .option("--json", "print as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd info lance-nd-demo/ocean.lance")
-    .action((uri: string, options: { version?: number | string; branch?: string; json?: boolean }) =>
+    .action((uri: string, options: { json?: boolean } & TableFlags) =>
       failing(`cannot read ${uri}`, async () => {
-        const table = await openTable(uri, options.version, options.branch);
+        const table = await openTable(uri, options);
         const version = await table.version();
         const all = await table.versions();
         const current = all.find((v) => v.version === version);

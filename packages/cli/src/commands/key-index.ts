@@ -8,7 +8,8 @@ import { indexGlobalAttr, keyIndexes } from "lance-nd";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
-import { BRANCH_HELP, openTable } from "./open-table.js";
+import { BRANCH_HELP, openTable, type TableFlags } from "./open-table.js";
+import { storageOptionFlag } from "../args/storage-options.js";
 
 export function registerIndex(program: Command, io: Io): void {
   program
@@ -17,14 +18,15 @@ export function registerIndex(program: Command, io: Io): void {
     .argument("<table>", "the table")
     .argument("[key]", "the global attribute to index (built again if it has an index)")
     .option("--branch <name>", BRANCH_HELP)
+    .addOption(storageOptionFlag())
     .option("--json", "print the key indexes as JSON")
     .addHelpText(
       "after",
       "\nRows written after the index are found by a scan of theirs alone until `lance-nd compact` adds them.\n\nExamples:\n  lance-nd index data/ocean.lance id\n  lance-nd index data/ocean.lance",
     )
-    .action((uri: string, key: string | undefined, options: { branch?: string; json?: boolean }) =>
+    .action((uri: string, key: string | undefined, options: { json?: boolean } & TableFlags) =>
       failing(`cannot index ${uri}`, async () => {
-        const table = await openTable(uri, undefined, options.branch);
+        const table = await openTable(uri, options);
         const version = key === undefined ? await table.version() : await indexGlobalAttr(table, key);
         const indexes = await keyIndexes(table);
         if (options.json) {

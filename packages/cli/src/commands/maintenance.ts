@@ -12,7 +12,8 @@ import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { formatBytes } from "../output/disk-size.js";
 import { failing } from "../report.js";
-import { BRANCH_HELP, openTable, parseVersion } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersion, type TableFlags } from "./open-table.js";
+import { storageOptionFlag } from "../args/storage-options.js";
 
 /** Prints `summary` as JSON with `--json`, else `line`. */
 function report(io: Io, json: boolean | undefined, summary: object, line: string): void {
@@ -26,12 +27,13 @@ export function registerDelete(program: Command, io: Io): void {
     .description("delete the rows that match a filter (a new version; the old one stays until cleanup)")
     .argument("<table>", "the table")
     .option("--branch <name>", BRANCH_HELP)
+    .addOption(storageOptionFlag())
     .requiredOption("--where <sql>", "Lance SQL filter of the rows to delete")
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd delete data/ocean.lance --where \"__global_attrs__.id = 'bad.nc'\"")
-    .action((uri: string, options: { where: string; branch?: string; json?: boolean }) =>
+    .action((uri: string, options: { where: string; json?: boolean } & TableFlags) =>
       failing(`cannot delete from ${uri}`, async () => {
-        const table = await openTable(uri, undefined, options.branch);
+        const table = await openTable(uri, options);
         const { deleted, version } = await table.delete(options.where);
         const after = await table.countRows();
         const summary = { table: uri, deleted, rows: after, version };
@@ -51,11 +53,12 @@ export function registerCompact(program: Command, io: Io): void {
     .description("merge small fragments and drop deleted rows (a new version with the same rows)")
     .argument("<table>", "the table")
     .option("--branch <name>", BRANCH_HELP)
+    .addOption(storageOptionFlag())
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd compact data/ocean.lance")
-    .action((uri: string, options: { branch?: string; json?: boolean }) =>
+    .action((uri: string, options: { json?: boolean } & TableFlags) =>
       failing(`cannot compact ${uri}`, async () => {
-        const table = await openTable(uri, undefined, options.branch);
+        const table = await openTable(uri, options);
         const { fragmentsRemoved, fragmentsAdded, version } = await table.compact();
         const summary = { table: uri, fragmentsRemoved, fragmentsAdded, version };
         report(
@@ -74,6 +77,7 @@ export function registerCleanup(program: Command, io: Io): void {
     .description("remove versions older than a duration and the files only they used (the latest version always stays)")
     .argument("<table>", "the table")
     .option("--branch <name>", BRANCH_HELP)
+    .addOption(storageOptionFlag())
     .option(
       "--older-than <duration>",
       "age of the versions to remove: 90s, 15m, 12h, 7d",
@@ -82,9 +86,9 @@ export function registerCleanup(program: Command, io: Io): void {
     )
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd cleanup data/ocean.lance --older-than 1h")
-    .action((uri: string, options: { olderThan: number; branch?: string; json?: boolean }) =>
+    .action((uri: string, options: { olderThan: number; json?: boolean } & TableFlags) =>
       failing(`cannot clean up ${uri}`, async () => {
-        const table = await openTable(uri, undefined, options.branch);
+        const table = await openTable(uri, options);
         const { versionsRemoved, bytesRemoved, keptByTags } = await table.cleanupOldVersions({
           olderThan: options.olderThan,
         });
@@ -112,11 +116,12 @@ export function registerVersions(program: Command, io: Io): void {
     .description("list the versions of a table that cleanup has not removed")
     .argument("<table>", "the table")
     .option("--branch <name>", BRANCH_HELP)
+    .addOption(storageOptionFlag())
     .option("--json", "print as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd versions data/ocean.lance")
-    .action((uri: string, options: { branch?: string; json?: boolean }) =>
+    .action((uri: string, options: { json?: boolean } & TableFlags) =>
       failing(`cannot read ${uri}`, async () => {
-        const table = await openTable(uri, undefined, options.branch);
+        const table = await openTable(uri, options);
         const list = (await table.versions()).map((v) => ({
           version: v.version,
           timestamp: v.timestamp.toISOString(),
@@ -139,12 +144,13 @@ export function registerRestore(program: Command, io: Io): void {
     .description("make an earlier version the latest, in a new version (nothing is lost)")
     .argument("<table>", "the table")
     .option("--branch <name>", BRANCH_HELP)
+    .addOption(storageOptionFlag())
     .argument("<version>", "the version to restore", parseVersion)
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd restore data/ocean.lance 3")
-    .action((uri: string, version: number, options: { branch?: string; json?: boolean }) =>
+    .action((uri: string, version: number, options: { json?: boolean } & TableFlags) =>
       failing(`cannot restore version ${version} of ${uri}`, async () => {
-        const table = await openTable(uri, undefined, options.branch);
+        const table = await openTable(uri, options);
         const latest = await table.restore(version);
         const summary = { table: uri, restored: version, version: latest, rows: await table.countRows() };
         report(
@@ -163,6 +169,7 @@ export function registerWiden(program: Command, io: Io): void {
     .description("change the value type of a variable to a wider one that holds every old value (and its stats)")
     .argument("<table>", "the table")
     .option("--branch <name>", BRANCH_HELP)
+    .addOption(storageOptionFlag())
     .argument("<variable>", "the variable")
     .addArgument(new Argument("<type>", `the new type: ${TYPE_NAMES.join(", ")}`).argParser(parseArrowType))
     .option("--json", "print the summary as JSON")
@@ -172,10 +179,10 @@ export function registerWiden(program: Command, io: Io): void {
         uri: string,
         variable: string,
         type: ReturnType<typeof parseArrowType>,
-        options: { branch?: string; json?: boolean },
+        options: { json?: boolean } & TableFlags,
       ) =>
         failing(`cannot widen "${variable}" of ${uri} to ${String(type)}`, async () => {
-          const latest = await widen(await openTable(uri, undefined, options.branch), variable, type);
+          const latest = await widen(await openTable(uri, options), variable, type);
           const summary = { table: uri, variable, type: String(type), version: latest };
           report(
             io,

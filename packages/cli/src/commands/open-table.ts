@@ -1,7 +1,8 @@
-/** Opening the table a command names, optionally on a branch and at an earlier version. */
+/** Opening the table a command names, optionally on a branch, at an earlier version and on an object store. */
 import { open } from "lance-nd";
 import type { NdTable } from "lance-nd";
 import { InvalidArgumentError } from "commander";
+import { type StorageOptionFlags, storageOptionsOf } from "../args/storage-options.js";
 
 /** The help of the `--branch <name>` option of every command that opens a table. */
 export const BRANCH_HELP = "use this branch of the table (lance-nd branch lists them); default: main";
@@ -9,13 +10,25 @@ export const BRANCH_HELP = "use this branch of the table (lance-nd branch lists 
 /** The help of the `--version <n|tag>` option of every command that reads a table. */
 export const VERSION_HELP = "read an earlier version: its number or a tag (lance-nd tag lists them)";
 
+/** Which table a command reads: its `--version`, `--branch` and `--storage-option`s. */
+export interface TableFlags extends StorageOptionFlags {
+  /** A version number or a tag name; default: the latest version. */
+  version?: number | string;
+  /** Default: main. */
+  branch?: string;
+}
+
 /**
- * The latest version of the table at `uri` (on `branch`, default main), or a
- * read-only view of `version` (a version number or a tag name).
+ * The latest version of the table at `uri` (on `flags.branch`, default main),
+ * or a read-only view of `flags.version` (a version number or a tag name),
+ * reached with `flags.storageOption` on an object store.
  */
-export async function openTable(uri: string, version?: number | string, branch?: string): Promise<NdTable> {
-  const table = await open(uri, branch === undefined ? {} : { branch });
-  return version === undefined ? table : table.checkout(version);
+export async function openTable(uri: string, flags: TableFlags = {}): Promise<NdTable> {
+  const table = await open(uri, {
+    ...storageOptionsOf(flags),
+    ...(flags.branch === undefined ? {} : { branch: flags.branch }),
+  });
+  return flags.version === undefined ? table : table.checkout(flags.version);
 }
 
 /**

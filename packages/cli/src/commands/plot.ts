@@ -10,13 +10,12 @@ import { plotVariable } from "../plot/plot-variable.js";
 import { failing } from "../report.js";
 import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
-import { BRANCH_HELP, openTable, parseVersionOrTag, VERSION_HELP } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
+import { storageOptionFlag } from "../args/storage-options.js";
 
-interface PlotOptions extends SelectionOptions {
+interface PlotOptions extends SelectionOptions, TableFlags {
   where?: string;
   output?: string;
-  version?: number | string;
-  branch?: string;
   json?: boolean;
 }
 
@@ -31,6 +30,7 @@ export function registerPlot(program: Command, io: Io): void {
     .option("-o, --output <file>", "the PNG to write (default: <variable>.png)")
     .option("--version <n|tag>", VERSION_HELP, parseVersionOrTag)
     .option("--branch <name>", BRANCH_HELP)
+    .addOption(storageOptionFlag())
     .option("--json", "print the summary as JSON")
     .addHelpText(
       "after",
@@ -49,7 +49,7 @@ export function registerPlot(program: Command, io: Io): void {
 }
 
 async function plot(io: Io, uri: string, variable: string, options: PlotOptions): Promise<void> {
-  const table = await openTable(uri, options.version, options.branch);
+  const table = await openTable(uri, options);
   if (!table.layout.arrays.has(variable)) {
     throw new CliError(
       "InvalidArgument",

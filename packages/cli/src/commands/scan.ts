@@ -13,14 +13,13 @@ import { SinkWriter } from "../output/sink-writer.js";
 import { failing } from "../report.js";
 import { hasSelection, selectionOptions, type SelectionOptions } from "../args/selection.js";
 import { regionRows } from "./read-region.js";
-import { BRANCH_HELP, openTable, parseVersionOrTag, VERSION_HELP } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
+import { storageOptionFlag } from "../args/storage-options.js";
 
-interface ScanOptions extends SelectionOptions {
+interface ScanOptions extends SelectionOptions, TableFlags {
   project?: string[];
   where?: string;
   limit?: number;
-  version?: number | string;
-  branch?: string;
   json?: boolean;
   ndjson?: boolean;
   arrow?: boolean;
@@ -40,6 +39,7 @@ export function registerScan(program: Command, io: Io): void {
     .option("--limit <n>", "at most n rows", parseLimit)
     .option("--version <n|tag>", VERSION_HELP, parseVersionOrTag)
     .option("--branch <name>", BRANCH_HELP)
+    .addOption(storageOptionFlag())
     .option("--json", "all rows as one JSON array (values included)")
     .option("--ndjson", "one JSON object per row and line")
     .option("--arrow", "the rows nd-arrow encoded, as an Arrow IPC stream on stdout")
@@ -70,7 +70,7 @@ async function scanTable(io: Io, uri: string, options: ScanOptions): Promise<voi
   if (options.arrow && io.stdout.isTTY === true) {
     throw new CliError("InvalidArgument", "--arrow writes binary Arrow IPC: redirect it to a file or a pipe");
   }
-  const table = await openTable(uri, options.version, options.branch);
+  const table = await openTable(uri, options);
   let query = scan(table);
   if (options.project !== undefined) query = query.project(options.project);
   if (options.where !== undefined) query = query.filter(options.where);

@@ -4,7 +4,8 @@ import { variables } from "lance-nd";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
-import { BRANCH_HELP, openTable, parseVersionOrTag, VERSION_HELP } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
+import { storageOptionFlag } from "../args/storage-options.js";
 
 export function registerVars(program: Command, io: Io): void {
   program
@@ -13,11 +14,12 @@ export function registerVars(program: Command, io: Io): void {
     .argument("<table>", "the table")
     .option("--version <n|tag>", VERSION_HELP, parseVersionOrTag)
     .option("--branch <name>", BRANCH_HELP)
+    .addOption(storageOptionFlag())
     .option("--json", "print as JSON")
     .addHelpText("after", "\nExample:\n  lance-nd vars lance-nd-demo/ocean.lance")
-    .action((uri: string, options: { version?: number | string; branch?: string; json?: boolean }) =>
+    .action((uri: string, options: { json?: boolean } & TableFlags) =>
       failing(`cannot read ${uri}`, async () => {
-        const table = await openTable(uri, options.version, options.branch);
+        const table = await openTable(uri, options);
         const rows = (await variables(table)).map((v) => ({
           name: v.name,
           type: String(v.valueType),

@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
+import { type StorageOptionFlags, storageOptionFlag } from "../args/storage-options.js";
 import { openTable, parseVersion } from "./open-table.js";
 
 export function registerTag(program: Command, io: Io): void {
@@ -17,6 +18,7 @@ export function registerTag(program: Command, io: Io): void {
     .argument("[name]", "the tag to make (list the tags when left out)")
     .argument("[version]", "the version to tag (default: the latest)", parseVersion)
     .option("--delete <name>", "remove this tag (the version stays until cleanup)")
+    .addOption(storageOptionFlag())
     .option("--json", "print as JSON")
     .addHelpText(
       "after",
@@ -27,10 +29,10 @@ export function registerTag(program: Command, io: Io): void {
         uri: string,
         name: string | undefined,
         version: number | undefined,
-        options: { delete?: string; json?: boolean },
+        options: { delete?: string; json?: boolean } & StorageOptionFlags,
       ) =>
         failing(`cannot tag ${uri}`, async () => {
-          const table = await openTable(uri);
+          const table = await openTable(uri, options);
           if (options.delete !== undefined) {
             await table.untag(options.delete);
             if (options.json) printJson(io.stdout, { table: uri, removed: options.delete });
@@ -59,6 +61,13 @@ export function registerTag(program: Command, io: Io): void {
     );
 }
 
+/** The options of `branch`. */
+interface BranchOptions extends StorageOptionFlags {
+  from?: string;
+  delete?: string;
+  json?: boolean;
+}
+
 export function registerBranch(program: Command, io: Io): void {
   program
     .command("branch")
@@ -72,6 +81,7 @@ export function registerBranch(program: Command, io: Io): void {
       "where the branch starts: a branch name, or a version of main (default: the latest of main)",
     )
     .option("--delete <name>", "remove this branch")
+    .addOption(storageOptionFlag())
     .option("--json", "print as JSON")
     .addHelpText(
       "after",
@@ -84,9 +94,9 @@ export function registerBranch(program: Command, io: Io): void {
         "  lance-nd branch data/ocean.lance --delete first",
       ].join("\n"),
     )
-    .action((uri: string, name: string | undefined, options: { from?: string; delete?: string; json?: boolean }) =>
+    .action((uri: string, name: string | undefined, options: BranchOptions) =>
       failing(`cannot branch ${uri}`, async () => {
-        const table = await openTable(uri);
+        const table = await openTable(uri, options);
         if (options.delete !== undefined) {
           await table.deleteBranch(options.delete);
           if (options.json) printJson(io.stdout, { table: uri, removed: options.delete });

@@ -125,7 +125,7 @@ export class ViewApi {
   /** The table at `version` (undefined: the latest when the server started); a failed open (a version that does not exist) is not kept. */
   #table(version: number | undefined): Promise<NdTable> {
     return cached(this.#tables, String(version ?? "latest"), CACHED_TABLES, () =>
-      openTable(this.#uri, version, this.#branch),
+      openTable(this.#uri, { version, branch: this.#branch }),
     );
   }
 

@@ -21,7 +21,7 @@ export function pageHtml(token: string, uri: string): string {
   body { margin: 0; font: 13px/1.4 system-ui, sans-serif; color: #222; display: grid; grid-template-columns: 360px 1fr; grid-template-rows: auto 1fr; min-height: 100vh; }
   header { grid-column: 1 / 3; padding: 8px 14px; background: #2b2d42; color: #fff; font-weight: 600; }
   aside { padding: 10px 14px; border-right: 1px solid #ddd; overflow: auto; max-height: calc(100vh - 40px); }
-  main { padding: 10px 14px; }
+  main { padding: 10px 14px; min-width: 0; }
   h2 { font-size: 13px; margin: 14px 0 4px; text-transform: uppercase; letter-spacing: .04em; color: #555; }
   table { border-collapse: collapse; width: 100%; }
   td, th { text-align: left; padding: 1px 6px 1px 0; vertical-align: top; }
@@ -34,12 +34,13 @@ export function pageHtml(token: string, uri: string): string {
   #filter { width: 100%; box-sizing: border-box; font-family: ui-monospace, monospace; }
   .error { color: #b00020; white-space: pre-wrap; }
   #controls { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin-bottom: 8px; }
-  #sliders label { display: block; margin: 2px 0; }
+  #sliders .dim { margin: 2px 0; }
   #sliders input { width: 320px; vertical-align: middle; margin-right: 8px; }
+  #sliders .range { margin-left: 10px; color: #666; }
   #plot { display: flex; gap: 10px; align-items: flex-start; }
-  #heatmap { border: 1px solid #5a5a5a; cursor: crosshair; image-rendering: pixelated; }
-  #colorbar-box { display: flex; gap: 4px; }
-  #colorbar { border: 1px solid #5a5a5a; }
+  #heatmap { border: 1px solid #5a5a5a; cursor: crosshair; image-rendering: pixelated; flex: 0 1 auto; min-width: 0; height: auto; }
+  #colorbar-box { display: flex; gap: 4px; flex: none; }
+  #colorbar { border: 1px solid #5a5a5a; width: 20px; }
   #colorbar-labels { white-space: nowrap; display: flex; flex-direction: column; justify-content: space-between; font-family: ui-monospace, monospace; }
   #readout { min-height: 1.4em; margin-top: 6px; font-family: ui-monospace, monospace; }
 </style>

@@ -4,6 +4,7 @@ import { parseArrowType } from "../../src/args/arrow-type.js";
 import { parseAssignments, parseIntAssignments } from "../../src/args/assignments.js";
 import { columnOptionsFrom, parseCompression } from "../../src/args/column-options.js";
 import { parseDuration } from "../../src/args/duration.js";
+import { parseStorageOption } from "../../src/args/storage-options.js";
 
 describe("parseDuration", () => {
   it("s, m, h and d units give milliseconds; fractions are allowed", () => {
@@ -15,6 +16,22 @@ describe("parseDuration", () => {
 
   it("a missing or unknown unit is a usage error", () => {
     for (const bad of ["7", "7w", "d", "-1d", ""]) expect(() => parseDuration(bad)).toThrow(InvalidArgumentError);
+  });
+});
+
+describe("parseStorageOption", () => {
+  it("one key=value per option, split at the first '=', the key lowercased and the value kept whole", () => {
+    const first = parseStorageOption("AWS_ENDPOINT=http://127.0.0.1:9000");
+    expect(parseStorageOption("azure_storage_account_key=a+b/c==,d", first)).toEqual({
+      aws_endpoint: "http://127.0.0.1:9000",
+      azure_storage_account_key: "a+b/c==,d",
+    });
+  });
+
+  it("text without '=', an empty key or a key given twice is a usage error", () => {
+    expect(() => parseStorageOption("endpoint")).toThrow(/expected key=value, got "endpoint"/);
+    expect(() => parseStorageOption(" =x")).toThrow(InvalidArgumentError);
+    expect(() => parseStorageOption("Region=b", { region: "a" })).toThrow(/"region" is given twice/);
   });
 });
 

@@ -4,7 +4,7 @@
  * than any source it bundles (a lock folder keeps parallel test files from
  * building at the same time).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -28,6 +28,27 @@ export function cli(args: readonly string[], cwd = PACKAGE): CliRun {
   const run = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   if (run.error !== undefined) throw run.error;
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * Runs `node dist/cli.js ...args` in `cwd` with the environment `env`
+ * (default this process's) without blocking this process: for a server
+ * the test runs in it (e.g. s3rver).
+ */
+export function cliAsync(args: readonly string[], cwd = PACKAGE, env = process.env): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => {
+      stdout += text;
+    });
+    child.stderr.setEncoding("utf8").on("data", (text: string) => {
+      stderr += text;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 /** Runs the command line and returns stdout as bytes (for `scan --arrow`). */

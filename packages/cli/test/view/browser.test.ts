@@ -2,12 +2,16 @@
  * `lance-nd view` in a real headless Chromium (Debian's /usr/bin/chromium,
  * driven by playwright-core; no browser is downloaded): the demo table, the
  * value under the pointer, the colours of the screenshot, north up, the
- * time slider and the filter box. Under CI=true a missing Chromium fails
+ * time slider, the dims' ranges, the colour bar in a narrower window and the
+ * filter box; a second table of two variables for the readout of the one
+ * picked. Under CI=true a missing Chromium fails
  * the test; elsewhere it is skipped with the reason.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { NdArray } from "@lance-nd/nd-arrow";
+import { write } from "lance-nd";
 import { PNG } from "pngjs";
 import { chromium } from "playwright-core";
 import type { BrowserContext, Page } from "playwright-core";
@@ -46,6 +50,11 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
   let context: BrowserContext;
   let page: Page;
   let sst: Float32Array;
+  /** The demo's coordinates: time (days since 2000-01-01), lat, lon. */
+  let coords: { time: Float64Array; lat: Float32Array; lon: Float32Array };
+  /** A second table: the demo's sst and sst_k = sst + 273.15 (units K). */
+  let twoViewer: Viewer;
+  let sstK: Float32Array;
 
   beforeAll(async () => {
     if (missing !== undefined) throw new Error(`CI=true: ${missing}`);
@@ -54,8 +63,18 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
     expect(cli(["demo", "--dir", dir]).code).toBe(0);
     expect(cli(["demo", "--dir", dir]).code).toBe(0); // again: version 2 overwrites version 1 with the same data
     const table = join(dir, "ocean.lance");
-    sst = (await readBack(table)).get("sst")!.toArray() as Float32Array;
-    viewer = await startViewer(table);
+    const demo = await readBack(table);
+    sst = demo.get("sst")!.toArray() as Float32Array;
+    coords = {
+      time: demo.get("time")!.toArray() as Float64Array,
+      lat: demo.get("lat")!.toArray() as Float32Array,
+      lon: demo.get("lon")!.toArray() as Float32Array,
+    };
+    sstK = Float32Array.from(sst, (v) => v + 273.15);
+    const two = join(dir, "two.lance");
+    const kelvin = NdArray.from(sstK, { dims: { time: 12, lat: ROWS, lon: COLS }, attrs: { units: "K" } });
+    await write(two, [demo.withArrays({ sst_k: kelvin })]);
+    [viewer, twoViewer] = await Promise.all([startViewer(table), startViewer(two)]);
     profile = mkdtempSync(join(tmpdir(), "lance-nd-chromium-"));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
@@ -71,15 +90,16 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
   afterAll(async () => {
     await context?.close();
     await viewer?.stop();
+    await twoViewer?.stop();
     if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
   });
 
   /** The table's sst at (TIME, row, col). */
   const value = (row: number, col: number): number => sst[(TIME * ROWS + row) * COLS + col]!;
 
-  /** The map's pixels on the page: the canvas without its border. */
-  function mapBox(): Promise<{ x: number; y: number; width: number; height: number }> {
-    return page.locator("#heatmap").evaluate((canvas) => {
+  /** The map's pixels on the page (`on`, default the demo's): the canvas without its border. */
+  function mapBox(on: Page = page): Promise<{ x: number; y: number; width: number; height: number }> {
+    return on.locator("#heatmap").evaluate((canvas) => {
       const box = canvas.getBoundingClientRect();
       return {
         x: box.x + canvas.clientLeft,
@@ -251,6 +271,79 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
     page.off("request", listener);
     await page.selectOption("#version", "2");
     await expect.poll(() => page.textContent("#table-info")).toContain("version2 of 2 kept");
+  });
+
+  it("shows each dim's range in the dim controls: the slider's dates, the map's coordinates with their units", async () => {
+    const date = (days: number): string =>
+      new Date(Date.UTC(2000, 0, 1) + days * 86_400_000).toISOString().slice(0, 10);
+    const number = (v: number): string => String(Number(v.toPrecision(6)));
+    const range = (dim: string) => page.textContent(`#sliders .dim[data-dim='${dim}'] .range`);
+    expect(await range("time")).toBe(`${date(coords.time[0]!)} – ${date(coords.time[11]!)}`);
+    expect(await range("time")).toBe("2000-01-16 – 2000-12-16");
+    expect(await range("lat")).toBe(`${number(coords.lat[0]!)} – ${number(coords.lat[ROWS - 1]!)} (degrees_north)`);
+    expect(await range("lon")).toBe(`${number(coords.lon[0]!)} – ${number(coords.lon[COLS - 1]!)} (degrees_east)`);
+    expect(await page.textContent("#sliders .dim[data-dim='lat']")).toContain("lat: the map's rows, 90 steps");
+  });
+
+  it("in a 1200 px wide window the colour bar and its labels lie inside the page, as tall as the map", async () => {
+    await page.setViewportSize({ width: 1200, height: 760 });
+    try {
+      await expect.poll(() => page.locator("html").evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(1200);
+      const labels = await page.locator("#colorbar-labels div").evaluateAll((divs) =>
+        divs.map((div) => {
+          const box = div.getBoundingClientRect();
+          return { text: div.textContent, left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+        }),
+      );
+      expect(labels).toHaveLength(3);
+      expect(labels[0]!.text).toMatch(/degC$/);
+      const map = await mapBox();
+      for (const label of labels) {
+        expect(label.left, label.text!).toBeGreaterThan(map.x + map.width);
+        expect(label.right, label.text!).toBeLessThanOrEqual(1200);
+        expect(label.top, label.text!).toBeGreaterThanOrEqual(map.y - 1);
+        expect(label.bottom, label.text!).toBeLessThanOrEqual(map.y + map.height + 1);
+      }
+      const bar = await page.locator("#colorbar").evaluate((canvas) => canvas.clientHeight);
+      expect(bar).toBe(map.height);
+      // The narrower map still reads the cell under the pointer.
+      const { x, y } = await cellCentre(20, 170, map);
+      await page.mouse.move(x, y);
+      await expect.poll(() => page.locator("#readout").getAttribute("data-col")).toBe("170");
+      expect(await page.locator("#readout").getAttribute("data-row")).toBe("20");
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 760 });
+    }
+  });
+
+  it("the readout follows the variable picked: the second variable's value and units under a pointer that stays", async () => {
+    const two = await context.newPage();
+    try {
+      await two.goto(twoViewer.url);
+      await two.waitForSelector("#heatmap[data-isel='time=0']");
+      expect(await two.inputValue("#variable")).toBe("sst");
+      const [row, col] = [40, 10];
+      const at = (time: number): number => (time * ROWS + row) * COLS + col;
+      expect(Number.isNaN(sst[at(0)]!)).toBe(false);
+      const { x, y } = await cellCentre(row, col, await mapBox(two));
+      await two.mouse.move(x, y);
+      const readout = two.locator("#readout");
+      await expect.poll(() => readout.getAttribute("data-value")).toBe(String(sst[at(0)]));
+      expect(await readout.textContent()).toMatch(/^sst = \S+ degC /);
+
+      await two.selectOption("#variable", "sst_k");
+      await expect.poll(() => readout.getAttribute("data-variable")).toBe("sst_k");
+      expect(Number(await readout.getAttribute("data-value"))).toBe(sstK[at(0)]);
+      expect(await readout.textContent()).toBe(
+        `sst_k = ${Number(sstK[at(0)]!.toPrecision(6))} K   at time=2000-01-16, lat=${Number(coords.lat[row]!.toPrecision(6))}, lon=${Number(coords.lon[col]!.toPrecision(6))}`,
+      );
+      // A slider step redraws under the same pointer: the readout shows the new step's value.
+      await two.locator("#slider-time").fill(String(TIME));
+      await expect.poll(() => readout.getAttribute("data-value")).toBe(String(sstK[at(TIME)]));
+      expect(await readout.textContent()).toContain("time=2000-06-16");
+    } finally {
+      await two.close();
+    }
   });
 
   it("shows a wrong filter's error in place and narrows the list with a right one", async () => {

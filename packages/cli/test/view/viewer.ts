@@ -23,9 +23,14 @@ export interface Viewer {
   stop(): Promise<void>;
 }
 
-/** Starts `node dist/cli.js view <table> --port 0 --json` and waits for its address. */
-export async function startViewer(table: string, extra: readonly string[] = []): Promise<Viewer> {
+/** Starts `node dist/cli.js view <table> --port 0 --json ...extra` with the environment `env` and waits for its address. */
+export async function startViewer(
+  table: string,
+  extra: readonly string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Viewer> {
   const child = spawn(process.execPath, [CLI, "view", table, "--port", "0", "--json", ...extra], {
+    env,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

@@ -28,7 +28,13 @@ export class HeatmapView {
   #zoom = 1;
   #panX = 0;
   #panY = 0;
-  /** Called with the cell under the pointer (row and column of the window), or undefined off the map. */
+  /** Where the pointer is on the canvas (canvas pixels), or undefined when it is off the canvas. */
+  #pointer: [x: number, y: number] | undefined;
+  /**
+   * Called with the cell under the pointer (row and column of the window), or
+   * undefined off the map: when the pointer moves, and when a new grid is shown
+   * under a pointer that stays.
+   */
   onPointer: (cell: { row: number; col: number } | undefined) => void = () => {};
 
   constructor(canvas: HTMLCanvasElement, lut: Uint8Array) {
@@ -37,7 +43,7 @@ export class HeatmapView {
     this.#listen();
   }
 
-  /** Shows `grid`, keeping the zoom when the size is the same. */
+  /** Shows `grid`, keeping the zoom when the size is the same, and reports the cell now under the pointer. */
   show(grid: Grid): void {
     const resized = this.#grid === undefined || this.#grid.rows !== grid.rows || this.#grid.cols !== grid.cols;
     this.#grid = grid;
@@ -48,6 +54,7 @@ export class HeatmapView {
       this.resetZoom();
     }
     this.#paintCells();
+    this.onPointer(this.#pointer === undefined ? undefined : this.cellAt(...this.#pointer));
   }
 
   /** Changes the colour table (256 RGB triples). */
@@ -151,9 +158,13 @@ export class HeatmapView {
         drag = { x: event.clientX, y: event.clientY };
         this.#draw();
       }
-      this.onPointer(this.cellAt(...point(event)));
+      this.#pointer = point(event);
+      this.onPointer(this.cellAt(...this.#pointer));
     });
-    canvas.addEventListener("mouseleave", () => this.onPointer(undefined));
+    canvas.addEventListener("mouseleave", () => {
+      this.#pointer = undefined;
+      this.onPointer(undefined);
+    });
     canvas.addEventListener("dblclick", () => this.resetZoom());
   }
 }

@@ -3,13 +3,13 @@
  * dims (labelled with their coordinate values), the colour bar and the
  * value under the pointer. Each slider step fetches one window.
  */
-import { isCfTimeUnits } from "@lance-nd/cf";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { DatasetSummary, DatasetVariable } from "../catalog.js";
 import { colormap } from "../colormaps.js";
 import type { ColormapName } from "../colormaps.js";
-import { timeFormat, timeTexts } from "../../output/time-text.js";
 import { getBatch } from "./client.js";
+import { coordText } from "./coord-text.js";
+import { showDimControls } from "./dim-controls.js";
 import { windowStep } from "../window-limit.js";
 import { HeatmapView } from "./heatmap-view.js";
 import type { Grid } from "./heatmap-view.js";
@@ -23,6 +23,22 @@ export interface Selection {
   coords: NdRecordBatch;
 }
 
+/** What the heatmap shows: a window of a variable. */
+interface Shown {
+  variable: string;
+  /** The variable's units ("" without). */
+  units: string;
+  /** The slider dims' steps of the window. */
+  isel: ReadonlyMap<string, number>;
+  coords: NdRecordBatch;
+  /** The map's dims. */
+  rows: string;
+  cols: string;
+  grid: Grid;
+  /** The window's cells are every step-th cell of the slice. */
+  step: number;
+}
+
 /** A variable's dims of size > 1, in its order (dims of size 1 are taken at 0). */
 function freeDims(dataset: DatasetSummary, variable: DatasetVariable): string[] {
   const size = (name: string): number => dataset.dims.find((d) => d.name === name)?.size ?? 1;
@@ -34,31 +50,14 @@ export function drawable(dataset: DatasetSummary, variable: DatasetVariable): bo
   return freeDims(dataset, variable).length >= 2;
 }
 
-/**
- * A coordinate value as text: a timestamp or CF time (`units` "<unit> since
- * <date>") as its date (and time of day when not midnight), a number with its noise
- * trimmed, the index when the dim has no coordinate.
- */
-function coordText(coords: NdRecordBatch, dim: string, index: number): string {
-  const coord = coords.get(dim);
-  if (coord === undefined || index >= coord.size) return `${index}`;
-  const format = timeFormat(coord);
-  if (format !== undefined) {
-    // A date of the coordinate's calendar (time-text.ts), without the time of day at midnight.
-    return (timeTexts(coord.values.slice(index, index + 1), format)[0] ?? "null").replace(/[T ]00:00:00Z?$/, "");
-  }
-  const value = coord.values.get(index) as unknown;
-  return typeof value === "number" ? String(Number(value.toPrecision(6))) : String(value);
-}
-
 /** The heatmap, its sliders, colour bar and pointer readout. */
 export class VariableView {
   readonly #heatmap: HeatmapView;
   #colormap: ColormapName = "viridis";
   #selection: Selection | undefined;
   #isel = new Map<string, number>();
-  /** What the heatmap shows; `step`: its cells are every step-th cell of the slice. */
-  #shown: { rows: string; cols: string; grid: Grid; units: string; step: number } | undefined;
+  /** What the heatmap shows, for the readout: the variable, its units and where its window is. */
+  #shown: Shown | undefined;
   /** Bumped when the selection changes: an answer for an older selection is dropped. */
   #generation = 0;
   /** One window request at a time; a slider that moves meanwhile asks again when it is done. */
@@ -68,6 +67,8 @@ export class VariableView {
   constructor() {
     this.#heatmap = new HeatmapView(document.getElementById("heatmap") as HTMLCanvasElement, colormap(this.#colormap));
     this.#heatmap.onPointer = (cell) => this.#readout(cell);
+    // The map shrinks to the page's width: the colour bar and its labels follow its height.
+    new ResizeObserver(() => this.#fitColorbar()).observe(document.getElementById("heatmap")!);
     document.getElementById("reset-zoom")!.addEventListener("click", () => this.#heatmap.resetZoom());
   }
 
@@ -75,36 +76,20 @@ export class VariableView {
   async show(selection: Selection): Promise<void> {
     this.#selection = selection;
     this.#generation++;
-    const free = freeDims(selection.dataset, selection.variable);
-    const sliderDims = free.slice(0, -2);
-    this.#isel = new Map(sliderDims.map((d) => [d, 0]));
-    const box = document.getElementById("sliders")!;
-    box.replaceChildren(
-      ...sliderDims.map((dim) => {
-        const size = selection.dataset.dims.find((d) => d.name === dim)!.size;
-        const label = document.createElement("label");
-        const text = document.createElement("span");
-        const input = document.createElement("input");
-        input.type = "range";
-        input.id = `slider-${dim}`;
-        input.min = "0";
-        input.max = String(size - 1);
-        input.value = "0";
-        const units = selection.coords.get(dim)?.attr("units");
-        const shownUnits = typeof units === "string" && !isCfTimeUnits(units) ? ` (${units})` : "";
-        const describe = (): void => {
-          const i = Number(input.value);
-          text.textContent = `${dim} = ${coordText(selection.coords, dim, i)}${shownUnits} [${i}/${size - 1}]`;
-        };
-        describe();
-        input.addEventListener("input", () => {
-          describe();
-          this.#isel.set(dim, Number(input.value));
-          void this.#load();
-        });
-        label.append(input, text);
-        return label;
-      }),
+    const sized = freeDims(selection.dataset, selection.variable).map((name) => ({
+      name,
+      size: selection.dataset.dims.find((d) => d.name === name)!.size,
+    }));
+    const sliders = sized.slice(0, -2);
+    this.#isel = new Map(sliders.map((d) => [d.name, 0]));
+    const [rows, cols] = sized.slice(-2) as [(typeof sized)[number], (typeof sized)[number]];
+    showDimControls(
+      document.getElementById("sliders")!,
+      { sliders, map: [rows, cols], coords: selection.coords },
+      (dim, i) => {
+        this.#isel.set(dim, i);
+        void this.#load();
+      },
     );
     await this.#load();
   }
@@ -174,7 +159,16 @@ export class VariableView {
         max,
       };
       const units = array.attr("units");
-      this.#shown = { rows: rows!.name, cols: cols!.name, grid, units: typeof units === "string" ? units : "", step };
+      this.#shown = {
+        variable: selection.variable.name,
+        units: typeof units === "string" ? units : "",
+        isel: new Map(this.#isel),
+        coords: selection.coords,
+        rows: rows!.name,
+        cols: cols!.name,
+        grid,
+        step,
+      };
       this.#heatmap.show(grid);
       this.#drawColorbar();
       errorBox.textContent = "";
@@ -203,6 +197,7 @@ export class VariableView {
     if (shown === undefined) return;
     const canvas = document.getElementById("colorbar") as HTMLCanvasElement;
     canvas.height = (document.getElementById("heatmap") as HTMLCanvasElement).height;
+    this.#fitColorbar();
     const context = canvas.getContext("2d")!;
     const lut = colormap(this.#colormap);
     for (let y = 0; y < canvas.height; y++) {
@@ -212,9 +207,7 @@ export class VariableView {
     }
     const { min, max } = shown.grid;
     const label = (v: number): string => (Number.isFinite(v) ? String(Number(v.toPrecision(4))) : "no data");
-    const labels = document.getElementById("colorbar-labels")!;
-    labels.style.height = `${canvas.height}px`;
-    labels.replaceChildren(
+    document.getElementById("colorbar-labels")!.replaceChildren(
       ...[`${label(max)} ${shown.units}`, label((min + max) / 2), label(min)].map((text) => {
         const div = document.createElement("div");
         div.textContent = text;
@@ -223,25 +216,34 @@ export class VariableView {
     );
   }
 
+  /** The colour bar and its labels as tall on the page as the map. */
+  #fitColorbar(): void {
+    const height = `${document.getElementById("heatmap")!.clientHeight}px`;
+    document.getElementById("colorbar")!.style.height = height;
+    document.getElementById("colorbar-labels")!.style.height = height;
+  }
+
+  /** The readout: the value of the shown variable in `cell` of its window, with its units and coordinates. */
   #readout(cell: { row: number; col: number } | undefined): void {
     const box = document.getElementById("readout")!;
     const shown = this.#shown;
-    const selection = this.#selection;
-    if (cell === undefined || shown === undefined || selection === undefined) {
+    if (cell === undefined || shown === undefined) {
       box.textContent = "";
       delete box.dataset.value;
+      delete box.dataset.variable;
       return;
     }
     const value = shown.grid.values[cell.row * shown.grid.cols + cell.col]!;
     const [row, col] = [cell.row * shown.step, cell.col * shown.step];
     const at = [
-      ...[...this.#isel].map(([d, i]) => `${d}=${coordText(selection.coords, d, i)}`),
-      `${shown.rows}=${coordText(selection.coords, shown.rows, row)}`,
-      `${shown.cols}=${coordText(selection.coords, shown.cols, col)}`,
+      ...[...shown.isel].map(([d, i]) => `${d}=${coordText(shown.coords, d, i)}`),
+      `${shown.rows}=${coordText(shown.coords, shown.rows, row)}`,
+      `${shown.cols}=${coordText(shown.coords, shown.cols, col)}`,
     ];
+    box.dataset.variable = shown.variable;
     box.dataset.value = String(value);
     box.dataset.row = String(row);
     box.dataset.col = String(col);
-    box.textContent = `${selection.variable.name} = ${Number.isNaN(value) ? "missing" : `${Number(value.toPrecision(6))} ${shown.units}`}   at ${at.join(", ")}`;
+    box.textContent = `${shown.variable} = ${Number.isNaN(value) ? "missing" : `${Number(value.toPrecision(6))} ${shown.units}`}   at ${at.join(", ")}`;
   }
 }

@@ -1,4 +1,4 @@
-// The part of s3rver 3.7.1 (no bundled types) that the suite uses.
+// The part of s3rver 3.7.1 (no bundled types) that object-stores.ts uses.
 declare module "s3rver" {
   interface S3rverOptions {
     address?: string;
