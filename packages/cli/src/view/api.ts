@@ -9,7 +9,7 @@ import { NdRecordBatch, encode } from "@lance-nd/nd-arrow";
 import type { NdArray } from "@lance-nd/nd-arrow";
 import type { NdTable } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
-import { openTable } from "../commands/open-table.js";
+import { openTable, type TableFlags } from "../commands/open-table.js";
 import { CliError } from "../errors.js";
 import { printJson } from "../io.js";
 import { isUserError, oneLine } from "../report.js";
@@ -64,16 +64,16 @@ function cached<T>(cache: Map<string, Promise<T>>, key: string, limit: number, m
  */
 export class ViewApi {
   readonly #uri: string;
-  readonly #branch: string | undefined;
+  readonly #flags: Omit<TableFlags, "version">;
   readonly #tables = new Map<string, Promise<NdTable>>();
   readonly #catalogs = new Map<string, Promise<TableSummary>>();
   readonly #datasets = new Map<string, Promise<DatasetView>>();
   readonly #windowTurns = new Turns(WINDOW_READS_AT_ONCE);
 
-  /** The API of the table at `uri`, on `branch` (default main). */
-  constructor(uri: string, branch?: string) {
+  /** The API of the table at `uri`, on `flags.branch` (default main), reached with `flags.storageOption`. */
+  constructor(uri: string, flags: Omit<TableFlags, "version"> = {}) {
     this.#uri = uri;
-    this.#branch = branch;
+    this.#flags = flags;
   }
 
   /** Opens the table once, so a bad uri fails before the server starts. */
@@ -125,7 +125,7 @@ export class ViewApi {
   /** The table at `version` (undefined: the latest when the server started); a failed open (a version that does not exist) is not kept. */
   #table(version: number | undefined): Promise<NdTable> {
     return cached(this.#tables, String(version ?? "latest"), CACHED_TABLES, () =>
-      openTable(this.#uri, { version, branch: this.#branch }),
+      openTable(this.#uri, { ...this.#flags, version }),
     );
   }
 

@@ -5,11 +5,12 @@ import { InvalidArgumentError } from "commander";
 import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { printJson, println, warn } from "../io.js";
+import { type StorageOptionFlags, storageOptionFlag } from "../args/storage-options.js";
 import { BRANCH_HELP } from "../commands/open-table.js";
 import { failing } from "../report.js";
 import { startViewServer } from "./server.js";
 
-interface ViewOptions {
+interface ViewOptions extends StorageOptionFlags {
   port: number;
   host: string;
   open?: boolean;
@@ -35,6 +36,7 @@ export function registerView(program: Command, io: Io): void {
       "127.0.0.1",
     )
     .option("--branch <name>", `${BRANCH_HELP}; the page shows its versions`)
+    .addOption(storageOptionFlag())
     .option("--open", "open the page in the default browser")
     .option("--json", "print the address as JSON ({ url, port, token })")
     .addHelpText(
@@ -51,6 +53,7 @@ async function view(io: Io, uri: string, options: ViewOptions): Promise<void> {
     port: options.port,
     assetsDir: ASSETS_DIR,
     ...(options.branch === undefined ? {} : { branch: options.branch }),
+    ...(options.storageOption === undefined ? {} : { storageOption: options.storageOption }),
   });
   // Ctrl+C (or a kill) stops the server and ends the command with 0; listen before printing the address.
   const stopped = new Promise<void>((resolve) => {

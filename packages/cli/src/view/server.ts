@@ -22,6 +22,8 @@ export interface ViewServerOptions {
   uri: string;
   /** The branch served (its versions); default main. */
   branch?: string;
+  /** The options of the object store the table is on (`--storage-option`). */
+  storageOption?: Record<string, string>;
   /** The address to bind; a wildcard (0.0.0.0, ::) accepts any Host header and relies on the token alone. */
   host: string;
   /** The port; 0 picks a free one. */
@@ -57,7 +59,10 @@ const HEADERS = {
  * address cannot be bound (e.g. the port is taken).
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
-  const api = new ViewApi(options.uri, options.branch);
+  const api = new ViewApi(options.uri, {
+    ...(options.branch === undefined ? {} : { branch: options.branch }),
+    ...(options.storageOption === undefined ? {} : { storageOption: options.storageOption }),
+  });
   await api.open();
   const script = await readFile(join(options.assetsDir, PAGE_SCRIPT)).catch((cause: unknown) => {
     throw new CliError(

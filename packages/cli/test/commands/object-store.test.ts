@@ -84,7 +84,7 @@ describe.skipIf(skip)("tables on object stores through the command line", () => 
         await server?.stop();
       });
 
-      it("--storage-option alone: import, scan, a region read (--isel) and export, as xarray reads the file", async () => {
+      it("--storage-option alone: import, scan, a region read (--isel), export as xarray reads the file, and view", async () => {
         const table = `${server.root}/options/ocean.lance`;
         const flags = storageFlags(server.storageOptions);
         const run = (args: string[]) => cliAsync([...args, ...flags], undefined, cleanEnv());
@@ -95,12 +95,16 @@ describe.skipIf(skip)("tables on object stores through the command line", () => 
         expect(imported).toMatch(/as 3 rows into .*: version 1, 3 rows in the table/);
 
         const out = join(dir, `${server.root.slice(0, 2)}-options.nc`);
-        const [listed, region, exported] = await Promise.all([
+        const viewer = await startViewer(table, flags, cleanEnv());
+        const [listed, region, exported, page] = await Promise.all([
           run(["scan", table, "--project", "sst"]),
           run(["scan", table, "--project", "sst", "--isel", "time=1,lat=1:3", "--json"]),
           run(["export", table, out]),
+          send(viewer, "/api/table", { "x-lance-nd-token": viewer.token }).finally(() => viewer.stop()),
         ]);
         expect(succeeded(listed, "scan").trim().split("\n").at(-1)).toBe("3 rows");
+        expect(page.status).toBe(200);
+        expect(page.json()).toMatchObject({ uri: table, rows: 3 });
         succeeded(exported, "export");
         const dumps = xarrayDump(fixture("ocean-nc4.nc"), out);
         // sst[1, 1:3, :] of the file: time step 1 (20 cells on), lat rows 1 and 2 of 5 lon each.
