@@ -10,8 +10,7 @@ import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
 import { hasSelection, selectionOptions, type SelectionOptions } from "../args/selection.js";
-import { tableCfMode } from "./import-guard.js";
-import { cfOptions } from "./import-plan.js";
+import { tableCfEncoding } from "lance-nd/internal";
 import { readDataset } from "./one-dataset.js";
 import { readRegion } from "./read-region.js";
 import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
@@ -125,7 +124,7 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
     ? await readRegion(table, options.where, project, options)
     : await readDataset(table, options.where, project);
   const selected = project === undefined ? read.dataset : read.dataset.select(project);
-  const dataset = asStored(selected, cfOptions(tableCfMode(table)));
+  const dataset = asStored(selected, tableCfEncoding(table));
   const rows = read.rows;
   const chunks = options.chunks === undefined ? {} : { chunks: Object.fromEntries(options.chunks) };
   const compression = options.compression;
@@ -162,7 +161,7 @@ function printSummary(io: Io, options: ExportOptions, summary: ExportSummary): v
 }
 
 /** The dataset as the file stored it: the CF decoding of the import undone, its names and global attributes as the file had them. */
-function asStored(dataset: NdRecordBatch, cf: ReturnType<typeof cfOptions>): NdRecordBatch {
+function asStored(dataset: NdRecordBatch, cf: ReturnType<typeof tableCfEncoding>): NdRecordBatch {
   const arrays = dataset.arrays().map(([name, array]) => [name, cfEncode(array, { ...cf, name })] as const);
   return withSourceNames(dataset.withArrays(arrays).withGlobalAttrs(sourceGlobals(dataset.globalAttrs)));
 }

@@ -9,10 +9,9 @@ import { rm } from "node:fs/promises";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { col, NdWriter, RollbackIncompleteError, scan } from "lance-nd";
 import type { Expr, NdTable, WriteOptions } from "lance-nd";
-import { claimImport, replaceRowsWith, tableCfMode, writeAll } from "lance-nd/internal";
+import { claimImport, replaceRowsWith, tableCfMode, writeAll, type CfMode } from "lance-nd/internal";
 import { CliError } from "../errors.js";
 import type { ImportInterrupt } from "./import-interrupt.js";
-import type { CfMode } from "./import-plan.js";
 
 export { CF_MODE_KEY, tableCfMode } from "lance-nd/internal";
 

@@ -10,15 +10,8 @@ import { cfDecode, isCfError } from "@lance-nd/cf";
 import type { CfErrorCode } from "@lance-nd/cf";
 import { Attr, NdArray, toVector } from "@lance-nd/nd-arrow";
 import type { Attrs, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { cfModeOptions, type CfMode } from "lance-nd/internal";
 import { CliError } from "../errors.js";
-
-/** What `--cf` does to the values (CLI README, "CF conventions"). */
-export type CfMode = "raw" | "mask" | "decode";
-
-/** The cfDecode options of a mode. */
-export function cfOptions(mode: CfMode): { mask: boolean; scale: boolean; times: boolean } {
-  return { mask: mode !== "raw", scale: mode === "decode", times: mode === "decode" };
-}
 
 /**
  * How one input's values are CF-decoded: the `--cf` mode, and whether
@@ -50,7 +43,7 @@ export function cfHint(err: unknown): string | undefined {
  */
 export function decodeFor(array: NdArray, cf: SourceCf, name: string, lossless: boolean): NdArray {
   try {
-    return cfDecode(array, { ...cfOptions(cf.mode), validRange: cf.validRange, lossless, name });
+    return cfDecode(array, { ...cfModeOptions(cf.mode), validRange: cf.validRange, lossless, name });
   } catch (err) {
     const hint = cfHint(err);
     if (hint === undefined) throw err;

@@ -21,7 +21,7 @@ import { planConcatImport } from "./import-concat.js";
 import { type ImportInterrupt, interruptible } from "./import-interrupt.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
-import type { CfMode } from "./import-plan.js";
+import type { CfMode } from "lance-nd/internal";
 import { IMPORT_WRITE_SIZING } from "./import-rows.js";
 import { isZarrStore, openSource } from "./import-source.js";
 import { withColumnNames } from "./column-names.js";

@@ -18,8 +18,12 @@ export function tableCfMode(table: NdTable): CfMode {
   return mode === "mask" || mode === "decode" ? mode : "raw";
 }
 
+/** What a CF mode decodes on import, and so encodes back on export: the `@lance-nd/cf` options of `mode`. */
+export function cfModeOptions(mode: CfMode): { mask: boolean; scale: boolean; times: boolean } {
+  return { mask: mode !== "raw", scale: mode === "decode", times: mode === "decode" };
+}
+
 /** The `@lance-nd/cf` encoding that gives a table's values back as stored: what its mode decoded, encoded. */
 export function tableCfEncoding(table: NdTable): { mask: boolean; scale: boolean; times: boolean } {
-  const mode = tableCfMode(table);
-  return { mask: mode !== "raw", scale: mode === "decode", times: mode === "decode" };
+  return cfModeOptions(tableCfMode(table));
 }
