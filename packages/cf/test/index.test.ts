@@ -7,9 +7,23 @@ afterEach(() => vi.restoreAllMocks());
 describe("@lance-nd/cf public API", () => {
   it("exports exactly the documented names", () => {
     expect(Object.keys(cf).sort()).toEqual([
+      "CHAR_DIM_ATTR",
+      "CHAR_DIM_SIZE_ATTR",
+      "CHUNK_SIZES_ATTR",
       "CfError",
+      "DEFLATE_LEVEL_ATTR",
+      "DIM_ORDER_ATTR",
       "DTYPE_NAMES",
+      "FILTER_ATTR",
+      "FORMAT_ATTR",
+      "SHUFFLE_ATTR",
+      "STORAGE_ATTRS",
       "STORED_DTYPE_ATTR",
+      "STRING_ATTRS_ATTR",
+      "UNLIMITED_ATTR",
+      "UNUSED_DIMS_ATTR",
+      "UNUSED_DIM_SIZES_ATTR",
+      "VARIABLE_ORDER_ATTR",
       "arrowType",
       "boundsTimeAttrs",
       "cfDecode",

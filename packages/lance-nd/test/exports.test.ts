@@ -6,6 +6,7 @@ describe("public exports", () => {
   it("are exactly this list (a change here is an API change, see the README)", () => {
     expect(Object.keys(api).sort()).toEqual([
       "Column",
+      "DEFAULT_MAX_CHUNK_ROWS",
       "Dataset",
       "Expr",
       "LanceNdError",
@@ -14,6 +15,7 @@ describe("public exports", () => {
       "NdWriter",
       "RollbackIncompleteError",
       "SOURCE_FILE_ATTR",
+      "ZarrStore",
       "append",
       "branch",
       "branches",
@@ -44,6 +46,7 @@ describe("public exports", () => {
       "versions",
       "widen",
       "write",
+      "zarrStore",
     ]);
   });
 
