@@ -12,7 +12,7 @@ import { withPureErrors } from "../pure-errors.js";
 import type { NdTable } from "../table.js";
 import { describeRow, type DatasetPlan, type PlannedRow } from "./plan.js";
 import type { DimRange } from "./selection.js";
-import { variableRows, type VariableRows } from "./variable-rows.js";
+import { blockRows, variableRows, type VariableRows } from "./variable-rows.js";
 import { takeGroups, type TakenRow } from "../read/take-read.js";
 
 /** One block of a read: a row cut to the selection. */
@@ -32,16 +32,40 @@ interface Cut {
 /** Values taken per SDK call by `read` (about; a bigger row is taken alone). */
 const READ_BYTES = 32 * 1024 * 1024;
 
-/** The cuts of `group` over `ranges`, one row at a time (the row is dropped once cut). */
-async function* readCuts(
+/**
+ * The rows `groups` read, each taken once with the variables it is read
+ * for: rows read for the same variables are taken together (in groups of
+ * about `maxBytes` of values; 0: one row at a time).
+ */
+async function* takeRows(
   view: NdTable,
   plan: DatasetPlan,
-  ranges: readonly DimRange[],
-  group: VariableRows,
-): AsyncGenerator<Cut> {
-  for await (const taken of takeGroups(view, plan, group.rows, group.names, 0)) {
-    for (const { row, batch } of taken) yield cut(view, plan, ranges, row, batch);
+  groups: readonly VariableRows[],
+  maxBytes: number,
+): AsyncGenerator<TakenRow[]> {
+  const namesOf = new Map<PlannedRow, string[]>();
+  for (const group of groups)
+    for (const row of group.rows) namesOf.set(row, [...(namesOf.get(row) ?? []), ...group.names]);
+  const byNames = new Map<string, { rows: PlannedRow[]; names: string[] }>();
+  for (const [row, names] of namesOf) {
+    const key = names.join("\u0000");
+    const same = byNames.get(key);
+    if (same === undefined) byNames.set(key, { rows: [row], names });
+    else same.rows.push(row);
   }
+  for (const { rows, names } of byNames.values()) yield* takeGroups(view, plan, rows, names, maxBytes);
+}
+
+/** The parts of `taken` for each group whose `members` hold the row: the group's variables, as `part` makes them. */
+function partsOf<T>(
+  groups: readonly VariableRows[],
+  members: readonly ReadonlySet<PlannedRow>[],
+  taken: readonly TakenRow[],
+  part: (row: PlannedRow, batch: NdRecordBatch, group: number) => T,
+): T[] {
+  return taken.flatMap(({ row, batch }) =>
+    groups.flatMap((group, k) => (members[k]!.has(row) ? [part(row, batch.select(group.names), k)] : [])),
+  );
 }
 
 /**
@@ -86,11 +110,9 @@ function place(plan: DatasetPlan, row: PlannedRow, taken: NdRecordBatch): NdReco
 }
 
 /**
- * The blocks of `names` over `ranges`: per group of variables with the same
- * dims and rows (`variableRows`), each row's cut, with its offset in the
- * selection (0 along the dims the block's arrays lack: they span the
- * selection there) and single-value dims dropped. Rows where a variable is
- * null give no block of it.
+ * The blocks of `names` over `ranges`: the cut of each row `blockRows`
+ * gives (rows where one of `names` is null give no block), with its offset
+ * in the selection and single-value dims dropped.
  */
 export async function* readBlocks(
   view: NdTable,
@@ -98,12 +120,11 @@ export async function* readBlocks(
   ranges: readonly DimRange[],
   names: readonly string[],
 ): AsyncGenerator<DatasetBlock> {
-  for (const group of variableRows(plan, ranges, names)) {
-    for await (const { start, batch } of readCuts(view, plan, ranges, group)) {
-      const offset = plan.grid.flatMap((_, d) =>
-        ranges[d]!.drop ? [] : [group.dims.has(d) ? start[d]! - ranges[d]!.start : 0],
-      );
-      yield { offset, batch: finish(batch, plan, ranges) };
+  for await (const taken of takeGroups(view, plan, blockRows(plan, ranges, names).rows, names, 0)) {
+    for (const { row, batch } of taken) {
+      const { start, batch: block } = cut(view, plan, ranges, row, batch);
+      const offset = plan.grid.flatMap((_, d) => (ranges[d]!.drop ? [] : [start[d]! - ranges[d]!.start]));
+      yield { offset, batch: finish(block, plan, ranges) };
     }
   }
 }
@@ -111,7 +132,11 @@ export async function* readBlocks(
 /**
  * The selection of `names` as one batch: each group of variables with the
  * same dims and rows (`variableRows`) assembled from its rows, the global
- * attributes those of the group with the most dims.
+ * attributes those of the group with the most dims. The rows are taken in
+ * groups of about `maxBytes` of values (default 32 MiB): when one group
+ * holds them all, they are assembled into the window in one strided copy
+ * (the window plus the group); else each row is cut as it comes and the
+ * cuts are assembled at the end (twice the window plus one group).
  *
  * @throws LanceNdError `InvalidInput` naming the variable and the rows when
  * rows the selection needs lack a variable (null in them).
@@ -127,45 +152,56 @@ export async function readWindow(
   const groups = variableRows(plan, ranges, names);
   const gap = groups.find((group) => !group.covered);
   if (gap !== undefined) throw lackingRows(view, gap);
-  const arrays = new Map<string, NdArray>();
-  let globalAttrs: Attrs = plan.globalAttrs;
-  let widest = -1;
-  for (const group of groups) {
-    const batch = await groupWindow(view, plan, ranges, group, maxBytes);
-    for (const [name, array] of batch.arrays()) arrays.set(name, array);
-    if (group.dims.size > widest) [widest, globalAttrs] = [group.dims.size, batch.globalAttrs];
-  }
-  return finish(new NdRecordBatch(names.map((name) => [name, arrays.get(name)!] as const), globalAttrs), plan, ranges);
-}
-
-/**
- * The selection of one group of variables as one batch. Its rows are taken
- * in groups of about `maxBytes` of values: when one group holds them all,
- * they are assembled into the window in one strided copy (the window plus
- * the group); else each row is cut as it comes and the cuts are assembled
- * at the end (twice the window plus one group).
- */
-async function groupWindow(
-  view: NdTable,
-  plan: DatasetPlan,
-  ranges: readonly DimRange[],
-  group: VariableRows,
-  maxBytes: number,
-): Promise<NdRecordBatch> {
-  const cutAll = (taken: TakenRow[]) => taken.map(({ row, batch }) => cut(view, plan, ranges, row, batch).batch);
+  const members = groups.map((group) => new Set(group.rows));
+  const parts: NdRecordBatch[][] = groups.map(() => []);
+  const cutAll = (taken: TakenRow[]) => {
+    for (const [k, part] of partsOf(
+      groups,
+      members,
+      taken,
+      (row, batch, k) => [k, cut(view, plan, ranges, row, batch).batch] as const,
+    ))
+      parts[k]!.push(part);
+  };
   let first: TakenRow[] | undefined;
   let takes = 0;
-  const cuts: NdRecordBatch[] = [];
-  for await (const taken of takeGroups(view, plan, group.rows, group.names, maxBytes)) {
+  for await (const taken of takeRows(view, plan, groups, maxBytes)) {
     if (++takes === 1) {
       first = taken;
       continue;
     }
-    if (first !== undefined) cuts.push(...cutAll(first));
+    if (first !== undefined) cutAll(first);
     first = undefined;
-    cuts.push(...cutAll(taken));
+    cutAll(taken);
   }
-  const parts = takes === 1 ? first!.map(({ row, batch }) => place(plan, row, batch)) : cuts;
+  if (first !== undefined)
+    for (const [k, part] of partsOf(groups, members, first, (row, batch, k) => [k, place(plan, row, batch)] as const))
+      parts[k]!.push(part);
+  const arrays = new Map<string, NdArray>();
+  let globalAttrs: Attrs = plan.globalAttrs;
+  let widest = -1;
+  groups.forEach((group, k) => {
+    const batch = assembleWindow(view, plan, ranges, parts[k]!);
+    for (const [name, array] of batch.arrays()) arrays.set(name, array);
+    if (group.dims.size > widest) [widest, globalAttrs] = [group.dims.size, batch.globalAttrs];
+  });
+  return finish(
+    new NdRecordBatch(
+      names.map((name) => [name, arrays.get(name)!] as const),
+      globalAttrs,
+    ),
+    plan,
+    ranges,
+  );
+}
+
+/** `parts` (placed rows or cuts of one group of variables) assembled into the selection's window on their grid. */
+function assembleWindow(
+  view: NdTable,
+  plan: DatasetPlan,
+  ranges: readonly DimRange[],
+  parts: readonly NdRecordBatch[],
+): NdRecordBatch {
   const position = new Map(plan.grid.map((d, i) => [d.name, i]));
   const own = parts[0]!.grid().map((d) => position.get(d.name)!);
   const window: Window = Object.fromEntries(

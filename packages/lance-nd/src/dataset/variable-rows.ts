@@ -27,34 +27,41 @@ export interface VariableRows {
 
 /**
  * `names` grouped by their dims and the rows holding them, each group with
- * the rows to read it from over `ranges`. Along a dim selected empty the
- * cell at the selection's start (or the last cell) stands in: its rows give
- * the types and attributes, and the whole window of any variable without
- * that dim.
+ * the rows to read it from over `ranges` (what `read` assembles).
  */
-export function variableRows(
-  plan: DatasetPlan,
-  ranges: readonly DimRange[],
-  names: readonly string[],
-): VariableRows[] {
-  const position = new Map(plan.grid.map((d, k) => [d.name, k]));
-  const groups = new Map<string, { names: string[]; dims: Set<number>; held: PlannedRow[]; lacking: PlannedRow[] }>();
+export function variableRows(plan: DatasetPlan, ranges: readonly DimRange[], names: readonly string[]): VariableRows[] {
+  const groups = new Map<string, string[]>();
   for (const name of names) {
-    const dims = new Set(plan.variables.find((v) => v.name === name)!.dims.map((d) => position.get(d)!));
-    const held: PlannedRow[] = [];
-    const lacking: PlannedRow[] = [];
-    plan.rows.forEach((row) => (row.variables.has(name) ? held : lacking).push(row));
-    const key = `${[...dims].sort((a, b) => a - b).join(",")}|${lacking.map((row) => row.rowId).join(",")}`;
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, { names: [name], dims, held, lacking });
-    else group.names.push(name);
+    const lacking = plan.rows.filter((row) => !row.variables.has(name)).map((row) => row.rowId);
+    const key = `${[...dimsOf(plan, [name])].sort((a, b) => a - b).join(",")}|${lacking.join(",")}`;
+    groups.set(key, [...(groups.get(key) ?? []), name]);
   }
+  return [...groups.values()].map((group) => blockRows(plan, ranges, group));
+}
+
+/**
+ * The rows to read all of `names` from over `ranges` (one block a row, as
+ * `blocks` yields them): rows that hold every one of them, tiling the
+ * selection along the dims any of them has (all rows meeting it, when one
+ * of them has every grid dim). Along a dim selected empty the cell at the
+ * selection's start (or the last cell) stands in: its rows give the types
+ * and attributes, and the whole window of any variable without that dim.
+ */
+export function blockRows(plan: DatasetPlan, ranges: readonly DimRange[], names: readonly string[]): VariableRows {
+  const dims = dimsOf(plan, names);
   const probe = probeBox(plan, ranges);
-  return [...groups.values()].map(({ names, dims, held, lacking }) => {
-    const meets = (row: PlannedRow) => [...dims].every((d) => meetsAlong(row, d, probe[d]!));
-    const { rows, covered } = tileAlong(held.filter(meets), dims, probe);
-    return { names, dims, rows, covered, lacking: lacking.filter(meets) };
-  });
+  const meeting = plan.rows.filter((row) => [...dims].every((d) => meetsAlong(row, d, probe[d]!)));
+  const holds = (row: PlannedRow) => names.every((name) => row.variables.has(name));
+  const { rows, covered } = tileAlong(meeting.filter(holds), dims, probe);
+  return { names, dims, rows, covered, lacking: meeting.filter((row) => !holds(row)) };
+}
+
+/** The grid positions of the dims of `names`. */
+function dimsOf(plan: DatasetPlan, names: readonly string[]): Set<number> {
+  const position = new Map(plan.grid.map((d, k) => [d.name, k]));
+  return new Set(
+    names.flatMap((name) => plan.variables.find((v) => v.name === name)!.dims.map((d) => position.get(d)!)),
+  );
 }
 
 /** The selection's box on the grid, a dim selected empty standing for the cell at its start (or the last cell). */
@@ -100,8 +107,7 @@ function tileAlong(
     if (other.length > 0 && rows.some((kept) => own.every((d) => overlapAlong(kept, row, d)))) continue;
     rows.push(row);
     filled += own.reduce(
-      (n, d) =>
-        n * (Math.min(probe[d]![1], row.start[d]! + row.size[d]!) - Math.max(probe[d]![0], row.start[d]!)),
+      (n, d) => n * (Math.min(probe[d]![1], row.start[d]! + row.size[d]!) - Math.max(probe[d]![0], row.start[d]!)),
       1,
     );
   }
