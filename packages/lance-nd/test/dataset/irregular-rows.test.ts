@@ -4,7 +4,8 @@
  * every dim, on some of them (in another order) and on none: `isel(...)`
  * `.read()` of random windows equals the same cells assembled here from
  * the source values, and `blocks([name])` gives each cell of a variable
- * exactly once. Real tables written with lance-nd's `write`.
+ * exactly once; `sel` on the coordinate `x` selects what `isel` does. Real
+ * tables written with lance-nd's `write`.
  */
 import { Float64 } from "apache-arrow";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
@@ -24,6 +25,7 @@ const VARIABLES: Record<string, { dims: number[]; value: (cell: readonly number[
   yx: { dims: [1, 2], value: ([, y, x]) => 100 * y! + x! + 0.25 },
   xt: { dims: [2, 0], value: ([t, , x]) => 1000 * x! + t! + 0.5 },
   s: { dims: [], value: () => 42 },
+  x: { dims: [2], value: ([, , x]) => 10 * x! },
 };
 
 interface Box {
@@ -125,7 +127,7 @@ function tempTable(name: string): string {
 }
 
 describe("dataset: rows cut at different places", () => {
-  it("seeded layouts: isel windows read as the source assembles them, and blocks cover each cell once", async () => {
+  it("seeded layouts: isel windows read as the source assembles them, blocks cover each cell once, sel finds x", async () => {
     for (let seed = 1; seed <= 6; seed++) {
       const next = random(seed);
       const grid = [3 + Math.floor(next() * 4), 3 + Math.floor(next() * 4), 4 + Math.floor(next() * 5)];
@@ -138,6 +140,12 @@ describe("dataset: rows cut at different places", () => {
         const where = `seed ${seed}, ${boxes.length} rows, isel ${JSON.stringify(spec)}`;
         const view = ds.isel(spec);
         const all = await view.read();
+        const [a, b] = [Math.floor(next() * grid[2]!), Math.floor(next() * grid[2]!)];
+        const bySel = await ds.sel({ x: [10 * b, 10 * a] }).read(["v"]);
+        const byIsel = await ds.isel({ x: [Math.min(a, b), Math.max(a, b) + 1] }).read(["v"]);
+        expect(Array.from(bySel.get("v")!.values.toArray() as Float64Array), `${where}: sel x`).toEqual(
+          Array.from(byIsel.get("v")!.values.toArray() as Float64Array),
+        );
         for (const name of Object.keys(VARIABLES)) {
           const want = expected(name, picks, grid);
           for (const got of [all.get(name)!, (await view.read([name])).get(name)!]) {
@@ -146,7 +154,7 @@ describe("dataset: rows cut at different places", () => {
           }
           const written = new Map<number, number>();
           const kept = picks.flatMap((pick, d) => (typeof pick === "number" ? [] : [d]));
-          const selected = kept.map((d) => (typeof picks[d] === "object" ? picks[d] : [0, grid[d]!]));
+          const selected = kept.map((d): [number, number] => (typeof picks[d] === "object" ? picks[d] : [0, grid[d]!]));
           for await (const { offset, batch } of view.blocks([name])) {
             const block = batch.get(name)!;
             const strides = block.shape.map((_, k) => block.shape.slice(k + 1).reduce((n, s) => n * s, 1));
