@@ -166,7 +166,9 @@ export class Dataset {
    *
    * @throws LanceNdError `VariableNotFound` for an unknown variable,
    * `DimNotFound` or `InvalidInput` for a selection that does not fit (see
-   * `isel`, `sel`), `InvalidInput` for a row without one of the variables.
+   * `isel`, `sel`), `InvalidInput` naming the variable and the rows when
+   * rows without one of the variables (null in them) hold cells of the
+   * selection (README "Datasets": rows without a variable).
    */
   async read(names?: readonly string[]): Promise<NdRecordBatch> {
     return readWindow(this.#view, this.#plan, await this.#resolve(), this.#names(names));
@@ -174,8 +176,10 @@ export class Dataset {
 
   /**
    * The selection of `names` block by block: one block per row (chunk) that
-   * overlaps the selection, cut to it, with `offset` = where the block starts
-   * in the selection (along the dims the selection keeps, in `dims` order).
+   * overlaps the selection and holds every one of `names`, cut to it, with
+   * `offset` = where the block starts in the selection (along the dims the
+   * selection keeps, in `dims` order). Variables that lack some dims come
+   * from the rows whose pieces tile the selection along the dims they have.
    * Holds one row and its block at a time.
    */
   async *blocks(names?: readonly string[]): AsyncGenerator<DatasetBlock> {

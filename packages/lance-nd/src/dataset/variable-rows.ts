@@ -100,12 +100,21 @@ function tileAlong(
           return 0;
         });
   const rows: PlannedRow[] = [];
+  // The rows kept, by their start along the other dims: rows that tile the grid and start at the
+  // same place along the other dims share a cell there, so they never overlap along `dims`.
+  const kept = new Map<string, PlannedRow[]>();
   let filled = 0;
   for (const row of sorted) {
     if (filled === volume) break;
-    // Rows that tile the grid never overlap along all its dims: only a variable lacking dims needs the check.
-    if (other.length > 0 && rows.some((kept) => own.every((d) => overlapAlong(kept, row, d)))) continue;
+    const key = other.map((d) => row.start[d]).join(",");
+    const overlaps = [...kept].some(
+      ([at, same]) => at !== key && same.some((k) => own.every((d) => overlapAlong(k, row, d))),
+    );
+    if (overlaps) continue;
     rows.push(row);
+    const same = kept.get(key);
+    if (same === undefined) kept.set(key, [row]);
+    else same.push(row);
     filled += own.reduce(
       (n, d) => n * (Math.min(probe[d]![1], row.start[d]! + row.size[d]!) - Math.max(probe[d]![0], row.start[d]!)),
       1,
