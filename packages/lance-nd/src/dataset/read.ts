@@ -1,9 +1,9 @@
 /**
  * Reading a selection: for each group of variables with the same dims and
  * rows, the rows whose pieces tile the selection (`variable-rows.ts`),
- * taken by row id with only those variables (`../read/take-read.ts`), cut
- * to the selection with nd-arrow's windowed `assemble`: one block per row,
- * or the whole window.
+ * taken by row id (`../read/take-read.ts`) in as few takes as reading few
+ * more bytes allows (`read-takes.ts`), cut to the selection with nd-arrow's
+ * windowed `assemble`: one block per row, or the whole window.
  */
 import { withFirstFileAttrs } from "./first-file-attrs.js";
 import { CHUNK_OFFSET, NdArray, NdRecordBatch, assemble, attr, type Attrs, type Window } from "@lance-nd/nd-arrow";
@@ -12,6 +12,7 @@ import { withPureErrors } from "../pure-errors.js";
 import type { NdTable } from "../table.js";
 import { describeRow, type DatasetPlan, type PlannedRow } from "./plan.js";
 import type { DimRange } from "./selection.js";
+import { readTakes } from "./read-takes.js";
 import { blockRows, variableRows, type VariableRows } from "./variable-rows.js";
 import { takeGroups, type TakenRow } from "../read/take-read.js";
 
@@ -32,28 +33,14 @@ interface Cut {
 /** Values taken per SDK call by `read` (about; a bigger row is taken alone). */
 const READ_BYTES = 32 * 1024 * 1024;
 
-/**
- * The rows `groups` read, each taken once with the variables it is read
- * for: rows read for the same variables are taken together (in groups of
- * about `maxBytes` of values; 0: one row at a time).
- */
+/** The rows `groups` read, in the takes {@link readTakes} makes of them (each cut by `maxBytes`; 0: one row at a time). */
 async function* takeRows(
   view: NdTable,
   plan: DatasetPlan,
   groups: readonly VariableRows[],
   maxBytes: number,
 ): AsyncGenerator<TakenRow[]> {
-  const namesOf = new Map<PlannedRow, string[]>();
-  for (const group of groups)
-    for (const row of group.rows) namesOf.set(row, [...(namesOf.get(row) ?? []), ...group.names]);
-  const byNames = new Map<string, { rows: PlannedRow[]; names: string[] }>();
-  for (const [row, names] of namesOf) {
-    const key = names.join("\u0000");
-    const same = byNames.get(key);
-    if (same === undefined) byNames.set(key, { rows: [row], names });
-    else same.rows.push(row);
-  }
-  for (const { rows, names } of byNames.values()) yield* takeGroups(view, plan, rows, names, maxBytes);
+  for (const { rows, names } of readTakes(plan, groups)) yield* takeGroups(view, plan, rows, names, maxBytes);
 }
 
 /** The parts of `taken` for each group whose `members` hold the row: the group's variables, as `part` makes them. */

@@ -5,7 +5,7 @@
  * and rows cut at different places along the other dims hold pieces that
  * overlap. A read takes a variable from rows whose pieces tile the
  * selection along the variable's own dims: for rows that tile the grid, the
- * rows at the grid's first cell along the dims the variable lacks. Rows
+ * rows at the selection's first cell along the dims the variable lacks. Rows
  * where the variable is null hold no piece of it.
  */
 import type { DatasetPlan, PlannedRow } from "./plan.js";
@@ -43,7 +43,9 @@ export function variableRows(plan: DatasetPlan, ranges: readonly DimRange[], nam
  * The rows to read all of `names` from over `ranges` (one block a row, as
  * `blocks` yields them): rows that hold every one of them, tiling the
  * selection along the dims any of them has (all rows meeting it, when one
- * of them has every grid dim). Along a dim selected empty the cell at the
+ * of them has every grid dim), rows that meet the selection along every
+ * dim first (the rows the variables with every dim are read from, so one
+ * take reads them all: `read-takes.ts`). Along a dim selected empty the cell at the
  * selection's start (or the last cell) stands in: its rows give the types
  * and attributes, and the whole window of any variable without that dim.
  */
@@ -52,7 +54,9 @@ export function blockRows(plan: DatasetPlan, ranges: readonly DimRange[], names:
   const probe = probeBox(plan, ranges);
   const meeting = plan.rows.filter((row) => [...dims].every((d) => meetsAlong(row, d, probe[d]!)));
   const holds = (row: PlannedRow) => names.every((name) => row.variables.has(name));
-  const { rows, covered } = tileAlong(meeting.filter(holds), dims, probe);
+  const inBox = meeting.filter((row) => holds(row) && probe.every((along, d) => meetsAlong(row, d, along)));
+  const boxed = tileAlong(inBox, dims, probe);
+  const { rows, covered } = boxed.covered ? boxed : tileAlong(meeting.filter(holds), dims, probe);
   return { names, dims, rows, covered, lacking: meeting.filter((row) => !holds(row)) };
 }
 
