@@ -11,7 +11,7 @@ import { Expr } from "../read/expr.js";
 import { planRead } from "../read/read-plan.js";
 import { checkTable, type NdTable } from "../table.js";
 import { planDataset, type DatasetPlan, type DatasetVariable } from "./plan.js";
-import { readBlocks, readWindow, type DatasetBlock } from "./read.js";
+import { readBlocks, readWindow, windowRowCount, type DatasetBlock } from "./read.js";
 import type { CoordinateCache } from "./coordinate.js";
 import { applySel } from "./sel.js";
 import {
@@ -172,6 +172,14 @@ export class Dataset {
    */
   async read(names?: readonly string[]): Promise<NdRecordBatch> {
     return readWindow(this.#view, this.#plan, await this.#resolve(), this.#names(names));
+  }
+
+  /**
+   * @internal The number of table rows (chunks) `read(names)` takes: the
+   * CLI reports it ("from N rows", `rowsRead`). Reads no value.
+   */
+  async rowsRead(names?: readonly string[]): Promise<number> {
+    return windowRowCount(this.#plan, await this.#resolve(), this.#names(names));
   }
 
   /**

@@ -182,6 +182,11 @@ export async function readWindow(
   );
 }
 
+/** The number of table rows {@link readWindow} takes for `names` over `ranges`. */
+export function windowRowCount(plan: DatasetPlan, ranges: readonly DimRange[], names: readonly string[]): number {
+  return new Set(variableRows(plan, ranges, names).flatMap((group) => group.rows)).size;
+}
+
 /** `parts` (placed rows or cuts of one group of variables) assembled into the selection's window on their grid. */
 function assembleWindow(
   view: NdTable,
