@@ -46,15 +46,16 @@ export function readTakes(plan: DatasetPlan, groups: readonly VariableRows[]): R
   const namesOf = new Map<PlannedRow, string[]>();
   for (const group of groups)
     for (const row of group.rows) namesOf.set(row, [...(namesOf.get(row) ?? []), ...group.names]);
-  const byNames = new Map<string, Take>();
+  const byNames = new Map<string, Take & { bytesOf: (row: PlannedRow) => number }>();
   for (const [row, names] of namesOf) {
     const key = names.join("\u0000");
     const same = byNames.get(key);
-    const bytes = rowValueBytes(plan, names)(row);
-    if (same === undefined) byNames.set(key, { rows: [row], names, needed: bytes });
-    else {
+    if (same === undefined) {
+      const bytesOf = rowValueBytes(plan, names);
+      byNames.set(key, { rows: [row], names, needed: bytesOf(row), bytesOf });
+    } else {
       same.rows.push(row);
-      same.needed += bytes;
+      same.needed += same.bytesOf(row);
     }
   }
   const takes: Take[] = [];
