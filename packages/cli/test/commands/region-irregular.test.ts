@@ -2,7 +2,8 @@
  * `--isel` on a table whose rows are cut at different places in each lat
  * band (time at 4 and 8 in one, at 6 in the other), with variables that
  * lack dims (the coordinates, a `mask(lat, lon)`): `export` writes the
- * window, checked by xarray + netCDF4 against the source's values; `plot`
+ * window, checked by xarray + netCDF4 against the source's values, and the
+ * whole table, whose xarray selection equals the window's export; `plot`
  * reads the rows of one time step; `scan` gives each cell once. Run as a
  * user does (the built CLI) on a table written with lance-nd's `write`.
  */
@@ -119,6 +120,27 @@ describe("region selections on rows cut at different places", () => {
       const py = spawnSync("/usr/bin/python3", ["-c", check, join(dir, "window.nc")], { encoding: "utf8" });
       expect(py.stderr).toBe("");
       expect(py.stdout.trim()).toBe("ok ('time', 'lat', 'lon') ('lat', 'lon')");
+    },
+  );
+
+  it.skipIf(xarrayMissing() !== undefined && process.env.CI !== "true")(
+    "export of the whole table assembles the rows: xarray's isel of it equals the --isel export",
+    () => {
+      expect(cli(["export", table(), "full.nc"], dir).stderr).toBe("");
+      expect(cli(["export", table(), "part.nc", "--isel", "time=3:9,lat=2:8"], dir).stderr).toBe("");
+      const check = [
+        "import sys, numpy as np, xarray as xr",
+        "full = xr.open_dataset(sys.argv[1], decode_times=False).isel(time=slice(3, 9), lat=slice(2, 8))",
+        "part = xr.open_dataset(sys.argv[2], decode_times=False)",
+        "assert sorted(full.variables) == sorted(part.variables), list(full.variables)",
+        "for name in full.variables: np.testing.assert_array_equal(full[name].values, part[name].values, err_msg=name)",
+        "print('ok', dict(full.sizes))",
+      ].join("\n");
+      const py = spawnSync("/usr/bin/python3", ["-c", check, join(dir, "full.nc"), join(dir, "part.nc")], {
+        encoding: "utf8",
+      });
+      expect(py.stderr).toBe("");
+      expect(py.stdout.trim()).toBe("ok {'time': 6, 'lat': 6, 'lon': 8}");
     },
   );
 
