@@ -161,8 +161,9 @@ export class Dataset {
   /**
    * The selection of `names` (default: every variable) as one batch, with
    * the dataset's global attributes. Takes only the rows that overlap the
-   * selection, one at a time, each cut to the selection: holds the result
-   * plus one row.
+   * selection, in takes of about 32 MiB (a data variable and its
+   * coordinates in one take), each row cut to the selection: holds the
+   * result plus one take (README "Datasets").
    *
    * @throws LanceNdError `VariableNotFound` for an unknown variable,
    * `DimNotFound` or `InvalidInput` for a selection that does not fit (see
