@@ -163,7 +163,8 @@ export class Dataset {
    * the dataset's global attributes. Takes only the rows that overlap the
    * selection, in takes of about 32 MiB (a data variable and its
    * coordinates in one take), each row cut to the selection: holds the
-   * result plus one take (README "Datasets").
+   * result plus one take, twice the result when it needs several (README
+   * "Datasets").
    *
    * @throws LanceNdError `VariableNotFound` for an unknown variable,
    * `DimNotFound` or `InvalidInput` for a selection that does not fit (see
