@@ -42,8 +42,11 @@ export interface AssembleOptions {
  * Throws `ChunkMismatch`, naming the chunk index and the problem, when there
  * are no chunks, a chunk lacks a valid `chunk_offset`, chunks overlap or
  * leave a gap in the result, or they disagree on grid dims, array names,
- * types, dims, attributes, global attributes, or the values of an array
- * they all hold whole; `DimNotFound` for a window naming an unknown dim,
+ * types, dims, attributes, global attributes, or the values of a piece of
+ * an array lacking a dim that several chunks hold (same start and size
+ * along its dims; chunks cut at different places hold other pieces, and
+ * the result takes them from the chunks at the box's first cell along the
+ * dims it lacks); `DimNotFound` for a window naming an unknown dim,
  * `InvalidArgument` for one reaching outside the chunks.
  *
  * @example
@@ -79,7 +82,9 @@ export function assemble(chunks: Iterable<NdRecordBatch>, options: AssembleOptio
   });
   if (box.some(([a]) => a !== 0)) globalAttrs.set(CHUNK_OFFSET, attr.uint32(Uint32Array.from(box, ([a]) => a)));
   const position = new Map(names.map((name, i) => [name, i]));
-  const arrays = first.names().map((name) => [name, assembleArray(name, list, starts, box, position)] as const);
+  const arrays = first
+    .names()
+    .map((name) => [name, assembleArray(name, list, starts, extents, box, position)] as const);
   return new NdRecordBatch(arrays, globalAttrs);
 }
 
@@ -143,14 +148,18 @@ function attrsDiffer(a: Attrs, b: Attrs): string | undefined {
 }
 
 /**
- * One array of the result: pieces from the chunks, one per distinct start
- * along the array's own dims (repeats must agree), each cut to the box and
- * copied into place in one strided copy.
+ * One array of the result: the pieces of the chunks at the box's first cell
+ * along the grid dims the array lacks (the chunks tile the box, so these
+ * tile it along the array's own dims, however the other chunks are cut),
+ * each cut to the box and copied into place in one strided copy. Pieces
+ * that repeat one of them (same start and size along the array's dims)
+ * must agree.
  */
 function assembleArray(
   name: string,
   list: readonly NdRecordBatch[],
   starts: readonly number[][],
+  extents: readonly number[][],
   box: readonly [number, number][],
   position: ReadonlyMap<string, number>,
 ): NdArray {
@@ -175,7 +184,7 @@ function assembleArray(
       throw mismatch(`chunk ${i}: array is ${part.type}, chunk 0 has ${model.type}`, name);
     const problem = attrsDiffer(model.attrs, part.attrs);
     if (problem !== undefined) throw mismatch(`chunk ${i}: attribute ${problem} differs from chunk 0`, name);
-    const key = at.map((g) => starts[i]![g]).join(",");
+    const key = at.map((g, k) => `${starts[i]![g]}+${part.dims[k]!.size}`).join(",");
     const seen = pieces.get(key);
     if (seen === undefined) pieces.set(key, { chunk: i, array: part });
     else if (!sameValues(seen.array.values, part.values)) {
@@ -186,9 +195,17 @@ function assembleArray(
       );
     }
   });
+  // The box's first cell along each dim the array lacks (its last cell for a box empty at the end).
+  const lacked = box.flatMap(([first], g) => {
+    if (at.includes(g)) return [];
+    return [{ g, cell: Math.min(first, Math.max(...starts.map((s, j) => s[g]! + extents[j]![g]!)) - 1) }];
+  });
+  const corner = (i: number) =>
+    lacked.every(({ g, cell }) => starts[i]![g]! <= cell && cell < starts[i]![g]! + extents[i]![g]!);
   const strides = rowMajorStrides(dims.map((d) => d.size));
   const placed: StridedPart[] = [];
-  for (const { chunk: i, array } of pieces.values()) {
+  for (const [i, array] of parts.entries()) {
+    if (!corner(i)) continue;
     const from = at.map((g, k) => Math.max(bounds[k]![0], starts[i]![g]!));
     const to = at.map((g, k) => Math.min(bounds[k]![1], starts[i]![g]! + array.dims[k]!.size));
     if (from.some((a, k) => a >= to[k]!)) continue;

@@ -6,6 +6,7 @@ import { NdRecordBatch } from "../src/batch.js";
 import { assemble } from "../src/assemble.js";
 import { CHUNK_OFFSET, chunk } from "../src/chunk.js";
 import { NdArray } from "../src/ndarray.js";
+import { slice } from "../src/window.js";
 import { batchOnGridArb, gridArb, plainBatch } from "./grid-arbitraries.js";
 import { errorOf } from "./thrown.js";
 
@@ -131,6 +132,39 @@ describe("assemble", () => {
     const err = errorOf(() => assemble([chunks[0]!, other]));
     expect(err?.code).toBe("ChunkMismatch");
     expect(err?.message).toMatch(/column "lat".*chunk 1/);
+  });
+
+  it("chunks cut at different places in each lat band: arrays lacking a dim come from the chunks at the box's first cell", () => {
+    const batch = sample().withArrays({ time: NdArray.from(new Int32Array([10, 20, 30]), { dims: { time: 3 } }) });
+    /** `batch` over `[t0, t1) x [y0, y1)`, every array cut on the dims it has. */
+    const cut = ([t0, t1, y0, y1]: readonly number[], offset: boolean) => {
+      const box = { time: [t0!, t1!], lat: [y0!, y1!] } as const;
+      const arrays = batch.arrays().map(([name, a]) => {
+        const own = Object.fromEntries(Object.entries(box).filter(([dim]) => a.dimNames.includes(dim)));
+        return [name, slice(a, own)] as const;
+      });
+      const start = attr.uint32(Uint32Array.from([t0!, y0!]));
+      return new NdRecordBatch(
+        arrays,
+        offset ? new Map([...batch.globalAttrs, [CHUNK_OFFSET, start]]) : batch.globalAttrs,
+      );
+    };
+    const chunks = [
+      [0, 1, 0, 2],
+      [1, 3, 0, 2],
+      [0, 2, 2, 4],
+      [2, 3, 2, 4],
+    ].map((box) => cut(box, true));
+    expect(plainBatch(assemble(chunks))).toEqual(plainBatch(batch));
+    for (const box of [
+      [1, 3, 1, 3],
+      [2, 3, 0, 4],
+      [3, 3, 1, 4],
+    ]) {
+      const window = { time: [box[0]!, box[1]!], lat: [box[2]!, box[3]!] } as const;
+      const got = assemble(chunks.toReversed(), { window });
+      expect(plainBatch(got.withGlobalAttrs(batch.globalAttrs)), String(box)).toEqual(plainBatch(cut(box, false)));
+    }
   });
 
   it("disagreeing global attributes, types and array attributes are ChunkMismatch", () => {

@@ -1,9 +1,9 @@
 /**
  * The region that `--isel` / `--sel` select, read through lance-nd's dataset
  * view: only the rows (chunks) the selection touches are taken, each cut to
- * the selection.
+ * the selection; as blocks (one per row) or as one dataset.
  */
-import { CHUNK_OFFSET, assemble, attr } from "@lance-nd/nd-arrow";
+import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { dataset } from "lance-nd";
 import type { Dataset, NdTable } from "lance-nd";
@@ -55,18 +55,14 @@ export async function* viewRows(
   }
 }
 
-/** The selection as one dataset (the blocks assembled), with the number of table rows it took. */
+/** The selection as one dataset (lance-nd's dataset read), with the number of table rows it took. */
 export async function readRegion(
   table: NdTable,
   where: string | undefined,
   names: readonly string[] | undefined,
   options: SelectionOptions,
 ): Promise<DatasetRead> {
-  const blocks: NdRecordBatch[] = [];
-  for await (const block of regionRows(table, where, names, options)) blocks.push(block);
-  const whole = blocks.length === 1 ? blocks[0]! : assemble(blocks);
-  return {
-    dataset: whole.withGlobalAttrs(new Map([...whole.globalAttrs].filter(([key]) => key !== CHUNK_OFFSET))),
-    rows: blocks.length,
-  };
+  const view = await selectedView(table, where, options);
+  const dataset = await view.read(names);
+  return { dataset, rows: await view.rowsRead(names) };
 }

@@ -1,6 +1,7 @@
 /**
  * A coordinate variable (the 1-D variable named like its dim) read piece by
- * piece for `sel`: one piece per distinct row start along the dim, pruned by
+ * piece for `sel`: the pieces of the rows that tile the dim
+ * (`variable-rows.ts`: rows may be cut at different places), pruned by
  * the rows' stats, the pieces a selection needs taken in one call and kept
  * in the view's {@link CoordinateCache}, so later selections on the same
  * view (and the views derived from it) read none of them again.
@@ -13,6 +14,7 @@ import { withPureErrors } from "../pure-errors.js";
 import type { NdTable } from "../table.js";
 import { takeRows } from "../lance/table-read.js";
 import { describeRow, type DatasetPlan, type PlannedRow } from "./plan.js";
+import { blockRows } from "./variable-rows.js";
 import {
   nearestIndex,
   type CoordinateNumber,
@@ -87,14 +89,21 @@ export class Coordinate {
     this.range = range;
     this.#view = view;
     this.#type = variable.type;
-    const seen = new Set<number>();
-    this.#pieces = plan.rows.flatMap((row) => {
-      const start = row.start[at]!;
-      const size = row.size[at]!;
-      if (seen.has(start) || start >= range.stop || start + size <= range.start) return [];
-      seen.add(start);
-      return [{ row, start, size, stats: row.stats.get(dim) }];
-    });
+    const held = blockRows(
+      plan,
+      plan.grid.map((d, k) => (k === at ? range : { start: 0, stop: d.size, drop: false })),
+      [dim],
+    );
+    if (!held.covered) {
+      const rows = held.lacking.slice(0, 5).map((row) => describeRow(row.rowId, row.id));
+      throw new LanceNdError("InvalidInput", `sel: rows ${rows.join(", ")} of the dataset have no "${dim}"`, {
+        uri: view.uri,
+        column: dim,
+      });
+    }
+    this.#pieces = held.rows
+      .filter((row) => row.start[at]! < range.stop && range.start < row.start[at]! + row.size[at]!)
+      .map((row) => ({ row, start: row.start[at]!, size: row.size[at]!, stats: row.stats.get(dim) }));
     this.#pieces.sort((a, b) => a.start - b.start);
   }
 

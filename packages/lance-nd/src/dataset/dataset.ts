@@ -11,7 +11,7 @@ import { Expr } from "../read/expr.js";
 import { planRead } from "../read/read-plan.js";
 import { checkTable, type NdTable } from "../table.js";
 import { planDataset, type DatasetPlan, type DatasetVariable } from "./plan.js";
-import { readBlocks, readWindow, type DatasetBlock } from "./read.js";
+import { readBlocks, readWindow, windowRowCount, type DatasetBlock } from "./read.js";
 import type { CoordinateCache } from "./coordinate.js";
 import { applySel } from "./sel.js";
 import {
@@ -161,21 +161,35 @@ export class Dataset {
   /**
    * The selection of `names` (default: every variable) as one batch, with
    * the dataset's global attributes. Takes only the rows that overlap the
-   * selection, one at a time, each cut to the selection: holds the result
-   * plus one row.
+   * selection, in takes of about 32 MiB (a data variable and its
+   * coordinates in one take), each row cut to the selection: holds the
+   * result plus one take, twice the result when it needs several (README
+   * "Datasets").
    *
    * @throws LanceNdError `VariableNotFound` for an unknown variable,
    * `DimNotFound` or `InvalidInput` for a selection that does not fit (see
-   * `isel`, `sel`), `InvalidInput` for a row without one of the variables.
+   * `isel`, `sel`), `InvalidInput` naming the variable and the rows when
+   * rows without one of the variables (null in them) hold cells of the
+   * selection (README "Datasets": rows without a variable).
    */
   async read(names?: readonly string[]): Promise<NdRecordBatch> {
     return readWindow(this.#view, this.#plan, await this.#resolve(), this.#names(names));
   }
 
   /**
+   * @internal The number of table rows (chunks) `read(names)` takes: the
+   * CLI reports it ("from N rows", `rowsRead`). Reads no value.
+   */
+  async rowsRead(names?: readonly string[]): Promise<number> {
+    return windowRowCount(this.#plan, await this.#resolve(), this.#names(names));
+  }
+
+  /**
    * The selection of `names` block by block: one block per row (chunk) that
-   * overlaps the selection, cut to it, with `offset` = where the block starts
-   * in the selection (along the dims the selection keeps, in `dims` order).
+   * overlaps the selection and holds every one of `names`, cut to it, with
+   * `offset` = where the block starts in the selection (along the dims the
+   * selection keeps, in `dims` order). Variables that lack some dims come
+   * from the rows whose pieces tile the selection along the dims they have.
    * Holds one row and its block at a time.
    */
   async *blocks(names?: readonly string[]): AsyncGenerator<DatasetBlock> {

@@ -1,14 +1,19 @@
 /**
- * Reading a selection: the rows that overlap it, taken by row id with only
- * the requested variables (`../take-read.ts`), cut to the selection with nd-arrow's
+ * Reading a selection: for each group of variables with the same dims and
+ * rows, the rows whose pieces tile the selection (`variable-rows.ts`),
+ * taken by row id (`../read/take-read.ts`) in as few takes as reading few
+ * more bytes allows (`read-takes.ts`), cut to the selection with nd-arrow's
  * windowed `assemble`: one block per row, or the whole window.
  */
 import { withFirstFileAttrs } from "./first-file-attrs.js";
 import { CHUNK_OFFSET, NdArray, NdRecordBatch, assemble, attr, type Attrs, type Window } from "@lance-nd/nd-arrow";
+import { LanceNdError } from "../errors.js";
 import { withPureErrors } from "../pure-errors.js";
 import type { NdTable } from "../table.js";
-import type { DatasetPlan, PlannedRow } from "./plan.js";
+import { describeRow, type DatasetPlan, type PlannedRow } from "./plan.js";
 import type { DimRange } from "./selection.js";
+import { readTakes } from "./read-takes.js";
+import { blockRows, variableRows, type VariableRows } from "./variable-rows.js";
 import { takeGroups, type TakenRow } from "../read/take-read.js";
 
 /** One block of a read: a row cut to the selection. */
@@ -25,50 +30,29 @@ interface Cut {
   batch: NdRecordBatch;
 }
 
-/**
- * The rows that hold the cells of `ranges` for variables on `dims`: rows
- * whose box meets the selection, one per distinct start along `dims` (rows
- * that differ only along other dims hold the same pieces of these variables).
- * Along a dim selected empty the rows at the selection's start (or the last
- * cell) stand in: they give the types and attributes, and the whole window
- * of any variable without that dim.
- */
-export function rowsFor(plan: DatasetPlan, ranges: readonly DimRange[], dims: ReadonlySet<string>): PlannedRow[] {
-  const probe = ranges.map((r, d) => {
-    if (r.start < r.stop) return [r.start, r.stop] as const;
-    const at = Math.min(r.start, plan.grid[d]!.size - 1);
-    return [at, at + 1] as const;
-  });
-  const seen = new Set<string>();
-  const out: PlannedRow[] = [];
-  for (const row of plan.rows) {
-    if (!probe.every(([a, b], d) => row.start[d]! < b && a < row.start[d]! + row.size[d]!)) continue;
-    const key = plan.grid.map((g, d) => (dims.has(g.name) ? row.start[d] : "")).join(",");
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(row);
-  }
-  return out;
-}
-
 /** Values taken per SDK call by `read` (about; a bigger row is taken alone). */
 const READ_BYTES = 32 * 1024 * 1024;
 
-/** The cuts of `names` over `ranges`, one row at a time (the row is dropped once cut). */
-export async function* readCuts(
+/** The rows `groups` read, in the takes {@link readTakes} makes of them (each cut by `maxBytes`; 0: one row at a time). */
+async function* takeRows(
   view: NdTable,
   plan: DatasetPlan,
-  ranges: readonly DimRange[],
-  names: readonly string[],
-): AsyncGenerator<Cut> {
-  for await (const group of takeGroups(view, plan, rowsOf(plan, ranges, names), names, 0)) {
-    for (const { row, batch } of group) yield cut(view, plan, ranges, row, batch);
-  }
+  groups: readonly VariableRows[],
+  maxBytes: number,
+): AsyncGenerator<TakenRow[]> {
+  for (const { rows, names } of readTakes(plan, groups)) yield* takeGroups(view, plan, rows, names, maxBytes);
 }
 
-/** The rows holding the cells of `ranges` for `names`. */
-function rowsOf(plan: DatasetPlan, ranges: readonly DimRange[], names: readonly string[]): PlannedRow[] {
-  return rowsFor(plan, ranges, new Set(names.flatMap((name) => plan.variables.find((v) => v.name === name)!.dims)));
+/** The parts of `taken` for each group whose `members` hold the row: the group's variables, as `part` makes them. */
+function partsOf<T>(
+  groups: readonly VariableRows[],
+  members: readonly ReadonlySet<PlannedRow>[],
+  taken: readonly TakenRow[],
+  part: (row: PlannedRow, batch: NdRecordBatch, group: number) => T,
+): T[] {
+  return taken.flatMap(({ row, batch }) =>
+    groups.flatMap((group, k) => (members[k]!.has(row) ? [part(row, batch.select(group.names), k)] : [])),
+  );
 }
 
 /**
@@ -112,25 +96,37 @@ function place(plan: DatasetPlan, row: PlannedRow, taken: NdRecordBatch): NdReco
   );
 }
 
-/** The blocks of `names` over `ranges`: each row's cut, with its offset in the selection and single-value dims dropped. */
+/**
+ * The blocks of `names` over `ranges`: the cut of each row `blockRows`
+ * gives (rows where one of `names` is null give no block), with its offset
+ * in the selection and single-value dims dropped.
+ */
 export async function* readBlocks(
   view: NdTable,
   plan: DatasetPlan,
   ranges: readonly DimRange[],
   names: readonly string[],
 ): AsyncGenerator<DatasetBlock> {
-  for await (const { start, batch } of readCuts(view, plan, ranges, names)) {
-    const offset = plan.grid.flatMap((_, d) => (ranges[d]!.drop ? [] : [start[d]! - ranges[d]!.start]));
-    yield { offset, batch: finish(batch, plan, ranges) };
+  for await (const taken of takeGroups(view, plan, blockRows(plan, ranges, names).rows, names, 0)) {
+    for (const { row, batch } of taken) {
+      const { start, batch: block } = cut(view, plan, ranges, row, batch);
+      const offset = plan.grid.flatMap((_, d) => (ranges[d]!.drop ? [] : [start[d]! - ranges[d]!.start]));
+      yield { offset, batch: finish(block, plan, ranges) };
+    }
   }
 }
 
 /**
- * The selection of `names` as one batch. The overlapping rows are taken in
- * groups of about `maxBytes` of values (default 32 MiB): when one group holds them all, they are
- * assembled into the window in one strided copy (the window plus the
- * group); else each row is cut as it comes and the cuts are assembled at
- * the end (twice the window plus one group).
+ * The selection of `names` as one batch: each group of variables with the
+ * same dims and rows (`variableRows`) assembled from its rows, the global
+ * attributes those of the group with the most dims. The rows are taken in
+ * groups of about `maxBytes` of values (default 32 MiB): when one group
+ * holds them all, they are assembled into the window in one strided copy
+ * (the window plus the group); else each row is cut as it comes and the
+ * cuts are assembled at the end (twice the window plus one group).
+ *
+ * @throws LanceNdError `InvalidInput` naming the variable and the rows when
+ * rows the selection needs lack a variable (null in them).
  */
 export async function readWindow(
   view: NdTable,
@@ -140,30 +136,86 @@ export async function readWindow(
   maxBytes = READ_BYTES,
 ): Promise<NdRecordBatch> {
   if (names.length === 0) return new NdRecordBatch({}, plan.globalAttrs);
-  const cutAll = (group: TakenRow[]) => group.map(({ row, batch }) => cut(view, plan, ranges, row, batch).batch);
+  const groups = variableRows(plan, ranges, names);
+  const gap = groups.find((group) => !group.covered);
+  if (gap !== undefined) throw lackingRows(view, gap);
+  const members = groups.map((group) => new Set(group.rows));
+  const parts: NdRecordBatch[][] = groups.map(() => []);
+  const cutAll = (taken: TakenRow[]) => {
+    for (const [k, part] of partsOf(
+      groups,
+      members,
+      taken,
+      (row, batch, k) => [k, cut(view, plan, ranges, row, batch).batch] as const,
+    ))
+      parts[k]!.push(part);
+  };
   let first: TakenRow[] | undefined;
-  let groups = 0;
-  const cuts: NdRecordBatch[] = [];
-  for await (const group of takeGroups(view, plan, rowsOf(plan, ranges, names), names, maxBytes)) {
-    if (++groups === 1) {
-      first = group;
+  let takes = 0;
+  for await (const taken of takeRows(view, plan, groups, maxBytes)) {
+    if (++takes === 1) {
+      first = taken;
       continue;
     }
-    if (first !== undefined) cuts.push(...cutAll(first));
+    if (first !== undefined) cutAll(first);
     first = undefined;
-    cuts.push(...cutAll(group));
+    cutAll(taken);
   }
-  const parts = groups === 1 ? first!.map(({ row, batch }) => place(plan, row, batch)) : cuts;
+  if (first !== undefined)
+    for (const [k, part] of partsOf(groups, members, first, (row, batch, k) => [k, place(plan, row, batch)] as const))
+      parts[k]!.push(part);
+  const arrays = new Map<string, NdArray>();
+  let globalAttrs: Attrs = plan.globalAttrs;
+  let widest = -1;
+  groups.forEach((group, k) => {
+    const batch = assembleWindow(view, plan, ranges, parts[k]!);
+    for (const [name, array] of batch.arrays()) arrays.set(name, array);
+    if (group.dims.size > widest) [widest, globalAttrs] = [group.dims.size, batch.globalAttrs];
+  });
+  return finish(
+    new NdRecordBatch(
+      names.map((name) => [name, arrays.get(name)!] as const),
+      globalAttrs,
+    ),
+    plan,
+    ranges,
+  );
+}
+
+/** The number of table rows {@link readWindow} takes for `names` over `ranges`. */
+export function windowRowCount(plan: DatasetPlan, ranges: readonly DimRange[], names: readonly string[]): number {
+  return new Set(variableRows(plan, ranges, names).flatMap((group) => group.rows)).size;
+}
+
+/** `parts` (placed rows or cuts of one group of variables) assembled into the selection's window on their grid. */
+function assembleWindow(
+  view: NdTable,
+  plan: DatasetPlan,
+  ranges: readonly DimRange[],
+  parts: readonly NdRecordBatch[],
+): NdRecordBatch {
   const position = new Map(plan.grid.map((d, i) => [d.name, i]));
   const own = parts[0]!.grid().map((d) => position.get(d.name)!);
   const window: Window = Object.fromEntries(
     own.map((d) => [plan.grid[d]!.name, [ranges[d]!.start, ranges[d]!.stop] as const]),
   );
-  return finish(
-    withPureErrors({ uri: view.uri }, () => assemble(plan.manyFiles ? withFirstFileAttrs(parts) : parts, { window })),
-    plan,
-    ranges,
+  return withPureErrors({ uri: view.uri }, () =>
+    assemble(plan.manyFiles ? withFirstFileAttrs(parts) : parts, { window }),
   );
+}
+
+/** The error of a read that needs rows lacking the variables of `group`. */
+function lackingRows(view: NdTable, group: VariableRows): LanceNdError {
+  const shown = group.lacking
+    .slice(0, 5)
+    .map((row) => `${describeRow(row.rowId, row.id)} at offset [${row.start.join(", ")}]`);
+  const more = group.lacking.length > 5 ? ` and ${group.lacking.length - 5} more` : "";
+  const names = group.names.map((name) => `"${name}"`).join(", ");
+  const message =
+    `dataset: ${group.names.length === 1 ? "variable" : "variables"} ${names} ${group.names.length === 1 ? "is" : "are"} ` +
+    `null in rows the selection needs: ${shown.join(", ")}${more}; select cells of the rows that hold it, ` +
+    "or read it with blocks() (rows without it give no block)";
+  return new LanceNdError("InvalidInput", message, { uri: view.uri, column: group.names[0]! });
 }
 
 /** A cut or window as users get it: no `chunk_offset`, the dims of single-value selections dropped. */

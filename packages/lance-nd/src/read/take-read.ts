@@ -235,16 +235,24 @@ export function takeGroups(
   maxBytes: number,
 ): AsyncGenerator<TakenRow[]> {
   const columns = [...names.map(selectName), ...(view.layout.globalAttrs === null ? [] : [GLOBAL_ATTRS_COLUMN])];
+  const bytesOf = rowValueBytes(plan, names);
+  return takeRuns(view.lance, groupsOf(rows, bytesOf, maxBytes), columns, 0, (batches, run) =>
+    checkedRows(view, run.rows, batches, names),
+  );
+}
+
+/**
+ * The bytes of the values of `names` in a dataset row (uncompressed,
+ * estimated from the row's dim sizes): what a take of the row reads of them.
+ */
+export function rowValueBytes(plan: DatasetPlan, names: readonly string[]): (row: PlannedRow) => number {
   const variables = names.map((name) => plan.variables.find((v) => v.name === name)!);
   const position = new Map(plan.grid.map((d, i) => [d.name, i]));
-  const bytesOf = (row: PlannedRow) =>
+  return (row) =>
     variables.reduce(
       (sum, v) => sum + valueBytes(v.type) * v.dims.reduce((n, dim) => n * row.size[position.get(dim)!]!, 1),
       0,
     );
-  return takeRuns(view.lance, groupsOf(rows, bytesOf, maxBytes), columns, 0, (batches, run) =>
-    checkedRows(view, run.rows, batches, names),
-  );
 }
 
 /** `rows` cut into groups of at most `maxBytes` (at least one row each), each sorted by row id. */

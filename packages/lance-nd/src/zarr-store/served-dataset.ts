@@ -127,8 +127,9 @@ export class ServedDataset {
   }
 
   /**
-   * Chunk `index` of `array`: the blocks of the rows it meets (at most
-   * `maxChunkRows`, one at a time, each cut to the chunk) placed and encoded.
+   * Chunk `index` of `array`: the blocks of the rows it meets that hold the
+   * variable (at most `maxChunkRows`, one at a time, each cut to the chunk)
+   * placed and encoded; cells of rows without it are the fill value.
    */
   async #chunk(array: ServedArray, index: readonly number[]): Promise<Uint8Array | undefined> {
     const { meta, column } = array;

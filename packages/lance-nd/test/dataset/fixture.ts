@@ -2,11 +2,13 @@
  * The datasets of the dataset tests: sst(time 12, lat 10, lon 8) with a
  * descending latitude, an ascending longitude, a daily UTC timestamp time,
  * and rh(time, lat, lon) beside temp(time, level, lat, lon); written as
- * chunk rows with lance-nd's own `write`.
+ * chunk rows with lance-nd's own `write`; and `recordReads`, which records
+ * the SDK calls a view's reads make.
  */
 import { Float32, TimestampMillisecond } from "apache-arrow";
 import { NdArray, NdRecordBatch, chunk } from "@lance-nd/nd-arrow";
 import { write } from "../../src/write/write.js";
+import { vi } from "vitest";
 import type { NdTable } from "../../src/table.js";
 
 export const DAY = 86_400_000;
@@ -61,4 +63,31 @@ export function levelsBatch(): NdRecordBatch {
     },
     { id: "levels.nc" },
   );
+}
+
+/**
+ * Records what the pinned handle reads (the SDK calls run as usual): the
+ * scans it starts (planning) and, per take, the columns and the number of
+ * rows taken.
+ */
+export function recordReads(view: NdTable): { scans: number; takes: { columns: string[]; rows: number }[] } {
+  const reads = { scans: 0, takes: [] as { columns: string[]; rows: number }[] };
+  const sdk = view.lance.sdk;
+  const take = sdk.takeRowIds.bind(sdk);
+  vi.spyOn(sdk, "takeRowIds").mockImplementation((ids) => {
+    const query = take(ids);
+    const select = query.select.bind(query);
+    query.select = (columns) => {
+      const names = columns instanceof Map ? [...columns.keys()] : [...(columns as string[])];
+      reads.takes.push({ columns: names.filter((c) => c !== "__global_attrs__"), rows: ids.length });
+      return select(columns);
+    };
+    return query;
+  });
+  const query = sdk.query.bind(sdk);
+  vi.spyOn(sdk, "query").mockImplementation(() => {
+    reads.scans++;
+    return query();
+  });
+  return reads;
 }

@@ -1,41 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { dataset } from "../../src/dataset/dataset.js";
-import type { NdTable } from "../../src/table.js";
 import { tempDir } from "../helpers/make-table.js";
-import { DAY, T0, sstBatch, writeChunked } from "./fixture.js";
+import { DAY, T0, recordReads, sstBatch, writeChunked } from "./fixture.js";
 
 const dir = tempDir("dataset-cache");
 let n = 0;
 const uri = () => `${dir}/t${n++}.lance`;
 
 afterEach(() => vi.restoreAllMocks());
-
-/**
- * Records what the pinned handle reads (the SDK calls run as usual): the
- * scans it starts (planning) and, per take, the columns and the number of
- * rows taken.
- */
-function recordReads(view: NdTable): { scans: number; takes: { columns: string[]; rows: number }[] } {
-  const reads = { scans: 0, takes: [] as { columns: string[]; rows: number }[] };
-  const sdk = view.lance.sdk;
-  const take = sdk.takeRowIds.bind(sdk);
-  vi.spyOn(sdk, "takeRowIds").mockImplementation((ids) => {
-    const query = take(ids);
-    const select = query.select.bind(query);
-    query.select = (columns) => {
-      const names = columns instanceof Map ? [...columns.keys()] : [...(columns as string[])];
-      reads.takes.push({ columns: names.filter((c) => c !== "__global_attrs__"), rows: ids.length });
-      return select(columns);
-    };
-    return query;
-  });
-  const query = sdk.query.bind(sdk);
-  vi.spyOn(sdk, "query").mockImplementation(() => {
-    reads.scans++;
-    return query();
-  });
-  return reads;
-}
 
 describe("dataset: a pinned view keeps what it read", () => {
   it("repeated sel / isel / read / blocks read no coordinate and no chunk index again", async () => {
