@@ -117,7 +117,11 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     const route = parseRoute(path);
     const store = await pinnedStore(route.pin, new URLSearchParams(query).has("refresh"));
     if (route.key === undefined)
-      return json({ version: store.version, zarrVersion: options.store.zarrVersion ?? 2, datasets: await store.datasets() });
+      return json({
+        version: store.version,
+        zarrVersion: options.store.zarrVersion ?? 2,
+        datasets: await store.datasets(),
+      });
     const key = route.key;
     const queued = performance.now();
     let started = queued;

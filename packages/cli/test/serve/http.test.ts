@@ -178,8 +178,9 @@ describe("lance-nd serve", () => {
   });
 
   it("CORS headers only for the --cors origin", async () => {
-    expect((await rawHeaders("a/.zmetadata", "GET", { origin: "http://page.example" }))["access-control-allow-origin"])
-      .toBeUndefined();
+    expect(
+      (await rawHeaders("a/.zmetadata", "GET", { origin: "http://page.example" }))["access-control-allow-origin"],
+    ).toBeUndefined();
     const cors = await startServe(table, ["--cors", "http://page.example"]);
     try {
       const allowed = await rawHeaders("a/.zmetadata", "GET", { origin: "http://page.example" }, cors);

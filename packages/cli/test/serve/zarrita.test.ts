@@ -66,7 +66,10 @@ describe.skipIf(skip !== undefined)("lance-nd serve --zarr-version 3 read by zar
     const root = zarr.root(new zarr.FetchStore(`${served.url}cf`));
     const temp = await zarr.open.v3(root.resolve("temp"), { kind: "array" });
     expect(temp.shape).toEqual([8, 10, 12]);
-    const region = await zarr.get(temp, REGION.map((r) => zarr.slice(...(r.split(":").map(Number) as [number, number]))));
+    const region = await zarr.get(
+      temp,
+      REGION.map((r) => zarr.slice(...(r.split(":").map(Number) as [number, number]))),
+    );
     expect(region.shape).toEqual(expected.shape);
     expect(Array.from(region.data as Float32Array)).toEqual(expected.values);
   });
@@ -86,7 +89,10 @@ describe.skipIf(skip !== undefined)("lance-nd serve --zarr-version 3 read by zar
         async ({ url, ranges }) => {
           const z = (globalThis as unknown as { zarr: typeof zarr }).zarr;
           const temp = await z.open.v3(z.root(new z.FetchStore(url)).resolve("temp"), { kind: "array" });
-          const got = await z.get(temp, ranges.map((r) => z.slice(...(r.split(":").map(Number) as [number, number]))));
+          const got = await z.get(
+            temp,
+            ranges.map((r) => z.slice(...(r.split(":").map(Number) as [number, number]))),
+          );
           return { shape: got.shape, values: Array.from(got.data as Float32Array) };
         },
         { url: `${served.url}cf`, ranges: REGION },
