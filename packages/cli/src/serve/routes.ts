@@ -21,7 +21,7 @@ export type Pin =
 export interface Route {
   readonly token: string;
   readonly pin: Pin;
-  /** `/<id>/<rest>` with each segment percent-encoded as the store names it, or undefined for `<base>[@pin/]`. */
+  /** `/<id>/<key in its group>` as the store names it (the id percent-encoded, the rest decoded), or undefined for `<base>[@pin/]`. */
   readonly key: string | undefined;
 }
 
@@ -51,7 +51,8 @@ export function parseRoute(path: string): Route {
   if (rest.some((s) => s === "")) throw new BadPath("the path has an empty segment (//)");
   const [pin, used] = parsePin(rest);
   rest = rest.slice(used);
-  const key = rest.length === 0 ? undefined : `/${rest.map(encodeURIComponent).join("/")}`;
+  const [id, ...inGroup] = rest;
+  const key = id === undefined ? undefined : `/${[encodeURIComponent(id), ...inGroup].join("/")}`;
   return { token, pin, key };
 }
 
