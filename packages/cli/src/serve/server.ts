@@ -21,6 +21,8 @@ import type { Pin } from "./routes.js";
 export const STORE_READS_AT_ONCE = 4;
 /** Connections the server holds at once; it refuses more (each waiting request costs a socket, no rows). */
 export const MAX_CONNECTIONS = 256;
+/** A connection that neither sends nor takes a byte for this long is closed (a stalled client gives its turn back). */
+const STALLED_MS = 60_000;
 
 /** Options of {@link startServeServer}. */
 export interface ServeServerOptions {
@@ -96,49 +98,49 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   const wildcard = options.host === "0.0.0.0" || options.host === "::";
 
   const server = createServer((request, response) => {
-    handle(request)
-      .catch((err: unknown) => failed(request, err))
-      .then((answer) => send(request, response, answer, options.cors))
+    response.setTimeout(STALLED_MS, () => response.destroy());
+    const respond = (answer: Answer): Promise<void> =>
+      new Promise<void>((resolve) => {
+        response.once("close", resolve);
+        send(request, response, answer, options.cors);
+      });
+    handle(request, respond)
+      .catch((err: unknown) => (response.headersSent ? response.destroy() : respond(failed(request, err))))
       .catch(() => response.destroy());
   });
   server.maxConnections = MAX_CONNECTIONS;
 
-  async function handle(request: IncomingMessage): Promise<Answer> {
+  /** Answers `request` through `respond`, which resolves once the answer is sent (or the connection is gone). */
+  async function handle(request: IncomingMessage, respond: (answer: Answer) => Promise<void>): Promise<void> {
     const [path = "/", query = ""] = (request.url ?? "/").split("?", 2);
     const reason = refusal(request, pathToken(path), false, {
       hosts: wildcard ? [request.headers.host?.toLowerCase() ?? ""] : hosts,
       token,
     });
-    if (reason !== undefined) return text(403, `refused: ${reason}`);
+    if (reason !== undefined) return respond(text(403, `refused: ${reason}`));
     if (request.method !== "GET" && request.method !== "HEAD")
-      return text(405, `${request.method} is not allowed: the server is read-only (GET and HEAD)`, {
-        allow: "GET, HEAD",
-      });
+      return respond(
+        text(405, `${request.method} is not allowed: the server is read-only (GET and HEAD)`, { allow: "GET, HEAD" }),
+      );
     const route = parseRoute(path);
     const store = await pinnedStore(route.pin, new URLSearchParams(query).has("refresh"));
-    if (route.key === undefined)
-      return json({
-        version: store.version,
-        zarrVersion: options.store.zarrVersion ?? 2,
-        datasets: await store.datasets(),
-      });
     const key = route.key;
+    if (key === undefined)
+      return respond(
+        json({ version: store.version, zarrVersion: options.store.zarrVersion ?? 2, datasets: await store.datasets() }),
+      );
+    // A turn lasts until the answer is sent, so the bytes in flight are at most STORE_READS_AT_ONCE answers.
     const queued = performance.now();
-    let started = queued;
-    const value = await turns.run(() => {
-      started = performance.now();
-      return store.get(key);
+    return turns.run(async () => {
+      const started = performance.now();
+      const value = await store.get(key);
+      const timing = `wait;dur=${(started - queued).toFixed(2)}, read;dur=${(performance.now() - started).toFixed(2)}`;
+      await respond(
+        value === undefined
+          ? text(404, `no key ${key} in version ${store.version}`, { "server-timing": timing })
+          : { status: 200, type: keyType(key), body: value, headers: { "server-timing": timing } },
+      );
     });
-    const ended = performance.now();
-    if (value === undefined) return text(404, `no key ${key} in version ${store.version}`);
-    return {
-      status: 200,
-      type: key.endsWith(".zmetadata") || /\/(\.z\w+|zarr\.json)$/.test(key) ? JSON_TYPE : "application/octet-stream",
-      body: value,
-      headers: {
-        "server-timing": `wait;dur=${(started - queued).toFixed(2)}, read;dur=${(ended - started).toFixed(2)}`,
-      },
-    };
   }
 
   /** The store of `pin`; a version, tag or branch that does not exist is a 404 naming it. */
@@ -183,6 +185,11 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
+
+/** The content type of a store key: JSON for metadata documents, bytes for chunks. */
+function keyType(key: string): string {
+  return /\/(\.zmetadata|\.zarray|\.zattrs|\.zgroup|zarr\.json)$/.test(key) ? JSON_TYPE : "application/octet-stream";
+}
 
 /** A pin whose version, tag or branch does not exist. */
 class NotFound extends Error {
