@@ -36,3 +36,18 @@ export { arrowType, defaultFillValue, DTYPE_NAMES, dtypeOf, isDtype } from "./dt
 export type { Dtype } from "./dtype.js";
 export { unpackedDtype } from "./scale.js";
 export type { Packing } from "./scale.js";
+export {
+  CHAR_DIM_ATTR,
+  CHAR_DIM_SIZE_ATTR,
+  CHUNK_SIZES_ATTR,
+  DEFLATE_LEVEL_ATTR,
+  DIM_ORDER_ATTR,
+  FILTER_ATTR,
+  FORMAT_ATTR,
+  SHUFFLE_ATTR,
+  STORAGE_ATTRS,
+  STRING_ATTRS_ATTR,
+  UNLIMITED_ATTR,
+  UNUSED_DIMS_ATTR,
+  UNUSED_DIM_SIZES_ATTR,
+} from "./storage-attrs.js";

@@ -37,6 +37,8 @@ export { scan, NdScan } from "./read/scan.js";
 export { col, stat, Expr, Column, type Literal } from "./read/expr.js";
 export { variables, type VariableInfo } from "./read/variables.js";
 export { dataset, Dataset, type DatasetOptions } from "./dataset/dataset.js";
+export { zarrStore, ZarrStore } from "./zarr-store/zarr-store.js";
+export { DEFAULT_MAX_CHUNK_ROWS, type ZarrStoreOptions } from "./zarr-store/options.js";
 export type { DatasetVariable } from "./dataset/plan.js";
 export type { DatasetBlock } from "./dataset/read.js";
 export type { IselSpec, SelSpec, SelValue, SelOptions } from "./dataset/selection.js";

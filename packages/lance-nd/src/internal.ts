@@ -28,3 +28,7 @@ export { rowBytes, takeRead } from "./read/take-read.js";
 export { widenTable } from "./widen/widen.js";
 export type { ReplayStep, RewriteHooks } from "./widen/widen-replay-record.js";
 export { sliceBounds } from "./dataset/selection.js";
+export { fromColumnName, toColumnName, withColumnNames, withSourceNames } from "./export/column-names.js";
+export { SOURCE_ID_ATTR, sourceGlobals } from "./export/source-globals.js";
+export { CF_MODE_KEY, tableCfEncoding, tableCfMode, type CfMode } from "./export/cf-mode.js";
+export { sourceRow } from "./export/source-row.js";

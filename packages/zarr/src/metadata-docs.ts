@@ -20,8 +20,15 @@ export interface WrittenArray {
   readonly fill: unknown;
 }
 
-/** A compression setting as the write options hold it. */
-export type Compression = { codec: "zstd"; level: number } | { codec: "none" };
+/** The compressions `writeZarr` writes: zstd at a level, or none. */
+export type WriteCompression = { codec: "zstd"; level: number } | { codec: "none" };
+
+/**
+ * A chunk codec the metadata names: one `writeZarr` writes, or zlib (v2
+ * `zlib`, v3 `gzip`: the deflate codecs every Zarr reader has), for stores
+ * that serve chunks they compress themselves.
+ */
+export type Compression = WriteCompression | { codec: "zlib"; level: number };
 
 /** The chunk key of chunk `index` in format `version` (`0.1` in v2, `c/0/1` in v3). */
 export function chunkKey(version: 2 | 3, index: readonly number[]): string {
@@ -43,7 +50,7 @@ export function v2Documents(
     const { _FillValue: _, ...attrs } = array.attrs;
     docs.set(`${array.name}/.zarray`, {
       chunks: array.chunkShape,
-      compressor: compression.codec === "zstd" ? { id: "zstd", level: compression.level } : null,
+      compressor: compression.codec === "none" ? null : { id: compression.codec, level: compression.level },
       dimension_separator: ".",
       dtype: array.type.name,
       fill_value: array.fill,
@@ -77,6 +84,7 @@ export function v3Documents(
     const codecs: unknown[] = [serializer];
     if (compression.codec === "zstd")
       codecs.push({ name: "zstd", configuration: { level: compression.level, checksum: false } });
+    if (compression.codec === "zlib") codecs.push({ name: "gzip", configuration: { level: compression.level } });
     docs.set(`${array.name}/zarr.json`, {
       zarr_format: 3,
       node_type: "array",

@@ -9,16 +9,16 @@
  * store is moved into place only when everything succeeded.
  */
 import { CHUNK_OFFSET, chunk as cutBatch } from "@lance-nd/nd-arrow";
-import type { Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { Attrs, Dim, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { z } from "zod";
-import { attrToJson, attrsToJson } from "./attrs.js";
+import { attrsToJson } from "./attrs.js";
+import { arrayMetadata, fillOf, zarrDocuments } from "./array-metadata.js";
 import { cfOptionSchema, cfOptions, encodeArray } from "./cf.js";
 import type { CfOption } from "./cf.js";
 import { blockOf, chunkCodec } from "./chunk-bytes.js";
 import { ChunkPlacer } from "./chunk-placer.js";
-import { toZarrType } from "./data-type.js";
-import { jsonBytes, v2Documents, v3Documents } from "./metadata-docs.js";
-import type { Compression, WrittenArray } from "./metadata-docs.js";
+import { jsonBytes } from "./metadata-docs.js";
+import type { WriteCompression, WrittenArray } from "./metadata-docs.js";
 import { createStoreWriter } from "./store-files.js";
 import { parseOptions } from "./options.js";
 import { ZarrError } from "./zarr-error.js";
@@ -103,7 +103,7 @@ export async function writeZarr(
     throw new ZarrError("InvalidArgument", "the output path must be a non-empty string");
   const parsed = parseOptions(optionsSchema, options, path);
   const version = parsed.version ?? 3;
-  const compression: Compression =
+  const compression: WriteCompression =
     parsed.compression?.codec === "none" ? { codec: "none" } : { codec: "zstd", level: parsed.compression?.level ?? 3 };
   const codec = await chunkCodec(compression);
   const cf = cfOptions(parsed.cf);
@@ -114,14 +114,16 @@ export async function writeZarr(
   const writer = await createStoreWriter(path, parsed.overwrite ?? false);
   const sink = { version, writer, codec };
   const placers = new Map<string, ChunkPlacer>();
-  let groupAttrs: Record<string, unknown> | undefined;
+  let globalAttrs: Attrs | undefined;
   let rowCount = 0;
   let chunkCount = 0;
   try {
     for await (const row of source) {
       const at = rowCount++;
-      if (groupAttrs === undefined) {
-        groupAttrs = attrsToJson(row.globalAttrs, { path }, [CHUNK_OFFSET]);
+      if (globalAttrs === undefined) {
+        // Checked here, written with the metadata at the end.
+        attrsToJson(row.globalAttrs, { path }, [CHUNK_OFFSET]);
+        globalAttrs = row.globalAttrs;
         const dims = row.grid().map((d) => d.name);
         const unknown = Object.keys(chunkSizes).filter((dim) => !dims.includes(dim));
         if (unknown.length > 0) {
@@ -137,7 +139,8 @@ export async function writeZarr(
         const where = { path, variable: name };
         const array = encodeArray(stored, cf, path, name);
         const placer =
-          placers.get(name) ?? new ChunkPlacer(newArray(name, array, version, chunkSizes, where), sink, where);
+          placers.get(name) ??
+          new ChunkPlacer(arrayMetadata(name, array, version, array.shape, chunkSizes, where), sink, where);
         placers.set(name, placer);
         const { dims, type, attrs } = placer.array;
         if (array.dims.length !== dims.length || array.dims.some((d, i) => d.name !== dims[i])) {
@@ -153,7 +156,7 @@ export async function writeZarr(
       }
     }
     const arrays = [...placers.values()].map(({ array, ends }) => ({ ...array, shape: ends }));
-    const docs = (version === 2 ? v2Documents : v3Documents)(groupAttrs ?? {}, arrays, compression);
+    const docs = zarrDocuments(version, globalAttrs ?? new Map(), arrays, compression, { path });
     for (const [key, doc] of docs) await writer.write(key, jsonBytes(doc));
     await writer.commit();
     return {
@@ -198,26 +201,6 @@ function rowStart(row: NdRecordBatch, at: number, path: string): Map<string, num
   return new Map(grid.map((d, i) => [d.name, Number(offset[i])]));
 }
 
-/** An array's metadata from its first block: chunks of `chunkSizes` along the dims named, else of the block. */
-function newArray(
-  name: string,
-  array: NdArray,
-  version: 2 | 3,
-  chunkSizes: Readonly<Record<string, number>>,
-  where: { path: string; variable: string },
-): WrittenArray {
-  const fillAttr = array.attrs.get("_FillValue");
-  return {
-    name,
-    dims: array.dimNames,
-    shape: array.shape,
-    chunkShape: array.dims.map((d) => chunkSizes[d.name] ?? Math.max(d.size, 1)),
-    type: toZarrType(array.type, version, where),
-    attrs: attrsToJson(array.attrs, where),
-    fill: fillAttr === undefined ? null : attrToJson("_FillValue", fillAttr, where),
-  };
-}
-
 /** The dims of `arrays` in nd-arrow's grid order: the highest-rank array's dims, then the others as they come. */
 function gridOf(arrays: readonly WrittenArray[]): Dim[] {
   const sizes = new Map<string, number>();
@@ -227,12 +210,4 @@ function gridOf(arrays: readonly WrittenArray[]): Dim[] {
       if (!sizes.has(name)) sizes.set(name, array.shape[d]!);
     });
   return [...sizes].map(([name, size]) => ({ name, size }));
-}
-
-function fillOf(array: NdArray): number | bigint | boolean | string | undefined {
-  const value = array.attr("_FillValue");
-  const one = Array.isArray(value) ? value[0] : value;
-  return typeof one === "number" || typeof one === "bigint" || typeof one === "boolean" || typeof one === "string"
-    ? one
-    : undefined;
 }

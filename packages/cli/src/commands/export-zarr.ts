@@ -3,23 +3,18 @@
  * streamed into a Zarr store, one row at a time in table order, each row's
  * blocks written as the chunks they cover.
  */
-import { STORAGE_ATTRS } from "@lance-nd/netcdf";
 import type { NetcdfFormat } from "@lance-nd/netcdf";
-import { CHUNK_OFFSET, NdRecordBatch } from "@lance-nd/nd-arrow";
-import type { Attrs, NdArray } from "@lance-nd/nd-arrow";
+import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { writeZarr } from "@lance-nd/zarr";
 import type { WriteZarrOptions } from "@lance-nd/zarr";
 import { columnDefaults, scan } from "lance-nd";
-import { sliceBounds } from "lance-nd/internal";
+import { sliceBounds, sourceRow, tableCfEncoding } from "lance-nd/internal";
 import type { Dataset, NdTable } from "lance-nd";
 import { droppedDims, type SelectionOptions } from "../args/selection.js";
 import { CliError } from "../errors.js";
-import { tableCfMode } from "./import-guard.js";
-import { cfOptions } from "./import-plan.js";
 import { selectedView, viewRows } from "./read-region.js";
 import { valueBytes } from "./import-zarr.js";
-import { withSourceNames } from "./column-names.js";
-import { sourceGlobals } from "./row-id.js";
 import { withCoordinates } from "./with-coordinates.js";
 import { zarrCall } from "./zarr-errors.js";
 import type { Io } from "../io.js";
@@ -50,9 +45,9 @@ export interface ExportSummary {
 /**
  * Writes the dataset that `options` select from `table` as a Zarr store at
  * `out`, streaming: one table row (cut to the selection) in memory at a
- * time, values as stored (the table's `--cf` decoding undone), without the
- * `id` that import added and without the netCDF storage attributes
- * (`@lance-nd/netcdf` README, "Storage attributes"); a progress bar on a terminal. Chunks: `options.chunks` along the dims it names,
+ * time, values as stored (the table's `--cf` decoding undone), as the
+ * source file had them (lance-nd's `sourceRow`: the file's names and `id`,
+ * no netCDF storage attributes); a progress bar on a terminal. Chunks: `options.chunks` along the dims it names,
  * else the table's rows (see {@link rowChunks}). A `ZarrError` becomes a
  * `CliError`; a failed write leaves `out` as it was.
  */
@@ -87,7 +82,7 @@ export async function exportZarr(
     let bytesDone = 0;
     let count = 0;
     for await (const row of viewRows(view, project, options)) {
-      const stored = withoutStorageAttrs(withSourceNames(row.withGlobalAttrs(sourceGlobals(row.globalAttrs))));
+      const stored = sourceRow(row);
       if (count === 0) globalAttrs = [...stored.globalAttrs.keys()].filter((key) => key !== CHUNK_OFFSET);
       yield stored;
       bytesDone += row.arrays().reduce((n, [, array]) => n + array.values.length * valueBytes(array.type), 0);
@@ -100,7 +95,7 @@ export async function exportZarr(
         version: options.zarrVersion,
         chunks,
         compression,
-        cf: cfOptions(tableCfMode(table)),
+        cf: tableCfEncoding(table),
       }),
     );
     return {
@@ -114,19 +109,6 @@ export async function exportZarr(
   } finally {
     progress.stop();
   }
-}
-
-/**
- * The row without the attributes a netCDF read adds to write the file back
- * (`@lance-nd/netcdf` README, "Storage attributes"): they describe netCDF
- * storage, and xarray refuses to write a dataset holding `_Format` to netCDF.
- */
-function withoutStorageAttrs(row: NdRecordBatch): NdRecordBatch {
-  const kept = (attrs: Attrs) => new Map([...attrs].filter(([key]) => !STORAGE_ATTRS.has(key)));
-  return new NdRecordBatch(
-    row.arrays().map(([name, array]): [string, NdArray] => [name, array.withAttrs(kept(array.attrs))]),
-    kept(row.globalAttrs),
-  );
 }
 
 /** `--compression` for Zarr: none or zstd (a netCDF codec is `InvalidArgument`). */

@@ -9,19 +9,12 @@ import { rm } from "node:fs/promises";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { col, NdWriter, RollbackIncompleteError, scan } from "lance-nd";
 import type { Expr, NdTable, WriteOptions } from "lance-nd";
-import { claimImport, replaceRowsWith, writeAll } from "lance-nd/internal";
+import { claimImport, replaceRowsWith, tableCfMode, writeAll } from "lance-nd/internal";
 import { CliError } from "../errors.js";
 import type { ImportInterrupt } from "./import-interrupt.js";
 import type { CfMode } from "./import-plan.js";
 
-/** The schema metadata key that records a table's `--cf` mode. */
-export const CF_MODE_KEY = "lance_nd:cf";
-
-/** The `--cf` mode of a table (tables imported before `--cf` existed hold raw values). */
-export function tableCfMode(table: NdTable): CfMode {
-  const mode = table.tableSchema.metadata.get(CF_MODE_KEY);
-  return mode === "mask" || mode === "decode" ? mode : "raw";
-}
+export { CF_MODE_KEY, tableCfMode } from "lance-nd/internal";
 
 /** `InvalidArgument` naming both modes when `mode` is not the table's. */
 export function checkCfMode(table: NdTable, mode: CfMode): void {

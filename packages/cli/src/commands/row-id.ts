@@ -6,10 +6,9 @@
  */
 import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { Attr, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { SOURCE_FILE_ATTR } from "lance-nd";
+import { SOURCE_ID_ATTR } from "lance-nd/internal";
 
-/** Global: the source file's own `id` attribute, kept while the row's `id` names the rows. */
-export const SOURCE_ID_ATTR = "_SourceId";
+export { SOURCE_ID_ATTR, sourceGlobals } from "lance-nd/internal";
 
 /**
  * The row with its `id` global attribute, placed before `chunk_offset`. With
@@ -27,18 +26,4 @@ export function withId(row: NdRecordBatch, id: string, keepOwnId: boolean): NdRe
   const offset = row.globalAttrs.get(CHUNK_OFFSET);
   if (offset !== undefined) globals.set(CHUNK_OFFSET, offset);
   return row.withGlobalAttrs(globals);
-}
-
-/**
- * The global attributes as the source file had them: the row's `id` and
- * `_SourceFile` (import `--concat`) left out, its own `id` (`_SourceId`)
- * back in place.
- */
-export function sourceGlobals(globals: ReadonlyMap<string, Attr>): Map<string, Attr> {
-  const out = new Map<string, Attr>();
-  for (const [key, value] of globals) {
-    if (key === "id" || key === SOURCE_FILE_ATTR) continue;
-    out.set(key === SOURCE_ID_ATTR ? "id" : key, value);
-  }
-  return out;
 }

@@ -1,0 +1,197 @@
+/**
+ * One dataset of a table served as a Zarr group (README "Serving as
+ * Zarr"): its metadata documents, computed once (the same encoding as
+ * `lance-nd export --format zarr`: `sourceRow`, the table's CF encoding,
+ * `@lance-nd/zarr`'s array metadata) but on the served chunk grid, and its
+ * chunks, each computed on request from the rows it covers.
+ */
+import type { NdArray } from "@lance-nd/nd-arrow";
+import {
+  arrayMetadata,
+  chunkKey,
+  encodeArray,
+  isZarrError,
+  jsonBytes,
+  wholeChunkBytes,
+  zarrDocuments,
+  type WrittenArray,
+} from "@lance-nd/zarr/encoding";
+import { Dataset, type DatasetOptions } from "../dataset/dataset.js";
+import { planDataset, type DatasetPlan } from "../dataset/plan.js";
+import { LanceNdError } from "../errors.js";
+import { toColumnName } from "../export/column-names.js";
+import { tableCfEncoding } from "../export/cf-mode.js";
+import { sourceRow } from "../export/source-row.js";
+import { Expr } from "../read/expr.js";
+import { planRead } from "../read/read-plan.js";
+import type { NdTable } from "../table.js";
+import { chunkGrid } from "./chunk-grid.js";
+import { compressionOf, encodeChunk } from "./chunk-codec.js";
+import type { StoreSettings } from "./options.js";
+
+/** A served variable: its metadata and where its dims sit on the grid. */
+interface ServedArray {
+  readonly meta: WrittenArray;
+  readonly column: string;
+  /** The number of chunks along each of its dims. */
+  readonly chunkCounts: readonly number[];
+}
+
+/** A dataset as a Zarr group: metadata documents by key (relative to the group) and chunks on request. */
+export class ServedDataset {
+  readonly #view: NdTable;
+  readonly #dataset: Dataset;
+  readonly #settings: StoreSettings;
+  readonly #documents: ReadonlyMap<string, Uint8Array>;
+  readonly #arrays: ReadonlyMap<string, ServedArray>;
+
+  private constructor(
+    view: NdTable,
+    dataset: Dataset,
+    settings: StoreSettings,
+    documents: ReadonlyMap<string, Uint8Array>,
+    arrays: ReadonlyMap<string, ServedArray>,
+  ) {
+    this.#view = view;
+    this.#dataset = dataset;
+    this.#settings = settings;
+    this.#documents = documents;
+    this.#arrays = arrays;
+  }
+
+  /**
+   * Plans the dataset of the rows `rows` selects in `view` (a pinned
+   * version) and computes its metadata from its first cell: one row read.
+   */
+  static async open(view: NdTable, rows: DatasetOptions, settings: StoreSettings): Promise<ServedDataset> {
+    const conditions = rows.where instanceof Expr ? [{ kind: "nd" as const, sql: rows.where.toSql() }] : [];
+    const { filter } = planRead(view.uri, view.layout, { projection: [], conditions });
+    const plan = await planDataset(view, filter);
+    const dataset = new Dataset(view, view, await view.version(), rows, plan, [], new Map());
+    const firstCell = Object.fromEntries(plan.grid.map((d) => [d.name, [0, Math.min(1, d.size)] as [number, number]]));
+    const probe = sourceRow(await dataset.isel(firstCell).read());
+    const position = new Map(plan.grid.map((d, k) => [d.name, k]));
+    const chunk = chunkGrid(plan.grid, plan.rows, dimSets(plan, position), settings.maxChunkRows);
+    const chunkSizes = Object.fromEntries(plan.grid.map((d, k) => [d.name, chunk[k]!]));
+    const sizes = new Map(plan.grid.map((d) => [d.name, d.size]));
+    const arrays = new Map<string, ServedArray>();
+    for (const [name, array] of probe.arrays()) {
+      const shape = array.dimNames.map((d) => sizes.get(d)!);
+      const meta = zarrCall(view, name, () =>
+        arrayMetadata(name, encoded(view, name, array), settings.zarrVersion, shape, chunkSizes, where(view, name)),
+      );
+      const chunkCounts = shape.map((size, d) => Math.ceil(size / meta.chunkShape[d]!));
+      arrays.set(name, { meta, column: toColumnName(name), chunkCounts });
+    }
+    const docs = zarrCall(view, undefined, () =>
+      zarrDocuments(
+        settings.zarrVersion,
+        probe.globalAttrs,
+        [...arrays.values()].map((a) => a.meta),
+        compressionOf(settings),
+        { path: view.uri },
+      ),
+    );
+    const documents = new Map([...docs].map(([key, doc]) => [key, jsonBytes(doc)]));
+    return new ServedDataset(view, dataset, settings, documents, arrays);
+  }
+
+  /** The variable names, as the source file had them. */
+  get variables(): string[] {
+    return [...this.#arrays.keys()];
+  }
+
+  /**
+   * The bytes of `key` (relative to the group: `.zmetadata`, `sst/.zarray`,
+   * `sst/0.1`, `sst/c/0/1`), `undefined` for a key the group does not have
+   * (a chunk index past the array's grid, an unknown variable).
+   */
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const document = this.#documents.get(key);
+    if (document !== undefined) return document;
+    const slash = key.indexOf("/");
+    if (slash < 0) return undefined;
+    const array = this.#arrays.get(key.slice(0, slash));
+    if (array === undefined) return undefined;
+    const index = chunkIndex(key.slice(slash + 1), array, this.#settings.zarrVersion);
+    return index === undefined ? undefined : this.#chunk(array, index);
+  }
+
+  /** Chunk `index` of `array`: the cells it covers read (the rows they lie in, at most `maxChunkRows`) and encoded. */
+  async #chunk(array: ServedArray, index: readonly number[]): Promise<Uint8Array> {
+    const { meta, column } = array;
+    const region = Object.fromEntries(
+      meta.dims.map((dim, d) => {
+        const start = index[d]! * meta.chunkShape[d]!;
+        return [dim, [start, Math.min(start + meta.chunkShape[d]!, meta.shape[d]!)] as [number, number]];
+      }),
+    );
+    const read = sourceRow(await this.#dataset.isel(region).read([column]));
+    const [name, block] = read.arrays()[0]!;
+    const bytes = zarrCall(this.#view, name, () =>
+      wholeChunkBytes(
+        encoded(this.#view, name, block),
+        meta,
+        meta.dims.map(() => 0),
+        where(this.#view, name),
+      ),
+    );
+    return encodeChunk(bytes, this.#settings);
+  }
+}
+
+/** The grid positions of the dims of each variable, one entry per distinct set. */
+function dimSets(plan: DatasetPlan, position: ReadonlyMap<string, number>): number[][] {
+  const sets = new Map<string, number[]>();
+  for (const variable of plan.variables) {
+    const dims = variable.dims.map((d) => position.get(d)!);
+    sets.set(dims.join(","), dims);
+  }
+  return [...sets.values()];
+}
+
+/**
+ * The chunk index in a chunk key (`0.1` in v2, `c/0/1` in v3; `0` / `c`
+ * for a scalar), `undefined` when the key is not one of the array's chunks.
+ */
+function chunkIndex(key: string, array: ServedArray, version: 2 | 3): number[] | undefined {
+  const rank = array.chunkCounts.length;
+  const parts = version === 2 ? (rank === 0 ? (key === "0" ? [] : undefined) : key.split(".")) : v3Parts(key);
+  if (parts === undefined || parts.length !== rank) return undefined;
+  const index: number[] = [];
+  for (const [d, part] of parts.entries()) {
+    if (!/^(0|[1-9]\d{0,14})$/.test(part)) return undefined;
+    const i = Number(part);
+    if (i >= array.chunkCounts[d]!) return undefined;
+    index.push(i);
+  }
+  return chunkKey(version, index) === key ? index : undefined;
+}
+
+function v3Parts(key: string): string[] | undefined {
+  if (key === "c") return [];
+  return key.startsWith("c/") ? key.slice(2).split("/") : undefined;
+}
+
+/** `array` (a source row's) with its values as stored: the table's CF decoding undone. */
+function encoded(view: NdTable, name: string, array: NdArray): NdArray {
+  return encodeArray(array, tableCfEncoding(view), view.uri, name);
+}
+
+function where(view: NdTable, variable: string): { path: string; variable: string } {
+  return { path: view.uri, variable };
+}
+
+/** `run`, a `ZarrError` (a type or attribute Zarr cannot hold, nulls without a fill value) as `InvalidInput`. */
+function zarrCall<T>(view: NdTable, variable: string | undefined, run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (!isZarrError(err)) throw err;
+    throw new LanceNdError("InvalidInput", `zarrStore: ${err.message}`, {
+      uri: view.uri,
+      ...(variable === undefined ? {} : { column: variable }),
+      cause: err,
+    });
+  }
+}
