@@ -105,7 +105,10 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
         send(request, response, answer, options.cors);
       });
     handle(request, respond)
-      .catch((err: unknown) => (response.headersSent ? response.destroy() : respond(failed(request, err))))
+      .catch((err: unknown) => {
+        if (response.headersSent) response.destroy();
+        else return respond(failed(request, err));
+      })
       .catch(() => response.destroy());
   });
   server.maxConnections = MAX_CONNECTIONS;

@@ -49,7 +49,8 @@ function expectRefusal(reply: Reply, status: number, message: RegExp): void {
   expect(reply.status).toBe(status);
   expect(reply.type).toMatch(/^text\/plain/);
   const body = reply.body.toString();
-  expect(body).toMatch(message);
+  expect(body.endsWith("\n")).toBe(true);
+  expect(body.trimEnd()).toMatch(message);
   expect(body.trimEnd()).not.toContain("\n"); // one line, never a stack trace
 }
 
@@ -195,7 +196,7 @@ describe("lance-nd serve", () => {
 
   it("100 concurrent chunk requests are each answered (200) or refused (503); the server answers after, under 512 MiB", async () => {
     const replies = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => get(`${i % 2 === 0 ? "a" : "b%2Fc"}/sst/${i % 4}.0.0`)),
+      Array.from({ length: 100 }, (_, i) => get(`${i % 2 === 0 ? "a" : "b%2Fc"}/sst/0.0.0`)),
     );
     for (const reply of replies) expect([200, 503]).toContain(reply.status);
     expect(replies.filter((r) => r.status === 200).length).toBeGreaterThan(0);
