@@ -1,5 +1,5 @@
 /**
- * `lance-nd serve --zarr-version 3` read by zarrita (FetchStore): in Node,
+ * `lance-nd serve --zarr-version 3 --codec zlib` (gzip chunks) read by zarrita (FetchStore): in Node,
  * and in Debian's Chromium (playwright-core, as the viewer's browser test)
  * from a page of another origin allowed by `--cors`. Both read a region
  * across chunks equal to the file's raw values (xarray without CF decoding).
@@ -34,7 +34,7 @@ const noChromium = skipReason(
 /** The region read: temp[1:7, 2:9, 3:12] of (time 8, lat 10, lon 12), across the time=2 chunks. */
 const REGION = ["1:7", "2:9", "3:12"];
 
-describe.skipIf(skip !== undefined)("lance-nd serve --zarr-version 3 read by zarrita", () => {
+describe.skipIf(skip !== undefined)("lance-nd serve --zarr-version 3 --codec zlib read by zarrita", () => {
   let dir: string;
   let served: Served;
   let pages: Server;
@@ -54,7 +54,7 @@ describe.skipIf(skip !== undefined)("lance-nd serve --zarr-version 3 read by zar
     pages = await pageServer(dir);
     const address = pages.address();
     pageOrigin = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
-    served = await startServe(table, ["--zarr-version", "3", "--cors", pageOrigin]);
+    served = await startServe(table, ["--zarr-version", "3", "--codec", "zlib", "--cors", pageOrigin]);
   }, 120_000);
 
   afterAll(async () => {
@@ -62,10 +62,12 @@ describe.skipIf(skip !== undefined)("lance-nd serve --zarr-version 3 read by zar
     pages?.close();
   });
 
-  it("in Node: the group's array and a region across chunks equal the file", async () => {
+  it("in Node: the group's array (gzip chunks) and a region across chunks equal the file", async () => {
     const root = zarr.root(new zarr.FetchStore(`${served.url}cf`));
     const temp = await zarr.open.v3(root.resolve("temp"), { kind: "array" });
     expect(temp.shape).toEqual([8, 10, 12]);
+    const metadata = (await (await fetch(`${served.url}cf/temp/zarr.json`)).json()) as { codecs: { name: string }[] };
+    expect(metadata.codecs.map((c) => c.name)).toContain("gzip");
     const region = await zarr.get(
       temp,
       REGION.map((r) => zarr.slice(...(r.split(":").map(Number) as [number, number]))),
