@@ -1,5 +1,5 @@
 /** `lance-nd serve`: the datasets of a table as Zarr groups over HTTP (see the README's `serve` section). */
-import { Option } from "commander";
+import { InvalidArgumentError, Option } from "commander";
 import type { Command } from "commander";
 import { BRANCH_HELP, parseVersionOrTag, VERSION_HELP } from "../commands/open-table.js";
 import type { Io } from "../io.js";
@@ -36,11 +36,19 @@ export function registerServe(program: Command, io: Io): void {
       "the address to listen on (another than 127.0.0.1 lets other machines in, with the token)",
       "127.0.0.1",
     )
-    .option("--version <n|tag>", `${VERSION_HELP}; default: the latest, pinned when first asked`, parseVersionOrTag)
+    .option(
+      "--version <n|tag>",
+      `${VERSION_HELP}; default: the latest, pinned when the server starts`,
+      parseVersionOrTag,
+    )
     .option("--branch <name>", BRANCH_HELP)
     .addOption(new Option("--zarr-version <2|3>", "the Zarr format of the groups").choices(["2", "3"]).default("2"))
     .addOption(new Option("--codec <name>", "the chunks' compression").choices(["none", "zlib"]).default("none"))
-    .option("--cors <origin>", "let pages of this origin (e.g. http://localhost:5173) read the answers in a browser")
+    .option(
+      "--cors <origin>",
+      "let pages of this origin (e.g. http://localhost:5173) read the answers in a browser",
+      parseOrigin,
+    )
     .option("--json", "print the address as one line of JSON ({ url, port, token, version, zarrVersion, datasets })")
     .addHelpText(
       "after",
@@ -82,4 +90,18 @@ async function serve(io: Io, uri: string, options: ServeOptions): Promise<void> 
   println(io.stderr, `lance-nd serve: ${uri} version ${version} as Zarr v${zarrVersion} (Ctrl+C stops it)`);
   for (const dataset of datasets) println(io.stderr, `  ${dataset.id}: ${dataset.url}`);
   await stopped;
+}
+
+/** A `--cors` value: an http(s) origin as browsers send it (scheme, host, port; no path or trailing slash). */
+function parseOrigin(text: string): string {
+  let origin: string | undefined;
+  try {
+    const url = new URL(text);
+    if (url.protocol === "http:" || url.protocol === "https:") origin = url.origin;
+  } catch {
+    // not a URL: refused below
+  }
+  if (origin !== text)
+    throw new InvalidArgumentError("expected an origin such as http://localhost:5173 (scheme, host and port, no path)");
+  return text;
 }

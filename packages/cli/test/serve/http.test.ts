@@ -14,7 +14,7 @@ import { append, branch, open, write } from "lance-nd";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { oceanDemo } from "../../src/demo-data.js";
-import { CLI, ensureBuilt, tempDir } from "../commands/harness.js";
+import { CLI, cli, ensureBuilt, tempDir } from "../commands/harness.js";
 import { send } from "../view/viewer.js";
 import type { Reply } from "../view/viewer.js";
 import { peakResidentMiB, startServe } from "./served.js";
@@ -58,11 +58,17 @@ describe("lance-nd serve", () => {
   it("prints the base URL on stdout, then one line per dataset on stderr; SIGTERM stops it with 0", async () => {
     const child = spawn(process.execPath, [CLI, "serve", table, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    // The dataset lines follow the URL line; the last one ends with the second dataset's URL.
+    const listed = new Promise<void>((resolve) =>
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes("b%2Fc/\n")) resolve();
+      }),
+    );
     const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve));
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{48}\/$/);
+    await listed;
     const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the stderr lines follow the URL line
     child.kill("SIGTERM");
     expect(await exit).toBe(0);
     expect(stderr).toContain(`  a: ${url}a/\n`);
@@ -176,6 +182,28 @@ describe("lance-nd serve", () => {
     expect(refreshed.datasets).toEqual(["a", "b/c", "d"]);
     expect((await get("@branch/dev/d/.zmetadata")).status).toBe(200);
     expect((await get("")).json().datasets).toEqual(["a", "b/c"]); // main is untouched
+  });
+
+  it("--version serves that version at the base; a missing table or version, or a bad option, exits at once", async () => {
+    const first = await startServe(table, ["--version", "1"]);
+    try {
+      expect(first.version).toBe(1);
+      expect((await send(first, `/${first.token}/`)).json()).toEqual({ version: 1, zarrVersion: 2, datasets: ["a"] });
+    } finally {
+      await first.stop();
+    }
+    for (const [args, code, message] of [
+      [[table, "--version", "9"], 1, /^lance-nd: cannot serve .*version 9 does not exist/],
+      [[`${table}-none`], 1, /^lance-nd: cannot serve .*not found/],
+      [[table, "--cors", "http://page.example/"], 2, /expected an origin such as/],
+      [[table, "--zarr-version", "4"], 2, /--zarr-version/],
+      [[table, "--port", "70000"], 2, /expected a port number/],
+    ] as const) {
+      const run = cli(["serve", ...args]);
+      expect([run.code, run.stdout], args.join(" ")).toEqual([code, ""]);
+      expect(run.stderr.trimEnd(), args.join(" ")).toMatch(message);
+      expect(run.stderr.trimEnd()).not.toContain("\n");
+    }
   });
 
   it("CORS headers only for the --cors origin", async () => {
