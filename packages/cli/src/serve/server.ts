@@ -72,6 +72,12 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
+/** How a request is answered: `send` resolves once the answer is out or the client has gone (`gone`). */
+interface Reply {
+  send(answer: Answer): Promise<void>;
+  readonly gone: boolean;
+}
+
 const HEADERS = {
   "cache-control": "no-store",
   "x-content-type-options": "nosniff",
@@ -99,46 +105,58 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
 
   const server = createServer((request, response) => {
     response.setTimeout(STALLED_MS, () => response.destroy());
-    const respond = (answer: Answer): Promise<void> =>
-      new Promise<void>((resolve) => {
-        response.once("close", resolve);
-        send(request, response, answer, options.cors);
-      });
-    handle(request, respond)
+    // Closed once the answer is sent, or when the client goes away first (then nothing is read or sent for it).
+    let closed = false;
+    const done = new Promise<void>((resolve) =>
+      response.once("close", () => {
+        closed = true;
+        resolve();
+      }),
+    );
+    const reply: Reply = {
+      send(answer) {
+        if (!closed) send(request, response, answer, options.cors);
+        return done;
+      },
+      get gone() {
+        return closed;
+      },
+    };
+    handle(request, reply)
       .catch((err: unknown) => {
         if (response.headersSent) response.destroy();
-        else return respond(failed(request, err));
+        else return reply.send(failed(request, err));
       })
       .catch(() => response.destroy());
   });
   server.maxConnections = MAX_CONNECTIONS;
 
-  /** Answers `request` through `respond`, which resolves once the answer is sent (or the connection is gone). */
-  async function handle(request: IncomingMessage, respond: (answer: Answer) => Promise<void>): Promise<void> {
+  async function handle(request: IncomingMessage, reply: Reply): Promise<void> {
     const [path = "/", query = ""] = (request.url ?? "/").split("?", 2);
     const reason = refusal(request, pathToken(path), false, {
       hosts: wildcard ? [request.headers.host?.toLowerCase() ?? ""] : hosts,
       token,
     });
-    if (reason !== undefined) return respond(text(403, `refused: ${reason}`));
+    if (reason !== undefined) return reply.send(text(403, `refused: ${reason}`));
     if (request.method !== "GET" && request.method !== "HEAD")
-      return respond(
+      return reply.send(
         text(405, `${request.method} is not allowed: the server is read-only (GET and HEAD)`, { allow: "GET, HEAD" }),
       );
     const route = parseRoute(path);
     const store = await pinnedStore(route.pin, new URLSearchParams(query).has("refresh"));
     const key = route.key;
     if (key === undefined)
-      return respond(
+      return reply.send(
         json({ version: store.version, zarrVersion: options.store.zarrVersion ?? 2, datasets: await store.datasets() }),
       );
     // A turn lasts until the answer is sent, so the bytes in flight are at most STORE_READS_AT_ONCE answers.
     const queued = performance.now();
     return turns.run(async () => {
+      if (reply.gone) return;
       const started = performance.now();
       const value = await store.get(key);
       const timing = `wait;dur=${(started - queued).toFixed(2)}, read;dur=${(performance.now() - started).toFixed(2)}`;
-      await respond(
+      await reply.send(
         value === undefined
           ? text(404, `no key ${key} in version ${store.version}`, { "server-timing": timing })
           : { status: 200, type: keyType(key), body: value, headers: { "server-timing": timing } },
