@@ -9,4 +9,5 @@ export { encodeArray } from "./cf.js";
 export { chunkKey, jsonBytes } from "./metadata-docs.js";
 export type { Compression, WrittenArray } from "./metadata-docs.js";
 export { wholeChunkBytes } from "./whole-chunk.js";
+export type { PlacedBlock } from "./whole-chunk.js";
 export { ZarrError, isZarrError } from "./zarr-error.js";

@@ -40,6 +40,8 @@ export interface PlannedRow {
   size: number[];
   /** `[min, max]` of each integer or float variable the table keeps stats for (null stats left out). */
   stats: Map<string, [number, number]>;
+  /** The variables the row holds (a variable null in the row is left out). */
+  variables: ReadonlySet<string>;
 }
 
 /** A dataset's rows and grid, in one table version. */
@@ -148,6 +150,7 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
         start,
         size: order.map((dim) => grid.get(dim)!),
         stats: rowStats,
+        variables: new Set(rowDims.map(([name]) => name)),
       });
     }
   }

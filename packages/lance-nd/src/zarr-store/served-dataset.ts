@@ -5,6 +5,7 @@
  * `@lance-nd/zarr`'s array metadata) but on the served chunk grid, and its
  * chunks, each computed on request from the rows it covers.
  */
+import { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { NdArray } from "@lance-nd/nd-arrow";
 import {
   arrayMetadata,
@@ -14,10 +15,11 @@ import {
   jsonBytes,
   wholeChunkBytes,
   zarrDocuments,
+  type PlacedBlock,
   type WrittenArray,
 } from "@lance-nd/zarr/encoding";
 import { Dataset, type DatasetOptions } from "../dataset/dataset.js";
-import { planDataset, type DatasetPlan } from "../dataset/plan.js";
+import { planDataset, type DatasetPlan, type PlannedRow } from "../dataset/plan.js";
 import { LanceNdError } from "../errors.js";
 import { toColumnName } from "../export/column-names.js";
 import { tableCfEncoding } from "../export/cf-mode.js";
@@ -35,11 +37,16 @@ interface ServedArray {
   readonly column: string;
   /** The number of chunks along each of its dims. */
   readonly chunkCounts: readonly number[];
+  /** The grid position of each of its dims. */
+  readonly dims: readonly number[];
+  /** True when some rows do not hold it (null in the row): its chunks no such row covers are absent. */
+  readonly partial: boolean;
 }
 
 /** A dataset as a Zarr group: metadata documents by key (relative to the group) and chunks on request. */
 export class ServedDataset {
   readonly #view: NdTable;
+  readonly #plan: DatasetPlan;
   readonly #dataset: Dataset;
   readonly #settings: StoreSettings;
   readonly #documents: ReadonlyMap<string, Uint8Array>;
@@ -47,12 +54,14 @@ export class ServedDataset {
 
   private constructor(
     view: NdTable,
+    plan: DatasetPlan,
     dataset: Dataset,
     settings: StoreSettings,
     documents: ReadonlyMap<string, Uint8Array>,
     arrays: ReadonlyMap<string, ServedArray>,
   ) {
     this.#view = view;
+    this.#plan = plan;
     this.#dataset = dataset;
     this.#settings = settings;
     this.#documents = documents;
@@ -61,44 +70,43 @@ export class ServedDataset {
 
   /**
    * Plans the dataset of the rows `rows` selects in `view` (a pinned
-   * version) and computes its metadata from its first cell: one row read.
+   * version) and computes its metadata from one cell of each variable, in
+   * the first row on the grid that holds it: usually one row read.
    */
   static async open(view: NdTable, rows: DatasetOptions, settings: StoreSettings): Promise<ServedDataset> {
     const conditions = rows.where instanceof Expr ? [{ kind: "nd" as const, sql: rows.where.toSql() }] : [];
     const { filter } = planRead(view.uri, view.layout, { projection: [], conditions });
     const plan = await planDataset(view, filter);
     const dataset = new Dataset(view, view, await view.version(), rows, plan, [], new Map());
-    const firstCell = Object.fromEntries(plan.grid.map((d) => [d.name, [0, Math.min(1, d.size)] as [number, number]]));
-    const probe = sourceRow(await dataset.isel(firstCell).read());
     const position = new Map(plan.grid.map((d, k) => [d.name, k]));
     const chunk = chunkGrid(plan.grid, plan.rows, dimSets(plan, position), settings.maxChunkRows);
     const chunkSizes = Object.fromEntries(plan.grid.map((d, k) => [d.name, chunk[k]!]));
-    const sizes = new Map(plan.grid.map((d) => [d.name, d.size]));
     const arrays = new Map<string, ServedArray>();
-    for (const [name, array] of probe.arrays()) {
-      const shape = array.dimNames.map((d) => sizes.get(d)!);
+    for await (const [name, array] of firstCells(plan, dataset)) {
+      const shape = array.dimNames.map((d) => plan.grid[position.get(d)!]!.size);
       const meta = zarrCall(view, name, () =>
         arrayMetadata(name, encoded(view, name, array), settings.zarrVersion, shape, chunkSizes, where(view, name)),
       );
-      const chunkCounts = shape.map((size, d) => Math.ceil(size / meta.chunkShape[d]!));
-      arrays.set(name, { meta, column: toColumnName(name), chunkCounts });
+      const column = toColumnName(name);
+      arrays.set(name, {
+        meta,
+        column,
+        chunkCounts: shape.map((size, d) => Math.ceil(size / meta.chunkShape[d]!)),
+        dims: meta.dims.map((d) => position.get(d)!),
+        partial: plan.rows.some((row) => !row.variables.has(column)),
+      });
     }
     const docs = zarrCall(view, undefined, () =>
       zarrDocuments(
         settings.zarrVersion,
-        probe.globalAttrs,
+        sourceRow(new NdRecordBatch({}, plan.globalAttrs)).globalAttrs,
         [...arrays.values()].map((a) => a.meta),
         compressionOf(settings),
         { path: view.uri },
       ),
     );
     const documents = new Map([...docs].map(([key, doc]) => [key, jsonBytes(doc)]));
-    return new ServedDataset(view, dataset, settings, documents, arrays);
-  }
-
-  /** The variable names, as the source file had them. */
-  get variables(): string[] {
-    return [...this.#arrays.keys()];
+    return new ServedDataset(view, plan, dataset, settings, documents, arrays);
   }
 
   /**
@@ -117,27 +125,69 @@ export class ServedDataset {
     return index === undefined ? undefined : this.#chunk(array, index);
   }
 
-  /** Chunk `index` of `array`: the cells it covers read (the rows they lie in, at most `maxChunkRows`) and encoded. */
-  async #chunk(array: ServedArray, index: readonly number[]): Promise<Uint8Array> {
+  /**
+   * Chunk `index` of `array`: the blocks of the rows it meets (at most
+   * `maxChunkRows`, one at a time, each cut to the chunk) placed and encoded.
+   */
+  async #chunk(array: ServedArray, index: readonly number[]): Promise<Uint8Array | undefined> {
     const { meta, column } = array;
+    if (array.partial && !this.#held(array, index)) return undefined;
     const region = Object.fromEntries(
       meta.dims.map((dim, d) => {
         const start = index[d]! * meta.chunkShape[d]!;
         return [dim, [start, Math.min(start + meta.chunkShape[d]!, meta.shape[d]!)] as [number, number]];
       }),
     );
-    const read = sourceRow(await this.#dataset.isel(region).read([column]));
-    const [name, block] = read.arrays()[0]!;
-    const bytes = zarrCall(this.#view, name, () =>
-      wholeChunkBytes(
-        encoded(this.#view, name, block),
-        meta,
-        meta.dims.map(() => 0),
-        where(this.#view, name),
-      ),
-    );
+    const blocks: PlacedBlock[] = [];
+    for await (const { offset, batch } of this.#dataset.isel(region).blocks([column])) {
+      const [name, block] = sourceRow(batch).arrays()[0]!;
+      const at = array.dims.map((k) => offset[k]!);
+      blocks.push({ block: zarrCall(this.#view, name, () => encoded(this.#view, name, block)), at });
+    }
+    const bytes = zarrCall(this.#view, meta.name, () => wholeChunkBytes(blocks, meta, where(this.#view, meta.name)));
     return encodeChunk(bytes, this.#settings);
   }
+
+  /** True when a row that the chunk `index` of `array` meets holds the variable. */
+  #held(array: ServedArray, index: readonly number[]): boolean {
+    const { meta, dims, column } = array;
+    return this.#plan.rows.some(
+      (row) =>
+        row.variables.has(column) &&
+        dims.every((k, d) => {
+          const start = index[d]! * meta.chunkShape[d]!;
+          return row.start[k]! < start + meta.chunkShape[d]! && start < row.start[k]! + row.size[k]!;
+        }),
+    );
+  }
+}
+
+/**
+ * One cell of each variable (source names, as the export writes them: see
+ * `sourceRow`), read in the first row on the grid that holds it: the
+ * variable's type, dims and attributes. Variables whose first row is the
+ * same are read together.
+ */
+async function* firstCells(plan: DatasetPlan, dataset: Dataset): AsyncGenerator<[string, NdArray]> {
+  const byRow = new Map<PlannedRow, string[]>();
+  for (const { name } of plan.variables) {
+    let first: PlannedRow | undefined;
+    for (const row of plan.rows)
+      if (row.variables.has(name) && (first === undefined || before(row, first))) first = row;
+    if (first !== undefined) byRow.set(first, [...(byRow.get(first) ?? []), name]);
+  }
+  for (const [row, names] of byRow) {
+    const cell = Object.fromEntries(
+      plan.grid.map((d, k) => [d.name, [row.start[k]!, row.start[k]! + Math.min(1, row.size[k]!)] as [number, number]]),
+    );
+    yield* sourceRow(await dataset.isel(cell).read(names)).arrays();
+  }
+}
+
+/** True when row `a` starts before row `b` in row-major order of the grid. */
+function before(a: PlannedRow, b: PlannedRow): boolean {
+  const d = a.start.findIndex((s, k) => s !== b.start[k]);
+  return d >= 0 && a.start[d]! < b.start[d]!;
 }
 
 /** The grid positions of the dims of each variable, one entry per distinct set. */

@@ -27,7 +27,7 @@ export class ZarrStore {
   readonly version: number;
   readonly #view: NdTable;
   readonly #settings: StoreSettings;
-  #ids: Promise<Map<string, string>> | undefined;
+  #ids: Promise<string[]> | undefined;
   readonly #datasets = new Map<string, Promise<ServedDataset>>();
 
   /** @internal Use {@link zarrStore}. */
@@ -39,7 +39,7 @@ export class ZarrStore {
 
   /** The ids of the datasets served (`_` for the rows without an `id`), in table order. */
   async datasets(): Promise<string[]> {
-    return [...(await this.#idsByKey()).values()];
+    return [...(await this.#datasetIds())];
   }
 
   /**
@@ -55,6 +55,7 @@ export class ZarrStore {
    * `_FillValue`), naming the variable.
    */
   async get(key: string, _options?: unknown): Promise<Uint8Array | undefined> {
+    // `_options`: zarrita's per-request options (fetch's), which a computed store has no use for.
     if (typeof key !== "string" || !key.startsWith("/")) return undefined;
     const path = key.slice(1);
     const root = ROOT_DOCUMENTS[this.#settings.zarrVersion][path];
@@ -63,14 +64,13 @@ export class ZarrStore {
     if (slash < 0) return undefined;
     const rest = path.slice(slash + 1);
     if (rest.split("/").some((part) => part === "" || part === "." || part === "..")) return undefined;
-    const id = (await this.#idsByKey()).get(path.slice(0, slash));
-    if (id === undefined) return undefined;
+    const id = decodedSegment(path.slice(0, slash));
+    if (id === undefined || !(await this.#datasetIds()).includes(id)) return undefined;
     return (await this.#dataset(id)).get(rest);
   }
 
-  /** Dataset ids by their key segment (`encodeURIComponent(id)`). */
-  #idsByKey(): Promise<Map<string, string>> {
-    this.#ids ??= datasetIds(this.#view).then((ids) => new Map(ids.map((id) => [encodeURIComponent(id), id])));
+  #datasetIds(): Promise<string[]> {
+    this.#ids ??= datasetIds(this.#view);
     return this.#ids;
   }
 
@@ -83,6 +83,15 @@ export class ZarrStore {
       this.#datasets.set(id, served);
     }
     return served;
+  }
+}
+
+/** A key segment percent-decoded, `undefined` when it is not valid percent-encoding. */
+function decodedSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,0 +1,263 @@
+/**
+ * `zarrStore` over tables imported from real netCDF files (xarray's
+ * example_1.nc, GMT's GSHHS coastlines) by the built CLI: every metadata
+ * document equals what `lance-nd export --format zarr` writes for the same
+ * dataset but for the chunk grid and codec, zarrita reads every array over
+ * the store value by value as it reads the exported store, in v2 and v3,
+ * uncompressed and zlib; and xarray (zarr-python 2) opens the store's bytes
+ * as the dataset it opens from the netCDF file.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { pythonMissing, runPython, skipReason } from "@lance-nd/test-helpers";
+import * as zarr from "zarrita";
+import { beforeAll, describe, expect, it } from "vitest";
+import { open, zarrStore } from "../src/index.js";
+import type { ZarrStore } from "../src/index.js";
+
+const EXAMPLE = "/usr/lib/python3/dist-packages/xarray/tests/data/example_1.nc";
+const GSHHS = "/usr/share/gmt-gshhg/binned_GSHHS_c.nc";
+const FILES = { "example_1.nc": EXAMPLE, "binned_GSHHS_c.nc": GSHHS } as const;
+const IDS = Object.keys(FILES) as (keyof typeof FILES)[];
+
+const missingFiles = Object.values(FILES).filter((file) => !existsSync(file));
+const skip = skipReason(
+  missingFiles.length > 0
+    ? `zarrStore tests skipped: ${missingFiles.join(", ")} missing (python3-xarray, gmt-gshhg-low)`
+    : undefined,
+);
+const pythonSkip = skipReason(
+  pythonMissing(["numpy", "xarray", "zarr", "netCDF4"]) === undefined
+    ? undefined
+    : "zarrStore xarray oracle skipped: /usr/bin/python3 lacks numpy, xarray, zarr or netCDF4",
+);
+
+/**
+ * The CLI's test harness (packages/cli/test/commands/harness.ts: runs the
+ * built `lance-nd` command, building it first when stale), imported by a
+ * path outside this package's type-check root.
+ */
+interface CliHarness {
+  cli(args: readonly string[]): { code: number | null; stdout: string; stderr: string };
+  ensureBuilt(): void;
+  tempDir(): string;
+}
+const HARNESS = "../../cli/test/commands/harness.js";
+const { cli, ensureBuilt, tempDir } = (await import(HARNESS)) as CliHarness;
+
+const METADATA = new Set([".zgroup", ".zattrs", ".zarray", ".zmetadata", "zarr.json"]);
+
+/** A zarrita store over a directory, keys as paths under it. */
+function directoryStore(root: string): zarr.AsyncReadable {
+  return {
+    async get(key: string) {
+      try {
+        return new Uint8Array(await readFile(join(root, key.slice(1))));
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** The metadata files under `root`, as keys relative to it. */
+async function metadataKeys(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && METADATA.has(e.name))
+    .map((e) => relative(root, join(e.parentPath, e.name)))
+    .sort();
+}
+
+/** A metadata document without what the store chooses itself: the chunk grid and codec. */
+function withoutGrid(doc: Record<string, unknown>): Record<string, unknown> {
+  const { chunks: _c, compressor: _z, chunk_grid: _g, codecs: _k, ...rest } = doc;
+  if (rest.metadata !== undefined) {
+    rest.metadata = Object.fromEntries(
+      Object.entries(rest.metadata as Record<string, Record<string, unknown>>).map(([key, value]) => [
+        key,
+        withoutGrid(value),
+      ]),
+    );
+  }
+  return rest;
+}
+
+function json(bytes: Uint8Array | undefined): Record<string, unknown> {
+  expect(bytes).toBeDefined();
+  return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
+}
+
+/** `lance-nd export --format zarr` of dataset `id` of `table`, uncompressed. */
+function exportZarr(table: string, id: string, out: string, version: 2 | 3): void {
+  const run = cli([
+    "export",
+    table,
+    out,
+    "--format",
+    "zarr",
+    "--zarr-version",
+    String(version),
+    "--compression",
+    "none",
+    "--where",
+    `__global_attrs__.id = '${id}'`,
+  ]);
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+}
+
+/** The names of the arrays of a v2 or v3 store's dataset, from the exported metadata keys. */
+function arrayNames(keys: readonly string[]): string[] {
+  return keys.filter((k) => k.endsWith("/.zarray") || k.endsWith("/zarr.json")).map((k) => k.split("/")[0]!);
+}
+
+describe.skipIf(skip)("zarrStore over tables of real netCDF files", () => {
+  let dir: string;
+  /** Tables by CF mode: example_1 in 3 rows along lat, GSHHS in one row. */
+  const tables: Record<string, string> = {};
+  beforeAll(() => {
+    ensureBuilt();
+    dir = tempDir();
+    for (const cf of ["mask", "decode", "raw"]) {
+      const table = join(dir, `${cf}.lance`);
+      for (const [i, file] of [EXAMPLE, GSHHS].entries()) {
+        const chunk = i === 0 ? ["--chunk", "lat=2"] : [];
+        const run = cli(["import", file, table, "--cf", cf, ...chunk, ...(i > 0 ? ["--mode", "append"] : [])]);
+        expect(run.stderr).toBe("");
+        expect(run.code).toBe(0);
+      }
+      tables[cf] = table;
+    }
+  }, 180_000);
+
+  for (const version of [2, 3] as const) {
+    it(`v${version}: every metadata document equals the export's but for chunks and codec, for each CF mode`, async () => {
+      for (const [cf, uri] of Object.entries(tables)) {
+        const store = await zarrStore(await open(uri), { zarrVersion: version, codec: "zlib" });
+        expect(await store.datasets()).toEqual(IDS);
+        for (const id of IDS) {
+          const out = join(dir, `${cf}-${id}-v${version}.zarr`);
+          exportZarr(uri, id, out, version);
+          const keys = await metadataKeys(out);
+          expect(keys).toContain(version === 2 ? ".zmetadata" : "zarr.json");
+          for (const key of keys) {
+            const exported = JSON.parse(await readFile(join(out, key), "utf8")) as Record<string, unknown>;
+            const served = json(await store.get(`/${encodeURIComponent(id)}/${key}`));
+            expect(withoutGrid(served), `${cf} ${id} ${key}`).toEqual(withoutGrid(exported));
+          }
+          for (const name of arrayNames(keys)) {
+            const meta = json(
+              await store.get(`/${encodeURIComponent(id)}/${name}/${version === 2 ? ".zarray" : "zarr.json"}`),
+            );
+            if (version === 2) expect(meta.compressor).toEqual({ id: "zlib", level: 1 });
+            else expect(meta.codecs).toContainEqual({ name: "gzip", configuration: { level: 1 } });
+          }
+        }
+      }
+    });
+  }
+
+  it("example_1's chunks are its table rows (lat in 2s); a dataset in one row is one chunk", async () => {
+    const store = await zarrStore(await open(tables.mask!));
+    expect(json(await store.get("/example_1.nc/temp/.zarray")).chunks).toEqual([1, 4, 2, 10]);
+    expect(json(await store.get("/example_1.nc/lat/.zarray")).chunks).toEqual([2]);
+    const points = json(await store.get("/binned_GSHHS_c.nc/Relative_longitude_from_SW_corner_of_bin/.zarray"));
+    expect(points.chunks).toEqual(points.shape);
+  });
+
+  for (const version of [2, 3] as const) {
+    for (const codec of ["none", "zlib"] as const) {
+      it(`v${version} ${codec}: zarrita reads every array over the store as it reads the exported store`, async () => {
+        for (const [cf, uri] of Object.entries(tables)) {
+          const store = await zarrStore(await open(uri), { zarrVersion: version, codec });
+          for (const id of IDS) {
+            const out = join(dir, `${cf}-${id}-v${version}.zarr`);
+            if (!existsSync(out)) exportZarr(uri, id, out, version);
+            const names = arrayNames(await metadataKeys(out));
+            expect(names.length).toBeGreaterThan(0);
+            for (const name of names) {
+              const served = await zarr.open(zarr.root(store).resolve(`${encodeURIComponent(id)}/${name}`), {
+                kind: "array",
+              });
+              const exported = await zarr.open(zarr.root(directoryStore(out)).resolve(name), { kind: "array" });
+              const [a, b] = [await zarr.get(served), await zarr.get(exported)];
+              expect(a.shape, `${cf} ${id} ${name}`).toEqual(b.shape);
+              expect(Array.from(a.data as ArrayLike<unknown>), `${cf} ${id} ${name}`).toEqual(
+                Array.from(b.data as ArrayLike<unknown>),
+              );
+            }
+          }
+        }
+      });
+    }
+  }
+
+  it.skipIf(pythonSkip)(
+    "xarray (zarr-python 2) opens the store's bytes, consolidated, as it opens the netCDF file",
+    async () => {
+      for (const cf of ["mask", "decode"]) {
+        const store = await zarrStore(await open(tables[cf]!), { codec: "zlib" });
+        for (const id of IDS) {
+          const out = join(dir, `served-${cf}-${id}.zarr`);
+          await copyDataset(store, id, out);
+          const report = runPython(["-c", XARRAY_ORACLE, out, FILES[id]]);
+          expect(report.trim(), `${cf} ${id}`).toBe("equal");
+        }
+      }
+    },
+  );
+});
+
+/** Compares xr.open_zarr (consolidated) of argv[1] with xr.open_dataset of argv[2]: values, dims, coordinates and variable attributes. */
+const XARRAY_ORACLE = `
+import sys, xarray as xr, numpy as np
+served = xr.open_zarr(sys.argv[1], consolidated=True).load()
+source = xr.open_dataset(sys.argv[2]).load()
+xr.testing.assert_equal(served, source)
+for name, var in source.variables.items():
+    for key, value in var.attrs.items():
+        assert np.array_equal(np.asarray(served[name].attrs[key]), np.asarray(value)), (name, key)
+print("equal")
+`;
+
+/** Writes every key of dataset `id` of `store` (v2) under `out`: its metadata, then every chunk of every array. */
+async function copyDataset(store: ZarrStore, id: string, out: string): Promise<void> {
+  const prefix = `/${encodeURIComponent(id)}`;
+  const consolidated = json(await store.get(`${prefix}/.zmetadata`)).metadata as Record<
+    string,
+    { shape?: number[]; chunks?: number[] }
+  >;
+  const put = async (key: string, bytes: Uint8Array | undefined) => {
+    expect(bytes, key).toBeDefined();
+    await mkdir(dirname(join(out, key)), { recursive: true });
+    await writeFile(join(out, key), bytes!);
+  };
+  await put(".zmetadata", await store.get(`${prefix}/.zmetadata`));
+  for (const [key, doc] of Object.entries(consolidated)) {
+    await put(key, await store.get(`${prefix}/${key}`));
+    if (!key.endsWith("/.zarray")) continue;
+    const name = key.slice(0, -"/.zarray".length);
+    const counts = doc.shape!.map((size, d) => Math.ceil(size / doc.chunks![d]!));
+    for (const index of chunkIndices(counts)) {
+      const chunk = index.length === 0 ? "0" : index.join(".");
+      await put(`${name}/${chunk}`, await store.get(`${prefix}/${name}/${chunk}`));
+    }
+  }
+}
+
+/** Every chunk index of a grid of `counts` chunks, C order. */
+function* chunkIndices(counts: readonly number[]): Generator<number[]> {
+  if (counts.some((n) => n === 0)) return;
+  const index = counts.map(() => 0);
+  for (;;) {
+    yield [...index];
+    let d = index.length - 1;
+    for (; d >= 0; d--) {
+      if (++index[d]! < counts[d]!) break;
+      index[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
