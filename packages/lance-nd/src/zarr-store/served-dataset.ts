@@ -116,7 +116,8 @@ export class ServedDataset {
    */
   async get(key: string): Promise<Uint8Array | undefined> {
     const document = this.#documents.get(key);
-    if (document !== undefined) return document;
+    // A copy: the caller may keep or change the bytes it gets.
+    if (document !== undefined) return document.slice();
     const slash = key.indexOf("/");
     if (slash < 0) return undefined;
     const array = this.#arrays.get(key.slice(0, slash));
