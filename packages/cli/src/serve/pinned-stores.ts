@@ -29,6 +29,8 @@ export interface PinnedStoresOptions {
 /** The table's stores by pin, made on first use and kept (at most {@link CACHED_STORES}). */
 export class PinnedStores {
   readonly #options: PinnedStoresOptions;
+  /** The served branch; undefined for main. */
+  readonly #branch: string | undefined;
   /** The version each branch is pinned to ("" for main), by branch name. */
   readonly #branchVersions = new Map<string, Promise<number>>();
   /** The stores by `<branch>@<version or tag>`, oldest first. */
@@ -37,6 +39,7 @@ export class PinnedStores {
   /** Stores of the table `options.uri`; nothing is opened until {@link store} is called. */
   constructor(options: PinnedStoresOptions) {
     this.#options = options;
+    this.#branch = options.branch === "main" ? undefined : options.branch;
   }
 
   /**
@@ -46,7 +49,8 @@ export class PinnedStores {
    * does not exist).
    */
   async store(pin: Pin, refresh = false): Promise<ZarrStore> {
-    const { branch, version } = this.#options;
+    const branch = this.#branch;
+    const { version } = this.#options;
     switch (pin.kind) {
       case "version":
         return this.#pinned(branch, pin.version);

@@ -170,7 +170,7 @@ describe("lance-nd serve", () => {
     expect((await get("@v1/")).json()).toEqual({ version: 1, zarrVersion: 2, datasets: ["a"] });
   });
 
-  it("a branch stays pinned to the version first asked for until ?refresh", async () => {
+  it("a branch stays pinned to the version first asked for until ?refresh; --branch serves one at the base", async () => {
     const dev = await branch(await open(table), "dev");
     expect((await get("@branch/dev/")).json()).toMatchObject({ datasets: ["a", "b/c"] });
     const pinned = (await get("@branch/dev/")).json().version;
@@ -183,6 +183,13 @@ describe("lance-nd serve", () => {
     expect(refreshed.datasets).toEqual(["a", "b/c", "d"]);
     expect((await get("@branch/dev/d/.zmetadata")).status).toBe(200);
     expect((await get("")).json().datasets).toEqual(["a", "b/c"]); // main is untouched
+    const onDev = await startServe(table, ["--branch", "dev"]);
+    try {
+      expect(onDev.datasets.map((d) => d.id)).toEqual(["a", "b/c", "d"]);
+      expect((await send(onDev, `/${onDev.token}/d/.zmetadata`)).status).toBe(200);
+    } finally {
+      await onDev.stop();
+    }
   });
 
   it("--version serves that version at the base; a missing table or version, or a bad option, exits at once", async () => {
