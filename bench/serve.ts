@@ -132,6 +132,10 @@ try {
       regionMs.push(regionTime);
     }
     const chunkRatio = median(serverMs) / median(regionMs);
+    const allChunks = median(serverMs) * data.chunks;
+    console.log(
+      `context   the server's own time for all ${data.chunks} chunks one at a time: about ${allChunks.toFixed(0)} ms (median x chunks), ${(allChunks / xarray.diskMs).toFixed(1)}x xarray's whole read from disk`,
+    );
     console.log(
       `chunk     ${SAMPLED_CHUNKS} chunks: server time (Server-Timing read) median ${median(serverMs).toFixed(1)} ms, region read median ${median(regionMs).toFixed(1)} ms: ${chunkRatio.toFixed(2)}x (target 1.5x: ${chunkRatio <= 1.5 ? "met" : "MISSED"})`,
     );
