@@ -56,7 +56,7 @@ function expectRefusal(reply: Reply, status: number, message: RegExp): void {
 }
 
 describe("lance-nd serve", () => {
-  it("prints the base URL on stdout, then one line per dataset on stderr; SIGTERM stops it with 0", async () => {
+  it("prints the base URL on stdout, then one line per dataset on stderr; Ctrl+C (SIGINT) stops it with 0", async () => {
     const child = spawn(process.execPath, [CLI, "serve", table, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     // The dataset lines follow the URL line; the last one ends with the second dataset's URL.
@@ -70,7 +70,7 @@ describe("lance-nd serve", () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{48}\/$/);
     await listed;
     const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
+    child.kill("SIGINT");
     expect(await exit).toBe(0);
     expect(stderr).toContain(`  a: ${url}a/\n`);
     expect(stderr).toContain(`  b/c: ${url}b%2Fc/\n`);
@@ -117,6 +117,19 @@ describe("lance-nd serve", () => {
     ])
       expectRefusal(await get("a/.zmetadata", { host }), 403, /Host/);
     expect((await get("a/.zmetadata", { host: `localhost:${served.port}` })).status).toBe(200);
+  });
+
+  it("--host 0.0.0.0 warns that other machines can read the table; any Host passes, still only with the token", async () => {
+    const wide = await startServe(table, ["--host", "0.0.0.0"]);
+    try {
+      expect(wide.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${wide.port}/`));
+      const host = `workstation.example:${wide.port}`;
+      expect((await send(wide, `/${wide.token}/a/.zmetadata`, { host })).status).toBe(200);
+      expectRefusal(await send(wide, "/a/.zmetadata", { host }), 403, /token/);
+      await wide.stderrMatching(/^lance-nd: warning: listening on 0\.0\.0\.0: other machines can read the table/m);
+    } finally {
+      await wide.stop();
+    }
   });
 
   it("answers GET and HEAD only (405 with Allow)", async () => {

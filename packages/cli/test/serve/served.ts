@@ -15,8 +15,8 @@ export interface Served extends Viewer {
   version: number;
   /** The datasets, each with its group's URL. */
   datasets: { id: string; url: string }[];
-  /** What the server wrote to stderr so far. */
-  stderr(): string;
+  /** What the server has written to stderr once it holds a match of `pattern`. */
+  stderrMatching(pattern: RegExp): Promise<string>;
   /** The exit code once it has exited (null while it runs). */
   exitCode(): number | null;
 }
@@ -27,7 +27,10 @@ export async function startServe(table: string, extra: readonly string[] = []): 
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+    child.emit("stderr-grew");
+  });
   const lines = createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {
     lines.once("line", resolve);
@@ -38,7 +41,16 @@ export async function startServe(table: string, extra: readonly string[] = []): 
     ...line,
     host: `127.0.0.1:${line.port}`,
     pid: child.pid!,
-    stderr: () => stderr,
+    stderrMatching: (pattern) =>
+      new Promise((resolve) => {
+        const check = (): void => {
+          if (!pattern.test(stderr)) return;
+          child.off("stderr-grew", check);
+          resolve(stderr);
+        };
+        child.on("stderr-grew", check);
+        check();
+      }),
     exitCode: () => child.exitCode,
     stop: () =>
       new Promise<void>((resolve) => {
