@@ -243,14 +243,13 @@ describe("lance-nd serve", () => {
     }
   });
 
-  it("100 concurrent chunk requests, 20 of them dropped by the client once sent, are each answered (200) or refused (503); the server answers after, under 512 MiB", async () => {
+  it("100 concurrent chunk requests, 20 of them dropped by the client once sent: the others all answered in turn; the server answers after, under 512 MiB", async () => {
     const dropped = Array.from({ length: 20 }, () => sendAndDrop(`/${served.token}/a/sst/0.0.0`));
     const replies = await Promise.all(
       Array.from({ length: 80 }, (_, i) => get(`${i % 2 === 0 ? "a" : "b%2Fc"}/sst/0.0.0`)),
     );
     await Promise.all(dropped);
-    for (const reply of replies) expect([200, 503]).toContain(reply.status);
-    expect(replies.filter((r) => r.status === 200).length).toBeGreaterThan(0);
+    expect(replies.map((r) => r.status)).toEqual(Array(80).fill(200));
     // Dropped requests give their turn back: more requests than turns at once are all answered.
     const after = await Promise.all(Array.from({ length: 12 }, () => get("a/sst/0.0.0")));
     expect(after.map((r) => r.status)).toEqual(Array(12).fill(200));
