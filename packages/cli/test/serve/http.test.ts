@@ -7,7 +7,7 @@
  * and `?refresh`; and 100 concurrent chunk requests, after which the server
  * still answers with its peak memory under 512 MiB.
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { connect } from "node:net";
 import { createInterface } from "node:readline";
 import type { AttrInput, NdRecordBatch } from "@lance-nd/nd-arrow";
@@ -15,7 +15,7 @@ import { append, branch, open, write } from "lance-nd";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { oceanDemo } from "../../src/demo-data.js";
-import { CLI, cli, ensureBuilt, tempDir } from "../commands/harness.js";
+import { CLI, ensureBuilt, tempDir } from "../commands/harness.js";
 import { send } from "../view/viewer.js";
 import type { Reply } from "../view/viewer.js";
 import { peakResidentMiB, startServe } from "./served.js";
@@ -220,7 +220,7 @@ describe("lance-nd serve", () => {
       [[table, "--zarr-version", "4"], 2, /--zarr-version/],
       [[table, "--port", "70000"], 2, /expected a port number/],
     ] as const) {
-      const run = cli(["serve", ...args]);
+      const run = await serveOnce(args);
       expect([run.code, run.stdout], args.join(" ")).toEqual([code, ""]);
       expect(run.stderr.trimEnd(), args.join(" ")).toMatch(message);
       expect(run.stderr.trimEnd()).not.toContain("\n");
@@ -281,4 +281,13 @@ async function rawHeaders(
   const response = await fetch(`${server.url}${path}`, { method, headers });
   await response.arrayBuffer();
   return Object.fromEntries(response.headers.entries());
+}
+
+/** `lance-nd serve ...args` run to its end without blocking this process (its keep-alive connections stay served). */
+function serveOnce(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, "serve", ...args], { timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr }),
+    );
+  });
 }
