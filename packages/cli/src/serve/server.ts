@@ -30,7 +30,7 @@ export interface ServeServerOptions {
   uri: string;
   /** The branch served by default and by `@v<N>`; default main. */
   branch?: string;
-  /** The version (number or tag) served by default; default the branch's latest, pinned when first asked. */
+  /** The version (number or tag) served by default; default the branch's latest, pinned when the server starts. */
   version?: number | string;
   /** The options of each Zarr store (Zarr version, codec). */
   store: ZarrStoreOptions;
