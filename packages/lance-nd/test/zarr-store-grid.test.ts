@@ -302,3 +302,26 @@ describe("zarrStore versions and keys", () => {
     }
   });
 });
+
+describe("zarrStore value types", () => {
+  it("a scalar, booleans and UTF-8 strings read back through zarrita in v2 and v3", async () => {
+    const batch = new NdRecordBatch(
+      {
+        s: NdArray.from(new Float64Array([42]), { dims: {} }),
+        flag: NdArray.from([true, false, true], { dims: { x: 3 } }),
+        name: NdArray.from(["a", "bé", "ç€"], { dims: { x: 3 } }),
+      },
+      { id: "types.nc" },
+    );
+    const table = await write(tempTable("types.lance"), [batch]);
+    for (const zarrVersion of [2, 3] as const) {
+      const store = await zarrStore(table, { zarrVersion, codec: "zlib" });
+      const read = async (name: string) =>
+        zarr.get(await zarr.open(zarr.root(store).resolve(`types.nc/${name}`), { kind: "array" }));
+      expect(await read("s"), `v${zarrVersion}`).toBe(42);
+      expect(Array.from((await read("flag")).data as Iterable<boolean>)).toEqual([true, false, true]);
+      expect(Array.from((await read("name")).data as Iterable<string>)).toEqual(["a", "bé", "ç€"]);
+      expect(await store.get(`/types.nc/s/${zarrVersion === 2 ? "0" : "c"}`)).toBeDefined();
+    }
+  });
+});

@@ -1,32 +1,44 @@
 /**
  * `zarrStore` over tables imported from real netCDF files (xarray's
- * example_1.nc, GMT's GSHHS coastlines) by the built CLI: every metadata
+ * example_1.nc, GMT's GSHHS coastlines, the ncgen ocean fixtures) by the
+ * built CLI: every metadata
  * document equals what `lance-nd export --format zarr` writes for the same
  * dataset but for the chunk grid and codec, zarrita reads every array over
  * the store value by value as it reads the exported store, in v2 and v3,
- * uncompressed and zlib; and xarray (zarr-python 2) opens the store's bytes
- * as the dataset it opens from the netCDF file.
+ * uncompressed and zlib; xarray (zarr-python 2) opens the store's bytes of
+ * a `--cf raw` table as the dataset it opens from the netCDF file; a
+ * dataset the export refuses is refused on its keys.
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { pythonMissing, runPython, skipReason } from "@lance-nd/test-helpers";
+import {
+  ensureNetcdfFixtures,
+  failure,
+  netcdfToolsSkipReason,
+  pythonMissing,
+  runPython,
+  skipReason,
+} from "@lance-nd/test-helpers";
 import * as zarr from "zarrita";
 import { beforeAll, describe, expect, it } from "vitest";
-import { open, zarrStore } from "../src/index.js";
+import { isLanceNdError, open, zarrStore } from "../src/index.js";
 import type { ZarrStore } from "../src/index.js";
 
 const EXAMPLE = "/usr/lib/python3/dist-packages/xarray/tests/data/example_1.nc";
 const GSHHS = "/usr/share/gmt-gshhg/binned_GSHHS_c.nc";
-const FILES = { "example_1.nc": EXAMPLE, "binned_GSHHS_c.nc": GSHHS } as const;
-const IDS = Object.keys(FILES) as (keyof typeof FILES)[];
+/** The ncgen fixtures: CF packing, fill values, valid ranges, times and a char variable (strings). */
+const FIXTURES = join(import.meta.dirname, "fixtures", "generated");
+const OCEAN = join(FIXTURES, "ocean-classic.nc");
+const FILES = { "example_1.nc": EXAMPLE, "binned_GSHHS_c.nc": GSHHS, "ocean-classic.nc": OCEAN } as const;
 
-const missingFiles = Object.values(FILES).filter((file) => !existsSync(file));
-const skip = skipReason(
-  missingFiles.length > 0
-    ? `zarrStore tests skipped: ${missingFiles.join(", ")} missing (python3-xarray, gmt-gshhg-low)`
-    : undefined,
-);
+const missingFiles = [EXAMPLE, GSHHS].filter((file) => !existsSync(file));
+const skip =
+  skipReason(
+    missingFiles.length > 0
+      ? `zarrStore tests skipped: ${missingFiles.join(", ")} missing (python3-xarray, gmt-gshhg-low)`
+      : undefined,
+  ) ?? netcdfToolsSkipReason();
 const pythonSkip = skipReason(
   pythonMissing(["numpy", "xarray", "zarr", "netCDF4"]) === undefined
     ? undefined
@@ -115,29 +127,39 @@ function arrayNames(keys: readonly string[]): string[] {
 
 describe.skipIf(skip)("zarrStore over tables of real netCDF files", () => {
   let dir: string;
-  /** Tables by CF mode: example_1 in 3 rows along lat, GSHHS in one row. */
-  const tables: Record<string, string> = {};
+  /**
+   * Tables per CF mode: example_1 in 3 rows along lat with GSHHS in one row,
+   * and ocean-classic in 3 rows along time (its variables' types differ
+   * from example_1's, so in a table of its own).
+   */
+  const tables: { cf: string; uri: string; ids: (keyof typeof FILES)[] }[] = [];
   beforeAll(() => {
     ensureBuilt();
+    ensureNetcdfFixtures(FIXTURES);
     dir = tempDir();
+    const layouts = [
+      { name: "a", ids: ["example_1.nc", "binned_GSHHS_c.nc"], chunk: ["--chunk", "lat=2"] },
+      { name: "b", ids: ["ocean-classic.nc"], chunk: ["--chunk", "time=1"] },
+    ] as const;
     for (const cf of ["mask", "decode", "raw"]) {
-      const table = join(dir, `${cf}.lance`);
-      for (const [i, file] of [EXAMPLE, GSHHS].entries()) {
-        const chunk = i === 0 ? ["--chunk", "lat=2"] : [];
-        const run = cli(["import", file, table, "--cf", cf, ...chunk, ...(i > 0 ? ["--mode", "append"] : [])]);
-        expect(run.stderr).toBe("");
-        expect(run.code).toBe(0);
+      for (const { name, ids, chunk } of layouts) {
+        const uri = join(dir, `${cf}-${name}.lance`);
+        for (const [i, id] of ids.entries()) {
+          const args = i === 0 ? chunk : ["--mode", "append"];
+          const run = cli(["import", FILES[id], uri, "--cf", cf, ...args]);
+          expect(run.code, run.stderr).toBe(0);
+        }
+        tables.push({ cf, uri, ids: [...ids] });
       }
-      tables[cf] = table;
     }
   }, 180_000);
 
   for (const version of [2, 3] as const) {
     it(`v${version}: every metadata document equals the export's but for chunks and codec, for each CF mode`, async () => {
-      for (const [cf, uri] of Object.entries(tables)) {
+      for (const { cf, uri, ids } of tables) {
         const store = await zarrStore(await open(uri), { zarrVersion: version, codec: "zlib" });
-        expect(await store.datasets()).toEqual(IDS);
-        for (const id of IDS) {
+        expect(await store.datasets()).toEqual(ids);
+        for (const id of ids) {
           const out = join(dir, `${cf}-${id}-v${version}.zarr`);
           exportZarr(uri, id, out, version);
           const keys = await metadataKeys(out);
@@ -160,19 +182,33 @@ describe.skipIf(skip)("zarrStore over tables of real netCDF files", () => {
   }
 
   it("example_1's chunks are its table rows (lat in 2s); a dataset in one row is one chunk", async () => {
-    const store = await zarrStore(await open(tables.mask!));
+    const store = await zarrStore(await open(tables[0]!.uri));
     expect(json(await store.get("/example_1.nc/temp/.zarray")).chunks).toEqual([1, 4, 2, 10]);
     expect(json(await store.get("/example_1.nc/lat/.zarray")).chunks).toEqual([2]);
     const points = json(await store.get("/binned_GSHHS_c.nc/Relative_longitude_from_SW_corner_of_bin/.zarray"));
     expect(points.chunks).toEqual(points.shape);
   });
 
+  it("a dataset the export refuses (an attribute past JSON's integers) is InvalidInput naming it, as the export says", async () => {
+    const uri = join(dir, "refused.lance");
+    expect(cli(["import", join(FIXTURES, "ocean-nc4.nc"), uri]).code).toBe(0);
+    const exported = cli(["export", uri, join(dir, "refused.zarr"), "--format", "zarr"]);
+    expect(exported.code).not.toBe(0);
+    expect(exported.stderr).toContain("offset64");
+    const store = await zarrStore(await open(uri));
+    for (const key of ["/ocean-nc4.nc/.zmetadata", "/ocean-nc4.nc/sst/0.0.0"]) {
+      const err = await failure(store.get(key));
+      expect(isLanceNdError(err, "InvalidInput"), String(err)).toBe(true);
+      expect((err as Error).message).toContain('attribute "offset64" holds 9007199254740993');
+    }
+  });
+
   for (const version of [2, 3] as const) {
     for (const codec of ["none", "zlib"] as const) {
       it(`v${version} ${codec}: zarrita reads every array over the store as it reads the exported store`, async () => {
-        for (const [cf, uri] of Object.entries(tables)) {
+        for (const { cf, uri, ids } of tables) {
           const store = await zarrStore(await open(uri), { zarrVersion: version, codec });
-          for (const id of IDS) {
+          for (const id of ids) {
             const out = join(dir, `${cf}-${id}-v${version}.zarr`);
             if (!existsSync(out)) exportZarr(uri, id, out, version);
             const names = arrayNames(await metadataKeys(out));
@@ -195,11 +231,13 @@ describe.skipIf(skip)("zarrStore over tables of real netCDF files", () => {
   }
 
   it.skipIf(pythonSkip)(
-    "xarray (zarr-python 2) opens the store's bytes, consolidated, as it opens the netCDF file",
+    "xarray (zarr-python 2) opens the store's bytes of a --cf raw table, consolidated, as it opens the netCDF file",
     async () => {
-      for (const cf of ["mask", "decode"]) {
-        const store = await zarrStore(await open(tables[cf]!), { codec: "zlib" });
-        for (const id of IDS) {
+      // Raw tables keep the stored values, so xarray decodes both sides alike (--cf mask and decode also
+      // mask values outside valid_range, as netCDF4-python does and xarray does not).
+      for (const { cf, uri, ids } of tables.filter((t) => t.cf === "raw")) {
+        const store = await zarrStore(await open(uri), { codec: "zlib" });
+        for (const id of ids) {
           const out = join(dir, `served-${cf}-${id}.zarr`);
           await copyDataset(store, id, out);
           const report = runPython(["-c", XARRAY_ORACLE, out, FILES[id]]);
@@ -210,11 +248,19 @@ describe.skipIf(skip)("zarrStore over tables of real netCDF files", () => {
   );
 });
 
-/** Compares xr.open_zarr (consolidated) of argv[1] with xr.open_dataset of argv[2]: values, dims, coordinates and variable attributes. */
+/**
+ * Compares xr.open_zarr (consolidated) of argv[1] with xr.open_dataset of
+ * argv[2]: values, dims, coordinates and variable attributes. netCDF char
+ * arrays, which xarray reads as bytes, are compared as the UTF-8 strings
+ * lance-nd keeps.
+ */
 const XARRAY_ORACLE = `
 import sys, xarray as xr, numpy as np
 served = xr.open_zarr(sys.argv[1], consolidated=True).load()
 source = xr.open_dataset(sys.argv[2]).load()
+for name in list(source.variables):
+    if source[name].dtype.kind == "S":
+        source[name] = source[name].str.decode("utf-8")
 xr.testing.assert_equal(served, source)
 for name, var in source.variables.items():
     for key, value in var.attrs.items():

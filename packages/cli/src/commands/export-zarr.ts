@@ -47,8 +47,9 @@ export interface ExportSummary {
  * `out`, streaming: one table row (cut to the selection) in memory at a
  * time, values as stored (the table's `--cf` decoding undone), as the
  * source file had them (lance-nd's `sourceRow`: the file's names and `id`,
- * no netCDF storage attributes); a progress bar on a terminal. Chunks: `options.chunks` along the dims it names,
- * else the table's rows (see {@link rowChunks}). A `ZarrError` becomes a
+ * no netCDF storage attributes); a progress bar on a terminal. Chunks:
+ * `options.chunks` along the dims it names, else the table's rows (see
+ * {@link rowChunks}). A `ZarrError` becomes a
  * `CliError`; a failed write leaves `out` as it was.
  */
 export async function exportZarr(

@@ -9,7 +9,6 @@ import { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { NdArray } from "@lance-nd/nd-arrow";
 import {
   arrayMetadata,
-  chunkKey,
   encodeArray,
   isZarrError,
   jsonBytes,
@@ -28,6 +27,7 @@ import { Expr } from "../read/expr.js";
 import { planRead } from "../read/read-plan.js";
 import type { NdTable } from "../table.js";
 import { chunkGrid } from "./chunk-grid.js";
+import { chunkIndex } from "./chunk-index.js";
 import { compressionOf, encodeChunk } from "./chunk-codec.js";
 import type { StoreSettings } from "./options.js";
 
@@ -122,7 +122,7 @@ export class ServedDataset {
     if (slash < 0) return undefined;
     const array = this.#arrays.get(key.slice(0, slash));
     if (array === undefined) return undefined;
-    const index = chunkIndex(key.slice(slash + 1), array, this.#settings.zarrVersion);
+    const index = chunkIndex(key.slice(slash + 1), array.chunkCounts, this.#settings.zarrVersion);
     return index === undefined ? undefined : this.#chunk(array, index);
   }
 
@@ -199,29 +199,6 @@ function dimSets(plan: DatasetPlan, position: ReadonlyMap<string, number>): numb
     sets.set(dims.join(","), dims);
   }
   return [...sets.values()];
-}
-
-/**
- * The chunk index in a chunk key (`0.1` in v2, `c/0/1` in v3; `0` / `c`
- * for a scalar), `undefined` when the key is not one of the array's chunks.
- */
-function chunkIndex(key: string, array: ServedArray, version: 2 | 3): number[] | undefined {
-  const rank = array.chunkCounts.length;
-  const parts = version === 2 ? (rank === 0 ? (key === "0" ? [] : undefined) : key.split(".")) : v3Parts(key);
-  if (parts === undefined || parts.length !== rank) return undefined;
-  const index: number[] = [];
-  for (const [d, part] of parts.entries()) {
-    if (!/^(0|[1-9]\d{0,14})$/.test(part)) return undefined;
-    const i = Number(part);
-    if (i >= array.chunkCounts[d]!) return undefined;
-    index.push(i);
-  }
-  return chunkKey(version, index) === key ? index : undefined;
-}
-
-function v3Parts(key: string): string[] | undefined {
-  if (key === "c") return [];
-  return key.startsWith("c/") ? key.slice(2).split("/") : undefined;
 }
 
 /** `array` (a source row's) with its values as stored: the table's CF decoding undone. */
