@@ -127,6 +127,19 @@ describe("zarrStore chunk grid", () => {
     }
   });
 
+  it("rows of month lengths keep chunks of the most common one (31 days) under the default bound", async () => {
+    const months = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    const starts = months.map((_, m) => months.slice(0, m).reduce((a, b) => a + b, 0));
+    const table = await write(
+      tempTable("months.lance"),
+      months.map((days, m) => row("year.nc", { start: [starts[m]!, 0], size: [days, 2] })),
+    );
+    const store = await zarrStore(table);
+    expect(json(await store.get("/year.nc/v/.zarray"))).toMatchObject({ shape: [365, 2], chunks: [31, 2] });
+    const { v } = await readAll(store, "year.nc");
+    expect(v).toEqual(Array.from({ length: 730 }, (_, i) => value(Math.floor(i / 2), i % 2, 0)));
+  });
+
   it("rows off one grid (seeded bricks): no chunk meets more than maxChunkRows rows, every value as written", async () => {
     for (let seed = 1; seed <= 4; seed++) {
       const [nt, nx] = [9 + seed, 11 + 2 * seed];

@@ -20,7 +20,7 @@ export function chunkGrid(
     Math.max(1, Math.min(mostCommon(rows.map((row) => row.size[k]!)) ?? d.size, d.size)),
   );
   for (;;) {
-    const crowded = dimSets.filter((dims) => mostRowsPerChunk(rows, chunk, dims) > maxChunkRows);
+    const crowded = dimSets.filter((dims) => crowdedChunk(rows, chunk, dims, maxChunkRows));
     const along = [...new Set(crowded.flat())].filter((k) => chunk[k]! > 1);
     if (along.length === 0) return chunk;
     const widest = along.reduce((a, b) => (chunk[b]! > chunk[a]! ? b : a));
@@ -29,19 +29,19 @@ export function chunkGrid(
 }
 
 /**
- * The most rows any chunk of the grid `chunk` meets, counting rows by their
- * start along `dims` (the grid dims of a variable, as dims of a variable:
- * rows that differ only along other dims hold the same cells of it and are
- * read once).
+ * True when a chunk of the grid `chunk` meets more than `maxChunkRows`
+ * rows, counting rows by their start along `dims` (the grid dims of a
+ * variable: rows that differ only along other dims hold the same cells of
+ * it and are read once). Stops at the first such chunk.
  */
-export function mostRowsPerChunk(
+function crowdedChunk(
   rows: readonly Pick<PlannedRow, "start" | "size">[],
   chunk: readonly number[],
   dims: readonly number[],
-): number {
+  maxChunkRows: number,
+): boolean {
   const seen = new Set<string>();
   const counts = new Map<string, number>();
-  let most = 0;
   for (const row of rows) {
     const key = dims.map((k) => row.start[k]).join(",");
     if (seen.has(key)) continue;
@@ -50,11 +50,11 @@ export function mostRowsPerChunk(
     const last = dims.map((k) => Math.floor((row.start[k]! + Math.max(row.size[k]!, 1) - 1) / chunk[k]!));
     for (const index of indexRange(first, last)) {
       const count = (counts.get(index) ?? 0) + 1;
+      if (count > maxChunkRows) return true;
       counts.set(index, count);
-      most = Math.max(most, count);
     }
   }
-  return most;
+  return false;
 }
 
 /** The chunk indices from `first` to `last` (inclusive) as keys. */

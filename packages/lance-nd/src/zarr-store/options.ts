@@ -13,7 +13,12 @@ export interface ZarrStoreOptions {
   maxChunkRows?: number;
 }
 
-/** The default bound on the table rows one chunk reads. */
+/**
+ * The default bound on the table rows one chunk reads: 4, so that rows of a
+ * few sizes (months of 28 to 31 days; tiles cut at other places along two
+ * dims) keep chunks of their most common size, which meet up to 3 rows
+ * along one dim, or 2 along each of two.
+ */
 export const DEFAULT_MAX_CHUNK_ROWS = 4;
 
 /** The zlib level of served chunks: level 1 costs the least time per byte saved. */

@@ -4,6 +4,7 @@
  * each dataset (rows grouped by `id`, `_` for rows without one) is a group
  * at `/<id>` (percent-encoded), its variables arrays in it.
  */
+import { isLanceNdError } from "../errors.js";
 import { checkout } from "../versions/maintenance.js";
 import { checkTable, type NdTable } from "../table.js";
 import { datasetIds, datasetRows } from "./dataset-ids.js";
@@ -70,7 +71,14 @@ export class ZarrStore {
   }
 
   #datasetIds(): Promise<string[]> {
-    this.#ids ??= datasetIds(this.#view);
+    if (this.#ids === undefined) {
+      const ids = datasetIds(this.#view);
+      // A failed scan is not kept: the next request tries again.
+      ids.catch(() => {
+        if (this.#ids === ids) this.#ids = undefined;
+      });
+      this.#ids = ids;
+    }
     return this.#ids;
   }
 
@@ -78,8 +86,11 @@ export class ZarrStore {
     let served = this.#datasets.get(id);
     if (served === undefined) {
       served = ServedDataset.open(this.#view, datasetRows(this.#view, id), this.#settings);
-      // A failed planning is not kept: the next request tries again.
-      served.catch(() => this.#datasets.delete(id));
+      // The version is pinned: a dataset refused (InvalidInput) stays refused; another failure
+      // (storage) is not kept, and the next request tries again.
+      served.catch((err: unknown) => {
+        if (!isLanceNdError(err, "InvalidInput")) this.#datasets.delete(id);
+      });
       this.#datasets.set(id, served);
     }
     return served;
