@@ -143,4 +143,11 @@ export const COMMANDS: readonly CommandEntry[] = [
       "look at a table in the browser: its datasets, variables, and any 2-D slice as a heatmap (a local, read-only server)",
     load: async () => (await import("../view/command.js")).registerView,
   },
+  {
+    name: "serve",
+    args: "<table>",
+    description:
+      "serve each dataset of a table as a Zarr group over HTTP (v2 with consolidated metadata, or v3) for xarray, zarr-python and zarrita (a local, read-only server)",
+    load: async () => (await import("../serve/command.js")).registerServe,
+  },
 ];

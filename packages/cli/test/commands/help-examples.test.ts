@@ -77,15 +77,16 @@ describe("--help examples", () => {
 
   /**
    * Runs one example line with bash in the sandbox: its exit code and stderr
-   * (stdout is dropped). `lance-nd view` serves until it is stopped: it gets
-   * 5 s, then the SIGTERM that stops it, which it answers with exit 0.
+   * (stdout is dropped). `lance-nd view` and `lance-nd serve` serve until
+   * stopped: each gets 5 s, then the SIGTERM that stops it, which it answers
+   * with exit 0.
    */
   function runExample(example: string): { example: string; code: number | null; stderr: string } {
     const run = spawnSync("bash", ["-c", example], {
       cwd: sandbox,
       encoding: "utf8",
       stdio: ["ignore", "ignore", "pipe"],
-      timeout: example.startsWith("lance-nd view ") ? 5_000 : 120_000,
+      timeout: /^lance-nd (view|serve) /.test(example) ? 5_000 : 120_000,
       env: { ...process.env, PATH: `${join(sandbox, ".bin")}:${process.env.PATH ?? ""}` },
     });
     return { example, code: run.status, stderr: run.stderr };

@@ -14,6 +14,7 @@ import { type ObjectStoreServer, startAzurite, startS3Server } from "@lance-nd/t
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
 import { pythonSkipReason, type XarrayDump, xarrayDump } from "../netcdf/oracle.js";
+import { startServe } from "../serve/served.js";
 import { send, startViewer } from "../view/viewer.js";
 import { type CliRun, cliAsync, ensureBuilt, tempDir } from "./harness.js";
 
@@ -84,7 +85,7 @@ describe.skipIf(skip)("tables on object stores through the command line", () => 
         await server?.stop();
       });
 
-      it("--storage-option alone: import, scan, a region read (--isel), export as xarray reads the file, and view", async () => {
+      it("--storage-option alone: import, scan, a region read (--isel), export as xarray reads the file, view and serve", async () => {
         const table = `${server.root}/options/ocean.lance`;
         const flags = storageFlags(server.storageOptions);
         const run = (args: string[]) => cliAsync([...args, ...flags], undefined, cleanEnv());
@@ -96,15 +97,21 @@ describe.skipIf(skip)("tables on object stores through the command line", () => 
 
         const out = join(dir, `${server.root.slice(0, 2)}-options.nc`);
         const viewer = await startViewer(table, flags, cleanEnv());
-        const [listed, region, exported, page] = await Promise.all([
+        const served = await startServe(table, flags, cleanEnv());
+        const [listed, region, exported, page, servedBase] = await Promise.all([
           run(["scan", table, "--project", "sst"]),
           run(["scan", table, "--project", "sst", "--isel", "time=1,lat=1:3", "--json"]),
           run(["export", table, out]),
           send(viewer, "/api/table", { "x-lance-nd-token": viewer.token }).finally(() => viewer.stop()),
+          send(served, `/${served.token}/`).finally(() => served.stop()),
         ]);
         expect(succeeded(listed, "scan").trim().split("\n").at(-1)).toBe("3 rows");
         expect(page.status).toBe(200);
         expect(page.json()).toMatchObject({ uri: table, rows: 3 });
+        // serve reaches the remote table: its base lists the dataset at the version imported.
+        expect(served.datasets.map((d) => d.id)).toEqual(["ocean-nc4.nc"]);
+        expect(servedBase.status).toBe(200);
+        expect(servedBase.json()).toMatchObject({ version: 1, datasets: ["ocean-nc4.nc"] });
         succeeded(exported, "export");
         const dumps = xarrayDump(fixture("ocean-nc4.nc"), out);
         // sst[1, 1:3, :] of the file: time step 1 (20 cells on), lat rows 1 and 2 of 5 lon each.

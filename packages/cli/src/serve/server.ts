@@ -1,0 +1,260 @@
+/**
+ * The HTTP server of `lance-nd serve` (node:http): each dataset of one
+ * table as a Zarr group, read-only, behind the viewer's guard (a token in
+ * the path, the Host checked), GET and HEAD only, store reads taking turns
+ * (CLI README, "serve").
+ */
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import type { ZarrStoreOptions } from "lance-nd";
+import { CliError } from "../errors.js";
+import { jsonReplacer } from "../io.js";
+import { isUserError, oneLine } from "../report.js";
+import { newToken, refusal, servedHosts } from "../view/guard.js";
+import { Turns } from "../view/window-turns.js";
+import { PinnedStores } from "./pinned-stores.js";
+import { BadPath, parseRoute, pathToken } from "./routes.js";
+import type { Pin } from "./routes.js";
+
+/** Store reads (metadata and chunks) that run at once; the others wait their turn. */
+export const STORE_READS_AT_ONCE = 4;
+/** Connections the server holds at once; it refuses more (each waiting request costs a socket, no rows). */
+export const MAX_CONNECTIONS = 256;
+/** A connection that neither sends nor takes a byte for this long is closed (a stalled client gives its turn back). */
+const STALLED_MS = 60_000;
+
+/** Options of {@link startServeServer}. */
+export interface ServeServerOptions {
+  /** The table. */
+  uri: string;
+  /** The branch served by default and by `@v<N>`; default main. */
+  branch?: string;
+  /** The version (number or tag) served by default; default the branch's latest, pinned when the server starts. */
+  version?: number | string;
+  /** The options of each Zarr store (Zarr version, codec). */
+  store: ZarrStoreOptions;
+  /** The options of the object store the table is on (`--storage-option`). */
+  storageOption?: Record<string, string>;
+  /** The address to bind; a wildcard (0.0.0.0, ::) accepts any Host header and relies on the token alone. */
+  host: string;
+  /** The port; 0 picks a free one. */
+  port: number;
+  /** The one origin a browser may read the answers from (CORS); none by default. */
+  cors?: string;
+}
+
+/** One dataset served. */
+export interface ServedDataset {
+  /** Its id, as the store names it. */
+  id: string;
+  /** The URL of its Zarr group (ends with a slash). */
+  url: string;
+}
+
+/** A running `serve`. */
+export interface ServeServer {
+  /** The base URL with its token, `http://127.0.0.1:PORT/<token>/`. */
+  url: string;
+  port: number;
+  token: string;
+  /** The version the base URL serves (pinned at the start). */
+  version: number;
+  /** The datasets of that version. */
+  datasets: ServedDataset[];
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+/** An answer: status, content type, body, extra headers. */
+interface Answer {
+  status: number;
+  type: string;
+  body: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+/** How a request is answered: `send` resolves once the answer is out or the client has gone (`gone`). */
+interface Reply {
+  send(answer: Answer): Promise<void>;
+  readonly gone: boolean;
+}
+
+const HEADERS = {
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+};
+
+/**
+ * Opens the table's default store (so a missing table, version or branch
+ * fails before listening) and serves it. Throws what opening throws, and
+ * `CliError` `InvalidArgument` when the address cannot be bound.
+ */
+export async function startServeServer(options: ServeServerOptions): Promise<ServeServer> {
+  const stores = new PinnedStores({
+    uri: options.uri,
+    store: options.store,
+    ...(options.branch === undefined ? {} : { branch: options.branch }),
+    ...(options.version === undefined ? {} : { version: options.version }),
+    ...(options.storageOption === undefined ? {} : { storageOption: options.storageOption }),
+  });
+  const first = await stores.store({ kind: "default" });
+  const ids = await first.datasets();
+  const turns = new Turns(STORE_READS_AT_ONCE);
+  const token = newToken();
+  let hosts: string[] = [];
+  const wildcard = options.host === "0.0.0.0" || options.host === "::";
+
+  const server = createServer((request, response) => {
+    response.setTimeout(STALLED_MS, () => response.destroy());
+    // Closed once the answer is sent, or when the client goes away first (then nothing is read or sent for it).
+    let closed = false;
+    const done = new Promise<void>((resolve) =>
+      response.once("close", () => {
+        closed = true;
+        resolve();
+      }),
+    );
+    const reply: Reply = {
+      send(answer) {
+        if (!closed) send(request, response, answer, options.cors);
+        return done;
+      },
+      get gone() {
+        return closed;
+      },
+    };
+    handle(request, reply)
+      .catch((err: unknown) => {
+        if (response.headersSent) response.destroy();
+        else return reply.send(failed(request, err));
+      })
+      .catch(() => response.destroy());
+  });
+  server.maxConnections = MAX_CONNECTIONS;
+
+  async function handle(request: IncomingMessage, reply: Reply): Promise<void> {
+    const [path = "/", query = ""] = (request.url ?? "/").split("?", 2);
+    const reason = refusal(request, pathToken(path), false, {
+      hosts: wildcard ? [request.headers.host?.toLowerCase() ?? ""] : hosts,
+      token,
+    });
+    if (reason !== undefined) return reply.send(text(403, `refused: ${reason}`));
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return reply.send(
+        text(405, `${request.method} is not allowed: the server is read-only (GET and HEAD)`, { allow: "GET, HEAD" }),
+      );
+    const route = parseRoute(path);
+    const store = await pinnedStore(route.pin, new URLSearchParams(query).has("refresh"));
+    const key = route.key;
+    if (key === undefined)
+      return reply.send(
+        json({ version: store.version, zarrVersion: options.store.zarrVersion ?? 2, datasets: await store.datasets() }),
+      );
+    // A turn lasts until the answer is sent, so the bytes in flight are at most STORE_READS_AT_ONCE answers.
+    const queued = performance.now();
+    return turns.run(async () => {
+      if (reply.gone) return;
+      const started = performance.now();
+      const value = await store.get(key);
+      const timing = `wait;dur=${(started - queued).toFixed(2)}, read;dur=${(performance.now() - started).toFixed(2)}`;
+      await reply.send(
+        value === undefined
+          ? text(404, `no key ${key} in version ${store.version}`, { "server-timing": timing })
+          : { status: 200, type: keyType(key), body: value, headers: { "server-timing": timing } },
+      );
+    });
+  }
+
+  /** The store of `pin`; a version, tag or branch that does not exist is a 404 naming it. */
+  async function pinnedStore(pin: Pin, refresh: boolean) {
+    try {
+      return await stores.store(pin, refresh);
+    } catch (err) {
+      if (isUserError(err)) throw new NotFound(oneLine((err as Error).message));
+      throw err;
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (cause: NodeJS.ErrnoException) =>
+      reject(
+        new CliError(
+          "InvalidArgument",
+          `cannot listen on ${options.host}:${options.port} (${cause.code ?? cause.message})`,
+          { cause },
+        ),
+      ),
+    );
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : options.port;
+  hosts = servedHosts(options.host, port);
+  const shown = wildcard ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
+  const url = `http://${shown}:${port}/${token}/`;
+  return {
+    url,
+    port,
+    token,
+    version: first.version,
+    datasets: ids.map((id) => ({ id, url: `${url}${encodeURIComponent(id)}/` })),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/** The content type of a store key: JSON for metadata documents, bytes for chunks. */
+function keyType(key: string): string {
+  return /\/(\.zmetadata|\.zarray|\.zattrs|\.zgroup|zarr\.json)$/.test(key) ? JSON_TYPE : "application/octet-stream";
+}
+
+/** A pin whose version, tag or branch does not exist. */
+class NotFound extends Error {
+  override readonly name = "NotFound";
+}
+
+function text(status: number, message: string, headers: Record<string, string> = {}): Answer {
+  return { status, type: "text/plain; charset=utf-8", body: `${message}\n`, headers };
+}
+
+function json(value: unknown): Answer {
+  return { status: 200, type: JSON_TYPE, body: JSON.stringify(value, jsonReplacer) };
+}
+
+/** The answer to a request that threw: 400 for a bad path or key, 404 for an unknown pin, else 500. */
+function failed(request: IncomingMessage, err: unknown): Answer {
+  if (err instanceof BadPath) return text(400, `bad path: ${err.message}`);
+  if (err instanceof NotFound) return text(404, err.message);
+  if (isUserError(err)) return text(400, oneLine((err as Error).message));
+  process.stderr.write(
+    `lance-nd serve: unexpected error on ${request.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  return text(500, "the server failed to answer (see its terminal)");
+}
+
+function send(request: IncomingMessage, response: ServerResponse, answer: Answer, cors: string | undefined): void {
+  const body = typeof answer.body === "string" ? Buffer.from(answer.body) : answer.body;
+  const headers: Record<string, string | number> = {
+    ...HEADERS,
+    ...answer.headers,
+    "content-type": answer.type,
+    "content-length": body.byteLength,
+  };
+  if (cors !== undefined) {
+    headers.vary = "Origin";
+    if (request.headers.origin === cors) {
+      headers["access-control-allow-origin"] = cors;
+      headers["access-control-expose-headers"] = "Server-Timing, Content-Length";
+      headers["timing-allow-origin"] = cors;
+    }
+  }
+  response.writeHead(answer.status, headers);
+  response.end(request.method === "HEAD" ? undefined : body);
+}
