@@ -8,10 +8,10 @@ import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { ZarrStoreOptions } from "lance-nd";
-import { CliError } from "../errors.js";
 import { jsonReplacer } from "../io.js";
 import { isUserError, oneLine } from "../report.js";
-import { newToken, refusal, servedHosts } from "../view/guard.js";
+import { newToken, refusal } from "../view/guard.js";
+import { isWildcard, listen } from "../view/listen.js";
 import { Turns } from "../view/window-turns.js";
 import { PinnedStores } from "./pinned-stores.js";
 import { BadPath, parseRoute, pathToken } from "./routes.js";
@@ -104,7 +104,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   const turns = new Turns(STORE_READS_AT_ONCE);
   const token = newToken();
   let hosts: string[] = [];
-  const wildcard = options.host === "0.0.0.0" || options.host === "::";
+  const wildcard = isWildcard(options.host);
 
   const server = createServer((request, response) => {
     response.setTimeout(STALLED_MS, () => response.destroy());
@@ -177,23 +177,10 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (cause: NodeJS.ErrnoException) =>
-      reject(
-        new CliError(
-          "InvalidArgument",
-          `cannot listen on ${options.host}:${options.port} (${cause.code ?? cause.message})`,
-          { cause },
-        ),
-      ),
-    );
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : options.port;
-  hosts = servedHosts(options.host, port);
-  const shown = wildcard ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
-  const url = `http://${shown}:${port}/${token}/`;
+  const listening = await listen(server, options.host, options.port);
+  const { port, urlHost } = listening;
+  hosts = listening.hosts;
+  const url = `http://${urlHost}/${token}/`;
   return {
     url,
     port,

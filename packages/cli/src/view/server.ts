@@ -10,7 +10,8 @@ import { CliError } from "../errors.js";
 import { ViewApi, error } from "./api.js";
 import type { Answer } from "./api.js";
 import { TOKEN_HEADER } from "./guard-header.js";
-import { newToken, refusal, servedHosts } from "./guard.js";
+import { newToken, refusal } from "./guard.js";
+import { isWildcard, listen } from "./listen.js";
 import { pageHtml } from "./page-html.js";
 
 /** The file name of the page's script bundle in the assets folder (built by tsup). */
@@ -73,7 +74,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   });
   const token = options.token ?? newToken();
   let hosts: string[] = [];
-  const wildcard = options.host === "0.0.0.0" || options.host === "::";
+  const wildcard = isWildcard(options.host);
 
   const server = createServer((request, response) => {
     handle(request)
@@ -106,24 +107,11 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     return api.answer(route, url.searchParams);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (cause: NodeJS.ErrnoException) =>
-      reject(
-        new CliError(
-          "InvalidArgument",
-          `cannot listen on ${options.host}:${options.port} (${cause.code ?? cause.message})`,
-          { cause },
-        ),
-      ),
-    );
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : options.port;
-  hosts = servedHosts(options.host, port);
-  const shown = wildcard ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
+  const listening = await listen(server, options.host, options.port);
+  const { port, urlHost } = listening;
+  hosts = listening.hosts;
   return {
-    url: `http://${shown}:${port}/?token=${token}`,
+    url: `http://${urlHost}/?token=${token}`,
     port,
     token,
     close: () =>
