@@ -27,6 +27,7 @@ export type { WriteCompression, WriteNetcdfOptions } from "./write.js";
 export { detectFormat } from "./format.js";
 export type { NetcdfFormat } from "./format.js";
 export type { NcType, NetcdfCompression, NetcdfDim } from "./raw.js";
+export { ncDtype } from "./nc-dtype.js";
 export {
   CHAR_DIM_ATTR,
   CHAR_DIM_SIZE_ATTR,

@@ -6,22 +6,8 @@
  * overlaps the extent and filled with the fill value elsewhere.
  */
 import { defaultFillValue } from "@lance-nd/cf";
-import type { Dtype } from "@lance-nd/cf";
+import { ncDtype } from "./nc-dtype.js";
 import type { NcType, NumericArray, RawAttr, SlabValues } from "./raw.js";
-
-/** The cf dtype of each numeric netCDF type (for netCDF's default fill values). */
-const DTYPE_OF: Record<Exclude<NcType, "char" | "string">, Dtype> = {
-  byte: "int8",
-  ubyte: "uint8",
-  short: "int16",
-  ushort: "uint16",
-  int: "int32",
-  uint: "uint32",
-  int64: "int64",
-  uint64: "uint64",
-  float: "float32",
-  double: "float64",
-};
 
 /** The part of the slab `start`/`count` inside `extent`: its count per dim (0 somewhere when none). */
 export function overlapCount(extent: readonly number[], start: readonly number[], count: readonly number[]): number[] {
@@ -54,7 +40,7 @@ export function padSlab(
     return { chars: out };
   }
   const out = new (inner.constructor as new (n: number) => NumericArray)(total);
-  const fill = own !== undefined && typeof own[0] !== "string" ? own[0]! : defaultFillValue(DTYPE_OF[type as never]);
+  const fill = own !== undefined && typeof own[0] !== "string" ? own[0]! : defaultFillValue(ncDtype(type)!);
   out.fill(fill as never);
   copyBlock(inner, out, overlap, count);
   return out;

@@ -24,6 +24,7 @@ describe("@lance-nd/netcdf public API", () => {
       "VARIABLE_ORDER_ATTR",
       "detectFormat",
       "isNetcdfError",
+      "ncDtype",
       "openNetcdf",
       "readNetcdf",
       "writeNetcdf",

@@ -10,9 +10,7 @@ import { join } from "node:path";
 import type { DataType } from "apache-arrow";
 import type { Attrs, Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { arrowType, boundsTimeAttrs } from "@lance-nd/cf";
-import type { Dtype } from "@lance-nd/cf";
-import { openNetcdf } from "@lance-nd/netcdf";
-import type { NcType } from "@lance-nd/netcdf";
+import { ncDtype, openNetcdf } from "@lance-nd/netcdf";
 import type { CfMode } from "lance-nd/internal";
 import type { SourceCf } from "./import-plan.js";
 import { decodeFor, decodedType } from "./import-plan.js";
@@ -87,20 +85,6 @@ export async function openSource(
   return withCf(await openNetcdfSource(path, chunk), { mode, validRange: true });
 }
 
-/** The numeric netCDF types by their numpy names (char and string values are not planned). */
-const NC_DTYPES: Partial<Record<NcType, Dtype>> = {
-  byte: "int8",
-  ubyte: "uint8",
-  short: "int16",
-  ushort: "uint16",
-  int: "int32",
-  uint: "uint32",
-  int64: "int64",
-  uint64: "uint64",
-  float: "float32",
-  double: "float64",
-};
-
 /** The netCDF file at `path` as an import input, cut into rows by `chunk` or its size (`planRows`). */
 async function openNetcdfSource(path: string, chunk: ReadonlyMap<string, number> | undefined): Promise<StoredSource> {
   const file = await openNetcdf(path);
@@ -114,7 +98,7 @@ async function openNetcdfSource(path: string, chunk: ReadonlyMap<string, number>
   return {
     path,
     variables: file.variables.map((v) => {
-      const dtype = NC_DTYPES[v.type];
+      const dtype = ncDtype(v.type);
       return { name: v.name, dims: v.dims, attrs: v.attrs, type: dtype === undefined ? undefined : arrowType(dtype) };
     }),
     globalAttrs: file.globalAttrs,
