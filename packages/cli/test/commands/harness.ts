@@ -118,3 +118,28 @@ export function tableState(table: string, cwd?: string): { rows: number; version
   const info = JSON.parse(run.stdout) as { rows: number; version: number };
   return { rows: info.rows, version: info.version };
 }
+
+/** What a command prints with `--json`, parsed; an Error with its stderr when it fails or writes to stderr. */
+export function cliJson<T>(args: readonly string[]): T {
+  const run = cli([...args, "--json"]);
+  if (run.code !== 0 || run.stderr !== "")
+    throw new Error(`lance-nd ${args.join(" ")} --json: exit ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as T;
+}
+
+/**
+ * A new table of four rows: the classic ocean fixture cut by time, then the
+ * waves fixture appended (`fixture(...)` of the fixtures module gives their
+ * paths). Returns its path.
+ */
+export function oceanAndWavesTable(ocean: string, waves: string): string {
+  const table = join(tempDir(), "ocean.lance");
+  for (const args of [
+    ["import", ocean, table, "--chunk", "time=1"],
+    ["import", waves, table, "--mode", "append"],
+  ]) {
+    const run = cli(args);
+    if (run.code !== 0) throw new Error(`lance-nd ${args.join(" ")}: ${run.stderr}`);
+  }
+  return table;
+}

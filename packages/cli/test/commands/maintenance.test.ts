@@ -1,32 +1,22 @@
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
-import { cli, ensureBuilt, tableState, tempDir } from "./harness.js";
+import { cli, cliJson, ensureBuilt, oceanAndWavesTable, tableState } from "./harness.js";
 
 const skip = fixtureSkipReason();
-
-function json<T>(args: string[]): T {
-  const run = cli([...args, "--json"]);
-  expect(run.stderr).toBe("");
-  expect(run.code).toBe(0);
-  return JSON.parse(run.stdout) as T;
-}
 
 describe.skipIf(skip)("maintenance", () => {
   let table: string;
   beforeAll(() => {
     ensureFixtures();
     ensureBuilt();
-    table = join(tempDir(), "ocean.lance");
-    expect(cli(["import", fixture("ocean-classic.nc"), table, "--chunk", "time=1"]).code).toBe(0);
-    expect(cli(["import", fixture("waves-nc4.nc"), table, "--mode", "append"]).code).toBe(0);
+    table = oceanAndWavesTable(fixture("ocean-classic.nc"), fixture("waves-nc4.nc"));
   });
 
   it("delete, versions, restore, compact, cleanup: the life of a table", () => {
     const start = tableState(table);
     expect(start.rows).toBe(4);
 
-    const deleted = json<{ deleted: number; rows: number; version: number }>([
+    const deleted = cliJson<{ deleted: number; rows: number; version: number }>([
       "delete",
       table,
       "--where",
@@ -35,15 +25,15 @@ describe.skipIf(skip)("maintenance", () => {
     expect(deleted).toMatchObject({ deleted: 1, rows: 3 });
     expect(deleted.version).toBeGreaterThan(start.version);
 
-    const list = json<{ version: number; timestamp: string; rows: number | null }[]>(["versions", table]);
+    const list = cliJson<{ version: number; timestamp: string; rows: number | null }[]>(["versions", table]);
     expect(list.at(-1)).toMatchObject({ version: deleted.version, rows: 3 });
     expect(cli(["versions", table]).stdout).toMatch(/^version {2}time \(UTC\)\s+rows\n/);
 
-    const restored = json<{ version: number; rows: number }>(["restore", table, String(start.version)]);
+    const restored = cliJson<{ version: number; rows: number }>(["restore", table, String(start.version)]);
     expect(restored.rows).toBe(4);
     expect(restored.version).toBeGreaterThan(deleted.version);
 
-    const indexed = json<{ version: number; indexes: { key: string; unindexedRows: number }[] }>([
+    const indexed = cliJson<{ version: number; indexes: { key: string; unindexedRows: number }[] }>([
       "index",
       table,
       "id",
@@ -59,11 +49,14 @@ describe.skipIf(skip)("maintenance", () => {
     expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
     expect(tableState(table).version).toBe(indexed.version);
 
-    const compacted = json<{ fragmentsRemoved: number; fragmentsAdded: number; version: number }>(["compact", table]);
+    const compacted = cliJson<{ fragmentsRemoved: number; fragmentsAdded: number; version: number }>([
+      "compact",
+      table,
+    ]);
     expect(compacted.fragmentsRemoved).toBeGreaterThanOrEqual(compacted.fragmentsAdded);
     expect(tableState(table).rows).toBe(4);
 
-    const cleaned = json<{ versionsRemoved: number; versions: number; keptByTags: unknown[] }>([
+    const cleaned = cliJson<{ versionsRemoved: number; versions: number; keptByTags: unknown[] }>([
       "cleanup",
       table,
       "--older-than",
@@ -90,9 +83,9 @@ describe.skipIf(skip)("maintenance", () => {
     const run = cli(["widen", table, "count", "int64"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^widened "count" of .* to Int64: version \d+/);
-    const vars = json<{ name: string; type: string }[]>(["vars", table]);
+    const vars = cliJson<{ name: string; type: string }[]>(["vars", table]);
     expect(vars.find((v) => v.name === "count")?.type).toBe("Int64");
-    const rows = json<{ arrays: { count: { values: string[] } } }[]>([
+    const rows = cliJson<{ arrays: { count: { values: string[] } } }[]>([
       "scan",
       table,
       "--project",
@@ -108,7 +101,7 @@ describe.skipIf(skip)("maintenance", () => {
     const set = cli(["defaults", table, "--set", "compression=zstd,compression-level=5", "--set", "bss=on"]);
     expect(set.code).toBe(0);
     expect(set.stdout).toBe("compression=zstd\ncompression-level=5\nbss=on\n");
-    expect(json<Record<string, string>>(["defaults", table])).toEqual({
+    expect(cliJson<Record<string, string>>(["defaults", table])).toEqual({
       compression: "zstd",
       "compression-level": "5",
       bss: "on",
