@@ -8,12 +8,28 @@
  * batches (views of the data, no copy) is not timed; encoding is.
  */
 import * as path from "node:path";
-import { NdArray, NdRecordBatch, type NdRecordBatch as Row } from "@lance-nd/nd-arrow";
+import { CHUNK_OFFSET, NdArray, NdRecordBatch, attr, type NdRecordBatch as Row } from "@lance-nd/nd-arrow";
 import type { Vector } from "apache-arrow";
 import { col, indexGlobalAttr, scan, stat, write, type NdScan, type NdTable, type WriteOptions } from "lance-nd";
 import { ZSTD_LEVEL, type Codec, type Contestant, type ReadSum, type WriteTo, type Written } from "./contestant.js";
 import { folderBytes } from "./measure.js";
 import { ATTRS, CHUNK_TIMES, LAT, LON, chunkId, chunkValues, sumOf, type OceanData } from "./ocean-data.js";
+
+/**
+ * The rows of `data` as one chunked dataset `id`: each chunk placed by its
+ * `chunk_offset`, with the suite's `source` global attribute.
+ */
+export function datasetRows(data: OceanData, id: string): NdRecordBatch[] {
+  return ndBatches(data).map((row, i) =>
+    row.withGlobalAttrs(
+      new Map([
+        ["id", attr.utf8(id)],
+        ["source", attr.utf8(ATTRS.global.source)],
+        [CHUNK_OFFSET, attr.uint32([i * CHUNK_TIMES, 0, 0])],
+      ]),
+    ),
+  );
+}
 
 /** The rows of `data`: one nd record batch per chunk. */
 export function ndBatches(data: OceanData): NdRecordBatch[] {

@@ -25,11 +25,10 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import { dataset, write } from "lance-nd";
-import { ndBatches, writeOptions } from "./lance-nd.js";
+import { datasetRows, writeOptions } from "./lance-nd.js";
 import { check } from "./measure.js";
-import { ATTRS, CHUNK_TIMES, CHUNK_VALUES, LAT, LON, oceanData, sumOf } from "./ocean-data.js";
+import { CHUNK_TIMES, CHUNK_VALUES, LAT, LON, oceanData, sumOf } from "./ocean-data.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, "..", "packages", "cli", "dist", "cli.js");
@@ -64,15 +63,7 @@ try {
   const data = oceanData(MIB);
   const uri = join(dir, "ocean.lance");
   let started = performance.now();
-  const rows = ndBatches(data).map((row, i) =>
-    row.withGlobalAttrs(
-      new Map([
-        ["id", attr.utf8(DATASET)],
-        ["source", attr.utf8(ATTRS.global.source)],
-        [CHUNK_OFFSET, attr.uint32([i * CHUNK_TIMES, 0, 0])],
-      ]),
-    ),
-  );
+  const rows = datasetRows(data, DATASET);
   const table = await write(uri, rows, writeOptions("zstd", true));
   console.log(
     `table     one dataset of ${data.chunks} chunks of ${CHUNK_TIMES}x${LAT}x${LON} float32 (${(data.valueBytes / 2 ** 20).toFixed(0)} MiB of sst, zstd 3), written in ${((performance.now() - started) / 1000).toFixed(1)} s`,

@@ -21,10 +21,10 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { tableFromIPC } from "apache-arrow";
-import { CHUNK_OFFSET, attr, decode } from "@lance-nd/nd-arrow";
+import { CHUNK_OFFSET, decode } from "@lance-nd/nd-arrow";
 import { scan, write } from "lance-nd";
-import { ndBatches, writeOptions } from "./lance-nd.js";
-import { ATTRS, CHUNK_TIMES, LAT, LON, oceanData } from "./ocean-data.js";
+import { datasetRows, writeOptions } from "./lance-nd.js";
+import { CHUNK_TIMES, LAT, LON, oceanData } from "./ocean-data.js";
 
 const MIB = Number(process.argv[2] ?? 256);
 const STEPS = 48;
@@ -47,15 +47,7 @@ try {
   const data = oceanData(MIB);
   const uri = join(dir, "ocean.lance");
   let started = performance.now();
-  const rows = ndBatches(data).map((row, i) =>
-    row.withGlobalAttrs(
-      new Map([
-        ["id", attr.utf8(DATASET)],
-        ["source", attr.utf8(ATTRS.global.source)],
-        [CHUNK_OFFSET, attr.uint32([i * CHUNK_TIMES, 0, 0])],
-      ]),
-    ),
-  );
+  const rows = datasetRows(data, DATASET);
   const table = await write(uri, rows, writeOptions("zstd", true));
   console.log(
     `table     one dataset of ${data.chunks} chunks of ${CHUNK_TIMES}x${LAT}x${LON} float32 (${(data.valueBytes / 2 ** 20).toFixed(0)} MiB of sst), written in ${((performance.now() - started) / 1000).toFixed(1)} s`,

@@ -7,6 +7,7 @@ import type { Io } from "../io.js";
 import { printJson, println, warn } from "../io.js";
 import { failing } from "../report.js";
 import { parsePort } from "../view/command.js";
+import { closedBySignal } from "../view/listen.js";
 import { startServeServer } from "./server.js";
 
 interface ServeOptions extends StorageOptionFlags {
@@ -75,16 +76,7 @@ async function serve(io: Io, uri: string, options: ServeOptions): Promise<void> 
     ...(options.cors === undefined ? {} : { cors: options.cors }),
     ...(options.storageOption === undefined ? {} : { storageOption: options.storageOption }),
   });
-  // Ctrl+C (or a kill) stops the server and ends the command with 0; listen before printing the address.
-  const stopped = new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      void server.close().then(resolve);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  const stopped = closedBySignal(server);
   const { url, port, token, version, datasets } = server;
   if (options.json) printJson(io.stdout, { url, port, token, version, zarrVersion, datasets }, false);
   else println(io.stdout, url);

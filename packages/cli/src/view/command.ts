@@ -8,6 +8,7 @@ import { printJson, println, warn } from "../io.js";
 import { type StorageOptionFlags, storageOptionFlag } from "../args/storage-options.js";
 import { BRANCH_HELP } from "../commands/open-table.js";
 import { failing } from "../report.js";
+import { closedBySignal } from "./listen.js";
 import { startViewServer } from "./server.js";
 
 interface ViewOptions extends StorageOptionFlags {
@@ -55,16 +56,7 @@ async function view(io: Io, uri: string, options: ViewOptions): Promise<void> {
     ...(options.branch === undefined ? {} : { branch: options.branch }),
     ...(options.storageOption === undefined ? {} : { storageOption: options.storageOption }),
   });
-  // Ctrl+C (or a kill) stops the server and ends the command with 0; listen before printing the address.
-  const stopped = new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      void server.close().then(resolve);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  const stopped = closedBySignal(server);
   if (options.json) printJson(io.stdout, { url: server.url, port: server.port, token: server.token }, false);
   else
     println(

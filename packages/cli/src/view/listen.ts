@@ -1,7 +1,8 @@
 /**
- * Binding the command line's local servers (`view`, `serve`) to their
- * address: the port they got, the `Host` values their guard accepts
- * (guard.ts) and the address their URL shows.
+ * The life of the command line's local servers (`view`, `serve`): binding
+ * to their address (the port they got, the `Host` values their guard
+ * accepts, guard.ts, and the address their URL shows), and stopping on
+ * Ctrl+C or a kill.
  */
 import type { Server } from "node:http";
 import { CliError } from "../errors.js";
@@ -37,4 +38,21 @@ export async function listen(server: Server, host: string, port: number): Promis
   const bound = typeof address === "object" && address !== null ? address.port : port;
   const shown = isWildcard(host) ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   return { port: bound, hosts: servedHosts(host, bound), urlHost: `${shown}:${bound}` };
+}
+
+/**
+ * Resolves once SIGINT or SIGTERM has closed `server` (the command then ends
+ * with 0). Call it before printing the address, so a signal sent right after
+ * the address is seen is handled.
+ */
+export function closedBySignal(server: { close(): Promise<void> }): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      void server.close().then(resolve);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
 }

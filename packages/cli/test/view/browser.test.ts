@@ -289,6 +289,12 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
     await page.setViewportSize({ width: 1200, height: 760 });
     try {
       await expect.poll(() => page.locator("html").evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(1200);
+      // The colour bar follows the map's new height once the page has laid itself out again.
+      const barAndMap = async () => [
+        await page.locator("#colorbar").evaluate((canvas) => canvas.clientHeight),
+        (await mapBox()).height,
+      ];
+      await expect.poll(async () => new Set(await barAndMap()).size).toBe(1);
       const labels = await page.locator("#colorbar-labels div").evaluateAll((divs) =>
         divs.map((div) => {
           const box = div.getBoundingClientRect();
@@ -304,7 +310,7 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
         expect(label.top, label.text!).toBeGreaterThanOrEqual(map.y - 1);
         expect(label.bottom, label.text!).toBeLessThanOrEqual(map.y + map.height + 1);
       }
-      const bar = await page.locator("#colorbar").evaluate((canvas) => canvas.clientHeight);
+      const [bar] = await barAndMap();
       expect(bar).toBe(map.height);
       // The narrower map still reads the cell under the pointer.
       const { x, y } = await cellCentre(20, 170, map);
