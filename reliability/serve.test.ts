@@ -14,6 +14,7 @@ import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { AttrInput } from "@lance-nd/nd-arrow";
 import { write } from "lance-nd";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededRandom } from "@lance-nd/test-helpers";
 import { MiB, bigRow, bigValue } from "./helpers/big-rows.js";
 import { CLI, requireBuiltCli } from "./helpers/cli.js";
 
@@ -21,17 +22,6 @@ const ROWS = 12;
 const ROW_BYTES = 8 * MiB;
 const VALUES = ROW_BYTES / 4;
 const REQUESTS = 100;
-
-/** A seeded generator of integers in [0, n) (mulberry32). */
-function seeded(seed: number): (n: number) => number {
-  let a = seed;
-  return (n) => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
 
 describe("lance-nd serve under 100 concurrent requests of 8 MiB chunks", () => {
   let dir: string;
@@ -62,7 +52,8 @@ describe("lance-nd serve under 100 concurrent requests of 8 MiB chunks", () => {
   });
 
   it("each request is answered in turn with the exact chunk (absurd ones 404); the server lives, under 512 MiB", async () => {
-    const next = seeded(20261202);
+    const random = seededRandom(20261202);
+    const next = (n: number): number => Math.floor(random() * n);
     const requests = Array.from({ length: REQUESTS }, (_, n) => {
       if (n % 10 === 9) return { path: `big/v/${ROWS + next(1000)}`, chunk: undefined };
       const chunk = next(ROWS);

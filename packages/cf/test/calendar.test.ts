@@ -13,7 +13,7 @@ import {
 } from "../src/index.js";
 import type { CfDateTime } from "../src/index.js";
 import { NdArray } from "@lance-nd/nd-arrow";
-import { runPython } from "@lance-nd/test-helpers";
+import { runPython, seededRandom } from "@lance-nd/test-helpers";
 import { oracleSkipReason } from "./netcdf4-oracle.js";
 
 const SCRIPT = fileURLToPath(new URL("../scripts/calendar-oracle.py", import.meta.url));
@@ -30,23 +30,12 @@ function num2date(cases: Case[]): { fields: number[][]; text: string[] }[] {
   return (JSON.parse(out) as { results: { fields: number[][]; text: string[] }[] }).results;
 }
 
-/** A seeded generator (mulberry32), so a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const UNITS = ["days", "hours", "minutes", "seconds"] as const;
 const UNIT_DAYS = { days: 1, hours: 24, minutes: 1440, seconds: 86_400 };
 
 /** Random cases in every calendar spelling: reference dates of years 1000-2500, values within 300 years, some fractional. */
 function randomCases(seed: number, perCalendar: number): Case[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
   const cases: Case[] = [];
   for (const name of CALENDAR_NAMES) {
@@ -114,7 +103,7 @@ describe("day numbers", () => {
   const calendars = [...new Set(CALENDAR_NAMES.map((n) => calendarOf(n)!))] as CfCalendar[];
 
   it("every calendar: day -> date -> day holds for seeded random days within 3000 years, and consecutive days are consecutive dates", () => {
-    const next = random(7);
+    const next = seededRandom(7);
     for (const calendar of calendars) {
       for (let i = 0; i < 5_000; i++) {
         const day = Math.floor((next() - 0.5) * 2 * 1_100_000);

@@ -9,7 +9,7 @@
  */
 import { Float64, Int32 } from "apache-arrow";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
-import { failure } from "@lance-nd/test-helpers";
+import { failure, seededRandom } from "@lance-nd/test-helpers";
 import * as zarr from "zarrita";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -46,21 +46,9 @@ function row(id: string | undefined, box: Box, base = 0): NdRecordBatch {
   );
 }
 
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Bricks over (nt, nx): time cut into bands of random heights, each band cut along x at its own random places. */
 function bricks(seed: number, nt: number, nx: number): Box[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const boxes: Box[] = [];
   for (let t = 0; t < nt; ) {
     const height = Math.min(nt - t, 1 + Math.floor(next() * 5));

@@ -22,4 +22,5 @@ export {
   runTool,
 } from "./netcdf-tools.js";
 export { type HelperScript, helperScript } from "./scripts.js";
+export { seededRandom } from "./seeded-random.js";
 export { PYTHON, type RunPythonOptions, pythonMissing, pythonSkipReason, runPython } from "./python.js";

@@ -13,6 +13,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "@lance-nd/test-helpers";
 import { dataset, write } from "../../src/index.js";
 
 /** The grid: time, y, x. */
@@ -31,18 +32,6 @@ const VARIABLES: Record<string, { dims: number[]; value: (cell: readonly number[
 interface Box {
   start: number[];
   size: number[];
-}
-
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** `box` cut in two along a random dim at a random place, and the halves again, each band at its own places. */
@@ -129,7 +118,7 @@ function tempTable(name: string): string {
 describe("dataset: rows cut at different places", () => {
   it("seeded layouts: isel windows read as the source assembles them, blocks cover each cell once, sel finds x", async () => {
     for (let seed = 1; seed <= 6; seed++) {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const grid = [3 + Math.floor(next() * 4), 3 + Math.floor(next() * 4), 4 + Math.floor(next() * 5)];
       const boxes = layout({ start: [0, 0, 0], size: grid }, next, 5);
       const ds = await dataset(await write(tempTable(`seed-${seed}.lance`), boxes.map(row)));

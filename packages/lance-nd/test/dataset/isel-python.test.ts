@@ -6,21 +6,11 @@
  */
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "@lance-nd/test-helpers";
 import { dataset } from "../../src/dataset/dataset.js";
 import { isLanceNdError } from "../../src/errors.js";
 import { tempDir } from "../helpers/make-table.js";
 import { sstBatch, writeChunked } from "./fixture.js";
-
-/** A seeded generator of integers in `[lo, hi]` (mulberry32). */
-function integers(seed: number): (lo: number, hi: number) => number {
-  let state = seed;
-  return (lo, hi) => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return lo + Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * (hi - lo + 1));
-  };
-}
 
 /** What Python's `range(size)` gives for each index (`null`: IndexError) and slice. */
 function python(
@@ -45,7 +35,8 @@ print(json.dumps({"at": [at(i) for i in indices], "cut": [list(range(size)[a:b])
 describe("isel takes indices as Python does", () => {
   it("60 seeded indices and slices along lon (8 cells in chunks of 3) select what range(8) selects", async () => {
     const ds = await dataset(await writeChunked(`${tempDir("isel")}/isel.lance`, sstBatch(), { lon: 3 }));
-    const next = integers(31);
+    const random = seededRandom(31);
+    const next = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));
     const indices = Array.from({ length: 60 }, () => next(-10, 9));
     const slices = Array.from({ length: 60 }, (): [number, number] => [next(-11, 11), next(-11, 11)]);
     const want = python(8, indices, slices);
