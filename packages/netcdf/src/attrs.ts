@@ -2,7 +2,7 @@
 import { attr } from "@lance-nd/nd-arrow";
 import type { Attr } from "@lance-nd/nd-arrow";
 import type { NcType, RawAttr } from "./raw.js";
-import { STRING_ATTRS_ATTR } from "./storage-attrs.js";
+import { STRING_ATTRS_ATTR } from "@lance-nd/cf";
 
 const ATTR_HELPERS: Record<Exclude<NcType, "char" | "string">, (value: never) => Attr> = {
   byte: attr.int8,

@@ -28,6 +28,8 @@ export { detectFormat } from "./format.js";
 export type { NetcdfFormat } from "./format.js";
 export type { NcType, NetcdfCompression, NetcdfDim } from "./raw.js";
 export { ncDtype } from "./nc-dtype.js";
+// The storage attributes (README, "Storage attributes"): the one list lives in @lance-nd/cf,
+// shared with the Zarr export and lance-nd's Zarr store.
 export {
   CHAR_DIM_ATTR,
   CHAR_DIM_SIZE_ATTR,
@@ -43,4 +45,4 @@ export {
   UNLIMITED_ATTR,
   UNUSED_DIMS_ATTR,
   UNUSED_DIM_SIZES_ATTR,
-} from "./storage-attrs.js";
+} from "@lance-nd/cf";

@@ -27,7 +27,7 @@ import {
   UNLIMITED_ATTR,
   UNUSED_DIMS_ATTR,
   UNUSED_DIM_SIZES_ATTR,
-} from "./storage-attrs.js";
+} from "@lance-nd/cf";
 
 const chunksOptionsSchema = z.strictObject({ variables: z.array(z.string()).readonly().optional() });
 

@@ -18,7 +18,7 @@ import {
   UNUSED_DIMS_ATTR,
   UNUSED_DIM_SIZES_ATTR,
   VARIABLE_ORDER_ATTR,
-} from "./storage-attrs.js";
+} from "@lance-nd/cf";
 import type { NumericArray } from "./raw.js";
 
 /** What an Arrow type is stored as: a numeric typed array, strings, or byte strings (Binary, stored as char). */

@@ -9,7 +9,7 @@ import type { NetcdfFormat } from "./format.js";
 import { DIMENSION_ONLY_NAME } from "./hdf5-file.js";
 import { NetcdfError } from "./netcdf-error.js";
 import { checkWriteOptions, refuseExisting } from "./write-options.js";
-import { CHUNK_SIZES_ATTR, DEFLATE_LEVEL_ATTR, FILTER_ATTR, FORMAT_ATTR } from "./storage-attrs.js";
+import { CHUNK_SIZES_ATTR, DEFLATE_LEVEL_ATTR, FILTER_ATTR, FORMAT_ATTR } from "@lance-nd/cf";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import { writeAttrs, writeChars } from "./hdf5-write.js";
 import type { H5File } from "./hdf5-write.js";
