@@ -15,14 +15,18 @@ import type { NdTable } from "../table.js";
 import { takeRows } from "../lance/table-read.js";
 import { describeRow, type DatasetPlan, type PlannedRow } from "./plan.js";
 import { blockRows } from "./variable-rows.js";
+import { type Direction, type Nearest, nearer, nearestIndex } from "./label-index.js";
+import type { CoordinateNumber, CoordinateValues, DimRange, SelValue } from "./selection.js";
 import {
-  nearestIndex,
-  type CoordinateNumber,
-  type CoordinateValues,
-  type DimRange,
-  type SelValue,
-} from "./selection.js";
-import { coordinateNumber, coordinateText, isInt64 } from "./time.js";
+  coordinateNumber,
+  coordinateText,
+  datePeriod,
+  type DatePeriod,
+  isInt64,
+  isTimeCoordinate,
+  type Resolution,
+  valuesResolution,
+} from "./time.js";
 
 /** A piece of a coordinate as read: its values at their grid indices, and the variable's attributes. */
 interface PieceRead {
@@ -116,9 +120,55 @@ export class Coordinate {
     return coordinateNumber(this.uri, this.dim, value, this.#type, attrs);
   }
 
+  /**
+   * A text as a period of this time coordinate's calendar (`time.ts`'s
+   * `datePeriod`), or undefined when the coordinate is not a time (the
+   * text is then a number).
+   */
+  async period(text: string): Promise<DatePeriod | undefined> {
+    const attrs = await this.#unitAttrs();
+    if (!isTimeCoordinate(this.#type, attrs)) return undefined;
+    return datePeriod(this.uri, this.dim, text, this.#type, attrs);
+  }
+
+  /** How fine this time coordinate's values are within the range (reads every piece). */
+  async resolution(): Promise<Resolution> {
+    const attrs = await this.#unitAttrs();
+    const { values } = await this.values(this.#pieces);
+    return valuesResolution(this.uri, this.dim, values, this.#type, attrs);
+  }
+
+  /**
+   * Which way the coordinate runs within the range, from its first and last
+   * pieces: their stats when they are apart, else their values (descending
+   * when the last value is smaller).
+   */
+  async direction(): Promise<Direction> {
+    const [first, last] = [this.#pieces[0]?.stats, this.#pieces.at(-1)?.stats];
+    if (this.#pieces.length > 1 && first !== undefined && last !== undefined) {
+      if (last[1] < first[0]) return "descending";
+      if (last[0] > first[1]) return "ascending";
+    }
+    const ends = this.#pieces.length > 1 ? [this.#pieces[0]!, this.#pieces.at(-1)!] : this.#pieces;
+    const values = (await this.values(ends)).values.filter((v) => !Number.isNaN(v));
+    return values.length > 1 && values.at(-1)! < values[0]! ? "descending" : "ascending";
+  }
+
+  /** The smallest and largest values within the range (NaN left out), or undefined when none is left. */
+  async span(): Promise<[CoordinateNumber, CoordinateNumber] | undefined> {
+    let min: CoordinateNumber | undefined;
+    let max: CoordinateNumber | undefined;
+    for (const v of (await this.values(this.#pieces)).values) {
+      if (Number.isNaN(v)) continue;
+      if (min === undefined || v < min) min = v;
+      if (max === undefined || v > max) max = v;
+    }
+    return min === undefined || max === undefined ? undefined : [min, max];
+  }
+
   /** A value of the coordinate as a message shows it (a time as a date: `coordinateText`). */
   async text(value: CoordinateNumber): Promise<string> {
-    const attrs = DataType.isTimestamp(this.#type) || DataType.isDate(this.#type) ? undefined : await this.#attrs();
+    const attrs = await this.#unitAttrs();
     return coordinateText(value, this.#type, attrs);
   }
 
@@ -150,28 +200,28 @@ export class Coordinate {
   }
 
   /**
-   * The grid index of the value nearest to `x`: pieces read nearest stats
-   * first, stopping when no piece can hold a nearer value (on a 64-bit
-   * integer coordinate, whose stats are rounded, every piece is read).
+   * The value nearest to `x` and its grid index (a tie to the larger value,
+   * `label-index.ts`'s `nearer`): pieces read nearest stats first, stopping
+   * when no piece can hold a nearer value (on a 64-bit integer coordinate,
+   * whose stats are rounded, every piece is read).
    */
-  async nearest(x: CoordinateNumber): Promise<number | undefined> {
-    if (isInt64(this.#type)) return nearestIndex(await this.values(this.#pieces), x)?.index;
+  async nearest(x: CoordinateNumber): Promise<Nearest | undefined> {
+    if (isInt64(this.#type)) return nearestIndex(await this.values(this.#pieces), x);
     const near = Number(x);
     const distance = (p: Piece) => (p.stats === undefined ? 0 : Math.max(0, p.stats[0] - near, near - p.stats[1]));
     const order = [...this.#pieces].sort((a, b) => distance(a) - distance(b));
-    let best: { index: number; distance: number } | undefined;
+    let best: Nearest | undefined;
     for (const piece of order) {
       if (best !== undefined && distance(piece) > best.distance) break;
       const found = nearestIndex(await this.values([piece]), x);
-      if (found === undefined) continue;
-      if (
-        best === undefined ||
-        found.distance < best.distance ||
-        (found.distance === best.distance && found.index < best.index)
-      )
-        best = found;
+      if (found !== undefined && (best === undefined || nearer(found, best))) best = found;
     }
-    return best?.index;
+    return best;
+  }
+
+  /** The attributes that hold the units of a numeric coordinate (undefined for a timestamp or date: its type has them). */
+  async #unitAttrs(): Promise<Attrs | undefined> {
+    return DataType.isTimestamp(this.#type) || DataType.isDate(this.#type) ? undefined : this.#attrs();
   }
 
   async #attrs(): Promise<Attrs> {

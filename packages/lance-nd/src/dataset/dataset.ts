@@ -16,6 +16,7 @@ import type { CoordinateCache } from "./coordinate.js";
 import { applySel } from "./sel.js";
 import {
   applyIsel,
+  keptDims,
   iselSpec,
   wholeGrid,
   type DimRange,
@@ -85,6 +86,15 @@ export class Dataset {
     return this.#plan.grid.map((d) => ({ ...d }));
   }
 
+  /**
+   * The dims this selection keeps, with their selected sizes (a dim a
+   * single value picked is left out): the shape of what `read` returns.
+   * Resolves the selection (reads the coordinates a `sel` needs).
+   */
+  async selectedDims(): Promise<Dim[]> {
+    return keptDims(this.#plan.grid, await this.#resolve());
+  }
+
   /** The variables: name, value type, dim names. */
   get variables(): DatasetVariable[] {
     return this.#plan.variables.map((v) => ({ ...v, dims: [...v.dims] }));
@@ -140,18 +150,27 @@ export class Dataset {
   }
 
   /**
-   * A selection by coordinate value: per dim a value (an exact match, or the
-   * nearest with `method: "nearest"`; the dim is dropped) or inclusive
-   * bounds `[a, b]` in either order (the cells keep the stored order, on an
-   * ascending or a descending coordinate). Values are numbers, bigints, or
-   * Dates (on timestamp and date coordinates).
+   * A selection by coordinate value, as xarray's `sel`: per dim a value or
+   * a slice `[start, stop]`. A value picks the cell equal to it and drops
+   * the dim (cells repeating the value are all kept, with the dim); with
+   * `method: "nearest"` the nearest cell (a tie to the larger value, within
+   * `tolerance` when given). A slice keeps `start..stop` in the
+   * coordinate's own order: on a descending coordinate start is the larger,
+   * and a start past the stop selects nothing. On a time coordinate a
+   * value may be an ISO date of its calendar: a date coarser than the
+   * coordinate's values (`"2001-03"` of daily data) selects its whole
+   * period and keeps the dim, as pandas' partial string indexing; as a
+   * slice's stop it takes its whole period. Values are numbers, bigints,
+   * Dates or text (README "Datasets").
    *
    * @throws LanceNdError `InvalidInput` for malformed input; when the view
-   * reads, for a dim without a coordinate variable, a value not found, a
-   * range on a coordinate that is not monotonic, or a Date on a coordinate
-   * that is not a time.
+   * reads, for a dim without a coordinate variable, a value not found or
+   * none within `tolerance`, a slice on a coordinate that is not monotonic,
+   * matches that are not one run of cells, or a date on a coordinate that
+   * is not a time or that its calendar lacks.
    * @example
-   * await ds.sel({ lat: [-10, 10], time: [new Date("2000-03-01"), new Date("2000-03-31")] }).read();
+   * await ds.sel({ lat: [-10, 10], time: ["2000-03-01", "2000-03-31"] }).read();
+   * await ds.sel({ time: "2000-03" }).read(); // every step of March 2000
    */
   sel(spec: SelSpec, options: SelOptions = {}): Dataset {
     checkSelSpec(this.#view.uri, spec, options);
@@ -291,7 +310,10 @@ export async function dataset(table: NdTable, options: DatasetOptions = {}): Pro
 
 function checkSelSpec(uri: string, spec: unknown, options: unknown): asserts spec is SelSpec {
   const isValue = (v: unknown) =>
-    (typeof v === "number" && Number.isFinite(v)) || typeof v === "bigint" || v instanceof Date;
+    (typeof v === "number" && Number.isFinite(v)) ||
+    typeof v === "bigint" ||
+    v instanceof Date ||
+    (typeof v === "string" && v.trim() !== "");
   if (typeof spec !== "object" || spec === null || Array.isArray(spec)) {
     throw new LanceNdError("InvalidInput", `sel takes an object of dim: value or [a, b], got ${String(spec)}`, { uri });
   }
@@ -299,7 +321,7 @@ function checkSelSpec(uri: string, spec: unknown, options: unknown): asserts spe
     if (!(isValue(value) || (Array.isArray(value) && value.length === 2 && value.every(isValue)))) {
       throw new LanceNdError(
         "InvalidInput",
-        `sel: "${dim}" is ${String(value)}, expected a number, bigint or Date, or a pair of them`,
+        `sel: "${dim}" is ${String(value)}, expected a number, bigint, Date or text, or a pair of them`,
         { uri },
       );
     }
@@ -307,5 +329,13 @@ function checkSelSpec(uri: string, spec: unknown, options: unknown): asserts spe
   const method = (options as SelOptions | null)?.method;
   if (typeof options !== "object" || options === null || (method !== undefined && method !== "nearest")) {
     throw new LanceNdError("InvalidInput", `sel: method is "nearest" or absent, got ${String(method)}`, { uri });
+  }
+  const tolerance = (options as SelOptions).tolerance;
+  if (tolerance !== undefined && !(typeof tolerance === "number" && tolerance >= 0 && method === "nearest")) {
+    throw new LanceNdError(
+      "InvalidInput",
+      `sel: tolerance is a number >= 0 with method "nearest", got ${String(tolerance)}${method === undefined ? " without it" : ""}`,
+      { uri },
+    );
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Selections on a dataset's grid: what each dim keeps (`[start, stop)` in
- * grid indices, and whether an integer selection dropped it), `isel` on
- * indices, and the index arithmetic of `sel` on coordinate values.
+ * grid indices, and whether an integer selection dropped it), and `isel` on
+ * indices (`sel` on coordinate values: `sel.ts`).
  */
 import { isNdArrowError, resolveSelection } from "@lance-nd/nd-arrow";
 import type { Dim, Selection } from "@lance-nd/nd-arrow";
@@ -26,16 +26,31 @@ export type IselSpec = Readonly<Record<string, Selection[string] | bigint | read
 /** `isel` input after {@link iselSpec}: numbers only. */
 export type IselIndices = Readonly<Record<string, number | readonly [number, number]>>;
 
-/** A coordinate value for `sel`: a number, a bigint, or a Date (timestamp or CF-time coordinates). */
-export type SelValue = number | bigint | Date;
+/**
+ * A coordinate value for `sel`: a number, a bigint, a Date (an instant, on
+ * a time coordinate), or text: on a time coordinate an ISO date of the
+ * coordinate's calendar, whole or partial (`"2001-03"` is the month, as in
+ * pandas), on any other a number (exact on a 64-bit integer coordinate).
+ */
+export type SelValue = number | bigint | Date | string;
 
-/** `sel` input: per dim a value (picks it and drops the dim) or inclusive bounds `[a, b]` in either order (two values). */
+/**
+ * `sel` input: per dim a value, or a slice `[start, stop]` (two values,
+ * both included, taken in the coordinate's own order as xarray's
+ * `slice(start, stop)`: on a descending coordinate start is the larger).
+ */
 export type SelSpec = Readonly<Record<string, SelValue | readonly SelValue[]>>;
 
 /** Options of `sel`. */
 export interface SelOptions {
   /** `"nearest"`: a single value picks the nearest coordinate value instead of an exact match. */
   method?: "nearest";
+  /**
+   * With `method: "nearest"`: the largest distance allowed from the value,
+   * in the coordinate's units (a time coordinate's: its CF `units`, or a
+   * timestamp's unit); farther is "not found", as xarray's `tolerance`.
+   */
+  tolerance?: number;
 }
 
 /** The whole grid: every dim kept whole. */
@@ -164,92 +179,3 @@ export interface CoordinateValues {
 
 /** A coordinate value or bound: a bigint on a 64-bit integer coordinate, else a number. */
 export type CoordinateNumber = number | bigint;
-
-/** True when `a` and `b` are the same value (exact across bigint and number; NaN equals nothing). */
-function sameValue(a: CoordinateNumber, b: CoordinateNumber): boolean {
-  return !(a < b) && !(a > b) && !Number.isNaN(a) && !Number.isNaN(b);
-}
-
-/** The grid index of the first value equal to `target`, or undefined. */
-export function exactIndex(coord: CoordinateValues, target: CoordinateNumber): number | undefined {
-  const k = coord.values.findIndex((v) => sameValue(v, target));
-  return k < 0 ? undefined : coord.indices[k];
-}
-
-/**
- * `|value - target|` as `whole + part`: for numbers `part` alone; for a
- * bigint value `whole` is exact and `part` in (-1, 1) (a bigint minus a
- * number is not defined, and a difference past 2^53 is not a number exactly).
- * Undefined for a null (NaN).
- */
-interface Distance {
-  whole: bigint;
-  part: number;
-}
-
-function distanceOf(value: CoordinateNumber, target: CoordinateNumber): Distance | undefined {
-  if (typeof value === "number") {
-    const d = Math.abs(value - Number(target));
-    return Number.isNaN(d) ? undefined : { whole: 0n, part: d };
-  }
-  const base = typeof target === "bigint" ? target : BigInt(Math.floor(target));
-  const fraction = typeof target === "bigint" ? 0 : target - Math.floor(target);
-  return value <= base ? { whole: base - value, part: fraction } : { whole: value - base, part: -fraction };
-}
-
-/** Negative, zero or positive as `a` is less than, equal to or greater than `b`. */
-function compareDistance(a: Distance, b: Distance): number {
-  const whole = a.whole - b.whole;
-  if (whole > 1n || whole < -1n) return whole > 0n ? 1 : -1;
-  return Number(whole) + (a.part - b.part);
-}
-
-/** The grid index of the value nearest to `target` (the first on a tie), or undefined when all are null. */
-export function nearestIndex(
-  coord: CoordinateValues,
-  target: CoordinateNumber,
-): { index: number; distance: number } | undefined {
-  let best: { index: number; distance: Distance } | undefined;
-  coord.values.forEach((v, k) => {
-    const distance = distanceOf(v, target);
-    if (distance !== undefined && (best === undefined || compareDistance(distance, best.distance) < 0))
-      best = { index: coord.indices[k]!, distance };
-  });
-  return best === undefined
-    ? undefined
-    : { index: best.index, distance: Number(best.distance.whole) + best.distance.part };
-}
-
-/**
- * The grid indices `[start, stop)` whose values lie in `[lo, hi]`, given the
- * values of a monotonic coordinate (some pieces may be left out, when stats
- * showed they hold no value in range); `"not monotonic"` when the values
- * read are not monotonic or the values in range are not one run, `"empty"`
- * when no value is in range.
- */
-export function rangeIndices(
-  coord: CoordinateValues,
-  lo: CoordinateNumber,
-  hi: CoordinateNumber,
-): { start: number; stop: number } | "not monotonic" | "empty" {
-  const { values, indices } = coord;
-  let up = false;
-  let down = false;
-  for (let k = 1; k < values.length; k++) {
-    if (values[k]! > values[k - 1]!) up = true;
-    else if (values[k]! < values[k - 1]!) down = true;
-    else if (!(values[k] === values[k - 1])) up = down = true;
-  }
-  if ((up && down) || values.some((v) => Number.isNaN(v))) return "not monotonic";
-  let first = -1;
-  let last = -1;
-  values.forEach((v, k) => {
-    if (v >= lo && v <= hi) {
-      if (first < 0) first = k;
-      last = k;
-    }
-  });
-  if (first < 0) return "empty";
-  if (indices[last]! - indices[first]! !== last - first) return "not monotonic";
-  return { start: indices[first]!, stop: indices[last]! + 1 };
-}

@@ -50,12 +50,14 @@ describe("dataset: sel on 64-bit integer coordinates is exact", () => {
       for (const [k, step] of STEPS.entries()) {
         expect(Array.from((await ds.sel({ x: base + step }).read(["v"])).get("v")!.values)).toEqual([k]);
       }
-      const range = await ds.sel({ x: [base + 5n, base + 1n] }).read(["v"]);
+      const range = await ds.sel({ x: [base + 1n, base + 5n] }).read(["v"]);
       expect(Array.from(range.get("v")!.values)).toEqual([1, 2, 3, 4]);
-      // base + 3 sits between base + 2 and base + 4: the first wins the tie; base + 7 is nearer to 8.
+      // base + 3 sits between base + 2 and base + 4: the larger wins the tie (pandas); base + 7 is nearer to 8.
       expect(Array.from((await ds.sel({ x: base + 3n }, { method: "nearest" }).read(["v"])).get("v")!.values)).toEqual([
-        2,
+        3,
       ]);
+      // Text is read exactly on a 64-bit coordinate (as the command line passes it).
+      expect(Array.from((await ds.sel({ x: String(base + 9n) }).read(["v"])).get("v")!.values)).toEqual([6]);
       expect(Array.from((await ds.sel({ x: base + 7n }, { method: "nearest" }).read(["v"])).get("v")!.values)).toEqual([
         5,
       ]);
