@@ -188,7 +188,7 @@ export function datePeriod(
       return dateTimeToCfTime(dt, units) - (zone * 60e9) / Number(units.unitNs);
     } catch (err) {
       if (!isCfError(err)) throw err;
-      throw new LanceNdError("InvalidInput", `sel: "${coord}": ${err.message}`, { uri, cause: err });
+      throw new LanceNdError("InvalidInput", `sel: "${coord}": ${err.detail}`, { uri, cause: err });
     }
   };
   const start = toNumber(at);
