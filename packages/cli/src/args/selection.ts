@@ -1,19 +1,22 @@
 /**
  * Region selections on the command line: `--isel time=3,lat=10:20` (indices,
  * `a:b` is `[a, b)` like a Python slice, negative from the end) and
- * `--sel lat=-10:10,time=2000-03-01` (coordinate values, `lo:hi` inclusive in
- * either order; ISO dates for time coordinates; `method=nearest` as xarray's
- * `sel`), for `scan`, `plot` and `export`.
+ * `--sel lat=-10:10,time=2000-03` (coordinate values as xarray's `sel`:
+ * `start:stop` inclusive in the coordinate's own order; ISO dates, whole or
+ * partial, for time coordinates; `method=nearest` and `tolerance=`), for
+ * `scan`, `plot` and `export`.
  */
 import { InvalidArgumentError } from "commander";
 import type { Command } from "commander";
 import type { IselSpec, SelOptions, SelSpec, SelValue } from "lance-nd";
 import { parseAssignments } from "./assignments.js";
 
-/** `--sel` as parsed: the value or bounds per dim, and the `method` (`method=nearest`). */
+/** `--sel` as parsed: the value or slice per dim, the `method` (`method=nearest`) and its `tolerance`. */
 export class SelArgs extends Map<string, SelValue | [SelValue, SelValue]> {
   /** `"nearest"`: a single value picks the nearest coordinate value. */
   method: SelOptions["method"];
+  /** With `method=nearest`: the largest distance allowed, in the coordinate's units. */
+  tolerance: SelOptions["tolerance"];
 }
 
 /** The selection options of a command, as commander parses them. */
@@ -48,20 +51,28 @@ export function parseIsel(
 }
 
 /**
- * `--sel dim=v|lo:hi,...`: a coordinate value (the dim is dropped) or
- * inclusive bounds `lo:hi` in either order. A value is a number or an ISO
- * date (`2000-03-01`, `2000-03-01T12:00Z`; UTC when no zone is given).
- * `method=nearest` makes single values pick the nearest coordinate value.
- * Added to `previous` so the option can repeat.
+ * `--sel dim=v|start:stop,...`: a coordinate value or a slice `start:stop`
+ * (both included, in the coordinate's own order as xarray's
+ * `slice(start, stop)`). A value is a number (an integer past 2^53 kept
+ * exact as a bigint) or an ISO date, whole or partial (`2001`, `2001-03`,
+ * `2001-03-01T12:00Z`; UTC when no zone is given), passed on as text: the
+ * coordinate's calendar decides which dates exist. `method=nearest` makes
+ * single values pick the nearest coordinate value, `tolerance=x` bounds its
+ * distance. Added to `previous` so the option can repeat.
  *
- * @example parseSel("lat=-10:10,time=2000-03-01") // Map { "lat" => [-10, 10], "time" => Date(2000-03-01) }
+ * @example parseSel("lat=10:-10,time=2000-03") // Map { "lat" => [10, -10], "time" => "2000-03" }
  */
 export function parseSel(text: string, previous: SelArgs = new SelArgs()): SelArgs {
   const out = new SelArgs(previous);
   out.method = previous.method;
+  out.tolerance = previous.tolerance;
   for (const [dim, value] of parseAssignments(text)) {
     if (dim === "method" && value === "nearest") {
       out.method = "nearest";
+      continue;
+    }
+    if (dim === "tolerance" && NUMBER.test(value)) {
+      out.tolerance = Number(value);
       continue;
     }
     if (out.has(dim)) throw new InvalidArgumentError(`"${dim}" is given twice`);
@@ -73,11 +84,13 @@ export function parseSel(text: string, previous: SelArgs = new SelArgs()): SelAr
     const range = splitRange(value);
     if (range === undefined) {
       throw new InvalidArgumentError(
-        `${dim}=${value}: expected a number or ISO date (e.g. ${dim}=12.5), or bounds lo:hi (e.g. ${dim}=-10:10)`,
+        `${dim}=${value}: expected a number or ISO date (e.g. ${dim}=12.5, time=2001-03), or a slice start:stop (e.g. ${dim}=-10:10)`,
       );
     }
     out.set(dim, range);
   }
+  if (out.tolerance !== undefined && out.method !== "nearest")
+    throw new InvalidArgumentError(`tolerance=${out.tolerance} needs method=nearest`);
   return out;
 }
 
@@ -90,8 +103,8 @@ export function selectionOptions(command: Command): Command {
       (text, prev?: Map<string, number | [number, number]>) => parseIsel(text, prev),
     )
     .option(
-      "--sel <dim=v|lo:hi,...>",
-      "only these coordinate values (ISO dates for time): a value drops the dim, lo:hi keeps lo..hi in either order; method=nearest picks the nearest value",
+      "--sel <dim=v|start:stop,...>",
+      "only these coordinate values, as xarray's sel: a value drops the dim (a repeated one keeps every match), start:stop keeps start..stop in the coordinate's order (start > stop on a descending one), a partial date (time=2001-03) its whole period; method=nearest picks the nearest value (a tie: the larger), tolerance=x bounds it",
       (text, prev?: SelArgs) => parseSel(text, prev),
     );
 }
@@ -103,51 +116,36 @@ export function hasSelection(options: SelectionOptions): boolean {
 
 /** The `isel` and `sel` specs and `sel` options of the options, for lance-nd's dataset view. */
 export function selectionSpecs(options: SelectionOptions): { isel: IselSpec; sel: SelSpec; selOptions: SelOptions } {
-  const method = options.sel?.method;
+  const { method, tolerance } = options.sel ?? {};
   return {
     isel: Object.fromEntries(options.isel ?? []),
     sel: Object.fromEntries(options.sel ?? []),
-    selOptions: method === undefined ? {} : { method },
+    selOptions: { ...(method === undefined ? {} : { method }), ...(tolerance === undefined ? {} : { tolerance }) },
   };
-}
-
-/** The dims a single value picks (and drops). */
-export function droppedDims(options: SelectionOptions): Set<string> {
-  const single = (entries: Iterable<[string, unknown]>) =>
-    [...entries].filter(([, v]) => !Array.isArray(v)).map(([d]) => d);
-  return new Set([...single(options.isel ?? []), ...single(options.sel ?? [])]);
 }
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 const ISO_DATE = /^\d{4}-\d{2}(-\d{2})?([T ]\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /**
- * A number or an ISO date, or undefined. A day the Gregorian calendar lacks
- * (`2000-02-30`, which JavaScript would read as 1 March) is an
- * `InvalidArgumentError` saying how to select it.
+ * A number (a bigint for an integer a number cannot hold exactly, so a
+ * 64-bit integer coordinate compares it exactly) or the text of an ISO
+ * date, or undefined.
  */
 function selValue(text: string): SelValue | undefined {
-  if (NUMBER.test(text)) return Number(text);
-  if (!ISO_DATE.test(text)) return undefined;
-  const [year, month, day = 1] = text.slice(0, 10).split("-").map(Number) as [number, number, number?];
-  const probe = new Date(0);
-  probe.setUTCFullYear(year, month - 1, day);
-  if (probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) {
-    throw new InvalidArgumentError(
-      `${text} is not a Gregorian date; a date of another calendar (30 February of 360_day) is selected by its number in the coordinate's units (time=59 for "days since 2000-01-01")`,
-    );
+  if (NUMBER.test(text)) {
+    const number = Number(text);
+    return /^[-+]?\d+$/.test(text) && !Number.isSafeInteger(number) ? BigInt(text) : number;
   }
-  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(text) || !/[T ]\d{2}/.test(text) ? text : `${text}Z`;
-  const date = new Date(zoned);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  return ISO_DATE.test(text) ? text : undefined;
 }
 
-/** `lo:hi` split at the one `:` where both sides are values (ISO times contain `:` too). */
+/** `start:stop` split at the one `:` where both sides are values (ISO times contain `:` too). */
 function splitRange(text: string): [SelValue, SelValue] | undefined {
   for (let at = text.indexOf(":"); at >= 0; at = text.indexOf(":", at + 1)) {
-    const lo = selValue(text.slice(0, at));
-    const hi = selValue(text.slice(at + 1));
-    if (lo !== undefined && hi !== undefined) return [lo, hi];
+    const start = selValue(text.slice(0, at));
+    const stop = selValue(text.slice(at + 1));
+    if (start !== undefined && stop !== undefined) return [start, stop];
   }
   return undefined;
 }

@@ -9,9 +9,9 @@ import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { writeZarr } from "@lance-nd/zarr";
 import type { WriteZarrOptions } from "@lance-nd/zarr";
 import { columnDefaults, scan } from "lance-nd";
-import { sliceBounds, sourceRow, tableCfEncoding } from "lance-nd/internal";
+import { sourceRow, tableCfEncoding } from "lance-nd/internal";
 import type { Dataset, NdTable } from "lance-nd";
-import { droppedDims, type SelectionOptions } from "../args/selection.js";
+import type { SelectionOptions } from "../args/selection.js";
 import { CliError } from "../errors.js";
 import { selectedView, viewRows } from "./read-region.js";
 import { valueBytes } from "./import-zarr.js";
@@ -64,7 +64,10 @@ export async function exportZarr(
   const project = options.project === undefined ? undefined : withCoordinates(options.project, view.variables);
   const exported = view.variables.filter((v) => project?.includes(v.name) ?? true);
   const exportedDims = new Set(exported.flatMap((v) => v.dims));
-  const extents = new Map([...(await selectionExtents(view, options))].filter(([dim]) => exportedDims.has(dim)));
+  // The cells the selection keeps along each dim it keeps (a dim a single value picks is left out).
+  const extents = new Map(
+    (await view.selectedDims()).filter((d) => exportedDims.has(d.name)).map((d) => [d.name, d.size]),
+  );
   const unknown = [...(options.chunks?.keys() ?? [])].filter((dim) => !extents.has(dim));
   if (unknown.length > 0) {
     throw new CliError(
@@ -82,7 +85,7 @@ export async function exportZarr(
   async function* rows(): AsyncGenerator<NdRecordBatch> {
     let bytesDone = 0;
     let count = 0;
-    for await (const row of viewRows(view, project, options)) {
+    for await (const row of viewRows(view, project)) {
       const stored = sourceRow(row);
       if (count === 0) globalAttrs = [...stored.globalAttrs.keys()].filter((key) => key !== CHUNK_OFFSET);
       yield stored;
@@ -180,26 +183,6 @@ function mostCommonStep(starts: readonly number[]): number | undefined {
   let best: number | undefined;
   for (const [gap, count] of counts) if (best === undefined || count > counts.get(best)!) best = gap;
   return best;
-}
-
-/**
- * How many cells the selection keeps along each dim it keeps (a dim a
- * single index or value picks is left out): a `--sel` dim's coordinate
- * length within the selection, an `--isel` range's length, else the dim.
- */
-async function selectionExtents(view: Dataset, options: SelectionOptions): Promise<Map<string, number>> {
-  const dropped = droppedDims(options);
-  const extents = new Map<string, number>();
-  for (const { name, size } of view.dims) {
-    if (dropped.has(name)) continue;
-    const range = options.isel?.get(name);
-    if (options.sel?.has(name)) extents.set(name, (await view.coord(name)).values.length);
-    else if (Array.isArray(range)) {
-      const [start, stop] = sliceBounds(size, range[0], range[1]);
-      extents.set(name, stop - start);
-    } else extents.set(name, size);
-  }
-  return extents;
 }
 
 /**

@@ -63,7 +63,7 @@ async function plot(io: Io, uri: string, variable: string, options: PlotOptions)
     : await readDataset(table, options.where, [variable]);
   // The coordinate variables of its dims label the title and orient the plot.
   const single = [...(options.isel ?? []), ...(options.sel ?? [])].filter(([, v]) => !Array.isArray(v));
-  const picked = new Map(single.map(([dim, v]) => [dim, v instanceof Date ? selDateText(v) : String(v)]));
+  const picked = new Map(single.map(([dim, v]) => [dim, String(v)]));
   const dims = [...(read.dataset.get(variable)?.dimNames ?? []), ...picked.keys()];
   const missing = dims.filter((d) => d !== variable && table.layout.arrays.has(d) && !read.dataset.has(d));
   const readCoordinates = () =>
@@ -83,12 +83,4 @@ async function plot(io: Io, uri: string, variable: string, options: PlotOptions)
       `wrote ${output}: ${summary.title} (${summary.rows} x ${summary.cols}, ${range}) from ${rows} row${rows === 1 ? "" : "s"}`,
     );
   }
-}
-
-/** A `--sel` date as the title shows it: `2000-03-01`, or `2000-03-01T12:30:00Z` with its time of day. */
-function selDateText(date: Date): string {
-  return date
-    .toISOString()
-    .replace(/\.000Z$/, "Z")
-    .replace(/T00:00:00Z$/, "");
 }

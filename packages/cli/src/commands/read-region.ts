@@ -7,7 +7,7 @@ import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { dataset } from "lance-nd";
 import type { Dataset, NdTable } from "lance-nd";
-import { droppedDims, selectionSpecs, type SelectionOptions } from "../args/selection.js";
+import { selectionSpecs, type SelectionOptions } from "../args/selection.js";
 import type { DatasetRead } from "./one-dataset.js";
 
 /** The dataset of the rows `where` selects, narrowed by the options (`--isel` first, then `--sel`). */
@@ -33,18 +33,16 @@ export async function* regionRows(
   options: SelectionOptions,
   limit = Infinity,
 ): AsyncGenerator<NdRecordBatch> {
-  yield* viewRows(await selectedView(table, where, options), names, options, limit);
+  yield* viewRows(await selectedView(table, where, options), names, limit);
 }
 
-/** The blocks of `view` (selected by `options`) as rows with their `chunk_offset`, like {@link regionRows}. */
+/** The blocks of `view` as rows with their `chunk_offset` (along the dims it keeps), like {@link regionRows}. */
 export async function* viewRows(
   view: Dataset,
   names: readonly string[] | undefined,
-  options: SelectionOptions,
   limit = Infinity,
 ): AsyncGenerator<NdRecordBatch> {
-  const dropped = droppedDims(options);
-  const kept = view.dims.map((d) => d.name).filter((name) => !dropped.has(name));
+  const kept = (await view.selectedDims()).map((d) => d.name);
   let count = 0;
   for await (const block of view.blocks(names)) {
     if (count++ >= limit) return;

@@ -96,7 +96,7 @@ describe("region selections on the command line", () => {
     () => {
       expect(cli(["export", "lance-nd-demo/ocean.lance", "full.nc"], dir).code).toBe(0);
       const run = cli(
-        ["export", "lance-nd-demo/ocean.lance", "window.nc", "--isel", "time=1:6", "--sel", "lat=30:-30", "--json"],
+        ["export", "lance-nd-demo/ocean.lance", "window.nc", "--isel", "time=1:6", "--sel", "lat=-30:30", "--json"],
         dir,
       );
       expect(run.code).toBe(0);

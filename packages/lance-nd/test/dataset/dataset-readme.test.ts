@@ -18,11 +18,11 @@ async function regionExample(uri: string): Promise<string[]> {
   const window = await ds.isel({ time: [3, 6], lat: 10 }).read(["sst"]); // lat=10 picks one index: the dim goes
   out.push(`isel: sst(${window.get("sst")!.dimNames.join(", ")}) ${window.get("sst")!.shape.join(" x ")}`);
 
-  const march = [new Date("2000-03-01"), new Date("2000-03-31")];
-  const band = await ds.sel({ lat: [10, -10], time: march }).read(["sst", "lat"]); // bounds in either order
+  // A slice runs in the coordinate's order (latitude descends here); "2000-03" is every day of March.
+  const band = await ds.sel({ lat: [10, -10], time: "2000-03" }).read(["sst", "lat"]);
   out.push(`sel: lat ${Array.from(band.get("lat")!.values).join(", ")}, ${band.get("sst")!.shape[0]} days`);
 
-  const nearest = await ds.sel({ lat: 12.3 }, { method: "nearest" }).coord("lat");
+  const nearest = await ds.sel({ lat: 10 }, { method: "nearest" }).coord("lat"); // 5 and 15 tie: the larger
   out.push(`nearest lat: ${nearest.values.get(0)}`);
 
   for await (const block of ds.isel({ time: [90, 110], lat: [0, 2] }).blocks(["sst"])) {
