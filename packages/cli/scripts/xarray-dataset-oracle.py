@@ -3,11 +3,11 @@
 Usage: /usr/bin/python3 xarray-dataset-oracle.py <file.nc> <out.json>
 
 Writes a JSON list of cases: {"name", "isel" or "sel" (dim -> index, [start,
-stop), value or [lo, hi]), "method" (optional), "arrays": {name: {"dims":
+stop), value or [start, stop]), "method" (optional), "arrays": {name: {"dims":
 [[dim, size], ...], "values": [...]}}}. Values are raw (no CF masking,
 scaling or time decoding), as `lance-nd import` stores them. A `sel` range
-[a, b] is xarray's slice(min, max) on an ascending coordinate: lance-nd
-takes bounds in either order.
+[a, b] is xarray's slice(a, b), as lance-nd takes it: on an ascending
+coordinate a start past the stop selects nothing.
 """
 import json
 import sys
@@ -19,7 +19,7 @@ CASES = [
     {"name": "isel inside one chunk", "isel": {"lat": [2, 4], "lon": [4, 8]}},
     {"name": "isel one latitude", "isel": {"lat": 3}},
     {"name": "sel ranges", "sel": {"lat": [25, 45], "lon": [-140, -50]}},
-    {"name": "sel ranges, bounds reversed", "sel": {"lat": [45, 25], "lon": [-50, -140]}},
+    {"name": "sel ranges, start past the stop: empty", "sel": {"lat": [45, 25], "lon": [-50, -140]}},
     {"name": "sel nearest", "sel": {"lat": 33, "lon": -100}, "method": "nearest"},
     {"name": "sel exact level", "sel": {"level": 850}},
 ]
@@ -30,7 +30,7 @@ def selection(case):
         return {d: (slice(*v) if isinstance(v, list) else v) for d, v in case["isel"].items()}, {}
     out = {}
     for d, v in case["sel"].items():
-        out[d] = slice(min(v), max(v)) if isinstance(v, list) else v
+        out[d] = slice(*v) if isinstance(v, list) else v
     return out, ({"method": case["method"]} if "method" in case else {})
 
 
