@@ -80,11 +80,17 @@ export function fromSdkError(err: unknown, context: SdkErrorContext): LanceNdErr
   if (err instanceof LanceNdError) return err;
   const raw = err instanceof Error ? err.message : String(err);
   const gone = MISSING_DATA_FILE.exec(raw)?.[1];
+  const compared = variableCompared(raw);
   const reason =
     gone === undefined
-      ? (missingVersion(raw) ?? cleanSdkMessage(raw))
+      ? (compared ?? missingVersion(raw) ?? cleanSdkMessage(raw))
       : `the data file ${gone} of the version read is gone (cleanup removes the files only old versions use; a dataset or checkout pinned to such a version cannot read after it: open the latest version)`;
-  const { code, retryable } = gone === undefined ? classify(raw, context.op) : asTheOp(context.op);
+  const { code, retryable } =
+    gone !== undefined
+      ? asTheOp(context.op)
+      : compared !== undefined
+        ? { code: "InvalidInput" as const, retryable: false }
+        : classify(raw, context.op);
   const column = context.column ?? columnOf(raw);
   const where = context.deniedPath === undefined ? "" : ` (no access to "${context.deniedPath}")`;
   return new LanceNdError(code, `${context.op} failed: ${reason}${where}${literalHint(raw)}`, {
@@ -128,6 +134,28 @@ function missingVersion(raw: string): string | undefined {
   return branch === undefined
     ? `version ${version} does not exist (never written, or removed by cleanup)`
     : `version ${version} does not exist on branch "${branch}" (a branch holds the versions from the one it was forked from on, or cleanup removed it)`;
+}
+
+/**
+ * A filter that compares a variable with a value (`time > 3`): Lance
+ * answers with the variable's whole struct type (values, dims, attributes;
+ * 1,500 characters). Says instead that it is a variable and which stats
+ * filter does what was meant (README "filter, filterExpr, lanceFilter");
+ * undefined for other text.
+ */
+function variableCompared(raw: string): string | undefined {
+  const match =
+    /Error resolving filter expression (.*?): Invalid user input: Received literal .*? and could not convert to literal of type 'Struct\(\[Field \{ name: "values"/.exec(
+      raw,
+    );
+  const name = match === null ? undefined : /`([^`]+)`/.exec(match[1]!)?.[1];
+  if (match === null || name === undefined) return undefined;
+  const expression = match[1]!;
+  const stat = (bound: string) => expression.replace(`\`${name}\``, `\`__stats__:${name}\`.${bound}`);
+  return (
+    `"${name}" is a variable (each row holds an array of its values), so ${expression} compares no value; ` +
+    `filter rows by its stats: ${stat("min")} (every value of the row) or ${stat("max")} (some value)`
+  );
 }
 
 /**
