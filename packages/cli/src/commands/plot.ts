@@ -22,7 +22,7 @@ interface PlotOptions extends SelectionOptions, TableFlags {
 export function registerPlot(program: Command, io: Io): void {
   selectionOptions(program.command("plot"))
     .description(
-      "plot a 2-D slice of a variable as a heatmap PNG (viridis, NaN and null grey, units from the variable)",
+      "plot a 2-D slice of a variable as a heatmap PNG (viridis, NaN and null grey, units from the variable), or a 1-D one as a line",
     )
     .argument("<table>", "the table")
     .argument("<variable>", "the variable to plot")
@@ -36,7 +36,7 @@ export function registerPlot(program: Command, io: Io): void {
       "after",
       [
         "",
-        "Pick single indices or values (--isel time=0, --sel time=2000-01-15) until two dims are left.",
+        "Pick single indices or values (--isel time=0, --sel time=2000-01-15) until two dims (a map) or one (a line) are left.",
         "",
         "Examples:",
         "  lance-nd plot lance-nd-demo/ocean.lance sst --isel time=0 -o sst.png",
@@ -80,7 +80,7 @@ async function plot(io: Io, uri: string, variable: string, options: PlotOptions)
       summary.min === null ? "no finite values" : `values ${formatValue(summary.min)} to ${formatValue(summary.max)}`;
     println(
       io.stdout,
-      `wrote ${output}: ${summary.title} (${summary.rows} x ${summary.cols}, ${range}) from ${rows} row${rows === 1 ? "" : "s"}`,
+      `wrote ${output}: ${summary.title} (${summary.rows === null ? `a line along ${summary.cols}` : `${summary.rows} x ${summary.cols}`}, ${range}) from ${rows} row${rows === 1 ? "" : "s"}`,
     );
   }
 }

@@ -1,4 +1,4 @@
-/** A variable of a row as a heatmap PNG: slice, title, units, orientation. */
+/** A variable of a row as a PNG: a heatmap of two dims or a line of one; slice, title, units, axes, orientation. */
 import { writeFile } from "node:fs/promises";
 import { cfDecode } from "@lance-nd/cf";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
@@ -6,6 +6,7 @@ import { CliError } from "../errors.js";
 import { formatValue } from "../output/row-text.js";
 import { timeFormat, timeTexts } from "../output/time-text.js";
 import { renderHeatmap } from "./heatmap.js";
+import { renderLine } from "./line.js";
 import { slice2d } from "./slice.js";
 
 /** What {@link plotVariable} drew. */
@@ -14,8 +15,8 @@ export interface PlotSummary {
   path: string;
   /** The plot title: the variable and the selected indices. */
   title: string;
-  /** The dims along the rows and columns. */
-  rows: string;
+  /** The dims along the rows and columns (no rows: a line along `cols`). */
+  rows: string | null;
   cols: string;
   /** The smallest and largest finite value of the slice (null when none). */
   min: number | null;
@@ -24,11 +25,13 @@ export interface PlotSummary {
 
 /**
  * Plots variable `name` of `batch`, indexed with `isel` (see `slice2d`), to
- * a PNG at `path`. Values are decoded as CF says, by `@lance-nd/cf`'s
+ * a PNG at `path`: a heatmap when two dims are left, a line when one is. Values are decoded as CF says, by `@lance-nd/cf`'s
  * `cfDecode`: fill values (`_FillValue`, `missing_value`, netCDF's default
  * fill) are missing (grey, like null and NaN), the others are
  * `value * scale_factor + add_offset`. The title names the selected indices with their
- * coordinate values (times as dates of their calendar); the colour bar shows the variable's `units`. When the
+ * coordinate values (times as dates of their calendar; a value picked by
+ * that same text shown once); the colour bar shows the variable's `units`;
+ * the axes tick coordinate values (or indices without a coordinate). When the
  * row dim has an ascending 1-D coordinate (e.g. latitude), row 0 is drawn
  * at the bottom (north up).
  *
@@ -61,16 +64,26 @@ export async function plotVariable(
     ...[...picked].map(([dim, label]) => [dim, label, coordinate(batch, dim, 0)] as const),
   ];
   const picks = labels.map(([dim, label, coord]) =>
-    coord === undefined ? `${dim}=${label}` : `${dim}=${label} (${coord})`,
+    coord === undefined || coord === label ? `${dim}=${label}` : `${dim}=${label} (${coord})`,
   );
   const title = [name, ...picks].join("  ");
   const units = array.attr("units");
-  const png = renderHeatmap(slice.values, slice.cols.size, slice.rows.size, {
-    title,
-    ...(typeof units === "string" ? { units } : {}),
-    ...(slice.nullMask === undefined ? {} : { nullMask: slice.nullMask }),
-    origin: ascending(batch, slice.rows.name) ? "lower" : "upper",
-  });
+  const unitsOption = typeof units === "string" ? { units } : {};
+  const nullMask = slice.nullMask === undefined ? {} : { nullMask: slice.nullMask };
+  // Tick labels: a time without its zero seconds (2000-01-04, 2000-01-04T12:00Z).
+  const axisLabel = (dim: string) => (index: number) =>
+    (coordinate(batch, dim, index) ?? String(index)).replace(/T00:00:00Z$/, "").replace(/:00Z$/, "Z");
+  const png =
+    slice.rows === undefined
+      ? renderLine(slice.values, { title, ...unitsOption, ...nullMask, xLabel: axisLabel(slice.cols.name) })
+      : renderHeatmap(slice.values, slice.cols.size, slice.rows.size, {
+          title,
+          ...unitsOption,
+          ...nullMask,
+          origin: ascending(batch, slice.rows.name) ? "lower" : "upper",
+          rowLabel: axisLabel(slice.rows.name),
+          colLabel: axisLabel(slice.cols.name),
+        });
   try {
     await writeFile(path, png);
   } catch (cause) {
@@ -88,7 +101,7 @@ export async function plotVariable(
   return {
     path,
     title,
-    rows: slice.rows.name,
+    rows: slice.rows?.name ?? null,
     cols: slice.cols.name,
     min: Number.isFinite(min) ? min : null,
     max: Number.isFinite(max) ? max : null,

@@ -35,7 +35,7 @@ describe("slice2d", () => {
 
   it("fixing a middle dim takes a strided slice", () => {
     const slice = slice2d(cube, "v", new Map([["y", 2]]));
-    expect([slice.rows.name, slice.cols.name]).toEqual(["time", "x"]);
+    expect([slice.rows?.name, slice.cols.name]).toEqual(["time", "x"]);
     expect(Array.from(slice.values)).toEqual([20, 21, 22, 23, 120, 121, 122, 123]);
   });
 
@@ -64,11 +64,43 @@ describe("slice2d", () => {
     expect(Array.from(slice2d(half, "v", new Map()).values)).toEqual([1, 2, 3, 4]);
   });
 
-  it("an unknown dim, an index out of range, a slice that is not 2-D or a string variable is InvalidArgument naming the variable", () => {
+  it("one dim left is a line: one row of its values, no row dim", () => {
+    const line = slice2d(
+      cube,
+      "sst",
+      new Map([
+        ["time", 1],
+        ["y", 2],
+      ]),
+    );
+    expect([line.rows, line.cols, Array.from(line.values)]).toEqual([
+      undefined,
+      { name: "x", size: 4 },
+      [120, 121, 122, 123],
+    ]);
+  });
+
+  it("an unknown dim, an index out of range, a slice that is not 1-D or 2-D or a string variable is InvalidArgument naming the variable", () => {
     const cases: [() => unknown, RegExp][] = [
       [() => slice2d(cube, "sst", new Map([["depth", 0]])), /variable "sst" \(time=2, y=3, x=4\): has no dim "depth"/],
       [() => slice2d(cube, "sst", new Map([["time", 2]])), /index time=2 is out of range \(0 to 1\)/],
-      [() => slice2d(cube, "sst", new Map()), /3 dims of size > 1 are left \(time, y, x\); a plot needs 2/],
+      [
+        () => slice2d(cube, "sst", new Map()),
+        /3 dims of size > 1 are left \(time, y, x\); a plot draws 2 \(a map\) or 1 \(a line\): pick single indices or values of the others/,
+      ],
+      [
+        () =>
+          slice2d(
+            cube,
+            "sst",
+            new Map([
+              ["time", 0],
+              ["y", 0],
+              ["x", 0],
+            ]),
+          ),
+        /no dim of size > 1 is left; a plot draws 2/,
+      ],
       [
         () => slice2d(NdArray.from(["a", "b"], { dims: { x: 2 } }), "name", new Map()),
         /has type Utf8; a plot needs integers or floats/,
