@@ -26,6 +26,9 @@ export function pageHtml(token: string, uri: string): string {
   table { border-collapse: collapse; width: 100%; }
   td, th { text-align: left; padding: 1px 6px 1px 0; vertical-align: top; }
   th { font-weight: 600; color: #555; }
+  #variables { table-layout: fixed; }
+  #variables th { width: 40%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  #variables td { overflow-wrap: anywhere; }
   code, .mono { font-family: ui-monospace, monospace; font-size: 12px; }
   #datasets li { cursor: pointer; padding: 2px 4px; list-style: none; }
   #datasets li.selected { background: #e0e7ff; }

@@ -24,6 +24,12 @@ export function coordText(coords: NdRecordBatch, dim: string, index: number): st
   return typeof value === "number" ? String(Number(value.toPrecision(6))) : String(value);
 }
 
+/** True when `dim` has a time coordinate in `coords` (a timestamp or CF time): its values show as dates. */
+export function isTimeCoord(coords: NdRecordBatch, dim: string): boolean {
+  const coord = coords.get(dim);
+  return coord !== undefined && coord.size > 0 && timeFormat(coord) !== undefined;
+}
+
 /** ` (<units>)` of `dim`'s coordinate, or "" when it has none or they are a CF time's (its values show as dates). */
 export function unitsText(coords: NdRecordBatch, dim: string): string {
   const units = coords.get(dim)?.attr("units");

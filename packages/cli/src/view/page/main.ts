@@ -4,12 +4,12 @@
  * the browser by tsup (dist/view/page.js); nd-arrow decodes the server's
  * Arrow IPC here, without Node.
  */
-import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { DatasetEntry, DatasetSummary, TableSummary } from "../catalog.js";
 import { COLORMAP_NAMES, isColormapName } from "../colormaps.js";
 import { getBatch, getJson } from "./client.js";
 import { narrowDatasets, showDatasets, showGlobalAttrs, showTable, showVariables } from "./panels.js";
-import { VariableView, drawable } from "./variable-view.js";
+import { VariableView, drawable, lineLike } from "./variable-view.js";
 
 const view = new VariableView();
 let summary: TableSummary;
@@ -68,23 +68,39 @@ async function selectDataset(entry: DatasetEntry | undefined): Promise<void> {
   showDatasets(summary.datasets, known, entry.id, (d) => void selectDataset(d));
   narrowDatasets(narrowed);
   showGlobalAttrs(dataset);
-  showVariables(summary, dataset);
   const coordNames = dataset.dims.map((d) => d.name).filter((name) => dataset!.variables.some((v) => v.name === name));
-  coords = await getBatch("coords", {
-    version: summary.version,
-    ...(dataset.id === null ? {} : { dataset: dataset.id }),
-    names: coordNames.join(","),
-  });
+  try {
+    // Dims without coordinate variables (a polygon index) have nothing to fetch: their steps show as indices.
+    coords =
+      coordNames.length === 0
+        ? new NdRecordBatch([])
+        : await getBatch("coords", {
+            version: summary.version,
+            ...(dataset.id === null ? {} : { dataset: dataset.id }),
+            names: coordNames.join(","),
+          });
+  } catch (err) {
+    viewError.textContent = err instanceof Error ? err.message : String(err);
+    return;
+  }
+  showVariables(summary, dataset, coords);
   const choices = dataset.variables.filter((v) => drawable(dataset!, v));
   const previous = variablePicker.value;
   variablePicker.replaceChildren(...choices.map((v) => new Option(`${v.name} (${v.dims.join(", ")})`, v.name)));
   const pick = choices.find((v) => v.name === previous) ?? choices[0];
-  if (pick === undefined) {
-    viewError.textContent = "no variable of this dataset has two dims to draw";
-    return;
-  }
+  viewError.textContent = pick === undefined ? nothingToDraw(dataset) : "";
+  if (pick === undefined) return;
   variablePicker.value = pick.name;
   await showVariable(pick.name);
+}
+
+/** Why the map stays empty: no variable has two dims of size > 1; those of one dim plot as lines. */
+function nothingToDraw(shown: DatasetSummary): string {
+  const lines = shown.variables.filter((v) => lineLike(shown, v)).map((v) => v.name);
+  const named = `${lines.slice(0, 4).join(", ")}${lines.length > 4 ? ", ..." : ""}`;
+  const hint =
+    lines.length === 0 ? "" : `; draw one of one dim (${named}) as a line with lance-nd plot <table> <variable>`;
+  return `nothing to draw as a map: no variable of this dataset has two dims of size > 1${hint}`;
 }
 
 async function showVariable(name: string): Promise<void> {

@@ -1,5 +1,7 @@
 /** The side panels of the page: the table, its variables, global attributes and datasets. */
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { DatasetEntry, DatasetSummary, TableSummary } from "../catalog.js";
+import { coordText, isTimeCoord } from "./coord-text.js";
 
 /** `key: value` rows into a `<table>`. */
 function fillRows(table: HTMLElement, rows: readonly (readonly [string, string])[]): void {
@@ -9,6 +11,7 @@ function fillRows(table: HTMLElement, rows: readonly (readonly [string, string])
       const th = document.createElement("th");
       const td = document.createElement("td");
       th.textContent = key;
+      th.title = key;
       td.textContent = value;
       tr.append(th, td);
       return tr;
@@ -55,17 +58,20 @@ function valueText(value: unknown): string {
 
 /**
  * The variables of the selected dataset: type, dims, range of values with
- * units (from the table's stats column; none without one), and whether the
- * table keeps a stats column for it.
+ * units (from the table's stats column; none without one; a time
+ * coordinate's as dates, from `coords`, as the sliders show it), and
+ * whether the table keeps a stats column for it.
  */
-export function showVariables(summary: TableSummary, dataset: DatasetSummary): void {
+export function showVariables(summary: TableSummary, dataset: DatasetSummary, coords: NdRecordBatch): void {
   fillRows(
     document.getElementById("variables")!,
     dataset.variables.map((v) => {
       const units = typeof v.attrs.units === "string" ? ` ${v.attrs.units}` : "";
       const hasStats = summary.variables.find((t) => t.name === v.name)?.stats === true;
-      const range =
-        v.min === null
+      const size = coords.get(v.name)?.size ?? 0;
+      const range = isTimeCoord(coords, v.name)
+        ? `${coordText(coords, v.name, 0)} to ${coordText(coords, v.name, size - 1)}`
+        : v.min === null
           ? hasStats
             ? "no values"
             : "range not kept"

@@ -50,6 +50,11 @@ export function drawable(dataset: DatasetSummary, variable: DatasetVariable): bo
   return freeDims(dataset, variable).length >= 2;
 }
 
+/** True when the variable has exactly one dim of size > 1: `lance-nd plot` draws it as a line. */
+export function lineLike(dataset: DatasetSummary, variable: DatasetVariable): boolean {
+  return freeDims(dataset, variable).length === 1;
+}
+
 /** The heatmap, its sliders, colour bar and pointer readout. */
 export class VariableView {
   readonly #heatmap: HeatmapView;
