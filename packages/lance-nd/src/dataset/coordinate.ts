@@ -17,16 +17,8 @@ import { describeRow, type DatasetPlan, type PlannedRow } from "./plan.js";
 import { blockRows } from "./variable-rows.js";
 import { type Direction, type Nearest, nearer, nearestIndex } from "./label-index.js";
 import type { CoordinateNumber, CoordinateValues, DimRange, SelValue } from "./selection.js";
-import {
-  coordinateNumber,
-  coordinateText,
-  datePeriod,
-  type DatePeriod,
-  isInt64,
-  isTimeCoordinate,
-  type Resolution,
-  valuesResolution,
-} from "./time.js";
+import { datePeriod, type DatePeriod, type Resolution, valuesResolution } from "./date-period.js";
+import { coordinateNumber, coordinateText, isInt64, isTimeCoordinate } from "./time.js";
 
 /** A piece of a coordinate as read: its values at their grid indices, and the variable's attributes. */
 interface PieceRead {

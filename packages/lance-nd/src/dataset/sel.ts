@@ -18,7 +18,7 @@ import {
   type SelSpec,
   type SelValue,
 } from "./selection.js";
-import type { DatePeriod } from "./time.js";
+import type { DatePeriod } from "./date-period.js";
 
 /**
  * `ranges` narrowed by `sel(spec, options)`.
