@@ -10,6 +10,10 @@ Commands (each prints one JSON line):
       xarray's view of <sources> (comma-separated: files combined along
       time, as open_mfdataset does), isel'd and narrowed to the variables,
       against <target> (a netCDF file, a Zarr store or a served URL).
+  compare-all <json>              compare for each [sources, target, isel]
+                                  of a list, one result each
+  values <source> <isel json>     each variable of the isel'd source: dims,
+                                  shape and values (NaN as null)
 """
 import json
 import os
@@ -108,6 +112,19 @@ def compare(sources, target, isel=None, variables=None):
     return {"identical": bool(same), "detail": "" if same else f"{a}\n---\n{b}"}
 
 
+def values(source, isel):
+    a = open_any(source).isel({d: (slice(*v) if isinstance(v, list) else v) for d, v in isel.items()}).load()
+    out = {}
+    for name, var in a.variables.items():
+        flat = np.asarray(var.values).reshape(-1)
+        out[name] = {
+            "dims": list(var.dims),
+            "shape": list(var.shape),
+            "values": [None if isinstance(v, float) and np.isnan(v) else v for v in flat.tolist()],
+        }
+    return out
+
+
 def main(args):
     if args[0] == "zero-length":
         return zero_length(args[1])
@@ -119,6 +136,10 @@ def main(args):
         isel = json.loads(args[3]) if len(args) > 3 else None
         variables = json.loads(args[4]) if len(args) > 4 else None
         return compare(args[1], args[2], isel, variables)
+    if args[0] == "compare-all":
+        return [compare(sources, target, isel) for sources, target, isel in json.loads(args[1])]
+    if args[0] == "values":
+        return values(args[1], json.loads(args[2]))
     raise SystemExit(f"unknown command {args[0]}")
 
 
