@@ -179,9 +179,8 @@ describe.skipIf(skip !== undefined)(
         try {
           comparisons.push([made.path, served.datasets[0]!.url, {}]);
           const results = oracle<{ identical: boolean; detail: string }[]>("compare-all", JSON.stringify(comparisons));
-          results.forEach((result, k) =>
-            expect(result.identical, `${what}: ${comparisons[k]![1]}\n${result.detail}`).toBe(true),
-          );
+          for (const [k, result] of results.entries())
+            expect(result.identical, `${what}: ${comparisons[k]![1]}\n${result.detail}`).toBe(true);
         } finally {
           await served.stop();
         }
