@@ -22,7 +22,7 @@ function noRecords(): NdRecordBatch {
 }
 
 describe("assemble of chunks empty along a dim", () => {
-  for (const sizes of [{ lat: 1 }, { lat: 2, lon: 1 }, { time: 1 }]) {
+  for (const sizes of [{ lat: 1 }, { lat: 2, lon: 1 }, { time: 1 }] as Record<string, number>[]) {
     it(`chunks of ${JSON.stringify(sizes)} assemble into the batch, the arrays without time whole`, () => {
       const batch = assemble(chunk(noRecords(), sizes));
       expect(batch.globalAttr("title")).toBe("t");
