@@ -195,13 +195,18 @@ function assembleArray(
       );
     }
   });
-  // The box's first cell along each dim the array lacks (its last cell for a box empty at the end).
+  // The box's first cell along each dim the array lacks (its last cell for a box empty at the end); along a
+  // dim the chunks hold no cell of (size 0), every chunk at its start stands in.
   const lacked = box.flatMap(([first], g) => {
     if (at.includes(g)) return [];
-    return [{ g, cell: Math.min(first, Math.max(...starts.map((s, j) => s[g]! + extents[j]![g]!)) - 1) }];
+    const low = Math.min(...starts.map((s) => s[g]!));
+    const high = Math.max(...starts.map((s, j) => s[g]! + extents[j]![g]!));
+    return [{ g, cell: Math.max(low, Math.min(first, high - 1)), empty: high === low }];
   });
   const corner = (i: number) =>
-    lacked.every(({ g, cell }) => starts[i]![g]! <= cell && cell < starts[i]![g]! + extents[i]![g]!);
+    lacked.every(({ g, cell, empty }) =>
+      empty ? starts[i]![g]! === cell : starts[i]![g]! <= cell && cell < starts[i]![g]! + extents[i]![g]!,
+    );
   const strides = rowMajorStrides(dims.map((d) => d.size));
   const placed: StridedPart[] = [];
   for (const [i, array] of parts.entries()) {

@@ -214,9 +214,12 @@ export class LazyFile implements NetcdfFile {
         }
         arrays.push([v.name, array]);
       }
+      // `chunk_offset` follows the row's grid as NdRecordBatch orders it (widest array's dims first), not the file's dim order.
+      const row = new NdRecordBatch(arrays, this.globalAttrs);
+      const at = new Map(grid.map((d, i) => [d.name, starts[i]!]));
       const globals = new Map<string, Attr>(this.globalAttrs);
-      globals.set(CHUNK_OFFSET, attr.uint32(Uint32Array.from(starts)));
-      yield new NdRecordBatch(arrays, globals);
+      globals.set(CHUNK_OFFSET, attr.uint32(Uint32Array.from(row.grid(), (d) => at.get(d.name)!)));
+      yield row.withGlobalAttrs(globals);
     }
   }
 

@@ -9,10 +9,9 @@ import { parseIntAssignments } from "../args/assignments.js";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
-import { hasSelection, selectionOptions, type SelectionOptions } from "../args/selection.js";
+import { selectionOptions, type SelectionOptions } from "../args/selection.js";
 import { tableCfEncoding } from "lance-nd/internal";
 import { readDataset } from "./one-dataset.js";
-import { readRegion } from "./read-region.js";
 import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
 import { writeNetcdfBeside } from "./export-file.js";
@@ -120,9 +119,7 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
       () => [],
     );
   const project = options.project === undefined ? undefined : withCoordinates(options.project, await variables());
-  const read = hasSelection(options)
-    ? await readRegion(table, options.where, project, options)
-    : await readDataset(table, options.where, project);
+  const read = await readDataset(table, options.where, project, options);
   const selected = project === undefined ? read.dataset : read.dataset.select(project);
   const dataset = asStored(selected, tableCfEncoding(table));
   const rows = read.rows;

@@ -3,7 +3,8 @@
  * along `<dim>` (CLI README, "Many files, one dataset"), placed by lance-nd's
  * `planConcat`. A create orders the files; an append places them after the
  * dataset's last file; a replace puts each file in the place of the rows of
- * the file of the same name (the `_SourceFile` global attribute).
+ * the file of the same name (the `_SourceFile` global attribute), or in the
+ * gap its rows left when they were removed (by `check --repair`).
  */
 import { basename } from "node:path";
 import { SOURCE_FILE_ATTR, col, dataset, planConcat, scan } from "lance-nd";
@@ -20,19 +21,22 @@ export interface ConcatImport {
   readonly replaced: Expr | undefined;
 }
 
-/** A file of the dataset already in the table: its name and place along the dim. */
+/** A file of the dataset already in the table: its name, place along the dim and first and last coordinate values. */
 interface StoredFile {
   readonly name: string;
-  readonly start: number;
-  readonly end: number;
+  start: number;
+  end: number;
+  first: number;
+  last: number;
 }
 
 /**
  * Plans a `--concat` import of `files` as the dataset `id` along `dim`:
  * into a new table (`table` undefined, or an id it lacks) in coordinate
  * order; after the id's last file (append; a file name it has already is
- * refused); or each in the place of its namesake (replace: same size along
- * the dim, between its neighbours' coordinates). Throws `InvalidArgument`.
+ * refused); or each in the place of its namesake, or of a gap between the
+ * files where its rows were removed (replace: same size along the dim,
+ * between its neighbours' coordinates). Throws `InvalidArgument`.
  */
 export async function planConcatImport(
   files: readonly ImportSource[],
@@ -58,25 +62,23 @@ export async function planConcatImport(
     }
     return { parts: await concat(files, dim, datasetSource(stored.dataset, table!.uri)), replaced: undefined };
   }
-  const missing = names.filter((name) => !byName.has(name));
-  if (missing.length > 0) {
-    throw invalid(
-      `the dataset "${id}" has no file ${missing.map((n) => `"${n}"`).join(", ")} to replace (it has ${[...byName.keys()].join(", ")}); use --mode append`,
-    );
-  }
-  const coordinate = await stored.dataset.coord(dim);
-  const at = (i: number) => Number(coordinate.values.get(i));
   const parts: ConcatPart<ImportSource>[] = [];
   for (const [i, file] of files.entries()) {
-    const old = byName.get(names[i]!)!;
     const [part] = await concat([file], dim);
+    const old = byName.get(names[i]!) ?? gapFor(stored.files, part!);
+    if (old === undefined) {
+      throw invalid(
+        `the dataset "${id}" has no file "${names[i]}" to replace (it has ${[...byName.keys()].join(", ")}) and no gap it fits; use --mode append`,
+      );
+    }
     if (part!.size !== old.end - old.start) {
       throw invalid(
         `${file.path} has ${part!.size} steps along "${dim}"; the rows it replaces have ${old.end - old.start}`,
       );
     }
-    const lower = old.start > 0 ? at(old.start - 1) : -Infinity;
-    const upper = old.end < coordinate.values.length ? at(old.end) : Infinity;
+    const k = stored.files.findIndex((f) => f.start >= old.end);
+    const lower = stored.files.filter((f) => f.end <= old.start).at(-1)?.last ?? -Infinity;
+    const upper = k < 0 ? Infinity : stored.files[k]!.first;
     if (!(part!.first > lower && part!.last < upper)) {
       throw invalid(`${file.path}: its "${dim}" reaches into the files next to the one it replaces`);
     }
@@ -99,18 +101,38 @@ async function concat(
   }
 }
 
-/** The dataset `id` in the table, with its files, or undefined when the table has no rows of it. */
+/**
+ * The gap between stored files (sorted by start) where the rows of a file
+ * of `part`'s size and coordinates were removed, as the place it goes.
+ */
+function gapFor(files: readonly StoredFile[], part: ConcatPart<ImportSource>): StoredFile | undefined {
+  for (let k = 0; k < files.length; k++) {
+    const start = k === 0 ? 0 : files[k - 1]!.end;
+    const below = k === 0 ? -Infinity : files[k - 1]!.last;
+    if (files[k]!.start - start === part.size && part.first > below && part.last < files[k]!.first)
+      return { name: "", start, end: files[k]!.start, first: part.first, last: part.last };
+  }
+  return undefined;
+}
+
+/**
+ * The dataset `id` in the table, with its files (from the rows' `chunk_offset`
+ * and their pieces of the `dim` coordinate: no read of the whole
+ * coordinate, which rows removed by a repair may interrupt), or undefined
+ * when the table has no rows of it.
+ */
 async function storedDataset(
   table: NdTable,
   idIs: Expr,
   dim: string,
 ): Promise<{ dataset: Dataset; files: StoredFile[] } | undefined> {
   await table.refresh();
-  const starts = new Map<string, number>();
+  const byName = new Map<string, StoredFile>();
   let any = false;
   let d = -1;
   let ds: Dataset | undefined;
-  for await (const row of scan(table).project([]).filterExpr(idIs)) {
+  const project = table.layout.arrays.has(dim) ? [dim] : [];
+  for await (const row of scan(table).project(project).filterExpr(idIs)) {
     any = true;
     ds ??= await dataset(table, { where: idIs });
     d = ds.dims.findIndex((x) => x.name === dim);
@@ -121,13 +143,19 @@ async function storedDataset(
       throw invalid(`the rows of this id in ${table.uri} were not imported with --concat (they name no source file)`);
     }
     const start = Number((offset.value as { get(i: number): unknown }).get(d));
-    starts.set(name, Math.min(start, starts.get(name) ?? Infinity));
+    const values = row.get(dim)?.values;
+    const end = start + (values?.length ?? ds.dims[d]!.size);
+    const first = Number(values?.get(0) ?? Number.NaN);
+    const last = Number(values?.get(values.length - 1) ?? Number.NaN);
+    const file = byName.get(name);
+    if (file === undefined) byName.set(name, { name, start, end, first, last });
+    else {
+      if (start < file.start) [file.start, file.first] = [start, first];
+      if (end > file.end) [file.end, file.last] = [end, last];
+    }
   }
   if (!any || ds === undefined) return undefined;
-  const size = ds.dims[d]!.size;
-  const order = [...starts].sort((a, b) => a[1] - b[1]);
-  const files = order.map(([name, start], i) => ({ name, start, end: order[i + 1]?.[1] ?? size }));
-  return { dataset: ds, files };
+  return { dataset: ds, files: [...byName.values()].sort((a, b) => a.start - b.start) };
 }
 
 /** A stored dataset as a `planConcat` source: its coordinates, named by the table. */

@@ -1,7 +1,7 @@
 /** `lance-nd plot`: a 2-D slice of a variable as a heatmap PNG. */
 import type { Command } from "commander";
 import { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { hasSelection, selectionOptions, type SelectionOptions } from "../args/selection.js";
+import { selectionOptions, type SelectionOptions } from "../args/selection.js";
 import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
@@ -9,7 +9,6 @@ import { formatValue } from "../output/row-text.js";
 import { plotVariable } from "../plot/plot-variable.js";
 import { failing } from "../report.js";
 import { readDataset } from "./one-dataset.js";
-import { readRegion } from "./read-region.js";
 import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
 
@@ -57,18 +56,13 @@ async function plot(io: Io, uri: string, variable: string, options: PlotOptions)
       { variable },
     );
   }
-  const region = hasSelection(options);
-  const read = region
-    ? await readRegion(table, options.where, [variable], options)
-    : await readDataset(table, options.where, [variable]);
+  const read = await readDataset(table, options.where, [variable], options);
   // The coordinate variables of its dims label the title and orient the plot.
   const single = [...(options.isel ?? []), ...(options.sel ?? [])].filter(([, v]) => !Array.isArray(v));
   const picked = new Map(single.map(([dim, v]) => [dim, String(v)]));
   const dims = [...(read.dataset.get(variable)?.dimNames ?? []), ...picked.keys()];
   const missing = dims.filter((d) => d !== variable && table.layout.arrays.has(d) && !read.dataset.has(d));
-  const readCoordinates = () =>
-    region ? readRegion(table, options.where, missing, options) : readDataset(table, options.where, missing);
-  const coordinates = missing.length === 0 ? undefined : await readCoordinates();
+  const coordinates = missing.length === 0 ? undefined : await readDataset(table, options.where, missing, options);
   const coords = coordinates?.dataset.arrays() ?? [];
   const batch = new NdRecordBatch([...coords, ...read.dataset.arrays()], read.dataset.globalAttrs);
   const rows = read.rows;

@@ -187,9 +187,10 @@ export class Dataset {
    *
    * @throws LanceNdError `VariableNotFound` for an unknown variable,
    * `DimNotFound` or `InvalidInput` for a selection that does not fit (see
-   * `isel`, `sel`), `InvalidInput` naming the variable and the rows when
-   * rows without one of the variables (null in them) hold cells of the
-   * selection (README "Datasets": rows without a variable).
+   * `isel`, `sel`), `InvalidInput` naming the cells when no row holds some
+   * cells of the selection (rows removed), and naming the variable and the
+   * rows when rows without one of the variables (null in them) hold cells
+   * of the selection (README "Datasets": rows without a variable).
    */
   async read(names?: readonly string[]): Promise<NdRecordBatch> {
     return readWindow(this.#view, this.#plan, await this.#resolve(), this.#names(names));
@@ -284,13 +285,17 @@ export class Dataset {
  * rows when omitted), pinned to the table's current version: `dims`, the
  * chunk plan and every read of the view use that version; `refresh()` moves
  * to the latest. Rows are placed by their `chunk_offset` global attribute
- * (cell 0 when absent). Planning reads no values: `_rowid`, the global
- * attributes, each variable's dim names and sizes, and the stats columns.
+ * (cell 0 when absent); the grid starts at the rows' smallest
+ * `chunk_offset` along each dim, so the rows a `where` selects from the
+ * middle of a dataset are a dataset of their own. Planning reads no values:
+ * `_rowid`, the global attributes, each variable's dim names and sizes, and
+ * the stats columns. Cells no row holds (a gap: rows removed by a repair)
+ * fail only the reads that need them.
  *
  * @throws LanceNdError `InvalidInput` for options that are not
  * {@link DatasetOptions} (zod-checked), a bad `where`, no matching row,
  * rows of several datasets (different `id`s), different grids, or rows that
- * overlap or leave a gap (naming the rows' ids and offsets).
+ * overlap (naming the rows' ids and offsets).
  * @example
  * const ds = await dataset(table, { where: col("__global_attrs__.id").eq("sst-2000.nc") });
  * ds.dims; // [{ name: "time", size: 365 }, { name: "lat", size: 180 }, { name: "lon", size: 360 }]

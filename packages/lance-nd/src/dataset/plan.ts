@@ -3,7 +3,10 @@
  * grid, read without any value. One scan of `_rowid`, `__global_attrs__`,
  * each variable's `dim_names` / `dim_sizes` (nested projection) and the stats
  * columns; the rows are placed by their `chunk_offset` global attribute
- * (cell 0 when absent) and must tile the grid.
+ * (cell 0 when absent). The rows a `where` selects are a dataset of their
+ * own: its grid starts at their smallest `chunk_offset` along each dim, and
+ * they must not overlap; cells no row holds (rows removed, or not selected)
+ * fail only the reads that need them (README "Datasets").
  */
 import { DataType } from "apache-arrow";
 import type { RecordBatch, Vector } from "apache-arrow";
@@ -34,7 +37,7 @@ export interface PlannedRow {
   rowId: bigint;
   /** The `id` global attribute, when the row has one. */
   id: string | undefined;
-  /** Its start along each grid dim (grid order). */
+  /** Its start along each grid dim (grid order), from the grid's start: its `chunk_offset` less {@link DatasetPlan.origin}. */
   start: number[];
   /** Its size along each grid dim (grid order). */
   size: number[];
@@ -46,8 +49,10 @@ export interface PlannedRow {
 
 /** A dataset's rows and grid, in one table version. */
 export interface DatasetPlan {
-  /** The whole dataset's grid. */
+  /** The whole dataset's grid: from the rows' smallest start to their largest end along each dim. */
   grid: Dim[];
+  /** The smallest `chunk_offset` of the rows along each grid dim: where the grid starts in the rows' frame. */
+  origin: number[];
   /** The variables the rows hold. */
   variables: DatasetVariable[];
   /** The rows, in table order. */
@@ -64,7 +69,7 @@ export interface DatasetPlan {
  *
  * @throws LanceNdError `InvalidInput` when no row matches, when the rows hold
  * several datasets (different `id`s), differing grids, a bad `chunk_offset`,
- * or leave a gap or overlap (naming the rows' ids and offsets).
+ * or overlap (naming the rows' ids and offsets).
  */
 export async function planDataset(view: NdTable, filter: string | undefined): Promise<DatasetPlan> {
   const layout = view.layout;
@@ -158,10 +163,15 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
     throw invalid(view, `no row matches${filter === undefined ? "" : ` ${filter}`}: the dataset is empty`);
   checkOneDataset(view, rows);
   const order = gridNames!;
-  const grid = order.map((name, d) => ({ name, size: Math.max(...rows.map((row) => row.start[d]! + row.size[d]!)) }));
-  checkRowsTile(view, grid, rows);
+  const origin = order.map((_, d) => rows.reduce((low, row) => Math.min(low, row.start[d]!), Infinity));
+  for (const row of rows) row.start = row.start.map((s, d) => s - origin[d]!);
+  const grid = order.map((name, d) => ({
+    name,
+    size: rows.reduce((high, row) => Math.max(high, row.start[d]! + row.size[d]!), 0),
+  }));
+  checkRowsApart(view, grid, rows, origin);
   const variables = [...dimsOf].map(([name, dims]) => ({ name, type: layout.arrays.get(name)!.valueType, dims }));
-  return { grid, variables, rows, globalAttrs: globalAttrs ?? new Map(), manyFiles };
+  return { grid, origin, variables, rows, globalAttrs: globalAttrs ?? new Map(), manyFiles };
 }
 
 /** True when grid position `a` comes before `b` in row-major order. */
@@ -217,27 +227,28 @@ function checkOneDataset(view: NdTable, rows: readonly PlannedRow[]): void {
   }
 }
 
-/** Rejects rows that overlap or leave a gap in the grid, naming the rows. */
-function checkRowsTile(view: NdTable, grid: readonly Dim[], rows: readonly PlannedRow[]): void {
+/**
+ * Rejects rows that overlap, naming the rows and their offsets (`chunk_offset`,
+ * as stored). A gap is no error here: only a read that needs its cells fails
+ * (`missing-cells.ts`).
+ */
+function checkRowsApart(
+  view: NdTable,
+  grid: readonly Dim[],
+  rows: readonly PlannedRow[],
+  origin: readonly number[],
+): void {
   const box = grid.map((d) => [0, d.size] as [number, number]);
   const problem = tilingProblem(
     box,
     rows.map((row) => row.start),
     rows.map((row) => row.size),
   );
-  if (problem === undefined) return;
+  if (problem?.kind !== "overlap") return;
   const where = (row: PlannedRow) =>
-    `${describeRow(row.rowId, row.id)} at offset [${row.start.join(", ")}] (size [${row.size.join(", ")}])`;
-  if (problem.kind === "overlap") {
-    const [i, j] = problem.boxes;
-    throw invalid(view, `rows overlap: ${where(rows[j]!)} and ${where(rows[i]!)} (a file imported twice?)`);
-  }
-  const cell = problem.cell === undefined ? "" : `; no row covers cell [${problem.cell.join(", ")}]`;
-  const dims = grid.map((d) => `${d.name} ${d.size}`).join(", ");
-  throw invalid(
-    view,
-    `the rows leave a gap: they cover ${problem.covered} of the ${problem.cells} cells of the grid [${dims}]${cell}`,
-  );
+    `${describeRow(row.rowId, row.id)} at offset [${row.start.map((s, d) => s + origin[d]!).join(", ")}] (size [${row.size.join(", ")}])`;
+  const [i, j] = problem.boxes;
+  throw invalid(view, `rows overlap: ${where(rows[j]!)} and ${where(rows[i]!)} (a file imported twice?)`);
 }
 
 /** A row's global attributes as the dataset's: without its place (`chunk_offset`) or source file (README, "Many files, one dataset"). */

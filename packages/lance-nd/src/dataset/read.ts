@@ -14,6 +14,7 @@ import { describeRow, type DatasetPlan, type PlannedRow } from "./plan.js";
 import type { DimRange } from "./selection.js";
 import { readTakes } from "./read-takes.js";
 import { blockRows, variableRows, type VariableRows } from "./variable-rows.js";
+import { checkCellsHeld } from "./missing-cells.js";
 import { takeGroups, type TakenRow } from "../read/take-read.js";
 
 /** One block of a read: a row cut to the selection. */
@@ -107,6 +108,7 @@ export async function* readBlocks(
   ranges: readonly DimRange[],
   names: readonly string[],
 ): AsyncGenerator<DatasetBlock> {
+  checkCellsHeld(view, plan, ranges);
   for await (const taken of takeGroups(view, plan, blockRows(plan, ranges, names).rows, names, 0)) {
     for (const { row, batch } of taken) {
       const { start, batch: block } = cut(view, plan, ranges, row, batch);
@@ -136,9 +138,10 @@ export async function readWindow(
   maxBytes = READ_BYTES,
 ): Promise<NdRecordBatch> {
   if (names.length === 0) return new NdRecordBatch({}, plan.globalAttrs);
+  checkCellsHeld(view, plan, ranges);
   const groups = variableRows(plan, ranges, names);
   const gap = groups.find((group) => !group.covered);
-  if (gap !== undefined) throw lackingRows(view, gap);
+  if (gap !== undefined) throw lackingRows(view, plan, gap);
   const members = groups.map((group) => new Set(group.rows));
   const parts: NdRecordBatch[][] = groups.map(() => []);
   const cutAll = (taken: TakenRow[]) => {
@@ -205,10 +208,13 @@ function assembleWindow(
 }
 
 /** The error of a read that needs rows lacking the variables of `group`. */
-function lackingRows(view: NdTable, group: VariableRows): LanceNdError {
+function lackingRows(view: NdTable, plan: DatasetPlan, group: VariableRows): LanceNdError {
   const shown = group.lacking
     .slice(0, 5)
-    .map((row) => `${describeRow(row.rowId, row.id)} at offset [${row.start.join(", ")}]`);
+    .map(
+      (row) =>
+        `${describeRow(row.rowId, row.id)} at offset [${row.start.map((s, d) => s + plan.origin[d]!).join(", ")}]`,
+    );
   const more = group.lacking.length > 5 ? ` and ${group.lacking.length - 5} more` : "";
   const names = group.names.map((name) => `"${name}"`).join(", ");
   const message =

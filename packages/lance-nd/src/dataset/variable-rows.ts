@@ -52,12 +52,25 @@ export function variableRows(plan: DatasetPlan, ranges: readonly DimRange[], nam
 export function blockRows(plan: DatasetPlan, ranges: readonly DimRange[], names: readonly string[]): VariableRows {
   const dims = dimsOf(plan, names);
   const probe = probeBox(plan, ranges);
-  const meeting = plan.rows.filter((row) => [...dims].every((d) => meetsAlong(row, d, probe[d]!)));
+  const span = rowSpan(plan);
+  const meeting = plan.rows.filter((row) => [...dims].every((d) => meetsAlong(span, row, d, probe[d]!)));
   const holds = (row: PlannedRow) => names.every((name) => row.variables.has(name));
-  const inBox = meeting.filter((row) => holds(row) && probe.every((along, d) => meetsAlong(row, d, along)));
-  const boxed = tileAlong(inBox, dims, probe);
-  const { rows, covered } = boxed.covered ? boxed : tileAlong(meeting.filter(holds), dims, probe);
+  const inBox = meeting.filter((row) => holds(row) && probe.every((along, d) => meetsAlong(span, row, d, along)));
+  const boxed = tileAlong(span, inBox, dims, probe);
+  const { rows, covered } = boxed.covered ? boxed : tileAlong(span, meeting.filter(holds), dims, probe);
   return { names, dims, rows, covered, lacking: meeting.filter((row) => !holds(row)) };
+}
+
+/**
+ * A row's extent along a grid dim, for finding the rows of a selection:
+ * its size, or 1 along a dim of size 0 (every row holds it empty and
+ * stands for its one stand-in cell, as `probeBox` makes it).
+ */
+export type RowSpan = (row: PlannedRow, d: number) => number;
+
+/** The {@link RowSpan} of `plan`'s rows. */
+export function rowSpan(plan: DatasetPlan): RowSpan {
+  return (row, d) => (plan.grid[d]!.size === 0 ? 1 : row.size[d]!);
 }
 
 /** The grid positions of the dims of `names`. */
@@ -68,17 +81,20 @@ function dimsOf(plan: DatasetPlan, names: readonly string[]): Set<number> {
   );
 }
 
-/** The selection's box on the grid, a dim selected empty standing for the cell at its start (or the last cell). */
-function probeBox(plan: DatasetPlan, ranges: readonly DimRange[]): [number, number][] {
+/**
+ * The selection's box on the grid, a dim selected empty standing for the
+ * cell at its start (or the last cell; cell 0 of a dim of size 0).
+ */
+export function probeBox(plan: DatasetPlan, ranges: readonly DimRange[]): [number, number][] {
   return ranges.map((r, d) => {
     if (r.start < r.stop) return [r.start, r.stop];
-    const at = Math.min(r.start, plan.grid[d]!.size - 1);
+    const at = Math.max(0, Math.min(r.start, plan.grid[d]!.size - 1));
     return [at, at + 1];
   });
 }
 
-function meetsAlong(row: PlannedRow, d: number, [a, b]: readonly [number, number]): boolean {
-  return row.start[d]! < b && a < row.start[d]! + row.size[d]!;
+function meetsAlong(span: RowSpan, row: PlannedRow, d: number, [a, b]: readonly [number, number]): boolean {
+  return row.start[d]! < b && a < row.start[d]! + span(row, d);
 }
 
 /**
@@ -89,6 +105,7 @@ function meetsAlong(row: PlannedRow, d: number, [a, b]: readonly [number, number
  * `dims`, and the walk stops there. `covered` when they fill the probe.
  */
 function tileAlong(
+  span: RowSpan,
   candidates: readonly PlannedRow[],
   dims: ReadonlySet<number>,
   probe: readonly [number, number][],
@@ -112,7 +129,7 @@ function tileAlong(
     if (filled === volume) break;
     const key = other.map((d) => row.start[d]).join(",");
     const overlaps = [...kept].some(
-      ([at, same]) => at !== key && same.some((k) => own.every((d) => overlapAlong(k, row, d))),
+      ([at, same]) => at !== key && same.some((k) => own.every((d) => overlapAlong(span, k, row, d))),
     );
     if (overlaps) continue;
     rows.push(row);
@@ -120,13 +137,13 @@ function tileAlong(
     if (same === undefined) kept.set(key, [row]);
     else same.push(row);
     filled += own.reduce(
-      (n, d) => n * (Math.min(probe[d]![1], row.start[d]! + row.size[d]!) - Math.max(probe[d]![0], row.start[d]!)),
+      (n, d) => n * (Math.min(probe[d]![1], row.start[d]! + span(row, d)) - Math.max(probe[d]![0], row.start[d]!)),
       1,
     );
   }
   return { rows, covered: filled === volume };
 }
 
-function overlapAlong(a: PlannedRow, b: PlannedRow, d: number): boolean {
-  return a.start[d]! < b.start[d]! + b.size[d]! && b.start[d]! < a.start[d]! + a.size[d]!;
+function overlapAlong(span: RowSpan, a: PlannedRow, b: PlannedRow, d: number): boolean {
+  return a.start[d]! < b.start[d]! + span(b, d) && b.start[d]! < a.start[d]! + span(a, d);
 }
