@@ -55,7 +55,7 @@ interface Planned {
  * variable that has it. Throws a `NetcdfError`: `UnsupportedType` for a value
  * or attribute type the classic format has no type for (unsigned, 64-bit,
  * NC_STRING: write netCDF-4), `InvalidArgument` for several unlimited dims, a
- * record dim that is not first, or a 32-bit offset overflow (use
+ * record dim that is not first, a fixed dim of length 0, or a 32-bit offset overflow (use
  * `64bit-offset`), `WriteFailed` when the file cannot be written.
  */
 export async function writeClassic(
@@ -70,6 +70,12 @@ export async function writeClassic(
     throw invalid(`a ${options.format} file has one unlimited dim, not ${options.unlimited.join(", ")}`);
   const dims = fileDims(batch);
   const recordDim = dims.findIndex((d) => d.name === options.unlimited[0]);
+  // A classic header writes length 0 for the record dim only (netCDF README, "Conformance"): a fixed dim of length 0 has no encoding.
+  const empty = dims.find((d, i) => d.size === 0 && i !== recordDim);
+  if (empty !== undefined)
+    throw invalid(
+      `dim "${empty.name}" has length 0, which a ${options.format} file can hold only as its unlimited dim, first in every variable (write netCDF-4)`,
+    );
   const dimId = new Map(dims.map((d, i) => [d.name, i]));
   const variables: Planned[] = [];
   for (const [name, array] of batch.arrays()) {

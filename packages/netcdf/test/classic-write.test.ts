@@ -67,4 +67,18 @@ describe.skipIf(skip !== undefined)(`netCDF-3 written back as netCDF-3${skip ? `
     );
     expect((twoRecords as Error).message).toMatch(/a 64bit-offset file has one unlimited dim, not time, lat/);
   });
+
+  it("a zero-length dim that is not the record dim is refused for classic, and netCDF-4 holds it (ncdump reads it)", async () => {
+    const empty = new NdRecordBatch({ v: NdArray.from(new Float32Array(0), { dims: { x: 3, t: 0 } }) });
+    const classic = join(dir, "empty-fixed.nc");
+    const err = await failure(writeNetcdf(classic, empty, { format: "classic" }));
+    expect(isNetcdfError(err, "InvalidArgument")).toBe(true);
+    expect((err as Error).message).toMatch(
+      /dim "t" has length 0, which a classic file can hold only as its unlimited dim, first in every variable \(write netCDF-4\)/,
+    );
+    expect(existsSync(classic)).toBe(false);
+    const nc4 = join(dir, "empty-fixed-nc4.nc");
+    await writeNetcdf(nc4, empty, { format: "netcdf4" });
+    expect(ncdump(nc4)).toMatch(/t = UNLIMITED ; \/\/ \(0 currently\)[\s\S]*float v\(x, t\) ;/);
+  });
 });
