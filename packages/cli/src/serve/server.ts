@@ -13,7 +13,7 @@ import { isUserError, oneLine } from "../report.js";
 import { newToken, refusal } from "../view/guard.js";
 import { isWildcard, listen } from "../view/listen.js";
 import { Turns } from "../view/window-turns.js";
-import { PinnedStores } from "./pinned-stores.js";
+import { PinGone, PinnedStores } from "./pinned-stores.js";
 import { BadPath, parseRoute, pathToken } from "./routes.js";
 import type { Pin } from "./routes.js";
 
@@ -172,6 +172,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     try {
       return await stores.store(pin, refresh);
     } catch (err) {
+      if (err instanceof PinGone) throw err;
       if (isUserError(err)) throw new NotFound(oneLine((err as Error).message));
       throw err;
     }
@@ -215,9 +216,10 @@ function json(value: unknown): Answer {
   return { status: 200, type: JSON_TYPE, body: JSON.stringify(value, jsonReplacer) };
 }
 
-/** The answer to a request that threw: 400 for a bad path or key, 404 for an unknown pin, else 500. */
+/** The answer to a request that threw: 400 for a bad path or key, 404 for an unknown pin, 410 for a branch pin gone, else 500. */
 function failed(request: IncomingMessage, err: unknown): Answer {
   if (err instanceof BadPath) return text(400, `bad path: ${err.message}`);
+  if (err instanceof PinGone) return text(410, err.message);
   if (err instanceof NotFound) return text(404, err.message);
   if (isUserError(err)) return text(400, oneLine((err as Error).message));
   process.stderr.write(

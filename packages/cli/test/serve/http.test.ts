@@ -205,6 +205,37 @@ describe("lance-nd serve", () => {
     }
   });
 
+  it("a branch pin names a version of that branch's history: deleted, or deleted and made again under its name, it answers 410 until ?refresh", async () => {
+    const first = await branch(await open(table), "remade");
+    await append(first, [dataset("old", 4)]);
+    const pinned = (await get("@branch/remade/")).json();
+    expect(pinned.datasets).toContain("old");
+    expect((await get("@branch/remade/old/.zmetadata")).status).toBe(200);
+
+    await (await open(table)).deleteBranch("remade");
+    expectRefusal(
+      await get("@branch/remade/old/.zmetadata"),
+      410,
+      /branch remade was deleted since its version \d+ was pinned/,
+    );
+
+    // Made again with as many commits: its latest has the pinned version's number, with other content.
+    const again = await branch(await open(table), "remade");
+    await append(again, [dataset("new", 5)]);
+    expect(await (await open(table, { branch: "remade" })).version()).toBe(pinned.version);
+    expectRefusal(
+      await get("@branch/remade/"),
+      410,
+      /made again: its version \d+ is another commit now; ask with \?refresh/,
+    );
+    expectRefusal(await get("@branch/remade/old/.zmetadata"), 410, /made again/);
+
+    const refreshed = (await get("@branch/remade/?refresh")).json();
+    expect(refreshed.datasets).toContain("new");
+    expect(refreshed.datasets).not.toContain("old");
+    expect((await get("@branch/remade/new/.zmetadata")).status).toBe(200);
+  });
+
   it("--version serves that version at the base; a missing table or version, or a bad option, exits at once", async () => {
     const first = await startServe(table, ["--version", "1"]);
     try {
