@@ -7,6 +7,7 @@
  */
 import * as zarr from "zarrita";
 import type { ArrayNode } from "./metadata.js";
+import { RangePastEnd } from "./shard-ranges.js";
 import { ZarrError } from "./zarr-error.js";
 
 /** Where a checked array lives: the store path and the array's node. */
@@ -18,7 +19,18 @@ interface CheckedPlace {
 /** `array` whose `getChunk` (used by `zarr.get` and the aligned read) fails on a chunk of the wrong length. */
 export const withCheckedChunks = zarr.defineArrayExtension((array, place: CheckedPlace) => ({
   async getChunk(coords: number[], options?: Parameters<typeof array.getChunk>[1]) {
-    const chunk = await array.getChunk(coords, options);
+    const chunk = await array.getChunk(coords, options).catch((err: unknown) => {
+      if (!(err instanceof RangePastEnd)) throw err;
+      throw new ZarrError(
+        "ReadFailed",
+        `chunk ${chunkName(place.node, coords)}: ${err.message} (a damaged shard index)`,
+        {
+          path: place.path,
+          variable: place.node.name,
+          cause: err,
+        },
+      );
+    });
     const expected = array.chunks.reduce((n, size) => n * size, 1);
     const length = (chunk.data as { length: number }).length;
     if (length !== expected) {
