@@ -179,17 +179,27 @@ describe("lance-nd serve", () => {
   });
 
   it("the group listing at the base (and at each pin) names the version and the datasets", async () => {
-    expect((await get("")).json()).toEqual({ version: 2, zarrVersion: 2, datasets: ["a", "b/c"] });
-    expect((await get("@v1/")).json()).toEqual({ version: 1, zarrVersion: 2, datasets: ["a"] });
+    expect((await get("")).json()).toEqual({
+      version: 2,
+      zarrVersion: 2,
+      datasets: ["a", "b/c"],
+      paths: ["a/", "b%2Fc/"],
+    });
+    expect((await get("@v1/")).json()).toEqual({ version: 1, zarrVersion: 2, datasets: ["a"], paths: ["a/"] });
   });
 
   it("a branch stays pinned to the version first asked for until ?refresh; --branch serves one at the base", async () => {
     const dev = await branch(await open(table), "dev");
-    expect((await get("@branch/dev/")).json()).toMatchObject({ datasets: ["a", "b/c"] });
+    expect((await get("@branch/dev/")).json()).toMatchObject({ datasets: ["a", "b/c"], paths: ["a/", "b%2Fc/"] });
     const pinned = (await get("@branch/dev/")).json().version;
     await append(dev, [dataset("d", 3)]);
     expect((await get("@branch/dev/a/.zmetadata")).status).toBe(200);
-    expect((await get("@branch/dev/")).json()).toEqual({ version: pinned, zarrVersion: 2, datasets: ["a", "b/c"] });
+    expect((await get("@branch/dev/")).json()).toEqual({
+      version: pinned,
+      zarrVersion: 2,
+      datasets: ["a", "b/c"],
+      paths: ["a/", "b%2Fc/"],
+    });
     expect((await get("@branch/dev/d/.zmetadata")).status).toBe(404);
     const refreshed = (await get("@branch/dev/?refresh")).json();
     expect(refreshed.version).toBeGreaterThan(pinned as number);
@@ -240,7 +250,12 @@ describe("lance-nd serve", () => {
     const first = await startServe(table, ["--version", "1"]);
     try {
       expect(first.version).toBe(1);
-      expect((await send(first, `/${first.token}/`)).json()).toEqual({ version: 1, zarrVersion: 2, datasets: ["a"] });
+      expect((await send(first, `/${first.token}/`)).json()).toEqual({
+        version: 1,
+        zarrVersion: 2,
+        datasets: ["a"],
+        paths: ["a/"],
+      });
     } finally {
       await first.stop();
     }
