@@ -8,6 +8,7 @@
  */
 import { Bool, Type, util } from "apache-arrow";
 import type { ArrayMetadata, CodecMetadata, DataType as ZarritaType } from "zarrita";
+import { checkedBlosc } from "./blosc-check.js";
 import { fromV2Dtype, fromV3DataType } from "./data-type.js";
 import type { ZarrType } from "./data-type.js";
 import { parseZarrJson } from "./json-text.js";
@@ -277,7 +278,7 @@ function zarritaMetadata(
     data_type: type.read,
     chunk_grid: { name: "regular", configuration: { chunk_shape: chunkShape } },
     chunk_key_encoding: keys ?? { name: "default" },
-    codecs,
+    codecs: checkedBlosc(codecs),
     fill_value: readingFill(type.read, fillValue) as never,
     attributes,
   };

@@ -3,7 +3,8 @@
  * type cannot hold (written by xarray, then edited) is `InvalidStore`
  * naming the array, and a shard index entry past the end of its shard (a
  * shard of fixtures/v3_spec_stores.py, its index edited and its crc32c
- * made again) is `ReadFailed` naming the array and the chunk.
+ * made again) is `ReadFailed` naming the array and the chunk, and so is a
+ * blosc chunk zarr-python wrote, cut short of its header's `cbytes`.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -110,5 +111,32 @@ describe.skipIf(skipOracle)("shard index entries past the end of the shard", () 
     const zarr = await openZarr(join(out.dir, "consolidated.zarr"), { id: "hostile" });
     const err = await refusal(() => zarr.read("sharded"), "ReadFailed");
     expect(err.message).toMatch(/lies past its end \(\d+ bytes\)/);
+  });
+});
+
+describe.skipIf(skipOracle)("a truncated blosc chunk", () => {
+  it("is ReadFailed naming the array, the chunk and its header's size, where zarr-python reads garbage", async () => {
+    const path = join(out.dir, "blosc.zarr");
+    python([
+      "-c",
+      `import sys, numpy as np, zarr, numcodecs
+z = zarr.open(sys.argv[1], mode="w", shape=(2048,), chunks=(1024,), dtype="f8",
+              compressor=numcodecs.Blosc(cname="lz4", clevel=5, shuffle=0))
+z[:] = np.random.default_rng(7).random(2048)
+z.attrs["_ARRAY_DIMENSIONS"] = ["x"]`,
+      path,
+    ]);
+    const intact = await openZarr(path, { id: "blosc" });
+    expect((await intact.read("blosc")).values.length).toBe(2048);
+
+    const chunk = join(path, "1");
+    const bytes = readFileSync(chunk);
+    const cbytes = bytes.readUInt32LE(12);
+    expect(cbytes).toBe(bytes.length);
+    writeFileSync(chunk, bytes.subarray(0, cbytes >> 1));
+    const zarr = await openZarr(path, { id: "blosc" });
+    const err = await refusal(() => zarr.read("blosc"), "ReadFailed");
+    expect(err.message).toContain('chunk "1"');
+    expect(err.message).toContain(`its blosc header says ${cbytes} bytes, the chunk holds ${cbytes >> 1}`);
   });
 });
