@@ -4,7 +4,8 @@
  * compat="equals")` refuses (a land mask or 2-D lat/lon that differ, other
  * variable sets) and two files of one base name, each in one line naming
  * the variable and the files, with no table written; files that agree
- * import. Files written by netCDF4-python; xarray says which it refuses.
+ * import, time units and calendars spelled apart but equal to CF too.
+ * Files written by netCDF4-python; xarray says which it refuses.
  */
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +22,8 @@ import sys, netCDF4, numpy as np
 path, start, variant = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 d = netCDF4.Dataset(path, "w")
 d.createDimension("time", None); d.createDimension("y", 2); d.createDimension("x", 3)
-t = d.createVariable("time", "f8", ("time",)); t.units = "days since 2000-01-01"; t[:] = [start, start + 1]
+t = d.createVariable("time", "f8", ("time",)); t[:] = [start, start + 1]
+t.units, t.calendar = ("days since 2000-1-1 00:00:00", "gregorian") if variant == "spelled" else ("days since 2000-01-01", "standard")
 lat = d.createVariable("lat", "f4", ("y", "x")); lat[:] = np.arange(6).reshape(2, 3) + (0.5 if variant == "lat" else 0)
 lon = d.createVariable("lon", "f4", ("y", "x")); lon[:] = np.arange(6).reshape(2, 3) * 10
 mask = d.createVariable("landmask", "i1", ("y", "x")); mask[:] = [[1, 0, 0], [0, 0, 1 if variant != "mask" else 0]]
@@ -98,6 +100,13 @@ describe.skipIf(skip !== undefined)("import --concat: files that disagree", () =
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(/one\/tas\.nc and .*two\/tas\.nc have the same name "tas\.nc"/);
     expect(existsSync(table)).toBe(false);
+  });
+
+  it("time units and calendars CF calls equal (days since 2000-1-1 00:00:00 gregorian, days since 2000-01-01 standard) import", () => {
+    const files = [yearFile("spelled/2000.nc", 0), yearFile("spelled/2001.nc", 366, "spelled")];
+    expect(runPython(["-c", XARRAY, ...files]).trim()).toBe("ok");
+    const { run } = importConcat("spelled", files);
+    expect(run.code, run.stderr).toBe(0);
   });
 
   it("files that agree (equal mask and 2-D coordinates) import, as xarray combines them", () => {
