@@ -149,7 +149,9 @@ async function inspect(uri: string, storage: StorageOptions, deep: boolean): Pro
   const notes: string[] = [];
   const unreached: InaccessibleFile[] = [];
   const versions =
-    folder === undefined ? await remoteVersions(uri, storage, notes, unreached) : await localVersions(uri, folder);
+    folder === undefined
+      ? await remoteVersions(uri, storage, notes, unreached)
+      : await localVersions(uri, folder, unreached);
   const newest = versions.find((v) => v.readable);
   const report: CheckReport = {
     uri,
@@ -182,12 +184,14 @@ async function inspect(uri: string, storage: StorageOptions, deep: boolean): Pro
       report.damagedFiles = inspection.files.damaged;
       report.inaccessibleFiles.push(...inspection.files.inaccessible);
     }
-    const { table, close } = await openVersion(uri, storage, folder, newest, newest === versions[0]);
+    // A latest manifest this process may not read is not in `versions`: the newest listed is then not the latest.
+    const isLatest = newest === versions[0] && unreached.length === 0;
+    const { table, close } = await openVersion(uri, storage, folder, newest, isLatest);
     try {
       if (scanBlocked(inspection)) countFromManifest(report, inspection.layout!);
       else await readRows(table, inspection, deep);
-      if (newest === versions[0]) replayKnown = await notePendingReplay(table, report);
-      if (newest === versions[0]) Object.assign(report, await importLeftovers(table));
+      if (isLatest) replayKnown = await notePendingReplay(table, report);
+      if (isLatest) Object.assign(report, await importLeftovers(table));
     } finally {
       close();
     }

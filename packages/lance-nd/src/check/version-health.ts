@@ -4,6 +4,7 @@
  * manifest are reached; on an object store through the SDK, which needs the
  * latest manifest.
  */
+import * as path from "node:path";
 import { isLanceNdError, type LanceNdError } from "../errors.js";
 import { openTable, type LanceTable, type StorageOptions } from "../lance/table-open.js";
 import { checkoutVersion, listVersions } from "../lance/table-versions.js";
@@ -23,19 +24,51 @@ export interface VersionHealth {
   file?: string;
 }
 
-/** Every manifest of a local table, newest first, each opened on its own. */
-export async function localVersions(uri: string, folder: string): Promise<VersionHealth[]> {
+/**
+ * Every manifest of a local table, newest first, each opened on its own. A
+ * manifest (or the `_versions/` folder) this process may not read is not a
+ * version that does not open: it goes to `unreached` with the system's
+ * error, and is left out of the list.
+ */
+export async function localVersions(
+  uri: string,
+  folder: string,
+  unreached: InaccessibleFile[],
+): Promise<VersionHealth[]> {
+  let manifests: ReturnType<typeof manifestFiles>;
+  try {
+    manifests = manifestFiles(uri, folder);
+  } catch (err) {
+    if (!noteSystemError(unreached, path.join(folder, "_versions"), err)) throw err;
+    return [];
+  }
   const out: VersionHealth[] = [];
-  for (const manifest of manifestFiles(uri, folder)) {
+  for (const manifest of manifests) {
     try {
       (await openVersionView(uri, folder, manifest)).close();
       out.push({ version: manifest.version, readable: true, file: manifest.file });
     } catch (err) {
+      if (noteSystemError(unreached, path.join(folder, "_versions", manifest.file), err)) continue;
       if (!isLanceNdError(err)) throw err;
       out.push({ version: manifest.version, readable: false, error: withoutPlace(err, uri), file: manifest.file });
     }
   }
   return out;
+}
+
+/**
+ * Adds `file` to `unreached` when `err` is a system error of reading it
+ * (EACCES, EIO...: Node's, or Lance's `os error 13`); false for any other
+ * error.
+ */
+function noteSystemError(unreached: InaccessibleFile[], file: string, err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  const cause = (err as Error).message;
+  const system = typeof code === "string" && /^E[A-Z]+$/.test(code) && code !== "ENOENT";
+  const failure = environmentFailure(cause);
+  if (!system && !(isLanceNdError(err) && failure !== undefined)) return false;
+  unreached.push({ path: file, kind: "manifest", cause, failure: failure ?? "inaccessible" });
+  return true;
 }
 
 /**
