@@ -133,6 +133,15 @@ describe("check --repair on s3rver behind a fault-injecting proxy", () => {
     expect(await idsAfter(s3, uri)).toEqual({ r0: 1, r1: 1, r2: 1 });
   });
 
+  it("a slow store (every data object answered 300 ms late): not a fault; check reads every row, ok", async () => {
+    const uri = await twoFragments(s3, "slow");
+    s3.inject([{ delayMs: 300, path: DATA_GETS, method: "GET" }]);
+    const report = await check(uri, { storageOptions: { ...s3.storageOptions, ...RETRIES } });
+    expect(report).toMatchObject({ ok: true, rows: 3, unreadableRows: [], inaccessibleFiles: [] });
+    expect(s3.faulted.some((f) => f.endsWith("delayed 300 ms"))).toBe(true);
+    count("rowsVerified", 3);
+  });
+
   it("404 on the data objects the manifest names: damage (unreadable rows), not an access problem", async () => {
     const uri = await twoFragments(s3, "missing-404");
     s3.inject([{ status: 404, path: DATA_GETS, method: "GET" }]);

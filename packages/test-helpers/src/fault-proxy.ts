@@ -4,17 +4,18 @@
  * 403, 404, 5xx or drops the connection (packages/lance-nd README,
  * "check" and "Guarantees").
  */
-import { createServer, request as httpRequest } from "node:http";
+import { type IncomingMessage, type ServerResponse, createServer, request as httpRequest } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { ObjectStoreServer } from "./object-stores.js";
 
 /**
  * A fault a {@link FaultProxy} answers in place of the store: an HTTP
  * `status` with the store's error body (`AccessDenied`, `NoSuchKey`,
- * `SlowDown`...), or `reset` (the connection is destroyed before any
- * answer). `times` bounds how many requests it hits (default: all).
+ * `SlowDown`...), `reset` (the connection is destroyed before any
+ * answer), or `delayMs` (the request is forwarded that much later: a slow
+ * store). `times` bounds how many requests it hits (default: all).
  */
-export type StoreFault = ({ status: 401 | 403 | 404 | 500 | 503 } | { reset: true }) & {
+export type StoreFault = ({ status: 401 | 403 | 404 | 500 | 503 } | { reset: true } | { delayMs: number }) & {
   /** Which requests: the object path (e.g. `/bucket/t.lance/data/…`) must match. */
   path: RegExp;
   /** Only requests of this method (e.g. `GET`); any when unset. */
@@ -66,6 +67,11 @@ export async function startFaultProxy(store: ObjectStoreServer): Promise<FaultPr
     );
     if (fault !== undefined) {
       fault.left--;
+      if ("delayMs" in fault) {
+        faulted.push(`${request.method} ${target} delayed ${fault.delayMs} ms`);
+        setTimeout(() => forward(request, response), fault.delayMs);
+        return;
+      }
       if ("reset" in fault) {
         faulted.push(`${request.method} ${target} reset`);
         request.socket.destroy();
@@ -83,7 +89,11 @@ export async function startFaultProxy(store: ObjectStoreServer): Promise<FaultPr
       response.end(request.method === "HEAD" ? undefined : body);
       return;
     }
-    const forward = httpRequest(
+    forward(request, response);
+  });
+  /** Sends `request` on to the store as it came, and its answer back. */
+  function forward(request: IncomingMessage, response: ServerResponse): void {
+    const upstreamRequest = httpRequest(
       {
         host: upstream.hostname,
         port: upstream.port,
@@ -96,9 +106,9 @@ export async function startFaultProxy(store: ObjectStoreServer): Promise<FaultPr
         answer.pipe(response);
       },
     );
-    forward.on("error", () => request.socket.destroy());
-    request.pipe(forward);
-  });
+    upstreamRequest.on("error", () => request.socket.destroy());
+    request.pipe(upstreamRequest);
+  }
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
