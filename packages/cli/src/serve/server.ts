@@ -27,7 +27,7 @@ export const CHUNK_ANSWERS_AT_ONCE = 16;
 /** A request's headers must arrive within this (slow-header clients are cut), its whole request within {@link REQUEST_MS}. */
 export const HEADERS_MS = 10_000;
 export const REQUEST_MS = 30_000;
-/** A connection that neither sends nor takes a byte for this long is closed (a client that stops reading its answer gives its slot back). */
+/** A connection that takes no byte of its answer for this long is closed (a client that stops reading its answer gives its slot back). */
 export const STALLED_MS = 30_000;
 
 /** Options of {@link startServeServer}. */
@@ -114,7 +114,6 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   const wildcard = isWildcard(options.host);
 
   const server = createServer((request, response) => {
-    response.setTimeout(STALLED_MS, () => response.destroy());
     connections.busy(request.socket, response);
     // Closed once the answer is sent, or when the client goes away first (then nothing is read or sent for it).
     let closed = false;
@@ -279,6 +278,8 @@ function send(request: IncomingMessage, response: ServerResponse, answer: Answer
       headers["timing-allow-origin"] = cors;
     }
   }
+  // Armed once the answer is out, not while the request waits its turn: it cuts a client that stops reading.
+  response.setTimeout(STALLED_MS, () => response.destroy());
   response.writeHead(answer.status, headers);
   response.end(request.method === "HEAD" ? undefined : body);
 }
