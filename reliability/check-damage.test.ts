@@ -137,6 +137,58 @@ describe("a file this process cannot read is not damage: check --repair removes 
   );
 });
 
+describe("a manifest or _versions/ this process cannot read is not damage: check names it, removes nothing", () => {
+  const asOtherUser = process.getuid?.() === 0;
+  const setpriv = spawnSync("setpriv", ["--version"], { stdio: "ignore" }).error === undefined;
+  const reason = asOtherUser && !setpriv ? "needs setpriv (util-linux) to drop root" : undefined;
+  if (reason !== undefined && process.env.CI === "true") throw new Error(reason);
+
+  for (const what of ["the latest manifest", "the _versions/ folder"] as const) {
+    it.skipIf(reason !== undefined)(
+      `${what}: exit 1 naming it and saying nothing was removed; every version and row kept`,
+      async () => {
+        requireBuiltCli();
+        chmodSync(dir, 0o755);
+        const uri = await indexedTable(`unreadable-${what === "the latest manifest" ? "manifest" : "versions"}`);
+        const versions = readdirSync(join(uri, "_versions")).sort();
+        const target =
+          what === "the latest manifest"
+            ? join(uri, "_versions", versions.find((f) => f.endsWith(".manifest"))!)
+            : join(uri, "_versions");
+        if (asOtherUser) {
+          for (const entry of [
+            uri,
+            ...readdirSync(uri, { recursive: true, encoding: "utf8" }).map((f) => join(uri, f)),
+          ])
+            chownSync(entry, 65534, 65534);
+          chownSync(target, 0, 0);
+        }
+        chmodSync(target, 0o000);
+        const command = [CLI, "check", uri, "--repair"];
+        const argv = asOtherUser
+          ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, ...command]
+          : [process.execPath, ...command];
+        const result = spawnSync(argv[0]!, argv.slice(1), {
+          encoding: "utf8",
+          env: { ...process.env, HOME: tmpdir(), RUST_BACKTRACE: "0" },
+        });
+        count("processes");
+        chmodSync(target, what === "the latest manifest" ? 0o644 : 0o755);
+        expect(result.status, result.stderr).toBe(1);
+        expect(result.stderr).not.toContain("unexpected error");
+        expect(result.stderr).toMatch(
+          /could not be checked whole: 1 file that could not be read \(not damage\); nothing was removed/,
+        );
+        expect(result.stdout).toContain(target);
+        expect(result.stdout).toContain("EACCES");
+        expect(readdirSync(join(uri, "_versions")).sort()).toEqual(versions);
+        await expectWhole(uri, LIVE);
+        count("rowsLost", 0);
+      },
+    );
+  }
+});
+
 describe("a lost deletion file: check names it, repair makes the rest readable", () => {
   for (const [what, damage] of [
     ["missing", (file: string) => rmSync(file)],

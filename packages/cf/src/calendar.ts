@@ -3,8 +3,10 @@
  * days a month has, and a date as a day number and back. Day numbers count
  * from 1970-01-01 of the calendar itself, so they are the same as the Unix
  * day for proleptic_gregorian (and for standard and julian dates, which are
- * real days). Years are astronomical (year 0 exists); dates before year 1
- * are where cftime's numbering differs.
+ * real days). Years are numbered as cftime numbers them by default (CF 1.9,
+ * section 4.4.1): historically in julian and standard, where year -1 is
+ * followed by year 1 and there is no year 0; astronomically (year 0 exists)
+ * in proleptic_gregorian and the idealized calendars.
  */
 
 /** A CF calendar, by its canonical name (aliases resolve with {@link calendarOf}). */
@@ -47,21 +49,40 @@ const ALL_LEAP_STARTS = [0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335, 
 /** Day number of 1582-10-15, the first Gregorian day of the standard calendar. */
 export const GREGORIAN_START_DAY = -141_427;
 
+/** False for julian and standard, whose years are historical: year 1 follows year -1 (cftime's default). */
+export function hasYearZero(calendar: CfCalendar): boolean {
+  return calendar !== "julian" && calendar !== "standard";
+}
+
+/** The astronomical year (year 0 exists, as in JavaScript's Date) of a year of `calendar`. */
+export function astronomicalYear(calendar: CfCalendar, year: number): number {
+  return year < 0 && !hasYearZero(calendar) ? year + 1 : year;
+}
+
+/** The year of `calendar` of an astronomical year. */
+export function calendarYear(calendar: CfCalendar, year: number): number {
+  return year <= 0 && !hasYearZero(calendar) ? year - 1 : year;
+}
+
 /** Days of `month` (1-12) of `year` in `calendar`; standard's October 1582 has 21 (5 to 14 are skipped). */
 export function daysInMonth(calendar: CfCalendar, year: number, month: number): number {
   if (calendar === "360_day") return 30;
   if (month !== 2) return calendar === "standard" && year === 1582 && month === 10 ? 31 : MONTH_DAYS[month - 1]!;
   if (calendar === "noleap") return 28;
   if (calendar === "all_leap") return 29;
-  const julianLeap = year % 4 === 0;
+  const julianLeap = astronomicalYear(calendar, year) % 4 === 0;
   if (calendar === "julian" || (calendar === "standard" && year < 1583)) return julianLeap ? 29 : 28;
   return julianLeap && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
 }
 
-/** True when `date` exists in `calendar` (month 1-12, day within the month, not 1582-10-05 to 14 in standard). */
+/**
+ * True when `date` exists in `calendar` (month 1-12, day within the month,
+ * not 1582-10-05 to 14 in standard, no year 0 in julian and standard).
+ */
 export function isValidDate(calendar: CfCalendar, date: CalendarDate): boolean {
   const { year, month, day } = date;
   if (![year, month, day].every(Number.isInteger) || month < 1 || month > 12) return false;
+  if (year === 0 && !hasYearZero(calendar)) return false;
   if (day < 1 || day > daysInMonth(calendar, year, month)) return false;
   return !(calendar === "standard" && year === 1582 && month === 10 && day > 4 && day < 15);
 }
@@ -75,7 +96,8 @@ export function isValidDate(calendar: CfCalendar, date: CalendarDate): boolean {
  * daysFromDate("360_day", { year: 2000, month: 2, day: 30 }); // 10889
  */
 export function daysFromDate(calendar: CfCalendar, date: CalendarDate): number {
-  const { year, month, day } = date;
+  const { month, day } = date;
+  const year = astronomicalYear(calendar, date.year);
   switch (calendar) {
     case "360_day":
       return (year - 1970) * 360 + (month - 1) * 30 + day - 1;
@@ -118,12 +140,17 @@ export function dateFromDays(calendar: CfCalendar, days: number): CalendarDate {
       return { year: 1970 + years, month, day: inYear - starts[month - 1]! + 1 };
     }
     case "julian":
-      return julianDate(days);
+      return historical(julianDate(days));
     case "proleptic_gregorian":
       return gregorianDate(days);
     case "standard":
-      return days >= GREGORIAN_START_DAY ? gregorianDate(days) : julianDate(days);
+      return days >= GREGORIAN_START_DAY ? gregorianDate(days) : historical(julianDate(days));
   }
+}
+
+/** A date of an astronomical year as a date of the julian and standard calendars (no year 0). */
+function historical(date: CalendarDate): CalendarDate {
+  return { ...date, year: calendarYear("julian", date.year) };
 }
 
 // Howard Hinnant's days_from_civil / civil_from_days, for the proleptic

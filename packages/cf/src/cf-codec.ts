@@ -10,7 +10,7 @@ import type { Dtype } from "./dtype.js";
 import { fillMissing, maskMissing } from "./mask.js";
 import { pack, packingOf, unpack, unpackedDtype } from "./scale.js";
 import { decodesToTimestamps, isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
-import { decodeTimes, encodeTimes, isTimestamp } from "./times.js";
+import { declareTimeFill, decodeTimes, encodeTimes, isTimestamp } from "./times.js";
 
 /**
  * The attribute `cfDecode` adds when it changes the value type (unpacking or
@@ -117,6 +117,7 @@ export function cfEncode(array: NdArray, options: CfOptions = {}): NdArray {
   }
   if (packing !== undefined && stored !== undefined && dtypeOf(out.type) !== stored)
     out = pack(out, packing, stored, name);
+  if (mask && times && isTimestamp(array)) out = declareTimeFill(out, dtypeOf(out.type)!);
   if (mask) out = fillMissing(out, name);
   if (!out.attrs.has(STORED_DTYPE_ATTR)) return out;
   return out.withAttrs(new Map([...out.attrs].filter(([key]) => key !== STORED_DTYPE_ATTR)));

@@ -3,7 +3,14 @@
  * `date2num` see them, and as text: ISO 8601 with `Z` for proleptic
  * Gregorian dates, cftime's `2000-02-30 00:00:00` for the others.
  */
-import { dateFromDays, daysFromDate, GREGORIAN_START_DAY, isValidDate } from "./calendar.js";
+import {
+  astronomicalYear,
+  calendarYear,
+  dateFromDays,
+  daysFromDate,
+  GREGORIAN_START_DAY,
+  isValidDate,
+} from "./calendar.js";
 import type { CalendarDate, CfCalendar } from "./calendar.js";
 import { CfError } from "./cf-error.js";
 import type { CfErrorContext } from "./cf-error.js";
@@ -156,7 +163,7 @@ export function cfTimeToDate(value: number, units: string, calendar?: string): D
   const parsed = parseCfTimeUnits(units, calendar);
   const dt = cfTimeToDateTime(value, parsed);
   const date = new Date(0);
-  date.setUTCFullYear(dt.year, dt.month - 1, dt.day);
+  date.setUTCFullYear(astronomicalYear(parsed.calendar, dt.year), dt.month - 1, dt.day);
   date.setUTCHours(dt.hour, dt.minute, dt.second, Math.round(dt.nanosecond / 1e6));
   if (date.getUTCMonth() !== dt.month - 1 || date.getUTCDate() !== dt.day) {
     throw new CfError("InvalidDate", `${formatCfDateTime(dt, parsed.calendar)} is not a Gregorian date`, {
@@ -180,7 +187,7 @@ export function dateToCfTime(date: Date, units: string, calendar?: string): numb
   const parsed = parseCfTimeUnits(units, calendar);
   return dateTimeToCfTime(
     {
-      year: date.getUTCFullYear(),
+      year: calendarYear(parsed.calendar, date.getUTCFullYear()),
       month: date.getUTCMonth() + 1,
       day: date.getUTCDate(),
       hour: date.getUTCHours(),

@@ -20,7 +20,7 @@ export { cfDecode, cfEncode, STORED_DTYPE_ATTR } from "./cf-codec.js";
 export { boundsTimeAttrs } from "./bounds.js";
 export type { NamedAttrs } from "./bounds.js";
 export type { CfOptions } from "./cf-codec.js";
-export { isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
+export { isCfTimeUnits, parseCfTimeUnits, sameCfTimeEncoding } from "./time-units.js";
 export type { CfTimeUnit, CfTimeUnits } from "./time-units.js";
 export type { CalendarDate, CfCalendar } from "./calendar.js";
 export {

@@ -60,6 +60,27 @@ export function isCfTimeUnits(units: unknown): units is string {
 }
 
 /**
+ * True when two `units` / `calendar` pairs encode times the same way, as CF
+ * reads them: `days since 2000-01-01` and `days since 2000-1-1 00:00:00`,
+ * calendars `standard` and `gregorian` (the same unit, reference instant
+ * and canonical calendar). False when either does not parse.
+ *
+ * @example
+ * sameCfTimeEncoding("days since 2000-1-1 00:00:00", "gregorian", "days since 2000-01-01", undefined); // true
+ */
+export function sameCfTimeEncoding(unitsA: unknown, calendarA: unknown, unitsB: unknown, calendarB: unknown): boolean {
+  if (!isCfTimeUnits(unitsA) || !isCfTimeUnits(unitsB)) return false;
+  const calendar = (c: unknown) => (typeof c === "string" ? c : undefined);
+  try {
+    const a = parseCfTimeUnits(unitsA, calendar(calendarA));
+    const b = parseCfTimeUnits(unitsB, calendar(calendarB));
+    return a.unitNs === b.unitNs && a.epochNs === b.epochNs && a.calendar === b.calendar;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Parses CF time `units` and `calendar`. Throws `InvalidUnits` for text that
  * is not `<unit> since <date>` (months and years are not fixed lengths and are
  * refused too) or a reference date its calendar lacks, and

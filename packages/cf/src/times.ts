@@ -4,9 +4,9 @@
  * exactly; float times to ns, rounded to the nearest nanosecond.
  */
 import { TimeUnit, Timestamp, Type } from "apache-arrow";
-import type { NdArray } from "@lance-nd/nd-arrow";
+import { attr, type NdArray } from "@lance-nd/nd-arrow";
 import { CfError } from "./cf-error.js";
-import { arrowType, dtypeOf, isBigIntDtype, isFloatDtype, newValues } from "./dtype.js";
+import { arrowType, defaultFillValue, dtypeOf, isBigIntDtype, isFloatDtype, newValues } from "./dtype.js";
 import type { Dtype } from "./dtype.js";
 import type { CfTimeUnits } from "./time-units.js";
 import { allValid, clearBit, isValid, validityOf, valuesOf, vectorOf } from "./validity.js";
@@ -117,4 +117,17 @@ export function encodeTimes(array: NdArray, units: CfTimeUnits, stored: Dtype, v
     out[i] = stored_ as never;
   }
   return array.withValues(vectorOf(arrowType(stored), out, bits));
+}
+
+/**
+ * Encoded times (`stored` numbers) with nulls, a missing time, and no
+ * declared fill: given a `_FillValue` (NaN for floats, netCDF's default fill
+ * for integers), as xarray encodes NaT, so that the fill the nulls become is
+ * one the file declares (a reader that does not mask netCDF's default fill,
+ * xarray, would read it as a date far out of range).
+ */
+export function declareTimeFill(array: NdArray, stored: Dtype): NdArray {
+  if (array.values.nullCount === 0 || array.attrs.has("_FillValue") || array.attrs.has("missing_value")) return array;
+  const fill = isFloatDtype(stored) ? Number.NaN : defaultFillValue(stored);
+  return array.withAttrs(new Map([...array.attrs, ["_FillValue", attr[stored](fill as never)]]));
 }

@@ -64,7 +64,7 @@ function randomCases(seed: number, perCalendar: number): Case[] {
 function cftimeText(d: CfDateTime): string {
   const p = (n: number, w = 2) => String(n).padStart(w, "0");
   const micro = Math.round(d.nanosecond / 1000);
-  return `${p(d.year, 4)}-${p(d.month)}-${p(d.day)} ${p(d.hour)}:${p(d.minute)}:${p(d.second)}${micro === 0 ? "" : `.${p(micro, 6)}`}`;
+  return `${d.year < 0 ? "-" : ""}${p(Math.abs(d.year), 4)}-${p(d.month)}-${p(d.day)} ${p(d.hour)}:${p(d.minute)}:${p(d.second)}${micro === 0 ? "" : `.${p(micro, 6)}`}`;
 }
 
 describe.skipIf(oracleSkipReason() !== undefined)("calendar arithmetic against netCDF4.num2date", () => {
@@ -79,6 +79,43 @@ describe.skipIf(oracleSkipReason() !== undefined)("calendar arithmetic against n
         if (Number.isInteger(value)) expect(dateTimeToCfTime(cfTimeToDateTime(value, units), units), where).toBe(value);
       }
     }
+  });
+
+  it("reference dates before year 1 and across the Gregorian gap: every calendar gives num2date's dates (no year 0 in julian and standard)", () => {
+    const references = [
+      "-4713-01-01",
+      "-4713-01-01 12:00:00",
+      "-0001-12-30",
+      "-0001-03-01",
+      "-0100-02-28",
+      "0001-01-01",
+      "1582-10-04",
+      "1582-10-15",
+    ];
+    const values = [0, 1, 59, 60, 365, 366, 730, 1461, -1, -366, -1461, 2_451_545, 1_721_424, 1_721_425, -400_000];
+    const cases: Case[] = CALENDAR_NAMES.flatMap((calendar) =>
+      references.map((reference) => ({ units: `days since ${reference}`, calendar, values })),
+    );
+    const results = num2date(cases);
+    let compared = 0;
+    for (const [i, c] of cases.entries()) {
+      const units = parseCfTimeUnits(c.units, c.calendar);
+      for (const [j, value] of c.values.entries()) {
+        const where = `${value} ${c.units} (${c.calendar})`;
+        expect(cftimeText(cfTimeToDateTime(value, units)), where).toBe(results[i]!.text[j]);
+        expect(dateTimeToCfTime(cfTimeToDateTime(value, units), units), where).toBe(value);
+        compared++;
+      }
+    }
+    expect(compared).toBe(CALENDAR_NAMES.length * references.length * values.length);
+    expect(formatCfTime(2_451_545, "days since -4713-01-01", "julian")).toBe("1999-12-19 00:00:00");
+  });
+
+  it("year 0 is not a date of julian and standard, and is one of proleptic_gregorian and noleap", () => {
+    expect(() => parseCfTimeUnits("days since 0000-01-01", "julian")).toThrow(/not a date of the julian calendar/);
+    expect(() => parseCfTimeUnits("days since 0000-06-01", "standard")).toThrow(/not a date of the standard calendar/);
+    expect(formatCfTime(0, "days since 0000-01-01", "noleap")).toBe("0000-01-01 00:00:00");
+    expect(formatCfTime(0, "days since 0000-01-01", "proleptic_gregorian")).toBe("0000-01-01T00:00:00Z");
   });
 
   it("non-Gregorian dates print as cftime prints them; Gregorian ones as ISO 8601 with Z", () => {

@@ -52,6 +52,7 @@ export {
   type UnreadableRow,
   type DamagedFile,
   type InaccessibleFile,
+  type EnvironmentFailure,
   type TableFileKind,
   type DamagedIndex,
   type DroppedFragment,

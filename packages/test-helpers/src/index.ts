@@ -11,6 +11,7 @@ export {
   startAzurite,
   startS3Server,
 } from "./object-stores.js";
+export { type FaultProxy, type StoreFault, startFaultProxy } from "./fault-proxy.js";
 export {
   NETCDF_FIXTURES,
   type NetcdfFixtureName,

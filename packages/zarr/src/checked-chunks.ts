@@ -7,6 +7,8 @@
  */
 import * as zarr from "zarrita";
 import type { ArrayNode } from "./metadata.js";
+import { DamagedBloscChunk } from "./blosc-check.js";
+import { RangePastEnd } from "./shard-ranges.js";
 import { ZarrError } from "./zarr-error.js";
 
 /** Where a checked array lives: the store path and the array's node. */
@@ -18,7 +20,16 @@ interface CheckedPlace {
 /** `array` whose `getChunk` (used by `zarr.get` and the aligned read) fails on a chunk of the wrong length. */
 export const withCheckedChunks = zarr.defineArrayExtension((array, place: CheckedPlace) => ({
   async getChunk(coords: number[], options?: Parameters<typeof array.getChunk>[1]) {
-    const chunk = await array.getChunk(coords, options);
+    const chunk = await array.getChunk(coords, options).catch((err: unknown) => {
+      const damage = damageIn(err);
+      if (damage === undefined) throw err;
+      const what = damage instanceof RangePastEnd ? "a damaged shard index" : "a truncated or corrupt chunk";
+      throw new ZarrError("ReadFailed", `chunk ${chunkName(place.node, coords)}: ${damage.message} (${what})`, {
+        path: place.path,
+        variable: place.node.name,
+        cause: damage,
+      });
+    });
     const expected = array.chunks.reduce((n, size) => n * size, 1);
     const length = (chunk.data as { length: number }).length;
     if (length !== expected) {
@@ -31,6 +42,14 @@ export const withCheckedChunks = zarr.defineArrayExtension((array, place: Checke
     return chunk;
   },
 }));
+
+/** The damage found in a chunk's bytes that `err` is, or was caused by (zarrita wraps a codec's error). */
+function damageIn(err: unknown): RangePastEnd | DamagedBloscChunk | undefined {
+  for (let e = err; e instanceof Error; e = e.cause) {
+    if (e instanceof RangePastEnd || e instanceof DamagedBloscChunk) return e;
+  }
+  return undefined;
+}
 
 /** The chunk's key in the store (`"sst/c/0/1"`, `"sst/0.1"`), or, for an inner chunk of a shard, that and the shard's key. */
 function chunkName(node: ArrayNode, coords: readonly number[]): string {

@@ -6,8 +6,9 @@
  * one array a single-array store holds. Each array's v2 metadata is turned
  * into the v3 form zarrita reads.
  */
-import { Bool, util } from "apache-arrow";
+import { Bool, Type, util } from "apache-arrow";
 import type { ArrayMetadata, CodecMetadata, DataType as ZarritaType } from "zarrita";
+import { checkedBlosc } from "./blosc-check.js";
 import { fromV2Dtype, fromV3DataType } from "./data-type.js";
 import type { ZarrType } from "./data-type.js";
 import { parseZarrJson } from "./json-text.js";
@@ -187,6 +188,7 @@ function v2Array(name: string, key: string, zarray: Json, zattrs: Json, path: st
   const { _ARRAY_DIMENSIONS: _, ...stored } = zattrs;
   const [type, attrs] = xarrayBool(storedType, stored);
   const separator = zarray.dimension_separator === "/" ? "/" : ".";
+  checkFill(type, zarray.fill_value, where);
   return {
     name,
     key,
@@ -226,6 +228,7 @@ function v3Array(name: string, key: string, meta: Json, path: string): ArrayNode
   const sharding = codecs.find((c) => c.name === "sharding_indexed");
   const inner =
     sharding === undefined ? gridShape : intList(sharding.configuration.chunk_shape, "sharding chunk_shape", where, 1);
+  checkFill(type, meta.fill_value, where);
   return {
     name,
     key,
@@ -275,10 +278,56 @@ function zarritaMetadata(
     data_type: type.read,
     chunk_grid: { name: "regular", configuration: { chunk_shape: chunkShape } },
     chunk_key_encoding: keys ?? { name: "default" },
-    codecs,
+    codecs: checkedBlosc(codecs),
     fill_value: readingFill(type.read, fillValue) as never,
     attributes,
   };
+}
+
+/** The smallest and largest value of each integer type a fill value may hold. */
+const INTEGER_RANGES: Readonly<Record<string, readonly [bigint, bigint]>> = {
+  int8: [-(2n ** 7n), 2n ** 7n - 1n],
+  int16: [-(2n ** 15n), 2n ** 15n - 1n],
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint8: [0n, 2n ** 8n - 1n],
+  uint16: [0n, 2n ** 16n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+};
+
+/** The float fill values spelled as text (Zarr v2 and v3): NaN, the infinities and v3's hex bit patterns. */
+const FLOAT_FILL_TEXT = /^(NaN|Infinity|-Infinity|0x[0-9a-f]+)$/i;
+
+/**
+ * Refuses (`InvalidStore`, naming the array) a fill value its data type
+ * cannot hold: an integer fill that is not an integer in the type's range
+ * (300 for uint8, "NaN" for int8, "Infinity" for int16), a float fill that
+ * is not a number or one of its text spellings. A time may be "NaT".
+ * Missing chunks would otherwise read as some other value.
+ */
+function checkFill(type: ZarrType, fill: unknown, where: ZarrErrorContext): void {
+  if (fill === null || fill === undefined || type.kind === "text" || type.kind === "bytes") return;
+  if (type.kind === "time" && fill === "NaT") return;
+  const refuse = (why: string): never => {
+    throw new ZarrError("InvalidStore", `fill_value ${JSON.stringify(fill)} ${why}`, where);
+  };
+  if (type.kind === "bool") {
+    if (typeof fill !== "boolean" && fill !== 0 && fill !== 1) refuse("is not a boolean");
+    return;
+  }
+  const range = type.arrow.typeId === Type.Float ? undefined : INTEGER_RANGES[type.read];
+  if (range !== undefined) {
+    if (typeof fill !== "bigint" && !(typeof fill === "number" && Number.isInteger(fill)))
+      refuse(`is not an integer, which the ${type.stored} array holds`);
+    // A 64-bit fill past 2^53 reaches here as the nearest float: compared as one.
+    const [low, high] = typeof fill === "bigint" ? range : [Number(range[0]), Number(range[1])];
+    if ((fill as number | bigint) < low || (fill as number | bigint) > high)
+      refuse(`is outside the range of ${type.stored}`);
+    return;
+  }
+  if (typeof fill !== "number" && !(typeof fill === "string" && FLOAT_FILL_TEXT.test(fill)))
+    refuse(`is not a number, which the ${type.stored} array holds`);
 }
 
 /** The fill value of a missing chunk, as zarrita's reading type holds it. */

@@ -4,7 +4,8 @@
  */
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import FileSystemStore from "@zarrita/storage/fs";
+import type FileSystemStore from "@zarrita/storage/fs";
+import { RangeCheckedStore } from "./shard-ranges.js";
 import { ZarrError } from "./zarr-error.js";
 
 /** A local store directory: its zarrita store and raw access to its keys. */
@@ -33,7 +34,7 @@ export async function openStoreFiles(path: string): Promise<StoreFiles> {
   if (!info.isDirectory()) throw new ZarrError("NotFound", "not a Zarr store (a file, not a directory)", { path });
   return {
     root,
-    zarrita: new FileSystemStore(root),
+    zarrita: new RangeCheckedStore(root),
     read: (key) =>
       readFile(join(root, key)).then(
         (buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength),

@@ -66,7 +66,7 @@ export function registerCheck(program: Command, io: Io): void {
           if (onlyInaccessible(report)) {
             throw new CliError(
               "InvalidFile",
-              `${uri} could not be checked whole: ${damage(report)}; nothing was removed for them (make them readable to this user and check again)`,
+              `${uri} could not be checked whole: ${damage(report)}; nothing was removed for them (${inaccessibleHint(report)})`,
               { path: uri },
             );
           }
@@ -95,7 +95,7 @@ function damage(report: CheckReport): string {
       "file that could not be read (not damage)",
       "files that could not be read (not damage)",
     ),
-    report.newestReadableVersion === null ? "no version opens" : "",
+    report.newestReadableVersion === null && !unreached(report) ? "no version opens" : "",
     report.pendingWidenReplay === null ? "" : "a killed widen's replay is pending",
     ...importDamage(report),
   ];
@@ -104,7 +104,26 @@ function damage(report: CheckReport): string {
 
 /** True when the only finding is files that could not be read for a reason that is not damage. */
 function onlyInaccessible(report: CheckReport): boolean {
+  if (unreached(report)) return true;
   return report.inaccessibleFiles.length > 0 && damage({ ...report, inaccessibleFiles: [] }) === "";
+}
+
+/** True when the store refused or failed to give a manifest: nothing of the table was checked. */
+function unreached(report: CheckReport): boolean {
+  return report.inaccessibleFiles.some((f) => f.kind === "manifest");
+}
+
+/** What to do about files that could not be read: make them readable, or wait for the store. */
+function inaccessibleHint(report: CheckReport): string {
+  const refused = report.inaccessibleFiles.some((f) => f.failure === "inaccessible");
+  const transient = report.inaccessibleFiles.some((f) => f.failure === "transient");
+  return [
+    refused ? "make them readable to this user" : "",
+    transient ? "the store failed for a moment (5xx, throttling or a dropped connection): check again later" : "",
+  ]
+    .filter(Boolean)
+    .join("; ")
+    .concat(refused && !transient ? " and check again" : "");
 }
 
 /** True when the only damage is rows whose values contradict their stats, which a repair leaves as they are. */
@@ -122,6 +141,7 @@ function counted(n: number, one: string, many = `${one}s`): string {
 
 /** `data file of fragment 2`, `deletion file of fragment 2`, `file of key index __global_attrs__.id_idx`. */
 function fileOwner(file: Pick<CheckReport["damagedFiles"][number], "kind" | "fragment" | "index">): string {
+  if (file.kind === "manifest") return "manifest";
   return file.kind === "index" ? `file of key index ${file.index}` : `${file.kind} file of fragment ${file.fragment}`;
 }
 

@@ -11,6 +11,7 @@ import { SOURCE_FILE_ATTR, col, dataset, planConcat, scan } from "lance-nd";
 import type { ConcatPart, ConcatSource, Dataset, Expr, NdTable } from "lance-nd";
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import { CliError } from "../errors.js";
+import { checkConcatFiles } from "./import-concat-checks.js";
 import type { ImportSource } from "./import-source.js";
 
 /** Where the files of a `--concat` import go, and (a replace) which rows they replace. */
@@ -36,7 +37,9 @@ interface StoredFile {
  * order; after the id's last file (append; a file name it has already is
  * refused); or each in the place of its namesake, or of a gap between the
  * files where its rows were removed (replace: same size along the dim,
- * between its neighbours' coordinates). Throws `InvalidArgument`.
+ * between its neighbours' coordinates). The files must agree as
+ * `checkConcatFiles` says (no two of one name, the same variables, equal
+ * variables without the dim). Throws `InvalidArgument`.
  */
 export async function planConcatImport(
   files: readonly ImportSource[],
@@ -45,6 +48,7 @@ export async function planConcatImport(
   mode: "create" | "append" | "overwrite" | "replace",
   table: NdTable | undefined,
 ): Promise<ConcatImport> {
+  await checkConcatFiles(files, dim);
   const idIs = col("__global_attrs__.id").eq(id);
   const stored = table === undefined ? undefined : await storedDataset(table, idIs, dim);
   if (stored === undefined || mode === "create" || mode === "overwrite") {

@@ -1,8 +1,9 @@
 /**
  * What keeps an import whole: the CF mode a table was created with, the ids
  * already in it, a failed create that leaves no folder behind (CLI README,
- * "Importing again"), and the claim (writer locks and mark) every write of
- * an import runs under (CLI README, "Interrupting an import").
+ * "Importing again"), the claim (writer locks and mark) every write of
+ * an import runs under (CLI README, "Interrupting an import"), and the
+ * bound on what the files declare (CLI README, "Declared sizes").
  */
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -12,6 +13,7 @@ import type { Expr, NdTable, WriteOptions } from "lance-nd";
 import { claimImport, replaceRowsWith, tableCfMode, writeAll, type CfMode } from "lance-nd/internal";
 import { CliError } from "../errors.js";
 import type { ImportInterrupt } from "./import-interrupt.js";
+import type { ImportSource } from "./import-source.js";
 
 export { CF_MODE_KEY, tableCfMode } from "lance-nd/internal";
 
@@ -24,6 +26,36 @@ export function checkCfMode(table: NdTable, mode: CfMode): void {
       `${table.uri} was created with --cf ${recorded}; this import uses --cf ${mode} (import with --cf ${recorded}, or into a new table)`,
     );
   }
+}
+
+/** GiB of values an import takes unless `--max-size` says more: a file may declare far more than it holds. */
+export const DEFAULT_MAX_IMPORT_GIB = 256;
+
+/**
+ * Refuses (`InvalidArgument`), before anything is written, a file whose
+ * variables declare more than `maxGiB` GiB of values: a netCDF-4 variable
+ * or a Zarr array of 10^12 cells never written is fill from end to end,
+ * and importing it would write fill values for days. Names the file, its
+ * size, its largest variable and the option that raises the limit.
+ */
+export function checkDeclaredSize(files: readonly ImportSource[], maxGiB: number): void {
+  const limit = maxGiB * 2 ** 30;
+  for (const file of files) {
+    if (file.bytes <= limit) continue;
+    const cells = (v: ImportSource["variables"][number]) => v.dims.reduce((n, d) => n * d.size, 1);
+    const largest = file.variables.reduce((a, b) => (cells(b) > cells(a) ? b : a));
+    const shape = largest.dims.map((d) => `${d.name}=${d.size}`).join(", ");
+    throw new CliError(
+      "InvalidArgument",
+      `${file.path} declares ${gib(file.bytes)} of values (its largest variable "${largest.name}" has ${shape}), over the ${gib(limit)} an import takes; unwritten chunks would be imported as fill values (--max-size <GiB> raises the limit)`,
+    );
+  }
+}
+
+/** Bytes as GiB, or TiB past 1024 GiB. */
+function gib(bytes: number): string {
+  const value = bytes / 2 ** 30;
+  return value >= 1024 ? `${(value / 1024).toPrecision(3)} TiB` : `${value.toPrecision(3)} GiB`;
 }
 
 /** The ones of `ids` that rows of the table already have. */

@@ -15,7 +15,16 @@ import { printJson, println, warn } from "../io.js";
 import { formatBytes } from "../output/disk-size.js";
 import { progressBar } from "../output/progress.js";
 import { failing } from "../report.js";
-import { CF_MODE_KEY, checkCfMode, existingIds, removingNewFolder, tableCfMode, writeClaimed } from "./import-guard.js";
+import {
+  CF_MODE_KEY,
+  DEFAULT_MAX_IMPORT_GIB,
+  checkCfMode,
+  checkDeclaredSize,
+  existingIds,
+  removingNewFolder,
+  tableCfMode,
+  writeClaimed,
+} from "./import-guard.js";
 import type { ClaimedWrite } from "./import-guard.js";
 import { planConcatImport } from "./import-concat.js";
 import { type ImportInterrupt, interruptible } from "./import-interrupt.js";
@@ -41,6 +50,7 @@ interface ImportOptions extends StorageOptionFlags {
   branch?: string;
   wait: number | false;
   addSize?: number;
+  maxSize: number;
   concat?: string;
 }
 
@@ -100,6 +110,12 @@ export function registerImport(program: Command, io: Io): void {
       `the size on disk of one Lance add (one version) of the import (default ${IMPORT_WRITE_SIZING.targetFragmentBytes / 2 ** 20})`,
       parseMiB,
     )
+    .option(
+      "--max-size <GiB>",
+      `refuse a file whose variables declare more GiB of values (default ${DEFAULT_MAX_IMPORT_GIB}; unwritten chunks are fill)`,
+      parseGiB,
+      DEFAULT_MAX_IMPORT_GIB,
+    )
     .option("--json", "print the summary as JSON")
     .addHelpText(
       "after",
@@ -144,6 +160,12 @@ function parseSeconds(text: string): number {
 function parseMiB(text: string): number {
   if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) <= 0)
     throw new InvalidArgumentError("expected a number of MiB (more than 0)");
+  return Number(text);
+}
+
+function parseGiB(text: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || Number(text) <= 0)
+    throw new InvalidArgumentError("expected a number of GiB (more than 0)");
   return Number(text);
 }
 
@@ -196,6 +218,7 @@ async function importFiles(
     const cf = options.cf ?? (table === undefined ? "mask" : tableCfMode(table));
     if (table !== undefined) checkCfMode(table, cf);
     for (const [i, path] of paths.entries()) files.push(await openSource(path, ids[i]!, cf, options.chunk));
+    checkDeclaredSize(files, options.maxSize);
     const twice = options.concat === undefined ? ids.filter((id, i) => ids.indexOf(id) !== i) : [];
     if (twice.length > 0) {
       throw new CliError(

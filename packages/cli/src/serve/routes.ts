@@ -51,9 +51,29 @@ export function parseRoute(path: string): Route {
   if (rest.some((s) => s === "")) throw new BadPath("the path has an empty segment (//)");
   const [pin, used] = parsePin(rest);
   rest = rest.slice(used);
-  const [id, ...inGroup] = rest;
+  const [segment, ...inGroup] = rest;
+  const id = segment?.startsWith(ESCAPE) ? segment.slice(ESCAPE.length) : segment;
   const key = id === undefined ? undefined : `/${[encodeURIComponent(id), ...inGroup].join("/")}`;
   return { token, pin, key };
+}
+
+/** The mark of an escaped id segment. */
+const ESCAPE = "~";
+
+/**
+ * The path segment of dataset `id` (percent-encoded): an id a path could not
+ * hold as it is (`""`, `.`, `..`, one starting with `@`, which reads as a
+ * pin) is escaped with a leading `~`, and so is one that starts with `~`,
+ * so every id is reachable and never read as a pin or a path step.
+ *
+ * @example
+ * idSegment("sst.nc"); // "sst.nc"
+ * idSegment("@v1");    // "~%40v1"
+ * idSegment("..");     // "~.."
+ */
+export function idSegment(id: string): string {
+  const escaped = id === "" || id === "." || id === ".." || id.startsWith("@") || id.startsWith(ESCAPE);
+  return encodeURIComponent(escaped ? `${ESCAPE}${id}` : id);
 }
 
 function decodeSegment(segment: string): string {

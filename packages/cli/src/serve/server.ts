@@ -5,6 +5,8 @@
  * (CLI README, "serve").
  */
 import { createServer } from "node:http";
+import type { Socket } from "node:net";
+import { basename } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { ZarrStoreOptions } from "lance-nd";
@@ -13,16 +15,20 @@ import { isUserError, oneLine } from "../report.js";
 import { newToken, refusal } from "../view/guard.js";
 import { isWildcard, listen } from "../view/listen.js";
 import { Turns } from "../view/window-turns.js";
-import { PinnedStores } from "./pinned-stores.js";
-import { BadPath, parseRoute, pathToken } from "./routes.js";
+import { PinGone, PinnedStores } from "./pinned-stores.js";
+import { Connections } from "./connections.js";
+import { BadPath, idSegment, parseRoute, pathToken } from "./routes.js";
 import type { Pin } from "./routes.js";
 
-/** Store reads (metadata and chunks) that run at once; the others wait their turn. */
+/** Chunk reads that run at once; the others wait their turn (metadata never waits behind them). */
 export const STORE_READS_AT_ONCE = 4;
-/** Connections the server holds at once; it refuses more (each waiting request costs a socket, no rows). */
-export const MAX_CONNECTIONS = 256;
-/** A connection that neither sends nor takes a byte for this long is closed (a stalled client gives its turn back). */
-const STALLED_MS = 60_000;
+/** Chunk answers read or being sent at once: bounds the bytes in flight to this many chunks, whatever clients do. */
+export const CHUNK_ANSWERS_AT_ONCE = 16;
+/** A request's headers must arrive within this (slow-header clients are cut), its whole request within {@link REQUEST_MS}. */
+export const HEADERS_MS = 10_000;
+export const REQUEST_MS = 30_000;
+/** A connection that takes no byte of its answer for this long is closed (a client that stops reading its answer gives its slot back). */
+export const STALLED_MS = 30_000;
 
 /** Options of {@link startServeServer}. */
 export interface ServeServerOptions {
@@ -102,12 +108,13 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   const first = await stores.store({ kind: "default" });
   const ids = await first.datasets();
   const turns = new Turns(STORE_READS_AT_ONCE);
+  const answers = new Turns(CHUNK_ANSWERS_AT_ONCE);
   const token = newToken();
   let hosts: string[] = [];
   const wildcard = isWildcard(options.host);
 
   const server = createServer((request, response) => {
-    response.setTimeout(STALLED_MS, () => response.destroy());
+    connections.busy(request.socket, response);
     // Closed once the answer is sent, or when the client goes away first (then nothing is read or sent for it).
     let closed = false;
     const done = new Promise<void>((resolve) =>
@@ -132,7 +139,10 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
       })
       .catch(() => response.destroy());
   });
-  server.maxConnections = MAX_CONNECTIONS;
+  server.headersTimeout = HEADERS_MS;
+  server.requestTimeout = REQUEST_MS;
+  const connections = new Connections();
+  server.on("connection", (socket: Socket) => connections.admit(socket));
 
   async function handle(request: IncomingMessage, reply: Reply): Promise<void> {
     const [path = "/", query = ""] = (request.url ?? "/").split("?", 2);
@@ -149,20 +159,29 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     const store = await pinnedStore(route.pin, new URLSearchParams(query).has("refresh"));
     const key = route.key;
     if (key === undefined)
-      return reply.send(
-        json({ version: store.version, zarrVersion: options.store.zarrVersion ?? 2, datasets: await store.datasets() }),
-      );
-    // A turn lasts until the answer is sent, so the bytes in flight are at most STORE_READS_AT_ONCE answers.
-    const queued = performance.now();
-    return turns.run(async () => {
-      if (reply.gone) return;
-      const started = performance.now();
+      return reply.send(json(listing(store.version, options.store.zarrVersion ?? 2, await store.datasets())));
+    if (keyType(key) === JSON_TYPE) {
+      // Metadata is small and read from the pinned version's cache: it never waits behind chunk reads.
       const value = await store.get(key);
+      return reply.send(
+        value === undefined ? text(404, `no key ${key} in version ${store.version}`) : answer(key, value),
+      );
+    }
+    // A chunk answer holds an answer slot until it is sent (or its client is cut), and a read turn only
+    // while it reads: a client that does not read its answer holds no read turn, and the bytes in flight
+    // are at most CHUNK_ANSWERS_AT_ONCE chunks.
+    const queued = performance.now();
+    return answers.run(async () => {
+      if (reply.gone) return;
+      const [value, started] = await turns.run(async () => {
+        const start = performance.now();
+        return [reply.gone ? undefined : await store.get(key), start] as const;
+      });
       const timing = `wait;dur=${(started - queued).toFixed(2)}, read;dur=${(performance.now() - started).toFixed(2)}`;
       await reply.send(
         value === undefined
           ? text(404, `no key ${key} in version ${store.version}`, { "server-timing": timing })
-          : { status: 200, type: keyType(key), body: value, headers: { "server-timing": timing } },
+          : answer(key, value, { "server-timing": timing }),
       );
     });
   }
@@ -172,7 +191,8 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     try {
       return await stores.store(pin, refresh);
     } catch (err) {
-      if (isUserError(err)) throw new NotFound(oneLine((err as Error).message));
+      if (err instanceof PinGone) throw err;
+      if (isUserError(err)) throw new NotFound(relativeToRoot(oneLine((err as Error).message), options.uri));
       throw err;
     }
   }
@@ -186,7 +206,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     port,
     token,
     version: first.version,
-    datasets: ids.map((id) => ({ id, url: `${url}${encodeURIComponent(id)}/` })),
+    datasets: ids.map((id) => ({ id, url: `${url}${idSegment(id)}/` })),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -211,13 +231,29 @@ function text(status: number, message: string, headers: Record<string, string> =
   return { status, type: "text/plain; charset=utf-8", body: `${message}\n`, headers };
 }
 
+/** The listing of a pin's root: its version, the datasets' ids and the path of each one's group (ids escaped, see `idSegment`). */
+function listing(version: number, zarrVersion: number, datasets: readonly string[]) {
+  return { version, zarrVersion, datasets, paths: datasets.map((id) => `${idSegment(id)}/`) };
+}
+
+/** A store value as the answer to `key`: JSON for metadata documents, bytes for chunks. */
+function answer(key: string, value: Uint8Array, headers: Record<string, string> = {}): Answer {
+  return { status: 200, type: keyType(key), body: value, headers };
+}
+
+/** `message` with the served table named by its base name: an answer never shows where the table is on the server. */
+function relativeToRoot(message: string, uri: string): string {
+  return message.replaceAll(`table "${uri}": `, "").replaceAll(uri, basename(uri));
+}
+
 function json(value: unknown): Answer {
   return { status: 200, type: JSON_TYPE, body: JSON.stringify(value, jsonReplacer) };
 }
 
-/** The answer to a request that threw: 400 for a bad path or key, 404 for an unknown pin, else 500. */
+/** The answer to a request that threw: 400 for a bad path or key, 404 for an unknown pin, 410 for a branch pin gone, else 500. */
 function failed(request: IncomingMessage, err: unknown): Answer {
   if (err instanceof BadPath) return text(400, `bad path: ${err.message}`);
+  if (err instanceof PinGone) return text(410, err.message);
   if (err instanceof NotFound) return text(404, err.message);
   if (isUserError(err)) return text(400, oneLine((err as Error).message));
   process.stderr.write(
@@ -242,6 +278,8 @@ function send(request: IncomingMessage, response: ServerResponse, answer: Answer
       headers["timing-allow-origin"] = cors;
     }
   }
+  // Armed once the answer is out, not while the request waits its turn: it cuts a client that stops reading.
+  response.setTimeout(STALLED_MS, () => response.destroy());
   response.writeHead(answer.status, headers);
   response.end(request.method === "HEAD" ? undefined : body);
 }

@@ -39,6 +39,8 @@ export function refusal(
   api: boolean,
   options: GuardOptions,
 ): string | undefined {
+  // Node keeps the first of repeated Host headers: a request with two is refused, whichever comes first.
+  if ((request.headersDistinct.host?.length ?? 0) > 1) return "more than one Host header";
   const host = request.headers.host?.toLowerCase();
   if (host === undefined || !options.hosts.includes(host)) return "the Host header is not this server's address";
   const origin = request.headers.origin;

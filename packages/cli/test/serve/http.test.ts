@@ -179,17 +179,27 @@ describe("lance-nd serve", () => {
   });
 
   it("the group listing at the base (and at each pin) names the version and the datasets", async () => {
-    expect((await get("")).json()).toEqual({ version: 2, zarrVersion: 2, datasets: ["a", "b/c"] });
-    expect((await get("@v1/")).json()).toEqual({ version: 1, zarrVersion: 2, datasets: ["a"] });
+    expect((await get("")).json()).toEqual({
+      version: 2,
+      zarrVersion: 2,
+      datasets: ["a", "b/c"],
+      paths: ["a/", "b%2Fc/"],
+    });
+    expect((await get("@v1/")).json()).toEqual({ version: 1, zarrVersion: 2, datasets: ["a"], paths: ["a/"] });
   });
 
   it("a branch stays pinned to the version first asked for until ?refresh; --branch serves one at the base", async () => {
     const dev = await branch(await open(table), "dev");
-    expect((await get("@branch/dev/")).json()).toMatchObject({ datasets: ["a", "b/c"] });
+    expect((await get("@branch/dev/")).json()).toMatchObject({ datasets: ["a", "b/c"], paths: ["a/", "b%2Fc/"] });
     const pinned = (await get("@branch/dev/")).json().version;
     await append(dev, [dataset("d", 3)]);
     expect((await get("@branch/dev/a/.zmetadata")).status).toBe(200);
-    expect((await get("@branch/dev/")).json()).toEqual({ version: pinned, zarrVersion: 2, datasets: ["a", "b/c"] });
+    expect((await get("@branch/dev/")).json()).toEqual({
+      version: pinned,
+      zarrVersion: 2,
+      datasets: ["a", "b/c"],
+      paths: ["a/", "b%2Fc/"],
+    });
     expect((await get("@branch/dev/d/.zmetadata")).status).toBe(404);
     const refreshed = (await get("@branch/dev/?refresh")).json();
     expect(refreshed.version).toBeGreaterThan(pinned as number);
@@ -205,11 +215,47 @@ describe("lance-nd serve", () => {
     }
   });
 
+  it("a branch pin names a version of that branch's history: deleted, or deleted and made again under its name, it answers 410 until ?refresh", async () => {
+    const first = await branch(await open(table), "remade");
+    await append(first, [dataset("old", 4)]);
+    const pinned = (await get("@branch/remade/")).json();
+    expect(pinned.datasets).toContain("old");
+    expect((await get("@branch/remade/old/.zmetadata")).status).toBe(200);
+
+    await (await open(table)).deleteBranch("remade");
+    expectRefusal(
+      await get("@branch/remade/old/.zmetadata"),
+      410,
+      /branch remade was deleted since its version \d+ was pinned/,
+    );
+
+    // Made again with as many commits: its latest has the pinned version's number, with other content.
+    const again = await branch(await open(table), "remade");
+    await append(again, [dataset("new", 5)]);
+    expect(await (await open(table, { branch: "remade" })).version()).toBe(pinned.version);
+    expectRefusal(
+      await get("@branch/remade/"),
+      410,
+      /made again: its version \d+ is another commit now; ask with \?refresh/,
+    );
+    expectRefusal(await get("@branch/remade/old/.zmetadata"), 410, /made again/);
+
+    const refreshed = (await get("@branch/remade/?refresh")).json();
+    expect(refreshed.datasets).toContain("new");
+    expect(refreshed.datasets).not.toContain("old");
+    expect((await get("@branch/remade/new/.zmetadata")).status).toBe(200);
+  });
+
   it("--version serves that version at the base; a missing table or version, or a bad option, exits at once", async () => {
     const first = await startServe(table, ["--version", "1"]);
     try {
       expect(first.version).toBe(1);
-      expect((await send(first, `/${first.token}/`)).json()).toEqual({ version: 1, zarrVersion: 2, datasets: ["a"] });
+      expect((await send(first, `/${first.token}/`)).json()).toEqual({
+        version: 1,
+        zarrVersion: 2,
+        datasets: ["a"],
+        paths: ["a/"],
+      });
     } finally {
       await first.stop();
     }

@@ -18,8 +18,8 @@ import { completeWidenReplay, findPendingReplay } from "../widen/widen-replay.js
 import { importLeftovers, repairLeftoverImports } from "../write/leftover-imports.js";
 import { statsCheck } from "./deep-stats.js";
 import { dropFragments } from "./deletion-files.js";
-import { isEnvironmentError } from "./environment-errors.js";
-import { probeFiles, type FileProbe } from "./file-probe.js";
+import { type EnvironmentFailure, environmentFailure, failedObject } from "./environment-errors.js";
+import { probeFiles, type FileProbe, type InaccessibleFile } from "./file-probe.js";
 import { keyIndexHealth, rebuildIndexes } from "./key-index-health.js";
 import { isWhole, type CheckOptions, type CheckReport } from "./report.js";
 import { localVersions, openVersion, remoteVersions, withoutPlace } from "./version-health.js";
@@ -28,6 +28,7 @@ export type { FragmentHealth, UnreadableRow } from "../lance/row-health.js";
 export type { CheckOptions, CheckRepair, CheckReport } from "./report.js";
 export type { VersionHealth } from "./version-health.js";
 export type { DamagedFile, InaccessibleFile, TableFileKind } from "./file-probe.js";
+export type { EnvironmentFailure } from "./environment-errors.js";
 export type { DamagedIndex } from "./key-index-health.js";
 export type { DroppedFragment } from "./deletion-files.js";
 export type { StatsMismatch } from "./deep-stats.js";
@@ -66,6 +67,8 @@ export async function check(table: string | NdTable, options: CheckOptions = {})
   const first = await inspect(uri, storage, deep);
   const report = first.report;
   if (options.repair !== true || report.ok) return report;
+  // A manifest the store refused or failed to give: what the table holds is unknown, so nothing is repaired.
+  if (report.inaccessibleFiles.some((f) => f.kind === "manifest")) return report;
 
   const folder = localTableFolder(uri);
   const broken = report.versions.filter((v) => !v.readable);
@@ -144,7 +147,11 @@ interface Inspection {
 async function inspect(uri: string, storage: StorageOptions, deep: boolean): Promise<Inspection> {
   const folder = localTableFolder(uri);
   const notes: string[] = [];
-  const versions = folder === undefined ? await remoteVersions(uri, storage, notes) : await localVersions(uri, folder);
+  const unreached: InaccessibleFile[] = [];
+  const versions =
+    folder === undefined
+      ? await remoteVersions(uri, storage, notes, unreached)
+      : await localVersions(uri, folder, unreached);
   const newest = versions.find((v) => v.readable);
   const report: CheckReport = {
     uri,
@@ -156,7 +163,7 @@ async function inspect(uri: string, storage: StorageOptions, deep: boolean): Pro
     rows: 0,
     fragments: [],
     damagedFiles: [],
-    inaccessibleFiles: [],
+    inaccessibleFiles: unreached,
     unreadableRows: [],
     damagedIndexes: [],
     statsMismatches: null,
@@ -175,14 +182,16 @@ async function inspect(uri: string, storage: StorageOptions, deep: boolean): Pro
       inspection.layout = readManifestLayout(folder, path.join(folder, "_versions", newest.file!));
       inspection.files = probeFiles(inspection.layout);
       report.damagedFiles = inspection.files.damaged;
-      report.inaccessibleFiles = inspection.files.inaccessible;
+      report.inaccessibleFiles.push(...inspection.files.inaccessible);
     }
-    const { table, close } = await openVersion(uri, storage, folder, newest, newest === versions[0]);
+    // A latest manifest this process may not read is not in `versions`: the newest listed is then not the latest.
+    const isLatest = newest === versions[0] && unreached.length === 0;
+    const { table, close } = await openVersion(uri, storage, folder, newest, isLatest);
     try {
       if (scanBlocked(inspection)) countFromManifest(report, inspection.layout!);
       else await readRows(table, inspection, deep);
-      if (newest === versions[0]) replayKnown = await notePendingReplay(table, report);
-      if (newest === versions[0]) Object.assign(report, await importLeftovers(table));
+      if (isLatest) replayKnown = await notePendingReplay(table, report);
+      if (isLatest) Object.assign(report, await importLeftovers(table));
     } finally {
       close();
     }
@@ -231,14 +240,21 @@ async function readRows(table: LanceTable, inspection: Inspection, deep: boolean
   report.fragments = health.fragments;
   report.rows = health.fragments.reduce((n, f) => n + f.rows, 0);
   for (const row of health.unreadableRows) {
-    if (!isEnvironmentError(row.error)) report.unreadableRows.push(row);
-    else report.inaccessibleFiles.push(rowsFile(inspection, row));
+    const failure = environmentFailure(row.error);
+    if (failure === undefined) report.unreadableRows.push(row);
+    else report.inaccessibleFiles.push(rowsFile(inspection, row, failure));
   }
   // A query of a key index reads the key of the rows it does not cover, so it waits until every row reads.
   const indexes = await keyIndexHealth(table, files, report.unreadableRows.length === 0);
   report.damagedIndexes = indexes.damaged;
   for (const { name, cause } of indexes.inaccessible)
-    report.inaccessibleFiles.push({ path: name, kind: "index", index: name, cause });
+    report.inaccessibleFiles.push({
+      path: name,
+      kind: "index",
+      index: name,
+      cause,
+      failure: environmentFailure(cause)!,
+    });
   if (deep) report.statsMismatches = stats?.mismatches ?? [];
   if (deep && health.fragments.some((f) => !f.read || f.unreadable > 0))
     report.notes.push("the deep check covers the rows that could be read");
@@ -256,15 +272,27 @@ function noteDeletionFileError({ report, layout }: Inspection, error: string): b
   );
   if (fragment === undefined) return false;
   const file = { path: fragment.deletionFile!.path, kind: "deletion", fragment: fragment.id } as const;
-  if (isEnvironmentError(error)) report.inaccessibleFiles.push({ ...file, cause: error });
+  const failure = environmentFailure(error);
+  if (failure !== undefined) report.inaccessibleFiles.push({ ...file, cause: error, failure });
   else report.damagedFiles.push({ ...file, problem: "undecodable", detail: error });
   return true;
 }
 
-/** The inaccessible-file entry of a row whose read failed for a reason that is not damage. */
-function rowsFile({ report, layout }: Inspection, row: UnreadableRow): CheckReport["inaccessibleFiles"][number] {
-  const file = layout?.fragments.find((f) => f.id === row.fragment)?.dataFiles[0]?.path ?? report.uri;
-  return { path: file, kind: "data", fragment: row.fragment, cause: `row id ${row.rowId}: ${row.error}` };
+/**
+ * The inaccessible-file entry of a row whose read failed for a reason that
+ * is not damage: the fragment's data file from the manifest (local tables),
+ * or the object the store's error names.
+ */
+function rowsFile(
+  { report, layout }: Inspection,
+  row: UnreadableRow,
+  failure: EnvironmentFailure,
+): CheckReport["inaccessibleFiles"][number] {
+  const file =
+    layout?.fragments.find((f) => f.id === row.fragment)?.dataFiles[0]?.path ??
+    failedObject(row.error, report.uri) ??
+    report.uri;
+  return { path: file, kind: "data", fragment: row.fragment, cause: `row id ${row.rowId}: ${row.error}`, failure };
 }
 
 /** The fragments of the checked version whose deletion file is damaged (not merely inaccessible). */

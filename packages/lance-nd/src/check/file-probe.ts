@@ -9,9 +9,10 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { RecordBatchReader } from "apache-arrow";
 import type { FragmentLayout, ManifestFileRef, ManifestLayout } from "../lance/manifest-layout.js";
+import { type EnvironmentFailure, environmentFailure } from "./environment-errors.js";
 
-/** What kind of file of the table. */
-export type TableFileKind = "data" | "deletion" | "index";
+/** What kind of file of the table (a `manifest` is an object store's latest manifest, or an older one checked out). */
+export type TableFileKind = "data" | "deletion" | "index" | "manifest";
 
 /** A file of the version that is damaged. */
 export interface DamagedFile {
@@ -41,6 +42,12 @@ export interface InaccessibleFile {
   index?: string;
   /** The error, e.g. `EACCES: permission denied, open '…'`. */
   cause: string;
+  /**
+   * `inaccessible`: access refused (EACCES, HTTP 401/403); `transient`: a
+   * failure that may pass (I/O, descriptors, HTTP 5xx/429, throttling, a
+   * dropped connection), after the store client's retries.
+   */
+  failure: EnvironmentFailure;
 }
 
 /** What probing every file of a version found. */
@@ -111,7 +118,10 @@ function probeOne(probe: FileProbe, file: ManifestFileRef, owner: Owner, whole =
 function noteError(probe: FileProbe, path: string, owner: Owner, err: unknown): void {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === "ENOENT") probe.damaged.push({ path, ...owner, problem: "missing", detail: "the file does not exist" });
-  else probe.inaccessible.push({ path, ...owner, cause: (err as Error).message });
+  else {
+    const cause = (err as Error).message;
+    probe.inaccessible.push({ path, ...owner, cause, failure: environmentFailure(cause) ?? "inaccessible" });
+  }
 }
 
 // A roaring bitmap's portable serialization starts with one of these cookies (u32 little-endian, low 16 bits).

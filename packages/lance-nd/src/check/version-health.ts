@@ -4,10 +4,13 @@
  * manifest are reached; on an object store through the SDK, which needs the
  * latest manifest.
  */
+import * as path from "node:path";
 import { isLanceNdError, type LanceNdError } from "../errors.js";
 import { openTable, type LanceTable, type StorageOptions } from "../lance/table-open.js";
 import { checkoutVersion, listVersions } from "../lance/table-versions.js";
 import { manifestFiles, openVersionView } from "../lance/version-files.js";
+import { environmentFailure, failedObject } from "./environment-errors.js";
+import type { InaccessibleFile } from "./file-probe.js";
 
 /** One version of the table: whether its manifest opens. */
 export interface VersionHealth {
@@ -21,14 +24,31 @@ export interface VersionHealth {
   file?: string;
 }
 
-/** Every manifest of a local table, newest first, each opened on its own. */
-export async function localVersions(uri: string, folder: string): Promise<VersionHealth[]> {
+/**
+ * Every manifest of a local table, newest first, each opened on its own. A
+ * manifest (or the `_versions/` folder) this process may not read is not a
+ * version that does not open: it goes to `unreached` with the system's
+ * error, and is left out of the list.
+ */
+export async function localVersions(
+  uri: string,
+  folder: string,
+  unreached: InaccessibleFile[],
+): Promise<VersionHealth[]> {
+  let manifests: ReturnType<typeof manifestFiles>;
+  try {
+    manifests = manifestFiles(uri, folder);
+  } catch (err) {
+    if (!noteSystemError(unreached, path.join(folder, "_versions"), err)) throw err;
+    return [];
+  }
   const out: VersionHealth[] = [];
-  for (const manifest of manifestFiles(uri, folder)) {
+  for (const manifest of manifests) {
     try {
       (await openVersionView(uri, folder, manifest)).close();
       out.push({ version: manifest.version, readable: true, file: manifest.file });
     } catch (err) {
+      if (noteSystemError(unreached, path.join(folder, "_versions", manifest.file), err)) continue;
       if (!isLanceNdError(err)) throw err;
       out.push({ version: manifest.version, readable: false, error: withoutPlace(err, uri), file: manifest.file });
     }
@@ -36,16 +56,49 @@ export async function localVersions(uri: string, folder: string): Promise<Versio
   return out;
 }
 
-/** The versions the SDK lists, newest first, each checked out; none (and a note) when the latest manifest does not open. */
-export async function remoteVersions(uri: string, storage: StorageOptions, notes: string[]): Promise<VersionHealth[]> {
+/**
+ * Adds `file` to `unreached` when `err` is a system error of reading it
+ * (EACCES, EIO...: Node's, or Lance's `os error 13`); false for any other
+ * error.
+ */
+function noteSystemError(unreached: InaccessibleFile[], file: string, err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  const cause = (err as Error).message;
+  const system = typeof code === "string" && /^E[A-Z]+$/.test(code) && code !== "ENOENT";
+  const failure = environmentFailure(cause);
+  if (!system && !(isLanceNdError(err) && failure !== undefined)) return false;
+  unreached.push({ path: file, kind: "manifest", cause, failure: failure ?? "inaccessible" });
+  return true;
+}
+
+/**
+ * The versions the SDK lists, newest first, each checked out; none (and a
+ * note) when the latest manifest does not open. A manifest the store
+ * refuses (401, 403) or fails to give (5xx, throttling, a dropped
+ * connection; tried {@link OPEN_ATTEMPTS} times) is not a version that does
+ * not open: it goes to `unreached`, and is left out of the list.
+ */
+export async function remoteVersions(
+  uri: string,
+  storage: StorageOptions,
+  notes: string[],
+  unreached: InaccessibleFile[],
+): Promise<VersionHealth[]> {
   let table: LanceTable;
   try {
-    table = await openTable(uri, storage);
+    table = await openLatest(uri, storage);
   } catch (err) {
     if (!isLanceNdError(err) || err.code === "TableNotFound") throw err;
-    notes.push(
-      `the latest manifest does not open (${err.message}); on an object store older versions are reached only through it`,
-    );
+    const message = withoutPlace(err, uri);
+    if (noteUnreached(unreached, uri, message, `${uri}/_versions`)) {
+      notes.push(
+        "the latest manifest could not be read from the store (not damage): no version, file or row was checked and nothing was removed",
+      );
+    } else {
+      notes.push(
+        `the latest manifest does not open (${err.message}); on an object store older versions are reached only through it`,
+      );
+    }
     return [];
   }
   try {
@@ -56,13 +109,38 @@ export async function remoteVersions(uri: string, storage: StorageOptions, notes
         out.push({ version, readable: true });
       } catch (err) {
         if (!isLanceNdError(err)) throw err;
-        out.push({ version, readable: false, error: withoutPlace(err, uri) });
+        const message = withoutPlace(err, uri);
+        if (!noteUnreached(unreached, uri, message, `${uri}/_versions (version ${version})`))
+          out.push({ version, readable: false, error: message });
       }
     }
     return out;
   } finally {
     table.sdk.close();
   }
+}
+
+/** Opens of the latest version tried when the store fails for a moment (the store client retries each request too). */
+const OPEN_ATTEMPTS = 3;
+
+/** Opens the table, again while the store's failure is transient. */
+async function openLatest(uri: string, storage: StorageOptions): Promise<LanceTable> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openTable(uri, storage);
+    } catch (err) {
+      const transient = isLanceNdError(err) && environmentFailure(err.message) === "transient";
+      if (!transient || attempt === OPEN_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/** Adds a manifest the store did not give to `unreached`; false when `message` speaks of the bytes. */
+function noteUnreached(unreached: InaccessibleFile[], uri: string, message: string, fallback: string): boolean {
+  const failure = environmentFailure(message);
+  if (failure === undefined) return false;
+  unreached.push({ path: failedObject(message, uri) ?? fallback, kind: "manifest", cause: message, failure });
+  return true;
 }
 
 /** A handle on one readable version: the table itself for the latest, a view of `_versions/` for an older one (local tables). */

@@ -11,6 +11,7 @@ import { basename } from "node:path";
 import { DataType } from "apache-arrow";
 import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { sameCfTimeEncoding } from "@lance-nd/cf";
 import { LanceNdError } from "../errors.js";
 
 /** Global: the file (base name) a row of a concatenated dataset came from. */
@@ -177,7 +178,10 @@ async function readCoordinates(source: ConcatSource, dim: string): Promise<Sourc
 /** `InvalidInput` naming `coords`' source and the first way it differs from `reference`. */
 function checkAgrees(coords: SourceCoordinates, reference: SourceCoordinates, dim: string): void {
   const differs = (what: string) => invalid(`${coords.path}: ${what} (the files must agree on all but "${dim}")`);
-  for (const key of ["units", "calendar"] as const) {
+  const { units, calendar } = reference.attrs;
+  // Spelled apart but equal to CF (`gregorian` and `standard`, `2000-1-1 00:00:00` and `2000-01-01`).
+  const sameTimes = sameCfTimeEncoding(coords.attrs.units, coords.attrs.calendar, units, calendar);
+  for (const key of sameTimes ? [] : (["units", "calendar"] as const)) {
     const [a, b] = [coords.attrs[key], reference.attrs[key]];
     if (String(a) !== String(b)) {
       throw invalid(
