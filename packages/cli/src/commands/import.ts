@@ -22,7 +22,7 @@ import { type ImportInterrupt, interruptible } from "./import-interrupt.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
 import type { CfMode } from "lance-nd/internal";
-import { IMPORT_WRITE_SIZING } from "./import-rows.js";
+import { IMPORT_WRITE_SIZING, parseRowSize } from "./import-rows.js";
 import { isZarrStore, openSource } from "./import-source.js";
 import { withColumnNames } from "./column-names.js";
 import { withId } from "./row-id.js";
@@ -42,6 +42,8 @@ interface ImportOptions extends StorageOptionFlags {
   wait: number | false;
   addSize?: number;
   concat?: string;
+  /** `--row-size` in bytes (unset: 1 MiB). */
+  rowSize?: number;
 }
 
 export function registerImport(program: Command, io: Io): void {
@@ -64,6 +66,11 @@ export function registerImport(program: Command, io: Io): void {
       "--chunk <dim=size,...>",
       "cut each file into chunks along dims, e.g. time=4,lat=90 (adds chunk_offset)",
       (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev),
+    )
+    .option(
+      "--row-size <size>",
+      "the most bytes of the largest variable a row holds when the import cuts a file on its storage chunks, e.g. 64KiB or 4MiB (default 1MiB)",
+      parseRowSize,
     )
     .addOption(
       new Option(
@@ -195,7 +202,8 @@ async function importFiles(
     // A table keeps the mode it was created with (CLI README, "Importing again").
     const cf = options.cf ?? (table === undefined ? "mask" : tableCfMode(table));
     if (table !== undefined) checkCfMode(table, cf);
-    for (const [i, path] of paths.entries()) files.push(await openSource(path, ids[i]!, cf, options.chunk));
+    for (const [i, path] of paths.entries())
+      files.push(await openSource(path, ids[i]!, cf, options.chunk, options.rowSize));
     const twice = options.concat === undefined ? ids.filter((id, i) => ids.indexOf(id) !== i) : [];
     if (twice.length > 0) {
       throw new CliError(
