@@ -100,7 +100,7 @@ export function planRows(
   const shape = Object.entries(sizes)
     .map(([dim, size]) => `${dim}=${size}`)
     .join(",");
-  const notice = `${file.path}: ${formatMiB(total)} is more than a row holds (${formatMiB(budget)}); importing it as ${rows} rows of ${shape} on its storage chunks (set --chunk to choose)`;
+  const notice = `${file.path}: ${formatBytes(total)} is more than a row holds (${formatBytes(budget)}, --row-size); importing it as ${rows} ${rows === 1 ? "row" : "rows"} of ${shape} on its storage chunks (set --chunk to choose)`;
   return { sizes, rows, notice };
 }
 
@@ -110,8 +110,9 @@ function countRows(grid: ReadonlyMap<string, number>, sizes: Readonly<Record<str
   return rows;
 }
 
-function formatMiB(bytes: number): string {
-  return `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+/** `bytes` in KiB under 1 MiB, else in MiB. */
+function formatBytes(bytes: number): string {
+  return bytes < 2 ** 20 ? `${(bytes / 2 ** 10).toFixed(0)} KiB` : `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 }
 
 /** The rows of `file` under `plan`; a whole-file row has no `chunk_offset`. */

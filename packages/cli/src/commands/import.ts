@@ -216,7 +216,8 @@ async function importFiles(
     const placeFiles = () => planConcatImport(files, options.concat!, options.id!, options.mode, table);
     let concat = options.concat === undefined ? undefined : await placeFiles();
     for (const file of files) for (const w of file.warnings) warn(io, w);
-    for (const file of files) if (file.notice !== undefined) warn(io, file.notice);
+    // How a file is cut is the normal path: an information line, not a warning.
+    for (const file of files) if (file.notice !== undefined) println(io.stderr, `lance-nd: ${file.notice}`);
 
     const totalBytes = files.reduce((n, f) => n + f.bytes, 0);
     const progress = progressBar(io, "import", totalBytes);

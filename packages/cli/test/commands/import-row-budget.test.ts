@@ -26,6 +26,8 @@ ds = xr.Dataset({"tas": (("time", "lat", "lon"), tas)},
                 coords={"time": np.arange(4.0), "lat": np.linspace(-90, 90, 64), "lon": np.arange(128.0)})
 if kind == "zarr":
     ds.chunk({"time": 1}).to_zarr(path, consolidated=True)
+elif kind == "one-chunk":
+    ds.to_netcdf(path, encoding={"tas": {"chunksizes": (4, 64, 128)}})
 else:
     ds.to_netcdf(path, format=kind)
 `;
@@ -51,7 +53,7 @@ describe.skipIf(skip !== undefined)("import --row-size", () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function source(kind: "NETCDF4" | "NETCDF3_CLASSIC" | "zarr"): string {
+  function source(kind: "NETCDF4" | "NETCDF3_CLASSIC" | "zarr" | "one-chunk"): string {
     const path = join(dir, kind === "zarr" ? "tas.zarr" : `tas-${kind}.nc`);
     runPython(["-c", MAKE, path, kind]);
     return path;
@@ -98,9 +100,24 @@ describe.skipIf(skip !== undefined)("import --row-size", () => {
     expect(row!.arrays.tas!.values).toEqual(expected);
   });
 
+  it("how a file is cut is an information line, not a warning, and says 1 row for one", () => {
+    const path = source("NETCDF4");
+    const cut = cli(["import", path, join(dir, "notice.lance"), "--row-size", "32KiB"]);
+    expect(cut.code).toBe(0);
+    expect(cut.stderr).toBe(
+      `lance-nd: ${path}: 130 KiB is more than a row holds (32 KiB, --row-size); importing it as 4 rows of time=1,lat=64,lon=128 on its storage chunks (set --chunk to choose)\n`,
+    );
+    // 130 KiB: tas and its coordinates. One HDF5 chunk of 128 KiB stays one row under a 64 KiB budget (a block may hold eight budgets).
+    const one = source("one-chunk");
+    const whole = cli(["import", one, join(dir, "one.lance"), "--row-size", "64KiB"]);
+    expect(whole.code).toBe(0);
+    expect(whole.stderr).toContain("importing it as 1 row of time=4,lat=64,lon=128 on its storage chunks");
+    expect(whole.stderr).not.toContain("warning");
+  });
+
   it("a size that is not one is a usage error naming the option", () => {
     const path = source("NETCDF4");
-    for (const bad of ["10", "64KB", "lots", "0MiB"]) {
+    for (const bad of ["10", "64KB", "0MiB"]) {
       const run = cli(["import", path, join(dir, "bad.lance"), "--row-size", bad]);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(`option '--row-size <size>' argument '${bad}' is invalid`);
