@@ -10,6 +10,7 @@ import { open, zarrStore } from "lance-nd";
 import type { ZarrStore, ZarrStoreOptions } from "lance-nd";
 import { storageOptionsOf } from "../args/storage-options.js";
 import { openTable } from "../commands/open-table.js";
+import type { Io } from "../io.js";
 import type { Pin } from "./routes.js";
 
 /** Stores kept at once (each holds one pinned table handle); the oldest goes first. */
@@ -27,6 +28,8 @@ export interface PinnedStoresOptions {
   store: ZarrStoreOptions;
   /** The options of the object store the table is on (`--storage-option`). */
   storageOption?: Record<string, string>;
+  /** Where a version served that is half an import is warned about, once a store. */
+  io?: Io;
 }
 
 /** The table's stores by pin, made on first use and kept (at most {@link CACHED_STORES}). */
@@ -94,7 +97,9 @@ export class PinnedStores {
         storageOption: this.#options.storageOption,
         ...(branch === undefined ? {} : { branch }),
       };
-      store = openTable(this.#options.uri, flags).then((table) => zarrStore(table, this.#options.store));
+      store = openTable(this.#options.uri, flags, this.#options.io).then((table) =>
+        zarrStore(table, this.#options.store),
+      );
       store.catch(() => this.#stores.delete(key));
     }
     this.#stores.set(key, store);
