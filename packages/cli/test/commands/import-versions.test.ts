@@ -38,7 +38,10 @@ function run(...args: string[]): { code: number | null; stdout: string; stderr: 
   return cli(args);
 }
 
-describe.skipIf(skip !== undefined)("complete imports and half-import versions", () => {
+/** A test of many command lines: minutes on a loaded 2-core machine, never a measure of speed. */
+const SLOW = 600_000;
+
+describe.skipIf(skip !== undefined)("complete imports and half-import versions; tags where version numbers go", () => {
   let dir: string;
   let table: string;
   let complete: number[];
@@ -56,7 +59,7 @@ describe.skipIf(skip !== undefined)("complete imports and half-import versions",
     complete = versions()
       .filter((v) => v.halfImport === null)
       .map((v) => v.version);
-  });
+  }, SLOW);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   function versions(): VersionJson[] {
@@ -65,67 +68,90 @@ describe.skipIf(skip !== undefined)("complete imports and half-import versions",
     return JSON.parse(listed.stdout) as VersionJson[];
   }
 
-  it("versions marks every version an import made before its last one; the last ones hold all its rows", () => {
-    const list = versions();
-    // Each import ends at the version that holds all its rows: 4, then 8.
-    expect(complete).toEqual([list.find((v) => v.rows === 4)!.version, list.find((v) => v.rows === 8)!.version]);
-    const [first, second] = complete as [number, number];
-    for (const v of list) {
-      if (v.version < first) expect(v.halfImport).toEqual({ completeBefore: null, completeAfter: first });
-      else if (v.version > first && v.version < second)
-        expect(v.halfImport).toEqual({ completeBefore: first, completeAfter: second });
-    }
-    expect(list.filter((v) => v.halfImport !== null).length).toBeGreaterThan(2);
-    const text = run("versions", table).stdout;
-    expect(text).toContain(`half an import (complete: ${first}, ${second})`);
-  });
+  it(
+    "versions marks every version an import made before its last one; the last ones hold all its rows",
+    () => {
+      const list = versions();
+      // Each import ends at the version that holds all its rows: 4, then 8.
+      expect(complete).toEqual([list.find((v) => v.rows === 4)!.version, list.find((v) => v.rows === 8)!.version]);
+      const [first, second] = complete as [number, number];
+      for (const v of list) {
+        if (v.version < first) expect(v.halfImport).toEqual({ completeBefore: null, completeAfter: first });
+        else if (v.version > first && v.version < second)
+          expect(v.halfImport).toEqual({ completeBefore: first, completeAfter: second });
+      }
+      expect(list.filter((v) => v.halfImport !== null).length).toBeGreaterThan(2);
+      const text = run("versions", table).stdout;
+      expect(text).toContain(`half an import (complete: ${first}, ${second})`);
+    },
+    SLOW,
+  );
 
-  it("a read of a half-import version prints one warning naming the complete versions around it; a complete one none", () => {
-    const [first, second] = complete as [number, number];
-    const half = versions().find((v) => v.version > first && v.version < second)!.version;
-    const read = run("scan", table, "--version", String(half), "--limit", "1");
-    expect(read.code).toBe(0);
-    expect(read.stderr).toBe(
-      `lance-nd: warning: version ${half} of ${table} is half an import (some of its rows); the complete versions around it are ${first} and ${second}\n`,
-    );
-    expect(run("info", table, "--version", String(first)).stderr).toBe("");
-  });
+  it(
+    "a read of a half-import version prints one warning naming the complete versions around it; a complete one none",
+    () => {
+      const [first, second] = complete as [number, number];
+      const half = versions().find((v) => v.version > first && v.version < second)!.version;
+      const read = run("scan", table, "--version", String(half), "--limit", "1");
+      expect(read.code).toBe(0);
+      expect(read.stderr).toBe(
+        `lance-nd: warning: version ${half} of ${table} is half an import (some of its rows); the complete versions around it are ${first} and ${second}\n`,
+      );
+      expect(run("info", table, "--version", String(first)).stderr).toBe("");
+    },
+    SLOW,
+  );
 
-  it("restore refuses a half-import version without --force and takes a tag where a version number goes", () => {
-    const [first, second] = complete as [number, number];
-    const half = versions().find((v) => v.version > first && v.version < second)!.version;
-    const refused = run("restore", table, String(half));
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain(
-      `version ${half} is half an import (some of its rows); the complete versions around it are ${first} and ${second}`,
-    );
-    expect(run("tag", table, "year-2000", String(first)).code).toBe(0);
-    const byTag = run("restore", table, "year-2000", "--json");
-    expect(byTag.stderr).toBe("");
-    expect(JSON.parse(byTag.stdout)).toMatchObject({ restored: "year-2000", rows: 4 });
-    const forced = run("restore", table, String(half), "--force", "--json");
-    expect(forced.stderr).toBe("");
-    expect(JSON.parse(forced.stdout)).toMatchObject({ restored: half });
-    // The records are no tags a user made: `tag` lists the user's only.
-    expect(JSON.parse(run("tag", table, "--json").stdout)).toEqual([{ name: "year-2000", version: first }]);
-  });
+  it(
+    "restore refuses a half-import version without --force and takes a tag where a version number goes",
+    () => {
+      const [first, second] = complete as [number, number];
+      const half = versions().find((v) => v.version > first && v.version < second)!.version;
+      const refused = run("restore", table, String(half));
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain(
+        `version ${half} is half an import (some of its rows); the complete versions around it are ${first} and ${second}`,
+      );
+      expect(run("tag", table, "year-2000", String(first)).code).toBe(0);
+      // A tag goes where a version number goes: tag, branch --from, restore.
+      expect(JSON.parse(run("tag", table, "copy", "year-2000", "--json").stdout)).toMatchObject({ version: first });
+      expect(run("tag", table, "--delete", "copy").code).toBe(0);
+      const branch = run("branch", table, "from-tag", "--from", "year-2000", "--json");
+      expect(branch.stderr).toBe("");
+      expect(JSON.parse(branch.stdout)).toMatchObject({ branch: "from-tag", rows: 4 });
+    expect(run("branch", table, "--delete", "from-tag").code).toBe(0);
+      const byTag = run("restore", table, "year-2000", "--json");
+      expect(byTag.stderr).toBe("");
+      expect(JSON.parse(byTag.stdout)).toMatchObject({ restored: "year-2000", rows: 4 });
+      const forced = run("restore", table, String(half), "--force", "--json");
+      expect(forced.stderr).toBe("");
+      expect(JSON.parse(forced.stdout)).toMatchObject({ restored: half });
+      // The records are no tags a user made: `tag` lists the user's only.
+      expect(JSON.parse(run("tag", table, "--json").stdout)).toEqual([{ name: "year-2000", version: first }]);
+    },
+    SLOW,
+  );
 
-  it("the library gives halfImport on each version, and the record outlives a cleanup of older versions", async () => {
-    const lib = await open(table);
-    const [first, second] = complete as [number, number];
-    const before = await lib.versions();
-    expect(before.filter((v) => v.halfImport === null).map((v) => v.version)).toEqual(
-      expect.arrayContaining([first, second]),
-    );
-    // Remove the first import's versions (the tag kept one: it goes first); the second import's half-imports stay.
-    if ((await lib.tags()).some((t) => t.name === "year-2000")) await lib.untag("year-2000");
-    const cut = before.find((v) => v.version === first + 1)!.timestamp;
-    await lib.cleanupOldVersions({ olderThan: cut });
-    const after = await lib.versions();
-    expect(after.some((v) => v.version <= first)).toBe(false);
-    const halves = after.filter((v) => v.version > first && v.version < second);
-    expect(halves.length).toBeGreaterThan(0);
-    for (const v of halves) expect(v.halfImport).toEqual({ completeBefore: null, completeAfter: second });
-    expect(after.find((v) => v.version === second)!.halfImport).toBeNull();
-  });
+  it(
+    "the library gives halfImport on each version, and the record outlives a cleanup of older versions",
+    async () => {
+      const lib = await open(table);
+      const [first, second] = complete as [number, number];
+      const before = await lib.versions();
+      expect(before.filter((v) => v.halfImport === null).map((v) => v.version)).toEqual(
+        expect.arrayContaining([first, second]),
+      );
+      // Remove the first import's versions (the tag kept one: it goes first); the second import's half-imports stay.
+      if ((await lib.tags()).some((t) => t.name === "year-2000")) await lib.untag("year-2000");
+      const cut = before.find((v) => v.version === first + 1)!.timestamp;
+      await lib.cleanupOldVersions({ olderThan: cut });
+      const after = await lib.versions();
+      expect(after.some((v) => v.version <= first)).toBe(false);
+      const halves = after.filter((v) => v.version > first && v.version < second);
+      expect(halves.length).toBeGreaterThan(0);
+      for (const v of halves) expect(v.halfImport).toEqual({ completeBefore: null, completeAfter: second });
+      expect(after.find((v) => v.version === second)!.halfImport).toBeNull();
+    },
+    SLOW,
+  );
 });
