@@ -82,6 +82,8 @@ export type {
   CompactResult,
   CleanupOptions,
   CleanupResult,
+  HalfImport,
+  RestoreOptions,
   Version,
 } from "./versions/maintenance.js";
 export type { TagInfo, BranchInfo, BranchOptions } from "./versions/version-control.js";

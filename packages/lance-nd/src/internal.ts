@@ -32,3 +32,4 @@ export { fromColumnName, toColumnName, withColumnNames, withSourceNames } from "
 export { SOURCE_ID_ATTR, sourceGlobals } from "./export/source-globals.js";
 export { CF_MODE_KEY, cfModeOptions, tableCfEncoding, tableCfMode, type CfMode } from "./export/cf-mode.js";
 export { sourceRow } from "./export/source-row.js";
+export { describeHalfImport } from "./versions/maintenance.js";

@@ -5,21 +5,24 @@ import { parseOpenOptions } from "./open-options.js";
 import { withPureErrors } from "./pure-errors.js";
 import { countRows } from "./lance/table-read.js";
 import type { LanceTable, StorageOptions } from "./lance/table-open.js";
-import { listBranches, listTags, openTableOnBranch } from "./lance/table-refs.js";
-import { currentVersion, listVersions } from "./lance/table-versions.js";
+import { listBranches, openTableOnBranch } from "./lance/table-refs.js";
+import { currentVersion } from "./lance/table-versions.js";
 import { readTableSchema } from "./lance/table-read.js";
 import type { Expr } from "./read/expr.js";
 import {
   checkoutView,
   compactFragments,
   deleteMatchingRows,
+  listTableVersions,
   removeOldVersions,
   restoreAsLatest,
+  userTags,
   type CleanupOptions,
   type CleanupResult,
   type CompactOptions,
   type CompactResult,
   type DeleteResult,
+  type RestoreOptions,
   type Version,
 } from "./versions/maintenance.js";
 import {
@@ -151,14 +154,16 @@ export class NdTable {
 
   /**
    * The versions of the table that cleanup has not removed, oldest first:
-   * the number, the commit time and Lance's summary (`total_rows`, …). On a
-   * branch, its fork version and what came after.
+   * the number, the commit time, Lance's summary (`total_rows`, …) and
+   * `halfImport`, set on a version an import of `main` made before its last
+   * commit (it holds some of the import's rows), with the complete versions
+   * around it. On a branch, its fork version and what came after.
    *
    * @example
    * for (const { version, timestamp } of await table.versions()) console.log(version, timestamp);
    */
   async versions(): Promise<Version[]> {
-    return listVersions(this.#lance);
+    return listTableVersions(this);
   }
 
   /**
@@ -180,15 +185,17 @@ export class NdTable {
   /**
    * Makes an earlier version (a number or a tag) the latest, in a new
    * commit with its content; later versions stay listed. Returns the new
-   * version. Span `lance_nd.restore`.
+   * version. A half-import version (`versions()`, `halfImport`) is refused
+   * unless `options.force`. Span `lance_nd.restore`.
    *
-   * @throws LanceNdError `InvalidInput` for a version that does not exist or a read-only view.
+   * @throws LanceNdError `InvalidInput` for a version that does not exist, a
+   * half-import without `force`, or a read-only view.
    * @example
    * await table.restore("v1");
    */
-  async restore(version: number | string): Promise<number> {
+  async restore(version: number | string, options: RestoreOptions = {}): Promise<number> {
     checkWritable(this, "restore");
-    return restoreAsLatest(this, version);
+    return restoreAsLatest(this, version, options);
   }
 
   /**
@@ -240,13 +247,14 @@ export class NdTable {
 
   /**
    * The tags of the table, by name: `{ name, version }`, the version of
-   * `main` each names. `table.checkout(name)` reads one.
+   * `main` each names. `table.checkout(name)` reads one. The tags lance-nd
+   * keeps for itself (the records of complete imports) are left out.
    *
    * @example
    * for (const { name, version } of await table.tags()) console.log(name, version);
    */
   async tags(): Promise<TagInfo[]> {
-    return listTags(this.#lance);
+    return userTags(this);
   }
 
   /**

@@ -9,5 +9,5 @@ export { recordBatchOf } from "./record-batch.js";
 export type { RecordBatchClass } from "./record-batch.js";
 export { tilingProblem } from "./tiling.js";
 export type { TilingProblem } from "./tiling.js";
-export { largestVariable, MAX_BLOCK_ROW_BYTES, ROW_BYTES, storageRowSizes } from "./storage-rows.js";
+export { largestVariable, MAX_BLOCK_ROW_BYTES, maxBlockRowBytes, ROW_BYTES, storageRowSizes } from "./storage-rows.js";
 export type { StoredVariable } from "./storage-rows.js";

@@ -29,6 +29,15 @@ export const ROW_BYTES = 2 ** 20;
  */
 export const MAX_BLOCK_ROW_BYTES = 8 * 2 ** 20;
 
+/**
+ * The most bytes a row that is one storage block may hold under a row
+ * `budget`: eight budgets, at most {@link MAX_BLOCK_ROW_BYTES} (8 MiB for
+ * the default 1 MiB), so a smaller budget cuts blocks too.
+ */
+export function maxBlockRowBytes(budget: number): number {
+  return Math.max(budget, Math.min(MAX_BLOCK_ROW_BYTES, 8 * budget));
+}
+
 /** What the row shape is planned from: a variable's dims, bytes per value and storage block. */
 export interface StoredVariable {
   readonly dims: readonly Dim[];
@@ -57,7 +66,7 @@ export function largestVariable<V extends StoredVariable>(variables: readonly V[
 /**
  * The row size along each dim of `variable`: its storage block, merged with
  * neighbours along the slowest dims while a row stays within `budget`
- * bytes; a block over `budget` stays whole up to {@link MAX_BLOCK_ROW_BYTES}
+ * bytes; a block over `budget` stays whole up to {@link maxBlockRowBytes}
  * and is cut along its slowest dims beyond; contiguous storage is cut into
  * slabs within `budget`. A merged row is a whole number of blocks along each
  * dim, so rows sit on the storage grid.
@@ -70,7 +79,7 @@ export function storageRowSizes(variable: StoredVariable, budget = ROW_BYTES): R
     Math.min(size, Math.max(1, variable.block === null ? (i === 0 ? 1 : size) : variable.block[i]!)),
   );
   let bytes = block.reduce((n, b) => n * b, variable.itemBytes);
-  const cap = variable.block === null ? budget : Math.max(budget, MAX_BLOCK_ROW_BYTES);
+  const cap = variable.block === null ? budget : maxBlockRowBytes(budget);
   if (bytes > budget) {
     for (let i = 0; i < block.length && bytes > cap; i++) {
       const per = bytes / block[i]!;

@@ -7,6 +7,7 @@
  */
 import type { Attr, Attrs, Dim, NdArray, NdRecordBatch, Selection } from "@lance-nd/nd-arrow";
 import { z } from "zod";
+import { ROW_BYTES } from "@lance-nd/nd-arrow/internal";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
 import { parseZarrJson } from "./json-text.js";
 import { readNodes } from "./metadata.js";
@@ -36,11 +37,18 @@ export interface OpenZarrOptions {
    * as opening the group's directory. Default: the root.
    */
   group?: string;
+  /**
+   * The most bytes (uncompressed) of the largest variable a default row of
+   * `chunks()` holds (README "Rows"); a storage block stays one row up to
+   * eight times this, at most 8 MiB. Default: 1 MiB.
+   */
+  rowBytes?: number;
 }
 
 const openOptionsSchema = z.strictObject({
   id: z.string().min(1).optional(),
   group: z.string().optional(),
+  rowBytes: z.number().int().positive().optional(),
 });
 
 /**
@@ -85,7 +93,7 @@ export async function openZarr(path: string, options: OpenZarrOptions = {}): Pro
   }
   const globalAttrs = new Map<string, Attr>(attrsFromJson(nodes.groupAttrs, undefined, { path: where }));
   globalAttrs.set("id", attrFromJson("id", parsed.id ?? name, undefined, { path: where }));
-  return new OpenedStore(where, files, nodes, globalAttrs, group);
+  return new OpenedStore(where, files, nodes, globalAttrs, group, parsed.rowBytes ?? ROW_BYTES);
 }
 
 /** `group` as a store path: `/`-separated names without empty, `.` or `..` parts (`InvalidArgument`). */

@@ -13,7 +13,7 @@ import {
   toVector,
 } from "@lance-nd/nd-arrow";
 import type { Attrs, Dim, SelectedDim, Selection } from "@lance-nd/nd-arrow";
-import { MAX_BLOCK_ROW_BYTES } from "@lance-nd/nd-arrow/internal";
+import { maxBlockRowBytes } from "@lance-nd/nd-arrow/internal";
 import * as zarr from "zarrita";
 import { readAligned } from "./aligned-read.js";
 import { withCheckedChunks } from "./checked-chunks.js";
@@ -41,9 +41,11 @@ export class OpenedStore implements ZarrStore {
   readonly #nodes: ReadonlyMap<string, ArrayNode>;
   readonly #arrays = new Map<string, zarr.Array<zarr.DataType>>();
   readonly #storedAttrs: ReadonlyMap<string, Attrs>;
+  readonly #rowBytes: number;
 
-  constructor(path: string, files: StoreFiles, nodes: StoreNodes, globalAttrs: Attrs, group: string) {
+  constructor(path: string, files: StoreFiles, nodes: StoreNodes, globalAttrs: Attrs, group: string, rowBytes: number) {
     this.path = path;
+    this.#rowBytes = rowBytes;
     this.group = group;
     this.groups = nodes.groups;
     this.format = nodes.format;
@@ -94,9 +96,9 @@ export class OpenedStore implements ZarrStore {
       name: v.name,
       dims: v.dims,
       itemBytes: itemBytes(v.type),
-      block: shardRowBlock(v.shards, itemBytes(v.type)) ?? v.chunks,
+      block: shardRowBlock(v.shards, itemBytes(v.type), this.#rowBytes) ?? v.chunks,
     }));
-    return rowSteps(this.dims, variables, sizes, this.path);
+    return rowSteps(this.dims, variables, sizes, this.path, this.#rowBytes);
   }
 
   rowCount(sizes?: Readonly<Record<string, number>>): number {
@@ -171,8 +173,15 @@ export class OpenedStore implements ZarrStore {
   }
 }
 
-/** A shard as a row's storage block, unless it is over 8 MiB: then rows cut on its inner chunks, so no shard is decoded twice. */
-function shardRowBlock(shards: readonly number[] | undefined, bytesPerValue: number): readonly number[] | undefined {
+/**
+ * A shard as a row's storage block, unless it is over what a block row may
+ * hold (8 MiB by default): then rows cut on its inner chunks, so no shard is decoded twice.
+ */
+function shardRowBlock(
+  shards: readonly number[] | undefined,
+  bytesPerValue: number,
+  rowBytes: number,
+): readonly number[] | undefined {
   if (shards === undefined) return undefined;
-  return shards.reduce((n, s) => n * s, bytesPerValue) <= MAX_BLOCK_ROW_BYTES ? shards : undefined;
+  return shards.reduce((n, s) => n * s, bytesPerValue) <= maxBlockRowBytes(rowBytes) ? shards : undefined;
 }

@@ -2,11 +2,11 @@
  * How `chunks()` cuts a store into rows (README "Rows"): by default along
  * the store's own storage grid of the largest variable (nd-arrow's
  * `storageRowSizes`: blocks merged along the slowest dims up to 1 MiB a
- * row, a block up to 8 MiB one row); or by the caller's `{ dim: size }`,
+ * row, or the store's `rowBytes`; a block up to 8 MiB one row); or by the caller's `{ dim: size }`,
  * other dims whole.
  */
 import type { Dim } from "@lance-nd/nd-arrow";
-import { largestVariable, storageRowSizes } from "@lance-nd/nd-arrow/internal";
+import { ROW_BYTES, largestVariable, storageRowSizes } from "@lance-nd/nd-arrow/internal";
 import { ZarrError } from "./zarr-error.js";
 
 /** What the planner needs of one variable. */
@@ -25,13 +25,15 @@ export type RowSteps = ReadonlyMap<string, number>;
 /**
  * Row sizes for `dims` from `sizes` when given (validated:
  * `InvalidArgument` for an unknown dim or a size that is not an integer
- * >= 1), else from the largest variable's storage grid.
+ * >= 1), else from the largest variable's storage grid within `budget`
+ * bytes a row (nd-arrow's `storageRowSizes`).
  */
 export function rowSteps(
   dims: readonly Dim[],
   variables: readonly GridVariable[],
   sizes?: Readonly<Record<string, number>>,
   path?: string,
+  budget = ROW_BYTES,
 ): RowSteps {
   const steps = new Map(dims.map((d) => [d.name, Math.max(d.size, 1)]));
   if (sizes !== undefined) {
@@ -56,7 +58,7 @@ export function rowSteps(
   }
   const largest = largestVariable(variables);
   if (largest === undefined) return steps;
-  for (const [name, size] of Object.entries(storageRowSizes(largest))) steps.set(name, size);
+  for (const [name, size] of Object.entries(storageRowSizes(largest, budget))) steps.set(name, size);
   return steps;
 }
 

@@ -107,7 +107,7 @@ function parseExportCompression(text: string): WriteCompression | ZarrCompressio
 }
 
 async function exportDataset(io: Io, uri: string, out: string, options: ExportOptions): Promise<void> {
-  const table = await openTable(uri, options);
+  const table = await openTable(uri, options, io);
   if (options.format === "zarr") {
     printSummary(io, options, await exportZarr(io, table, out, options));
     return;

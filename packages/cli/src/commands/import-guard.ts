@@ -144,12 +144,12 @@ export async function writeClaimed(
       const id = write.replaceWhere ?? col("__global_attrs__.id").isIn([...write.ids]);
       const hooks = { afterAppend: beforeLastCommit };
       const done = await replaceRowsWith(write.table!, claimed(), id, write.options, hooks);
-      await claim?.release();
+      await claim?.complete();
       return { table: done.table, replaced: done.deleted };
     }
     const appender = writer ?? (await NdWriter.append(write.table!, write.options));
     const { table } = await writeAll(appender, claimed(), beforeLastCommit);
-    await claim?.release();
+    await claim?.complete();
     return { table, replaced: 0 };
   } catch (err) {
     if (!(err instanceof RollbackIncompleteError)) await claim?.release();

@@ -7,8 +7,27 @@ import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { NetcdfFile } from "@lance-nd/netcdf";
 import type { WriteOptions } from "lance-nd";
+import { InvalidArgumentError } from "commander";
 import { CliError } from "../errors.js";
 import { ROW_BYTES, largestVariable, storageRowSizes } from "@lance-nd/nd-arrow/internal";
+
+/** The default of `--row-size`: nd-arrow's 1 MiB row budget (README, "Rows of an import"). */
+export const DEFAULT_ROW_BYTES = ROW_BYTES;
+
+const BYTE_UNITS: Readonly<Record<string, number>> = { "": 1, b: 1, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30 };
+
+/**
+ * The bytes of a `--row-size` value: a whole number of bytes, or a number
+ * with a `KiB`, `MiB` or `GiB` suffix (`64KiB`, `1.5MiB`); at least 1 KiB.
+ */
+export function parseRowSize(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const unit = match === null ? undefined : BYTE_UNITS[match[2]!.toLowerCase()];
+  const bytes = unit === undefined ? Number.NaN : Math.round(Number(match![1]) * unit);
+  if (!(bytes >= 2 ** 10))
+    throw new InvalidArgumentError(`expected a size of at least 1KiB, e.g. 64KiB or 2MiB, not "${text}"`);
+  return bytes;
+}
 
 /** The bytes an import buffers per Lance add, before the writer's own sizing (README, "Memory of an import"). */
 const ADD_BYTES = 8 * 2 ** 20;
@@ -81,7 +100,7 @@ export function planRows(
   const shape = Object.entries(sizes)
     .map(([dim, size]) => `${dim}=${size}`)
     .join(",");
-  const notice = `${file.path}: ${formatMiB(total)} is more than a row holds (${formatMiB(budget)}); importing it as ${rows} rows of ${shape} on its storage chunks (set --chunk to choose)`;
+  const notice = `${file.path}: ${formatBytes(total)} is more than a row holds (${formatBytes(budget)}, --row-size); importing it as ${rows} ${rows === 1 ? "row" : "rows"} of ${shape} on its storage chunks (set --chunk to choose)`;
   return { sizes, rows, notice };
 }
 
@@ -91,8 +110,9 @@ function countRows(grid: ReadonlyMap<string, number>, sizes: Readonly<Record<str
   return rows;
 }
 
-function formatMiB(bytes: number): string {
-  return `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+/** `bytes` in KiB under 1 MiB, else in MiB. */
+function formatBytes(bytes: number): string {
+  return bytes < 2 ** 20 ? `${(bytes / 2 ** 10).toFixed(0)} KiB` : `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 }
 
 /** The rows of `file` under `plan`; a whole-file row has no `chunk_offset`. */

@@ -14,7 +14,7 @@ import { ncDtype, openNetcdf } from "@lance-nd/netcdf";
 import type { CfMode } from "lance-nd/internal";
 import type { SourceCf } from "./import-plan.js";
 import { decodeFor, decodedType } from "./import-plan.js";
-import { fileBytes, fileRows, planRows } from "./import-rows.js";
+import { DEFAULT_ROW_BYTES, fileBytes, fileRows, planRows } from "./import-rows.js";
 import { openZarrSource } from "./import-zarr.js";
 
 /** An opened input of an import. */
@@ -74,23 +74,31 @@ export function isZarrStore(path: string): boolean {
   );
 }
 
-/** Opens `path` (a Zarr store or a netCDF file), cut into rows by `chunk` or its default row plan, decoded under `mode`. */
+/**
+ * Opens `path` (a Zarr store or a netCDF file), cut into rows by `chunk` or
+ * its default row plan within `rowBytes` a row, decoded under `mode`.
+ */
 export async function openSource(
   path: string,
   id: string,
   mode: CfMode,
   chunk: ReadonlyMap<string, number> | undefined,
+  rowBytes = DEFAULT_ROW_BYTES,
 ): Promise<ImportSource> {
-  if (isZarrStore(path)) return withCf(await openZarrSource(path, id, chunk), { mode, validRange: false });
-  return withCf(await openNetcdfSource(path, chunk), { mode, validRange: true });
+  if (isZarrStore(path)) return withCf(await openZarrSource(path, id, chunk, rowBytes), { mode, validRange: false });
+  return withCf(await openNetcdfSource(path, chunk, rowBytes), { mode, validRange: true });
 }
 
 /** The netCDF file at `path` as an import input, cut into rows by `chunk` or its size (`planRows`). */
-async function openNetcdfSource(path: string, chunk: ReadonlyMap<string, number> | undefined): Promise<StoredSource> {
+async function openNetcdfSource(
+  path: string,
+  chunk: ReadonlyMap<string, number> | undefined,
+  rowBytes: number,
+): Promise<StoredSource> {
   const file = await openNetcdf(path);
   let plan: ReturnType<typeof planRows>;
   try {
-    plan = planRows(file, chunk);
+    plan = planRows(file, chunk, rowBytes);
   } catch (err) {
     await file.close();
     throw err;

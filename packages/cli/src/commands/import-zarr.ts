@@ -9,13 +9,17 @@ import { openZarr } from "@lance-nd/zarr";
 import type { StoredSource } from "./import-source.js";
 import { asCliError, zarrCall } from "./zarr-errors.js";
 
-/** The store at `path` as an import input; a `ZarrError` (not a store, a bad `--chunk`) becomes a `CliError`. */
+/**
+ * The store at `path` as an import input, in rows of `rowBytes` on its chunk
+ * grid unless `chunk` is given; a `ZarrError` (not a store, a bad `--chunk`) becomes a `CliError`.
+ */
 export async function openZarrSource(
   path: string,
   id: string,
   chunk: ReadonlyMap<string, number> | undefined,
+  rowBytes: number,
 ): Promise<StoredSource> {
-  const store = await zarrCall(() => openZarr(path, { id }));
+  const store = await zarrCall(() => openZarr(path, { id, rowBytes }));
   const sizes = chunk === undefined ? undefined : Object.fromEntries(chunk);
   const rowCount = await zarrCall(async () => store.rowCount(sizes));
   return {

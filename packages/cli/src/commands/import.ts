@@ -31,7 +31,7 @@ import { type ImportInterrupt, interruptible } from "./import-interrupt.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
 import type { CfMode } from "lance-nd/internal";
-import { IMPORT_WRITE_SIZING } from "./import-rows.js";
+import { IMPORT_WRITE_SIZING, parseRowSize } from "./import-rows.js";
 import { isZarrStore, openSource } from "./import-source.js";
 import { withColumnNames } from "./column-names.js";
 import { withId } from "./row-id.js";
@@ -52,6 +52,8 @@ interface ImportOptions extends StorageOptionFlags {
   addSize?: number;
   maxSize: number;
   concat?: string;
+  /** `--row-size` in bytes (unset: 1 MiB). */
+  rowSize?: number;
 }
 
 export function registerImport(program: Command, io: Io): void {
@@ -74,6 +76,11 @@ export function registerImport(program: Command, io: Io): void {
       "--chunk <dim=size,...>",
       "cut each file into chunks along dims, e.g. time=4,lat=90 (adds chunk_offset)",
       (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev),
+    )
+    .option(
+      "--row-size <size>",
+      "the most bytes of the largest variable a row holds when the import cuts a file on its storage chunks, e.g. 64KiB or 4MiB (default 1MiB)",
+      parseRowSize,
     )
     .addOption(
       new Option(
@@ -217,7 +224,8 @@ async function importFiles(
     // A table keeps the mode it was created with (CLI README, "Importing again").
     const cf = options.cf ?? (table === undefined ? "mask" : tableCfMode(table));
     if (table !== undefined) checkCfMode(table, cf);
-    for (const [i, path] of paths.entries()) files.push(await openSource(path, ids[i]!, cf, options.chunk));
+    for (const [i, path] of paths.entries())
+      files.push(await openSource(path, ids[i]!, cf, options.chunk, options.rowSize));
     checkDeclaredSize(files, options.maxSize);
     const twice = options.concat === undefined ? ids.filter((id, i) => ids.indexOf(id) !== i) : [];
     if (twice.length > 0) {
@@ -231,7 +239,8 @@ async function importFiles(
     const placeFiles = () => planConcatImport(files, options.concat!, options.id!, options.mode, table);
     let concat = options.concat === undefined ? undefined : await placeFiles();
     for (const file of files) for (const w of file.warnings) warn(io, w);
-    for (const file of files) if (file.notice !== undefined) warn(io, file.notice);
+    // How a file is cut is the normal path: an information line, not a warning.
+    for (const file of files) if (file.notice !== undefined) println(io.stderr, `lance-nd: ${file.notice}`);
 
     const totalBytes = files.reduce((n, f) => n + f.bytes, 0);
     const progress = progressBar(io, "import", totalBytes);

@@ -22,7 +22,7 @@ export function registerInfo(program: Command, io: Io): void {
     .addHelpText("after", "\nExample:\n  lance-nd info lance-nd-demo/ocean.lance")
     .action((uri: string, options: { json?: boolean } & TableFlags) =>
       failing(`cannot read ${uri}`, async () => {
-        const table = await openTable(uri, options);
+        const table = await openTable(uri, options, io);
         const version = await table.version();
         const all = await table.versions();
         const current = all.find((v) => v.version === version);

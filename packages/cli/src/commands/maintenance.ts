@@ -12,7 +12,7 @@ import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { formatBytes } from "../output/disk-size.js";
 import { failing } from "../report.js";
-import { BRANCH_HELP, openTable, parseVersion, type TableFlags } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags } from "./open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
 
 /** Prints `summary` as JSON with `--json`, else `line`. */
@@ -113,7 +113,9 @@ export function registerCleanup(program: Command, io: Io): void {
 export function registerVersions(program: Command, io: Io): void {
   program
     .command("versions")
-    .description("list the versions of a table that cleanup has not removed")
+    .description(
+      "list the versions of a table that cleanup has not removed; a version an import made before its last one is marked half an import",
+    )
     .argument("<table>", "the table")
     .option("--branch <name>", BRANCH_HELP)
     .addOption(storageOptionFlag())
@@ -126,14 +128,22 @@ export function registerVersions(program: Command, io: Io): void {
           version: v.version,
           timestamp: v.timestamp.toISOString(),
           rows: v.metadata.total_rows === undefined ? null : Number(v.metadata.total_rows),
+          halfImport: v.halfImport,
         }));
         if (options.json) {
           printJson(io.stdout, list);
           return;
         }
         println(io.stdout, `${"version".padEnd(9)}${"time (UTC)".padEnd(26)}rows`);
-        for (const v of list)
-          println(io.stdout, `${String(v.version).padEnd(9)}${v.timestamp.padEnd(26)}${v.rows ?? "?"}`);
+        for (const v of list) {
+          const half =
+            v.halfImport === null
+              ? ""
+              : `  half an import (complete: ${[v.halfImport.completeBefore, v.halfImport.completeAfter]
+                  .filter((x) => x !== null)
+                  .join(", ")})`;
+          println(io.stdout, `${String(v.version).padEnd(9)}${v.timestamp.padEnd(26)}${String(v.rows ?? "?")}${half}`);
+        }
       }),
     );
 }
@@ -145,21 +155,28 @@ export function registerRestore(program: Command, io: Io): void {
     .argument("<table>", "the table")
     .option("--branch <name>", BRANCH_HELP)
     .addOption(storageOptionFlag())
-    .argument("<version>", "the version to restore", parseVersion)
+    .argument("<version>", "the version to restore: its number or a tag", parseVersionOrTag)
+    .option("--force", "restore a version that is half an import (lance-nd versions marks them)")
     .option("--json", "print the summary as JSON")
-    .addHelpText("after", "\nExample:\n  lance-nd restore data/ocean.lance 3")
-    .action((uri: string, version: number, options: { json?: boolean } & TableFlags) =>
-      failing(`cannot restore version ${version} of ${uri}`, async () => {
-        const table = await openTable(uri, options);
-        const latest = await table.restore(version);
-        const summary = { table: uri, restored: version, version: latest, rows: await table.countRows() };
-        report(
-          io,
-          options.json,
-          summary,
-          `restored version ${version} of ${uri} as version ${summary.version} (${summary.rows} rows)`,
-        );
-      }),
+    .addHelpText(
+      "after",
+      "\nExamples:\n  lance-nd restore data/ocean.lance 2\n  lance-nd versions data/ocean.lance  # the versions to restore; those marked half an import need --force",
+    )
+    .action((uri: string, version: number | string, options: { json?: boolean; force?: boolean } & TableFlags) =>
+      failing(
+        `cannot restore ${typeof version === "number" ? `version ${version}` : `tag "${version}"`} of ${uri}`,
+        async () => {
+          const table = await openTable(uri, options);
+          const latest = await table.restore(version, { force: options.force === true });
+          const summary = { table: uri, restored: version, version: latest, rows: await table.countRows() };
+          report(
+            io,
+            options.json,
+            summary,
+            `restored ${typeof version === "number" ? `version ${version}` : `tag "${version}"`} of ${uri} as version ${summary.version} (${summary.rows} rows)`,
+          );
+        },
+      ),
     );
 }
 

@@ -1,6 +1,8 @@
 /** Opening the table a command names, optionally on a branch, at an earlier version and on an object store. */
 import { open } from "lance-nd";
 import type { NdTable } from "lance-nd";
+import { describeHalfImport } from "lance-nd/internal";
+import { type Io, warn } from "../io.js";
 import { InvalidArgumentError } from "commander";
 import { type StorageOptionFlags, storageOptionsOf } from "../args/storage-options.js";
 
@@ -21,14 +23,25 @@ export interface TableFlags extends StorageOptionFlags {
 /**
  * The latest version of the table at `uri` (on `flags.branch`, default main),
  * or a read-only view of `flags.version` (a version number or a tag name),
- * reached with `flags.storageOption` on an object store.
+ * reached with `flags.storageOption` on an object store. With `io`, a view
+ * of a half-import version (lance-nd README, "Version control") prints one
+ * warning naming the complete versions around it.
  */
-export async function openTable(uri: string, flags: TableFlags = {}): Promise<NdTable> {
+export async function openTable(uri: string, flags: TableFlags = {}, io?: Io): Promise<NdTable> {
   const table = await open(uri, {
     ...storageOptionsOf(flags),
     ...(flags.branch === undefined ? {} : { branch: flags.branch }),
   });
-  return flags.version === undefined ? table : table.checkout(flags.version);
+  if (flags.version === undefined) return table;
+  const view = await table.checkout(flags.version);
+  if (io !== undefined) await warnHalfImport(io, uri, table, await view.version());
+  return view;
+}
+
+/** One warning when `version` of `table` is a half-import: it holds some of an import's rows only. */
+export async function warnHalfImport(io: Io, uri: string, table: NdTable, version: number): Promise<void> {
+  const half = (await table.versions()).find((v) => v.version === version)?.halfImport;
+  if (half !== null && half !== undefined) warn(io, `version ${version} of ${uri} is ${describeHalfImport(half)}`);
 }
 
 /**

@@ -48,7 +48,7 @@ export function registerPlot(program: Command, io: Io): void {
 }
 
 async function plot(io: Io, uri: string, variable: string, options: PlotOptions): Promise<void> {
-  const table = await openTable(uri, options);
+  const table = await openTable(uri, options, io);
   if (!table.layout.arrays.has(variable)) {
     throw new CliError(
       "InvalidArgument",

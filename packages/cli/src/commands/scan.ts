@@ -70,7 +70,7 @@ async function scanTable(io: Io, uri: string, options: ScanOptions): Promise<voi
   if (options.arrow && io.stdout.isTTY === true) {
     throw new CliError("InvalidArgument", "--arrow writes binary Arrow IPC: redirect it to a file or a pipe");
   }
-  const table = await openTable(uri, options);
+  const table = await openTable(uri, options, io);
   let query = scan(table);
   if (options.project !== undefined) query = query.project(options.project);
   if (options.where !== undefined) query = query.filter(options.where);

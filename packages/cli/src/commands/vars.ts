@@ -19,7 +19,7 @@ export function registerVars(program: Command, io: Io): void {
     .addHelpText("after", "\nExample:\n  lance-nd vars lance-nd-demo/ocean.lance")
     .action((uri: string, options: { json?: boolean } & TableFlags) =>
       failing(`cannot read ${uri}`, async () => {
-        const table = await openTable(uri, options);
+        const table = await openTable(uri, options, io);
         const rows = (await variables(table)).map((v) => ({
           name: v.name,
           type: String(v.valueType),

@@ -8,7 +8,25 @@ import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
 import { type StorageOptionFlags, storageOptionFlag } from "../args/storage-options.js";
-import { openTable, parseVersion } from "./open-table.js";
+import type { NdTable } from "lance-nd";
+import { CliError } from "../errors.js";
+import { openTable, parseVersionOrTag } from "./open-table.js";
+
+/** The version number of `version`: a number as it is, a tag by the version it names (`InvalidArgument` for no such tag). */
+async function versionNumber(table: NdTable, version: number | string | undefined): Promise<number | undefined> {
+  if (typeof version !== "string") return version;
+  const tag = (await table.tags()).find((t) => t.name === version);
+  if (tag === undefined) throw new CliError("InvalidArgument", `no tag "${version}" (lance-nd tag lists them)`);
+  return tag.version;
+}
+
+/** Where `branch --from` starts: a version number, a branch name, or the version a tag names. */
+async function startOf(table: NdTable, from: string | undefined): Promise<string | number | undefined> {
+  if (from === undefined) return undefined;
+  if (/^\d+$/.test(from)) return Number(from);
+  if (from === "main" || (await table.branches()).some((b) => b.name === from)) return from;
+  return (await table.tags()).find((t) => t.name === from)?.version ?? from;
+}
 
 export function registerTag(program: Command, io: Io): void {
   program
@@ -16,19 +34,19 @@ export function registerTag(program: Command, io: Io): void {
     .description("name a version of main for good (cleanup keeps it), list the tags, or remove one")
     .argument("<table>", "the table")
     .argument("[name]", "the tag to make (list the tags when left out)")
-    .argument("[version]", "the version to tag (default: the latest)", parseVersion)
+    .argument("[version]", "the version to tag: its number or another tag (default: the latest)", parseVersionOrTag)
     .option("--delete <name>", "remove this tag (the version stays until cleanup)")
     .addOption(storageOptionFlag())
     .option("--json", "print as JSON")
     .addHelpText(
       "after",
-      "\nExamples:\n  lance-nd tag data/ocean.lance v1\n  lance-nd tag data/ocean.lance first 1\n  lance-nd tag data/ocean.lance --json\n  lance-nd tag data/ocean.lance --delete first",
+      "\nExamples:\n  lance-nd tag data/ocean.lance v1\n  lance-nd tag data/ocean.lance first 1\n  lance-nd tag data/ocean.lance also-v1 v1\n  lance-nd tag data/ocean.lance --json\n  lance-nd tag data/ocean.lance --delete first",
     )
     .action(
       (
         uri: string,
         name: string | undefined,
-        version: number | undefined,
+        version: number | string | undefined,
         options: { delete?: string; json?: boolean } & StorageOptionFlags,
       ) =>
         failing(`cannot tag ${uri}`, async () => {
@@ -40,7 +58,7 @@ export function registerTag(program: Command, io: Io): void {
             return;
           }
           if (name !== undefined) {
-            const tagged = await table.tag(name, version);
+            const tagged = await table.tag(name, await versionNumber(table, version));
             if (options.json) printJson(io.stdout, { table: uri, tag: name, version: tagged });
             else println(io.stdout, `tagged version ${tagged} of ${uri} "${name}"`);
             return;
@@ -77,8 +95,8 @@ export function registerBranch(program: Command, io: Io): void {
     .argument("<table>", "the table")
     .argument("[name]", "the branch to make (list the branches when left out)")
     .option(
-      "--from <branch|version>",
-      "where the branch starts: a branch name, or a version of main (default: the latest of main)",
+      "--from <branch|version|tag>",
+      "where the branch starts: a branch name, a version of main or a tag (default: the latest of main)",
     )
     .option("--delete <name>", "remove this branch")
     .addOption(storageOptionFlag())
@@ -104,8 +122,7 @@ export function registerBranch(program: Command, io: Io): void {
           return;
         }
         if (name !== undefined) {
-          const from =
-            options.from === undefined ? undefined : /^\d+$/.test(options.from) ? Number(options.from) : options.from;
+          const from = await startOf(table, options.from);
           const created = await table.createBranch(name, from === undefined ? {} : { from });
           const summary = {
             table: uri,

@@ -75,6 +75,7 @@ async function serve(io: Io, uri: string, options: ServeOptions): Promise<void> 
     ...(options.branch === undefined ? {} : { branch: options.branch }),
     ...(options.cors === undefined ? {} : { cors: options.cors }),
     ...(options.storageOption === undefined ? {} : { storageOption: options.storageOption }),
+    io,
   });
   const stopped = closedBySignal(server);
   const { url, port, token, version, datasets } = server;

@@ -13,6 +13,7 @@ import { open, zarrStore } from "lance-nd";
 import type { NdTable, ZarrStore, ZarrStoreOptions } from "lance-nd";
 import { storageOptionsOf } from "../args/storage-options.js";
 import { openTable } from "../commands/open-table.js";
+import type { Io } from "../io.js";
 import { isUserError } from "../report.js";
 import type { Pin } from "./routes.js";
 
@@ -42,6 +43,8 @@ export interface PinnedStoresOptions {
   store: ZarrStoreOptions;
   /** The options of the object store the table is on (`--storage-option`). */
   storageOption?: Record<string, string>;
+  /** Where a version served that is half an import is warned about, once a store. */
+  io?: Io;
 }
 
 /** The table's stores by pin, made on first use and kept (at most {@link CACHED_STORES}). */
@@ -155,7 +158,9 @@ export class PinnedStores {
         storageOption: this.#options.storageOption,
         ...(branch === undefined ? {} : { branch }),
       };
-      store = openTable(this.#options.uri, flags).then((table) => zarrStore(table, this.#options.store));
+      store = openTable(this.#options.uri, flags, this.#options.io).then((table) =>
+        zarrStore(table, this.#options.store),
+      );
       store.catch(() => this.#stores.delete(key));
     }
     this.#stores.set(key, store);

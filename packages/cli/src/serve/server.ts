@@ -10,7 +10,7 @@ import { basename } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { ZarrStoreOptions } from "lance-nd";
-import { jsonReplacer } from "../io.js";
+import { type Io, jsonReplacer } from "../io.js";
 import { isUserError, oneLine } from "../report.js";
 import { newToken, refusal } from "../view/guard.js";
 import { isWildcard, listen } from "../view/listen.js";
@@ -48,6 +48,8 @@ export interface ServeServerOptions {
   port: number;
   /** The one origin a browser may read the answers from (CORS); none by default. */
   cors?: string;
+  /** Where a version served that is half an import is warned about (one line each); none by default. */
+  io?: Io;
 }
 
 /** One dataset served. */
@@ -104,6 +106,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     ...(options.branch === undefined ? {} : { branch: options.branch }),
     ...(options.version === undefined ? {} : { version: options.version }),
     ...(options.storageOption === undefined ? {} : { storageOption: options.storageOption }),
+    ...(options.io === undefined ? {} : { io: options.io }),
   });
   const first = await stores.store({ kind: "default" });
   const ids = await first.datasets();

@@ -13,6 +13,7 @@ import type {
   CompactOptions,
   CompactResult,
   DeleteResult,
+  RestoreOptions,
   Version,
 } from "./maintenance.js";
 
@@ -46,10 +47,10 @@ export async function checkout(table: NdTable, version: number | string): Promis
   return table.checkout(version);
 }
 
-/** Alias of {@link NdTable.restore}: `restore(table, version)` is `table.restore(version)`. */
-export async function restore(table: NdTable, version: number | string): Promise<number> {
+/** Alias of {@link NdTable.restore}: `restore(table, version, options)` is `table.restore(version, options)`. */
+export async function restore(table: NdTable, version: number | string, options?: RestoreOptions): Promise<number> {
   checkTable(table, "restore");
-  return table.restore(version);
+  return table.restore(version, options);
 }
 
 /** Alias of {@link NdTable.tags}: `tags(table)` is `table.tags()`. */

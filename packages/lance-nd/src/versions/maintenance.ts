@@ -24,6 +24,8 @@ import {
   type TableVersion,
 } from "../lance/table-versions.js";
 import { listTags, type TagInfo } from "../lance/table-refs.js";
+import { sdkCall } from "../lance/sdk-call.js";
+import { type HalfImport, halfImportOf, importRanges, isImportRecordTag, recordsToDrop } from "./import-record.js";
 
 /** What `table.delete` (alias `deleteRows`) did. */
 export interface DeleteResult {
@@ -117,6 +119,7 @@ export async function removeOldVersions(table: NdTable, options: CleanupOptions)
     // The versions a pending widen replay reads must not go first (README.md, Widen).
     await asSchemaChange(table.lance, () => completeWidenReplay(table.lance));
     const cutoff = Date.now() - ageMs;
+    if (table.branch === null) await dropOldImportRecords(table, cutoff);
     const stats = await cleanupVersions(table.lance, ageMs, { deleteUnverified: deleteUnverified === true });
     await table.refresh();
     return {
@@ -127,17 +130,68 @@ export async function removeOldVersions(table: NdTable, options: CleanupOptions)
   });
 }
 
+/**
+ * Deletes the records of complete imports (import-record.ts) whose versions
+ * a cleanup at `cutoff` (ms since the epoch) removes: a tagged version
+ * would stay, and the record of a version that is gone says nothing.
+ */
+async function dropOldImportRecords(table: NdTable, cutoff: number): Promise<void> {
+  const versions = await listVersions(table.lance);
+  const tags = await listTags(table.lance);
+  const userTagged = new Set(tags.filter((t) => !isImportRecordTag(t.name)).map((t) => t.version));
+  const latest = versions.at(-1)?.version;
+  const staying = new Set(
+    versions
+      .filter((v) => v.timestamp.getTime() >= cutoff || v.version === latest || userTagged.has(v.version))
+      .map((v) => v.version),
+  );
+  const drop = recordsToDrop(tags, staying);
+  if (drop.length === 0) return;
+  const manager = await sdkCall({ uri: table.uri, op: "tags" }, () => table.lance.sdk.tags());
+  for (const name of drop) await sdkCall({ uri: table.uri, op: "tags" }, () => manager.delete(name));
+}
+
 /** The tags whose versions are older than `cutoff` (ms since the epoch) and not the latest: the versions cleanup kept for them. */
 async function tagsKeeping(table: NdTable, cutoff: number): Promise<TagInfo[]> {
   const left = await listVersions(table.lance);
   const latest = left.at(-1)?.version;
   const old = new Set(left.filter((v) => v.timestamp.getTime() < cutoff && v.version !== latest).map((v) => v.version));
-  const kept = (await listTags(table.lance)).filter((tag) => old.has(tag.version));
+  const kept = (await listTags(table.lance)).filter((tag) => old.has(tag.version) && !isImportRecordTag(tag.name));
   return kept.sort((a, b) => a.version - b.version || a.name.localeCompare(b.name));
 }
 
 /** One version of a table: the number, the commit time and Lance's summary (`total_rows`, …). */
-export type Version = TableVersion;
+export interface Version extends TableVersion {
+  /**
+   * Set when the version is a half-import: made by an import of `main`
+   * between its start and its last commit, so it holds some of that
+   * import's rows (README.md, "Version control"), with the complete
+   * versions around it; null otherwise (and on a branch, whose imports
+   * are not recorded).
+   */
+  halfImport: HalfImport | null;
+}
+
+export type { HalfImport };
+
+/** The versions of `table` that cleanup has not removed, oldest first, each with its {@link Version.halfImport} (`NdTable.versions`). */
+export async function listTableVersions(table: NdTable): Promise<Version[]> {
+  const versions = await listVersions(table.lance);
+  const ranges = table.branch === null ? importRanges(await listTags(table.lance)) : [];
+  const numbers = versions.map((v) => v.version);
+  return versions.map((v) => ({ ...v, halfImport: halfImportOf(v.version, ranges, numbers) }));
+}
+
+/** The tags of `table` that users made (`NdTable.tags`): the records of complete imports are left out. */
+export async function userTags(table: NdTable): Promise<TagInfo[]> {
+  return (await listTags(table.lance)).filter((tag) => !isImportRecordTag(tag.name));
+}
+
+/** Options of `table.restore`. */
+export interface RestoreOptions {
+  /** Restore a half-import version too (README.md, "Version control"); default false. */
+  force?: boolean;
+}
 
 /** The Lance handle of a read-only view of `version` (a number or a tag) of `table` (`NdTable.checkout`). */
 export async function checkoutView(table: NdTable, version: number | string): Promise<LanceTable> {
@@ -145,19 +199,56 @@ export async function checkoutView(table: NdTable, version: number | string): Pr
   return knownTag(table, wanted, () => checkoutVersion(table.lance, wanted));
 }
 
-/** Makes `version` (a number or a tag) of `table` the latest (`NdTable.restore`); returns the new version. */
-export async function restoreAsLatest(table: NdTable, version: number | string): Promise<number> {
+/**
+ * Makes `version` (a number or a tag) of `table` the latest (`NdTable.restore`); returns the new version.
+ * A half-import version is `InvalidInput` naming the complete versions around it, unless `options.force`.
+ */
+export async function restoreAsLatest(
+  table: NdTable,
+  version: number | string,
+  options: RestoreOptions = {},
+): Promise<number> {
   const wanted = checkVersion(table, version);
   return inSpan(
     "lance_nd.restore",
     table.uri,
     async () => {
+      if (options.force !== true) await refuseHalfImport(table, wanted);
       const restored = await knownTag(table, wanted, () => restoreVersion(table.lance, wanted));
       await table.refresh();
       return restored;
     },
     { "lance_nd.version": String(wanted) },
   );
+}
+
+/** `InvalidInput` when `version` (a number or a tag) of `table` is a half-import, naming the complete versions around it. */
+async function refuseHalfImport(table: NdTable, version: number | string): Promise<void> {
+  const number =
+    typeof version === "number" ? version : (await userTags(table)).find((t) => t.name === version)?.version;
+  const half = (await listTableVersions(table)).find((v) => v.version === number)?.halfImport;
+  if (half === null || half === undefined) return;
+  const named = typeof version === "number" ? `version ${version}` : `tag "${version}" (version ${number})`;
+  throw new LanceNdError(
+    "InvalidInput",
+    `${named} is ${describeHalfImport(half)}; restore a complete version instead, or force it`,
+    {
+      uri: table.uri,
+    },
+  );
+}
+
+/**
+ * What a half-import version is, for messages: `half an import (some of its
+ * rows); the complete versions around it are 3 and 7`.
+ */
+export function describeHalfImport(half: HalfImport): string {
+  const around = [half.completeBefore, half.completeAfter].filter((v): v is number => v !== null);
+  const named =
+    around.length === 0
+      ? "no complete version is left around it"
+      : `the complete version${around.length === 1 ? "" : "s"} around it ${around.length === 1 ? "is" : "are"} ${around.join(" and ")}`;
+  return `half an import (some of its rows); ${named}`;
 }
 
 function checkVersion(table: NdTable, version: unknown): number | string {

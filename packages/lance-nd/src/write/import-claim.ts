@@ -19,6 +19,7 @@ import {
   unmarkImport,
 } from "./import-mark.js";
 import { idHeldError, type LockWait, lockIds, unlockIds } from "./writer-lock.js";
+import { recordImport } from "../versions/import-record.js";
 
 /** What an import claims. */
 export interface ImportClaimOptions extends StorageOptions {
@@ -38,6 +39,12 @@ export interface ImportClaim {
   readonly mark: ImportMark;
   /** Removes the mark, then releases the locks (the import ended: completed or rolled back; a dropped table has neither). */
   release(): Promise<void>;
+  /**
+   * The import completed: records it on `main` (versions/import-record.ts:
+   * the versions it made before its last one are half-imports), then
+   * {@link ImportClaim.release}. An import of a branch is not recorded (tags name versions of `main`).
+   */
+  complete(): Promise<void>;
 }
 
 /**
@@ -70,7 +77,12 @@ export async function claimImport(uri: string, options: ImportClaimOptions): Pro
         const info = { mode: options.mode, branch: options.branch, version, ids: [...options.ids] };
         const mark = await markImport(main, info, await currentVersion(main));
         rival = await rivalMark(main, mark);
-        if (rival === undefined) return { mark, release: () => release(uri, storage, mark, locks) };
+        if (rival === undefined)
+          return {
+            mark,
+            release: () => release(uri, storage, mark, locks),
+            complete: () => complete(uri, storage, mark, locks),
+          };
         await unmarkImport(main, mark);
       } catch (err) {
         await unlockIds(main, locks);
@@ -99,6 +111,32 @@ async function rivalMark(main: LanceTable, mark: ImportMark): Promise<{ mark: Im
     if (id !== undefined) return { mark: other, id };
   }
   return undefined;
+}
+
+/**
+ * Records the import of `mark` as complete at the latest version of `main`
+ * (from version 0 for a create, whose first version is its first add), then
+ * releases the claim. The rows are written whatever the record does: a
+ * record Lance refuses leaves the versions unmarked, as before records were kept.
+ */
+async function complete(
+  uri: string,
+  storage: StorageOptions,
+  mark: ImportMark,
+  locks: readonly string[],
+): Promise<void> {
+  const info = mark.info!;
+  if (info.branch === null) {
+    const main = await openTable(uri, storage);
+    try {
+      await recordImport(main, info.mode === "create" ? 0 : info.version, await currentVersion(main));
+    } catch {
+      // Unmarked versions read as complete: the import itself succeeded.
+    } finally {
+      main.sdk.close();
+    }
+  }
+  await release(uri, storage, mark, locks);
 }
 
 /** Removes the mark, then the locks (a create's rollback may have dropped the table, and its tags with it). */
