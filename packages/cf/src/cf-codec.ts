@@ -19,10 +19,24 @@ import { decodeTimes, encodeTimes, isTimestamp } from "./times.js";
  */
 export const STORED_DTYPE_ATTR = "_lance_nd_dtype";
 
-/** What {@link cfDecode} and {@link cfEncode} apply. Each defaults to `true`, but `validRange`. */
+/**
+ * The attribute that marks a variable kept as stored (value `"raw"`) in a
+ * table whose other variables are decoded, because decoding it would not
+ * come back the same (README, "Round trips"): `cfEncode` leaves such a
+ * variable as it is and removes the mark.
+ */
+export const RAW_VARIABLE_ATTR = "_lance_nd_cf";
+
+/** What {@link cfDecode} and {@link cfEncode} apply. Each defaults to `true`, but `validRange` and `lossless`. */
 export interface CfOptions {
   /** Fill values (`_FillValue`, `missing_value`, netCDF's default fill) <-> nulls. */
   mask?: boolean;
+  /**
+   * With `mask`: a variable without `_FillValue` masks netCDF's default fill
+   * of its type, as netCDF4-python does. `false` masks `_FillValue` and
+   * `missing_value` only, as xarray does.
+   */
+  defaultFill?: boolean;
   /**
    * With `mask`: values outside `valid_range` (else `valid_min` /
    * `valid_max`) become nulls too, as netCDF4-python masks them (README,
@@ -66,10 +80,11 @@ export interface CfOptions {
  * cfDecode(sst).toArray(); // [1, null] (Float32)
  */
 export function cfDecode(array: NdArray, options: CfOptions = {}): NdArray {
-  const { mask = true, scale = true, times = true, validRange = false, lossless = false, name } = options;
+  const { mask = true, defaultFill = true, scale = true, times = true, validRange = false, lossless = false } = options;
+  const { name } = options;
   const stored = dtypeOf(array.type);
   if (stored === undefined || array.attrs.has(STORED_DTYPE_ATTR)) return array;
-  let out = mask ? maskMissing(array, name, { withRange: validRange, lossless }) : array;
+  let out = mask ? maskMissing(array, name, { withRange: validRange, lossless, defaultFill }) : array;
   const packing = scale ? packingOf(array, name) : undefined;
   if (packing !== undefined) out = unpack(out, packing);
   const units = array.attr("units");
@@ -88,7 +103,8 @@ export function cfDecode(array: NdArray, options: CfOptions = {}): NdArray {
  * variable's `units`, floats packed back with `scale_factor` / `add_offset`,
  * nulls back to the fill value; {@link STORED_DTYPE_ATTR} is removed. The
  * stored type is that attribute, else the type of `_FillValue` for packed
- * values. An array that `cfDecode` left alone comes back unchanged.
+ * values. An array that `cfDecode` left alone comes back unchanged; one
+ * marked {@link RAW_VARIABLE_ATTR} comes back as it is, without the mark.
  *
  * Throws a `CfError`: `InvalidAttribute` (no way to tell the stored type; a
  * null with no fill value to store), `InvalidUnits`, `UnsupportedCalendar`,
@@ -99,6 +115,8 @@ export function cfDecode(array: NdArray, options: CfOptions = {}): NdArray {
  */
 export function cfEncode(array: NdArray, options: CfOptions = {}): NdArray {
   const { mask = true, scale = true, times = true, name } = options;
+  if (array.attrs.has(RAW_VARIABLE_ATTR))
+    return array.withAttrs(new Map([...array.attrs].filter(([key]) => key !== RAW_VARIABLE_ATTR)));
   const stored = storedDtype(array, name);
   let out = array;
   const packing = scale ? packingOf(array, name) : undefined;

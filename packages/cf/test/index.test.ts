@@ -16,6 +16,7 @@ describe("@lance-nd/cf public API", () => {
       "DTYPE_NAMES",
       "FILTER_ATTR",
       "FORMAT_ATTR",
+      "RAW_VARIABLE_ATTR",
       "SHUFFLE_ATTR",
       "STORAGE_ATTRS",
       "STORED_DTYPE_ATTR",
@@ -39,6 +40,7 @@ describe("@lance-nd/cf public API", () => {
       "isCfError",
       "isCfTimeUnits",
       "isDtype",
+      "maskRoundTrips",
       "parseCfTimeUnits",
       "unpackedDtype",
     ]);

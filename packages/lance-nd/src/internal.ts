@@ -30,5 +30,5 @@ export type { ReplayStep, RewriteHooks } from "./widen/widen-replay-record.js";
 export { sliceBounds } from "@lance-nd/nd-arrow";
 export { fromColumnName, toColumnName, withColumnNames, withSourceNames } from "./export/column-names.js";
 export { SOURCE_ID_ATTR, sourceGlobals } from "./export/source-globals.js";
-export { CF_MODE_KEY, cfModeOptions, tableCfEncoding, tableCfMode, type CfMode } from "./export/cf-mode.js";
+export { CF_MODE_KEY, CF_MODES, cfModeOptions, tableCfEncoding, tableCfMode, type CfMode } from "./export/cf-mode.js";
 export { sourceRow } from "./export/source-row.js";

@@ -21,7 +21,7 @@ import { planConcatImport } from "./import-concat.js";
 import { type ImportInterrupt, interruptible } from "./import-interrupt.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
-import type { CfMode } from "lance-nd/internal";
+import { CF_MODES, type CfMode } from "lance-nd/internal";
 import { IMPORT_WRITE_SIZING } from "./import-rows.js";
 import { isZarrStore, openSource } from "./import-source.js";
 import { withColumnNames } from "./column-names.js";
@@ -76,8 +76,8 @@ export function registerImport(program: Command, io: Io): void {
     .addOption(
       new Option(
         "--cf <mode>",
-        "CF conventions: raw values, fill values as nulls (mask), or also unpacked and CF times as timestamps (decode); default: mask, or for append and replace the table's mode",
-      ).choices(["raw", "mask", "decode"]),
+        "CF conventions: raw values, _FillValue and missing_value as nulls (mask), values outside valid_range too (mask-range), or mask and also unpacked and CF times as timestamps (decode); default: mask, or for append and replace the table's mode",
+      ).choices([...CF_MODES]),
     )
     .addOption(
       new Option("--casting <rule>", "what to do with a variable of another type than the table (numpy's casting)")
