@@ -9,6 +9,7 @@ import { dtypeOf, isDtype } from "./dtype.js";
 import type { Dtype } from "./dtype.js";
 import { fillMissing, maskMissing } from "./mask.js";
 import { pack, packingOf, unpack, unpackedDtype } from "./scale.js";
+import type { Packing } from "./scale.js";
 import { decodesToTimestamps, isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
 import { decodeTimes, encodeTimes, isTimestamp } from "./times.js";
 
@@ -103,7 +104,8 @@ export function cfDecode(array: NdArray, options: CfOptions = {}): NdArray {
  * variable's `units`, floats packed back with `scale_factor` / `add_offset`,
  * nulls back to the fill value; {@link STORED_DTYPE_ATTR} is removed. The
  * stored type is that attribute, else the type of `_FillValue` for packed
- * values. An array that `cfDecode` left alone comes back unchanged; one
+ * values; values of another type than a recorded stored type (an import
+ * that cast them) are cast back. An array that `cfDecode` left alone comes back unchanged; one
  * marked {@link RAW_VARIABLE_ATTR} comes back as it is, without the mark.
  *
  * Throws a `CfError`: `InvalidAttribute` (no way to tell the stored type; a
@@ -133,12 +135,15 @@ export function cfEncode(array: NdArray, options: CfOptions = {}): NdArray {
     const numbers = packing === undefined ? (stored ?? "float64") : unpackedDtype(stored ?? "float64", packing);
     out = encodeTimes(out, parsed, numbers, name);
   }
-  if (packing !== undefined && stored !== undefined && dtypeOf(out.type) !== stored)
-    out = pack(out, packing, stored, name);
+  // Without packing, a recorded stored type that differs is a cast to undo (exact: the values came from it).
+  if (stored !== undefined && dtypeOf(out.type) !== stored) out = pack(out, packing ?? NO_PACKING, stored, name);
   if (mask) out = fillMissing(out, name);
   if (!out.attrs.has(STORED_DTYPE_ATTR)) return out;
   return out.withAttrs(new Map([...out.attrs].filter(([key]) => key !== STORED_DTYPE_ATTR)));
 }
+
+/** Packing that leaves values as they are: what casts values back to their stored type. */
+const NO_PACKING: Packing = { scale: undefined, offset: undefined, scaleDtype: undefined, offsetDtype: undefined };
 
 /** The stored dtype of a decoded array: its {@link STORED_DTYPE_ATTR}, else `_FillValue`'s type when packed. */
 function storedDtype(array: NdArray, name: string | undefined): Dtype | undefined {

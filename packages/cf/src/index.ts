@@ -33,7 +33,7 @@ export {
   formatCfTime,
 } from "./cf-datetime.js";
 export type { CfDateTime } from "./cf-datetime.js";
-export { arrowType, defaultFillValue, DTYPE_NAMES, dtypeOf, isDtype } from "./dtype.js";
+export { arrowType, castFill, defaultFillValue, DTYPE_NAMES, dtypeOf, isDtype } from "./dtype.js";
 export type { Dtype } from "./dtype.js";
 export { unpackedDtype } from "./scale.js";
 export type { Packing } from "./scale.js";

@@ -27,6 +27,7 @@ describe("@lance-nd/cf public API", () => {
       "VARIABLE_ORDER_ATTR",
       "arrowType",
       "boundsTimeAttrs",
+      "castFill",
       "cfDecode",
       "cfEncode",
       "cfTimeToDate",

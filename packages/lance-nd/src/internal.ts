@@ -32,3 +32,4 @@ export { fromColumnName, toColumnName, withColumnNames, withSourceNames } from "
 export { SOURCE_ID_ATTR, sourceGlobals } from "./export/source-globals.js";
 export { CF_MODE_KEY, CF_MODES, cfModeOptions, tableCfEncoding, tableCfMode, type CfMode } from "./export/cf-mode.js";
 export { sourceRow } from "./export/source-row.js";
+export { ATTR_DTYPES_ATTR, recordAttrTypes, sourceAttrTypes } from "./export/attr-types.js";

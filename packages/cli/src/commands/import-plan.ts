@@ -6,11 +6,11 @@
  */
 import { DataType, Field, List, Type } from "apache-arrow";
 import { castAttrValue, castVector, promoteTypes, sameType } from "@lance-nd/casting";
-import { RAW_VARIABLE_ATTR, cfDecode, isCfError, maskRoundTrips } from "@lance-nd/cf";
+import { RAW_VARIABLE_ATTR, STORED_DTYPE_ATTR, cfDecode, dtypeOf, isCfError, maskRoundTrips } from "@lance-nd/cf";
 import type { CfErrorCode } from "@lance-nd/cf";
 import { Attr, NdArray, attr, toVector } from "@lance-nd/nd-arrow";
 import type { Attrs, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { cfModeOptions, type CfMode } from "lance-nd/internal";
+import { cfModeOptions, recordAttrTypes, type CfMode } from "lance-nd/internal";
 import { CliError } from "../errors.js";
 
 /**
@@ -196,7 +196,7 @@ export function applyPlan(row: NdRecordBatch, plan: TypePlan, cf: SourceCf, cast
   const arrays = row.arrays().map(([name, array]) => {
     let out = decodeFor(array, cf, name, true);
     const target = plan.values.get(name);
-    if (target !== undefined && !sameType(out.type, target)) out = out.withValues(castVector(out.values, target, rule));
+    if (target !== undefined && !sameType(out.type, target)) out = castToPlan(out, target, rule);
     if (plan.attrs.size > 0) out = out.withAttrs(castAttrs(out.attrs, name, plan));
     return [name, out] as const;
   });
@@ -205,8 +205,29 @@ export function applyPlan(row: NdRecordBatch, plan: TypePlan, cf: SourceCf, cast
     .withGlobalAttrs(plan.attrs.size > 0 ? castAttrs(row.globalAttrs, "", plan) : row.globalAttrs);
 }
 
-/** Attributes cast to the plan: numbers promoted, one number made a list where another file has a list. */
-function castAttrs(list: ReadonlyMap<string, Attr>, prefix: string, plan: TypePlan): Map<string, Attr> {
+/**
+ * `array` cast to the plan's `target`, its stored type recorded
+ * (`STORED_DTYPE_ATTR`, unless decoding recorded it) so that export casts
+ * it back (`cfEncode`).
+ */
+function castToPlan(array: NdArray, target: DataType, rule: "safe" | "same_kind"): NdArray {
+  const cast = array.withValues(castVector(array.values, target, rule));
+  const stored = dtypeOf(array.type);
+  if (stored === undefined || array.attrs.has(STORED_DTYPE_ATTR)) return cast;
+  return cast.withAttrs(new Map([...cast.attrs, [STORED_DTYPE_ATTR, attr.utf8(stored)]]));
+}
+
+/**
+ * Attributes cast to the plan: numbers promoted, one number made a list
+ * where another file has a list; the types changed are recorded for export
+ * (`recordAttrTypes`).
+ */
+function castAttrs(list: ReadonlyMap<string, Attr>, prefix: string, plan: TypePlan): ReadonlyMap<string, Attr> {
+  return recordAttrTypes(list, promotedAttrs(list, prefix, plan));
+}
+
+/** Attributes cast to the plan. */
+function promotedAttrs(list: ReadonlyMap<string, Attr>, prefix: string, plan: TypePlan): Map<string, Attr> {
   const out = new Map<string, Attr>();
   for (const [key, a] of list) {
     const target = plan.attrs.get(`${prefix}/${key}`);

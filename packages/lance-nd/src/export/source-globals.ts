@@ -6,6 +6,7 @@
  */
 import type { Attr } from "@lance-nd/nd-arrow";
 import { SOURCE_FILE_ATTR } from "../write/concat-sources.js";
+import { sourceAttrTypes } from "./attr-types.js";
 
 /** Global: the source file's own `id` attribute, kept while the row's `id` names the rows. */
 export const SOURCE_ID_ATTR = "_SourceId";
@@ -13,7 +14,7 @@ export const SOURCE_ID_ATTR = "_SourceId";
 /**
  * The global attributes as the source file had them: the row's `id` and
  * `_SourceFile` (import `--concat`) left out, its own `id` (`_SourceId`)
- * back in place.
+ * back in place, the attribute types it had (`sourceAttrTypes`).
  */
 export function sourceGlobals(globals: ReadonlyMap<string, Attr>): Map<string, Attr> {
   const out = new Map<string, Attr>();
@@ -21,5 +22,5 @@ export function sourceGlobals(globals: ReadonlyMap<string, Attr>): Map<string, A
     if (key === "id" || key === SOURCE_FILE_ATTR) continue;
     out.set(key === SOURCE_ID_ATTR ? "id" : key, value);
   }
-  return out;
+  return sourceAttrTypes(out);
 }
