@@ -29,7 +29,7 @@ export { widenTable } from "./widen/widen.js";
 export type { ReplayStep, RewriteHooks } from "./widen/widen-replay-record.js";
 export { sliceBounds } from "@lance-nd/nd-arrow";
 export { fromColumnName, toColumnName, withColumnNames, withSourceNames } from "./export/column-names.js";
-export { SOURCE_ID_ATTR, sourceGlobals } from "./export/source-globals.js";
+export { SOURCE_ESCAPE, SOURCE_ID_ATTR, sourceGlobals, storedGlobalName } from "./export/source-globals.js";
 export { CF_MODE_KEY, CF_MODES, cfModeOptions, tableCfEncoding, tableCfMode, type CfMode } from "./export/cf-mode.js";
 export { sourceRow } from "./export/source-row.js";
 export { ATTR_DTYPES_ATTR, recordAttrTypes, sourceAttrTypes } from "./export/attr-types.js";

@@ -23,7 +23,7 @@ import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
 import { CF_MODES, type CfMode } from "lance-nd/internal";
 import { IMPORT_WRITE_SIZING } from "./import-rows.js";
-import { isZarrStore, openSource } from "./import-source.js";
+import { openSource } from "./import-source.js";
 import { withColumnNames } from "./column-names.js";
 import { withId } from "./row-id.js";
 import type { ImportSource } from "./import-source.js";
@@ -227,9 +227,8 @@ async function importFiles(
     // One row at a time from every file, with progress: the write streams them (README, "Streaming").
     async function* rowsOf(file: ImportSource, id: string): AsyncGenerator<NdRecordBatch> {
       const perRow = file.bytes / file.rowCount;
-      const netcdf = !isZarrStore(file.path);
       for await (const raw of file.rows()) {
-        yield withId(withColumnNames(applyPlan(raw, plan, file.cf, options.casting)), id, netcdf);
+        yield withId(withColumnNames(applyPlan(raw, plan, file.cf, options.casting)), id, file.globalAttrs);
         rows++;
         bytesDone += perRow;
         progress.update(Math.round(bytesDone), rows);
