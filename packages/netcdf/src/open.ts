@@ -13,6 +13,7 @@ import { z } from "zod";
 import { openClassic } from "./classic-file.js";
 import { detectFormat } from "./format.js";
 import { openHdf5 } from "./hdf5-file.js";
+import { byteTextVariables } from "./byte-text.js";
 import { LazyFile } from "./lazy-file.js";
 import { parseOptions } from "./options.js";
 import type { NcType, NetcdfCompression, NetcdfDim, RawFile } from "./raw.js";
@@ -113,7 +114,8 @@ export interface NetcdfFile {
 export async function openNetcdf(source: string | Uint8Array, options: OpenNetcdfOptions = {}): Promise<NetcdfFile> {
   const parsed = parseOptions(openOptionsSchema, options, typeof source === "string" ? source : "<bytes>");
   const bytes = await openSource(source);
-  let raw: RawFile;
+  let raw: RawFile | undefined;
+  let byteText: ReadonlySet<string>;
   let temporary: string | undefined;
   try {
     const format = detectFormat(await bytes.read(0, 8), bytes.label);
@@ -129,12 +131,14 @@ export async function openNetcdf(source: string | Uint8Array, options: OpenNetcd
       }
       raw = await openHdf5(path, bytes.label);
     }
+    byteText = await byteTextVariables(raw);
   } catch (err) {
+    await raw?.close().catch(() => {});
     await bytes.close().catch(() => {});
     if (temporary !== undefined) await rm(temporary, { force: true });
     throw err;
   }
-  const file = new LazyFile(bytes.label, raw, parsed.storageAttrs ?? true);
+  const file = new LazyFile(bytes.label, raw, parsed.storageAttrs ?? true, byteText);
   if (temporary !== undefined) {
     const remove = temporary;
     const close = file.close.bind(file);
