@@ -54,6 +54,7 @@ export class LazyFile implements NetcdfFile {
   readonly dims: readonly NetcdfDim[];
   readonly variables: readonly NetcdfVariable[];
   readonly globalAttrs: Attrs;
+  readonly groups: readonly string[];
   readonly warnings: readonly string[];
   private readonly raw: RawFile;
   private readonly byName: Map<string, { raw: RawVariable; info: NetcdfVariable }>;
@@ -68,6 +69,7 @@ export class LazyFile implements NetcdfFile {
     this.format = raw.format;
     this.dims = raw.dims;
     this.warnings = raw.warnings;
+    this.groups = raw.groups ?? [];
     this.byName = new Map(raw.variables.map((v) => [v.name, { raw: v, info: describe(v, storage) }]));
     this.variables = [...this.byName.values()].map((v) => v.info);
     const globals = toAttrs(raw.globalAttrs, storage);
