@@ -4,10 +4,10 @@
  * whose attribute types differ casts them to one (a `_FillValue` of -999s
  * in one file and -999.f in another become float32). Import records each
  * attribute it cast, with the type the file had, in {@link ATTR_DTYPES_ATTR};
- * export casts them back and drops the record. Where there is no record,
- * export still writes `_FillValue`, `missing_value` and (on values that are
- * not packed) `valid_*` in the type of the values it writes, as netCDF-C
- * requires of `_FillValue` and CF of all of them.
+ * export casts them back and drops the record. Where there is no record
+ * (tables imported before the record), export still writes `_FillValue` in
+ * the type of the values it writes, as netCDF-C requires; other attributes
+ * keep their types (a file may hold a double `valid_range` on floats).
  */
 import { Field, List } from "apache-arrow";
 import { arrowType, castFill, dtypeOf, isDtype } from "@lance-nd/cf";
@@ -17,10 +17,6 @@ import type { Attrs, NdArray } from "@lance-nd/nd-arrow";
 
 /** The attribute (of a variable, or global) that records the source's type of each attribute an import cast: a JSON object, name to numpy dtype. */
 export const ATTR_DTYPES_ATTR = "_lance_nd_attr_dtypes";
-
-/** The attributes CF wants in the type of the values (the packed type for packed values). */
-const VALUE_TYPED = ["_FillValue", "missing_value"];
-const RANGE_TYPED = ["valid_range", "valid_min", "valid_max"];
 
 /**
  * `cast` (attributes after an import's casts) with a record of the types
@@ -40,9 +36,8 @@ export function recordAttrTypes(before: Attrs, cast: Attrs): Attrs {
 
 /**
  * `attrs` with the types {@link recordAttrTypes} recorded given back (the
- * record dropped); then, for `values` of a numeric type, `_FillValue` and
- * `missing_value` (and `valid_*` unless the values are packed) that are of
- * another type and cast exactly are cast to it.
+ * record dropped); then, for `values` of a numeric type, a `_FillValue` of
+ * another type that casts exactly is cast to it.
  */
 export function sourceAttrTypes(attrs: Attrs, values?: NdArray): Map<string, Attr> {
   const out = new Map(attrs);
@@ -55,14 +50,11 @@ export function sourceAttrTypes(attrs: Attrs, values?: NdArray): Map<string, Att
     if (back !== undefined) out.set(key, back);
   }
   const dtype = values === undefined ? undefined : dtypeOf(values.type);
-  if (dtype === undefined) return out;
-  const packed = out.has("scale_factor") || out.has("add_offset");
-  for (const key of packed ? VALUE_TYPED : [...VALUE_TYPED, ...RANGE_TYPED]) {
-    const a = out.get(key);
-    if (a === undefined || key in recorded || dtypeOf(a.itemType) === dtype) continue;
-    const cast = castExactly(a, dtype);
-    if (cast !== undefined) out.set(key, cast);
-  }
+  const fill = out.get("_FillValue");
+  if (dtype === undefined || fill === undefined || "_FillValue" in recorded || dtypeOf(fill.itemType) === dtype)
+    return out;
+  const cast = castExactly(fill, dtype);
+  if (cast !== undefined) out.set("_FillValue", cast);
   return out;
 }
 
