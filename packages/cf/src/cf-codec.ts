@@ -9,6 +9,7 @@ import { dtypeOf, isDtype } from "./dtype.js";
 import type { Dtype } from "./dtype.js";
 import { fillMissing, maskMissing } from "./mask.js";
 import { pack, packingOf, unpack, unpackedDtype } from "./scale.js";
+import type { Packing } from "./scale.js";
 import { decodesToTimestamps, isCfTimeUnits, parseCfTimeUnits } from "./time-units.js";
 import { declareTimeFill, decodeTimes, encodeTimes, isTimestamp } from "./times.js";
 
@@ -19,10 +20,24 @@ import { declareTimeFill, decodeTimes, encodeTimes, isTimestamp } from "./times.
  */
 export const STORED_DTYPE_ATTR = "_lance_nd_dtype";
 
-/** What {@link cfDecode} and {@link cfEncode} apply. Each defaults to `true`, but `validRange`. */
+/**
+ * The attribute that marks a variable kept as stored (value `"raw"`) in a
+ * table whose other variables are decoded, because decoding it would not
+ * come back the same (README, "Round trips"): `cfEncode` leaves such a
+ * variable as it is and removes the mark.
+ */
+export const RAW_VARIABLE_ATTR = "_lance_nd_cf";
+
+/** What {@link cfDecode} and {@link cfEncode} apply. Each defaults to `true`, but `validRange` and `lossless`. */
 export interface CfOptions {
   /** Fill values (`_FillValue`, `missing_value`, netCDF's default fill) <-> nulls. */
   mask?: boolean;
+  /**
+   * With `mask`: a variable without `_FillValue` masks netCDF's default fill
+   * of its type, as netCDF4-python does. `false` masks `_FillValue` and
+   * `missing_value` only, as xarray does.
+   */
+  defaultFill?: boolean;
   /**
    * With `mask`: values outside `valid_range` (else `valid_min` /
    * `valid_max`) become nulls too, as netCDF4-python masks them (README,
@@ -66,10 +81,11 @@ export interface CfOptions {
  * cfDecode(sst).toArray(); // [1, null] (Float32)
  */
 export function cfDecode(array: NdArray, options: CfOptions = {}): NdArray {
-  const { mask = true, scale = true, times = true, validRange = false, lossless = false, name } = options;
+  const { mask = true, defaultFill = true, scale = true, times = true, validRange = false, lossless = false } = options;
+  const { name } = options;
   const stored = dtypeOf(array.type);
   if (stored === undefined || array.attrs.has(STORED_DTYPE_ATTR)) return array;
-  let out = mask ? maskMissing(array, name, { withRange: validRange, lossless }) : array;
+  let out = mask ? maskMissing(array, name, { withRange: validRange, lossless, defaultFill }) : array;
   const packing = scale ? packingOf(array, name) : undefined;
   if (packing !== undefined) out = unpack(out, packing);
   const units = array.attr("units");
@@ -88,7 +104,9 @@ export function cfDecode(array: NdArray, options: CfOptions = {}): NdArray {
  * variable's `units`, floats packed back with `scale_factor` / `add_offset`,
  * nulls back to the fill value; {@link STORED_DTYPE_ATTR} is removed. The
  * stored type is that attribute, else the type of `_FillValue` for packed
- * values. An array that `cfDecode` left alone comes back unchanged.
+ * values; values of another type than a recorded stored type (an import
+ * that cast them) are cast back. An array that `cfDecode` left alone comes back unchanged; one
+ * marked {@link RAW_VARIABLE_ATTR} comes back as it is, without the mark.
  *
  * Throws a `CfError`: `InvalidAttribute` (no way to tell the stored type; a
  * null with no fill value to store), `InvalidUnits`, `UnsupportedCalendar`,
@@ -99,6 +117,8 @@ export function cfDecode(array: NdArray, options: CfOptions = {}): NdArray {
  */
 export function cfEncode(array: NdArray, options: CfOptions = {}): NdArray {
   const { mask = true, scale = true, times = true, name } = options;
+  if (array.attrs.has(RAW_VARIABLE_ATTR))
+    return array.withAttrs(new Map([...array.attrs].filter(([key]) => key !== RAW_VARIABLE_ATTR)));
   const stored = storedDtype(array, name);
   let out = array;
   const packing = scale ? packingOf(array, name) : undefined;
@@ -115,13 +135,16 @@ export function cfEncode(array: NdArray, options: CfOptions = {}): NdArray {
     const numbers = packing === undefined ? (stored ?? "float64") : unpackedDtype(stored ?? "float64", packing);
     out = encodeTimes(out, parsed, numbers, name);
   }
-  if (packing !== undefined && stored !== undefined && dtypeOf(out.type) !== stored)
-    out = pack(out, packing, stored, name);
+  // Without packing, a recorded stored type that differs is a cast to undo (exact: the values came from it).
+  if (stored !== undefined && dtypeOf(out.type) !== stored) out = pack(out, packing ?? NO_PACKING, stored, name);
   if (mask && times && isTimestamp(array)) out = declareTimeFill(out, dtypeOf(out.type)!);
   if (mask) out = fillMissing(out, name);
   if (!out.attrs.has(STORED_DTYPE_ATTR)) return out;
   return out.withAttrs(new Map([...out.attrs].filter(([key]) => key !== STORED_DTYPE_ATTR)));
 }
+
+/** Packing that leaves values as they are: what casts values back to their stored type. */
+const NO_PACKING: Packing = { scale: undefined, offset: undefined, scaleDtype: undefined, offsetDtype: undefined };
 
 /** The stored dtype of a decoded array: its {@link STORED_DTYPE_ATTR}, else `_FillValue`'s type when packed. */
 function storedDtype(array: NdArray, name: string | undefined): Dtype | undefined {

@@ -16,7 +16,8 @@
  */
 export { CfError, isCfError } from "./cf-error.js";
 export type { CfErrorCode, CfErrorContext } from "./cf-error.js";
-export { cfDecode, cfEncode, STORED_DTYPE_ATTR } from "./cf-codec.js";
+export { cfDecode, cfEncode, RAW_VARIABLE_ATTR, STORED_DTYPE_ATTR } from "./cf-codec.js";
+export { maskRoundTrips } from "./mask.js";
 export { boundsTimeAttrs } from "./bounds.js";
 export type { NamedAttrs } from "./bounds.js";
 export type { CfOptions } from "./cf-codec.js";
@@ -32,7 +33,7 @@ export {
   formatCfTime,
 } from "./cf-datetime.js";
 export type { CfDateTime } from "./cf-datetime.js";
-export { arrowType, defaultFillValue, DTYPE_NAMES, dtypeOf, isDtype } from "./dtype.js";
+export { arrowType, castFill, defaultFillValue, DTYPE_NAMES, dtypeOf, isDtype } from "./dtype.js";
 export type { Dtype } from "./dtype.js";
 export { unpackedDtype } from "./scale.js";
 export type { Packing } from "./scale.js";

@@ -2,7 +2,7 @@
  * Fill values to nulls and back, as netCDF4-python's automatic masking does:
  * values equal to `_FillValue` or to any `missing_value` become nulls (NaN
  * fills mask NaNs); a variable without `_FillValue` also masks netCDF's
- * default fill of its type; on request, values outside `valid_range` (else
+ * default fill of its type (unless told not to, as xarray); on request, values outside `valid_range` (else
  * `valid_min` / `valid_max`) become nulls too (see `validRange`). Nulls encode as the fill value, as
  * netCDF4-python writes a masked array (README, "What is decoded").
  */
@@ -24,8 +24,12 @@ export interface MissingValues {
   readonly fill: number | bigint | undefined;
 }
 
-/** What counts as missing in `array` (stored type `dtype`), from its attributes. */
-export function missingValues(array: NdArray, dtype: Dtype, variable?: string): MissingValues {
+/**
+ * What counts as missing in `array` (stored type `dtype`), from its
+ * attributes; without `_FillValue`, netCDF's default fill of the type too
+ * unless `defaultFill` is false (xarray does not mask it).
+ */
+export function missingValues(array: NdArray, dtype: Dtype, variable?: string, defaultFill = true): MissingValues {
   const values: (number | bigint)[] = [];
   let nan = false;
   const add = (raw: number | bigint): number | bigint | undefined => {
@@ -43,16 +47,34 @@ export function missingValues(array: NdArray, dtype: Dtype, variable?: string): 
     fill = add(fillAttr[0]!);
   } else {
     const byDefault = defaultFillValue(dtype);
-    values.push(byDefault);
+    if (defaultFill) values.push(byDefault);
     fill = missingCast.find((v) => v !== undefined) ?? byDefault;
   }
   return { values, nan, fill };
+}
+
+/**
+ * True when every value `array`'s mask turns into a null is the one value
+ * {@link fillMissing} writes back (NaN counting as one value), so masking
+ * can never change a cell on a round trip, whatever the cells hold (README,
+ * "Round trips"). Decided by the attributes alone: a `missing_value` other
+ * than `_FillValue` (scipy's `example_3_maskedvals.nc`) makes it false.
+ * Arrays that are not numbers are true.
+ */
+export function maskRoundTrips(array: NdArray, variable?: string, defaultFill = true): boolean {
+  const dtype = dtypeOf(array.type);
+  if (dtype === undefined) return true;
+  const { values, nan, fill } = missingValues(array, dtype, variable, defaultFill);
+  const fillIsNan = typeof fill === "number" && Number.isNaN(fill);
+  return values.every((v) => v === fill) && (!nan || fillIsNan);
 }
 
 /** What {@link maskMissing} masks besides the missing values, and whether it refuses a lossy mask. */
 export interface MaskOptions {
   /** Values outside the valid range (see `validRange`) become nulls too. */
   withRange?: boolean;
+  /** Without `_FillValue`, netCDF's default fill of the type becomes null too (default `true`, as netCDF4-python). */
+  defaultFill?: boolean;
   /**
    * Refuse (`LossyMask`) an array with a cell equal to a missing value other
    * than the fill value {@link fillMissing} writes back, so that decoding and
@@ -67,10 +89,10 @@ export interface MaskOptions {
  * integers and floats pass through. The values buffer is shared, not copied.
  */
 export function maskMissing(array: NdArray, variable?: string, options: MaskOptions = {}): NdArray {
-  const { withRange = false, lossless = false } = options;
+  const { withRange = false, lossless = false, defaultFill = true } = options;
   const dtype = dtypeOf(array.type);
   if (dtype === undefined) return array;
-  const { values: fills, nan, fill } = missingValues(array, dtype, variable);
+  const { values: fills, nan, fill } = missingValues(array, dtype, variable, defaultFill);
   const range = withRange ? validRange(array, dtype, variable) : undefined;
   if (fills.length === 0 && !nan && range === undefined) return array;
   const values = valuesOf(array.values);

@@ -16,6 +16,7 @@ describe("@lance-nd/cf public API", () => {
       "DTYPE_NAMES",
       "FILTER_ATTR",
       "FORMAT_ATTR",
+      "RAW_VARIABLE_ATTR",
       "SHUFFLE_ATTR",
       "STORAGE_ATTRS",
       "STORED_DTYPE_ATTR",
@@ -26,6 +27,7 @@ describe("@lance-nd/cf public API", () => {
       "VARIABLE_ORDER_ATTR",
       "arrowType",
       "boundsTimeAttrs",
+      "castFill",
       "cfDecode",
       "cfEncode",
       "cfTimeToDate",
@@ -39,6 +41,7 @@ describe("@lance-nd/cf public API", () => {
       "isCfError",
       "isCfTimeUnits",
       "isDtype",
+      "maskRoundTrips",
       "parseCfTimeUnits",
       "unpackedDtype",
     ]);

@@ -1,6 +1,9 @@
 /**
- * netCDF-4 (HDF5) files through h5wasm: the root group's header read once
- * with as few HDF5 calls as possible, values read per hyperslab on demand.
+ * netCDF-4 (HDF5) files through h5wasm: one group's header (the root's by
+ * default) read once with as few HDF5 calls as possible, values read per
+ * hyperslab on demand. A group's dims are its own and those of its parent
+ * groups that its variables use, as netCDF-C resolves them (README,
+ * "Groups").
  * Dims come from the dimension scales (`DIMENSION_LIST` references matched to
  * each scale's own reference, not `get_attached_scales`, which costs ~10 ms a
  * call on a file with hundreds of scales), ordered by `_Netcdf4Dimid`.
@@ -43,8 +46,12 @@ interface Hdf5Variable extends RawVariable {
   readonly extent: readonly number[];
 }
 
-/** Opens the root group of a netCDF-4 / HDF5 file by its real path; `label` names it in messages. */
-export async function openHdf5(path: string, label: string): Promise<RawFile> {
+/**
+ * Opens a group (`""` the root, `"g1/g2"` a nested one) of a netCDF-4 / HDF5
+ * file by its real path; `label` names it in messages. `GroupNotFound` lists
+ * the file's groups when there is no such group.
+ */
+export async function openHdf5(path: string, label: string, group = ""): Promise<RawFile> {
   const { h5, module } = await loadH5wasm();
   let file: InstanceType<H5Wasm["File"]>;
   try {
@@ -56,7 +63,7 @@ export async function openHdf5(path: string, label: string): Promise<RawFile> {
     });
   }
   try {
-    return readHeader(h5, module, file, label);
+    return readHeader(h5, module, file, label, group);
   } catch (cause) {
     file.close();
     if (cause instanceof NetcdfError) throw cause;
@@ -69,18 +76,31 @@ export async function openHdf5(path: string, label: string): Promise<RawFile> {
   }
 }
 
-function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["File"]>, label: string): RawFile {
-  const fid = file.file_id;
-  const warnings: string[] = [];
-  const groups: string[] = [];
-  const datasets: { name: string; path: string; metadata: H5Metadata; attrNames: string[] }[] = [];
-  for (const name of module.get_names(fid, "/", false)) {
-    const path = `/${name}`;
+/** A dataset (HDF5) of a group: a netCDF variable or dimension scale. */
+interface GroupDataset {
+  name: string;
+  path: string;
+  metadata: H5Metadata;
+  attrNames: string[];
+}
+
+/** The datasets directly in group `prefix` (`""` or `"/g1/g2"`), and (into `groups` and `warnings`) what else is there. */
+function groupDatasets(
+  module: H5Module,
+  fid: bigint,
+  prefix: string,
+  label: string,
+  groups: string[],
+  warnings: string[] | undefined,
+): GroupDataset[] {
+  const datasets: GroupDataset[] = [];
+  for (const name of module.get_names(fid, prefix === "" ? "/" : prefix, false)) {
+    const path = `${prefix}/${name}`;
     const kind = module.get_type(fid, path);
-    if (kind === H5O_GROUP) groups.push(name);
+    if (kind === H5O_GROUP) groups.push(path.slice(1));
     else if (kind === H5O_NAMED_DATATYPE)
-      warnings.push(`${label}: user-defined type "${name}" is not kept (netCDF-4 enhanced types are not supported)`);
-    else if (kind !== H5O_DATASET) warnings.push(`${label}: "${name}" is not a variable; skipped`);
+      warnings?.push(`${label}: user-defined type "${name}" is not kept (netCDF-4 enhanced types are not supported)`);
+    else if (kind !== H5O_DATASET) warnings?.push(`${label}: "${name}" is not a variable; skipped`);
     else
       datasets.push({
         name,
@@ -89,12 +109,61 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
         attrNames: module.get_attribute_names(fid, path),
       });
   }
-  if (groups.length > 0)
-    warnings.push(`${label}: groups are not read, only the root group: ${groups.map((g) => `"${g}"`).join(", ")}`);
+  return datasets;
+}
+
+/** Every group of the file below the root, by path (`"g1"`, `"g1/g2"`), parents first. */
+function groupTree(module: H5Module, fid: bigint): string[] {
+  const all: string[] = [];
+  const walk = (prefix: string): void => {
+    const found: string[] = [];
+    for (const name of module.get_names(fid, prefix === "" ? "/" : prefix, false))
+      if (module.get_type(fid, `${prefix}/${name}`) === H5O_GROUP) found.push(`${prefix}/${name}`.slice(1));
+    for (const g of found) {
+      all.push(g);
+      walk(`/${g}`);
+    }
+  };
+  walk("");
+  return all;
+}
+
+function readHeader(
+  h5: H5Wasm,
+  module: H5Module,
+  file: InstanceType<H5Wasm["File"]>,
+  label: string,
+  group: string,
+): RawFile {
+  const fid = file.file_id;
+  const warnings: string[] = [];
+  const groups = groupTree(module, fid);
+  if (group !== "" && !groups.includes(group)) {
+    throw new NetcdfError(
+      "GroupNotFound",
+      `${label}: no group "${group}" in the file (its groups: ${groups.length === 0 ? "none" : groups.join(", ")})`,
+      { path: label },
+    );
+  }
+  const prefix = group === "" ? "" : `/${group}`;
+  const inside: string[] = [];
+  const datasets = groupDatasets(module, fid, prefix, label, inside, warnings);
+  if (inside.length > 0)
+    warnings.push(
+      `${label}: groups are not read with ${group === "" ? "the root group" : `group "${group}"`} (open each by its path): ${inside.map((g) => `"${g}"`).join(", ")}`,
+    );
+  // The parents' datasets, for the dims the group inherits (a scale in a parent group).
+  const parts = group === "" ? [] : group.split("/");
+  const inherited = parts.flatMap((_, i) =>
+    groupDatasets(module, fid, i === 0 ? "" : `/${parts.slice(0, i).join("/")}`, label, [], undefined),
+  );
 
   // Dimension scales: name, size, unlimited, netCDF dim id, and their object reference.
-  const scales = new Map<string, { name: string; size: number; unlimited: boolean; id: number; variable: boolean }>();
-  for (const d of datasets) {
+  const scales = new Map<
+    string,
+    { name: string; size: number; unlimited: boolean; id: number; variable: boolean; own: boolean }
+  >();
+  for (const d of [...inherited, ...datasets]) {
     if (!d.attrNames.includes("CLASS")) continue;
     const cls = readAttr(module, fid, d.path, "CLASS");
     if (cls?.value[0] !== "DIMENSION_SCALE") continue;
@@ -111,6 +180,7 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
       unlimited: max === null || (max !== undefined && max > 2 ** 53),
       id: dimid,
       variable: !scaleName.startsWith(DIMENSION_ONLY_NAME),
+      own: datasets.includes(d),
     });
   }
   const phony = new Map<number, string>();
@@ -119,7 +189,7 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
   for (const d of datasets) {
     const { metadata } = d;
     const type = ncTypeOf(metadata);
-    const scale = [...scales.values()].find((s) => s.name === d.name);
+    const scale = [...scales.values()].find((s) => s.own && s.name === d.name);
     if (scale !== undefined && !scale.variable) continue;
     if (type === undefined || metadata.shape === null) {
       warnings.push(`${label}: variable "${d.name}" has ${typeName(metadata)}, which is not supported; skipped`);
@@ -163,12 +233,13 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
     });
   }
   const globalAttrs: RawAttr[] = [];
-  for (const attrName of module.get_attribute_names(fid, "/")) {
+  const groupPath = prefix === "" ? "/" : prefix;
+  for (const attrName of module.get_attribute_names(fid, groupPath)) {
     if (HIDDEN_ATTRS.has(attrName)) continue;
-    const a = readAttr(module, fid, "/", attrName);
+    const a = readAttr(module, fid, groupPath, attrName);
     if (a === undefined)
       warnings.push(
-        `${label}: global attribute "${attrName}" has ${typeName(module.get_attribute_metadata(fid, "/", attrName))}, which is not supported; skipped`,
+        `${label}: global attribute "${attrName}" has ${typeName(module.get_attribute_metadata(fid, groupPath, attrName))}, which is not supported; skipped`,
       );
     else globalAttrs.push(a);
   }
@@ -181,9 +252,12 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
     ...v,
     dims: v.dims.map((d) => ({ name: d.name, size: unlimitedSize.get(d.name) ?? d.size })),
   }));
+  // The group's own dims, and the parents' that its variables use.
+  const used = new Set(variables.flatMap((v) => v.dims.map((d) => d.name)));
   const dims = [
     ...[...scales.values()]
-      .sort((a, b) => a.id - b.id)
+      .filter((s) => s.own || used.has(s.name))
+      .sort((a, b) => Number(a.own) - Number(b.own) || a.id - b.id)
       .map(({ name, size, unlimited }) => ({ name, size: unlimitedSize.get(name) ?? size, unlimited })),
     ...phonyDims,
   ];
@@ -192,6 +266,7 @@ function readHeader(h5: H5Wasm, module: H5Module, file: InstanceType<H5Wasm["Fil
     dims,
     variables: sized,
     globalAttrs,
+    groups,
     warnings,
     readSlab: (variable, start, count) =>
       Promise.resolve(readPadded(h5, module, fid, variable as Hdf5Variable, start, count, label)),

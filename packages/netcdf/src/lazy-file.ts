@@ -8,6 +8,7 @@ import { CHUNK_OFFSET, NdArray, NdRecordBatch, attr, isNdArrowError, resolveSele
 import type { Attr, Attrs, Dim, SelectedDim, Selection } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { toAttrs } from "./attrs.js";
+import { binaryFromCharRows } from "./byte-text.js";
 import { FILTERS } from "./hdf5-file.js";
 import { NetcdfError } from "./netcdf-error.js";
 import type { NetcdfChunksOptions, NetcdfFile, NetcdfVariable } from "./open.js";
@@ -53,17 +54,22 @@ export class LazyFile implements NetcdfFile {
   readonly dims: readonly NetcdfDim[];
   readonly variables: readonly NetcdfVariable[];
   readonly globalAttrs: Attrs;
+  readonly groups: readonly string[];
   readonly warnings: readonly string[];
   private readonly raw: RawFile;
   private readonly byName: Map<string, { raw: RawVariable; info: NetcdfVariable }>;
   private closing: Promise<void> | undefined;
+  /** The char variables read as byte strings (their values are not UTF-8: `byteTextVariables`). */
+  private readonly byteText: ReadonlySet<string>;
 
-  constructor(path: string, raw: RawFile, storage: boolean) {
+  constructor(path: string, raw: RawFile, storage: boolean, byteText: ReadonlySet<string> = new Set()) {
     this.path = path;
     this.raw = raw;
+    this.byteText = byteText;
     this.format = raw.format;
     this.dims = raw.dims;
     this.warnings = raw.warnings;
+    this.groups = raw.groups ?? [];
     this.byName = new Map(raw.variables.map((v) => [v.name, { raw: v, info: describe(v, storage) }]));
     this.variables = [...this.byName.values()].map((v) => v.info);
     const globals = toAttrs(raw.globalAttrs, storage);
@@ -111,7 +117,9 @@ export class LazyFile implements NetcdfFile {
     let vector: Parameters<typeof NdArray.from>[0];
     if ("chars" in values) {
       const width = raw.dims.length === 0 ? 1 : raw.dims.at(-1)!.size;
-      vector = utf8Vector(this.charRows(name, values.chars, rows, width, start, dims));
+      vector = this.byteText.has(name)
+        ? binaryFromCharRows(values.chars, rows, width)
+        : utf8Vector(this.charRows(name, values.chars, rows, width, start, dims));
     } else if ("strings" in values) vector = utf8Vector(utf8FromStrings(values.strings));
     else vector = values;
     try {

@@ -10,6 +10,7 @@ export type NetcdfErrorCode =
   | "FileNotFound" // an input path that does not exist
   | "InvalidFile" // not netCDF, CDF-5, damaged or truncated
   | "VariableNotFound" // no variable of that name in the file
+  | "GroupNotFound" // no group of that path in the file
   | "DimNotFound" // a selection or chunk size naming a dim the variable (or file) does not have
   | "InvalidArgument" // an index outside its dim, a bad selection value, a bad option
   | "UnsupportedType" // an array type netCDF cannot hold (Time, Duration)

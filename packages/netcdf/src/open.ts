@@ -13,7 +13,9 @@ import { z } from "zod";
 import { openClassic } from "./classic-file.js";
 import { detectFormat } from "./format.js";
 import { openHdf5 } from "./hdf5-file.js";
+import { byteTextVariables } from "./byte-text.js";
 import { LazyFile } from "./lazy-file.js";
+import { NetcdfError } from "./netcdf-error.js";
 import { parseOptions } from "./options.js";
 import type { NcType, NetcdfCompression, NetcdfDim, RawFile } from "./raw.js";
 import { openSource } from "./source.js";
@@ -52,10 +54,18 @@ export interface OpenNetcdfOptions {
    * `writeNetcdf` reads to write the file back as it was. Default `true`.
    */
   storageAttrs?: boolean;
+  /**
+   * The group to open (`"g1/g2"`, netCDF-4 only), as
+   * `xr.open_dataset(f, group=...)` does: its variables, its attributes as
+   * the global attributes, its own dims and the parents' dims its variables
+   * use (README, "Groups"). Default: the root group. `GroupNotFound` lists
+   * the file's groups when there is no such group.
+   */
+  group?: string;
 }
 
 /** The zod schema of {@link OpenNetcdfOptions}, shared by `readNetcdf`. */
-export const openOptionsShape = { storageAttrs: z.boolean().optional() };
+export const openOptionsShape = { storageAttrs: z.boolean().optional(), group: z.string().optional() };
 
 const openOptionsSchema = z.strictObject(openOptionsShape);
 
@@ -74,6 +84,8 @@ export interface NetcdfFile {
   readonly dims: readonly NetcdfDim[];
   readonly variables: readonly NetcdfVariable[];
   readonly globalAttrs: Attrs;
+  /** Every group of the file below the root, by path (`"g1"`, `"g1/g2"`, parents first); open one with the `group` option. */
+  readonly groups: readonly string[];
   /** Things left out (groups, unsupported types), one sentence each. */
   readonly warnings: readonly string[];
   /** One variable, or `VariableNotFound` naming the variables there are. */
@@ -113,12 +125,19 @@ export interface NetcdfFile {
 export async function openNetcdf(source: string | Uint8Array, options: OpenNetcdfOptions = {}): Promise<NetcdfFile> {
   const parsed = parseOptions(openOptionsSchema, options, typeof source === "string" ? source : "<bytes>");
   const bytes = await openSource(source);
-  let raw: RawFile;
+  let raw: RawFile | undefined;
+  let byteText: ReadonlySet<string>;
   let temporary: string | undefined;
   try {
     const format = detectFormat(await bytes.read(0, 8), bytes.label);
-    if (format !== "netcdf4") raw = await openClassic(bytes);
-    else {
+    const group = (parsed.group ?? "").replace(/^\/+|\/+$/g, "");
+    if (format !== "netcdf4") {
+      if (group !== "")
+        throw new NetcdfError("GroupNotFound", `${bytes.label}: no group "${group}": a ${format} file has no groups`, {
+          path: bytes.label,
+        });
+      raw = await openClassic(bytes);
+    } else {
       await bytes.close();
       let path = bytes.path;
       if (path === undefined) {
@@ -127,14 +146,16 @@ export async function openNetcdf(source: string | Uint8Array, options: OpenNetcd
         await writeFile(temporary, source as Uint8Array);
         path = temporary;
       }
-      raw = await openHdf5(path, bytes.label);
+      raw = await openHdf5(path, bytes.label, group);
     }
+    byteText = await byteTextVariables(raw);
   } catch (err) {
+    await raw?.close().catch(() => {});
     await bytes.close().catch(() => {});
     if (temporary !== undefined) await rm(temporary, { force: true });
     throw err;
   }
-  const file = new LazyFile(bytes.label, raw, parsed.storageAttrs ?? true);
+  const file = new LazyFile(bytes.label, raw, parsed.storageAttrs ?? true, byteText);
   if (temporary !== undefined) {
     const remove = temporary;
     const close = file.close.bind(file);

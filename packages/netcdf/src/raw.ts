@@ -73,6 +73,8 @@ export interface RawFile {
   readonly dims: readonly NetcdfDim[];
   readonly variables: readonly RawVariable[];
   readonly globalAttrs: readonly RawAttr[];
+  /** Every group of the file below the root, by path (`"g1"`, `"g1/g2"`); none in a classic file. */
+  readonly groups?: readonly string[];
   /** Things left out, e.g. groups, one sentence each naming the file. */
   readonly warnings: readonly string[];
   /** `count[i]` values from `start[i]` along each stored dim, row-major. */

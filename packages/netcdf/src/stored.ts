@@ -120,6 +120,9 @@ export function charLayoutOf(array: NdArray): CharLayout | undefined {
     let width = typeof size === "number" && size > 0 ? size : 1;
     for (const value of array.values as Iterable<Uint8Array | null>)
       if (value !== null) width = Math.max(width, value.length);
+    // A scalar char variable read as bytes (one byte, no char dim) stays scalar, as its text does.
+    if (array.shape.length === 0 && typeof name !== "string" && size === 1 && width === 1)
+      return { dim: undefined, names: [], shape: [], width: 1 };
     const dim = { name: typeof name === "string" && width === size ? name : `string${width}`, size: width };
     return { dim, names: [...array.dimNames, dim.name], shape: [...array.shape, width], width };
   }

@@ -50,13 +50,18 @@ describe.skipIf(skip !== undefined)(`CDL files read and written back${skip ? ` (
     }
   });
 
-  it("char values that are not UTF-8 are UnsupportedText naming the variable and the byte", async () => {
-    for (const kind of ["nc3", "nc4"] as const) {
-      const err = await failure(readNetcdf(ncgenCdl("latin1-values", kind, dir)));
-      expect(isNetcdfError(err, "UnsupportedText"), String(err)).toBe(true);
-      expect((err as Error).message).toContain(
-        'variable "s" is not UTF-8 text (byte 0xe9 at offset 4 of its values); text is stored as UTF-8: convert it first',
-      );
+  it("char values that are not UTF-8 read as byte strings (Binary, |S<n>) and are written back byte for byte", async () => {
+    for (const name of ["latin1-values", "byte-chardata"]) {
+      for (const kind of ["nc3", "nc4"] as const) {
+        const source = ncgenCdl(name, kind, dir);
+        const batch = await readNetcdf(source);
+        const bytes = name === "latin1-values" ? ["s"] : ["c", "charv", "cdata"];
+        for (const v of bytes) expect(String(batch.get(v)!.type), `${name} ${v}`).toBe("Binary");
+        if (name === "byte-chardata") expect(String(batch.get("text")!.type)).toBe("Utf8");
+        const written = join(dir, `${name}-${kind}-bytes.nc`);
+        await writeNetcdf(written, batch);
+        expect(ncdumpBody(written), `${name} ${kind}`).toBe(ncdumpBody(source));
+      }
     }
   });
 

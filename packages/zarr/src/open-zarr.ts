@@ -92,8 +92,9 @@ export async function openZarr(path: string, options: OpenZarrOptions = {}): Pro
     );
   }
   const globalAttrs = new Map<string, Attr>(attrsFromJson(nodes.groupAttrs, undefined, { path: where }));
+  const ownId = globalAttrs.get("id");
   globalAttrs.set("id", attrFromJson("id", parsed.id ?? name, undefined, { path: where }));
-  return new OpenedStore(where, files, nodes, globalAttrs, group, parsed.rowBytes ?? ROW_BYTES);
+  return new OpenedStore(where, files, nodes, globalAttrs, ownId, group, parsed.rowBytes ?? ROW_BYTES);
 }
 
 /** `group` as a store path: `/`-separated names without empty, `.` or `..` parts (`InvalidArgument`). */
@@ -153,8 +154,10 @@ export interface ZarrStore {
   readonly dims: readonly Dim[];
   /** The arrays, by name. */
   readonly variables: readonly ZarrVariable[];
-  /** The group's attributes plus `id`. */
+  /** The group's attributes plus `id` (the option's, else the directory's name, in place of the group's own). */
   readonly globalAttrs: Attrs;
+  /** The group's own `id` attribute, which `globalAttrs` replaces; `undefined` when it has none. */
+  readonly ownId: Attr | undefined;
   /** The variable called `name`; `VariableNotFound` naming the ones there are. */
   variable(name: string): ZarrVariable;
   /**

@@ -12,7 +12,7 @@ import {
   resolveSelection,
   toVector,
 } from "@lance-nd/nd-arrow";
-import type { Attrs, Dim, SelectedDim, Selection } from "@lance-nd/nd-arrow";
+import type { Attr, Attrs, Dim, SelectedDim, Selection } from "@lance-nd/nd-arrow";
 import { maxBlockRowBytes } from "@lance-nd/nd-arrow/internal";
 import * as zarr from "zarrita";
 import { readAligned } from "./aligned-read.js";
@@ -37,13 +37,22 @@ export class OpenedStore implements ZarrStore {
   readonly dims: readonly Dim[];
   readonly variables: readonly ZarrVariable[];
   readonly globalAttrs: Attrs;
+  readonly ownId: Attr | undefined;
   readonly #files: StoreFiles;
   readonly #nodes: ReadonlyMap<string, ArrayNode>;
   readonly #arrays = new Map<string, zarr.Array<zarr.DataType>>();
   readonly #storedAttrs: ReadonlyMap<string, Attrs>;
   readonly #rowBytes: number;
 
-  constructor(path: string, files: StoreFiles, nodes: StoreNodes, globalAttrs: Attrs, group: string, rowBytes: number) {
+  constructor(
+    path: string,
+    files: StoreFiles,
+    nodes: StoreNodes,
+    globalAttrs: Attrs,
+    ownId: Attr | undefined,
+    group: string,
+    rowBytes: number,
+  ) {
     this.path = path;
     this.#rowBytes = rowBytes;
     this.group = group;
@@ -56,6 +65,7 @@ export class OpenedStore implements ZarrStore {
     this.variables = nodes.arrays.map((node) => describe(node, this.#storedAttrs.get(node.name)!));
     this.dims = storeDims(this.variables, path);
     this.globalAttrs = globalAttrs;
+    this.ownId = ownId;
   }
 
   variable(name: string): ZarrVariable {

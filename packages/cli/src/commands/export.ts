@@ -10,7 +10,7 @@ import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
 import { selectionOptions, type SelectionOptions } from "../args/selection.js";
-import { tableCfEncoding } from "lance-nd/internal";
+import { sourceAttrTypes, tableCfEncoding } from "lance-nd/internal";
 import { readDataset } from "./one-dataset.js";
 import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
@@ -157,8 +157,11 @@ function printSummary(io: Io, options: ExportOptions, summary: ExportSummary): v
   }
 }
 
-/** The dataset as the file stored it: the CF decoding of the import undone, its names and global attributes as the file had them. */
+/** The dataset as the file stored it: the CF decoding of the import undone, its names, global attributes and attribute types as the file had them. */
 function asStored(dataset: NdRecordBatch, cf: ReturnType<typeof tableCfEncoding>): NdRecordBatch {
-  const arrays = dataset.arrays().map(([name, array]) => [name, cfEncode(array, { ...cf, name })] as const);
+  const arrays = dataset.arrays().map(([name, array]) => {
+    const encoded = cfEncode(array, { ...cf, name });
+    return [name, encoded.withAttrs(sourceAttrTypes(encoded.attrs, encoded))] as const;
+  });
   return withSourceNames(dataset.withArrays(arrays).withGlobalAttrs(sourceGlobals(dataset.globalAttrs)));
 }

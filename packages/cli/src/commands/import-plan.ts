@@ -6,19 +6,20 @@
  */
 import { DataType, Field, List, Type } from "apache-arrow";
 import { castAttrValue, castVector, promoteTypes, sameType } from "@lance-nd/casting";
-import { cfDecode, isCfError } from "@lance-nd/cf";
+import { RAW_VARIABLE_ATTR, STORED_DTYPE_ATTR, cfDecode, dtypeOf, isCfError, maskRoundTrips } from "@lance-nd/cf";
 import type { CfErrorCode } from "@lance-nd/cf";
-import { Attr, NdArray, toVector } from "@lance-nd/nd-arrow";
+import { Attr, NdArray, attr, toVector } from "@lance-nd/nd-arrow";
 import type { Attrs, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { cfModeOptions, type CfMode } from "lance-nd/internal";
+import { cfModeOptions, recordAttrTypes, type CfMode } from "lance-nd/internal";
 import { CliError } from "../errors.js";
 
 /**
  * How one input's values are CF-decoded: the `--cf` mode, and whether
- * `valid_range` / `valid_min` / `valid_max` mask too (netCDF, as
- * netCDF4-python masks; not Zarr, whose JSON attributes cannot tell packed
- * from unpacked bounds). Both readers return stored values (nd-arrow
- * README "Windows"): this is the one place an import decodes them.
+ * `valid_range` / `valid_min` / `valid_max` mask too (netCDF under
+ * `--cf mask-range`, as netCDF4-python masks; not Zarr, whose JSON
+ * attributes cannot tell packed from unpacked bounds). Both readers return
+ * stored values (nd-arrow README "Windows"): this is the one place an
+ * import decodes them.
  */
 export interface SourceCf {
   readonly mode: CfMode;
@@ -37,13 +38,28 @@ export function cfHint(err: unknown): string | undefined {
 }
 
 /**
- * `array` CF-decoded under `cf` (`lossless`: a mask that export could
- * not undo is refused; CLI README, "CF conventions"); a refusal that
- * another `--cf` mode avoids is `InvalidArgument` naming that mode.
+ * True when `array` (its attributes) is imported as stored although `cf`
+ * masks: its `missing_value` differs from its `_FillValue`, so a masked cell
+ * might not export as it was (CLI README, "CF conventions"). Such a
+ * variable carries `RAW_VARIABLE_ATTR` in the table.
+ */
+export function keptRaw(array: NdArray, cf: SourceCf, name: string): boolean {
+  return cf.mode !== "raw" && !maskRoundTrips(array, name, false);
+}
+
+/**
+ * `array` CF-decoded under `cf`, masking `_FillValue` and `missing_value`
+ * only, as xarray does (`lossless`: a mask that export could not undo is
+ * refused; CLI README, "CF conventions"); a variable {@link keptRaw} comes
+ * back as stored, marked `RAW_VARIABLE_ATTR`. A refusal that another `--cf`
+ * mode avoids is `InvalidArgument` naming that mode.
  */
 export function decodeFor(array: NdArray, cf: SourceCf, name: string, lossless: boolean): NdArray {
   try {
-    return cfDecode(array, { ...cfModeOptions(cf.mode), validRange: cf.validRange, lossless, name });
+    if (keptRaw(array, cf, name))
+      return array.withAttrs(new Map([...array.attrs, [RAW_VARIABLE_ATTR, attr.utf8("raw")]]));
+    const options = { ...cfModeOptions(cf.mode), defaultFill: false, validRange: cf.validRange, lossless, name };
+    return cfDecode(array, options);
   } catch (err) {
     const hint = cfHint(err);
     if (hint === undefined) throw err;
@@ -59,8 +75,12 @@ export function decodeFor(array: NdArray, cf: SourceCf, name: string, lossless: 
  */
 export function decodedType(type: DataType, attrs: Attrs, cf: SourceCf, name: string): DataType | undefined {
   if (!DataType.isInt(type) && !DataType.isFloat(type)) return undefined;
-  const empty = new NdArray(toVector([], type), [{ name, size: 0 }], attrs);
-  return decodeFor(empty, cf, name, false).type;
+  return decodeFor(emptyOf(type, attrs, name), cf, name, false).type;
+}
+
+/** An empty array of `type` with `attrs`: what a rule that reads only the type and attributes is asked with. */
+export function emptyOf(type: DataType, attrs: Attrs, name: string): NdArray {
+  return new NdArray(toVector([], type), [{ name, size: 0 }], attrs);
 }
 
 /** Target types: per variable, and per attribute key (`<variable>/<key>`, `/<key>` for globals; a List when any file has a list). */
@@ -176,7 +196,7 @@ export function applyPlan(row: NdRecordBatch, plan: TypePlan, cf: SourceCf, cast
   const arrays = row.arrays().map(([name, array]) => {
     let out = decodeFor(array, cf, name, true);
     const target = plan.values.get(name);
-    if (target !== undefined && !sameType(out.type, target)) out = out.withValues(castVector(out.values, target, rule));
+    if (target !== undefined && !sameType(out.type, target)) out = castToPlan(out, target, rule);
     if (plan.attrs.size > 0) out = out.withAttrs(castAttrs(out.attrs, name, plan));
     return [name, out] as const;
   });
@@ -185,8 +205,29 @@ export function applyPlan(row: NdRecordBatch, plan: TypePlan, cf: SourceCf, cast
     .withGlobalAttrs(plan.attrs.size > 0 ? castAttrs(row.globalAttrs, "", plan) : row.globalAttrs);
 }
 
-/** Attributes cast to the plan: numbers promoted, one number made a list where another file has a list. */
-function castAttrs(list: ReadonlyMap<string, Attr>, prefix: string, plan: TypePlan): Map<string, Attr> {
+/**
+ * `array` cast to the plan's `target`, its stored type recorded
+ * (`STORED_DTYPE_ATTR`, unless decoding recorded it) so that export casts
+ * it back (`cfEncode`).
+ */
+function castToPlan(array: NdArray, target: DataType, rule: "safe" | "same_kind"): NdArray {
+  const cast = array.withValues(castVector(array.values, target, rule));
+  const stored = dtypeOf(array.type);
+  if (stored === undefined || array.attrs.has(STORED_DTYPE_ATTR)) return cast;
+  return cast.withAttrs(new Map([...cast.attrs, [STORED_DTYPE_ATTR, attr.utf8(stored)]]));
+}
+
+/**
+ * Attributes cast to the plan: numbers promoted, one number made a list
+ * where another file has a list; the types changed are recorded for export
+ * (`recordAttrTypes`).
+ */
+function castAttrs(list: ReadonlyMap<string, Attr>, prefix: string, plan: TypePlan): ReadonlyMap<string, Attr> {
+  return recordAttrTypes(list, promotedAttrs(list, prefix, plan));
+}
+
+/** Attributes cast to the plan. */
+function promotedAttrs(list: ReadonlyMap<string, Attr>, prefix: string, plan: TypePlan): Map<string, Attr> {
   const out = new Map<string, Attr>();
   for (const [key, a] of list) {
     const target = plan.attrs.get(`${prefix}/${key}`);

@@ -13,7 +13,7 @@ import { arrowType, boundsTimeAttrs } from "@lance-nd/cf";
 import { ncDtype, openNetcdf } from "@lance-nd/netcdf";
 import type { CfMode } from "lance-nd/internal";
 import type { SourceCf } from "./import-plan.js";
-import { decodeFor, decodedType } from "./import-plan.js";
+import { decodeFor, decodedType, emptyOf, keptRaw } from "./import-plan.js";
 import { DEFAULT_ROW_BYTES, fileBytes, fileRows, planRows } from "./import-rows.js";
 import { openZarrSource } from "./import-zarr.js";
 
@@ -86,7 +86,7 @@ export async function openSource(
   rowBytes = DEFAULT_ROW_BYTES,
 ): Promise<ImportSource> {
   if (isZarrStore(path)) return withCf(await openZarrSource(path, id, chunk, rowBytes), { mode, validRange: false });
-  return withCf(await openNetcdfSource(path, chunk, rowBytes), { mode, validRange: true });
+  return withCf(await openNetcdfSource(path, chunk, rowBytes), { mode, validRange: mode === "mask-range" });
 }
 
 /** The netCDF file at `path` as an import input, cut into rows by `chunk` or its size (`planRows`). */
@@ -122,17 +122,23 @@ async function openNetcdfSource(
 
 /**
  * `source` decoded under `cf`: under `decode`, time bounds take their
- * coordinate's units and calendar, as xarray decodes them (CLI README, "CF
- * conventions").
+ * coordinate's units and calendar, as xarray decodes them; a variable whose
+ * mask would not come back the same is kept as stored, with one warning
+ * line naming it (CLI README, "CF conventions").
  */
 function withCf(source: StoredSource, cf: SourceCf): ImportSource {
   const bounds = cf.mode === "decode" ? boundsTimeAttrs(source.variables) : new Map<string, Attrs>();
   const variables = source.variables.map((v) => ({ ...v, attrs: bounds.get(v.name) ?? v.attrs }));
+  const raw = variables.filter((v) => v.type !== undefined && keptRaw(emptyOf(v.type, v.attrs, v.name), cf, v.name));
+  const rawWarnings = raw.map(
+    (v) =>
+      `${source.path}: variable "${v.name}" imported as stored (as --cf raw): its missing_value differs from its _FillValue, and a masked cell would export as one of them`,
+  );
   return {
     path: source.path,
     variables: variables.map(({ name, dims, attrs }) => ({ name, dims, attrs })),
     globalAttrs: source.globalAttrs,
-    warnings: source.warnings,
+    warnings: [...source.warnings, ...rawWarnings],
     notice: source.notice,
     bytes: source.bytes,
     rowCount: source.rowCount,

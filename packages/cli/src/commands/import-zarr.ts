@@ -6,6 +6,8 @@
  */
 import { DataType } from "apache-arrow";
 import { openZarr } from "@lance-nd/zarr";
+import type { ZarrStore } from "@lance-nd/zarr";
+import type { Attrs } from "@lance-nd/nd-arrow";
 import type { StoredSource } from "./import-source.js";
 import { asCliError, zarrCall } from "./zarr-errors.js";
 
@@ -25,7 +27,7 @@ export async function openZarrSource(
   return {
     path,
     variables: store.variables,
-    globalAttrs: store.globalAttrs,
+    globalAttrs: ownGlobals(store),
     warnings: [],
     notice: undefined,
     bytes: store.variables.reduce((n, v) => n + v.dims.reduce((e, d) => e * d.size, 1) * valueBytes(v.type), 0),
@@ -34,6 +36,14 @@ export async function openZarrSource(
     rows: () => zarrRows(store.chunks(sizes)),
     close: () => store.close(),
   };
+}
+
+/** The store's global attributes as its group holds them: its own `id`, or none, in place of the reader's. */
+function ownGlobals(store: ZarrStore): Attrs {
+  const globals = new Map(store.globalAttrs);
+  if (store.ownId === undefined) globals.delete("id");
+  else globals.set("id", store.ownId);
+  return globals;
 }
 
 async function* zarrRows<T>(rows: AsyncGenerator<T>): AsyncGenerator<T> {

@@ -30,9 +30,9 @@ import { planConcatImport } from "./import-concat.js";
 import { type ImportInterrupt, interruptible } from "./import-interrupt.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
-import type { CfMode } from "lance-nd/internal";
+import { CF_MODES, type CfMode } from "lance-nd/internal";
 import { IMPORT_WRITE_SIZING, parseRowSize } from "./import-rows.js";
-import { isZarrStore, openSource } from "./import-source.js";
+import { openSource } from "./import-source.js";
 import { withColumnNames } from "./column-names.js";
 import { withId } from "./row-id.js";
 import type { ImportSource } from "./import-source.js";
@@ -93,8 +93,8 @@ export function registerImport(program: Command, io: Io): void {
     .addOption(
       new Option(
         "--cf <mode>",
-        "CF conventions: raw values, fill values as nulls (mask), or also unpacked and CF times as timestamps (decode); default: mask, or for append and replace the table's mode",
-      ).choices(["raw", "mask", "decode"]),
+        "CF conventions: raw values, _FillValue and missing_value as nulls (mask), values outside valid_range too (mask-range), or mask and also unpacked and CF times as timestamps (decode); default: mask, or for append and replace the table's mode",
+      ).choices([...CF_MODES]),
     )
     .addOption(
       new Option("--casting <rule>", "what to do with a variable of another type than the table (numpy's casting)")
@@ -259,9 +259,8 @@ async function importFiles(
     // One row at a time from every file, with progress: the write streams them (README, "Streaming").
     async function* rowsOf(file: ImportSource, id: string): AsyncGenerator<NdRecordBatch> {
       const perRow = file.bytes / file.rowCount;
-      const netcdf = !isZarrStore(file.path);
       for await (const raw of file.rows()) {
-        yield withId(withColumnNames(applyPlan(raw, plan, file.cf, options.casting)), id, netcdf);
+        yield withId(withColumnNames(applyPlan(raw, plan, file.cf, options.casting)), id, file.globalAttrs);
         rows++;
         bytesDone += perRow;
         progress.update(Math.round(bytesDone), rows);

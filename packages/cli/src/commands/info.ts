@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { diskBytes, formatBytes } from "../output/disk-size.js";
+import { isStorageAttr } from "../output/user-attrs.js";
 import { failing } from "../report.js";
 import { settingsOf } from "./defaults.js";
 import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
@@ -19,8 +20,9 @@ export function registerInfo(program: Command, io: Io): void {
     .option("--branch <name>", BRANCH_HELP)
     .addOption(storageOptionFlag())
     .option("--json", "print as JSON")
+    .option("--all-attrs", "list the storage attributes too (_DimOrder, _Format, ...)")
     .addHelpText("after", "\nExample:\n  lance-nd info lance-nd-demo/ocean.lance")
-    .action((uri: string, options: { json?: boolean } & TableFlags) =>
+    .action((uri: string, options: { json?: boolean; allAttrs?: boolean } & TableFlags) =>
       failing(`cannot read ${uri}`, async () => {
         const table = await openTable(uri, options, io);
         const version = await table.version();
@@ -41,8 +43,10 @@ export function registerInfo(program: Command, io: Io): void {
           fragments: fragments === undefined ? null : Number(fragments),
           bytes: bytes ?? null,
           variables: layout.arrays.size,
-          globalAttrs:
-            layout.globalAttrs === null ? [] : layout.globalAttrs.type.children.map((f: { name: string }) => f.name),
+          globalAttrs: (layout.globalAttrs === null
+            ? []
+            : layout.globalAttrs.type.children.map((f: { name: string }) => f.name)
+          ).filter((name: string) => options.allAttrs || !isStorageAttr(name)),
           stats: layout.stats,
           statsVariables: [...layout.statsColumns.keys()],
           columnDefaults: settingsOf(layout.columnDefaults),

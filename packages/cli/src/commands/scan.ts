@@ -4,12 +4,14 @@ import type { Command } from "commander";
 import type { Schema } from "apache-arrow";
 import { scan } from "lance-nd";
 import type { NdTable } from "lance-nd";
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
 import { writeArrowStream } from "../output/arrow-stream.js";
 import { writeRowJson } from "../output/row-json.js";
 import { rowLine } from "../output/row-text.js";
 import { SinkWriter } from "../output/sink-writer.js";
+import { userRow } from "../output/user-attrs.js";
 import { failing } from "../report.js";
 import { hasSelection, selectionOptions, type SelectionOptions } from "../args/selection.js";
 import { regionRows } from "./read-region.js";
@@ -24,6 +26,7 @@ interface ScanOptions extends SelectionOptions, TableFlags {
   ndjson?: boolean;
   arrow?: boolean;
   timeNumbers?: boolean;
+  allAttrs?: boolean;
 }
 
 export function registerScan(program: Command, io: Io): void {
@@ -43,6 +46,7 @@ export function registerScan(program: Command, io: Io): void {
     .option("--json", "all rows as one JSON array (values included)")
     .option("--ndjson", "one JSON object per row and line")
     .option("--arrow", "the rows nd-arrow encoded, as an Arrow IPC stream on stdout")
+    .option("--all-attrs", "show the storage attributes too (_DimOrder, _Format, ...; --arrow always has them)")
     .option(
       "--time-numbers",
       "times as numbers instead of dates like 2001-03-15T00:00:00Z: timestamps as epoch milliseconds, CF times as stored (in their units)",
@@ -75,9 +79,10 @@ async function scanTable(io: Io, uri: string, options: ScanOptions): Promise<voi
   if (options.project !== undefined) query = query.project(options.project);
   if (options.where !== undefined) query = query.filter(options.where);
   if (options.limit !== undefined) query = query.limit(options.limit);
-  const rows = hasSelection(options)
+  const read = hasSelection(options)
     ? regionRows(table, options.where, options.project, options, options.limit)
     : query;
+  const rows = options.allAttrs || options.arrow ? read : shownRows(read);
 
   const out = new SinkWriter(io.stdout);
   if (options.arrow) {
@@ -103,6 +108,11 @@ async function scanTable(io: Io, uri: string, options: ScanOptions): Promise<voi
     if (!options.ndjson) await out.text(`${index} row${index === 1 ? "" : "s"}\n`);
   }
   await out.flush();
+}
+
+/** The rows with the attributes users see (`userRow`). */
+async function* shownRows(rows: AsyncIterable<NdRecordBatch>): AsyncGenerator<NdRecordBatch> {
+  for await (const row of rows) yield userRow(row);
 }
 
 /** The table's nd schema, projected: the schema of every batch of `--arrow`. */

@@ -5,6 +5,7 @@
  * the global attributes alone; a dataset's dims and variables are planned
  * when the page asks for them (`dataset-view.ts`).
  */
+import { isStorageAttr, userAttrs } from "../output/user-attrs.js";
 import { DataType } from "apache-arrow";
 import type { Field } from "apache-arrow";
 import { CHUNK_OFFSET } from "@lance-nd/nd-arrow";
@@ -78,7 +79,7 @@ export async function readCatalog(table: NdTable, uri: string): Promise<TableSum
       name: v.name,
       type: String(v.valueType),
       stats: v.hasStats,
-      attrs: v.attrs.map((a) => a.key),
+      attrs: v.attrs.map((a) => a.key).filter((key) => !isStorageAttr(key)),
     })),
     globalAttrs: globalAttrNames(table),
     datasets: [...datasets.values()],
@@ -89,7 +90,7 @@ function addEntry(datasets: Map<string | null, DatasetEntry>, row: NdRecordBatch
   const id = datasetId(row);
   let entry = datasets.get(id);
   if (entry === undefined) {
-    const globalAttrs = attrsJson(row.globalAttrs);
+    const globalAttrs = attrsJson(userAttrs(row.globalAttrs));
     delete globalAttrs[CHUNK_OFFSET];
     delete globalAttrs[SOURCE_FILE_ATTR]; // one file's name; a dataset may span files (CLI README, "Many files, one dataset")
     entry = { id, rows: 0, globalAttrs };
@@ -106,7 +107,9 @@ function datasetId(row: NdRecordBatch): string | null {
 
 function globalAttrNames(table: NdTable): string[] {
   const attrs = table.layout.globalAttrs;
-  return attrs === null ? [] : attrs.type.children.map((f: { name: string }) => f.name);
+  return attrs === null
+    ? []
+    : attrs.type.children.map((f: { name: string }) => f.name).filter((name: string) => !isStorageAttr(name));
 }
 
 /** The type of the table's `id` global attribute, undefined when it has none. */

@@ -119,7 +119,7 @@ describe.skipIf(skip !== undefined)("complete imports and half-import versions; 
       const branch = run("branch", table, "from-tag", "--from", "year-2000", "--json");
       expect(branch.stderr).toBe("");
       expect(JSON.parse(branch.stdout)).toMatchObject({ branch: "from-tag", rows: 4 });
-    expect(run("branch", table, "--delete", "from-tag").code).toBe(0);
+      expect(run("branch", table, "--delete", "from-tag").code).toBe(0);
       const byTag = run("restore", table, "year-2000", "--json");
       expect(byTag.stderr).toBe("");
       expect(JSON.parse(byTag.stdout)).toMatchObject({ restored: "year-2000", rows: 4 });

@@ -50,8 +50,8 @@ interface JsonRow {
 }
 
 function scanJson(table: string): JsonRow[] {
-  // The stored numbers, as xarray shows them with decode_cf=False (CF times too: --time-numbers).
-  const run = cli(["scan", table, "--json", "--time-numbers"]);
+  // The stored numbers, as xarray shows them with decode_cf=False (CF times too: --time-numbers), and every attribute.
+  const run = cli(["scan", table, "--json", "--time-numbers", "--all-attrs"]);
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
   return JSON.parse(run.stdout) as JsonRow[];

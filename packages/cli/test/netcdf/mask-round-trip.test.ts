@@ -2,14 +2,15 @@
  * `--cf mask` (the default) never changes a value on a round trip (CLI
  * README, "CF conventions"): scipy's example_3_maskedvals.nc holds a
  * variable with `_FillValue = 1` and `missing_value = 2` and both in its
- * cells, which export could only write back as 1. Import refuses it naming
- * the variable and `--cf raw`; with `--cf raw` the export is the file again,
- * as ncdump prints it. A Zarr store with the same markers is refused alike.
+ * cells, which export could only write back as 1. Import keeps that
+ * variable as stored, with a warning naming it; with `--cf raw` the export
+ * is the file again, as ncdump prints it. A Zarr store with the same
+ * markers is kept alike.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hasTool, ncdumpBody, skipReason } from "@lance-nd/test-helpers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
 
 const MASKED_VALS = "/usr/lib/python3/dist-packages/scipy/io/tests/data/example_3_maskedvals.nc";
@@ -20,22 +21,25 @@ const skip =
       : `skipped: ${MASKED_VALS} (python3-scipy) or ncdump (netcdf-bin) missing`,
   ) !== undefined;
 
-describe.skipIf(skip)("a mask that export could not undo is refused", () => {
+describe.skipIf(skip)("a mask that export could not undo keeps the variable as stored", () => {
   let dir: string;
   beforeAll(() => {
     ensureBuilt();
     dir = tempDir();
   });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("example_3_maskedvals.nc under --cf mask: one line naming the variable, both values and --cf raw; no table", () => {
-    const table = join(dir, "masked.lance");
+  it("example_3_maskedvals.nc under --cf mask and decode: one warning line naming the variable; every value exported back", () => {
     for (const mode of [[], ["--cf", "mask"], ["--cf", "decode"]]) {
+      const table = join(dir, `masked${mode.join("")}.lance`);
       const run = cli(["import", MASKED_VALS, table, ...mode]);
-      expect(run.code, mode.join(" ")).toBe(1);
+      expect(run.code, mode.join(" ")).toBe(0);
       expect(run.stderr.trim().split("\n")).toEqual([
-        `lance-nd: cannot import into ${table} (variable "var3_fillvalAndMissingValue": holds the missing value 2, but nulls are written back as its _FillValue 1: masking would change that value on a round trip (import it with --cf raw to keep every value))`,
+        `lance-nd: warning: ${MASKED_VALS}: variable "var3_fillvalAndMissingValue" imported as stored (as --cf raw): its missing_value differs from its _FillValue, and a masked cell would export as one of them`,
       ]);
-      expect(existsSync(table)).toBe(false);
+      const out = join(dir, `masked${mode.join("")}.nc`);
+      expect(cli(["export", table, out]).stderr).toBe("");
+      expect(ncdumpBody(out)).toBe(ncdumpBody(MASKED_VALS));
     }
   });
 
@@ -48,7 +52,7 @@ describe.skipIf(skip)("a mask that export could not undo is refused", () => {
     expect(ncdumpBody(out)).toBe(ncdumpBody(MASKED_VALS));
   });
 
-  it("a Zarr store whose fill_value 1 and missing_value 2 both occur is refused the same way", () => {
+  it("a Zarr store whose fill_value 1 and missing_value 2 both occur keeps its values the same way", () => {
     const store = join(dir, "markers.zarr");
     mkdirSync(join(store, "v"), { recursive: true });
     writeFileSync(join(store, ".zgroup"), JSON.stringify({ zarr_format: 2 }));
@@ -68,9 +72,11 @@ describe.skipIf(skip)("a mask that export could not undo is refused", () => {
     writeFileSync(join(store, "v", ".zattrs"), JSON.stringify({ _ARRAY_DIMENSIONS: ["x"], missing_value: 2 }));
     writeFileSync(join(store, "v", "0"), new Uint8Array(new Int32Array([1, 2, 3]).buffer));
     const run = cli(["import", store, join(dir, "markers.lance")]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("holds the missing value 2, but nulls are written back as its _FillValue 1");
-    expect(run.stderr).toContain("(import it with --cf raw to keep every value)");
-    expect(cli(["import", store, join(dir, "markers.lance"), "--cf", "raw"]).code).toBe(0);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`variable "v" imported as stored (as --cf raw)`);
+    const rows = JSON.parse(cli(["scan", join(dir, "markers.lance"), "--json"]).stdout) as {
+      arrays: Record<string, { values: unknown[] }>;
+    }[];
+    expect(rows[0]!.arrays.v!.values).toEqual([1, 2, 3]);
   });
 });

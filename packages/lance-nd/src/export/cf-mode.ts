@@ -1,8 +1,10 @@
 /**
  * The CF mode a table was imported with (CLI README, "CF conventions"):
- * `raw` keeps the stored numbers, `mask` turns fill values into nulls,
- * `decode` also unpacks and turns times into timestamps. Exports encode the
- * values back with the same mode.
+ * `raw` keeps the stored numbers, `mask` turns `_FillValue` and
+ * `missing_value` into nulls (as xarray does), `mask-range` also values
+ * outside the valid range, `decode` masks as `mask` and also unpacks and
+ * turns times into timestamps. Exports encode the values back with the same
+ * mode.
  */
 import type { NdTable } from "../table.js";
 
@@ -10,12 +12,15 @@ import type { NdTable } from "../table.js";
 export const CF_MODE_KEY = "lance_nd:cf";
 
 /** A table's CF mode. */
-export type CfMode = "raw" | "mask" | "decode";
+export type CfMode = "raw" | "mask" | "mask-range" | "decode";
+
+/** Every CF mode, the default (`mask`) first after `raw`. */
+export const CF_MODES: readonly CfMode[] = ["raw", "mask", "mask-range", "decode"];
 
 /** The CF mode of a table (tables imported before the modes existed hold raw values). */
 export function tableCfMode(table: NdTable): CfMode {
   const mode = table.tableSchema.metadata.get(CF_MODE_KEY);
-  return mode === "mask" || mode === "decode" ? mode : "raw";
+  return CF_MODES.includes(mode as CfMode) ? (mode as CfMode) : "raw";
 }
 
 /** What a CF mode decodes on import, and so encodes back on export: the `@lance-nd/cf` options of `mode`. */

@@ -11,10 +11,11 @@
 import { CHAR_DIM_ATTR, CHAR_DIM_SIZE_ATTR, STORAGE_ATTRS } from "@lance-nd/cf";
 import { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { Attrs, NdArray } from "@lance-nd/nd-arrow";
+import { sourceAttrTypes } from "./attr-types.js";
 import { withSourceNames } from "./column-names.js";
 import { sourceGlobals } from "./source-globals.js";
 
-/** `row` with its source file's names and global attributes, storage attributes (but a char array's width) left out. */
+/** `row` with its source file's names, global attributes and attribute types, storage attributes (but a char array's width) left out. */
 export function sourceRow(row: NdRecordBatch): NdRecordBatch {
   const storage = (key: string) => STORAGE_ATTRS.has(key);
   const arrayStorage = (key: string) => storage(key) && key !== CHAR_DIM_ATTR && key !== CHAR_DIM_SIZE_ATTR;
@@ -22,7 +23,12 @@ export function sourceRow(row: NdRecordBatch): NdRecordBatch {
     new Map([...attrs].filter(([key]) => !dropped(key)));
   const named = withSourceNames(row);
   return new NdRecordBatch(
-    named.arrays().map(([name, array]): [string, NdArray] => [name, array.withAttrs(kept(array.attrs, arrayStorage))]),
+    named
+      .arrays()
+      .map(([name, array]): [string, NdArray] => [
+        name,
+        array.withAttrs(kept(sourceAttrTypes(array.attrs), arrayStorage)),
+      ]),
     kept(sourceGlobals(named.globalAttrs), storage),
   );
 }
