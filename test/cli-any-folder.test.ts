@@ -25,4 +25,4 @@ it("pnpm -C <repo> lance-nd writes and reads tables at paths relative to the cal
   expect(demo.table).toBeDefined();
   const info = JSON.parse(lanceNd("info", join("out", "ocean.lance"), "--json")) as { rows?: number };
   expect(info.rows).toBe(9);
-}, 180_000);
+});

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
 
 const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PACKAGES = join(PACKAGE, "..");
@@ -61,9 +62,16 @@ export function cliBytes(
   return { code: run.status, stdout: run.stdout, stderr: run.stderr.toString("utf8") };
 }
 
-/** A fresh temporary folder for one test file. */
+const madeFolders: string[] = [];
+afterAll(() => {
+  for (const folder of madeFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder for one test file, removed after its tests. */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "lance-nd-cli-"));
+  const folder = mkdtempSync(join(tmpdir(), "lance-nd-cli-"));
+  madeFolders.push(folder);
+  return folder;
 }
 
 /** Builds dist/cli.js (the package's `build` script: tsup) when it is missing or stale. */

@@ -47,7 +47,7 @@ describe("--help examples", () => {
     commands = [...top.slice(top.indexOf("Commands:")).matchAll(/^ {2}([a-z]+) /gm)]
       .map((m) => m[1]!)
       .filter((c) => c !== "help");
-  }, 120_000);
+  });
 
   it("every command shows at least one example, and each runs as typed in bash with exit 0", () => {
     expect(commands.length).toBeGreaterThanOrEqual(14);
@@ -65,7 +65,7 @@ describe("--help examples", () => {
       }
     }
     expect(ran.length).toBeGreaterThanOrEqual(20);
-  }, 300_000);
+  });
 
   it("the README's region examples run as typed (after the demo example made lance-nd-demo/)", () => {
     const readme = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
@@ -73,7 +73,7 @@ describe("--help examples", () => {
     const lines = block.trim().split("\n");
     expect(lines).toHaveLength(3);
     for (const example of lines) expect(runExample(example)).toEqual({ example, code: 0, stderr: "" });
-  }, 120_000);
+  });
 
   /**
    * Runs one example line with bash in the sandbox: its exit code and stderr

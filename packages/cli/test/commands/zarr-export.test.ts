@@ -65,7 +65,7 @@ describe.skipIf(skip)("lance-nd export --format zarr of a table of several rows"
     const run = cli(["import", cfStore, table, "--chunk", "time=2", "--cf", "raw", "--json"]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ rows: 3 });
-  }, 120_000);
+  });
 
   it("v2, one chunk per row: xr.open_zarr sees the store the table came from", () => {
     const out = join(dir, "rows-v2.zarr");
@@ -213,7 +213,7 @@ describe("lance-nd export --format zarr streams", () => {
       );
     });
     await write(table, rows);
-  }, 120_000);
+  });
 
   it("peak RSS exporting 64 rows of 4 MiB (256 MiB) grows less than half the table over exporting 4 of them", () => {
     const probe = join(dir, "max-rss.cjs");
@@ -250,5 +250,5 @@ describe("lance-nd export --format zarr streams", () => {
     console.log(`export peak RSS: 4 rows ${few.toFixed(0)} MiB, 64 rows ${all.toFixed(0)} MiB (the table: 256 MiB)`);
     // Assembling the dataset first would add the whole 256 MiB; streaming holds about one row plus what GC has not freed yet.
     expect(all - few).toBeLessThan(128);
-  }, 120_000);
+  });
 });

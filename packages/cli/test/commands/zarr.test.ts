@@ -82,7 +82,7 @@ describe.skipIf(skip)("lance-nd import / export with Zarr stores", () => {
       string,
       XarrayView
     >;
-  }, 120_000);
+  });
 
   it.each(["example_1.zarr", "cf.zarr"])(
     "a store written by xarray's to_zarr (%s) imports with --cf raw as xarray shows it, value by value",
@@ -294,5 +294,5 @@ describe.skipIf(skip)("lance-nd import / export with Zarr stores", () => {
       expect({ example, code: run.status, stderr: run.stderr }).toEqual({ example, code: 0, stderr: "" });
     }
     expect(existsSync(join(sandbox, "ocean-v2.zarr", ".zmetadata"))).toBe(true);
-  }, 60_000);
+  });
 });
