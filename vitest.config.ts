@@ -15,6 +15,11 @@ export default defineConfig({
     testTimeout: 0,
     hookTimeout: 0,
     globalSetup: ["test/setup/private-temp-folder.ts"],
+    setupFiles: ["test/setup/temp-folder-per-file.ts"],
+    // lancedb prints a Rust panic's backtrace on stderr when a call that a
+    // test expects to fail panics inside the SDK (the error still reaches
+    // the test); the message alone is enough.
+    env: { RUST_BACKTRACE: "0" },
     pool: "forks",
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".tmp/vitest-report.json" }]] : ["default"],
   },

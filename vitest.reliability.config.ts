@@ -11,7 +11,7 @@ export default defineConfig({
   test: {
     include: ["reliability/**/*.test.ts"],
     globalSetup: ["test/setup/private-temp-folder.ts", "reliability/summary.ts"],
-    setupFiles: ["reliability/helpers/count-cases.ts"],
+    setupFiles: ["test/setup/temp-folder-per-file.ts", "reliability/helpers/count-cases.ts"],
     env: { RELIABILITY_COUNTERS: COUNTERS_FILE, RELIABILITY_FUZZ_RUNS: "60", RUST_BACKTRACE: "0" },
     testTimeout: 0,
     hookTimeout: 0,
