@@ -108,9 +108,9 @@ export type ReplayStep = "overwrite" | "deletes" | "appending" | "append";
 
 /**
  * Steps of a widen's rewrite a test can wait in (the reliability suite kills
- * a process there). Not exported from the package's entries; not marked
- * `@internal` either, since the published declarations of the widen modules
- * name it (stripInternal would leave them naming a missing export).
+ * a process there). Not exported from the package's entries, but kept in
+ * the published declarations: those of the widen modules name it (marked
+ * internal, stripInternal would leave them naming a missing export).
  */
 export interface RewriteHooks {
   /** Runs after the rewrite read its rows, before the overwrite. */
