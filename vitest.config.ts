@@ -10,8 +10,16 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["@lance-nd/source"] } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "reliability/fast/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // No time limit on a test or hook: a loaded machine decides how long
+    // a test takes, never whether it passes (test/test-time-limits.test.ts).
+    testTimeout: 0,
+    hookTimeout: 0,
+    globalSetup: ["test/setup/private-temp-folder.ts"],
+    setupFiles: ["test/setup/temp-folder-per-file.ts"],
+    // lancedb prints a Rust panic's backtrace on stderr when a call that a
+    // test expects to fail panics inside the SDK (the error still reaches
+    // the test); the message alone is enough.
+    env: { RUST_BACKTRACE: "0" },
     pool: "forks",
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".tmp/vitest-report.json" }]] : ["default"],
   },

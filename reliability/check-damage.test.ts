@@ -1,13 +1,12 @@
 // check (lance-nd README, "check"): every kind of damage is found, and
 // `--repair` removes only proven damage. A file this process cannot read
-// (another user's file, read as user nobody through the built command) is
+// (a file of mode 0000, read through the built command bound by file modes) is
 // reported and never removed; a lost deletion file, a damaged key index and
 // a value that contradicts its row's stats are found, and the first two
 // repaired.
 import { spawnSync } from "node:child_process";
 import {
   chmodSync,
-  chownSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -22,6 +21,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Float64 } from "apache-arrow";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { append, check, col, indexGlobalAttr, open, scan, write, type CheckReport } from "lance-nd";
+import { boundByFileModes, fileModesSkipReason } from "@lance-nd/test-helpers";
 import { seeded } from "./helpers/children.js";
 import { CLI, requireBuiltCli } from "./helpers/cli.js";
 import { count } from "./helpers/counters.js";
@@ -77,11 +77,8 @@ async function readById(uri: string, id: string): Promise<unknown[]> {
 }
 
 describe("a file this process cannot read is not damage: check --repair removes nothing", () => {
-  // Root ignores file modes, so as root the command runs as user nobody (65534), who owns the table but not the file.
-  const asOtherUser = process.getuid?.() === 0;
-  const setpriv = spawnSync("setpriv", ["--version"], { stdio: "ignore" }).error === undefined;
-  const reason = asOtherUser && !setpriv ? "the permission loop needs setpriv (util-linux) to drop root" : undefined;
-  if (reason !== undefined && process.env.CI === "true") throw new Error(reason);
+  // Root ignores file modes, so the command runs bound by them (test-helpers' boundByFileModes).
+  const reason = fileModesSkipReason(import.meta.filename);
   const RUNS = 10;
 
   it.skipIf(reason !== undefined)(
@@ -96,20 +93,10 @@ describe("a file this process cannot read is not damage: check --repair removes 
         const kinds = [filesUnder(uri, "data"), [deletionFile(uri)], filesUnder(uri, "_indices")];
         const candidates = kinds[run % kinds.length]!;
         const file = candidates[Math.floor(random() * candidates.length)]!;
-        if (asOtherUser) {
-          for (const entry of [
-            uri,
-            ...readdirSync(uri, { recursive: true, encoding: "utf8" }).map((f) => join(uri, f)),
-          ])
-            chownSync(entry, 65534, 65534);
-          chownSync(file, 0, 0);
-          chmodSync(file, 0o600);
-        } else chmodSync(file, 0o000);
+        chmodSync(file, 0o000);
 
         const command = [CLI, "check", uri, "--repair", "--json"];
-        const argv = asOtherUser
-          ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, ...command]
-          : [process.execPath, ...command];
+        const argv = boundByFileModes([process.execPath, ...command]);
         const result = spawnSync(argv[0]!, argv.slice(1), {
           encoding: "utf8",
           env: { ...process.env, HOME: tmpdir(), RUST_BACKTRACE: "0" },

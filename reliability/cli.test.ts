@@ -21,7 +21,7 @@ beforeAll(async () => {
   before = await snapshot(await write(table, ["r-1", "r-2", "r-3"].map(rowFor), { stats: true }));
   writeFileSync(join(dir, "not-netcdf.nc"), "CDF\u0001 but not really a netCDF file");
   await (await connect(dir)).createTable("plain", [{ a: 1 }]);
-}, 240_000);
+});
 
 const usage: [string, string[]][] = [
   ["an unknown command", ["frobnicate"]],

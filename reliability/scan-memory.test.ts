@@ -28,7 +28,7 @@ const big = join(dir, "rows-64mib.lance");
 beforeAll(async () => {
   await writeBigTable(small, MiB, 96);
   await writeBigTable(big, 64 * MiB, 3);
-}, 240_000);
+});
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { append, col, isLanceNdError, open, scan, stat, write, type NdTable } from "lance-nd";
+import { boundByFileModes, fileModesSkipReason } from "@lance-nd/test-helpers";
 import { count } from "./helpers/counters.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lance-nd-table-errors-"));
@@ -48,11 +49,8 @@ describe("a table folder removed under an open handle", () => {
 });
 
 describe("a permission error names the file or folder", () => {
-  // Root ignores file modes, so as root the probe runs as user nobody (65534).
-  const asOtherUser = process.getuid?.() === 0;
-  const setpriv = spawnSync("setpriv", ["--version"], { stdio: "ignore" }).error === undefined;
-  const reason = asOtherUser && !setpriv ? "permission test needs setpriv (util-linux) to drop root" : undefined;
-  if (reason !== undefined && process.env.CI === "true") throw new Error(reason);
+  // Root ignores file modes, so the probe runs bound by them (test-helpers' boundByFileModes).
+  const reason = fileModesSkipReason(import.meta.filename);
 
   type Probe = { op: "create" | "append" | "scan"; code: string | null; message: string };
   function probe(calls: Array<{ uri: string; op: Probe["op"] }>): Map<string, Probe> {
@@ -64,7 +62,7 @@ describe("a permission error names the file or folder", () => {
       join("reliability", "children", "permission-probe.ts"),
       JSON.stringify(calls),
     ];
-    const command = asOtherUser ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...node] : node;
+    const command = boundByFileModes(node);
     const run = spawnSync(command[0]!, command.slice(1), {
       cwd: join(import.meta.dirname, ".."),
       encoding: "utf8",

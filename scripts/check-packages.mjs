@@ -2,8 +2,12 @@
 // The packages as a user installs them: builds the workspace, packs every
 // package under packages/ (`pnpm pack`, so `workspace:*` becomes a version),
 // lints each tarball (publint --strict; @arethetypeswrong/cli where it has
-// types), installs the tarballs with npm into fresh projects outside the
-// repository and runs the README examples there:
+// types), installs packages into fresh projects outside the repository as
+// the root README says (pack.mjs packs a choice of packages and their
+// workspace dependencies into a folder, then `npm install <folder>/*.tgz`),
+// type-checks the README examples there as an app compiles them (tsc's
+// defaults: strict, skipLibCheck off; moduleResolution NodeNext and Bundler)
+// and runs them:
 //
 // - each library with a `## Example` TypeScript block in its README, alone
 //   (only its own tarballs and peer dependencies; a library that does not
@@ -15,14 +19,15 @@
 // - every package with a `bin`: `npx <bin> --help`, and for the CLI the demo.
 //
 // Run: node scripts/check-packages.mjs  (root script `check:packages`).
+// `--run-only` leaves out what does not depend on the Node version that
+// runs it (publint, attw and the type checks): CI's runs on other Nodes.
 // Needs the npm registry (or npm's cache) for third-party dependencies.
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { closure as workspaceClosure, packInto, publishedPackages, ROOT as root } from "./pack.mjs";
 
-const root = join(fileURLToPath(import.meta.url), "..", "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const tsx = import.meta.resolve("tsx");
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
@@ -69,14 +74,7 @@ const slug = (name) => name.replace(/^@/, "").replace("/", "-");
 await phase("build", () => run("npx", [...PNPM, "run", "build", "--output-logs=errors-only"]));
 const tarballs = join(work, "tarballs");
 mkdirSync(tarballs);
-const packages = new Map();
-for (const dir of readdirSync(join(root, "packages")).sort()) {
-  const manifestFile = join(root, "packages", dir, "package.json");
-  if (!existsSync(manifestFile)) continue;
-  const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
-  if (manifest.private) continue;
-  packages.set(manifest.name, { dir: join(root, "packages", dir), manifest, tarball: "" });
-}
+const packages = publishedPackages();
 await phase("pack", () =>
   Promise.all(
     [...packages.values()].map(async (pkg) => {
@@ -121,73 +119,58 @@ function sourceOnlyEntries(manifest) {
 }
 
 // 2. Lint each tarball.
-await phase("publint + attw", () =>
-  Promise.all(
-    [...packages.values()].map(async ({ manifest, tarball }) => {
-      await checkManifest({ manifest, tarball });
-      await run(bin("publint"), ["run", tarball, "--strict"]);
-      const hasTypes = manifest.types !== undefined || JSON.stringify(manifest.exports ?? {}).includes('"types"');
-      const exclude = sourceOnlyEntries(manifest);
-      const excluded = exclude.length > 0 ? ["--exclude-entrypoints", ...exclude] : [];
-      if (hasTypes) await run(bin("attw"), [tarball, "--profile", "esm-only", "--no-emoji", "--no-color", ...excluded]);
-    }),
-  ),
-);
+const runOnly = process.argv.includes("--run-only");
+
+if (!runOnly)
+  await phase("publint + attw", () =>
+    Promise.all(
+      [...packages.values()].map(async ({ manifest, tarball }) => {
+        await checkManifest({ manifest, tarball });
+        await run(bin("publint"), ["run", tarball, "--strict"]);
+        const hasTypes = manifest.types !== undefined || JSON.stringify(manifest.exports ?? {}).includes('"types"');
+        const exclude = sourceOnlyEntries(manifest);
+        const excluded = exclude.length > 0 ? ["--exclude-entrypoints", ...exclude] : [];
+        if (hasTypes)
+          await run(bin("attw"), [tarball, "--profile", "esm-only", "--no-emoji", "--no-color", ...excluded]);
+      }),
+    ),
+  );
 
 /** `name` and the workspace packages it depends on. */
-function closure(name, out = new Set()) {
-  if (!packages.has(name) || out.has(name)) return out;
-  out.add(name);
-  for (const dep of Object.keys(packages.get(name).manifest.dependencies ?? {})) closure(dep, out);
-  return out;
-}
+const closure = (name) => workspaceClosure(packages, [name]);
 
-/** The required peer dependencies of `names`, at the versions this repository pins for development. */
-function peers(names) {
-  const specs = new Set();
-  for (const name of names) {
-    const { manifest } = packages.get(name);
-    for (const peer of Object.keys(manifest.peerDependencies ?? {})) {
-      if (manifest.peerDependenciesMeta?.[peer]?.optional) continue;
-      specs.add(`${peer}@${manifest.devDependencies?.[peer] ?? manifest.peerDependencies[peer]}`);
-    }
-  }
-  return [...specs];
-}
+/** How an app compiles: tsc's defaults (skipLibCheck off) and strict, under each module resolution an app uses. */
+const APP_COMPILER_OPTIONS = {
+  "tsconfig.json": { module: "NodeNext", moduleResolution: "NodeNext" },
+  "tsconfig.bundler.json": { module: "ESNext", moduleResolution: "Bundler" },
+};
 
-/** A fresh npm project with the tarballs of `names` (and their closure) installed. */
+/**
+ * A fresh npm project with `names` installed as the root README says: their
+ * tarballs and their workspace dependencies' packed into one folder
+ * (pack.mjs), then `npm install <folder>/*.tgz` (npm adds the peers).
+ */
 async function project(label, names) {
   const dir = join(work, label);
   mkdirSync(dir);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `check-${label}`, private: true, type: "module" }));
-  const compilerOptions = {
-    target: "ES2022",
-    lib: ["ES2023", "DOM"],
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: [],
-  };
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["*.ts"] }));
-  const all = new Set();
-  for (const name of names) closure(name, all);
-  const tgz = [...all].map((n) => packages.get(n).tarball);
-  await run(
-    "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tgz, ...peers(all)],
-    {
-      cwd: dir,
-    },
-  );
+  for (const [file, resolution] of Object.entries(APP_COMPILER_OPTIONS)) {
+    const compilerOptions = { target: "ES2022", strict: true, noEmit: true, types: [], ...resolution };
+    writeFileSync(join(dir, file), JSON.stringify({ compilerOptions, include: ["*.ts"] }));
+  }
+  const packed = new Map([...packages].map(([name, { tarball }]) => [name, tarball]));
+  const tgz = packInto(join(work, `${label}-packs`), names, packages, packed);
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tgz], {
+    cwd: dir,
+  });
   return dir;
 }
 
-/** Type-checks the project's .ts files against the installed .d.ts files, runs `code`, and returns its output. */
+/** Type-checks the project's .ts files against the installed .d.ts files (each app configuration), runs `code`, and returns its output. */
 async function runExample(dir, code) {
   writeFileSync(join(dir, "example.ts"), code);
-  await run("node", [tsc, "-p", "."], { cwd: dir });
+  if (!runOnly)
+    for (const config of Object.keys(APP_COMPILER_OPTIONS)) await run("node", [tsc, "-p", config], { cwd: dir });
   const out = await run("node", ["--import", tsx, "example.ts"], { cwd: dir });
   console.log(`${dir}:\n${out}`);
   return out;

@@ -17,11 +17,16 @@ interface DryTask {
   hash: string;
 }
 
-/** Task hashes of `turbo run <tasks> --dry=json` in the copy. */
+/**
+ * Task hashes of `turbo run <tasks> --dry=json` in the copy. Its stderr
+ * (turbo's notice that the copy has no turbo of its own) stays out of the
+ * test output; a failure throws with it.
+ */
 function hashes(tasks: string[], filter: string): Map<string, string> {
   const out = execFileSync(turbo, ["run", ...tasks, `--filter=${filter}`, "--dry=json"], {
     cwd: copy,
     encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" },
   });
   const dry = JSON.parse(out) as { tasks: DryTask[] };

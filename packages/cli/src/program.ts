@@ -23,6 +23,8 @@ export async function createProgram(io: Io, argv: readonly string[]): Promise<Co
     .enablePositionalOptions()
     .exitOverride()
     .showSuggestionAfterError()
+    // Each command listed by its usage line, as its own --help shows it (`import [options] <files...> <table>`).
+    .configureHelp({ subcommandTerm: (command) => `${command.name()} ${command.usage()}` })
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
@@ -50,5 +52,5 @@ function commandNamed(argv: readonly string[]): string | undefined {
 /** `entry` as the program's help lists it, without its module: it never runs (the command run is declared in full). */
 function listed(program: Command, entry: CommandEntry): void {
   const command = program.command(entry.name).description(entry.description);
-  if (entry.args !== "") command.arguments(entry.args);
+  if (entry.args !== "") command.usage(`[options] ${entry.args}`);
 }

@@ -75,7 +75,7 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
     dir = tempDir();
     const made = spawnSync("/usr/bin/python3", [SCRIPT, "make", dir], { encoding: "utf8" });
     if (made.status !== 0) throw new Error(made.stderr);
-  }, 120_000);
+  });
 
   it("three files given out of order are one dataset along time, value by value as open_mfdataset; each file keeps its rows", async () => {
     const imported = run([
@@ -100,7 +100,7 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
       "tas_2001.nc": [3, 5],
       "tas_2002.nc": [7, 9],
     });
-  }, 60_000);
+  });
 
   it("region reads, export and plot see one dataset across the files", async () => {
     const expected = oracle(["tas_2000.nc", "tas_2001.nc", "tas_2002.nc"]).values!;
@@ -114,7 +114,7 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
     const plot = run(["plot", table(), "tas", "--sel", "time=410", "-o", "step.png", "--json"]);
     expect(plot.stderr).toBe("");
     expect(JSON.parse(plot.stdout)).toMatchObject({ rowsRead: 1 });
-  }, 60_000);
+  });
 
   it("an overlapping or decreasing file, or one with another latitude or time units, is refused naming it; the table keeps its version", async () => {
     const version = await (await open(table())).version();
@@ -167,7 +167,7 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
     expect(created.stderr).toMatch(/overlap\.nc overlaps .*tas_2001\.nc/);
     expect(run(["info", "new.lance"]).code).toBe(1);
     expect(oracle(["tas_2001.nc", "overlap.nc"]).error).toMatch(/monotonic/);
-  }, 60_000);
+  });
 
   it("--mode append places a 4th file (a Zarr store) after the last one; --mode replace swaps the rows of one file", async () => {
     const appended = run([
@@ -205,7 +205,7 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
     expect(await readTable()).toEqual(
       oracle(["tas_2000.nc", "fixed/tas_2001.nc", "tas_2002.nc", "tas_2003.nc"]).values,
     );
-  }, 60_000);
+  });
 
   it("the viewer lists the files as one dataset and serves a time step of each", async () => {
     const expected = oracle(["tas_2000.nc", "fixed/tas_2001.nc", "tas_2002.nc", "tas_2003.nc"]).values!;
@@ -234,7 +234,7 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
     } finally {
       await viewer.stop();
     }
-  }, 60_000);
+  });
 
   it("concat imports hold the id's claim: --no-wait names the holder; two appends of one file at once append it once", async () => {
     const uri = join(dir, "claimed.lance");
@@ -262,7 +262,7 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
     expect(Array.from(read.get("tas")!.values, (v) => (v === null ? null : Number(v)))).toEqual(
       oracle(["tas_2000.nc", "tas_2001.nc", "tas_2002.nc"]).values!.tas,
     );
-  }, 60_000);
+  });
 
   it("the library's planConcat and concatRows (lance-nd README, Many files, one dataset) make the same dataset", async () => {
     const uri = join(dir, "library.lance");
@@ -287,5 +287,5 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
     expect(Array.from(read.get("time")!.values, Number)).toEqual(expected.time);
     // Raw values (no --cf): the fill value where xarray masks.
     expect(Array.from(read.get("tas")!.values, Number)).toEqual(expected.tas.map((v) => v ?? -999));
-  }, 60_000);
+  });
 });

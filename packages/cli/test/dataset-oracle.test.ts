@@ -53,7 +53,7 @@ describe.skipIf(reason !== undefined)(
       const imported = cli(["import", NC, table, "--chunk", "lat=2,lon=4", "--cf", "raw"]);
       if (imported.code !== 0) throw new Error(imported.stderr);
       ds = await dataset(await open(table));
-    }, 120_000);
+    });
 
     it("the file is 9 chunk rows on the grid time 1, level 4, lat 5, lon 10", () => {
       expect(ds.chunkCount).toBe(9);

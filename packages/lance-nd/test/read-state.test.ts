@@ -61,7 +61,7 @@ describe("the bytes per row a read expects", () => {
         }
       }
     }
-  }, 120_000);
+  });
 
   it("on tables of large arrays, at least the rows' values (the fixed bytes are a rounding error)", async () => {
     for (const fragments of [1, 4]) {

@@ -102,20 +102,20 @@ describe("a widen rewrite killed before its replay ended", () => {
     const repaired = await check(uri, { repair: true });
     expect(repaired.repair).toMatchObject({ ok: true, widenReplay: { read: 1, overwrite: 4 } });
     await expectComplete(uri);
-  }, 60_000);
+  });
 
   it("killed after the replayed deletes: the next widen completes the replay first", async () => {
     const uri = await killedRewrite("deletes");
     expect(await readIds(await open(uri))).toEqual(["r0", "r2"]);
     await widen(await open(uri), "sst", new Float64());
     await expectComplete(uri);
-  }, 60_000);
+  });
 
   it("killed after the append mark, before the append: check --repair appends the window's rows", async () => {
     const uri = await killedRewrite("appending");
     expect((await check(uri, { repair: true })).repair?.ok).toBe(true);
     await expectComplete(uri);
-  }, 60_000);
+  });
 
   it("killed after the append, before the record closed: check --repair does not append again", async () => {
     const uri = await killedRewrite("append");
@@ -123,7 +123,7 @@ describe("a widen rewrite killed before its replay ended", () => {
     expect((await check(uri)).pendingWidenReplay).not.toBeNull();
     expect((await check(uri, { repair: true })).repair?.ok).toBe(true);
     await expectComplete(uri);
-  }, 60_000);
+  });
 
   it("a completer killed after its own append: the next completer appends nothing", async () => {
     const uri = await killedRewrite("appending");
@@ -133,13 +133,13 @@ describe("a widen rewrite killed before its replay ended", () => {
     expect(await readIds(await open(uri))).toEqual(AFTER_WINDOW);
     expect((await check(uri, { repair: true })).repair?.ok).toBe(true);
     await expectComplete(uri);
-  }, 60_000);
+  });
 
   it("cleanupOldVersions completes the replay before it removes the versions the replay reads", async () => {
     const uri = await killedRewrite("overwrite");
     await (await open(uri)).cleanupOldVersions({ olderThan: 0 });
     await expectComplete(uri);
-  }, 60_000);
+  });
 
   it("a record lance-nd did not write: widen and cleanup fail with InvalidTable naming the key; check reports it", async () => {
     const uri = path.join(dir, `t${tables++}.lance`);
@@ -155,5 +155,5 @@ describe("a widen rewrite killed before its replay ended", () => {
     expect(report.notes.join("\n")).toContain(REPLAY_KEY);
     expect((await failure(check(uri, { repair: true }))).code).toBe("InvalidTable");
     expect(await readIds(await open(uri))).toEqual(["r0"]);
-  }, 60_000);
+  });
 });

@@ -152,7 +152,7 @@ describe.skipIf(skip)("zarrStore over tables of real netCDF files", () => {
         tables.push({ cf, uri, ids: [...ids] });
       }
     }
-  }, 180_000);
+  });
 
   for (const version of [2, 3] as const) {
     it(`v${version}: every metadata document equals the export's but for chunks and codec, for each CF mode`, async () => {

@@ -3,6 +3,7 @@
  */
 export { CDL_ROUND_TRIP_CASES, type CdlKind, ncgenCdl } from "./cdl-cases.js";
 export { failure } from "./failure.js";
+export { boundByFileModes, fileModesSkipReason } from "./file-modes.js";
 export { skipReason } from "./missing-oracle.js";
 export {
   AZURITE_ACCOUNT,

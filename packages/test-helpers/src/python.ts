@@ -24,9 +24,12 @@ const probed = new Map<string, string | undefined>();
 /**
  * Why `modules` cannot be imported by {@link PYTHON} ("/usr/bin/python3 lacks
  * xarray, zarr", or that python3 is missing), or undefined when they all can.
- * Probed once per module list and process.
+ * Probed once per module list and process. The quick test command
+ * (`test:quick`, which sets `LANCE_ND_ORACLES=none`) leaves the Python
+ * oracles out: then this says so.
  */
 export function pythonMissing(modules: readonly string[]): string | undefined {
+  if (process.env.LANCE_ND_ORACLES === "none") return "the Python oracles are left out (LANCE_ND_ORACLES=none)";
   const key = modules.join(" ");
   if (!probed.has(key)) {
     const run = spawnSync(PYTHON, ["-c", PROBE, ...modules], { encoding: "utf8" });

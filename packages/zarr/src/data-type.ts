@@ -13,7 +13,7 @@ import type { ZarrErrorContext } from "./zarr-error.js";
 export interface ZarrType {
   /** The type as the store writes it: `"<f4"`, `"|O"`, `"<M8[ns]"`, `"float32"`, `"string"`. */
   readonly stored: string;
-  /** The zarrita type that reads the stored bytes (`int64` for `<M8[ns]`, `uint16` for `float16`). */
+  /** @internal The zarrita type that reads the stored bytes (`int64` for `<M8[ns]`, `uint16` for `float16`). */
   readonly read: ZarritaType;
   /** Byte order of multi-byte v2 types. */
   readonly endian: "little" | "big";

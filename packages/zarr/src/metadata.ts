@@ -37,7 +37,7 @@ export interface ArrayNode {
   readonly shardShape: readonly number[] | undefined;
   /** The fill value as stored (v2 `fill_value`, v3 `fill_value`). */
   readonly fillValue: unknown;
-  /** The metadata zarrita reads the array with (v3 form, reading type). */
+  /** @internal The metadata zarrita reads the array with (v3 form, reading type). */
   readonly zarrita: ArrayMetadata;
 }
 

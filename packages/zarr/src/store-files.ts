@@ -12,7 +12,7 @@ import { ZarrError } from "./zarr-error.js";
 export interface StoreFiles {
   /** The absolute directory. */
   readonly root: string;
-  /** The zarrita store over the directory (chunk reads, range reads for shards). */
+  /** @internal The zarrita store over the directory (chunk reads, range reads for shards). */
   readonly zarrita: FileSystemStore;
   /** The bytes of `key` (a path relative to the root), `undefined` when absent. */
   read(key: string): Promise<Uint8Array | undefined>;

@@ -27,7 +27,7 @@ export interface ZarrVariable {
   readonly chunks: readonly number[];
   /** The shard shape of a sharded array, else `undefined`. */
   readonly shards: readonly number[] | undefined;
-  /** The codec pipeline zarrita decodes the chunks with (v2 filters and compressor as `numcodecs.*`). */
+  /** @internal The codec pipeline zarrita decodes the chunks with (v2 filters and compressor as `numcodecs.*`). */
   readonly codecs: readonly CodecMetadata[];
   /** The fill value as stored. */
   readonly fillValue: unknown;

@@ -31,7 +31,7 @@ beforeAll(() => {
   python([fixtureScript("v3_spec_stores.py"), v3.dir]);
   xarray = JSON.parse(readFileSync(join(v2.dir, "expected.json"), "utf8")) as Record<string, View>;
   spec = JSON.parse(readFileSync(join(v3.dir, "expected.json"), "utf8")) as typeof spec;
-}, 120_000);
+});
 afterAll(() => {
   v2?.remove();
   v3?.remove();

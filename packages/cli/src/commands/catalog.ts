@@ -29,7 +29,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "import",
-    args: "<files...>",
+    args: "<files...> <table>",
     description:
       "import netCDF-3 / netCDF-4 files and Zarr v2 / v3 stores into a table: one row per file (or per chunk), every variable with its dims and attributes",
     load: async () => (await import("./import.js")).registerImport,

@@ -51,9 +51,12 @@ export function registerExport(program: Command, io: Io): void {
         .default("netcdf"),
     )
     .addOption(
-      new Option("--zarr-version <n>", "Zarr format version (--format zarr)")
+      new Option(
+        "--zarr-version <n>",
+        "Zarr format version (--format zarr): 2 (consolidated) for zarr-python 2 and the xarray of Debian and most installs, 3 for zarr-python 3 and zarrita",
+      )
         .choices(["2", "3"])
-        .default(3)
+        .default(2)
         .argParser((text) => Number(text) as 2 | 3),
     )
     .option(

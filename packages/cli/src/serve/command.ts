@@ -57,6 +57,12 @@ export function registerServe(program: Command, io: Io): void {
       "after",
       [
         "",
+        "URLs (<base> is the first line printed):",
+        "  <base><id>/                 dataset <id> of the served version",
+        "  <base>@v<N>/<id>/           the dataset at version N of the served branch",
+        "  <base>@tag/<name>/<id>/     the dataset at the version a tag names",
+        "  <base>@branch/<name>/<id>/  the dataset at the latest version of a branch (pinned until ?refresh)",
+        "",
         "Example:",
         "  lance-nd serve lance-nd-demo/ocean.lance --port 0     # prints the URL; then xr.open_zarr(URL + dataset id); Ctrl+C stops it",
       ].join("\n"),

@@ -69,7 +69,7 @@ describe.skipIf(skip)("byte strings (|S<n>) in and out", () => {
     oracle(MAKE_ZARR, join(dir, "codes.zarr"));
     table = join(dir, "codes.lance");
     ok(["import", join(dir, "codes.zarr"), table]);
-  }, 60_000);
+  });
 
   it("a zarr-python |S4 store goes back to Zarr v2 as |S4 with the same bytes, fill value and attributes", () => {
     const out = join(dir, "codes-v2.zarr");

@@ -60,7 +60,7 @@ describe("export writes beside the target and renames at the end", () => {
       cli(["export", "lance-nd-demo/ocean.lance", "whole.nc", "--chunks", "time=12,lat=90,lon=180"], dir).code,
     ).toBe(0);
     expect(cli(["import", "whole.nc", "whole.lance"], dir).code).toBe(0);
-  }, 120_000);
+  });
 
   it.skipIf(skipOracle)(
     "the README's --isel time=0:3 --sel lat=-30:30 of an imported file stored in larger chunks: xarray sees that window",
@@ -147,7 +147,7 @@ describe.skipIf(skipOracle)("export --project keeps the coordinates of the varia
     const run = spawnSync(PYTHON, ["-c", make, source], { encoding: "utf8" });
     expect(run.stderr).toBe("");
     expect(cli(["import", source, "t.lance"], dir).code).toBe(0);
-  }, 60_000);
+  });
 
   it('netCDF: the file is ds[["tas"]] and ds[["pr"]] of the source, as xarray selects them', () => {
     for (const name of ["tas", "pr"]) {

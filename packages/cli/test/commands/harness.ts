@@ -5,10 +5,11 @@
  * building at the same time).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
 
 const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PACKAGES = join(PACKAGE, "..");
@@ -61,23 +62,33 @@ export function cliBytes(
   return { code: run.status, stdout: run.stdout, stderr: run.stderr.toString("utf8") };
 }
 
-/** A fresh temporary folder for one test file. */
+const madeFolders: string[] = [];
+afterAll(() => {
+  for (const folder of madeFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder for one test file, removed after its tests. */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "lance-nd-cli-"));
+  const folder = mkdtempSync(join(tmpdir(), "lance-nd-cli-"));
+  madeFolders.push(folder);
+  return folder;
 }
 
 /** Builds dist/cli.js (the package's `build` script: tsup) when it is missing or stale. */
 export function ensureBuilt(): void {
   if (fresh()) return;
-  const lock = join(tmpdir(), "lance-nd-cli-build.lock");
-  const deadline = Date.now() + 120_000;
+  // In the repository, not the temporary folder: each test file has its own (test/setup).
+  const lock = join(PACKAGES, "..", ".tmp", "cli-build.lock");
+  mkdirSync(dirname(lock), { recursive: true });
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, "pid"), String(process.pid));
       break;
     } catch {
-      if (Date.now() > deadline) throw new Error(`cannot take ${lock}; remove it if no build is running`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+      // Another test file is building: wait for it, however long the machine takes, unless it died.
+      if (!holderAlive(lock)) rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
     }
   }
   try {
@@ -86,6 +97,22 @@ export function ensureBuilt(): void {
     if (build.status !== 0) throw new Error(`build of dist/cli.js failed:\n${build.stdout}\n${build.stderr}`);
   } finally {
     rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** False when the process that took the build lock has ended without removing it. */
+function holderAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, "pid"), "utf8"));
+  } catch {
+    return true; // taken, its pid not written yet
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

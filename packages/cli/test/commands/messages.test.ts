@@ -11,6 +11,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { boundByFileModes, fileModesSkipReason } from "@lance-nd/test-helpers";
 import { CLI, cli, ensureBuilt, tempDir } from "./harness.js";
 
 const hasNcgen = spawnSync("ncgen", ["-h"], { stdio: "ignore" }).error === undefined;
@@ -64,25 +65,27 @@ describe.skipIf(skip)("messages name the real cause", () => {
     expect(time[0]!.arrays.time.attrs).toMatchObject({ units: "days since 2000-01-01", calendar: "noleap" });
   });
 
-  it("info of a table holding a folder it cannot list: one line naming the folder and EACCES", () => {
-    // Root lists any folder: the run goes as `nobody` then, on a copy it may read.
-    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const shared = mkdtempSync(join(tmpdir(), "lance-nd-unreadable-"));
-    chmodSync(shared, 0o755);
-    const table = join(shared, "t.lance");
-    expect(cli(["import", "noleap.nc", table], dir).code).toBe(0);
-    const hidden = join(table, "notes");
-    mkdirSync(hidden);
-    chmodSync(hidden, 0o311);
-    try {
-      const run = spawnSync(process.execPath, [CLI, "info", table], { encoding: "utf8", ...asUser });
-      expect(run.status).toBe(1);
-      expect(run.stderr.trim().split("\n")).toEqual([
-        `lance-nd: cannot read ${table} (cannot read ${hidden} to size the table (EACCES))`,
-      ]);
-    } finally {
-      chmodSync(hidden, 0o755);
-      rmSync(shared, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(fileModesSkipReason(import.meta.filename) !== undefined)(
+    "info of a table holding a folder it cannot list: one line naming the folder and EACCES",
+    () => {
+      // Root lists any folder: the run goes bound by file modes then (test-helpers' boundByFileModes).
+      const shared = mkdtempSync(join(tmpdir(), "lance-nd-unreadable-"));
+      const table = join(shared, "t.lance");
+      expect(cli(["import", "noleap.nc", table], dir).code).toBe(0);
+      const hidden = join(table, "notes");
+      mkdirSync(hidden);
+      chmodSync(hidden, 0o311);
+      try {
+        const [command, ...args] = boundByFileModes([process.execPath, CLI, "info", table]);
+        const run = spawnSync(command!, args, { encoding: "utf8" });
+        expect(run.status).toBe(1);
+        expect(run.stderr.trim().split("\n")).toEqual([
+          `lance-nd: cannot read ${table} (cannot read ${hidden} to size the table (EACCES))`,
+        ]);
+      } finally {
+        chmodSync(hidden, 0o755);
+        rmSync(shared, { recursive: true, force: true });
+      }
+    },
+  );
 });

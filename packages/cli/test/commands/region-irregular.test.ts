@@ -92,7 +92,7 @@ describe("region selections on rows cut at different places", () => {
     ensureBuilt();
     dir = tempDir();
     await write(table(), rows(source()));
-  }, 60_000);
+  });
 
   it.skipIf(xarrayMissing() !== undefined && process.env.CI !== "true")(
     "export --isel writes the window of every variable, as xarray reads it, from the rows it meets",

@@ -22,7 +22,7 @@ describe("region selections on the command line", () => {
     ensureBuilt();
     dir = tempDir();
     expect(cli(["demo"], dir).code).toBe(0);
-  }, 60_000);
+  });
 
   it("scan --isel: one block per chunk touched, cut, the single index dropped, chunk_offset = place in the selection", () => {
     const run = cli(

@@ -44,7 +44,7 @@ function loadedModules(args: readonly string[]): { code: number | null; stdout: 
 const heavyIn = (urls: readonly string[]) =>
   HEAVY.filter((name) => urls.some((url) => url.includes(`/node_modules/${name}/`)));
 
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(() => ensureBuilt());
 
 describe("the CLI loads only what a command uses", () => {
   it("--version and --help load none of lancedb, apache-arrow or h5wasm", () => {

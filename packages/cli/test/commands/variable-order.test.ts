@@ -68,7 +68,7 @@ describe.skipIf(skip)("export keeps each file's variable order", () => {
     }
     ok(["import", file("a.nc"), file("b.nc"), file("both.lance")]);
     ok(["import", file("a.nc"), file("b.nc"), file("concat.lance"), "--concat", "time", "--id", "ab"]);
-  }, 60_000);
+  });
 
   it("each file's dataset of a table of two files, whole and in part, in netCDF-4 and classic", () => {
     const both = file("both.lance");

@@ -65,7 +65,7 @@ describe.skipIf(skip)("lance-nd export --format zarr of a table of several rows"
     const run = cli(["import", cfStore, table, "--chunk", "time=2", "--cf", "raw", "--json"]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ rows: 3 });
-  }, 120_000);
+  });
 
   it("v2, one chunk per row: xr.open_zarr sees the store the table came from", () => {
     const out = join(dir, "rows-v2.zarr");
@@ -94,7 +94,9 @@ describe.skipIf(skip)("lance-nd export --format zarr of a table of several rows"
 
   it("v3 with --isel and --sel: the spec reader decodes xarray's values of the window, array by array", () => {
     const out = join(dir, "window-v3.zarr");
-    expect(exported(table, out, "--isel", "time=1:5", "--sel", "lat=-5:5")).toMatchObject({ rows: 3 });
+    expect(exported(table, out, "--zarr-version", "3", "--isel", "time=1:5", "--sel", "lat=-5:5")).toMatchObject({
+      rows: 3,
+    });
     const spec = JSON.parse(python("v3_spec_check.py", out)) as {
       arrays: Record<string, { shape: number[]; chunk_shape: number[]; values: unknown[] }>;
     };
@@ -117,7 +119,7 @@ describe.skipIf(skip)("lance-nd export --format zarr of a table of several rows"
     expect(zarray.compressor).toEqual({ id: "zstd", level: 7 });
     expect(JSON.parse(python("xarray_same.py", cfStore, out))).toEqual({ identical: true });
     const plain = join(dir, "plain-v3.zarr");
-    exported(table, plain, "--compression", "none");
+    exported(table, plain, "--zarr-version", "3", "--compression", "none");
     const meta = JSON.parse(readFileSync(join(plain, "temp", "zarr.json"), "utf8")) as { codecs: { name: string }[] };
     expect(meta.codecs.map((c) => c.name)).toEqual(["bytes"]);
     // Without --compression the codec follows the table's encoding (lance-nd's default, zstd 3, or none).
@@ -213,7 +215,7 @@ describe("lance-nd export --format zarr streams", () => {
       );
     });
     await write(table, rows);
-  }, 120_000);
+  });
 
   it("peak RSS exporting 64 rows of 4 MiB (256 MiB) grows less than half the table over exporting 4 of them", () => {
     const probe = join(dir, "max-rss.cjs");
@@ -250,5 +252,5 @@ describe("lance-nd export --format zarr streams", () => {
     console.log(`export peak RSS: 4 rows ${few.toFixed(0)} MiB, 64 rows ${all.toFixed(0)} MiB (the table: 256 MiB)`);
     // Assembling the dataset first would add the whole 256 MiB; streaming holds about one row plus what GC has not freed yet.
     expect(all - few).toBeLessThan(128);
-  }, 120_000);
+  });
 });

@@ -53,7 +53,7 @@ describe.skipIf(skip !== undefined)(
       if (example !== undefined) ok(["import", example, table("example", "mask")]);
       const [p, r, e] = netcdf4Masked(packed, ranged, ...(example === undefined ? [] : [example]));
       oracle = { packed: p!, ranged: r!, example: e };
-    }, 120_000);
+    });
 
     const scan = (path: string, ...args: string[]): JsonRow[] =>
       JSON.parse(ok(["scan", path, "--json", ...args])) as JsonRow[];

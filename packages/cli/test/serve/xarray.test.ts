@@ -52,7 +52,7 @@ describe.skipIf(skip !== undefined)("lance-nd serve read by xarray (zarr-python 
       startServe(join(dir, "example.lance"), ["--codec", "zlib"]),
       startServe(table),
     ]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await Promise.all([example?.stop(), served?.stop()]);

@@ -55,7 +55,7 @@ describe.skipIf(skip !== undefined)("lance-nd serve --zarr-version 3 --codec zli
     const address = pages.address();
     pageOrigin = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
     served = await startServe(table, ["--zarr-version", "3", "--codec", "zlib", "--cors", pageOrigin]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await served?.stop();

@@ -46,7 +46,7 @@ describe.skipIf(skip)("view: a window is bounded", () => {
     runPython(["-c", script, file]);
     expect(cli(["import", file, join(dir, "big.lance")]).code).toBe(0);
     viewer = await startViewer(join(dir, "big.lance"));
-  }, 120_000);
+  });
   afterAll(() => viewer?.stop());
 
   it("the whole slice is a 400 naming the limit and the step that fits; a bad step is a 400", async () => {

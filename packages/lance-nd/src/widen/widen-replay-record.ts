@@ -106,7 +106,12 @@ function corrupt(key: string, text: string, uri: string): LanceNdError {
 /** The commits of a rewrite and its replay, in order. */
 export type ReplayStep = "overwrite" | "deletes" | "appending" | "append";
 
-/** @internal Steps of a widen's rewrite a test can wait in (the reliability suite kills a process there). */
+/**
+ * Steps of a widen's rewrite a test can wait in (the reliability suite kills
+ * a process there). Not exported from the package's entries, but kept in
+ * the published declarations: those of the widen modules name it (marked
+ * internal, stripInternal would leave them naming a missing export).
+ */
 export interface RewriteHooks {
   /** Runs after the rewrite read its rows, before the overwrite. */
   afterRead?: (read: number) => Promise<void>;
