@@ -144,7 +144,7 @@ describe.skipIf(skip !== undefined)(
     beforeAll(() => {
       ensureBuilt();
       dir = tempDir();
-    }, 120_000);
+    });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     for (let seed = 1; seed <= CASES; seed++) {
@@ -232,7 +232,7 @@ describe.skipIf(skip !== undefined)(
             finite.length === 0 ? [null, null] : [Math.min(...finite), Math.max(...finite)],
           );
         }
-      }, 600_000);
+      });
     }
   },
 );

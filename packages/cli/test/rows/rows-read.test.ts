@@ -48,7 +48,7 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
   beforeAll(() => {
     ensureBuilt();
     dir = tempDir();
-  }, 120_000);
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("a zero-length record dim (xarray's, pressure-no-records.cdl, forecast-no-records.cdl), whole or cut into rows: netCDF and Zarr exports are the file, title included", () => {
@@ -76,7 +76,7 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
         }
       }
     }
-  }, 600_000);
+  });
 
   it("forecast-no-records.cdl cut into rows: export --project keeps the coordinates, serve answers .zmetadata and xarray reads the file over it", async () => {
     const source = ncgenCdl("forecast-no-records", "nc3", dir);
@@ -91,7 +91,7 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
     } finally {
       await served.stop();
     }
-  }, 300_000);
+  });
 
   it("big-record-axes.cdl (bigr1.cdl's record, axes declared first), cut into 4 rows: every row's chunk_offset follows its grid and the export is the file", () => {
     const source = ncgenCdl("big-record-axes", "nc3", dir);
@@ -110,7 +110,7 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
     expectIdentical(source, join(dir, "bigr.nc"));
     ok(["export", table, join(dir, "bigr.zarr"), "--format", "zarr", "--zarr-version", "2"]);
     expectIdentical(source, join(dir, "bigr.zarr"));
-  }, 300_000);
+  });
 
   describe("a --concat dataset of three files, two rows each", () => {
     let files: string[];
@@ -119,7 +119,7 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
       files = oracle<{ paths: string[] }>("concat-files", dir).paths;
       table = join(dir, "tas.lance");
       ok(["import", ...files, table, "--concat", "time", "--id", "tas", "--chunk", "time=2"]);
-    }, 120_000);
+    });
 
     it("a --where of the middle file's rows is that file: scan and plot --isel count from its start, exports write no chunk_offset", () => {
       for (const where of [
@@ -144,7 +144,7 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
         ok(["export", table, join(dir, "2002.zarr"), "--where", where, "--format", "zarr", "--zarr-version", "2"]);
         expectIdentical(files[1]!, join(dir, "2002.zarr"));
       }
-    }, 300_000);
+    });
 
     it("check --repair removed the middle file's rows: intact steps read, a read across them names the cells and the way back, import --mode replace brings them back", () => {
       const repaired = join(dir, "repaired.lance");
@@ -171,6 +171,6 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
       ok(["import", files[1]!, repaired, "--concat", "time", "--id", "tas", "--chunk", "time=2", "--mode", "replace"]);
       ok(["export", repaired, join(dir, "all.nc")]);
       expectIdentical(files.join(","), join(dir, "all.nc"));
-    }, 300_000);
+    });
   });
 });
