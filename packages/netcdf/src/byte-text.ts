@@ -6,8 +6,8 @@
  * the file opens, over all its values, so that every row of it has one type.
  */
 import { Binary, Vector, makeData } from "apache-arrow";
-import type { RawFile, RawVariable, Utf8Values } from "./raw.js";
-import { invalidUtf8At } from "./raw.js";
+import type { RawFile, RawVariable } from "./raw.js";
+import { invalidUtf8At, unpaddedCharRows } from "./raw.js";
 
 /** Bytes of char data read at once while looking for text that is not UTF-8. */
 const SCAN_BYTES = 16 * 2 ** 20;
@@ -65,18 +65,7 @@ function rowsAreUtf8(chars: Uint8Array, width: number): boolean {
 
 /** Fixed-width char rows as byte strings, each without its trailing NUL padding (as text rows lose theirs). */
 export function binaryFromCharRows(chars: Uint8Array, count: number, width: number): Vector {
-  const offsets = new Int32Array(count + 1);
-  const bytes = new Uint8Array(count * width);
-  let end = 0;
-  for (let row = 0; row < count; row++) {
-    const start = row * width;
-    let len = width;
-    while (len > 0 && chars[start + len - 1] === 0) len--;
-    bytes.set(chars.subarray(start, start + len), end);
-    end += len;
-    offsets[row + 1] = end;
-  }
-  const values: Utf8Values = { offsets, bytes: bytes.subarray(0, end) };
+  const values = unpaddedCharRows(chars, count, width);
   return new Vector([
     makeData({ type: new Binary(), length: count, valueOffsets: values.offsets, data: values.bytes }),
   ]);

@@ -99,6 +99,22 @@ export class NotUtf8 extends Error {
  * netCDF-C gives them back). {@link NotUtf8} when a row is not UTF-8.
  */
 export function utf8FromCharRows(chars: Uint8Array, count: number, width: number): Utf8Values {
+  return unpaddedCharRows(chars, count, width, (row, text) => {
+    const bad = invalidUtf8At(text);
+    if (bad >= 0) throw new NotUtf8(row, bad, text[bad]!);
+  });
+}
+
+/**
+ * Fixed-width char rows (`count` rows of `width` bytes) as variable-length
+ * values, each without its trailing NUL padding; `check` sees each row first.
+ */
+export function unpaddedCharRows(
+  chars: Uint8Array,
+  count: number,
+  width: number,
+  check?: (row: number, text: Uint8Array) => void,
+): Utf8Values {
   const offsets = new Int32Array(count + 1);
   const bytes = new Uint8Array(count * width);
   let end = 0;
@@ -107,8 +123,7 @@ export function utf8FromCharRows(chars: Uint8Array, count: number, width: number
     let len = width;
     while (len > 0 && chars[start + len - 1] === 0) len--;
     const text = chars.subarray(start, start + len);
-    const bad = invalidUtf8At(text);
-    if (bad >= 0) throw new NotUtf8(row, bad, text[bad]!);
+    check?.(row, text);
     bytes.set(text, end);
     end += len;
     offsets[row + 1] = end;
