@@ -69,13 +69,7 @@ export async function writeClassic(
   if (options.unlimited.length > 1)
     throw invalid(`a ${options.format} file has one unlimited dim, not ${options.unlimited.join(", ")}`);
   const dims = fileDims(batch);
-  const recordDim = dims.findIndex((d) => d.name === options.unlimited[0]);
-  // A classic header writes length 0 for the record dim only (netCDF README, "Conformance"): a fixed dim of length 0 has no encoding.
-  const empty = dims.find((d, i) => d.size === 0 && i !== recordDim);
-  if (empty !== undefined)
-    throw invalid(
-      `dim "${empty.name}" has length 0, which a ${options.format} file can hold only as its unlimited dim, first in every variable (write netCDF-4)`,
-    );
+  const recordDim = classicRecordDim(dims, batch, options.unlimited[0], invalid);
   const dimId = new Map(dims.map((d, i) => [d.name, i]));
   const variables: Planned[] = [];
   for (const [name, array] of batch.arrays()) {
@@ -164,6 +158,31 @@ export async function writeClassic(
   } finally {
     await file.close();
   }
+}
+
+/**
+ * The index of the record dim among `dims` (-1: none): the unlimited dim
+ * asked for, else a dim of length 0 that comes first in every variable of it
+ * (a classic header says length 0 only of the record dim, so such a dim
+ * becomes it). Any other dim of length 0 is `InvalidArgument`.
+ */
+function classicRecordDim(
+  dims: readonly { name: string; size: number }[],
+  batch: NdRecordBatch,
+  unlimited: string | undefined,
+  invalid: (message: string) => NetcdfError,
+): number {
+  const asked = dims.findIndex((d) => d.name === unlimited);
+  const empty = dims.filter((d, i) => d.size === 0 && i !== asked);
+  if (empty.length === 0) return asked;
+  const firstEverywhere = (dim: string): boolean =>
+    [...batch.arrays()].every(([, array]) => !array.dimNames.includes(dim) || array.dimNames[0] === dim);
+  if (asked < 0 && empty.length === 1 && firstEverywhere(empty[0]!.name))
+    return dims.findIndex((d) => d.name === empty[0]!.name);
+  const dim = empty.find((d) => !firstEverywhere(d.name)) ?? empty.at(-1)!;
+  throw invalid(
+    `dim "${dim.name}" has length 0, which a classic file can hold only as its unlimited dim, first in every variable (write netCDF-4)`,
+  );
 }
 
 function unsupported(path: string, name: string | undefined, what: string, format: string): NetcdfError {

@@ -68,7 +68,7 @@ describe.skipIf(skip !== undefined)(`netCDF-3 written back as netCDF-3${skip ? `
     expect((twoRecords as Error).message).toMatch(/a 64bit-offset file has one unlimited dim, not time, lat/);
   });
 
-  it("a zero-length dim that is not the record dim is refused for classic, and netCDF-4 holds it (ncdump reads it)", async () => {
+  it("a zero-length dim is a classic file's record dim when it comes first in every variable, else refused; netCDF-4 holds it", async () => {
     const empty = new NdRecordBatch({ v: NdArray.from(new Float32Array(0), { dims: { x: 3, t: 0 } }) });
     const classic = join(dir, "empty-fixed.nc");
     const err = await failure(writeNetcdf(classic, empty, { format: "classic" }));
@@ -77,6 +77,10 @@ describe.skipIf(skip !== undefined)(`netCDF-3 written back as netCDF-3${skip ? `
       /dim "t" has length 0, which a classic file can hold only as its unlimited dim, first in every variable \(write netCDF-4\)/,
     );
     expect(existsSync(classic)).toBe(false);
+    const first = new NdRecordBatch({ v: NdArray.from(new Float32Array(0), { dims: { t: 0, x: 3 } }) });
+    const record = join(dir, "empty-record.nc");
+    await writeNetcdf(record, first, { format: "classic" });
+    expect(ncdump(record)).toMatch(/t = UNLIMITED ; \/\/ \(0 currently\)[\s\S]*float v\(t, x\) ;/);
     const nc4 = join(dir, "empty-fixed-nc4.nc");
     await writeNetcdf(nc4, empty, { format: "netcdf4" });
     expect(ncdump(nc4)).toMatch(/t = UNLIMITED ; \/\/ \(0 currently\)[\s\S]*float v\(x, t\) ;/);
