@@ -29,12 +29,14 @@ export interface RowGroup {
  * leaves whole, repeated in every row, hold more than `budget` bytes and
  * some variables share no dim with the others. Then each set of variables
  * linked by shared dims is cut the same way when over the budget, and the
- * others are packed whole, in order, into groups of at most `budget` bytes.
+ * others are packed whole, in order, into groups of at most `budget` bytes;
+ * every row of such a source stays within the budget, storage blocks cut
+ * too.
  *
  * @example planRowGroups([a(x 10), b(y 10)], 1 << 20) // [{ variables: ["a", "b"], sizes: {} }]
  */
 export function planRowGroups(variables: readonly NamedStoredVariable[], budget = ROW_BYTES): RowGroup[] {
-  const single = cutGroup(variables, budget);
+  const single = cutGroup(variables, budget, false);
   const cut = new Set(Object.keys(single.sizes));
   const repeated = variables.filter((v) => !v.dims.some((d) => cut.has(d.name)));
   if (cut.size === 0 || rowBytes(repeated, {}) <= budget) return [single];
@@ -50,7 +52,7 @@ export function planRowGroups(variables: readonly NamedStoredVariable[], budget 
       [packed, packedBytes] = [[], 0];
     }
     if (bytes > budget) {
-      groups.push(cutGroup(component, budget));
+      groups.push(cutGroup(component, budget, true));
       continue;
     }
     packed.push(...component.map((v) => v.name));
@@ -60,12 +62,21 @@ export function planRowGroups(variables: readonly NamedStoredVariable[], budget 
   return groups;
 }
 
-/** `variables` as one group: whole within `budget`, else cut on the storage grid of the largest. */
-function cutGroup(variables: readonly NamedStoredVariable[], budget: number): RowGroup {
+/**
+ * `variables` as one group: whole within `budget`, else cut on the storage
+ * grid of the largest ({@link storageRowSizes}). With `strict`, every row
+ * stays within `budget`: the variables on the largest's dims share it, and
+ * a storage block over it is cut too.
+ */
+function cutGroup(variables: readonly NamedStoredVariable[], budget: number, strict: boolean): RowGroup {
   const names = variables.map((v) => v.name);
   const largest = largestVariable(variables);
   if (rowBytes(variables, {}) <= budget || largest === undefined) return { variables: names, sizes: {} };
-  return { variables: names, sizes: storageRowSizes(largest, budget) };
+  if (!strict) return { variables: names, sizes: storageRowSizes(largest, budget) };
+  const same = (v: StoredVariable) =>
+    v.dims.length === largest.dims.length && v.dims.every((d, i) => d.name === largest.dims[i]!.name);
+  const itemBytes = variables.filter(same).reduce((n, v) => n + v.itemBytes, 0);
+  return { variables: names, sizes: storageRowSizes({ ...largest, itemBytes }, budget, budget) };
 }
 
 /** The bytes of the largest row of `variables` cut by `sizes`. */
