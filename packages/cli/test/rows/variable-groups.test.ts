@@ -69,7 +69,7 @@ async function tableRows(table: string): Promise<{ bytes: number; variables: str
   for await (const row of scan(await open(table))) {
     const arrays = row.arrays();
     rows.push({
-      bytes: arrays.reduce((n, [, array]) => n + (array.values as unknown as ArrayBufferView).byteLength, 0),
+      bytes: arrays.reduce((n, [, array]) => n + array.values.byteLength, 0),
       variables: arrays.map(([name]) => name),
     });
   }
@@ -116,9 +116,9 @@ describe.skipIf(skip !== undefined)("rows of variable groups", () => {
     expect(scanned.length).toBeGreaterThan(1);
     expect(scanned.flatMap((row) => row.arrays.USMD_lat.values)).toEqual(want.USMD_lat.values);
     const read = await (await dataset(await open(table))).read(["AD_lon", "USMD_lat"]);
-    expect(Array.from(read.get("AD_lon")!.values as ArrayLike<number>)).toEqual(want.AD_lon.values);
+    expect(Array.from(read.get("AD_lon")!.values, Number)).toEqual(want.AD_lon.values);
     const whole = JSON.parse(runPython([ORACLE, "values", source, "{}"])) as { USMD_lat: { values: number[] } };
-    expect(Array.from(read.get("USMD_lat")!.values as ArrayLike<number>)).toEqual(whole.USMD_lat.values);
+    expect(Array.from(read.get("USMD_lat")!.values, Number)).toEqual(whole.USMD_lat.values);
   }, 600_000);
 });
 
