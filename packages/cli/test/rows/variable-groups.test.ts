@@ -4,7 +4,7 @@
  * the row budget, so an import groups its variables into rows. Checked
  * through the built CLI against files that ncgen wrote (dcw-shaped.cdl, the
  * shape of GMT's dcw-gmt.nc) and Debian's gmt-dcw `dcw-gmt.nc` itself:
- * exports are the file (xarray `identical`, `ncdump -h` equal), `scan` and
+ * exports and serve are the file (xarray `identical`, `ncdump -h` equal), `scan` and
  * `dataset().read()` give a variable's values, and every row stays within
  * the budget.
  */
@@ -21,14 +21,15 @@ import {
 import { dataset, open, scan } from "lance-nd";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
+import { startServe } from "../serve/served.js";
 
 const ORACLE = join(import.meta.dirname, "rows_oracle.py");
 const DCW = "/usr/share/gmt-dcw/dcw-gmt.nc";
 const skip =
   pythonSkipReason(
     "variable groups xarray oracle",
-    ["numpy", "pandas", "xarray", "netCDF4", "zarr"],
-    "apt-get install python3-xarray python3-netcdf4 python3-zarr",
+    ["numpy", "pandas", "xarray", "netCDF4", "zarr", "fsspec", "aiohttp"],
+    "apt-get install python3-xarray python3-netcdf4 python3-zarr python3-fsspec python3-aiohttp",
   ) ?? netcdfToolsSkipReason();
 const skipDcw = skip ?? skipReason(existsSync(DCW) ? undefined : `${DCW} is missing (apt-get install gmt-dcw)`);
 
@@ -84,7 +85,7 @@ describe.skipIf(skip !== undefined)("rows of variable groups", () => {
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("dcw-shaped.cdl (40 variables on 20 dims of their own) with --row-size 1KiB: grouped rows within the budget, exports and reads are the file", async () => {
+  it("dcw-shaped.cdl (40 variables on 20 dims of their own) with --row-size 1KiB: grouped rows within the budget, exports, serve and reads are the file", async () => {
     const source = ncgenCdl("dcw-shaped", "nc4", dir);
     const table = join(dir, "dcw-shaped.lance");
     importGrouped(source, table, ["--row-size", "1KiB"]);
@@ -105,6 +106,12 @@ describe.skipIf(skip !== undefined)("rows of variable groups", () => {
     const store = join(dir, "dcw-shaped.zarr");
     ok(["export", table, store, "--format", "zarr", "--zarr-version", "2"]);
     expectIdentical(source, store);
+    const served = await startServe(table);
+    try {
+      expectIdentical(source, served.datasets[0]!.url);
+    } finally {
+      await served.stop();
+    }
 
     const want = JSON.parse(runPython([ORACLE, "values", source, JSON.stringify({ USMD_length: [740, 1260] })])) as {
       USMD_lat: { values: number[] };
