@@ -11,3 +11,5 @@ export { tilingProblem } from "./tiling.js";
 export type { TilingProblem } from "./tiling.js";
 export { largestVariable, MAX_BLOCK_ROW_BYTES, maxBlockRowBytes, ROW_BYTES, storageRowSizes } from "./storage-rows.js";
 export type { StoredVariable } from "./storage-rows.js";
+export { planRowGroups } from "./row-groups.js";
+export type { NamedStoredVariable, RowGroup } from "./row-groups.js";

@@ -66,20 +66,24 @@ export function largestVariable<V extends StoredVariable>(variables: readonly V[
 /**
  * The row size along each dim of `variable`: its storage block, merged with
  * neighbours along the slowest dims while a row stays within `budget`
- * bytes; a block over `budget` stays whole up to {@link maxBlockRowBytes}
- * and is cut along its slowest dims beyond; contiguous storage is cut into
+ * bytes; a block over `budget` stays whole up to `blockRowBytes`
+ * ({@link maxBlockRowBytes} unless given) and is cut along its slowest dims beyond; contiguous storage is cut into
  * slabs within `budget`. A merged row is a whole number of blocks along each
  * dim, so rows sit on the storage grid.
  *
  * @example storageRowSizes({ dims: [time 120, lat 361, lon 720], itemBytes: 4, block: [1, 361, 720] }) // { time: 1, lat: 361, lon: 720 }
  */
-export function storageRowSizes(variable: StoredVariable, budget = ROW_BYTES): Record<string, number> {
+export function storageRowSizes(
+  variable: StoredVariable,
+  budget = ROW_BYTES,
+  blockRowBytes = maxBlockRowBytes(budget),
+): Record<string, number> {
   const sizes = variable.dims.map((d) => Math.max(d.size, 1));
   const block = sizes.map((size, i) =>
     Math.min(size, Math.max(1, variable.block === null ? (i === 0 ? 1 : size) : variable.block[i]!)),
   );
   let bytes = block.reduce((n, b) => n * b, variable.itemBytes);
-  const cap = variable.block === null ? budget : maxBlockRowBytes(budget);
+  const cap = variable.block === null ? budget : Math.max(budget, blockRowBytes);
   if (bytes > budget) {
     for (let i = 0; i < block.length && bytes > cap; i++) {
       const per = bytes / block[i]!;

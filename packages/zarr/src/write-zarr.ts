@@ -121,6 +121,7 @@ export async function writeZarr(
   const sink = { version, writer, codec };
   const placers = new Map<string, ChunkPlacer>();
   let globalAttrs: Attrs | undefined;
+  const seenDims = new Set<string>();
   let rowCount = 0;
   let chunkCount = 0;
   try {
@@ -130,16 +131,8 @@ export async function writeZarr(
         // Checked here, written with the metadata at the end.
         attrsToJson(row.globalAttrs, { path }, [CHUNK_OFFSET]);
         globalAttrs = row.globalAttrs;
-        const dims = row.grid().map((d) => d.name);
-        const unknown = Object.keys(chunkSizes).filter((dim) => !dims.includes(dim));
-        if (unknown.length > 0) {
-          throw new ZarrError(
-            "InvalidArgument",
-            `options.chunks names ${unknown.join(", ")}, which the rows do not have (their dims: ${dims.join(", ")})`,
-            { path },
-          );
-        }
       }
+      for (const d of row.grid()) seenDims.add(d.name);
       const start = rowStart(row, at, path);
       for (const [name, stored] of row.arrays()) {
         const where = { path, variable: name };
@@ -160,6 +153,15 @@ export async function writeZarr(
         const offset = array.dims.map((d) => start.get(d.name) ?? 0);
         chunkCount += await placer.place(stored, block, array.shape, offset, at);
       }
+    }
+    // Rows may hold some of the arrays, on dims of their own: the chunks name dims some row has.
+    const unknown = Object.keys(chunkSizes).filter((dim) => !seenDims.has(dim));
+    if (unknown.length > 0) {
+      throw new ZarrError(
+        "InvalidArgument",
+        `options.chunks names ${unknown.join(", ")}, which the rows do not have (their dims: ${[...seenDims].join(", ")})`,
+        { path },
+      );
     }
     const arrays = [...placers.values()].map(({ array, ends }) => ({ ...array, shape: ends }));
     const docs = zarrDocuments(version, globalAttrs ?? new Map(), arrays, compression, { path });

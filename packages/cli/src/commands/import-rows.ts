@@ -9,7 +9,7 @@ import type { NetcdfFile } from "@lance-nd/netcdf";
 import type { WriteOptions } from "lance-nd";
 import { InvalidArgumentError } from "commander";
 import { CliError } from "../errors.js";
-import { ROW_BYTES, largestVariable, storageRowSizes } from "@lance-nd/nd-arrow/internal";
+import { planRowGroups, ROW_BYTES, type RowGroup } from "@lance-nd/nd-arrow/internal";
 
 /** The default of `--row-size`: nd-arrow's 1 MiB row budget (README, "Rows of an import"). */
 export const DEFAULT_ROW_BYTES = ROW_BYTES;
@@ -46,8 +46,11 @@ export const IMPORT_WRITE_SIZING = {
 
 /** How a file is cut into rows. */
 export interface RowPlan {
-  /** Chunk size per dim (empty: the file is one row). */
-  readonly sizes: Readonly<Record<string, number>>;
+  /**
+   * The groups of variables a row holds, each with its chunk size per dim
+   * (one group of every variable without sizes: the file is one row).
+   */
+  readonly groups: readonly RowGroup[];
   /** The number of rows. */
   readonly rows: number;
   /** Set when the file was cut because of its size: says how. */
@@ -61,16 +64,18 @@ export function fileBytes(file: NetcdfFile): number {
 
 /**
  * The row plan of `file`: `chunk` as given (dims the file lacks are
- * `InvalidArgument`), else one row, else (over `budget` bytes) rows on the
- * storage chunks of its largest variable (`storageRowSizes`), with a notice.
+ * `InvalidArgument`), else one row, else (over `budget` bytes) nd-arrow's
+ * `planRowGroups`: rows on the storage chunks of its largest variable, or,
+ * for variables on dims of their own, groups of them within `budget`, with
+ * a notice.
  */
 export function planRows(
   file: NetcdfFile,
   chunk: ReadonlyMap<string, number> | undefined,
   budget = ROW_BYTES,
 ): RowPlan {
-  const grid = new Map<string, number>();
-  for (const v of file.variables) for (const d of v.dims) if (!grid.has(d.name)) grid.set(d.name, d.size);
+  const all = file.variables.map((v) => v.name);
+  const grid = gridOf(file, all);
   if (chunk !== undefined) {
     const unknown = [...chunk.keys()].filter((d) => !grid.has(d));
     if (unknown.length > 0) {
@@ -81,11 +86,13 @@ export function planRows(
       );
     }
     const sizes = Object.fromEntries(chunk);
-    return { sizes, rows: countRows(grid, sizes), notice: undefined };
+    return { groups: [{ variables: all, sizes }], rows: countRows(grid, sizes), notice: undefined };
   }
   const total = fileBytes(file);
-  if (total <= budget || grid.size === 0) return { sizes: {}, rows: 1, notice: undefined };
+  const whole = { groups: [{ variables: all, sizes: {} }], rows: 1, notice: undefined };
+  if (total <= budget || grid.size === 0) return whole;
   const stored = file.variables.map((v) => ({
+    name: v.name,
     dims: v.dims,
     itemBytes:
       v.bytes /
@@ -95,13 +102,31 @@ export function planRows(
       ),
     block: v.chunking,
   }));
-  const sizes = storageRowSizes(largestVariable(stored)!, budget);
-  const rows = countRows(grid, sizes);
-  const shape = Object.entries(sizes)
+  const groups = planRowGroups(stored, budget);
+  const rows = groups.reduce((n, g) => n + countRows(gridOf(file, g.variables), g.sizes), 0);
+  if (groups.length === 1 && Object.keys(groups[0]!.sizes).length === 0) return whole;
+  const how =
+    groups.length === 1
+      ? `of ${shapeOf(groups[0]!.sizes)} on its storage chunks`
+      : `of ${groups.length} groups of variables that share no dim, each within the budget or cut on its storage chunks`;
+  const notice = `${file.path}: ${formatBytes(total)} is more than a row holds (${formatBytes(budget)}, --row-size); importing it as ${rows} ${rows === 1 ? "row" : "rows"} ${how} (set --chunk to choose)`;
+  return { groups, rows, notice };
+}
+
+/** `sizes` as `dim=size,...`. */
+function shapeOf(sizes: Readonly<Record<string, number>>): string {
+  return Object.entries(sizes)
     .map(([dim, size]) => `${dim}=${size}`)
     .join(",");
-  const notice = `${file.path}: ${formatBytes(total)} is more than a row holds (${formatBytes(budget)}, --row-size); importing it as ${rows} ${rows === 1 ? "row" : "rows"} of ${shape} on its storage chunks (set --chunk to choose)`;
-  return { sizes, rows, notice };
+}
+
+/** The dims of the variables `names` of `file` with their sizes, in the order the variables meet them. */
+function gridOf(file: NetcdfFile, names: readonly string[]): Map<string, number> {
+  const wanted = new Set(names);
+  const grid = new Map<string, number>();
+  for (const v of file.variables)
+    if (wanted.has(v.name)) for (const d of v.dims) if (!grid.has(d.name)) grid.set(d.name, d.size);
+  return grid;
 }
 
 function countRows(grid: ReadonlyMap<string, number>, sizes: Readonly<Record<string, number>>): number {
@@ -115,10 +140,21 @@ function formatBytes(bytes: number): string {
   return bytes < 2 ** 20 ? `${(bytes / 2 ** 10).toFixed(0)} KiB` : `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 }
 
-/** The rows of `file` under `plan`; a whole-file row has no `chunk_offset`. */
+/**
+ * The rows of `file` under `plan`, group by group; a whole-file row has no
+ * `chunk_offset`, a row of a group has one on its own grid (lance-nd README,
+ * "Datasets": rows of some of the variables).
+ */
 export async function* fileRows(file: NetcdfFile, plan: RowPlan): AsyncGenerator<NdRecordBatch> {
-  const cut = Object.keys(plan.sizes).length > 0;
-  for await (const row of file.chunks(plan.sizes)) {
-    yield cut ? row : row.withGlobalAttrs(new Map([...row.globalAttrs].filter(([key]) => key !== CHUNK_OFFSET)));
+  const [first] = plan.groups;
+  if (plan.groups.length === 1 && Object.keys(first!.sizes).length === 0) {
+    for await (const row of file.chunks({}))
+      yield row.withGlobalAttrs(new Map([...row.globalAttrs].filter(([key]) => key !== CHUNK_OFFSET)));
+    return;
   }
+  if (plan.groups.length === 1) {
+    yield* file.chunks(first!.sizes);
+    return;
+  }
+  for (const group of plan.groups) yield* file.chunks(group.sizes, { variables: group.variables });
 }

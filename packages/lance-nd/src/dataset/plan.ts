@@ -86,6 +86,10 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
   let firstStart: number[] | undefined;
   let manyFiles = false;
   let gridNames: string[] | undefined;
+  // Each row's own grid: rows of some of the variables (an import groups
+  // variables on dims of their own: CLI README, "Rows of an import") have
+  // grids that share no dim with each other.
+  const rowGrids: string[][] = [];
   for await (const rb of scanRows(view.lance, {
     columns,
     withRowId: true,
@@ -118,7 +122,7 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
       });
       const order = gridOrder(rowDims);
       gridNames ??= order;
-      if (order.join("\u0000") !== gridNames.join("\u0000")) {
+      if (order.join("\u0000") !== gridNames.join("\u0000") && !disjointGrids(order, rowGrids)) {
         const first = describeRow(rows[0]!.rowId, rows[0]!.id);
         throw invalid(
           view,
@@ -149,6 +153,7 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
         globalAttrs = withoutOffset(rowAttrs);
         firstStart = start;
       }
+      rowGrids.push(order);
       rows.push({
         rowId,
         id: typeof id === "string" ? id : undefined,
@@ -162,16 +167,64 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
   if (rows.length === 0)
     throw invalid(view, `no row matches${filter === undefined ? "" : ` ${filter}`}: the dataset is empty`);
   checkOneDataset(view, rows);
-  const order = gridNames!;
+  const order = [...new Set(rowGrids.flat())];
+  unifyGrids(rows, rowGrids, order);
   const origin = order.map((_, d) => rows.reduce((low, row) => Math.min(low, row.start[d]!), Infinity));
   for (const row of rows) row.start = row.start.map((s, d) => s - origin[d]!);
   const grid = order.map((name, d) => ({
     name,
     size: rows.reduce((high, row) => Math.max(high, row.start[d]! + row.size[d]!), 0),
   }));
-  checkRowsApart(view, grid, rows, origin);
+  // Along a dim it lacks, a row holds its variables whole: it spans the grid.
+  rows.forEach((row, r) => {
+    grid.forEach((dim, d) => {
+      if (!rowGrids[r]!.includes(dim.name)) row.size[d] = dim.size;
+    });
+  });
+  for (const group of gridGroups(rowGrids)) {
+    const dims = group.dims.map((name) => order.indexOf(name));
+    const pick = (values: readonly number[]) => dims.map((d) => values[d]!);
+    checkRowsApart(
+      view,
+      dims.map((d) => grid[d]!),
+      group.rows.map((r) => ({ ...rows[r]!, start: pick(rows[r]!.start), size: pick(rows[r]!.size) })),
+      pick(origin),
+    );
+  }
   const variables = [...dimsOf].map(([name, dims]) => ({ name, type: layout.arrays.get(name)!.valueType, dims }));
   return { grid, origin, variables, rows, globalAttrs: globalAttrs ?? new Map(), manyFiles };
+}
+
+/** True when `grid` shares no dim with the grids before it that differ from it. */
+function disjointGrids(grid: readonly string[], before: readonly (readonly string[])[]): boolean {
+  const key = grid.join("\u0000");
+  return before.every((other) => other.join("\u0000") === key || !other.some((dim) => grid.includes(dim)));
+}
+
+/**
+ * Places each row's start and size (on its own grid) on `order`, the union
+ * of the rows' grids: along a dim the row lacks, start 0 (its size is set
+ * once the grid's size is known).
+ */
+function unifyGrids(rows: PlannedRow[], rowGrids: readonly (readonly string[])[], order: readonly string[]): void {
+  rows.forEach((row, r) => {
+    const own = rowGrids[r]!;
+    if (own.length === order.length) return;
+    row.start = order.map((name) => (own.includes(name) ? row.start[own.indexOf(name)]! : 0));
+    row.size = order.map((name) => (own.includes(name) ? row.size[own.indexOf(name)]! : 0));
+  });
+}
+
+/** The rows (indices) by their own grid, each group with its dims. */
+function gridGroups(rowGrids: readonly (readonly string[])[]): { dims: readonly string[]; rows: number[] }[] {
+  const groups = new Map<string, { dims: readonly string[]; rows: number[] }>();
+  rowGrids.forEach((dims, r) => {
+    const key = dims.join("\u0000");
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { dims, rows: [r] });
+    else group.rows.push(r);
+  });
+  return [...groups.values()];
 }
 
 /** True when grid position `a` comes before `b` in row-major order. */

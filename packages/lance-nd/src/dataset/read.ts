@@ -100,7 +100,9 @@ function place(plan: DatasetPlan, row: PlannedRow, taken: NdRecordBatch): NdReco
 /**
  * The blocks of `names` over `ranges`: the cut of each row `blockRows`
  * gives (rows where one of `names` is null give no block), with its offset
- * in the selection and single-value dims dropped.
+ * in the selection and single-value dims dropped. Variables no row holds
+ * together (rows of some of the variables: README "Datasets") come in
+ * blocks of their own, set by set ({@link heldTogether}).
  */
 export async function* readBlocks(
   view: NdTable,
@@ -109,13 +111,33 @@ export async function* readBlocks(
   names: readonly string[],
 ): AsyncGenerator<DatasetBlock> {
   checkCellsHeld(view, plan, ranges);
-  for await (const taken of takeGroups(view, plan, blockRows(plan, ranges, names).rows, names, 0)) {
-    for (const { row, batch } of taken) {
-      const { start, batch: block } = cut(view, plan, ranges, row, batch);
-      const offset = plan.grid.flatMap((_, d) => (ranges[d]!.drop ? [] : [start[d]! - ranges[d]!.start]));
-      yield { offset, batch: finish(block, plan, ranges) };
+  for (const together of heldTogether(plan, names)) {
+    for await (const taken of takeGroups(view, plan, blockRows(plan, ranges, together).rows, together, 0)) {
+      for (const { row, batch } of taken) {
+        const { start, batch: block } = cut(view, plan, ranges, row, batch);
+        const offset = plan.grid.flatMap((_, d) => (ranges[d]!.drop ? [] : [start[d]! - ranges[d]!.start]));
+        yield { offset, batch: finish(block, plan, ranges) };
+      }
     }
   }
+}
+
+/**
+ * `names` in sets linked by the rows that hold them: two variables some
+ * row holds both of are in one set. Every row of a dataset imported whole
+ * or cut along its dims holds every variable (one set); an import that
+ * groups variables on dims of their own makes a set of each group.
+ */
+function heldTogether(plan: DatasetPlan, names: readonly string[]): string[][] {
+  const sets: { names: string[]; rows: Set<PlannedRow> }[] = [];
+  for (const name of names) {
+    const holders = plan.rows.filter((row) => row.variables.has(name));
+    const linked = sets.filter((set) => holders.some((row) => set.rows.has(row)));
+    const merged = { names: [...linked.flatMap((set) => set.names), name], rows: new Set(holders) };
+    for (const set of linked) for (const row of set.rows) merged.rows.add(row);
+    sets.splice(0, sets.length, ...sets.filter((set) => !linked.includes(set)), merged);
+  }
+  return sets.map((set) => names.filter((name) => set.names.includes(name)));
 }
 
 /**
