@@ -82,7 +82,7 @@ describe.skipIf(skip !== undefined)("rows of variable groups", () => {
   beforeAll(() => {
     ensureBuilt();
     dir = tempDir();
-  }, 120_000);
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("dcw-shaped.cdl (40 variables on 20 dims of their own) with --row-size 1KiB: grouped rows within the budget, exports, serve and reads are the file", async () => {
@@ -126,7 +126,7 @@ describe.skipIf(skip !== undefined)("rows of variable groups", () => {
     expect(Array.from(read.get("AD_lon")!.values, Number)).toEqual(want.AD_lon.values);
     const whole = JSON.parse(runPython([ORACLE, "values", source, "{}"])) as { USMD_lat: { values: number[] } };
     expect(Array.from(read.get("USMD_lat")!.values, Number)).toEqual(whole.USMD_lat.values);
-  }, 600_000);
+  });
 });
 
 describe.skipIf(skipDcw !== undefined)(`Debian's gmt-dcw dcw-gmt.nc${skipDcw ? ` (${skipDcw})` : ""}`, () => {
@@ -134,7 +134,7 @@ describe.skipIf(skipDcw !== undefined)(`Debian's gmt-dcw dcw-gmt.nc${skipDcw ? `
   beforeAll(() => {
     ensureBuilt();
     dir = tempDir();
-  }, 120_000);
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("imports with the default budget in rows of at most 1 MiB, and its netCDF-4 export has the file's ncdump -h", async () => {
@@ -148,5 +148,5 @@ describe.skipIf(skipDcw !== undefined)(`Debian's gmt-dcw dcw-gmt.nc${skipDcw ? `
     const nc = join(dir, "dcw.nc");
     ok(["export", table, nc, "--format", "netcdf4"]);
     expect(header(nc)).toBe(header(DCW));
-  }, 600_000);
+  });
 });
