@@ -80,7 +80,7 @@ describe.skipIf(skip)("byte strings (|S<n>) in and out", () => {
   });
 
   it("Zarr v3 has no |S<n>: the export is refused in one line that says to write v2", () => {
-    const run = cli(["export", table, join(dir, "codes-v3.zarr"), "--format", "zarr"]);
+    const run = cli(["export", table, join(dir, "codes-v3.zarr"), "--format", "zarr", "--zarr-version", "3"]);
     expect(run.code).not.toBe(0);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain('array "code": Binary has no Zarr v3 counterpart (write v2');

@@ -134,7 +134,7 @@ describe.skipIf(skip)("lance-nd import / export with Zarr stores", () => {
     const first = join(dir, "nc.lance");
     expect(cli(["import", EXAMPLE_NC, first]).code).toBe(0);
     const out = join(dir, "from-nc.zarr");
-    const exported = cli(["export", first, out, "--format", "zarr"]);
+    const exported = cli(["export", first, out, "--format", "zarr", "--zarr-version", "3"]);
     expect(exported.stderr).toBe("");
     expect(exported.code).toBe(0);
     expect(existsSync(join(out, "zarr.json"))).toBe(true);
