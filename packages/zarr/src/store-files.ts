@@ -2,10 +2,10 @@
  * The package's one file-system seam: reading and listing a local store,
  * writing files of a new one. Everything else works on keys and bytes.
  */
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import type FileSystemStore from "@zarrita/storage/fs";
-import { RangeCheckedStore } from "./shard-ranges.js";
+import FileSystemStore from "@zarrita/storage/fs";
+import { RangePastEnd } from "./shard-ranges.js";
 import { ZarrError } from "./zarr-error.js";
 
 /** A local store directory: its zarrita store and raw access to its keys. */
@@ -149,5 +149,52 @@ async function makeDirectory(dir: string): Promise<void> {
     if (code !== "ENOENT" || dirname(dir) === dir) throw cause;
     await makeDirectory(dirname(dir));
     await mkdir(dir);
+  }
+}
+
+type Range = { offset: number; length: number } | { suffixLength: number };
+
+/** zarrita's file-system store whose `getRange` refuses a range past the end of its file ({@link RangePastEnd}). */
+class RangeCheckedStore extends FileSystemStore {
+  override async getRange(
+    key: `/${string}`,
+    range: Range,
+    options?: { signal?: AbortSignal },
+  ): Promise<Uint8Array | undefined> {
+    const [start, length] = "suffixLength" in range ? [undefined, range.suffixLength] : [range.offset, range.length];
+    if (
+      !Number.isSafeInteger(length) ||
+      length < 0 ||
+      (start !== undefined && (!Number.isSafeInteger(start) || start < 0))
+    )
+      throw new RangePastEnd(`the range ${describe(range)} of "${key}" is not a byte range`);
+    const size = await fileSize(join(this.root, key.replace(/^\//, "")));
+    if (size === undefined) return undefined;
+    if ((start ?? 0) + length > size)
+      throw new RangePastEnd(`the range ${describe(range)} of "${key}" lies past its end (${size} bytes)`);
+    return super.getRange(key, range, options);
+  }
+}
+
+/** `offset 12 length 40` or `the last 40 bytes`. */
+function describe(range: Range): string {
+  return "suffixLength" in range
+    ? `of the last ${range.suffixLength} bytes`
+    : `at offset ${range.offset} of length ${range.length}`;
+}
+
+/** The size of the file at `path`, or undefined when there is none. */
+async function fileSize(path: string): Promise<number | undefined> {
+  try {
+    const handle = await open(path, "r");
+    try {
+      return (await handle.stat()).size;
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR")
+      return undefined;
+    throw err;
   }
 }
