@@ -88,7 +88,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: "versions",
     args: "<table>",
-    description: "list the versions of a table that cleanup has not removed",
+    description:
+      "list the versions of a table that cleanup has not removed; a version an import made before its last one is marked half an import",
     load: async () => (await import("./maintenance.js")).registerVersions,
   },
   {
@@ -133,7 +134,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "plot",
     args: "<table> <variable>",
     description:
-      "plot a 2-D slice of a variable as a heatmap PNG (viridis, NaN and null grey, units from the variable)",
+      "plot a 2-D slice of a variable as a heatmap PNG (viridis, NaN and null grey, units from the variable), or a 1-D one as a line",
     load: async () => (await import("./plot.js")).registerPlot,
   },
   {
