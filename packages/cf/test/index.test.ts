@@ -43,6 +43,7 @@ describe("@lance-nd/cf public API", () => {
       "isDtype",
       "maskRoundTrips",
       "parseCfTimeUnits",
+      "sameCfTimeEncoding",
       "unpackedDtype",
     ]);
   });
