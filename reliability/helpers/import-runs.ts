@@ -111,8 +111,10 @@ export async function tableContent(uri: string, rows: number, seeds: readonly nu
   return new Map([...steps].map(([id, { seed }]) => [id, seed]));
 }
 
-/** The lance-nd tags (import marks and writer locks) left on the table. */
+/** The lance-nd tags of imports under way (import marks and writer locks) left on the table; the records of complete imports (`lance-nd-imported-*`) stay by design. */
 export function importTags(uri: string): string[] {
   const dir = join(uri, "_refs", "tags");
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith("lance-nd-")) : [];
+  return existsSync(dir)
+    ? readdirSync(dir).filter((f) => f.startsWith("lance-nd-") && !f.startsWith("lance-nd-imported-"))
+    : [];
 }
