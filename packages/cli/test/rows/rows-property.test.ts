@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { pythonSkipReason, runPython } from "@lance-nd/test-helpers";
 import { dataset, open, scan } from "lance-nd";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import FileSystemStore from "@zarrita/storage/fs";
 import * as zarr from "zarrita";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
 import { startServe } from "../serve/served.js";
@@ -79,19 +80,6 @@ function plain(value: unknown): number | null {
   if (value === null || value === undefined) return null;
   const n = Number(value);
   return Number.isNaN(n) ? null : n;
-}
-
-/** A local Zarr store for zarrita. */
-function directoryStore(root: string): zarr.AsyncReadable {
-  return {
-    async get(key: string) {
-      try {
-        return new Uint8Array(await readFile(join(root, key.slice(1))));
-      } catch {
-        return undefined;
-      }
-    },
-  };
 }
 
 /** The grid of a scanned row as NdRecordBatch orders it: the widest array's dims, then the rest in order. */
@@ -250,8 +238,8 @@ async function expectSameZarr(what: string, v2: string, v3: string): Promise<voi
     .filter((key) => key.endsWith("/.zarray"))
     .map((key) => key.slice(0, -"/.zarray".length));
   for (const name of names) {
-    const a = await zarr.open.v2(zarr.root(directoryStore(v2)).resolve(name), { kind: "array" });
-    const b = await zarr.open.v3(zarr.root(directoryStore(v3)).resolve(name), { kind: "array" });
+    const a = await zarr.open.v2(zarr.root(new FileSystemStore(v2)).resolve(name), { kind: "array" });
+    const b = await zarr.open.v3(zarr.root(new FileSystemStore(v3)).resolve(name), { kind: "array" });
     expect(b.shape, `${what}: v3 ${name}`).toEqual(a.shape);
     if (a.shape.some((s) => s === 0)) continue;
     expect(flat(await zarr.get(b)), `${what}: v3 ${name}`).toEqual(flat(await zarr.get(a)));
