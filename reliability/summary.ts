@@ -19,6 +19,8 @@ const LABELS: Record<string, string> = {
   importRaces: "rounds of racing imports of one id that left one complete copy",
   importStops: "imports stopped midway by a signal that left the table as before",
   importLeftovers: "imports a SIGKILL left unfinished, undone by check --repair",
+  tagListings: "tag listings that answered while other processes deleted tags",
+  tagChurnReplaces: "rounds of waiting replaces of one id that ended 0 while tags churned",
   rowsLost: "committed rows lost or duplicated",
 };
 

@@ -17,6 +17,8 @@ export type Counter =
   | "importRaces" // rounds of two racing imports of one id that left one complete copy
   | "importStops" // imports stopped midway by a signal that left the table as before
   | "importLeftovers" // imports a SIGKILL left unfinished, undone by check --repair
+  | "tagListings" // tag listings that answered while other processes deleted tags
+  | "tagChurnReplaces" // rounds of waiting replaces of one id that ended 0 while tags churned
   | "rowsLost"; // committed rows missing or duplicated (must stay 0)
 
 /** Adds `n` to `counter` (a line in the file named by RELIABILITY_COUNTERS). */

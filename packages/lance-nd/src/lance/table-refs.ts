@@ -49,12 +49,34 @@ export function checkRefName(kind: "tag" | "branch", name: unknown, uri: string)
   return name;
 }
 
-/** The tags of the table, by name. */
+/** How many times a listing of tags is tried while other processes delete tags under it. */
+const TAG_LIST_ATTEMPTS = 20;
+
+/**
+ * The tags of the table, by name. Lance lists the tag files, then reads
+ * each: a tag another process deletes in between (an import's mark or
+ * lock, README.md "Guarantees") fails the listing with "Not found" of that
+ * file, so the listing is tried again, at most {@link TAG_LIST_ATTEMPTS} times.
+ */
 export async function listTags(table: LanceTable): Promise<TagInfo[]> {
-  const tags = await sdkCall({ uri: table.uri, op: "tags" }, async () => (await table.sdk.tags()).list());
+  const tags = await sdkCall({ uri: table.uri, op: "tags" }, async () => {
+    const manager = await table.sdk.tags();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await manager.list();
+      } catch (err) {
+        if (attempt >= TAG_LIST_ATTEMPTS || !tagDeletedWhileListed(err)) throw err;
+      }
+    }
+  });
   return Object.entries(tags)
     .map(([name, tag]) => ({ name, version: tag.version }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** True for Lance's "Not found" of a tag file: the tag was deleted after the listing found it. */
+function tagDeletedWhileListed(err: unknown): boolean {
+  return /Not found: \S*_refs\/tags\/[^\s/]+\.json/.test(err instanceof Error ? err.message : String(err));
 }
 
 /** The branches of the table (without `main`), by name. */

@@ -2,6 +2,7 @@ import { LanceNdError } from "../errors.js";
 import type { OptimizeStats } from "@lancedb/lancedb";
 import { sdkCall } from "./sdk-call.js";
 import { openSdkTable, type LanceTable } from "./table-open.js";
+import { listTags } from "./table-refs.js";
 
 /** One version of a table. */
 export interface TableVersion {
@@ -121,8 +122,7 @@ export async function cleanupVersions(
   options: CleanupOptions = {},
 ): Promise<OptimizeStats> {
   const context = { uri: table.uri, op: "cleanup" };
-  const tags = await sdkCall(context, async () => (await table.sdk.tags()).list());
-  const tagged = new Set(Object.values(tags).map((tag) => tag.version));
+  const tagged = new Set((await listTags(table)).map((tag) => tag.version));
   let cutoff = Date.now() - olderThanMs;
   if (tagged.size > 0) {
     for (const v of await listVersions(table)) {
