@@ -124,45 +124,68 @@ describe("a file this process cannot read is not damage: check --repair removes 
   );
 });
 
-describe("a manifest or _versions/ this process cannot read is not damage: check names it, removes nothing", () => {
+describe("a manifest, _versions/, a tag or _refs/tags/ this process cannot read is not damage: check names it, removes nothing", () => {
   // Root ignores file modes, so the command runs bound by them (test-helpers' boundByFileModes).
   const reason = fileModesSkipReason(import.meta.filename);
+  const cases = [
+    { what: "the latest manifest", slug: "manifest", mode: 0o644, target: (uri: string) => latestManifest(uri) },
+    { what: "the _versions/ folder", slug: "versions", mode: 0o755, target: (uri: string) => join(uri, "_versions") },
+    { what: "a tag file", slug: "tag", mode: 0o644, target: (uri: string) => join(uri, "_refs", "tags", "keep.json") },
+    { what: "the _refs/tags/ folder", slug: "tags", mode: 0o755, target: (uri: string) => join(uri, "_refs", "tags") },
+  ] as const;
 
-  for (const what of ["the latest manifest", "the _versions/ folder"] as const) {
+  for (const { what, slug, mode, target: targetOf } of cases) {
     it.skipIf(reason !== undefined)(
-      `${what}: exit 1 naming it and saying nothing was removed; every version and row kept`,
+      `${what}: check --repair exits 1 naming it and saying nothing was removed, info names it; every version, tag and row kept`,
       async () => {
         requireBuiltCli();
         chmodSync(dir, 0o755);
-        const uri = await indexedTable(`unreadable-${what === "the latest manifest" ? "manifest" : "versions"}`);
+        const uri = await indexedTable(`unreadable-${slug}`);
+        await (await open(uri)).tag("keep", 1);
         const versions = readdirSync(join(uri, "_versions")).sort();
-        const target =
-          what === "the latest manifest"
-            ? join(uri, "_versions", versions.find((f) => f.endsWith(".manifest"))!)
-            : join(uri, "_versions");
+        const target = targetOf(uri);
         chmodSync(target, 0o000);
-        const command = [CLI, "check", uri, "--repair"];
-        const argv = boundByFileModes([process.execPath, ...command]);
-        const result = spawnSync(argv[0]!, argv.slice(1), {
-          encoding: "utf8",
-          env: { ...process.env, HOME: tmpdir(), RUST_BACKTRACE: "0" },
-        });
-        count("processes");
-        chmodSync(target, what === "the latest manifest" ? 0o644 : 0o755);
+        const run = (command: string[]) => {
+          const argv = boundByFileModes([process.execPath, CLI, ...command]);
+          count("processes");
+          return spawnSync(argv[0]!, argv.slice(1), {
+            encoding: "utf8",
+            env: { ...process.env, HOME: tmpdir(), RUST_BACKTRACE: "0" },
+          });
+        };
+        const result = run(["check", uri, "--repair"]);
+        const info = run(["info", uri]);
+        chmodSync(target, mode);
         expect(result.status, result.stderr).toBe(1);
         expect(result.stderr).not.toContain("unexpected error");
         expect(result.stderr).toMatch(
           /could not be checked whole: 1 file that could not be read \(not damage\); nothing was removed/,
         );
-        expect(result.stdout).toContain(target);
-        expect(result.stdout).toContain("EACCES");
+        expect(result.stdout).toContain(`${uri}: NOT CHECKED WHOLE`);
+        expect(result.stdout).toContain(`(not damage, nothing removed): ${target}`);
+        expect(result.stdout).toMatch(/EACCES|Permission denied/);
+        expect(info.status, info.stderr).toBe(1);
+        expect(info.stderr).not.toContain("unexpected error");
+        expect(info.stderr).toContain(target);
         expect(readdirSync(join(uri, "_versions")).sort()).toEqual(versions);
+        expect((await (await open(uri)).tags()).map((t) => t.name)).toEqual(["keep"]);
         await expectWhole(uri, LIVE);
         count("rowsLost", 0);
       },
     );
   }
 });
+
+/** The latest manifest of a local table (Lance numbers them downwards, so the first by name). */
+function latestManifest(uri: string): string {
+  return join(
+    uri,
+    "_versions",
+    readdirSync(join(uri, "_versions"))
+      .sort()
+      .find((f) => f.endsWith(".manifest"))!,
+  );
+}
 
 describe("a lost deletion file: check names it, repair makes the rest readable", () => {
   for (const [what, damage] of [

@@ -141,13 +141,13 @@ function counted(n: number, one: string, many = `${one}s`): string {
 
 /** `data file of fragment 2`, `deletion file of fragment 2`, `file of key index __global_attrs__.id_idx`. */
 function fileOwner(file: Pick<CheckReport["damagedFiles"][number], "kind" | "fragment" | "index">): string {
-  if (file.kind === "manifest") return "manifest";
+  if (file.kind === "manifest" || file.kind === "tag") return file.kind;
   return file.kind === "index" ? `file of key index ${file.index}` : `${file.kind} file of fragment ${file.fragment}`;
 }
 
 function printReport(io: Io, report: CheckReport): void {
   const readable = report.versions.filter((v) => v.readable).length;
-  println(io.stdout, `${report.uri}: ${report.ok ? "ok" : "DAMAGED"}`);
+  println(io.stdout, `${report.uri}: ${report.ok ? "ok" : onlyInaccessible(report) ? "NOT CHECKED WHOLE" : "DAMAGED"}`);
   println(
     io.stdout,
     `versions: ${readable} of ${report.versions.length} open; latest ${report.latestVersion ?? "?"}, newest readable ${report.newestReadableVersion ?? "none"}`,

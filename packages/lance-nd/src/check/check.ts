@@ -6,6 +6,7 @@
  */
 import * as path from "node:path";
 import { isLanceNdError, LanceNdError } from "../errors.js";
+import { deniedPath } from "../lance/denied-path.js";
 import { readManifestLayout, type FragmentLayout, type ManifestLayout } from "../lance/manifest-layout.js";
 import { rowHealth, type UnreadableRow } from "../lance/row-health.js";
 import { readTableSchema } from "../lance/table-read.js";
@@ -67,8 +68,9 @@ export async function check(table: string | NdTable, options: CheckOptions = {})
   const first = await inspect(uri, storage, deep);
   const report = first.report;
   if (options.repair !== true || report.ok) return report;
-  // A manifest the store refused or failed to give: what the table holds is unknown, so nothing is repaired.
-  if (report.inaccessibleFiles.some((f) => f.kind === "manifest")) return report;
+  // A manifest the store refused or failed to give: what the table holds is unknown, so nothing is repaired;
+  // tags that could not be read: which imports are under way is unknown, so nothing is repaired either.
+  if (report.inaccessibleFiles.some((f) => f.kind === "manifest" || f.kind === "tag")) return report;
 
   const folder = localTableFolder(uri);
   const broken = report.versions.filter((v) => !v.readable);
@@ -191,13 +193,31 @@ async function inspect(uri: string, storage: StorageOptions, deep: boolean): Pro
       if (scanBlocked(inspection)) countFromManifest(report, inspection.layout!);
       else await readRows(table, inspection, deep);
       if (isLatest) replayKnown = await notePendingReplay(table, report);
-      if (isLatest) Object.assign(report, await importLeftovers(table));
+      if (isLatest) await noteImportLeftovers(table, report);
     } finally {
       close();
     }
   }
   report.ok = isWhole(report, replayKnown);
   return inspection;
+}
+
+/**
+ * Sets the report's leftover imports and stale locks, found in the table's
+ * tags (README.md, "Guarantees"). Tags this process cannot list or read
+ * (a permission, an object store's refusal or failure) are an inaccessible
+ * `tag` file, naming the file or folder, and not damage.
+ */
+async function noteImportLeftovers(table: LanceTable, report: CheckReport): Promise<void> {
+  try {
+    Object.assign(report, await importLeftovers(table));
+  } catch (err) {
+    const cause = isLanceNdError(err) ? withoutPlace(err, report.uri) : undefined;
+    const failure = cause === undefined ? undefined : environmentFailure(cause);
+    if (failure === undefined) throw err;
+    const file = deniedPath(report.uri) ?? failedObject(cause!, report.uri) ?? `${report.uri}/_refs/tags`;
+    report.inaccessibleFiles.push({ path: file, kind: "tag", cause: cause!, failure });
+  }
 }
 
 /** True when a deletion file is damaged or cannot be opened: every scan of the version fails. */

@@ -11,8 +11,12 @@ import { RecordBatchReader } from "apache-arrow";
 import type { FragmentLayout, ManifestFileRef, ManifestLayout } from "../lance/manifest-layout.js";
 import { type EnvironmentFailure, environmentFailure } from "./environment-errors.js";
 
-/** What kind of file of the table (a `manifest` is an object store's latest manifest, or an older one checked out). */
-export type TableFileKind = "data" | "deletion" | "index" | "manifest";
+/**
+ * What kind of file of the table (a `manifest` is an object store's latest
+ * manifest, or an older one checked out; a `tag` is a file or the folder of
+ * `_refs/tags`, where imports keep their marks and locks).
+ */
+export type TableFileKind = "data" | "deletion" | "index" | "manifest" | "tag";
 
 /** A file of the version that is damaged. */
 export interface DamagedFile {
