@@ -249,8 +249,10 @@ const BZIP2 = 307;
 
 /**
  * The HDF5 filter of one variable: the option, else the storage attributes
- * (`_DeflateLevel`, or a `_Filter` of zstd or bzip2 as read); `undefined` for
- * none. Another recorded `_Filter` (blosc, lz4, ...) is not written.
+ * (`_DeflateLevel` of 0-9, or a `_Filter` of zstd or bzip2 as read);
+ * `undefined` for none. Another recorded `_Filter` (blosc, lz4, ...) or a
+ * `_DeflateLevel` outside 0-9 (e.g. 99, which HDF5's deflate refuses with
+ * "filter returned failure") is not written: the variable is stored without it.
  */
 function filterOf(
   array: NdArray,
@@ -262,8 +264,10 @@ function filterOf(
       ? { id: ZSTD, level: compression.level ?? 3 }
       : { id: DEFLATE, level: compression.level ?? 4 };
   }
+  // netCDF-C records a deflate level of 0-9; another value (a file's own attribute of that name) is no filter.
   const deflate = array.attr(DEFLATE_LEVEL_ATTR);
-  if (typeof deflate === "number") return { id: DEFLATE, level: deflate };
+  if (typeof deflate === "number" && Number.isInteger(deflate) && deflate >= 0 && deflate <= 9)
+    return { id: DEFLATE, level: deflate };
   const recorded = array.attr(FILTER_ATTR);
   const [id, level] = typeof recorded === "string" ? recorded.split(",").map(Number) : [];
   return (id === ZSTD || id === BZIP2) && Number.isInteger(level) ? { id, level: level! } : undefined;

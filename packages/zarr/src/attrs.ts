@@ -73,7 +73,7 @@ export function attrFromJson(
   }
   if (items.some((v) => v === null || (typeof v === "object" && v !== null))) {
     return refuse(
-      `is ${JSON.stringify(plain)}; nd-arrow attributes hold strings, numbers and booleans or lists of one of them`,
+      `is ${jsonPreview(plain)}; nd-arrow attributes hold strings, numbers and booleans or lists of one of them`,
     );
   }
   const kinds = new Set(written.map((v) => (isFloat(v) ? "float" : typeof v === "number" ? "int" : typeof v)));
@@ -88,6 +88,25 @@ export function attrFromJson(
   }
   if (kinds.has("float") || (Array.isArray(plain) && plain.length === 0)) return attr.of(new Float64(), plain);
   return toAttr(plain as string | boolean | string[] | boolean[], { column: where.variable, key });
+}
+
+/** The longest JSON shown of an attribute refused. */
+const PREVIEW_CHARS = 120;
+
+/**
+ * `value` as JSON for a message, cut at {@link PREVIEW_CHARS} characters;
+ * an object nested deeper than `JSON.stringify` follows (a stack overflow)
+ * is said to be one.
+ */
+function jsonPreview(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch (err) {
+    if (err instanceof RangeError) return "an object nested too deep to show";
+    throw err;
+  }
+  return text.length <= PREVIEW_CHARS ? text : `${text.slice(0, PREVIEW_CHARS)}...`;
 }
 
 /**

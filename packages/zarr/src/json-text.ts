@@ -21,12 +21,37 @@ const TOKENS: Readonly<Record<string, number>> = { NaN: Number.NaN, Infinity: In
 export function parseZarrJson(text: string, attributes = false): unknown {
   const rewritten = quoteBareTokens(text);
   if (rewritten === text) return JSON.parse(text);
+  const depth = jsonDepth(rewritten);
+  if (depth > MAX_SENTINEL_DEPTH)
+    throw new SyntaxError(
+      `its values nest ${depth} levels deep with NaN, Infinity or an integral float among them (at most ${MAX_SENTINEL_DEPTH} are read)`,
+    );
   return JSON.parse(rewritten, (key, value: unknown) => {
     if (typeof value === "string" && value.startsWith(SENTINEL) && !value.startsWith(FLOAT_SENTINEL))
       return TOKENS[value.slice(SENTINEL.length)];
     if (key === "attributes" || key.endsWith(".zattrs") || (key === "" && attributes)) return floatsIn(value, true);
     return key === "" ? floatsIn(value, false) : value;
   });
+}
+
+/** How deep a document whose bare tokens or integral floats were quoted is walked to read them back. */
+const MAX_SENTINEL_DEPTH = 1000;
+
+/** The deepest nesting of objects and arrays in JSON text (strings skipped). */
+function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") deepest = Math.max(deepest, ++depth);
+    else if (c === "}" || c === "]") depth--;
+  }
+  return deepest;
 }
 
 /** `value` with every integral-float sentinel inside it a {@link JsonFloat} (`keep`) or a plain number. */

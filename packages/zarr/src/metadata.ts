@@ -68,7 +68,7 @@ export async function readNodes(files: StoreFiles, path: string, singleName: str
     try {
       parsed = parseZarrJson(new TextDecoder().decode(bytes), key.endsWith(".zattrs"));
     } catch (cause) {
-      throw new ZarrError("InvalidStore", `"${key}" is not valid JSON`, { path, cause });
+      throw new ZarrError("InvalidStore", `"${key}" is not valid JSON (${(cause as Error).message})`, { path, cause });
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw new ZarrError("InvalidStore", `"${key}" is not a JSON object`, { path });

@@ -115,7 +115,7 @@ function isV3Group(bytes: Uint8Array | undefined, key: string, path: string): bo
   try {
     parsed = parseZarrJson(new TextDecoder().decode(bytes));
   } catch (cause) {
-    throw new ZarrError("InvalidStore", `"${key}" is not valid JSON`, { path, cause });
+    throw new ZarrError("InvalidStore", `"${key}" is not valid JSON (${(cause as Error).message})`, { path, cause });
   }
   return (parsed as { node_type?: unknown } | null)?.node_type === "group";
 }

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import type { DataType } from "apache-arrow";
 import type { Attrs, Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { arrowType, boundsTimeAttrs } from "@lance-nd/cf";
-import { ncDtype, openNetcdf } from "@lance-nd/netcdf";
+import { isReservedName } from "@lance-nd/format";
+import { ncDtype, openNetcdf, type NetcdfFile } from "@lance-nd/netcdf";
 import type { CfMode } from "lance-nd/internal";
 import type { SourceCf } from "./import-plan.js";
 import { decodeFor, decodedType, emptyOf, keptRaw } from "./import-plan.js";
@@ -95,7 +96,7 @@ async function openNetcdfSource(
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes: number,
 ): Promise<StoredSource> {
-  const file = await openNetcdf(path);
+  const { file, reservedWarnings } = await openWithoutReserved(path);
   let plan: ReturnType<typeof planRows>;
   try {
     plan = planRows(file, chunk, rowBytes);
@@ -110,13 +111,46 @@ async function openNetcdfSource(
       return { name: v.name, dims: v.dims, attrs: v.attrs, type: dtype === undefined ? undefined : arrowType(dtype) };
     }),
     globalAttrs: file.globalAttrs,
-    warnings: file.warnings,
+    warnings: [...file.warnings, ...reservedWarnings],
     notice: plan.notice,
     bytes: fileBytes(file),
     rowCount: plan.rows,
     read: (name) => file.read(name),
     rows: () => fileRows(file, plan),
     close: () => file.close(),
+  };
+}
+
+/**
+ * The netCDF file at `path` without its variables of names the format
+ * reserves (`__global_attrs__`, `__stats__:...`: format README), each left
+ * out with one warning line, so the file's other variables import.
+ */
+async function openWithoutReserved(path: string): Promise<{ file: NetcdfFile; reservedWarnings: string[] }> {
+  const file = await openNetcdf(path);
+  const reserved = file.variables.filter((v) => isReservedName(v.name)).map((v) => v.name);
+  if (reserved.length === 0) return { file, reservedWarnings: [] };
+  const variables = file.variables.filter((v) => !isReservedName(v.name));
+  const names = variables.map((v) => v.name);
+  const kept: NetcdfFile = {
+    path: file.path,
+    format: file.format,
+    dims: file.dims,
+    variables,
+    globalAttrs: file.globalAttrs,
+    groups: file.groups,
+    warnings: file.warnings,
+    variable: (name) => file.variable(name),
+    read: (name, selection) => file.read(name, selection),
+    chunks: (sizes, options) => file.chunks(sizes, { variables: options?.variables ?? names }),
+    close: () => file.close(),
+  };
+  return {
+    file: kept,
+    reservedWarnings: reserved.map(
+      (name) =>
+        `${path}: variable "${name}" left out: names that start with "__" belong to the lance-nd format; the other variables are imported`,
+    ),
   };
 }
 
