@@ -5,6 +5,8 @@
  * variable sets) and two files of one base name, each in one line naming
  * the variable and the files, with no table written; files that agree
  * import, time units and calendars spelled apart but equal to CF too.
+ * int64 times are compared and named exactly; a masked time is named as
+ * missing, not as an overlap.
  * Files written by netCDF4-python; xarray says which it refuses.
  */
 import { existsSync, mkdirSync, rmSync } from "node:fs";
@@ -107,6 +109,51 @@ describe.skipIf(skip !== undefined)("import --concat: files that disagree", () =
     expect(runPython(["-c", XARRAY, ...files]).trim()).toBe("ok");
     const { run } = importConcat("spelled", files);
     expect(run.code, run.stderr).toBe(0);
+  });
+
+  /** A file whose int64 `time` (seconds since 2000-01-01) holds `times`, the first masked with `masked`. */
+  function int64File(name: string, times: bigint[], masked = false): string {
+    const path = join(dir, name);
+    runPython([
+      "-c",
+      `import sys, netCDF4, numpy as np
+path, masked, times = sys.argv[1], sys.argv[2] == "1", [int(t) for t in sys.argv[3:]]
+with netCDF4.Dataset(path, "w") as d:
+    d.createDimension("time", None); d.createDimension("x", 2)
+    t = d.createVariable("time", "i8", ("time",), fill_value=np.int64(-1) if masked else None)
+    t.units = "seconds since 2000-01-01"
+    t[:] = np.array(times, dtype="i8")
+    if masked: t[0] = np.ma.masked
+    v = d.createVariable("tas", "f4", ("time", "x")); v[:] = np.ones((len(times), 2))`,
+      path,
+      masked ? "1" : "0",
+      ...times.map(String),
+    ]);
+    return path;
+  }
+
+  it("int64 times past 2^53: an overlap names them exactly; files one second apart are no overlap", () => {
+    const big = 2n ** 53n + 1n;
+    const overlapping = [int64File("big-a.nc", [big, big + 2n]), int64File("big-b.nc", [big + 1n, big + 4n])];
+    const { run, table } = importConcat("big-overlap", overlapping);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(
+      `big-b.nc overlaps ${overlapping[0]}: its "time" starts at 9007199254740994, at or before 9007199254740995 where`,
+    );
+    expect(existsSync(table)).toBe(false);
+    // As doubles, 2^53 + 3 (where the first ends) and 2^53 + 4 (where the second starts) are one value: an overlap.
+    const adjacent = [int64File("big-c.nc", [big, big + 2n]), int64File("big-d.nc", [big + 3n, big + 4n])];
+    const ok = importConcat("big-adjacent", adjacent).run;
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
+  it("a masked first time: refused naming the file and the index, not as an overlap", () => {
+    const files = [int64File("m-1.nc", [0n, 1n, 2n]), int64File("m-2.nc", [0n, 3n, 4n], true)];
+    const { run, table } = importConcat("masked", files);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`${files[1]}: "time" has no value at index 0 (masked or NaN)`);
+    expect(run.stderr).not.toMatch(/overlaps .*m-1\.nc/);
+    expect(existsSync(table)).toBe(false);
   });
 
   it("files that agree (equal mask and 2-D coordinates) import, as xarray combines them", () => {

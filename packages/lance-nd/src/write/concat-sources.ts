@@ -75,10 +75,10 @@ export async function planConcat<S extends ConcatSource>(
   const reference = read[0]!;
   for (const [i, coords] of read.entries()) if (i > 0) checkAgrees(coords, reference, dim);
   const order = read.map((coords, i) => ({ coords, source: sources[i]! }));
-  order.sort((a, b) => a.coords.first - b.coords.first);
+  order.sort((a, b) => compareValues(a.coords.first, b.coords.first));
   const parts: ConcatPart<S>[] = [];
   let start = existing?.values.length ?? 0;
-  let previous: { name: string; last: number } | undefined =
+  let previous: { name: string; last: CoordinateValue } | undefined =
     existing === undefined ? undefined : { name: existing.path, last: existing.last };
   for (const { coords, source } of order) {
     if (previous !== undefined && coords.first <= previous.last) {
@@ -87,7 +87,14 @@ export async function planConcat<S extends ConcatSource>(
       );
     }
     const size = coords.values.length;
-    parts.push({ source, name: basename(source.path), start, size, first: coords.first, last: coords.last });
+    parts.push({
+      source,
+      name: basename(source.path),
+      start,
+      size,
+      first: Number(coords.first),
+      last: Number(coords.last),
+    });
     start += size;
     previous = { name: source.path, last: coords.last };
   }
@@ -125,16 +132,23 @@ function placeRow(row: NdRecordBatch, dim: string, part: ConcatPart): NdRecordBa
   return row.withGlobalAttrs(globals);
 }
 
+/**
+ * A value of the concatenation coordinate: a number, or a bigint for a
+ * 64-bit integer coordinate, compared and shown exactly (`<` and `>`
+ * compare a bigint with a number exactly).
+ */
+type CoordinateValue = number | bigint;
+
 /** What a source is compared by: its concatenation coordinate, other dims and coordinates. */
 interface SourceCoordinates {
   readonly path: string;
-  readonly values: number[];
-  readonly first: number;
-  readonly last: number;
+  readonly values: CoordinateValue[];
+  readonly first: CoordinateValue;
+  readonly last: CoordinateValue;
   readonly attrs: { units: unknown; calendar: unknown };
   readonly dims: Map<string, number>;
   readonly others: Map<string, NdArray>;
-  show(value: number): string;
+  show(value: CoordinateValue): string;
 }
 
 async function readCoordinates(source: ConcatSource, dim: string): Promise<SourceCoordinates> {
@@ -149,8 +163,18 @@ async function readCoordinates(source: ConcatSource, dim: string): Promise<Sourc
   }
   const coordinate = await source.read(dim);
   const timestamp = DataType.isTimestamp(coordinate.type) || DataType.isDate(coordinate.type);
-  const show = (value: number) => (timestamp ? new Date(value).toISOString().replace(".000Z", "Z") : String(value));
-  const values = Array.from({ length: coordinate.values.length }, (_, i) => toNumber(coordinate.values.get(i)));
+  const show = (value: CoordinateValue) =>
+    timestamp ? new Date(Number(value)).toISOString().replace(".000Z", "Z") : String(value);
+  const values: CoordinateValue[] = [];
+  for (let i = 0; i < coordinate.values.length; i++) {
+    const value = coordinate.values.get(i) as CoordinateValue | null;
+    if (value === null || (typeof value === "number" && Number.isNaN(value))) {
+      throw invalid(
+        `${source.path}: "${dim}" has no value at index ${i} (masked or NaN); files are ordered and checked for overlaps by every value of it`,
+      );
+    }
+    values.push(timestamp ? Number(value) : value);
+  }
   if (values.length === 0) throw invalid(`${source.path}: "${dim}" is empty`);
   for (let i = 1; i < values.length; i++) {
     if (!(values[i]! > values[i - 1]!)) {
@@ -219,8 +243,9 @@ function firstDifference(a: NdArray, b: NdArray): number | undefined {
   return undefined;
 }
 
-function toNumber(value: unknown): number {
-  return typeof value === "bigint" ? Number(value) : (value as number);
+/** The order of two coordinate values, exact for bigints. */
+function compareValues(a: CoordinateValue, b: CoordinateValue): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function invalid(message: string): LanceNdError {
