@@ -24,6 +24,8 @@ import { CliError } from "../errors.js";
 export interface SourceCf {
   readonly mode: CfMode;
   readonly validRange: boolean;
+  /** Time variables `--cf decode` cannot decode (a date past the timestamp range, `months since`): kept as CF numbers. */
+  readonly rawTimes?: ReadonlySet<string>;
 }
 
 /** What to import with instead, by the `CfError` code that refuses a decoding. */
@@ -44,7 +46,7 @@ export function cfHint(err: unknown): string | undefined {
  * variable carries `RAW_VARIABLE_ATTR` in the table.
  */
 export function keptRaw(array: NdArray, cf: SourceCf, name: string): boolean {
-  return cf.mode !== "raw" && !maskRoundTrips(array, name, false);
+  return cf.mode !== "raw" && (cf.rawTimes?.has(name) === true || !maskRoundTrips(array, name, false));
 }
 
 /**

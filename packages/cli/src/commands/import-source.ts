@@ -9,7 +9,7 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { DataType } from "apache-arrow";
 import type { Attrs, Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { arrowType, boundsTimeAttrs } from "@lance-nd/cf";
+import { arrowType, boundsTimeAttrs, isCfError } from "@lance-nd/cf";
 import { isReservedName } from "@lance-nd/format";
 import { ncDtype, openNetcdf, type NetcdfFile } from "@lance-nd/netcdf";
 import type { CfMode } from "lance-nd/internal";
@@ -86,8 +86,45 @@ export async function openSource(
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes = DEFAULT_ROW_BYTES,
 ): Promise<ImportSource> {
-  if (isZarrStore(path)) return withCf(await openZarrSource(path, id, chunk, rowBytes), { mode, validRange: false });
-  return withCf(await openNetcdfSource(path, chunk, rowBytes), { mode, validRange: mode === "mask-range" });
+  const zarr = isZarrStore(path);
+  const source = zarr ? await openZarrSource(path, id, chunk, rowBytes) : await openNetcdfSource(path, chunk, rowBytes);
+  const cf = { mode, validRange: !zarr && mode === "mask-range" };
+  if (mode !== "decode") return withCf(source, cf);
+  const rawTimes = await undecodableTimes(source, cf);
+  const kept = withCf(source, { ...cf, rawTimes: new Set(rawTimes.keys()) });
+  return { ...kept, warnings: [...kept.warnings, ...rawTimes.values()] };
+}
+
+/** The most values of a 1-D time variable read to find whether `--cf decode` can decode them. */
+const TIME_PROBE_VALUES = 2 ** 20;
+
+/**
+ * The time variables of `source` that `--cf decode` cannot decode, each with
+ * its warning line: units no timestamp holds (`months since` with
+ * `360_day`), or, for a 1-D variable (a time coordinate, up to
+ * {@link TIME_PROBE_VALUES} values), a value past the 64-bit timestamp range
+ * (a proleptic_gregorian date outside 1677-2262, a far float32 time). They
+ * are kept as CF numbers, as `--cf mask` keeps them (CLI README, "CF
+ * conventions"); the other variables decode.
+ */
+async function undecodableTimes(source: StoredSource, cf: SourceCf): Promise<Map<string, string>> {
+  const raw = new Map<string, string>();
+  for (const v of source.variables) {
+    const units = v.attrs.get("units")?.toJS();
+    if (v.type === undefined || typeof units !== "string" || !/\bsince\b/i.test(units)) continue;
+    try {
+      decodeFor(emptyOf(v.type, v.attrs, v.name), cf, v.name, false);
+      if (v.dims.length === 1 && v.dims[0]!.size <= TIME_PROBE_VALUES)
+        decodeFor(await source.read(v.name), cf, v.name, true);
+    } catch (err) {
+      // decodeFor gives a refusal another --cf mode avoids as a CliError with the CfError as its cause.
+      const cause = isCfError(err) ? err : (err as { cause?: unknown }).cause;
+      if (!isCfError(cause, "OutOfRange", "InvalidUnits", "UnsupportedCalendar")) throw err;
+      const why = cause.message.replace(/^variable "[^"]*"(, attribute \w+)?: /, "");
+      raw.set(v.name, `${source.path}: variable "${v.name}" kept as CF numbers (as --cf mask): ${why}`);
+    }
+  }
+  return raw;
 }
 
 /** The netCDF file at `path` as an import input, cut into rows by `chunk` or its size (`planRows`). */
@@ -163,7 +200,9 @@ async function openWithoutReserved(path: string): Promise<{ file: NetcdfFile; re
 function withCf(source: StoredSource, cf: SourceCf): ImportSource {
   const bounds = cf.mode === "decode" ? boundsTimeAttrs(source.variables) : new Map<string, Attrs>();
   const variables = source.variables.map((v) => ({ ...v, attrs: bounds.get(v.name) ?? v.attrs }));
-  const raw = variables.filter((v) => v.type !== undefined && keptRaw(emptyOf(v.type, v.attrs, v.name), cf, v.name));
+  const raw = variables.filter(
+    (v) => v.type !== undefined && !cf.rawTimes?.has(v.name) && keptRaw(emptyOf(v.type, v.attrs, v.name), cf, v.name),
+  );
   const rawWarnings = raw.map(
     (v) =>
       `${source.path}: variable "${v.name}" imported as stored (as --cf raw): its missing_value differs from its _FillValue, and a masked cell would export as one of them`,
