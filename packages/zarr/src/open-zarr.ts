@@ -7,6 +7,7 @@
  */
 import type { AsyncReadable } from "@zarrita/storage";
 import type { Attr, Attrs, Dim, NdArray, NdRecordBatch, Selection } from "@lance-nd/nd-arrow";
+import { isNdArrowError, resolveSelection } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { ROW_BYTES } from "@lance-nd/nd-arrow/internal";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
@@ -54,6 +55,19 @@ export interface OpenZarrOptions {
   arrays?: readonly string[];
   /** How a store at a URL is asked for its keys: requests in flight, retries, a progress callback. */
   requests?: RequestOptions;
+  /**
+   * Only these arrays, with the coordinate arrays of their dims and those
+   * their `coordinates` attribute names, as xarray's `ds[["t2m", "u10"]]`.
+   * Default: every array.
+   */
+  variables?: readonly string[];
+  /**
+   * Only this region of the store: `{ dim: [start, stop) }` (other dims
+   * whole), as xarray's `isel(dim=slice(start, stop))`. The store then has
+   * the region's dims, `read` selects inside the region, and `chunks()`
+   * cuts it on the store's chunk grid (README "Stores elsewhere").
+   */
+  select?: Readonly<Record<string, readonly [number, number]>>;
 }
 
 const callback = <T>() => z.custom<T>((value) => typeof value === "function", "must be a function");
@@ -62,6 +76,8 @@ const openOptionsSchema = z.strictObject({
   group: z.string().optional(),
   rowBytes: z.number().int().positive().optional(),
   arrays: z.array(z.string().min(1)).readonly().optional(),
+  variables: z.array(z.string().min(1)).readonly().optional(),
+  select: z.record(z.string(), z.tuple([z.number().int(), z.number().int()]).readonly()).optional(),
   requests: z
     .strictObject({
       maxRequests: z.number().int().positive().optional(),
@@ -129,7 +145,45 @@ export async function openZarr(source: ZarrSource, options: OpenZarrOptions = {}
   const globalAttrs = new Map<string, Attr>(attrsFromJson(nodes.groupAttrs, undefined, { path: where }));
   const ownId = globalAttrs.get("id");
   globalAttrs.set("id", attrFromJson("id", parsed.id ?? name, undefined, { path: where }));
-  return new OpenedStore(where, files, nodes, globalAttrs, ownId, group, parsed.rowBytes ?? ROW_BYTES);
+  const rowBytes = parsed.rowBytes ?? ROW_BYTES;
+  const whole = new OpenedStore(where, files, nodes, globalAttrs, ownId, group, rowBytes);
+  if (parsed.variables === undefined && parsed.select === undefined) return whole;
+  const kept = keptArrays(whole, parsed.variables);
+  const region = regionOf(whole, parsed.select ?? {});
+  const arrays = nodes.arrays.filter((node) => kept.has(node.name));
+  return new OpenedStore(where, files, { ...nodes, arrays }, globalAttrs, ownId, group, rowBytes, region);
+}
+
+/** The arrays `variables` keeps, with their coordinates (`VariableNotFound` for a name not there); all without it. */
+function keptArrays(store: ZarrStore, variables: readonly string[] | undefined): Set<string> {
+  if (variables === undefined) return new Set(store.variables.map((v) => v.name));
+  const kept = new Set<string>();
+  for (const name of variables) {
+    const variable = store.variable(name);
+    kept.add(name);
+    for (const d of variable.dims) if (store.variables.some((v) => v.name === d.name)) kept.add(d.name);
+    const coordinates = variable.attrs.get("coordinates")?.toJS();
+    if (typeof coordinates === "string")
+      for (const c of coordinates.split(/\s+/)) if (store.variables.some((v) => v.name === c)) kept.add(c);
+  }
+  return kept;
+}
+
+/** `select` as `[start, stop)` by dim, checked against the store's dims (`DimNotFound`, `InvalidArgument`). */
+function regionOf(
+  store: ZarrStore,
+  select: Readonly<Record<string, readonly [number, number]>>,
+): Map<string, readonly [number, number]> {
+  try {
+    const box = resolveSelection(select as Selection, store.dims, "the store");
+    return new Map(box.filter((d) => Object.hasOwn(select, d.name)).map((d) => [d.name, [d.start, d.stop] as const]));
+  } catch (cause) {
+    if (!isNdArrowError(cause)) throw cause;
+    throw new ZarrError(cause.code === "DimNotFound" ? "DimNotFound" : "InvalidArgument", `select: ${cause.detail}`, {
+      path: store.path,
+      cause,
+    });
+  }
 }
 
 /** `group` as a store path: `/`-separated names without empty, `.` or `..` parts (`InvalidArgument`). */

@@ -89,6 +89,35 @@ describe.skipIf(skipOracle)("openZarr over HTTP", () => {
     expect(server.requests.length - opened).toBe(3);
   });
 
+  it("select and variables: rows of the region on the chunk grid, each touched chunk fetched once, coordinates kept", async () => {
+    const store = await openZarr(`${server.url}/hourly.zarr`, {
+      variables: ["t"],
+      select: { time: [33, 54], lat: [1, 3] },
+      rowBytes: 320, // five time steps of the region (2 x 8 float32)
+    });
+    expect(store.variables.map((v) => v.name).sort()).toEqual(["lat", "lon", "t", "time"]);
+    expect(store.dims).toEqual([
+      { name: "time", size: 21 },
+      { name: "lat", size: 2 },
+      { name: "lon", size: 8 },
+    ]);
+    server.reset();
+    const starts: number[] = [];
+    const values: number[] = [];
+    for await (const row of store.chunks()) {
+      starts.push((row.globalAttr("chunk_offset") as number[])[0]!);
+      values.push(...Array.from(row.get("t")!.values as Iterable<number>));
+    }
+    // The grid of five time steps from 0 shifted to the region's start (33): rows at 0, 2, 7, 12, 17.
+    expect(starts).toEqual([0, 2, 7, 12, 17]);
+    const want: number[] = [];
+    for (let i = 33; i < 54; i++)
+      for (let j = 1; j < 3; j++) for (let k = 0; k < 8; k++) want.push((i * 48 + j * 8 + k) * 0.5);
+    expect(values).toEqual(want);
+    const keys = chunkRequests(server).map((r) => r.path);
+    expect(keys.sort()).toEqual(Array.from({ length: 21 }, (_, i) => `/hourly.zarr/t/${33 + i}.0.0`).sort());
+  });
+
   it("a v2 store without .zmetadata is refused naming it, and read when its arrays are named", async () => {
     const refused = await openZarr(`${server.url}/listed.zarr`).catch((err: unknown) => err);
     expect(isZarrError(refused, "InvalidArgument")).toBe(true);
