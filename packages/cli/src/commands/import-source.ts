@@ -16,6 +16,8 @@ import type { SourceCf } from "./import-plan.js";
 import { decodeFor, decodedType, emptyOf, keptRaw } from "./import-plan.js";
 import { DEFAULT_ROW_BYTES, fileBytes, fileRows, planRows } from "./import-rows.js";
 import { openZarrSource } from "./import-zarr.js";
+import { type ImportSelection, selects } from "./import-selection.js";
+import { CliError } from "../errors.js";
 
 /** An opened input of an import. */
 export interface ImportSource {
@@ -65,6 +67,11 @@ export interface StoredSource {
   close(): Promise<void>;
 }
 
+/** True when `path` is a URL (`scheme://...`) rather than a local path. */
+export function isUrl(path: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(path);
+}
+
 /** True when `path` is a directory holding a Zarr group or array (`zarr.json`, `.zgroup` or `.zarray`). */
 export function isZarrStore(path: string): boolean {
   return (
@@ -75,8 +82,10 @@ export function isZarrStore(path: string): boolean {
 }
 
 /**
- * Opens `path` (a Zarr store or a netCDF file), cut into rows by `chunk` or
- * its default row plan within `rowBytes` a row, decoded under `mode`.
+ * Opens `path` (a Zarr store, local or at a URL, or a netCDF file), the
+ * part `selection` takes (Zarr stores only, for now), cut into rows by
+ * `chunk` or its default row plan within `rowBytes` a row, decoded under
+ * `mode`; at most `maxRequests` requests in flight for a URL.
  */
 export async function openSource(
   path: string,
@@ -84,8 +93,26 @@ export async function openSource(
   mode: CfMode,
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes = DEFAULT_ROW_BYTES,
+  selection: ImportSelection = {},
+  maxRequests?: number,
 ): Promise<ImportSource> {
-  if (isZarrStore(path)) return withCf(await openZarrSource(path, id, chunk, rowBytes), { mode, validRange: false });
+  if (isUrl(path) ? !/\.nc4?$/i.test(new URL(path).pathname) : isZarrStore(path))
+    return withCf(await openZarrSource(path, id, chunk, rowBytes, selection, maxRequests), {
+      mode,
+      validRange: false,
+    });
+  if (isUrl(path))
+    throw new CliError(
+      "InvalidArgument",
+      `${path}: netCDF files at URLs are not read yet (Zarr stores are); download the file and import it from disk`,
+      { path },
+    );
+  if (selects(selection))
+    throw new CliError(
+      "InvalidArgument",
+      `${path}: --isel, --sel and --project are read from Zarr stores only for now; import the whole file, or write the part with xarray first`,
+      { path },
+    );
   return withCf(await openNetcdfSource(path, chunk, rowBytes), { mode, validRange: mode === "mask-range" });
 }
 

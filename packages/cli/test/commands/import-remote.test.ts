@@ -1,0 +1,137 @@
+/**
+ * `lance-nd import <url> <table>` of a Zarr store served over HTTP by a
+ * local server (`startFileServer`), with `--project`, `--sel` (CF dates)
+ * and `--isel`: the exported table is xarray's selection of the store,
+ * and the server's log shows that only the chunks the selection touches
+ * were fetched. Faults: 503 then data, 404, a netCDF URL.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { type FileServer, pythonSkipReason, startFileServer } from "@lance-nd/test-helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
+
+const PYTHON = "/usr/bin/python3";
+const skip =
+  pythonSkipReason(
+    "import over HTTP oracle",
+    ["numpy", "xarray", "zarr"],
+    "apt-get install python3-xarray python3-zarr",
+  ) !== undefined;
+
+// t and u(time=240 hours, lat=10, lon=12) float32, a day of hours a chunk; CF time in hours since 2020-01-01.
+const WRITE = `
+import sys, numpy as np, pandas as pd, xarray as xr
+out = sys.argv[1]
+shape = (240, 10, 12)
+t = (np.arange(np.prod(shape), dtype="float32") * 0.25).reshape(shape)
+ds = xr.Dataset({"t": (("time", "lat", "lon"), t, {"units": "K"}), "u": (("time", "lat", "lon"), -t, {"units": "m s-1"})},
+                coords={"time": pd.date_range("2020-01-01", periods=240, freq="h"),
+                        "lat": np.linspace(60, 51, 10), "lon": np.linspace(0, 11, 12)},
+                attrs={"title": "hourly"})
+enc = {v: {"chunks": (24, 10, 12)} for v in ("t", "u")}
+enc["time"] = {"units": "hours since 2020-01-01", "dtype": "int64"}
+ds.to_zarr(out, encoding=enc)
+`;
+
+// The exported file against xarray's selection of the store: values, dims and coordinates (xr.testing.assert_equal).
+const COMPARE = `
+import sys, xarray as xr
+got = xr.open_dataset(sys.argv[1])
+want = xr.open_zarr(sys.argv[2]).sel(time=slice("2020-01-03", "2020-01-04")).isel(lat=slice(2, 5))[["t"]].compute()
+assert sorted(got.data_vars) == ["t"], list(got.data_vars)
+xr.testing.assert_equal(got[["t"]], want)
+print("same")
+`;
+
+let dir: string;
+let server: FileServer;
+
+beforeAll(async () => {
+  if (skip) return;
+  ensureBuilt();
+  dir = tempDir();
+  execFileSync(PYTHON, ["-c", WRITE, join(dir, "hourly.zarr")], { stdio: "pipe" });
+  server = await startFileServer(dir);
+});
+afterAll(() => server?.stop());
+
+describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
+  it("--project t --sel time=<two days> --isel lat=2:5: the export is xarray's selection, and only the two days' chunks of t were fetched", async () => {
+    const table = join(dir, "part.lance");
+    server.reset();
+    const run = await cliAsync([
+      "import",
+      `${server.url}/hourly.zarr`,
+      table,
+      "--project",
+      "t",
+      "--sel",
+      "time=2020-01-03:2020-01-04",
+      "--isel",
+      "lat=2:5",
+    ]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const chunks = server.requests.filter((r) => /\/(t|u)\/\d/.test(r.path)).map((r) => r.path);
+    expect(chunks.sort()).toEqual(["/hourly.zarr/t/2.0.0", "/hourly.zarr/t/3.0.0"]);
+    const nc = join(dir, "part.nc");
+    const exported = cli(["export", table, nc]);
+    expect(exported.stderr).toBe("");
+    expect(exported.code).toBe(0);
+    const same = execFileSync(PYTHON, ["-c", COMPARE, nc, join(dir, "hourly.zarr")], { encoding: "utf8" });
+    expect(same.trim()).toBe("same");
+  });
+
+  it("503 twice on a chunk, then the data: the import retries and succeeds", async () => {
+    const table = join(dir, "retried.lance");
+    server.inject([{ path: /\/t\/5\.0\.0$/, status: 503, times: 2 }]);
+    const run = await cliAsync([
+      "import",
+      `${server.url}/hourly.zarr`,
+      table,
+      "--project",
+      "t",
+      "--isel",
+      "time=120:144",
+    ]);
+    server.inject([]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(server.requests.filter((r) => r.path === "/hourly.zarr/t/5.0.0").map((r) => r.status)).toEqual([
+      503, 503, 200,
+    ]);
+  });
+
+  it("a URL with no store (404): one line naming the URL, no table left behind", async () => {
+    const table = join(dir, "missing.lance");
+    const run = await cliAsync(["import", `${server.url}/missing.zarr`, table]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain(`${server.url}/missing.zarr`);
+    expect(existsSync(table)).toBe(false);
+  });
+
+  it("403 on the store's metadata: one line naming the URL and the status, no table left behind", async () => {
+    const table = join(dir, "denied.lance");
+    server.inject([{ path: /\.zmetadata$/, status: 403 }]);
+    const run = await cliAsync(["import", `${server.url}/hourly.zarr`, table]);
+    server.inject([]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain(`${server.url}/hourly.zarr/.zmetadata: HTTP 403`);
+    expect(existsSync(table)).toBe(false);
+  });
+
+  it("--sel of dates on a coordinate that is not a time, and a single index: one clear line each", async () => {
+    const table = join(dir, "refused.lance");
+    const dates = await cliAsync(["import", `${server.url}/hourly.zarr`, table, "--sel", "lat=2020-01:2020-02"]);
+    expect(dates.code).not.toBe(0);
+    expect(dates.stderr).toContain('a date, but "lat" is not a CF time coordinate');
+    const index = await cliAsync(["import", `${server.url}/hourly.zarr`, table, "--isel", "time=3"]);
+    expect(index.code).not.toBe(0);
+    expect(index.stderr).toContain("an import keeps every dim; give a range (time=3:4)");
+    expect(existsSync(table)).toBe(false);
+  });
+});
