@@ -3,13 +3,15 @@
  * local server (`startFileServer`), with `--project`, `--sel` (CF dates)
  * and `--isel`: the exported table is xarray's selection of the store,
  * and the server's log shows that only the chunks the selection touches
- * were fetched. Faults: 503 then data, 404, a netCDF URL.
+ * were fetched; the same from a table served by `lance-nd serve`.
+ * Faults: 503 then data, 403, 404, selections an import refuses.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type FileServer, pythonSkipReason, startFileServer } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServe } from "../serve/served.js";
 import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
 
 const PYTHON = "/usr/bin/python3";
@@ -39,7 +41,7 @@ ds.to_zarr(out, encoding=enc)
 const COMPARE = `
 import sys, xarray as xr
 got = xr.open_dataset(sys.argv[1])
-want = xr.open_zarr(sys.argv[2]).sel(time=slice("2020-01-03", "2020-01-04")).isel(lat=slice(2, 5))[["t"]].compute()
+want = xr.open_zarr(sys.argv[2]).sel(time=slice(sys.argv[3], sys.argv[4])).isel(lat=slice(2, 5))[["t"]].compute()
 assert sorted(got.data_vars) == ["t"], list(got.data_vars)
 xr.testing.assert_equal(got[["t"]], want)
 print("same")
@@ -80,8 +82,41 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
     const exported = cli(["export", table, nc]);
     expect(exported.stderr).toBe("");
     expect(exported.code).toBe(0);
-    const same = execFileSync(PYTHON, ["-c", COMPARE, nc, join(dir, "hourly.zarr")], { encoding: "utf8" });
+    const same = execFileSync(PYTHON, ["-c", COMPARE, nc, join(dir, "hourly.zarr"), "2020-01-03", "2020-01-04"], {
+      encoding: "utf8",
+    });
     expect(same.trim()).toBe("same");
+  });
+
+  it("a table served by lance-nd serve: imported with --sel and --isel, the export is xarray's selection of the source", async () => {
+    const whole = join(dir, "whole.lance");
+    const imported = cli(["import", join(dir, "hourly.zarr"), whole, "--id", "hourly"]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const served = await startServe(whole);
+    try {
+      const table = join(dir, "from-serve.lance");
+      const run = await cliAsync([
+        "import",
+        served.datasets[0]!.url,
+        table,
+        "--project",
+        "t",
+        "--sel",
+        "time=2020-01-05T06:2020-01-06",
+        "--isel",
+        "lat=2:5",
+      ]);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const nc = join(dir, "from-serve.nc");
+      expect(cli(["export", table, nc]).code).toBe(0);
+      const same = execFileSync(PYTHON, ["-c", COMPARE, nc, join(dir, "hourly.zarr"), "2020-01-05T06", "2020-01-06"], {
+        encoding: "utf8",
+      });
+      expect(same.trim()).toBe("same");
+    } finally {
+      await served.stop();
+    }
   });
 
   it("503 twice on a chunk, then the data: the import retries and succeeds", async () => {
