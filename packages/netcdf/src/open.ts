@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Attrs, Dim, NdArray, NdRecordBatch, Selection, Window } from "@lance-nd/nd-arrow";
+import type { Attrs, Dim, NdArray, NdRecordBatch, NdSource, Selection, Window } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { openClassic } from "./classic-file.js";
 import { detectFormat } from "./format.js";
@@ -75,8 +75,8 @@ export interface NetcdfChunksOptions {
   variables?: readonly string[];
 }
 
-/** A netCDF file opened by {@link openNetcdf}. */
-export interface NetcdfFile {
+/** A netCDF file opened by {@link openNetcdf}: an nd-arrow `NdSource` (the reader contract) with netCDF's own details. */
+export interface NetcdfFile extends NdSource {
   /** The path, or `<bytes>`. */
   readonly path: string;
   readonly format: "classic" | "64bit-offset" | "netcdf4";

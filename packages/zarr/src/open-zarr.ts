@@ -6,7 +6,7 @@
  * README "Windows").
  */
 import type { AsyncReadable } from "@zarrita/storage";
-import type { Attr, Attrs, Dim, NdArray, NdRecordBatch, Selection } from "@lance-nd/nd-arrow";
+import type { Attr, Attrs, Dim, NdArray, NdRecordBatch, NdSource, Selection } from "@lance-nd/nd-arrow";
 import { isNdArrowError, resolveSelection } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { ROW_BYTES } from "@lance-nd/nd-arrow/internal";
@@ -226,8 +226,8 @@ async function openGroupFiles(root: StoreFiles, path: string, group: string): Pr
   return root.at(group);
 }
 
-/** A store opened by {@link openZarr}. */
-export interface ZarrStore {
+/** A store opened by {@link openZarr}: an nd-arrow `NdSource` (the reader contract) with Zarr's own details. */
+export interface ZarrStore extends NdSource {
   /** The path of what was opened: the store path as given, plus `/<group>` with the `group` option. */
   readonly path: string;
   /** The group opened: its path inside the store (`"model/run1"`), `""` for the root or a store opened at a group's directory. */
