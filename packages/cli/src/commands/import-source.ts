@@ -10,12 +10,14 @@ import { join } from "node:path";
 import type { DataType } from "apache-arrow";
 import type { Attrs, Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { arrowType, boundsTimeAttrs } from "@lance-nd/cf";
-import { ncDtype, openNetcdf } from "@lance-nd/netcdf";
+import { ncDtype, openNetcdf, openUrlSource } from "@lance-nd/netcdf";
+import { storeFetch } from "@lance-nd/zarr";
 import type { CfMode } from "lance-nd/internal";
 import type { SourceCf } from "./import-plan.js";
 import { decodeFor, decodedType, emptyOf, keptRaw } from "./import-plan.js";
 import { DEFAULT_ROW_BYTES, fileBytes, fileRows, planRows } from "./import-rows.js";
 import { openZarrSource } from "./import-zarr.js";
+import { zarrCall } from "./zarr-errors.js";
 import { type ImportSelection, selects } from "./import-selection.js";
 import { CliError } from "../errors.js";
 
@@ -101,28 +103,32 @@ export async function openSource(
       mode,
       validRange: false,
     });
-  if (isUrl(path))
-    throw new CliError(
-      "InvalidArgument",
-      `${path}: netCDF files at URLs are not read yet (Zarr stores are); download the file and import it from disk`,
-      { path },
-    );
   if (selects(selection))
     throw new CliError(
       "InvalidArgument",
       `${path}: --isel, --sel and --project are read from Zarr stores only for now; import the whole file, or write the part with xarray first`,
       { path },
     );
-  return withCf(await openNetcdfSource(path, chunk, rowBytes), { mode, validRange: mode === "mask-range" });
+  return withCf(await openNetcdfSource(path, chunk, rowBytes, maxRequests), {
+    mode,
+    validRange: mode === "mask-range",
+  });
 }
 
-/** The netCDF file at `path` as an import input, cut into rows by `chunk` or its size (`planRows`). */
+/**
+ * The netCDF file at `path` (or at an `http(s)://` URL, read by byte
+ * ranges with the Zarr reader's retries and at most `maxRequests` in
+ * flight) as an import input, cut into rows by `chunk` or its size (`planRows`).
+ */
 async function openNetcdfSource(
   path: string,
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes: number,
+  maxRequests: number | undefined,
 ): Promise<StoredSource> {
-  const file = await openNetcdf(path);
+  const file = await zarrCall(async () =>
+    openNetcdf(isUrl(path) ? await openUrlSource(path, { fetch: storeFetch({ maxRequests }) }) : path),
+  );
   let plan: ReturnType<typeof planRows>;
   try {
     plan = planRows(file, chunk, rowBytes);

@@ -4,13 +4,16 @@
  * and `--isel`: the exported table is xarray's selection of the store,
  * and the server's log shows that only the chunks the selection touches
  * were fetched; the same from a table served by `lance-nd serve`.
- * Faults: 503 then data, 403, 404, selections an import refuses.
+ * netCDF files at URLs (classic by byte ranges, netCDF-4 through a
+ * temporary copy) import as from disk. Faults: 503 then data, 403, 404,
+ * selections an import refuses.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { type FileServer, pythonSkipReason, startFileServer } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
 import { startServe } from "../serve/served.js";
 import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
 
@@ -167,6 +170,43 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
     const index = await cliAsync(["import", `${server.url}/hourly.zarr`, table, "--isel", "time=3"]);
     expect(index.code).not.toBe(0);
     expect(index.stderr).toContain("an import keeps every dim; give a range (time=3:4)");
+    expect(existsSync(table)).toBe(false);
+  });
+});
+
+describe.skipIf(fixtureSkipReason() !== undefined)("lance-nd import of a netCDF file at a URL", () => {
+  let served: FileServer;
+  let folder: string;
+  beforeAll(async () => {
+    ensureBuilt();
+    ensureFixtures();
+    folder = tempDir();
+    for (const name of ["ocean-classic.nc", "ocean-nc4.nc"] as const) copyFileSync(fixture(name), join(folder, name));
+    served = await startFileServer(folder);
+  });
+  afterAll(() => served?.stop());
+
+  for (const name of ["ocean-classic.nc", "ocean-nc4.nc"]) {
+    it(`${name}: the table holds what an import from disk holds`, async () => {
+      const fromUrl = join(folder, `${name}-url.lance`);
+      const fromDisk = join(folder, `${name}-disk.lance`);
+      const run = await cliAsync(["import", `${served.url}/${name}`, fromUrl]);
+      expect(run.code).toBe(0);
+      const disk = cli(["import", join(folder, name), fromDisk]);
+      expect(disk.code).toBe(0);
+      // The same warnings (the netCDF-4 file's group left out), naming the URL in place of the path.
+      expect(run.stderr.replaceAll(`${served.url}/${name}`, join(folder, name))).toBe(disk.stderr);
+      const scan = (table: string) => cli(["scan", table, "--json", "--all-attrs"]).stdout;
+      expect(scan(fromUrl)).toBe(scan(fromDisk));
+    });
+  }
+
+  it("a netCDF URL with no file (404): one line naming the URL, no table left behind", async () => {
+    const table = join(folder, "missing-nc.lance");
+    const run = await cliAsync(["import", `${served.url}/missing.nc`, table]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain(`${served.url}/missing.nc`);
     expect(existsSync(table)).toBe(false);
   });
 });
