@@ -56,6 +56,13 @@ export interface OpenZarrOptions {
   /** How a store at a URL is asked for its keys: requests in flight, retries, a progress callback. */
   requests?: RequestOptions;
   /**
+   * Credentials and endpoint of an `s3://` store, by lance-nd's storage
+   * option keys (`aws_access_key_id`, `aws_secret_access_key`,
+   * `aws_session_token`, `region`, `endpoint`); the `AWS_*` environment
+   * fills in the keys not given.
+   */
+  storage?: Readonly<Record<string, string>>;
+  /**
    * Only these arrays, with the coordinate arrays of their dims and those
    * their `coordinates` attribute names, as xarray's `ds[["t2m", "u10"]]`.
    * Default: every array.
@@ -77,6 +84,7 @@ const openOptionsSchema = z.strictObject({
   rowBytes: z.number().int().positive().optional(),
   arrays: z.array(z.string().min(1)).readonly().optional(),
   variables: z.array(z.string().min(1)).readonly().optional(),
+  storage: z.record(z.string(), z.string()).optional(),
   select: z.record(z.string(), z.tuple([z.number().int(), z.number().int()]).readonly()).optional(),
   requests: z
     .strictObject({
@@ -129,7 +137,7 @@ export async function openZarr(source: ZarrSource, options: OpenZarrOptions = {}
   const root = isReadable(source)
     ? readableFiles(source, path, parsed.arrays)
     : isStoreUrl(path)
-      ? urlFiles(path.replace(/\/+$/, ""), parsed.arrays, parsed.requests ?? {})
+      ? urlFiles(path.replace(/\/+$/, ""), parsed.arrays, parsed.requests ?? {}, parsed.storage ?? {})
       : await openStoreFiles(path);
   const files = await openGroupFiles(root, path, group);
   const name = storeName(where);

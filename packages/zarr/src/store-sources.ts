@@ -1,6 +1,6 @@
 /**
  * Stores that are not local directories (README "Stores elsewhere"): any
- * zarrita store (`get`, `getRange`) and a store at an `http(s)://` URL,
+ * zarrita store (`get`, `getRange`) and a store at an `http(s)://` or `s3://` URL,
  * read through zarrita's FetchStore with the requests of
  * remote-requests.ts. Such a store cannot be listed: its arrays come from
  * consolidated metadata, or from the names the caller gives.
@@ -9,6 +9,8 @@ import type { AsyncReadable } from "@zarrita/storage";
 import FetchStore from "@zarrita/storage/fetch";
 import type { RequestOptions } from "./remote-requests.js";
 import { storeFetch } from "./remote-requests.js";
+import { s3Endpoint } from "./s3-store.js";
+import type { StorageOptions } from "./s3-store.js";
 import type { StoreFiles } from "./store-files.js";
 import { ZarrError } from "./zarr-error.js";
 
@@ -18,15 +20,24 @@ export function isReadable(value: unknown): value is AsyncReadable {
 }
 
 /**
- * The store at `url` (`http://` or `https://`), its keys asked for with
- * `requests`; `InvalidArgument` for another scheme.
+ * The store at `url` (`http://`, `https://`, or `s3://` with `storage`'s
+ * credentials), its keys asked for with `requests`; `InvalidArgument` for another scheme.
  */
-export function urlFiles(url: string, arrays: readonly string[] | undefined, requests: RequestOptions): StoreFiles {
+export function urlFiles(
+  url: string,
+  arrays: readonly string[] | undefined,
+  requests: RequestOptions,
+  storage: StorageOptions,
+): StoreFiles {
   const scheme = url.slice(0, url.indexOf(":")).toLowerCase();
+  if (scheme === "s3") {
+    const signed = s3Endpoint(url, storage, requests);
+    return readableFiles(new FetchStore(signed.httpUrl, { fetch: storeFetch(signed.requests) }), url, arrays);
+  }
   if (scheme !== "http" && scheme !== "https") {
     throw new ZarrError(
       "InvalidArgument",
-      `stores at ${scheme}:// URLs are not read yet (http:// and https:// are; an object store's bucket can be read through its HTTP endpoint)`,
+      `stores at ${scheme}:// URLs are not read yet (http://, https:// and s3:// are; a bucket can be read through its HTTP endpoint)`,
       { path: url },
     );
   }

@@ -6,10 +6,11 @@
  * xarray's; the server's log proves only the chunks a selection touches
  * are fetched; faults are retried or refused with the URL and the chunk.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, readdirSync } from "node:fs";
+import { join, relative } from "node:path";
+import { AwsClient } from "aws4fetch";
 import FileSystemStore from "@zarrita/storage/fs";
-import { type FileServer, startFileServer } from "@lance-nd/test-helpers";
+import { type FileServer, type ObjectStoreServer, startFileServer, startS3Server } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as zarr from "zarrita";
 import { isZarrError, openZarr } from "../src/index.js";
@@ -209,6 +210,46 @@ describe.skipIf(skipOracle)("openZarr over HTTP: faults", () => {
   it("an unsupported scheme: InvalidArgument naming what is read", async () => {
     const err = await openZarr("ftp://example.invalid/x.zarr").catch((e: unknown) => e);
     expect(isZarrError(err, "InvalidArgument")).toBe(true);
-    expect((err as Error).message).toContain("http:// and https://");
+    expect((err as Error).message).toContain("http://, https:// and s3://");
+  });
+});
+
+describe.skipIf(skipOracle)("openZarr of an s3:// store (s3rver)", () => {
+  let s3: ObjectStoreServer;
+  beforeAll(async () => {
+    s3 = await startS3Server("zarr");
+    const { endpoint, aws_access_key_id, aws_secret_access_key } = s3.storageOptions;
+    const client = new AwsClient({
+      accessKeyId: aws_access_key_id!,
+      secretAccessKey: aws_secret_access_key!,
+      service: "s3",
+      region: "us-east-1",
+    });
+    const store = join(out.dir, "hourly.zarr");
+    for (const file of readdirSync(store, { recursive: true, withFileTypes: true }).filter((f) => f.isFile())) {
+      const key = relative(out.dir, join(file.parentPath, file.name));
+      const put = await client.fetch(`${endpoint}/zarr/${key}`, {
+        method: "PUT",
+        body: readFileSync(join(store, relative(store, join(file.parentPath, file.name)))),
+      });
+      expect(put.status, key).toBe(200);
+    }
+  });
+  afterAll(() => s3?.stop());
+
+  it("signed requests with the storage options' credentials: a selection reads xarray's values", async () => {
+    const store = await openZarr("s3://zarr/hourly.zarr", { storage: s3.storageOptions });
+    expect(store.consolidated).toBe(true);
+    const t = await store.read("t", { time: [40, 42], lat: [1, 3] });
+    expect(Array.from(t.values as Iterable<number>)).toEqual(expected.t);
+  });
+
+  it("an access key the store does not know: ReadFailed naming the URL and the status, at once", async () => {
+    const err = await openZarr("s3://zarr/hourly.zarr", {
+      storage: { ...s3.storageOptions, aws_access_key_id: "NOBODY" },
+    }).catch((e: unknown) => e);
+    expect(isZarrError(err, "ReadFailed")).toBe(true);
+    expect((err as Error).message).toMatch(/HTTP 403/);
+    expect((err as Error).message).toContain("/zarr/hourly.zarr/");
   });
 });

@@ -69,6 +69,12 @@ export interface StoredSource {
   close(): Promise<void>;
 }
 
+/** How a source at a URL is read: `--max-requests`, and `--storage-option` for `s3://`. */
+export interface RemoteOptions {
+  readonly maxRequests?: number;
+  readonly storage?: Readonly<Record<string, string>>;
+}
+
 /** True when `path` is a URL (`scheme://...`) rather than a local path. */
 export function isUrl(path: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(path);
@@ -87,7 +93,7 @@ export function isZarrStore(path: string): boolean {
  * Opens `path` (a Zarr store, local or at a URL, or a netCDF file), the
  * part `selection` takes (Zarr stores only, for now), cut into rows by
  * `chunk` or its default row plan within `rowBytes` a row, decoded under
- * `mode`; at most `maxRequests` requests in flight for a URL.
+ * `mode`; a source at a URL is read as `remote` says.
  */
 export async function openSource(
   path: string,
@@ -96,10 +102,10 @@ export async function openSource(
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes = DEFAULT_ROW_BYTES,
   selection: ImportSelection = {},
-  maxRequests?: number,
+  remote: RemoteOptions = {},
 ): Promise<ImportSource> {
   if (isUrl(path) ? !/\.nc4?$/i.test(new URL(path).pathname) : isZarrStore(path))
-    return withCf(await openZarrSource(path, id, chunk, rowBytes, selection, maxRequests), {
+    return withCf(await openZarrSource(path, id, chunk, rowBytes, selection, remote), {
       mode,
       validRange: false,
     });
@@ -109,7 +115,7 @@ export async function openSource(
       `${path}: --isel, --sel and --project are read from Zarr stores only for now; import the whole file, or write the part with xarray first`,
       { path },
     );
-  return withCf(await openNetcdfSource(path, chunk, rowBytes, maxRequests), {
+  return withCf(await openNetcdfSource(path, chunk, rowBytes, remote.maxRequests), {
     mode,
     validRange: mode === "mask-range",
   });

@@ -10,14 +10,14 @@ import { DataType } from "apache-arrow";
 import { openZarr } from "@lance-nd/zarr";
 import type { OpenZarrOptions, ZarrStore } from "@lance-nd/zarr";
 import type { Attrs } from "@lance-nd/nd-arrow";
-import type { StoredSource } from "./import-source.js";
+import type { RemoteOptions, StoredSource } from "./import-source.js";
 import { type ImportSelection, regionOf, selects } from "./import-selection.js";
 import { asCliError, zarrCall } from "./zarr-errors.js";
 
 /**
  * The store at `path` as an import input, the part `selection` takes, in
- * rows of `rowBytes` on its chunk grid unless `chunk` is given; at most
- * `maxRequests` requests in flight for a store at a URL. A `ZarrError`
+ * rows of `rowBytes` on its chunk grid unless `chunk` is given; a store
+ * at a URL read as `remote` says. A `ZarrError`
  * (not a store, a bad `--chunk`) becomes a `CliError`.
  */
 export async function openZarrSource(
@@ -26,9 +26,15 @@ export async function openZarrSource(
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes: number,
   selection: ImportSelection = {},
-  maxRequests?: number,
+  remote: RemoteOptions = {},
 ): Promise<StoredSource> {
-  const store = await openSelected(path, { id, rowBytes, requests: { maxRequests } }, selection);
+  const options: OpenZarrOptions = {
+    id,
+    rowBytes,
+    requests: { maxRequests: remote.maxRequests },
+    ...(remote.storage === undefined ? {} : { storage: remote.storage }),
+  };
+  const store = await openSelected(path, options, selection);
   const sizes = chunk === undefined ? undefined : Object.fromEntries(chunk);
   const rowCount = await zarrCall(async () => store.rowCount(sizes));
   return {

@@ -243,7 +243,12 @@ async function importFiles(
     const cf = options.cf ?? (table === undefined ? "mask" : tableCfMode(table));
     if (table !== undefined) checkCfMode(table, cf);
     for (const [i, path] of paths.entries())
-      files.push(await openSource(path, ids[i]!, cf, options.chunk, options.rowSize, options, options.maxRequests));
+      files.push(
+        await openSource(path, ids[i]!, cf, options.chunk, options.rowSize, options, {
+          maxRequests: options.maxRequests,
+          storage: options.storageOption,
+        }),
+      );
     checkDeclaredSize(files, options.maxSize);
     const twice = options.concat === undefined ? ids.filter((id, i) => ids.indexOf(id) !== i) : [];
     if (twice.length > 0) {

@@ -9,9 +9,16 @@
  * selections an import refuses.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
-import { type FileServer, pythonSkipReason, startFileServer } from "@lance-nd/test-helpers";
+import { copyFileSync, existsSync, readFileSync, readdirSync } from "node:fs";
+import { join, relative } from "node:path";
+import { AwsClient } from "aws4fetch";
+import {
+  type FileServer,
+  type ObjectStoreServer,
+  pythonSkipReason,
+  startFileServer,
+  startS3Server,
+} from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
 import { startServe } from "../serve/served.js";
@@ -171,6 +178,46 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
     expect(index.code).not.toBe(0);
     expect(index.stderr).toContain("an import keeps every dim; give a range (time=3:4)");
     expect(existsSync(table)).toBe(false);
+  });
+});
+
+describe.skipIf(skip)("lance-nd import of a Zarr store at an s3:// URL (s3rver)", () => {
+  let s3: ObjectStoreServer;
+  beforeAll(async () => {
+    s3 = await startS3Server("zarr");
+    const { endpoint, aws_access_key_id, aws_secret_access_key } = s3.storageOptions;
+    const client = new AwsClient({
+      accessKeyId: aws_access_key_id!,
+      secretAccessKey: aws_secret_access_key!,
+      service: "s3",
+      region: "us-east-1",
+    });
+    for (const file of readdirSync(join(dir, "hourly.zarr"), { recursive: true, withFileTypes: true })) {
+      if (!file.isFile()) continue;
+      const path = join(file.parentPath, file.name);
+      const put = await client.fetch(`${endpoint}/zarr/${relative(dir, path)}`, {
+        method: "PUT",
+        body: readFileSync(path),
+      });
+      expect(put.status).toBe(200);
+    }
+  });
+  afterAll(() => s3?.stop());
+
+  it("--storage-option credentials and endpoint: the table holds what an import of the local store holds", async () => {
+    const flags = ["--project", "t", "--isel", "time=30:50", "--id", "hourly"];
+    const options = Object.entries(s3.storageOptions).flatMap(([key, value]) => [
+      "--storage-option",
+      `${key}=${value}`,
+    ]);
+    const fromS3 = join(dir, "from-s3.lance");
+    const run = await cliAsync(["import", "s3://zarr/hourly.zarr", fromS3, ...flags, ...options]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const local = join(dir, "from-disk.lance");
+    expect(cli(["import", join(dir, "hourly.zarr"), local, ...flags]).code).toBe(0);
+    const scan = (table: string) => cli(["scan", table, "--json", "--all-attrs"]).stdout;
+    expect(scan(fromS3)).toBe(scan(local));
   });
 });
 
