@@ -18,6 +18,9 @@
 export { NetcdfError, isNetcdfError } from "./netcdf-error.js";
 export type { NetcdfErrorCode, NetcdfErrorContext } from "./netcdf-error.js";
 export { openNetcdf } from "./open.js";
+export { openUrlSource } from "./url-source.js";
+export type { UrlSourceOptions } from "./url-source.js";
+export type { ByteSource } from "./source.js";
 export type { NetcdfChunksOptions, NetcdfFile, NetcdfVariable, NetcdfWindow, OpenNetcdfOptions } from "./open.js";
 export type { Selection, Window } from "@lance-nd/nd-arrow";
 export { readNetcdf } from "./read.js";

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Attrs, Dim, NdArray, NdRecordBatch, Selection, Window } from "@lance-nd/nd-arrow";
+import type { Attrs, Dim, NdArray, NdRecordBatch, NdSource, Selection, Window } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { openClassic } from "./classic-file.js";
 import { detectFormat } from "./format.js";
@@ -18,7 +18,8 @@ import { LazyFile } from "./lazy-file.js";
 import { NetcdfError } from "./netcdf-error.js";
 import { parseOptions } from "./options.js";
 import type { NcType, NetcdfCompression, NetcdfDim, RawFile } from "./raw.js";
-import { openSource } from "./source.js";
+import { copyToFile, isByteSource, openSource } from "./source.js";
+import type { ByteSource } from "./source.js";
 
 /** A variable of an open file, as {@link NetcdfFile.read} returns it. */
 export interface NetcdfVariable {
@@ -75,8 +76,8 @@ export interface NetcdfChunksOptions {
   variables?: readonly string[];
 }
 
-/** A netCDF file opened by {@link openNetcdf}. */
-export interface NetcdfFile {
+/** A netCDF file opened by {@link openNetcdf}: an nd-arrow `NdSource` (the reader contract) with netCDF's own details. */
+export interface NetcdfFile extends NdSource {
   /** The path, or `<bytes>`. */
   readonly path: string;
   readonly format: "classic" | "64bit-offset" | "netcdf4";
@@ -109,8 +110,11 @@ export interface NetcdfFile {
 }
 
 /**
- * Opens a netCDF-3 (classic, 64-bit offset) or netCDF-4 file by its path or
- * bytes and reads its header; values are read on demand.
+ * Opens a netCDF-3 (classic, 64-bit offset) or netCDF-4 file by its path,
+ * its `http(s)://` URL, its bytes or a `ByteSource` (`openUrlSource`), and
+ * reads its header; values are read on demand. A classic file at a URL is
+ * read by byte ranges; a netCDF-4 one is copied to a temporary file first
+ * (h5wasm reads files by path), removed by `close`.
  *
  * Throws a `NetcdfError`: `FileNotFound`; `InvalidFile` for a file that is
  * not netCDF (it says what it found), a CDF-5 file, or a damaged one;
@@ -122,8 +126,15 @@ export interface NetcdfFile {
  * for await (const row of file.chunks({ time: 4 })) console.log(row.globalAttr("chunk_offset"));
  * await file.close();
  */
-export async function openNetcdf(source: string | Uint8Array, options: OpenNetcdfOptions = {}): Promise<NetcdfFile> {
-  const parsed = parseOptions(openOptionsSchema, options, typeof source === "string" ? source : "<bytes>");
+export async function openNetcdf(
+  source: string | Uint8Array | ByteSource,
+  options: OpenNetcdfOptions = {},
+): Promise<NetcdfFile> {
+  const parsed = parseOptions(
+    openOptionsSchema,
+    options,
+    typeof source === "string" ? source : isByteSource(source) ? source.label : "<bytes>",
+  );
   const bytes = await openSource(source);
   let raw: RawFile | undefined;
   let byteText: ReadonlySet<string>;
@@ -138,14 +149,15 @@ export async function openNetcdf(source: string | Uint8Array, options: OpenNetcd
         });
       raw = await openClassic(bytes);
     } else {
-      await bytes.close();
       let path = bytes.path;
       if (path === undefined) {
-        // h5wasm opens real files only: bytes go through a temporary file.
+        // h5wasm opens real files only: bytes, and a file at a URL, go through a temporary file.
         temporary = join(tmpdir(), `lance-nd-${randomUUID()}.nc`);
-        await writeFile(temporary, source as Uint8Array);
+        if (source instanceof Uint8Array) await writeFile(temporary, source);
+        else await copyToFile(bytes, temporary);
         path = temporary;
       }
+      await bytes.close();
       raw = await openHdf5(path, bytes.label, group);
     }
     byteText = await byteTextVariables(raw);

@@ -6,6 +6,7 @@
 import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { NetcdfError } from "./netcdf-error.js";
+import { isHttpUrl, openUrlSource } from "./url-source.js";
 
 /** A file read by byte ranges. */
 export interface ByteSource {
@@ -20,8 +21,18 @@ export interface ByteSource {
   close(): Promise<void>;
 }
 
-/** Opens a path (`FileNotFound`, `InvalidFile` when it cannot be read) or wraps bytes. */
-export async function openSource(source: string | Uint8Array): Promise<ByteSource> {
+/** True when `value` is a {@link ByteSource} rather than a path or bytes. */
+export function isByteSource(value: unknown): value is ByteSource {
+  return typeof value === "object" && value !== null && typeof (value as ByteSource).read === "function";
+}
+
+/**
+ * Opens a path (`FileNotFound`, `InvalidFile` when it cannot be read), an
+ * `http(s)://` URL (url-source.ts), or wraps bytes or a {@link ByteSource}.
+ */
+export async function openSource(source: string | Uint8Array | ByteSource): Promise<ByteSource> {
+  if (isByteSource(source)) return source;
+  if (typeof source === "string" && isHttpUrl(source)) return openUrlSource(source);
   if (typeof source !== "string") {
     return {
       label: "<bytes>",
@@ -63,4 +74,20 @@ export async function openSource(source: string | Uint8Array): Promise<ByteSourc
     },
     close: () => handle.close(),
   };
+}
+
+/** The block a copy reads at a time: memory stays bounded whatever the file's size. */
+const COPY_BLOCK = 8 * 2 ** 20;
+
+/** Copies every byte of `source` into a new file at `path`, a block at a time. */
+export async function copyToFile(source: ByteSource, path: string): Promise<void> {
+  const out = await open(path, "wx");
+  try {
+    for (let offset = 0; offset < source.size; offset += COPY_BLOCK) {
+      const block = await source.read(offset, Math.min(COPY_BLOCK, source.size - offset));
+      await out.write(block, 0, block.length, offset);
+    }
+  } finally {
+    await out.close();
+  }
 }

@@ -26,6 +26,7 @@ describe("@lance-nd/netcdf public API", () => {
       "isNetcdfError",
       "ncDtype",
       "openNetcdf",
+      "openUrlSource",
       "readNetcdf",
       "writeNetcdf",
     ]);

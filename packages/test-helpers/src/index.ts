@@ -12,6 +12,8 @@ export {
   startAzurite,
   startS3Server,
 } from "./object-stores.js";
+export { type SourceContractCase, sourceContract } from "./source-contract.js";
+export { type FileFault, type FileServer, type ServedRequest, startFileServer } from "./file-server.js";
 export { type FaultProxy, type StoreFault, startFaultProxy } from "./fault-proxy.js";
 export {
   NETCDF_FIXTURES,

@@ -1,6 +1,6 @@
 /**
  * @lance-nd/zarr: Zarr v2 and v3 stores as nd-arrow batches. `openZarr`
- * reads a local store lazily (zarrita underneath, sharded arrays included),
+ * reads a store lazily (a local directory, an `http(s)://` URL or any zarrita store) (zarrita underneath, sharded arrays included),
  * values as stored (the reader contract shared with `@lance-nd/netcdf` and
  * lance-nd's datasets: nd-arrow README "Windows"); `writeZarr` writes one.
  *
@@ -15,7 +15,9 @@
 export { ZarrError, isZarrError } from "./zarr-error.js";
 export type { ZarrErrorCode, ZarrErrorContext } from "./zarr-error.js";
 export { openZarr } from "./open-zarr.js";
-export type { OpenZarrOptions, ZarrStore, ZarrWindow } from "./open-zarr.js";
+export type { OpenZarrOptions, ZarrSource, ZarrStore, ZarrWindow } from "./open-zarr.js";
+export { storeFetch } from "./remote-requests.js";
+export type { RequestOptions } from "./remote-requests.js";
 export type { Selection, Window } from "@lance-nd/nd-arrow";
 export type { ZarrVariable } from "./zarr-variable.js";
 export type { RowSteps } from "./row-grid.js";

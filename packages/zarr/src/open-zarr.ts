@@ -1,11 +1,13 @@
 /**
- * `openZarr`: a lazy view of a local Zarr v2 or v3 store (README "Reading"),
+ * `openZarr`: a lazy view of a Zarr v2 or v3 store, local or elsewhere (README "Reading"),
  * and the `ZarrStore` interface it returns (the `OpenedStore` of
  * opened-store.ts). Opening reads metadata only. It follows the reader
  * contract shared with `@lance-nd/netcdf` and lance-nd's datasets (nd-arrow
  * README "Windows").
  */
-import type { Attr, Attrs, Dim, NdArray, NdRecordBatch, Selection } from "@lance-nd/nd-arrow";
+import type { AsyncReadable } from "@zarrita/storage";
+import type { Attr, Attrs, Dim, NdArray, NdRecordBatch, NdSource, Selection } from "@lance-nd/nd-arrow";
+import { isNdArrowError, resolveSelection } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { ROW_BYTES } from "@lance-nd/nd-arrow/internal";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
@@ -14,7 +16,9 @@ import { readNodes } from "./metadata.js";
 import { OpenedStore } from "./opened-store.js";
 import { parseOptions } from "./options.js";
 import type { RowSteps } from "./row-grid.js";
-import { openStoreFiles, storeName } from "./store-files.js";
+import type { RequestOptions } from "./remote-requests.js";
+import { isStoreUrl, openStoreFiles, storeName } from "./store-files.js";
+import { isReadable, readableFiles, urlFiles } from "./store-sources.js";
 import type { StoreFiles } from "./store-files.js";
 import type { ZarrVariable } from "./zarr-variable.js";
 import { ZarrError } from "./zarr-error.js";
@@ -43,17 +47,65 @@ export interface OpenZarrOptions {
    * eight times this, at most 8 MiB. Default: 1 MiB.
    */
   rowBytes?: number;
+  /**
+   * The names of the arrays of a store that cannot be listed (one at a
+   * URL or a zarrita store) and has no consolidated metadata. Unused when
+   * the store has consolidated metadata or is a local directory.
+   */
+  arrays?: readonly string[];
+  /** How a store at a URL is asked for its keys: requests in flight, retries, a progress callback. */
+  requests?: RequestOptions;
+  /**
+   * Credentials and endpoint of an `s3://` store, by lance-nd's storage
+   * option keys (`aws_access_key_id`, `aws_secret_access_key`,
+   * `aws_session_token`, `region`, `endpoint`); the `AWS_*` environment
+   * fills in the keys not given.
+   */
+  storage?: Readonly<Record<string, string>>;
+  /**
+   * Only these arrays, with the coordinate arrays of their dims and those
+   * their `coordinates` attribute names, as xarray's `ds[["t2m", "u10"]]`.
+   * Default: every array.
+   */
+  variables?: readonly string[];
+  /**
+   * Only this region of the store: `{ dim: [start, stop) }` (other dims
+   * whole), as xarray's `isel(dim=slice(start, stop))`. The store then has
+   * the region's dims, `read` selects inside the region, and `chunks()`
+   * cuts it on the store's chunk grid (README "Stores elsewhere").
+   */
+  select?: Readonly<Record<string, readonly [number, number]>>;
 }
 
+const callback = <T>() => z.custom<T>((value) => typeof value === "function", "must be a function");
 const openOptionsSchema = z.strictObject({
   id: z.string().min(1).optional(),
   group: z.string().optional(),
   rowBytes: z.number().int().positive().optional(),
+  arrays: z.array(z.string().min(1)).readonly().optional(),
+  variables: z.array(z.string().min(1)).readonly().optional(),
+  storage: z.record(z.string(), z.string()).optional(),
+  select: z.record(z.string(), z.tuple([z.number().int(), z.number().int()]).readonly()).optional(),
+  requests: z
+    .strictObject({
+      maxRequests: z.number().int().positive().optional(),
+      retries: z.number().int().nonnegative().optional(),
+      retryDelayMs: z.number().nonnegative().optional(),
+      onBytes: callback<(bytes: number) => void>().optional(),
+      fetch: callback<(request: Request) => Promise<Response>>().optional(),
+    })
+    .optional(),
 });
 
+/** What {@link openZarr} opens: a local directory, a URL, or a zarrita store. */
+export type ZarrSource = string | URL | AsyncReadable;
+
 /**
- * Opens the Zarr store at `path` (a directory): a v2 or v3 group, with or
- * without consolidated metadata, or a single array; with `options.group`,
+ * Opens the Zarr store at `source`: a local directory, an `http(s)://`
+ * URL (zarrita's FetchStore, with `options.requests`), or any zarrita
+ * store (`get`, `getRange`). A v2 or v3 group, with or without
+ * consolidated metadata (a store that cannot be listed needs it, or
+ * `options.arrays`), or a single array; with `options.group`,
  * the group at that path inside it. Reads metadata only. Only the opened
  * group's own arrays are variables; `store.groups` lists the groups nested
  * under it.
@@ -73,14 +125,21 @@ const openOptionsSchema = z.strictObject({
  * const sst = await store.read("sst", { time: [0, 2] });
  * for await (const row of store.chunks()) row.globalAttr("chunk_offset");
  * const surface = await openZarr("nested.zarr", { group: "surface" }); // as xr.open_zarr(..., group="surface")
+ * const remote = await openZarr("https://example.org/era5.zarr", { requests: { maxRequests: 8 } });
  */
-export async function openZarr(path: string, options: OpenZarrOptions = {}): Promise<ZarrStore> {
+export async function openZarr(source: ZarrSource, options: OpenZarrOptions = {}): Promise<ZarrStore> {
+  const path = source instanceof URL ? source.href : isReadable(source) ? "zarr store" : source;
   if (typeof path !== "string" || path === "")
-    throw new ZarrError("InvalidArgument", "the store path must be a non-empty string");
+    throw new ZarrError("InvalidArgument", "the store path must be a non-empty string, a URL or a zarrita store");
   const parsed = parseOptions(openOptionsSchema, options, path);
   const group = groupPath(parsed.group ?? "", path);
   const where = group === "" ? path : `${path}/${group}`;
-  const files = await openGroupFiles(path, group);
+  const root = isReadable(source)
+    ? readableFiles(source, path, parsed.arrays)
+    : isStoreUrl(path)
+      ? urlFiles(path.replace(/\/+$/, ""), parsed.arrays, parsed.requests ?? {}, parsed.storage ?? {})
+      : await openStoreFiles(path);
+  const files = await openGroupFiles(root, path, group);
   const name = storeName(where);
   const nodes = await readNodes(files, where, name.replace(/\.zarr$/, "") || name);
   if (nodes.arrays.length === 0 && nodes.groups.length > 0) {
@@ -94,7 +153,45 @@ export async function openZarr(path: string, options: OpenZarrOptions = {}): Pro
   const globalAttrs = new Map<string, Attr>(attrsFromJson(nodes.groupAttrs, undefined, { path: where }));
   const ownId = globalAttrs.get("id");
   globalAttrs.set("id", attrFromJson("id", parsed.id ?? name, undefined, { path: where }));
-  return new OpenedStore(where, files, nodes, globalAttrs, ownId, group, parsed.rowBytes ?? ROW_BYTES);
+  const rowBytes = parsed.rowBytes ?? ROW_BYTES;
+  const whole = new OpenedStore(where, files, nodes, globalAttrs, ownId, group, rowBytes);
+  if (parsed.variables === undefined && parsed.select === undefined) return whole;
+  const kept = keptArrays(whole, parsed.variables);
+  const region = regionOf(whole, parsed.select ?? {});
+  const arrays = nodes.arrays.filter((node) => kept.has(node.name));
+  return new OpenedStore(where, files, { ...nodes, arrays }, globalAttrs, ownId, group, rowBytes, region);
+}
+
+/** The arrays `variables` keeps, with their coordinates (`VariableNotFound` for a name not there); all without it. */
+function keptArrays(store: ZarrStore, variables: readonly string[] | undefined): Set<string> {
+  if (variables === undefined) return new Set(store.variables.map((v) => v.name));
+  const kept = new Set<string>();
+  for (const name of variables) {
+    const variable = store.variable(name);
+    kept.add(name);
+    for (const d of variable.dims) if (store.variables.some((v) => v.name === d.name)) kept.add(d.name);
+    const coordinates = variable.attrs.get("coordinates")?.toJS();
+    if (typeof coordinates === "string")
+      for (const c of coordinates.split(/\s+/)) if (store.variables.some((v) => v.name === c)) kept.add(c);
+  }
+  return kept;
+}
+
+/** `select` as `[start, stop)` by dim, checked against the store's dims (`DimNotFound`, `InvalidArgument`). */
+function regionOf(
+  store: ZarrStore,
+  select: Readonly<Record<string, readonly [number, number]>>,
+): Map<string, readonly [number, number]> {
+  try {
+    const box = resolveSelection(select as Selection, store.dims, "the store");
+    return new Map(box.filter((d) => Object.hasOwn(select, d.name)).map((d) => [d.name, [d.start, d.stop] as const]));
+  } catch (cause) {
+    if (!isNdArrowError(cause)) throw cause;
+    throw new ZarrError(cause.code === "DimNotFound" ? "DimNotFound" : "InvalidArgument", `select: ${cause.detail}`, {
+      path: store.path,
+      cause,
+    });
+  }
 }
 
 /** `group` as a store path: `/`-separated names without empty, `.` or `..` parts (`InvalidArgument`). */
@@ -120,9 +217,8 @@ function isV3Group(bytes: Uint8Array | undefined, key: string, path: string): bo
   return (parsed as { node_type?: unknown } | null)?.node_type === "group";
 }
 
-/** The files of the group at `group` inside the store at `path`: `NotFound` listing the store's groups when none is there. */
-async function openGroupFiles(path: string, group: string): Promise<StoreFiles> {
-  const root = await openStoreFiles(path);
+/** The files of the group at `group` inside the store `root` at `path`: `NotFound` listing the store's groups when none is there. */
+async function openGroupFiles(root: StoreFiles, path: string, group: string): Promise<StoreFiles> {
   if (group === "") return root;
   const isGroup =
     (await root.read(`${group}/.zgroup`)) !== undefined ||
@@ -135,11 +231,11 @@ async function openGroupFiles(path: string, group: string): Promise<StoreFiles> 
       { path },
     );
   }
-  return openStoreFiles(`${path}/${group}`);
+  return root.at(group);
 }
 
-/** A store opened by {@link openZarr}. */
-export interface ZarrStore {
+/** A store opened by {@link openZarr}: an nd-arrow `NdSource` (the reader contract) with Zarr's own details. */
+export interface ZarrStore extends NdSource {
   /** The path of what was opened: the store path as given, plus `/<group>` with the `group` option. */
   readonly path: string;
   /** The group opened: its path inside the store (`"model/run1"`), `""` for the root or a store opened at a group's directory. */

@@ -20,7 +20,7 @@ import { withCheckedChunks } from "./checked-chunks.js";
 import type { ArrayNode, StoreNodes } from "./metadata.js";
 import type { ZarrStore } from "./open-zarr.js";
 import { rowCount, rowSteps, rowWindows } from "./row-grid.js";
-import type { GridVariable, RowSteps } from "./row-grid.js";
+import type { GridVariable, RowPhase, RowSteps } from "./row-grid.js";
 import type { StoreFiles } from "./store-files.js";
 import { toArrowValues } from "./values.js";
 import { describe, itemBytes, storeDims, storedAttrs } from "./zarr-variable.js";
@@ -43,6 +43,8 @@ export class OpenedStore implements ZarrStore {
   readonly #arrays = new Map<string, zarr.Array<zarr.DataType>>();
   readonly #storedAttrs: ReadonlyMap<string, Attrs>;
   readonly #rowBytes: number;
+  /** The start, along each dim of the region opened, of the region in the store (README "Stores elsewhere", `select`). */
+  readonly #origin: RowPhase;
 
   constructor(
     path: string,
@@ -52,6 +54,7 @@ export class OpenedStore implements ZarrStore {
     ownId: Attr | undefined,
     group: string,
     rowBytes: number,
+    region: ReadonlyMap<string, readonly [number, number]> = new Map(),
   ) {
     this.path = path;
     this.#rowBytes = rowBytes;
@@ -62,7 +65,15 @@ export class OpenedStore implements ZarrStore {
     this.#files = files;
     this.#nodes = new Map(nodes.arrays.map((n) => [n.name, n]));
     this.#storedAttrs = new Map(nodes.arrays.map((node) => [node.name, storedAttrs(node, path)]));
-    this.variables = nodes.arrays.map((node) => describe(node, this.#storedAttrs.get(node.name)!));
+    this.#origin = new Map([...region].map(([dim, [start]]) => [dim, start]));
+    this.variables = nodes.arrays.map((node) => {
+      const variable = describe(node, this.#storedAttrs.get(node.name)!);
+      const dims = variable.dims.map((d) => {
+        const window = region.get(d.name);
+        return window === undefined ? d : { name: d.name, size: window[1] - window[0] };
+      });
+      return { ...variable, dims };
+    });
     this.dims = storeDims(this.variables, path);
     this.globalAttrs = globalAttrs;
     this.ownId = ownId;
@@ -83,7 +94,10 @@ export class OpenedStore implements ZarrStore {
   async read(name: string, selection: Selection = {}): Promise<NdArray> {
     const variable = this.variable(name);
     const box = this.#selected(name, variable, selection);
-    const zarrSelection = box.map((d) => (d.drop ? d.start : zarr.slice(d.start, d.stop)));
+    const zarrSelection = box.map((d) => {
+      const origin = this.#origin.get(d.name) ?? 0;
+      return d.drop ? origin + d.start : zarr.slice(origin + d.start, origin + d.stop);
+    });
     const dims = box.filter((d) => !d.drop).map((d) => ({ name: d.name, size: d.stop - d.start }));
     const node = this.#nodes.get(name)!;
     const values = await this.#get(node, zarrSelection, dims);
@@ -112,7 +126,7 @@ export class OpenedStore implements ZarrStore {
   }
 
   rowCount(sizes?: Readonly<Record<string, number>>): number {
-    return rowCount(this.dims, this.rowSteps(sizes));
+    return rowCount(this.dims, this.rowSteps(sizes), this.#origin);
   }
 
   async *chunks(sizes?: Readonly<Record<string, number>>): AsyncGenerator<NdRecordBatch> {
@@ -137,7 +151,7 @@ export class OpenedStore implements ZarrStore {
       return batch.withGlobalAttrs(new Map([...this.globalAttrs, [CHUNK_OFFSET, chunkOffset]]));
     };
     let next: Promise<NdRecordBatch> | undefined;
-    for (const { window, offset } of rowWindows(this.dims, steps)) {
+    for (const { window, offset } of rowWindows(this.dims, steps, this.#origin)) {
       const current = readRow(window, offset);
       current.catch(() => undefined);
       if (next !== undefined) yield await next;

@@ -70,14 +70,29 @@ export interface RowWindow {
   readonly window: ReadonlyMap<string, readonly [number, number]>;
 }
 
-/** The number of rows `steps` cut `dims` into. */
-export function rowCount(dims: readonly Dim[], steps: RowSteps): number {
-  return dims.reduce((n, d) => n * Math.max(1, Math.ceil(d.size / steps.get(d.name)!)), 1);
+/**
+ * Where the storage grid starts along each dim, as a shift: a store opened
+ * at a region (`select`) starting at 30 along a dim of chunks of 24 has
+ * phase 6 there, so its first row is 18 long and the next ones follow the
+ * chunks (no chunk read twice). Dims not named have phase 0.
+ */
+export type RowPhase = ReadonlyMap<string, number>;
+
+/** The number of rows `steps` cut `dims` into, with the grid shifted by `phase`. */
+export function rowCount(dims: readonly Dim[], steps: RowSteps, phase: RowPhase = new Map()): number {
+  return dims.reduce((n, d) => n * Math.max(1, Math.ceil((d.size + shift(phase, d, steps)) / steps.get(d.name)!)), 1);
 }
 
-/** The rows, in row-major order over the row indices. */
-export function* rowWindows(dims: readonly Dim[], steps: RowSteps): Generator<RowWindow> {
-  const counts = dims.map((d) => Math.max(1, Math.ceil(d.size / steps.get(d.name)!)));
+/** The phase along `d`, within a step (0 when the row spans the dim whole). */
+function shift(phase: RowPhase, d: Dim, steps: RowSteps): number {
+  const step = steps.get(d.name)!;
+  return step >= d.size ? 0 : (phase.get(d.name) ?? 0) % step;
+}
+
+/** The rows, in row-major order over the row indices, on the grid shifted by `phase`. */
+export function* rowWindows(dims: readonly Dim[], steps: RowSteps, phase: RowPhase = new Map()): Generator<RowWindow> {
+  const shifts = dims.map((d) => shift(phase, d, steps));
+  const counts = dims.map((d, i) => Math.max(1, Math.ceil((d.size + shifts[i]!) / steps.get(d.name)!)));
   const total = counts.reduce((n, c) => n * c, 1);
   for (let r = 0; r < total; r++) {
     const offset = new Array<number>(dims.length);
@@ -85,9 +100,10 @@ export function* rowWindows(dims: readonly Dim[], steps: RowSteps): Generator<Ro
     for (let d = dims.length - 1, rest = r; d >= 0; d--) {
       const { name, size } = dims[d]!;
       const step = steps.get(name)!;
-      offset[d] = (rest % counts[d]!) * step;
+      const k = rest % counts[d]!;
       rest = Math.floor(rest / counts[d]!);
-      window.set(name, [offset[d]!, Math.min(size, offset[d]! + step)]);
+      offset[d] = Math.max(0, k * step - shifts[d]!);
+      window.set(name, [offset[d]!, Math.min(size, (k + 1) * step - shifts[d]!)]);
     }
     yield { offset, window: new Map(dims.map((d) => [d.name, window.get(d.name)!])) };
   }

@@ -1,23 +1,27 @@
 /**
  * The package's one file-system seam: reading and listing a local store,
- * writing files of a new one. Everything else works on keys and bytes.
+ * writing files of a new one. Everything else works on keys and bytes
+ * ({@link StoreFiles}, which store-sources.ts gives for stores elsewhere).
  */
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import type { AsyncReadable } from "@zarrita/storage";
 import FileSystemStore from "@zarrita/storage/fs";
 import { RangePastEnd } from "./shard-ranges.js";
 import { ZarrError } from "./zarr-error.js";
 
-/** A local store directory: its zarrita store and raw access to its keys. */
+/** A store: its zarrita store and raw access to its keys. */
 export interface StoreFiles {
-  /** The absolute directory. */
+  /** The absolute directory of a local store, the URL of one elsewhere. */
   readonly root: string;
-  /** @internal The zarrita store over the directory (chunk reads, range reads for shards). */
-  readonly zarrita: FileSystemStore;
+  /** @internal The zarrita store (chunk reads, range reads for shards). */
+  readonly zarrita: AsyncReadable;
   /** The bytes of `key` (a path relative to the root), `undefined` when absent. */
   read(key: string): Promise<Uint8Array | undefined>;
   /** The names of the sub-directories of `key` (`""` for the root), sorted. */
   listDirs(key: string): Promise<string[]>;
+  /** The store of the group at `group` (a `/`-separated path inside this one). */
+  at(group: string): Promise<StoreFiles> | StoreFiles;
 }
 
 /** The store at `path`; `NotFound` when it is not a directory. */
@@ -57,11 +61,21 @@ export async function openStoreFiles(path: string): Promise<StoreFiles> {
         .map((e) => e.name)
         .sort();
     },
+    at: (group) => openStoreFiles(`${path}/${group}`),
   };
 }
 
-/** The store's name: the last segment of its path (`"sst.zarr"`). */
+/** True when `source` is a URL (`scheme://...`) rather than a local path. */
+export function isStoreUrl(source: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(source);
+}
+
+/** The store's name: the last segment of its path or URL (`"sst.zarr"`). */
 export function storeName(path: string): string {
+  if (isStoreUrl(path)) {
+    const segments = new URL(path).pathname.split("/").filter((s) => s !== "");
+    return decodeURIComponent(segments.at(-1) ?? new URL(path).hostname);
+  }
   return basename(resolve(path));
 }
 

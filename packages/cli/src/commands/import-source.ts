@@ -11,12 +11,16 @@ import type { DataType } from "apache-arrow";
 import type { Attrs, Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { arrowType, boundsTimeAttrs, isCfError } from "@lance-nd/cf";
 import { isReservedName } from "@lance-nd/format";
-import { ncDtype, openNetcdf, type NetcdfFile } from "@lance-nd/netcdf";
+import { ncDtype, openNetcdf, openUrlSource, type NetcdfFile } from "@lance-nd/netcdf";
+import { storeFetch } from "@lance-nd/zarr";
 import type { CfMode } from "lance-nd/internal";
 import type { SourceCf } from "./import-plan.js";
 import { decodeFor, decodedType, emptyOf, keptRaw } from "./import-plan.js";
 import { DEFAULT_ROW_BYTES, fileBytes, fileRows, planRows } from "./import-rows.js";
 import { openZarrSource } from "./import-zarr.js";
+import { zarrCall } from "./zarr-errors.js";
+import { type ImportSelection, selects } from "./import-selection.js";
+import { CliError } from "../errors.js";
 
 /** An opened input of an import. */
 export interface ImportSource {
@@ -66,6 +70,17 @@ export interface StoredSource {
   close(): Promise<void>;
 }
 
+/** How a source at a URL is read: `--max-requests`, and `--storage-option` for `s3://`. */
+export interface RemoteOptions {
+  readonly maxRequests?: number;
+  readonly storage?: Readonly<Record<string, string>>;
+}
+
+/** True when `path` is a URL (`scheme://...`) rather than a local path. */
+export function isUrl(path: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(path);
+}
+
 /** True when `path` is a directory holding a Zarr group or array (`zarr.json`, `.zgroup` or `.zarray`). */
 export function isZarrStore(path: string): boolean {
   return (
@@ -76,8 +91,10 @@ export function isZarrStore(path: string): boolean {
 }
 
 /**
- * Opens `path` (a Zarr store or a netCDF file), cut into rows by `chunk` or
- * its default row plan within `rowBytes` a row, decoded under `mode`.
+ * Opens `path` (a Zarr store, local or at a URL, or a netCDF file), the
+ * part `selection` takes (Zarr stores only, for now), cut into rows by
+ * `chunk` or its default row plan within `rowBytes` a row, decoded under
+ * `mode`; a source at a URL is read as `remote` says.
  */
 export async function openSource(
   path: string,
@@ -85,9 +102,19 @@ export async function openSource(
   mode: CfMode,
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes = DEFAULT_ROW_BYTES,
+  selection: ImportSelection = {},
+  remote: RemoteOptions = {},
 ): Promise<ImportSource> {
-  const zarr = isZarrStore(path);
-  const source = zarr ? await openZarrSource(path, id, chunk, rowBytes) : await openNetcdfSource(path, chunk, rowBytes);
+  const zarr = isUrl(path) ? !/\.nc4?$/i.test(new URL(path).pathname) : isZarrStore(path);
+  if (!zarr && selects(selection))
+    throw new CliError(
+      "InvalidArgument",
+      `${path}: --isel, --sel and --project are read from Zarr stores only for now; import the whole file, or write the part with xarray first`,
+      { path },
+    );
+  const source = zarr
+    ? await openZarrSource(path, id, chunk, rowBytes, selection, remote)
+    : await openNetcdfSource(path, chunk, rowBytes, remote.maxRequests);
   const cf = { mode, validRange: !zarr && mode === "mask-range" };
   if (mode !== "decode") return withCf(source, cf);
   const rawTimes = await undecodableTimes(source, cf);
@@ -127,13 +154,23 @@ async function undecodableTimes(source: StoredSource, cf: SourceCf): Promise<Map
   return raw;
 }
 
-/** The netCDF file at `path` as an import input, cut into rows by `chunk` or its size (`planRows`). */
+/**
+ * The netCDF file at `path` (or at an `http(s)://` URL, read by byte
+ * ranges with the Zarr reader's retries and at most `maxRequests` in
+ * flight) as an import input, cut into rows by `chunk` or its size (`planRows`).
+ */
 async function openNetcdfSource(
   path: string,
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes: number,
+  maxRequests: number | undefined,
 ): Promise<StoredSource> {
-  const { file, reservedWarnings } = await openWithoutReserved(path);
+  const { file, reservedWarnings } = withoutReserved(
+    path,
+    await zarrCall(async () =>
+      openNetcdf(isUrl(path) ? await openUrlSource(path, { fetch: storeFetch({ maxRequests }) }) : path),
+    ),
+  );
   let plan: ReturnType<typeof planRows>;
   try {
     plan = planRows(file, chunk, rowBytes);
@@ -163,8 +200,7 @@ async function openNetcdfSource(
  * reserves (`__global_attrs__`, `__stats__:...`: format README), each left
  * out with one warning line, so the file's other variables import.
  */
-async function openWithoutReserved(path: string): Promise<{ file: NetcdfFile; reservedWarnings: string[] }> {
-  const file = await openNetcdf(path);
+function withoutReserved(path: string, file: NetcdfFile): { file: NetcdfFile; reservedWarnings: string[] } {
   const reserved = file.variables.filter((v) => isReservedName(v.name)).map((v) => v.name);
   if (reserved.length === 0) return { file, reservedWarnings: [] };
   const variables = file.variables.filter((v) => !isReservedName(v.name));

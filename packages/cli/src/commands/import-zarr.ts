@@ -1,27 +1,40 @@
 /**
- * A Zarr store as an input of `lance-nd import` (CLI README, "Zarr"):
- * opened with @lance-nd/zarr (stored values; `--cf` decodes them in
- * import-source.ts, as for netCDF), cut into rows on the store's own chunk
- * grid (@lance-nd/zarr's default rows) or by `--chunk`.
+ * A Zarr store as an input of `lance-nd import` (CLI README, "Zarr"): a
+ * local directory or an `http(s)://` URL, opened with @lance-nd/zarr
+ * (stored values; `--cf` decodes them in import-source.ts, as for
+ * netCDF), at the region and variables of `--isel`, `--sel` and
+ * `--project` (import-selection.ts), cut into rows on the store's own
+ * chunk grid (@lance-nd/zarr's default rows) or by `--chunk`.
  */
 import { DataType } from "apache-arrow";
 import { openZarr } from "@lance-nd/zarr";
-import type { ZarrStore } from "@lance-nd/zarr";
+import type { OpenZarrOptions, ZarrStore } from "@lance-nd/zarr";
 import type { Attrs } from "@lance-nd/nd-arrow";
-import type { StoredSource } from "./import-source.js";
+import type { RemoteOptions, StoredSource } from "./import-source.js";
+import { type ImportSelection, regionOf, selects } from "./import-selection.js";
 import { asCliError, zarrCall } from "./zarr-errors.js";
 
 /**
- * The store at `path` as an import input, in rows of `rowBytes` on its chunk
- * grid unless `chunk` is given; a `ZarrError` (not a store, a bad `--chunk`) becomes a `CliError`.
+ * The store at `path` as an import input, the part `selection` takes, in
+ * rows of `rowBytes` on its chunk grid unless `chunk` is given; a store
+ * at a URL read as `remote` says. A `ZarrError`
+ * (not a store, a bad `--chunk`) becomes a `CliError`.
  */
 export async function openZarrSource(
   path: string,
   id: string,
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes: number,
+  selection: ImportSelection = {},
+  remote: RemoteOptions = {},
 ): Promise<StoredSource> {
-  const store = await zarrCall(() => openZarr(path, { id, rowBytes }));
+  const options: OpenZarrOptions = {
+    id,
+    rowBytes,
+    requests: { maxRequests: remote.maxRequests },
+    ...(remote.storage === undefined ? {} : { storage: remote.storage }),
+  };
+  const store = await openSelected(path, options, selection);
   const sizes = chunk === undefined ? undefined : Object.fromEntries(chunk);
   const rowCount = await zarrCall(async () => store.rowCount(sizes));
   return {
@@ -36,6 +49,36 @@ export async function openZarrSource(
     rows: () => zarrRows(store.chunks(sizes)),
     close: () => store.close(),
   };
+}
+
+/**
+ * The store opened at what `selection` takes. A store that cannot be
+ * listed is opened first with the projected arrays named, then with their
+ * coordinates too (as their dims and `coordinates` attributes name them).
+ */
+async function openSelected(path: string, options: OpenZarrOptions, selection: ImportSelection): Promise<ZarrStore> {
+  const { project } = selection;
+  const open = (more: OpenZarrOptions = {}) => zarrCall(() => openZarr(path, { ...options, ...more }));
+  let store = await open(project === undefined ? {} : { arrays: project });
+  if (!selects(selection)) return store;
+  let arrays = project;
+  if (project !== undefined && !store.consolidated) {
+    const named = new Set(project);
+    for (const name of project) {
+      const variable = await zarrCall(async () => store.variable(name));
+      for (const d of variable.dims) named.add(d.name);
+      const coordinates = variable.attrs.get("coordinates")?.toJS();
+      if (typeof coordinates === "string") for (const c of coordinates.split(/\s+/)) if (c !== "") named.add(c);
+    }
+    arrays = [...named];
+    store = await open({ arrays });
+  }
+  const select = await regionOf(store, selection);
+  return open({
+    ...(arrays === undefined ? {} : { arrays }),
+    ...(project === undefined ? {} : { variables: project }),
+    select,
+  });
 }
 
 /** The store's global attributes as its group holds them: its own `id`, or none, in place of the reader's. */

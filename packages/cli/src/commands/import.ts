@@ -7,6 +7,7 @@ import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { concatRows } from "lance-nd";
 import type { NdTable, WriteOptions } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
+import { type SelectionOptions, selectionOptions } from "../args/selection.js";
 import { parseCompression } from "../args/column-options.js";
 import { type StorageOptionFlags, storageOptionFlag, storageOptionsOf } from "../args/storage-options.js";
 import { CliError } from "../errors.js";
@@ -37,7 +38,11 @@ import { withColumnNames } from "./column-names.js";
 import { withId } from "./row-id.js";
 import type { ImportSource } from "./import-source.js";
 
-interface ImportOptions extends StorageOptionFlags {
+interface ImportOptions extends StorageOptionFlags, SelectionOptions {
+  /** `--project`: only these variables (with their coordinates). */
+  project?: string[];
+  /** `--max-requests`: requests in flight to a store at a URL. */
+  maxRequests?: number;
   id?: string;
   chunk?: Map<string, number>;
   mode: "create" | "append" | "overwrite" | "replace";
@@ -57,8 +62,7 @@ interface ImportOptions extends StorageOptionFlags {
 }
 
 export function registerImport(program: Command, io: Io): void {
-  program
-    .command("import")
+  selectionOptions(program.command("import"))
     .description(
       "import netCDF-3 / netCDF-4 files and Zarr v2 / v3 stores into a table: one row per file (or per chunk), every variable with its dims and attributes",
     )
@@ -76,6 +80,14 @@ export function registerImport(program: Command, io: Io): void {
       "--chunk <dim=size,...>",
       "cut each file into chunks along dims, e.g. time=4,lat=90 (adds chunk_offset)",
       (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev),
+    )
+    .option(
+      "--project <names>",
+      "only these variables, comma-separated, with their coordinates (Zarr stores)",
+      (text) => text.split(",").filter((name) => name !== ""),
+    )
+    .option("--max-requests <n>", "the most requests in flight to a store at a URL (default 4)", (text) =>
+      parsePositive(text),
     )
     .option(
       "--row-size <size>",
@@ -159,6 +171,12 @@ export function registerImport(program: Command, io: Io): void {
 /** Seconds to wait for an id another import writes, by default. */
 const DEFAULT_WAIT_SECONDS = 600;
 
+function parsePositive(text: string): number {
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1)
+    throw new InvalidArgumentError("expected a whole number (1 or more)");
+  return Number(text);
+}
+
 function parseSeconds(text: string): number {
   if (!/^\d+(\.\d+)?$/.test(text.trim())) throw new InvalidArgumentError("expected a number of seconds (0 or more)");
   return Number(text);
@@ -225,7 +243,12 @@ async function importFiles(
     const cf = options.cf ?? (table === undefined ? "mask" : tableCfMode(table));
     if (table !== undefined) checkCfMode(table, cf);
     for (const [i, path] of paths.entries())
-      files.push(await openSource(path, ids[i]!, cf, options.chunk, options.rowSize));
+      files.push(
+        await openSource(path, ids[i]!, cf, options.chunk, options.rowSize, options, {
+          maxRequests: options.maxRequests,
+          storage: options.storageOption,
+        }),
+      );
     checkDeclaredSize(files, options.maxSize);
     const twice = options.concat === undefined ? ids.filter((id, i) => ids.indexOf(id) !== i) : [];
     if (twice.length > 0) {

@@ -1,0 +1,259 @@
+/**
+ * `lance-nd import <url> <table>` of a Zarr store served over HTTP by a
+ * local server (`startFileServer`), with `--project`, `--sel` (CF dates)
+ * and `--isel`: the exported table is xarray's selection of the store,
+ * and the server's log shows that only the chunks the selection touches
+ * were fetched; the same from a table served by `lance-nd serve`.
+ * netCDF files at URLs (classic by byte ranges, netCDF-4 through a
+ * temporary copy) import as from disk. Faults: 503 then data, 403, 404,
+ * selections an import refuses.
+ */
+import { execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, readFileSync, readdirSync } from "node:fs";
+import { join, relative } from "node:path";
+import { AwsClient } from "aws4fetch";
+import {
+  type FileServer,
+  type ObjectStoreServer,
+  pythonSkipReason,
+  startFileServer,
+  startS3Server,
+} from "@lance-nd/test-helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
+import { startServe } from "../serve/served.js";
+import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
+
+const PYTHON = "/usr/bin/python3";
+const skip =
+  pythonSkipReason(
+    "import over HTTP oracle",
+    ["numpy", "xarray", "zarr"],
+    "apt-get install python3-xarray python3-zarr",
+  ) !== undefined;
+
+// t and u(time=240 hours, lat=10, lon=12) float32, a day of hours a chunk; CF time in hours since 2020-01-01.
+const WRITE = `
+import sys, numpy as np, pandas as pd, xarray as xr
+out = sys.argv[1]
+shape = (240, 10, 12)
+t = (np.arange(np.prod(shape), dtype="float32") * 0.25).reshape(shape)
+ds = xr.Dataset({"t": (("time", "lat", "lon"), t, {"units": "K"}), "u": (("time", "lat", "lon"), -t, {"units": "m s-1"})},
+                coords={"time": pd.date_range("2020-01-01", periods=240, freq="h"),
+                        "lat": np.linspace(60, 51, 10), "lon": np.linspace(0, 11, 12)},
+                attrs={"title": "hourly"})
+enc = {v: {"chunks": (24, 10, 12)} for v in ("t", "u")}
+enc["time"] = {"units": "hours since 2020-01-01", "dtype": "int64"}
+ds.to_zarr(out, encoding=enc)
+`;
+
+// The exported file against xarray's selection of the store: values, dims and coordinates (xr.testing.assert_equal).
+const COMPARE = `
+import sys, xarray as xr
+got = xr.open_dataset(sys.argv[1])
+want = xr.open_zarr(sys.argv[2]).sel(time=slice(sys.argv[3], sys.argv[4])).isel(lat=slice(2, 5))[["t"]].compute()
+assert sorted(got.data_vars) == ["t"], list(got.data_vars)
+xr.testing.assert_equal(got[["t"]], want)
+print("same")
+`;
+
+let dir: string;
+let server: FileServer;
+
+beforeAll(async () => {
+  if (skip) return;
+  ensureBuilt();
+  dir = tempDir();
+  execFileSync(PYTHON, ["-c", WRITE, join(dir, "hourly.zarr")], { stdio: "pipe" });
+  server = await startFileServer(dir);
+});
+afterAll(() => server?.stop());
+
+describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
+  it("--project t --sel time=<two days> --isel lat=2:5: the export is xarray's selection, and only the two days' chunks of t were fetched", async () => {
+    const table = join(dir, "part.lance");
+    server.reset();
+    const run = await cliAsync([
+      "import",
+      `${server.url}/hourly.zarr`,
+      table,
+      "--project",
+      "t",
+      "--sel",
+      "time=2020-01-03:2020-01-04",
+      "--isel",
+      "lat=2:5",
+    ]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const chunks = server.requests.filter((r) => /\/(t|u)\/\d/.test(r.path)).map((r) => r.path);
+    expect(chunks.sort()).toEqual(["/hourly.zarr/t/2.0.0", "/hourly.zarr/t/3.0.0"]);
+    const nc = join(dir, "part.nc");
+    const exported = cli(["export", table, nc]);
+    expect(exported.stderr).toBe("");
+    expect(exported.code).toBe(0);
+    const same = execFileSync(PYTHON, ["-c", COMPARE, nc, join(dir, "hourly.zarr"), "2020-01-03", "2020-01-04"], {
+      encoding: "utf8",
+    });
+    expect(same.trim()).toBe("same");
+  });
+
+  it("a table served by lance-nd serve: imported with --sel and --isel, the export is xarray's selection of the source", async () => {
+    const whole = join(dir, "whole.lance");
+    const imported = cli(["import", join(dir, "hourly.zarr"), whole, "--id", "hourly"]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const served = await startServe(whole);
+    try {
+      const table = join(dir, "from-serve.lance");
+      const run = await cliAsync([
+        "import",
+        served.datasets[0]!.url,
+        table,
+        "--project",
+        "t",
+        "--sel",
+        "time=2020-01-05T06:2020-01-06",
+        "--isel",
+        "lat=2:5",
+      ]);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const nc = join(dir, "from-serve.nc");
+      expect(cli(["export", table, nc]).code).toBe(0);
+      const same = execFileSync(PYTHON, ["-c", COMPARE, nc, join(dir, "hourly.zarr"), "2020-01-05T06", "2020-01-06"], {
+        encoding: "utf8",
+      });
+      expect(same.trim()).toBe("same");
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it("503 twice on a chunk, then the data: the import retries and succeeds", async () => {
+    const table = join(dir, "retried.lance");
+    server.inject([{ path: /\/t\/5\.0\.0$/, status: 503, times: 2 }]);
+    const run = await cliAsync([
+      "import",
+      `${server.url}/hourly.zarr`,
+      table,
+      "--project",
+      "t",
+      "--isel",
+      "time=120:144",
+    ]);
+    server.inject([]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(server.requests.filter((r) => r.path === "/hourly.zarr/t/5.0.0").map((r) => r.status)).toEqual([
+      503, 503, 200,
+    ]);
+  });
+
+  it("a URL with no store (404): one line naming the URL, no table left behind", async () => {
+    const table = join(dir, "missing.lance");
+    const run = await cliAsync(["import", `${server.url}/missing.zarr`, table]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain(`${server.url}/missing.zarr`);
+    expect(existsSync(table)).toBe(false);
+  });
+
+  it("403 on the store's metadata: one line naming the URL and the status, no table left behind", async () => {
+    const table = join(dir, "denied.lance");
+    server.inject([{ path: /\.zmetadata$/, status: 403 }]);
+    const run = await cliAsync(["import", `${server.url}/hourly.zarr`, table]);
+    server.inject([]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain(`${server.url}/hourly.zarr/.zmetadata: HTTP 403`);
+    expect(existsSync(table)).toBe(false);
+  });
+
+  it("--sel of dates on a coordinate that is not a time, and a single index: one clear line each", async () => {
+    const table = join(dir, "refused.lance");
+    const dates = await cliAsync(["import", `${server.url}/hourly.zarr`, table, "--sel", "lat=2020-01:2020-02"]);
+    expect(dates.code).not.toBe(0);
+    expect(dates.stderr).toContain('a date, but "lat" is not a CF time coordinate');
+    const index = await cliAsync(["import", `${server.url}/hourly.zarr`, table, "--isel", "time=3"]);
+    expect(index.code).not.toBe(0);
+    expect(index.stderr).toContain("an import keeps every dim; give a range (time=3:4)");
+    expect(existsSync(table)).toBe(false);
+  });
+});
+
+describe.skipIf(skip)("lance-nd import of a Zarr store at an s3:// URL (s3rver)", () => {
+  let s3: ObjectStoreServer;
+  beforeAll(async () => {
+    s3 = await startS3Server("zarr");
+    const { endpoint, aws_access_key_id, aws_secret_access_key } = s3.storageOptions;
+    const client = new AwsClient({
+      accessKeyId: aws_access_key_id!,
+      secretAccessKey: aws_secret_access_key!,
+      service: "s3",
+      region: "us-east-1",
+    });
+    for (const file of readdirSync(join(dir, "hourly.zarr"), { recursive: true, withFileTypes: true })) {
+      if (!file.isFile()) continue;
+      const path = join(file.parentPath, file.name);
+      const put = await client.fetch(`${endpoint}/zarr/${relative(dir, path)}`, {
+        method: "PUT",
+        body: readFileSync(path),
+      });
+      expect(put.status).toBe(200);
+    }
+  });
+  afterAll(() => s3?.stop());
+
+  it("--storage-option credentials and endpoint: the table holds what an import of the local store holds", async () => {
+    const flags = ["--project", "t", "--isel", "time=30:50", "--id", "hourly"];
+    const options = Object.entries(s3.storageOptions).flatMap(([key, value]) => [
+      "--storage-option",
+      `${key}=${value}`,
+    ]);
+    const fromS3 = join(dir, "from-s3.lance");
+    const run = await cliAsync(["import", "s3://zarr/hourly.zarr", fromS3, ...flags, ...options]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const local = join(dir, "from-disk.lance");
+    expect(cli(["import", join(dir, "hourly.zarr"), local, ...flags]).code).toBe(0);
+    const scan = (table: string) => cli(["scan", table, "--json", "--all-attrs"]).stdout;
+    expect(scan(fromS3)).toBe(scan(local));
+  });
+});
+
+describe.skipIf(fixtureSkipReason() !== undefined)("lance-nd import of a netCDF file at a URL", () => {
+  let served: FileServer;
+  let folder: string;
+  beforeAll(async () => {
+    ensureBuilt();
+    ensureFixtures();
+    folder = tempDir();
+    for (const name of ["ocean-classic.nc", "ocean-nc4.nc"] as const) copyFileSync(fixture(name), join(folder, name));
+    served = await startFileServer(folder);
+  });
+  afterAll(() => served?.stop());
+
+  for (const name of ["ocean-classic.nc", "ocean-nc4.nc"]) {
+    it(`${name}: the table holds what an import from disk holds`, async () => {
+      const fromUrl = join(folder, `${name}-url.lance`);
+      const fromDisk = join(folder, `${name}-disk.lance`);
+      const run = await cliAsync(["import", `${served.url}/${name}`, fromUrl]);
+      expect(run.code).toBe(0);
+      const disk = cli(["import", join(folder, name), fromDisk]);
+      expect(disk.code).toBe(0);
+      // The same warnings (the netCDF-4 file's group left out), naming the URL in place of the path.
+      expect(run.stderr.replaceAll(`${served.url}/${name}`, join(folder, name))).toBe(disk.stderr);
+      const scan = (table: string) => cli(["scan", table, "--json", "--all-attrs"]).stdout;
+      expect(scan(fromUrl)).toBe(scan(fromDisk));
+    });
+  }
+
+  it("a netCDF URL with no file (404): one line naming the URL, no table left behind", async () => {
+    const table = join(folder, "missing-nc.lance");
+    const run = await cliAsync(["import", `${served.url}/missing.nc`, table]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain(`${served.url}/missing.nc`);
+    expect(existsSync(table)).toBe(false);
+  });
+});

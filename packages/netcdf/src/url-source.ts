@@ -1,0 +1,69 @@
+/**
+ * A netCDF file at an `http://` or `https://` URL as a {@link ByteSource}
+ * (README "Files at URLs"): its size from a `HEAD`, then byte ranges
+ * (`Range: bytes=a-b`) as the reader asks for them, so a classic file
+ * costs its header and the bytes a read touches. netCDF-4 is copied to a
+ * temporary file first (`openNetcdf`: h5wasm reads files by path).
+ */
+import { NetcdfError } from "./netcdf-error.js";
+import type { ByteSource } from "./source.js";
+
+/** Options of {@link openUrlSource}. */
+export interface UrlSourceOptions {
+  /**
+   * The fetch that sends the requests: one that retries, bounds the requests
+   * in flight or signs them. Default: the global `fetch`, each request sent once.
+   */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** True when `source` is an `http://` or `https://` URL. */
+export function isHttpUrl(source: string): boolean {
+  return /^https?:\/\//i.test(source);
+}
+
+/**
+ * The file at `url`, read by byte ranges. `FileNotFound` naming the URL
+ * for a 404; `InvalidFile` naming the URL and the status for any other
+ * refusal, or a server that gives no size. A server that ignores `Range`
+ * (200 and the whole file) is read correctly, at the cost of the whole
+ * file per read.
+ */
+export async function openUrlSource(url: string, options: UrlSourceOptions = {}): Promise<ByteSource> {
+  const send = options.fetch ?? ((request: Request) => fetch(request));
+  const head = await ask(send, new Request(url, { method: "HEAD" }), url);
+  const size = Number(head.headers.get("content-length"));
+  if (head.headers.get("content-length") === null || !Number.isSafeInteger(size))
+    throw new NetcdfError("InvalidFile", `${url}: the server gives no size (Content-Length) for the file`, {
+      path: url,
+    });
+  return {
+    label: url,
+    path: undefined,
+    size,
+    read: async (offset, length) => {
+      const end = Math.min(offset + length, size);
+      if (end <= offset) return new Uint8Array(0);
+      const response = await ask(send, new Request(url, { headers: { Range: `bytes=${offset}-${end - 1}` } }), url);
+      const body = new Uint8Array(await response.arrayBuffer());
+      // 206 is the range; 200 is the whole file from a server that ignores Range.
+      return response.status === 206 ? body : body.subarray(offset, end);
+    },
+    close: async () => {},
+  };
+}
+
+/** The answer to `request` when it is 200 or 206; else the error that names the URL. */
+async function ask(send: (request: Request) => Promise<Response>, request: Request, url: string): Promise<Response> {
+  let response: Response;
+  try {
+    response = await send(request);
+  } catch (cause) {
+    if (cause instanceof Error && cause.name !== "TypeError") throw cause;
+    throw new NetcdfError("InvalidFile", `${url}: cannot fetch (${(cause as Error).message})`, { path: url, cause });
+  }
+  if (response.status === 200 || response.status === 206) return response;
+  await response.body?.cancel();
+  if (response.status === 404) throw new NetcdfError("FileNotFound", `${url}: no such file (HTTP 404)`, { path: url });
+  throw new NetcdfError("InvalidFile", `${url}: HTTP ${response.status} ${response.statusText}`.trim(), { path: url });
+}

@@ -1,0 +1,159 @@
+/**
+ * The requests of a store read over HTTP (README "Stores elsewhere"): a
+ * bounded number in flight, each retried with backoff when the server is
+ * busy (429, 5xx) or the connection drops before the whole body came, and
+ * a clear error naming the URL when the server refuses it (401, 403, any
+ * other status but 404, which is a missing key as in zarrita's FetchStore).
+ * A server that ignores `Range` and answers the whole body is read
+ * correctly: the range is cut from it.
+ */
+import { ZarrError } from "./zarr-error.js";
+
+/** How a store elsewhere is asked for its keys. */
+export interface RequestOptions {
+  /** The most requests in flight at once. Default: 4. */
+  maxRequests?: number;
+  /** How many times a request the server could not answer (429, 5xx, a dropped connection) is tried again. Default: 4. */
+  retries?: number;
+  /** The pause before the first retry, in milliseconds, doubled for each next one. Default: 200. */
+  retryDelayMs?: number;
+  /** Called with the bytes of every body received (for a progress bar). */
+  onBytes?: (bytes: number) => void;
+  /** The fetch that sends the requests (e.g. one that signs them); default: the global `fetch`. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** The defaults of {@link RequestOptions}. */
+export const DEFAULT_MAX_REQUESTS = 4;
+const DEFAULT_RETRIES = 4;
+const DEFAULT_RETRY_DELAY_MS = 200;
+
+/**
+ * A fetch for zarrita's FetchStore that follows {@link RequestOptions}. It
+ * answers 404 or the body (200, or 206 for a range) read in full;
+ * `ReadFailed` naming the URL for a refusal or when the retries run out.
+ */
+export function storeFetch(options: RequestOptions = {}): (request: Request) => Promise<Response> {
+  const send = options.fetch ?? ((request: Request) => fetch(request));
+  const retries = options.retries ?? DEFAULT_RETRIES;
+  const delay = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+  const slots = new Slots(options.maxRequests ?? DEFAULT_MAX_REQUESTS);
+  return async (request) => {
+    await slots.take();
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const outcome = await attemptOnce(send, request.clone());
+        if (outcome instanceof Response) {
+          if (request.method !== "HEAD") options.onBytes?.(Number(outcome.headers.get("content-length") ?? 0));
+          return outcome;
+        }
+        if (attempt >= retries) {
+          throw new ZarrError("ReadFailed", `${what(request)}: ${outcome} (after ${retries + 1} tries)`, {
+            path: request.url,
+          });
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay * 2 ** attempt));
+      }
+    } finally {
+      slots.give();
+    }
+  };
+}
+
+/** One try: the answer (404, or the whole body of the asked range), or why it is worth trying again. */
+async function attemptOnce(
+  send: (request: Request) => Promise<Response>,
+  request: Request,
+): Promise<Response | string> {
+  let response: Response;
+  let body: Uint8Array;
+  try {
+    response = await send(request);
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return new Response(null, { status: 404 });
+    }
+    if (response.status === 429 || response.status >= 500) {
+      await response.body?.cancel();
+      return `HTTP ${response.status} ${response.statusText}`.trim();
+    }
+    if (response.status !== 200 && response.status !== 206) {
+      await response.body?.cancel();
+      throw new ZarrError(
+        "ReadFailed",
+        `${what(request)}: HTTP ${response.status} ${response.statusText} (${refusal(response.status)})`.trim(),
+        { path: request.url },
+      );
+    }
+    if (request.method === "HEAD") {
+      await response.body?.cancel();
+      const size = response.headers.get("content-length");
+      return new Response(null, { status: 200, headers: size === null ? {} : { "content-length": size } });
+    }
+    body = new Uint8Array(await response.arrayBuffer());
+  } catch (cause) {
+    if (cause instanceof ZarrError) throw cause;
+    // fetch rejects when the connection drops, before the answer or in the middle of its body.
+    return `the connection failed (${cause instanceof Error ? (causeText(cause) ?? cause.message) : String(cause)})`;
+  }
+  const declared = response.headers.get("content-length");
+  if (declared !== null && Number(declared) !== body.byteLength)
+    return `the body ended after ${body.byteLength} of ${declared} bytes`;
+  const range = askedRange(request);
+  if (range !== undefined && response.status === 200) {
+    // The server ignored Range and sent the whole object: keep the bytes asked for.
+    body = body.subarray(range.start, range.end === undefined ? undefined : range.end + 1);
+  }
+  return new Response(body, {
+    status: range === undefined ? 200 : 206,
+    headers: { "content-length": String(body.byteLength) },
+  });
+}
+
+/** `GET http://host/store/key` (with its range when it has one). */
+function what(request: Request): string {
+  const range = request.headers.get("range");
+  return `${request.method} ${request.url}${range === null ? "" : ` (${range})`}`;
+}
+
+/** Why a server refuses with `status`, in a few words. */
+function refusal(status: number): string {
+  if (status === 401 || status === 403) return "access denied: check the credentials";
+  return "the server refused the request";
+}
+
+/** The message of the error under `err` (undici puts the socket's in `cause`). */
+function causeText(err: Error): string | undefined {
+  return err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : undefined;
+}
+
+/** The `bytes=a-b` range of `request`, if any (suffix ranges are never sent: FetchStore asks HEAD first). */
+function askedRange(request: Request): { start: number; end: number | undefined } | undefined {
+  const match = /^bytes=(\d+)-(\d*)$/.exec(request.headers.get("range") ?? "");
+  if (match === null) return undefined;
+  return { start: Number(match[1]), end: match[2] === "" ? undefined : Number(match[2]) };
+}
+
+/** A counting semaphore: at most `size` holders at once, the others waiting in order. */
+class Slots {
+  #free: number;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(size: number) {
+    this.#free = Math.max(1, Math.floor(size));
+  }
+
+  async take(): Promise<void> {
+    if (this.#free > 0) {
+      this.#free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  give(): void {
+    const next = this.#waiting.shift();
+    if (next === undefined) this.#free++;
+    else next();
+  }
+}
