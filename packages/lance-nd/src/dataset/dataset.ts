@@ -15,7 +15,7 @@ import { readBlocks, readWindow, windowRowCount, type DatasetBlock } from "./rea
 import type { CoordinateCache } from "./coordinate.js";
 import { applySel } from "./sel.js";
 import { chooseLayout, type ReadLayout } from "./layout-choice.js";
-import { forcedLayout, readLayouts } from "../layout/current-layouts.js";
+import { forcedLayout, notLayoutRows, readLayouts } from "../layout/current-layouts.js";
 import { LAYOUT_ATTRS, SOURCE_LAYOUT } from "../layout/layout-attrs.js";
 import {
   applyIsel,
@@ -340,7 +340,8 @@ export class Dataset {
  * to the latest. Rows are placed by their `chunk_offset` global attribute
  * (cell 0 when absent); the grid starts at the rows' smallest
  * `chunk_offset` along each dim, so the rows a `where` selects from the
- * middle of a dataset are a dataset of their own. Planning reads no values:
+ * middle of a dataset are a dataset of their own. Rows of layouts (README
+ * "Layouts") are never among them: reads take a layout through its dataset. Planning reads no values:
  * `_rowid`, the global attributes, each variable's dim names and sizes, and
  * the stats columns. Cells no row holds (a gap: rows removed by a repair)
  * fail only the reads that need them.
@@ -360,8 +361,10 @@ export async function dataset(table: NdTable, options: DatasetOptions = {}): Pro
   const { where, layout } = parsed.data;
   const version = await table.version();
   const view = table.readOnly ? table : await table.checkout(version);
-  const conditions =
-    where === undefined ? [] : [{ kind: "nd" as const, sql: where instanceof Expr ? where.toSql() : where }];
+  const conditions = [
+    ...(where === undefined ? [] : [{ kind: "nd" as const, sql: where instanceof Expr ? where.toSql() : where }]),
+    ...notLayoutRows(view),
+  ];
   const { filter } = planRead(view.uri, view.layout, { projection: [], conditions });
   const plan = await planDataset(view, filter);
   const layouts = await readLayouts(view, plan);

@@ -13,7 +13,7 @@ import { decodeRows } from "@lance-nd/format";
 import { isLanceNdError, LanceNdError } from "../errors.js";
 import { withPureErrors } from "../pure-errors.js";
 import { col } from "../read/expr.js";
-import { planRead } from "../read/read-plan.js";
+import { planRead, type Condition } from "../read/read-plan.js";
 import { planScan } from "../dataset/plan-scan.js";
 import type { NdTable } from "../table.js";
 import { planDataset, type DatasetPlan } from "../dataset/plan.js";
@@ -110,14 +110,28 @@ async function layoutPlan(view: NdTable, id: string, source: DatasetPlan): Promi
     : null;
 }
 
+/**
+ * The condition that keeps the rows of layouts out of a dataset's rows
+ * (none when no row of the table was ever a layout): a layout is read
+ * through its dataset, never as a dataset of its own.
+ */
+export function notLayoutRows(view: NdTable): Condition[] {
+  return hasLayoutAttr(view) ? [{ kind: "nd", sql: col(`${GLOBAL_ATTRS_COLUMN}.${LAYOUT_OF}`).isNull().toSql() }] : [];
+}
+
+/** True when the table's global attributes have `layout_of`: some row was once a layout. */
+function hasLayoutAttr(view: NdTable): boolean {
+  const field = view.layout.globalAttrs;
+  return field !== null && (field.type as Struct).children.some((child) => child.name === LAYOUT_OF);
+}
+
 /** The global attributes of the rows whose `layout_of` is `sourceId`, by layout id, with each layout's smallest `_rowid`. */
 async function layoutRows(
   view: NdTable,
   sourceId: string,
 ): Promise<Map<string, { attrs: Attrs[]; firstRowId: bigint }>> {
   const byId = new Map<string, { attrs: Attrs[]; firstRowId: bigint }>();
-  const field = view.layout.globalAttrs;
-  if (field === null || !(field.type as Struct).children.some((child) => child.name === LAYOUT_OF)) return byId;
+  if (!hasLayoutAttr(view)) return byId;
   const { filter } = planRead(view.uri, view.layout, {
     projection: [],
     conditions: [{ kind: "nd", sql: col(`${GLOBAL_ATTRS_COLUMN}.${LAYOUT_OF}`).eq(sourceId).toSql() }],
