@@ -54,9 +54,9 @@ export function registerRechunk(program: Command, io: Io): void {
         "a delete or a restore of the dataset it is stale until rechunk --refresh rewrites it.",
         "",
         "Examples:",
-        "  lance-nd rechunk era5.lance --id era5.nc --chunk time=all,lat=20,lon=20 --name series",
-        "  lance-nd rechunk era5.lance --id era5.nc --name series --refresh",
-        "  lance-nd rechunk era5.lance --id era5.nc --drop series",
+        "  lance-nd rechunk data/waves.lance --id waves-1.nc --chunk time=all,lat=10,lon=10 --name series",
+        "  lance-nd rechunk data/waves.lance --id waves-1.nc --name series --refresh",
+        "  lance-nd rechunk data/waves.lance --id waves-1.nc --drop series",
       ].join("\n"),
     )
     .action((uri: string, flags: RechunkFlags) =>
