@@ -5,6 +5,7 @@ import { isLanceNdError } from "../../src/errors.js";
 import { col } from "../../src/read/expr.js";
 import { scan } from "../../src/read/scan.js";
 import { dropLayout, rechunk } from "../../src/layout/rechunk.js";
+import { layouts } from "../../src/layout/layout-list.js";
 import { tempDir } from "../helpers/make-table.js";
 import { recordReads, sstBatch, writeChunked } from "../dataset/fixture.js";
 
@@ -91,6 +92,18 @@ describe("rechunk", () => {
     const restored = await dataset(table, { where: SST });
     expect(restored.layouts).toEqual(["source", "series"]);
     expect((await restored.isel({ lat: 4, lon: 5 }).read(["sst"])).get("sst")!.toArray()).toHaveLength(12);
+  });
+
+  it("a layout missing rows (a rechunk killed before its last add) is never read, and layouts says why", async () => {
+    const { table } = await twoLayouts();
+    await table.delete(`__global_attrs__.id = 'sst.nc@series' AND array_element(__global_attrs__.chunk_offset, 2) = 8`);
+    expect((await dataset(table, { where: SST })).layouts).toEqual(["source"]);
+    const listed = await layouts(table, "sst.nc");
+    expect(listed.map((l) => [l.name, l.rows, l.stale])).toEqual([
+      ["source", 12, null],
+      ["series", 16, "16 of its 20 rows are there (a rechunk did not complete)"],
+    ]);
+    expect(listed[0]!.valueBytes).toBe(12 * 10 * 8 * 4 + 12 * 8 + 12 * (10 + 8) * 8);
   });
 
   it("dropLayout removes every row of it", async () => {
