@@ -64,6 +64,11 @@ describe("rechunk", () => {
     expect(await ds.isel({ lat: 4, lon: 5 }).readLayout(["sst"])).toBe("series");
     expect(await taken(ds.isel({ lat: 4, lon: 5 }).read(["sst"]))).toEqual([1]); // one series row: 48 values
     expect(await taken(forced.isel({ lat: 4, lon: 5 }).read(["sst"]))).toEqual([12]); // 12 map rows: 960 values
+    // A warm one-row read of the planned view: one SDK call, the take; no scan.
+    reads.scans = 0;
+    expect(await taken(ds.isel({ lat: 4, lon: 5 }).read(["sst"]))).toEqual([1]);
+    expect(reads.takes).toHaveLength(1);
+    expect(reads.scans).toBe(0);
   });
 
   it("layout forces one; an unknown or stale layout is refused naming the current ones", async () => {
