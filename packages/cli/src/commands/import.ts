@@ -8,6 +8,7 @@ import { concatRows } from "lance-nd";
 import type { NdTable, WriteOptions } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { parseCompression } from "../args/column-options.js";
+import { encodingDefaults, encodingFlag, type EncodingOptions } from "../args/encoding.js";
 import { type StorageOptionFlags, storageOptionFlag, storageOptionsOf } from "../args/storage-options.js";
 import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
@@ -37,7 +38,7 @@ import { withColumnNames } from "./column-names.js";
 import { withId } from "./row-id.js";
 import type { ImportSource } from "./import-source.js";
 
-interface ImportOptions extends StorageOptionFlags {
+interface ImportOptions extends StorageOptionFlags, EncodingOptions {
   id?: string;
   chunk?: Map<string, number>;
   mode: "create" | "append" | "overwrite" | "replace";
@@ -45,7 +46,6 @@ interface ImportOptions extends StorageOptionFlags {
   cf?: CfMode;
   casting: CastingMode;
   stats: boolean;
-  compression?: ReturnType<typeof parseCompression>;
   json?: boolean;
   branch?: string;
   wait: number | false;
@@ -103,6 +103,7 @@ export function registerImport(program: Command, io: Io): void {
     )
     .option("--no-stats", "do not keep min/max stats per variable (create / overwrite)")
     .option("--compression <codec>", "compression of new columns: none, lz4, zstd or zstd:<level>", parseCompression)
+    .addOption(encodingFlag())
     .option("--branch <name>", `${BRANCH_HELP} (--mode append or replace)`)
     .addOption(storageOptionFlag())
     .option(
@@ -251,7 +252,7 @@ async function importFiles(
       ...(options.addSize === undefined
         ? {}
         : { targetFragmentBytes: Math.max(1, Math.round(options.addSize * 2 ** 20)) }),
-      ...(options.compression === undefined ? {} : { columnDefaults: { compression: options.compression } }),
+      ...encodingDefaults(options),
     };
     let rows = 0;
     let bytesDone = 0;
