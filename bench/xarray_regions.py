@@ -57,7 +57,7 @@ def read(ds, kind, region):
     tas = ds["tas"]
     if kind == "step":
         return tas.isel(time=region["time"]).values
-    if kind == "box":
+    if kind in ("box", "point"):
         return tas.isel(lat=slice(*region["lat"]), lon=slice(*region["lon"])).values
     return tas.sel(time=slice(region["from"], region["to"])).values
 

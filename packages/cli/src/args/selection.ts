@@ -23,6 +23,8 @@ export class SelArgs extends Map<string, SelValue | [SelValue, SelValue]> {
 export interface SelectionOptions {
   isel?: Map<string, number | [number, number]>;
   sel?: SelArgs;
+  /** `--layout`: the layout of the dataset to read (lance-nd README "Layouts"). */
+  layout?: string;
 }
 
 /**
@@ -94,9 +96,12 @@ export function parseSel(text: string, previous: SelArgs = new SelArgs()): SelAr
   return out;
 }
 
-/** Adds `--isel` and `--sel` to `command`. */
-export function selectionOptions(command: Command): Command {
-  return command
+/**
+ * Adds `--isel`, `--sel` and (for commands that read a table's datasets,
+ * unless `layouts` is false) `--layout` to `command`.
+ */
+export function selectionOptions(command: Command, { layouts = true } = {}): Command {
+  const selecting = command
     .option(
       "--isel <dim=i|a:b,...>",
       "only these indices: an index drops the dim, a:b keeps [a, b) (negative from the end); reads only the chunks it touches",
@@ -107,11 +112,16 @@ export function selectionOptions(command: Command): Command {
       "only these coordinate values, as xarray's sel: a value drops the dim (a repeated one keeps every match), start:stop keeps start..stop in the coordinate's order (start > stop on a descending one), a partial date (time=2001-03) its whole period; method=nearest picks the nearest value (a tie: the larger), tolerance=x bounds it",
       (text, prev?: SelArgs) => parseSel(text, prev),
     );
+  if (!layouts) return selecting;
+  return selecting.option(
+    "--layout <name>",
+    "read the selection from this layout of the dataset (see rechunk; source: its own rows); default: the current layout whose rows hold the fewest bytes for it",
+  );
 }
 
-/** True when the options select a region. */
+/** True when the options select a region (or a layout to read it from). */
 export function hasSelection(options: SelectionOptions): boolean {
-  return (options.isel?.size ?? 0) > 0 || (options.sel?.size ?? 0) > 0;
+  return (options.isel?.size ?? 0) > 0 || (options.sel?.size ?? 0) > 0 || options.layout !== undefined;
 }
 
 /** The `isel` and `sel` specs and `sel` options of the options, for lance-nd's dataset view. */

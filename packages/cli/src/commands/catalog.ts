@@ -62,6 +62,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./scan.js")).registerScan,
   },
   {
+    name: "rechunk",
+    args: "<table>",
+    description:
+      "write another layout of a dataset: the same values in rows of a new chunk shape, which reads take when it touches fewer bytes",
+    load: async () => (await import("./rechunk.js")).registerRechunk,
+  },
+  {
     name: "delete",
     args: "<table>",
     description: "delete the rows that match a filter (a new version; the old one stays until cleanup)",

@@ -9,6 +9,7 @@ import type { NdTable, WriteOptions } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { type SelectionOptions, selectionOptions } from "../args/selection.js";
 import { parseCompression } from "../args/column-options.js";
+import { encodingDefaults, encodingFlag, type EncodingOptions } from "../args/encoding.js";
 import { type StorageOptionFlags, storageOptionFlag, storageOptionsOf } from "../args/storage-options.js";
 import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
@@ -38,7 +39,7 @@ import { withColumnNames } from "./column-names.js";
 import { withId } from "./row-id.js";
 import type { ImportSource } from "./import-source.js";
 
-interface ImportOptions extends StorageOptionFlags, SelectionOptions {
+interface ImportOptions extends StorageOptionFlags, SelectionOptions, EncodingOptions {
   /** `--project`: only these variables (with their coordinates). */
   project?: string[];
   /** `--max-requests`: requests in flight to a store at a URL. */
@@ -50,7 +51,6 @@ interface ImportOptions extends StorageOptionFlags, SelectionOptions {
   cf?: CfMode;
   casting: CastingMode;
   stats: boolean;
-  compression?: ReturnType<typeof parseCompression>;
   json?: boolean;
   branch?: string;
   wait: number | false;
@@ -62,7 +62,7 @@ interface ImportOptions extends StorageOptionFlags, SelectionOptions {
 }
 
 export function registerImport(program: Command, io: Io): void {
-  selectionOptions(program.command("import"))
+  selectionOptions(program.command("import"), { layouts: false })
     .description(
       "import netCDF-3 / netCDF-4 files and Zarr v2 / v3 stores into a table: one row per file (or per chunk), every variable with its dims and attributes",
     )
@@ -115,6 +115,7 @@ export function registerImport(program: Command, io: Io): void {
     )
     .option("--no-stats", "do not keep min/max stats per variable (create / overwrite)")
     .option("--compression <codec>", "compression of new columns: none, lz4, zstd or zstd:<level>", parseCompression)
+    .addOption(encodingFlag())
     .option("--branch <name>", `${BRANCH_HELP} (--mode append or replace)`)
     .addOption(storageOptionFlag())
     .option(
@@ -274,7 +275,7 @@ async function importFiles(
       ...(options.addSize === undefined
         ? {}
         : { targetFragmentBytes: Math.max(1, Math.round(options.addSize * 2 ** 20)) }),
-      ...(options.compression === undefined ? {} : { columnDefaults: { compression: options.compression } }),
+      ...encodingDefaults(options),
     };
     let rows = 0;
     let bytesDone = 0;

@@ -1,5 +1,6 @@
 /** `lance-nd info`: what a table is: branch, tags, format, rows, versions, size, stats, column defaults. */
 import type { Command } from "commander";
+import { layouts, scan, type LayoutInfo, type NdTable } from "lance-nd";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { diskBytes, formatBytes } from "../output/disk-size.js";
@@ -50,6 +51,7 @@ export function registerInfo(program: Command, io: Io): void {
           stats: layout.stats,
           statsVariables: [...layout.statsColumns.keys()],
           columnDefaults: settingsOf(layout.columnDefaults),
+          layouts: await datasetLayouts(table),
         };
         if (options.json) {
           printJson(io.stdout, info);
@@ -74,7 +76,29 @@ export function registerInfo(program: Command, io: Io): void {
               .join(", ") || "none (Lance's own)",
           ],
         ];
+        for (const [id, list] of Object.entries(info.layouts)) lines.push([`layouts`, layoutsLine(id, list)]);
         for (const [key, value] of lines) println(io.stdout, `${key.padEnd(13)}${value}`);
       }),
     );
+}
+
+/** The layouts of each dataset that has some (lance-nd README "Layouts"), by dataset id. */
+async function datasetLayouts(table: NdTable): Promise<Record<string, LayoutInfo[]>> {
+  const field = table.layout.globalAttrs;
+  if (field === null || !field.type.children.some((f: { name: string }) => f.name === "layout_of")) return {};
+  const ids = new Set<string>();
+  for await (const row of scan(table).project([])) {
+    const of = row.globalAttr("layout_of");
+    if (typeof of === "string") ids.add(of);
+  }
+  const out: Record<string, LayoutInfo[]> = {};
+  for (const id of [...ids].sort()) out[id] = await layouts(table, id);
+  return out;
+}
+
+/** `era5.nc: source time=1,lat=all,lon=all 120 rows 119 MiB; series time=all,lat=20,lon=20 684 rows 119 MiB (stale: ...)`. */
+function layoutsLine(id: string, list: readonly LayoutInfo[]): string {
+  const one = (l: LayoutInfo) =>
+    `${l.name} ${l.chunk} ${l.rows} rows${l.valueBytes === null ? "" : ` ${formatBytes(l.valueBytes)} of values`}${l.stale === null ? "" : ` (stale: ${l.stale})`}`;
+  return `${id}: ${list.map(one).join("; ")}`;
 }

@@ -17,7 +17,10 @@ export async function selectedView(
   options: SelectionOptions,
 ): Promise<Dataset> {
   const { isel, sel, selOptions } = selectionSpecs(options);
-  const ds = await dataset(table, where === undefined ? {} : { where });
+  const ds = await dataset(table, {
+    ...(where === undefined ? {} : { where }),
+    ...(options.layout === undefined ? {} : { layout: options.layout }),
+  });
   return ds.isel(isel).sel(sel, selOptions);
 }
 

@@ -14,6 +14,9 @@ import { planDataset, type DatasetPlan, type DatasetVariable } from "./plan.js";
 import { readBlocks, readWindow, windowRowCount, type DatasetBlock } from "./read.js";
 import type { CoordinateCache } from "./coordinate.js";
 import { applySel } from "./sel.js";
+import { chooseLayout, type ReadLayout } from "./layout-choice.js";
+import { forcedLayout, notLayoutRows, readLayouts } from "../layout/current-layouts.js";
+import { LAYOUT_ATTRS, SOURCE_LAYOUT } from "../layout/layout-attrs.js";
 import {
   applyIsel,
   keptDims,
@@ -33,6 +36,12 @@ export interface DatasetOptions {
    * SQL as `scan(...).filter` takes it. Default: all rows of the table.
    */
   where?: Expr | string;
+  /**
+   * Read from this layout only (README "Layouts"): a name `rechunk` gave,
+   * or `"source"` for the dataset's own rows. Default: each read takes the
+   * current layout whose rows hold the fewest bytes for its selection.
+   */
+  layout?: string;
 }
 
 const datasetOptionsSchema = z.strictObject({
@@ -41,6 +50,7 @@ const datasetOptionsSchema = z.strictObject({
       error: "where takes an Expr from col / stat or a non-empty nd-level SQL string",
     })
     .optional(),
+  layout: z.string().trim().min(1, { error: "layout names a layout of the dataset" }).optional(),
 });
 
 /** One selection step, replayed on the plan when a view reads. */
@@ -55,6 +65,7 @@ export class Dataset {
   readonly #view: NdTable;
   readonly #options: DatasetOptions;
   readonly #plan: DatasetPlan;
+  readonly #layouts: readonly ReadLayout[];
   readonly #steps: readonly Step[];
   readonly #coordinates: CoordinateCache;
   #ranges: Promise<DimRange[]> | undefined;
@@ -69,6 +80,7 @@ export class Dataset {
     version: number,
     options: DatasetOptions,
     plan: DatasetPlan,
+    layouts: readonly ReadLayout[],
     steps: readonly Step[],
     coordinates: CoordinateCache,
   ) {
@@ -77,6 +89,7 @@ export class Dataset {
     this.version = version;
     this.#options = options;
     this.#plan = plan;
+    this.#layouts = layouts;
     this.#steps = steps;
     this.#coordinates = coordinates;
   }
@@ -193,7 +206,29 @@ export class Dataset {
    * of the selection (README "Datasets": rows without a variable).
    */
   async read(names?: readonly string[]): Promise<NdRecordBatch> {
-    return readWindow(this.#view, this.#plan, await this.#resolve(), this.#names(names));
+    const ranges = await this.#resolve();
+    const wanted = this.#names(names);
+    const layout = chooseLayout(this.#layouts, ranges, wanted);
+    return this.#asSource(layout, await readWindow(this.#view, layout.plan, ranges, wanted));
+  }
+
+  /**
+   * The current layouts a read may take (README "Layouts"): `"source"` (the
+   * dataset's own rows) and the names of its layouts that mirror this
+   * version, in the order they were created; only the forced one with the
+   * `layout` option.
+   */
+  get layouts(): string[] {
+    return this.#layouts.map((layout) => layout.name);
+  }
+
+  /**
+   * The layout `read(names)` takes: the current one whose rows hold the
+   * fewest bytes of `names` for this selection (the first created on a
+   * tie). Reads no value.
+   */
+  async readLayout(names?: readonly string[]): Promise<string> {
+    return chooseLayout(this.#layouts, await this.#resolve(), this.#names(names)).name;
   }
 
   /**
@@ -201,7 +236,9 @@ export class Dataset {
    * CLI reports it ("from N rows", `rowsRead`). Reads no value.
    */
   async rowsRead(names?: readonly string[]): Promise<number> {
-    return windowRowCount(this.#plan, await this.#resolve(), this.#names(names));
+    const ranges = await this.#resolve();
+    const wanted = this.#names(names);
+    return windowRowCount(chooseLayout(this.#layouts, ranges, wanted).plan, ranges, wanted);
   }
 
   /**
@@ -213,7 +250,12 @@ export class Dataset {
    * Holds one row and its block at a time.
    */
   async *blocks(names?: readonly string[]): AsyncGenerator<DatasetBlock> {
-    yield* readBlocks(this.#view, this.#plan, await this.#resolve(), this.#names(names));
+    const ranges = await this.#resolve();
+    const wanted = this.#names(names);
+    const layout = chooseLayout(this.#layouts, ranges, wanted);
+    for await (const block of readBlocks(this.#view, layout.plan, ranges, wanted)) {
+      yield { ...block, batch: this.#asSource(layout, block.batch) };
+    }
   }
 
   /** The coordinate variable `name` within the selection, assembled. */
@@ -237,9 +279,20 @@ export class Dataset {
       this.version,
       this.#options,
       this.#plan,
+      this.#layouts,
       [...this.#steps, step],
       this.#coordinates,
     );
+  }
+
+  /** A batch read from `layout` with the source's global attributes: its id, without the layout's own. */
+  #asSource(layout: ReadLayout, batch: NdRecordBatch): NdRecordBatch {
+    if (layout.name === SOURCE_LAYOUT) return batch;
+    const attrs = new Map(batch.globalAttrs);
+    for (const key of LAYOUT_ATTRS) attrs.delete(key);
+    const id = this.#plan.globalAttrs.get("id");
+    if (id !== undefined) attrs.set("id", id);
+    return batch.withGlobalAttrs(attrs);
   }
 
   #names(names: readonly string[] | undefined, method = "read"): string[] {
@@ -287,7 +340,8 @@ export class Dataset {
  * to the latest. Rows are placed by their `chunk_offset` global attribute
  * (cell 0 when absent); the grid starts at the rows' smallest
  * `chunk_offset` along each dim, so the rows a `where` selects from the
- * middle of a dataset are a dataset of their own. Planning reads no values:
+ * middle of a dataset are a dataset of their own. Rows of layouts (README
+ * "Layouts") are never among them: reads take a layout through its dataset. Planning reads no values:
  * `_rowid`, the global attributes, each variable's dim names and sizes, and
  * the stats columns. Cells no row holds (a gap: rows removed by a repair)
  * fail only the reads that need them.
@@ -304,13 +358,18 @@ export async function dataset(table: NdTable, options: DatasetOptions = {}): Pro
   checkTable(table, "dataset");
   const parsed = datasetOptionsSchema.safeParse(options);
   if (!parsed.success) throw invalidOptions("dataset", options, parsed.error, table.uri);
-  const { where } = parsed.data;
+  const { where, layout } = parsed.data;
   const version = await table.version();
   const view = table.readOnly ? table : await table.checkout(version);
-  const conditions =
-    where === undefined ? [] : [{ kind: "nd" as const, sql: where instanceof Expr ? where.toSql() : where }];
+  const conditions = [
+    ...(where === undefined ? [] : [{ kind: "nd" as const, sql: where instanceof Expr ? where.toSql() : where }]),
+    ...notLayoutRows(view),
+  ];
   const { filter } = planRead(view.uri, view.layout, { projection: [], conditions });
-  return new Dataset(table, view, version, { ...options }, await planDataset(view, filter), [], new Map());
+  const plan = await planDataset(view, filter);
+  const layouts = await readLayouts(view, plan);
+  const chosen = layout === undefined ? layouts : [forcedLayout(view.uri, layouts, layout)];
+  return new Dataset(table, view, version, { ...options }, plan, chosen, [], new Map());
 }
 
 function checkSelSpec(uri: string, spec: unknown, options: unknown): asserts spec is SelSpec {

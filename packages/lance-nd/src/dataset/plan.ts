@@ -19,7 +19,7 @@ import { SOURCE_FILE_ATTR } from "../write/concat-sources.js";
 import { withPureErrors } from "../pure-errors.js";
 import { ROW_ID } from "../read/read-plan.js";
 import type { NdTable } from "../table.js";
-import { scanRows } from "../lance/table-read.js";
+import { planScan } from "./plan-scan.js";
 
 /** One variable of a dataset. */
 export interface DatasetVariable {
@@ -90,11 +90,7 @@ export async function planDataset(view: NdTable, filter: string | undefined): Pr
   // variables on dims of their own: CLI README, "Rows of an import") have
   // grids that share no dim with each other.
   const rowGrids: string[][] = [];
-  for await (const rb of scanRows(view.lance, {
-    columns,
-    withRowId: true,
-    ...(filter === undefined ? {} : { filter }),
-  })) {
+  for (const rb of await planScan(view, columns, filter)) {
     const attrs = layout.globalAttrs === null ? undefined : decodeGlobalAttrs(view.uri, rb, columns.length - 1);
     const rowIds = rb.getChild(ROW_ID)!;
     for (let r = 0; r < rb.numRows; r++) {

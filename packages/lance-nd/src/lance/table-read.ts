@@ -96,16 +96,20 @@ export async function* scanRows(table: LanceTable, options: ScanRowsOptions = {}
  * are skipped. Row ids change on compaction (the SDK's tables have no stable
  * row ids), so take them from the same version.
  *
+ * With `withRowId`, each batch has the `_rowid` column too.
+ *
  * @throws LanceNdError `InvalidInput` for an unknown column.
  */
 export async function takeRows(
   table: LanceTable,
   rowIds: readonly bigint[],
   columns?: readonly string[],
+  withRowId = false,
 ): Promise<RecordBatch[]> {
   if (rowIds.length === 0) return [];
   let query = table.sdk.takeRowIds(rowIds);
   if (columns !== undefined) query = query.select(projection(columns));
+  if (withRowId) query = query.withRowId();
   const batches = await sdkCall({ uri: table.uri, op: "take" }, () => query.toArrow());
   return batches.batches.map(fromSdkBatch);
 }

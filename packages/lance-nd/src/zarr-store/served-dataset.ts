@@ -20,6 +20,7 @@ import {
 import { Dataset, type DatasetOptions } from "../dataset/dataset.js";
 import { planDataset, type DatasetPlan, type PlannedRow } from "../dataset/plan.js";
 import { LanceNdError } from "../errors.js";
+import { readLayouts } from "../layout/current-layouts.js";
 import { toColumnName } from "../export/column-names.js";
 import { tableCfEncoding } from "../export/cf-mode.js";
 import { sourceRow } from "../export/source-row.js";
@@ -77,7 +78,9 @@ export class ServedDataset {
     const conditions = rows.where instanceof Expr ? [{ kind: "nd" as const, sql: rows.where.toSql() }] : [];
     const { filter } = planRead(view.uri, view.layout, { projection: [], conditions });
     const plan = await planDataset(view, filter);
-    const dataset = new Dataset(view, view, await view.version(), rows, plan, [], new Map());
+    // Chunk reads take the dataset's cheapest current layout, as every dataset read (README "Layouts").
+    const layouts = await readLayouts(view, plan);
+    const dataset = new Dataset(view, view, await view.version(), rows, plan, layouts, [], new Map());
     const position = new Map(plan.grid.map((d, k) => [d.name, k]));
     const chunk = chunkGrid(plan.grid, plan.rows, dimSets(plan, position), settings.maxChunkRows);
     const chunkSizes = Object.fromEntries(plan.grid.map((d, k) => [d.name, chunk[k]!]));

@@ -1,0 +1,230 @@
+/**
+ * `rechunk` and `dropLayout`: another layout of a dataset, the same values
+ * cut into rows of a new chunk shape, written under `<id>@<name>` next to
+ * the source (README "Layouts").
+ */
+import { attr, chunk, CHUNK_OFFSET, GLOBAL_ATTRS_COLUMN, type NdRecordBatch } from "@lance-nd/nd-arrow";
+import { z } from "zod";
+import { LanceNdError } from "../errors.js";
+import { invalidOptions } from "../option-errors.js";
+import { withPureErrors } from "../pure-errors.js";
+import { col } from "../read/expr.js";
+import { planRead } from "../read/read-plan.js";
+import { checkWritable, type NdTable } from "../table.js";
+import { planDataset, type DatasetPlan } from "../dataset/plan.js";
+import { readWindow } from "../dataset/read.js";
+import { valueBytes } from "../dataset/layout-choice.js";
+import { replaceRows } from "../write/replace-rows.js";
+import { chunkCount, chunkShapeText, chunkSteps, slabs, type ChunkShape } from "./chunk-shape.js";
+import { datasetLayouts, type LayoutState } from "./current-layouts.js";
+import {
+  LAYOUT_CHUNK,
+  LAYOUT_OF,
+  LAYOUT_ROWS,
+  LAYOUT_SEPARATOR,
+  LAYOUT_SOURCE,
+  LAYOUT_SOURCE_VERSION,
+  SOURCE_LAYOUT,
+  layoutId,
+  rowsFingerprint,
+} from "./layout-attrs.js";
+
+/** 64 MiB: the most `rechunk` reads from the source at once (a slab of whole new chunks). */
+export const RECHUNK_SLAB_BYTES = 64 * 1024 * 1024;
+
+/** Options of {@link rechunk}. */
+export interface RechunkOptions {
+  /** The `id` of the dataset to cut again. */
+  id: string;
+  /** The new chunk shape: per dim a size or `"all"`; dims left out are whole. */
+  chunk: ChunkShape;
+  /** The layout's name (its id is `<id>@<name>`). Default: the chunk shape as text, e.g. `time=all,lat=20,lon=20`. */
+  name?: string;
+  /** Rewrite the layout when it exists (stale or not); without it an existing layout is an error. */
+  refresh?: boolean;
+  /** @internal The most bytes read from the source at once (default {@link RECHUNK_SLAB_BYTES}). */
+  slabBytes?: number;
+}
+
+/** What {@link rechunk} wrote. */
+export interface RechunkResult {
+  /** The layout's name. */
+  name: string;
+  /** The layout's id, `<id>@<name>`. */
+  id: string;
+  /** Its chunk shape, in grid order. */
+  chunk: string;
+  /** The rows written. */
+  rows: number;
+  /** The source version it mirrors. */
+  sourceVersion: number;
+  /** The table version after the rechunk. */
+  version: number;
+}
+
+const nameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .refine((name) => !name.includes(LAYOUT_SEPARATOR) && name !== SOURCE_LAYOUT, {
+    error: `a layout name has no "${LAYOUT_SEPARATOR}" and is not "${SOURCE_LAYOUT}"`,
+  });
+
+const rechunkOptionsSchema = z.strictObject({
+  id: z.string().min(1, { error: "id names the dataset to cut again" }),
+  chunk: z.record(z.string(), z.union([z.number(), z.literal("all")])),
+  name: nameSchema.optional(),
+  refresh: z.boolean().optional(),
+  slabBytes: z.number().int().positive().optional(),
+});
+
+/**
+ * Writes another layout of the dataset `id` of `table`: its values cut
+ * into rows of the chunk shape `chunk`, under the id `<id>@<name>` with the
+ * global attributes `layout_of = <id>` and the completion record of README
+ * "Layouts" (`layout_rows`, `layout_source`). Reads the source at its
+ * current version slab by slab (whole new chunks, at most 64 MiB of values
+ * read at once), streaming the rows to the table: memory follows the slab,
+ * never the dataset. Reads of the dataset then take the layout whose rows
+ * hold the fewest bytes for each selection, as long as the source has not
+ * changed since (then `refresh: true` rewrites it). A failed rechunk removes
+ * what it wrote; a killed one leaves rows that are never read (the layout is
+ * incomplete) until a `refresh` or `dropLayout`.
+ *
+ * @throws LanceNdError `InvalidInput` for bad options (an unknown dim, a
+ * size that is not an integer >= 1 or "all", a name with "@" or "source"),
+ * no dataset `id`, a dataset that is itself a layout, a layout that exists
+ * without `refresh` (or none with it), a dataset with an empty dim; the
+ * errors of `append`.
+ * @example
+ * await rechunk(table, { id: "era5.nc", chunk: { time: "all", lat: 20, lon: 20 }, name: "series" });
+ * await (await dataset(table, { where: col("__global_attrs__.id").eq("era5.nc") })).isel({ lat: 3, lon: 4 }).read(); // reads era5.nc@series
+ */
+export async function rechunk(table: NdTable, options: RechunkOptions): Promise<RechunkResult> {
+  checkWritable(table, "rechunk");
+  const parsed = rechunkOptionsSchema.safeParse(options);
+  if (!parsed.success) throw invalidOptions("rechunk", options, parsed.error, table.uri);
+  const { id, chunk: shape, refresh = false, slabBytes = RECHUNK_SLAB_BYTES } = parsed.data;
+  const sourceVersion = await table.version();
+  const view = await table.checkout(sourceVersion);
+  const source = await planSource(view, id);
+  const steps = chunkSteps(table.uri, source.grid, shape);
+  const chunkText = chunkShapeText(source.grid, steps);
+  const name = parsed.data.name ?? chunkText;
+  const layout = layoutId(id, name);
+  const existing = (await datasetLayouts(view, id, source)).find((state) => state.id === layout);
+  checkExisting(table.uri, layout, existing, refresh);
+  const rows = chunkCount(source.grid, steps);
+  const stamp = {
+    [LAYOUT_OF]: attr.utf8(id),
+    [LAYOUT_SOURCE]: attr.utf8(rowsFingerprint(source.rows.map((row) => row.rowId))),
+    [LAYOUT_SOURCE_VERSION]: attr.int64(sourceVersion),
+    [LAYOUT_ROWS]: attr.int64(rows),
+    [LAYOUT_CHUNK]: attr.utf8(chunkText),
+  };
+  const cut = layoutRows(view, source, steps, slabBytes, (batch, offset) =>
+    batch.withGlobalAttrs(
+      new Map([...batch.globalAttrs, ...Object.entries(stamp)])
+        .set("id", attr.utf8(layout))
+        .set(CHUNK_OFFSET, attr.uint32(Uint32Array.from(offset))),
+    ),
+  );
+  await replaceRows(table, cut, col(`${GLOBAL_ATTRS_COLUMN}.id`).eq(layout));
+  return { name, id: layout, chunk: chunkText, rows, sourceVersion, version: await table.version() };
+}
+
+/**
+ * Removes layout `name` of dataset `id` (every row of `<id>@<name>`), in one
+ * delete. Returns the rows removed.
+ *
+ * @throws LanceNdError `InvalidInput` when the table holds no row of it.
+ */
+export async function dropLayout(table: NdTable, id: string, name: string): Promise<number> {
+  checkWritable(table, "dropLayout");
+  const layout = layoutId(id, name);
+  const { deleted } = await table.delete(col(`${GLOBAL_ATTRS_COLUMN}.id`).eq(layout));
+  if (deleted === 0) {
+    throw new LanceNdError(
+      "InvalidInput",
+      `dropLayout: dataset "${id}" has no layout "${name}" (no row of id "${layout}")`,
+      {
+        uri: table.uri,
+      },
+    );
+  }
+  return deleted;
+}
+
+/** The plan of dataset `id` in `view`, which must not be a layout itself and have no empty dim. */
+async function planSource(view: NdTable, id: string): Promise<DatasetPlan> {
+  const { filter } = planRead(view.uri, view.layout, {
+    projection: [],
+    conditions: [{ kind: "nd", sql: col(`${GLOBAL_ATTRS_COLUMN}.id`).eq(id).toSql() }],
+  });
+  const source = await planDataset(view, filter);
+  const of = source.globalAttrs.get(LAYOUT_OF)?.toJS();
+  if (of !== undefined && of !== null) {
+    throw new LanceNdError("InvalidInput", `rechunk: "${id}" is a layout of "${String(of)}"; rechunk "${String(of)}"`, {
+      uri: view.uri,
+    });
+  }
+  const empty = source.grid.find((d) => d.size === 0);
+  if (empty !== undefined) {
+    throw new LanceNdError(
+      "InvalidInput",
+      `rechunk: dim "${empty.name}" of "${id}" is empty; there is nothing to cut`,
+      {
+        uri: view.uri,
+      },
+    );
+  }
+  return source;
+}
+
+function checkExisting(uri: string, layout: string, existing: LayoutState | undefined, refresh: boolean): void {
+  if (existing !== undefined && !refresh) {
+    const state = existing.stale === null ? "current" : `stale: ${existing.stale}`;
+    throw new LanceNdError("InvalidInput", `rechunk: layout "${layout}" exists (${state}); refresh rewrites it`, {
+      uri,
+    });
+  }
+  if (existing === undefined && refresh) {
+    throw new LanceNdError("InvalidInput", `rechunk: no layout "${layout}" to refresh`, { uri });
+  }
+}
+
+/**
+ * The source's values cut into rows of `steps`, slab by slab, each row
+ * stamped by `stamp` with its `chunk_offset` (in its own grid order, in the
+ * source's frame).
+ */
+async function* layoutRows(
+  view: NdTable,
+  source: DatasetPlan,
+  steps: readonly number[],
+  slabBytes: number,
+  stamp: (batch: NdRecordBatch, offset: number[]) => NdRecordBatch,
+): AsyncGenerator<NdRecordBatch> {
+  const names = source.variables.map((v) => v.name);
+  const bytesPerCell = source.variables.reduce((n, v) => n + valueBytes(v.type), 0);
+  const position = new Map(source.grid.map((d, i) => [d.name, i]));
+  const stepOf = Object.fromEntries(source.grid.map((d, i) => [d.name, steps[i]!]));
+  for (const slab of slabs(source.grid, steps, bytesPerCell, slabBytes)) {
+    const ranges = slab.map(([start, stop]) => ({ start, stop, drop: false }));
+    const values = await readWindow(view, source, ranges, names);
+    const grid = values.grid();
+    const pieces = withPureErrors({ uri: view.uri }, () =>
+      chunk(values, Object.fromEntries(grid.map((d) => [d.name, stepOf[d.name]!]))),
+    );
+    for (const piece of pieces) {
+      const within = Array.from(piece.globalAttrs.get(CHUNK_OFFSET)!.value as Iterable<number>, Number);
+      const offset = grid.map((d, i) => {
+        const at = position.get(d.name)!;
+        return source.origin[at]! + slab[at]![0] + within[i]!;
+      });
+      const attrs = new Map(piece.globalAttrs);
+      attrs.delete(CHUNK_OFFSET);
+      yield stamp(piece.withGlobalAttrs(attrs), offset);
+    }
+  }
+}
