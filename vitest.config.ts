@@ -30,6 +30,13 @@ export default defineConfig({
     // the test); the message alone is enough.
     env: { RUST_BACKTRACE: "0" },
     pool: "forks",
+    // Two test files at a time: most of a file's time is spent waiting on
+    // Python oracles, the command line's child processes and the disk, so a
+    // second worker keeps a 2-core machine busy. Nothing is shared between
+    // files: each has its own temporary folder (setupFiles), servers listen
+    // on free ports, the CLI's build and the netCDF fixtures are made under
+    // a lock or renamed into place.
+    maxWorkers: 2,
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".tmp/vitest-report.json" }]] : ["default"],
   },
 });
