@@ -5,6 +5,14 @@ import { defineConfig } from "vitest/config";
 // build step. The condition is private to this repository: no bundler turns
 // it on for users (as Vite and webpack do with "development"). Under CI a
 // JSON report is also written for the summary line.
+
+/**
+ * The longest wait a timer can be given (2^31 - 1 ms, 24.8 days): the limit
+ * of a wait that has to have one, such as `expect.poll`'s (its 0 means "at
+ * once", not "never").
+ */
+export const NO_TIME_LIMIT = 2 ** 31 - 1;
+
 export default defineConfig({
   resolve: { conditions: ["@lance-nd/source"] },
   ssr: { resolve: { conditions: ["@lance-nd/source"] } },
@@ -14,6 +22,7 @@ export default defineConfig({
     // a test takes, never whether it passes (test/test-time-limits.test.ts).
     testTimeout: 0,
     hookTimeout: 0,
+    expect: { poll: { timeout: NO_TIME_LIMIT } },
     globalSetup: ["test/setup/private-temp-folder.ts"],
     setupFiles: ["test/setup/temp-folder-per-file.ts"],
     // lancedb prints a Rust panic's backtrace on stderr when a call that a
@@ -21,6 +30,13 @@ export default defineConfig({
     // the test); the message alone is enough.
     env: { RUST_BACKTRACE: "0" },
     pool: "forks",
+    // Two test files at a time: most of a file's time is spent waiting on
+    // Python oracles, the command line's child processes and the disk, so a
+    // second worker keeps a 2-core machine busy. Nothing is shared between
+    // files: each has its own temporary folder (setupFiles), servers listen
+    // on free ports, the CLI's build and the netCDF fixtures are made under
+    // a lock or renamed into place.
+    maxWorkers: 2,
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".tmp/vitest-report.json" }]] : ["default"],
   },
 });

@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { COUNTERS_FILE } from "./reliability/summary.js";
+import { NO_TIME_LIMIT } from "./vitest.config.js";
 
 // The reliability run (`pnpm test:reliability`): the slow attacks of
 // reliability/ (crash loops, multi-process concurrency, an S3-compatible
@@ -15,6 +16,7 @@ export default defineConfig({
     env: { RELIABILITY_COUNTERS: COUNTERS_FILE, RELIABILITY_FUZZ_RUNS: "60", RUST_BACKTRACE: "0" },
     testTimeout: 0,
     hookTimeout: 0,
+    expect: { poll: { timeout: NO_TIME_LIMIT } },
     pool: "forks",
     maxWorkers: 2,
   },

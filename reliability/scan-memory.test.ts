@@ -88,7 +88,6 @@ describe("scan memory follows its documented bound", () => {
         cwd: join(import.meta.dirname, ".."),
         encoding: "utf8",
         env: { ...process.env, RUST_BACKTRACE: "0" },
-        timeout: 240_000,
       },
     );
     expect(child.status, child.stderr).toBe(0);

@@ -4,7 +4,8 @@ import { expect, it } from "vitest";
 
 // A test passes or fails on what it checks, never on how busy the machine
 // is: no test or hook sets its own time limit (vitest.config.ts sets none
-// either), and no test measures the wall clock against a bound.
+// either), no wait for a child, a poll or a page has one, and no test
+// measures the wall clock against a bound.
 const root = join(import.meta.dirname, "..");
 const folders = ["packages", "test", "reliability"];
 
@@ -24,9 +25,15 @@ const LIMITS: [string, RegExp][] = [
   ["a time limit on a hook", new RegExp(String.raw`^\s*(beforeAll|afterAll|beforeEach|afterEach)\(.*, ${MS}\);$`, "m")],
   ["a time limit in a test's options", /\b(it|test|describe)(\.\w+(\([^)]*\))?)?\([^,]+, \{[^}]*\btimeout:/],
   ["a wall-clock bound", /expect\(\s*(Date\.now\(\)|performance\.now\(\))\s*-[^)]*\)\.toBeLessThan/],
+  // A child's, a poll's or a page's wait with a `timeout` of a second or more.
+  ["a time limit on a wait", new RegExp(String.raw`\btimeout: ${MS}\b`)],
+  // vi.waitFor gives up after 1 s unless told otherwise; expect.poll's limit is lifted in vitest.config.ts.
+  ["vi.waitFor (use expect.poll)", /\bvi\.waitFor\(/],
+  // Playwright gives each page wait 30 s unless the browser's context says otherwise.
+  ["a browser without context.setDefaultTimeout(0)", /launchPersistentContext\((?![\s\S]*setDefaultTimeout\(0\))/],
 ];
 
-it("no test file sets a time limit on a test or hook, or bounds the wall clock", () => {
+it("no test file sets a time limit on a test, hook or wait, or bounds the wall clock", () => {
   const found: string[] = [];
   for (const file of folders.flatMap((folder) => testFiles(join(root, folder)))) {
     const text = readFileSync(file, "utf8");

@@ -9,9 +9,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
+import { FILE_FOLDER_PREFIX } from "./private-temp-folder.js";
 
 const outer = process.env.TMPDIR;
-const folder = mkdtempSync(join(tmpdir(), "file-"));
+const folder = mkdtempSync(join(tmpdir(), FILE_FOLDER_PREFIX));
 process.env.TMPDIR = folder;
 
 afterAll(() => {

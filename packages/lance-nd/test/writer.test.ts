@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { NdArray, NdRecordBatch, encode } from "@lance-nd/nd-arrow";
 import { Float64, tableFromArrays } from "apache-arrow";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listVersions } from "../src/lance/table-versions.js";
 import { open } from "../src/table.js";
 import { widen } from "../src/widen/widen.js";
@@ -114,7 +114,7 @@ describe("NdWriter", () => {
       new NdRecordBatch({ chl: NdArray.from(new Float32Array([1, 2]), { dims: { lat: 2 } }) }, { id: "c" }),
     );
     const reader = await open(uri);
-    await vi.waitFor(async () => expect(await reader.countRows()).toBe(2), { timeout: 5000 });
+    await expect.poll(() => reader.countRows()).toBe(2);
     await reader.refresh();
     expect([...reader.layout.arrays.keys()]).toEqual(["sst", "chl"]);
     await writer.finish();

@@ -16,7 +16,7 @@ import {
   ensureNetcdfFixtures,
   failure,
   netcdfToolsSkipReason,
-  pythonMissing,
+  pythonSkipReason,
   runPython,
   skipReason,
 } from "@lance-nd/test-helpers";
@@ -39,10 +39,10 @@ const skip =
       ? `zarrStore tests skipped: ${missingFiles.join(", ")} missing (python3-xarray, gmt-gshhg-low)`
       : undefined,
   ) ?? netcdfToolsSkipReason();
-const pythonSkip = skipReason(
-  pythonMissing(["numpy", "xarray", "zarr", "netCDF4"]) === undefined
-    ? undefined
-    : "zarrStore xarray oracle skipped: /usr/bin/python3 lacks numpy, xarray, zarr or netCDF4",
+const pythonSkip = pythonSkipReason(
+  "zarrStore xarray oracle",
+  ["numpy", "xarray", "zarr", "netCDF4"],
+  "apt-get install python3-xarray python3-zarr python3-netcdf4",
 );
 
 /**

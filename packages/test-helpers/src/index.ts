@@ -27,4 +27,4 @@ export {
 } from "./netcdf-tools.js";
 export { type HelperScript, helperScript } from "./scripts.js";
 export { seededRandom } from "./seeded-random.js";
-export { PYTHON, type RunPythonOptions, pythonMissing, pythonSkipReason, runPython } from "./python.js";
+export { PYTHON, type RunPythonOptions, pythonLeftOut, pythonMissing, pythonSkipReason, runPython } from "./python.js";

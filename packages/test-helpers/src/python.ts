@@ -22,14 +22,26 @@ const PROBE = [
 const probed = new Map<string, string | undefined>();
 
 /**
+ * Why the Python oracles are left out of this run on purpose, or undefined
+ * when they are in: the quick test command (`test:quick`) sets
+ * `LANCE_ND_ORACLES=none`. A left-out oracle is not a missing one: its tests
+ * skip under `CI=true` too.
+ */
+export function pythonLeftOut(): string | undefined {
+  return process.env.LANCE_ND_ORACLES === "none"
+    ? "the Python oracles are left out (LANCE_ND_ORACLES=none)"
+    : undefined;
+}
+
+/**
  * Why `modules` cannot be imported by {@link PYTHON} ("/usr/bin/python3 lacks
  * xarray, zarr", or that python3 is missing), or undefined when they all can.
- * Probed once per module list and process. The quick test command
- * (`test:quick`, which sets `LANCE_ND_ORACLES=none`) leaves the Python
- * oracles out: then this says so.
+ * Probed once per module list and process. When the oracles are left out
+ * ({@link pythonLeftOut}), this says so.
  */
 export function pythonMissing(modules: readonly string[]): string | undefined {
-  if (process.env.LANCE_ND_ORACLES === "none") return "the Python oracles are left out (LANCE_ND_ORACLES=none)";
+  const leftOut = pythonLeftOut();
+  if (leftOut !== undefined) return leftOut;
   const key = modules.join(" ");
   if (!probed.has(key)) {
     const run = spawnSync(PYTHON, ["-c", PROBE, ...modules], { encoding: "utf8" });
@@ -49,10 +61,13 @@ export function pythonMissing(modules: readonly string[]): string | undefined {
 /**
  * Why the tests of `oracle` (e.g. "xarray oracle") skip here, or undefined
  * when they run: the {@link skipReason} rule over {@link pythonMissing}, so
- * under `CI=true` a missing module fails the tests. `install` names the
+ * under `CI=true` a missing module fails the tests; oracles left out on
+ * purpose ({@link pythonLeftOut}) skip them, under CI too. `install` names the
  * Debian packages that bring the modules (e.g. "apt-get install python3-xarray").
  */
 export function pythonSkipReason(oracle: string, modules: readonly string[], install: string): string | undefined {
+  const leftOut = pythonLeftOut();
+  if (leftOut !== undefined) return `${oracle} skipped: ${leftOut}`;
   const missing = pythonMissing(modules);
   return skipReason(missing === undefined ? undefined : `${oracle} skipped: ${missing} (${install})`);
 }

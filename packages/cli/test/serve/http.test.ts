@@ -332,7 +332,7 @@ async function rawHeaders(
 /** `lance-nd serve ...args` run to its end without blocking this process (its keep-alive connections stay served). */
 function serveOnce(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, "serve", ...args], { timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [CLI, "serve", ...args], (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr }),
     );
   });

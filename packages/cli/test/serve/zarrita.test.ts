@@ -83,7 +83,10 @@ describe.skipIf(skip !== undefined)("lance-nd serve --zarr-version 3 --codec zli
       executablePath: CHROMIUM,
       headless: true,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+      timeout: 0,
     });
+    // No time limit on the page's waits: a loaded machine makes them longer, never red.
+    context.setDefaultTimeout(0);
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       await page.goto(`${pageOrigin}/`);

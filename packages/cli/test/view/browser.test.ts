@@ -81,7 +81,10 @@ describe.skipIf(missing !== undefined && process.env.CI !== "true")("lance-nd vi
       headless: true,
       args: FLAGS,
       viewport: { width: 1280, height: 760 },
+      timeout: 0,
     });
+    // No time limit on a page's waits: a loaded machine makes them longer, never red.
+    context.setDefaultTimeout(0);
     page = context.pages()[0] ?? (await context.newPage());
     await page.goto(viewer.url);
     await page.waitForSelector("#heatmap[data-isel='time=0']");

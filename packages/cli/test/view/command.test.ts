@@ -52,7 +52,7 @@ describe("lance-nd view", () => {
     const { url } = JSON.parse(
       await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
     ) as { url: string };
-    await expect.poll(() => existsSync(opened) && readFileSync(opened, "utf8"), { timeout: 10_000 }).toBe(url);
+    await expect.poll(() => existsSync(opened) && readFileSync(opened, "utf8")).toBe(url);
     const code = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     expect(await code).toBe(0);

@@ -57,7 +57,10 @@ describe.skipIf(skip !== undefined)(`viewer panels in Chromium${skip ? ` (${skip
       headless: true,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
       viewport: { width: 1280, height: 760 },
+      timeout: 0,
     });
+    // No time limit on a page's waits: a loaded machine makes them longer, never red.
+    context.setDefaultTimeout(0);
   });
 
   afterAll(async () => {
