@@ -49,9 +49,11 @@ interface Hdf5Variable extends RawVariable {
 /**
  * Opens a group (`""` the root, `"g1/g2"` a nested one) of a netCDF-4 / HDF5
  * file by its real path; `label` names it in messages. `GroupNotFound` lists
- * the file's groups when there is no such group.
+ * the file's groups when there is no such group. Unless `byPath`, the group
+ * warns that its subgroups are not read with it (a caller that names the
+ * group it opens knows of the others).
  */
-export async function openHdf5(path: string, label: string, group = ""): Promise<RawFile> {
+export async function openHdf5(path: string, label: string, group = "", byPath = false): Promise<RawFile> {
   const { h5, module } = await loadH5wasm();
   let file: InstanceType<H5Wasm["File"]>;
   try {
@@ -63,7 +65,7 @@ export async function openHdf5(path: string, label: string, group = ""): Promise
     });
   }
   try {
-    return readHeader(h5, module, file, label, group);
+    return readHeader(h5, module, file, label, group, byPath);
   } catch (cause) {
     file.close();
     if (cause instanceof NetcdfError) throw cause;
@@ -134,6 +136,7 @@ function readHeader(
   file: InstanceType<H5Wasm["File"]>,
   label: string,
   group: string,
+  byPath: boolean,
 ): RawFile {
   const fid = file.file_id;
   const warnings: string[] = [];
@@ -148,7 +151,7 @@ function readHeader(
   const prefix = group === "" ? "" : `/${group}`;
   const inside: string[] = [];
   const datasets = groupDatasets(module, fid, prefix, label, inside, warnings);
-  if (inside.length > 0)
+  if (inside.length > 0 && !byPath)
     warnings.push(
       `${label}: groups are not read with ${group === "" ? "the root group" : `group "${group}"`} (open each by its path): ${inside.map((g) => `"${g}"`).join(", ")}`,
     );
