@@ -16,6 +16,7 @@ export { ZarrError, isZarrError } from "./zarr-error.js";
 export type { ZarrErrorCode, ZarrErrorContext } from "./zarr-error.js";
 export { openZarr } from "./open-zarr.js";
 export type { OpenZarrOptions, ZarrStore, ZarrWindow } from "./open-zarr.js";
+export { zarrGroups } from "./store-groups.js";
 export type { Selection, Window } from "@lance-nd/nd-arrow";
 export type { ZarrVariable } from "./zarr-variable.js";
 export type { RowSteps } from "./row-grid.js";

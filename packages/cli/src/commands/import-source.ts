@@ -75,8 +75,9 @@ export function isZarrStore(path: string): boolean {
 }
 
 /**
- * Opens `path` (a Zarr store or a netCDF file), cut into rows by `chunk` or
- * its default row plan within `rowBytes` a row, decoded under `mode`.
+ * Opens `path` (a Zarr store or a netCDF file), or its `group`, cut into
+ * rows by `chunk` or its default row plan within `rowBytes` a row, decoded
+ * under `mode`.
  */
 export async function openSource(
   path: string,
@@ -84,18 +85,21 @@ export async function openSource(
   mode: CfMode,
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes = DEFAULT_ROW_BYTES,
+  group?: string,
 ): Promise<ImportSource> {
-  if (isZarrStore(path)) return withCf(await openZarrSource(path, id, chunk, rowBytes), { mode, validRange: false });
-  return withCf(await openNetcdfSource(path, chunk, rowBytes), { mode, validRange: mode === "mask-range" });
+  if (isZarrStore(path))
+    return withCf(await openZarrSource(path, id, chunk, rowBytes, group), { mode, validRange: false });
+  return withCf(await openNetcdfSource(path, chunk, rowBytes, group), { mode, validRange: mode === "mask-range" });
 }
 
-/** The netCDF file at `path` as an import input, cut into rows by `chunk` or its size (`planRows`). */
+/** The netCDF file at `path` (or its `group`) as an import input, cut into rows by `chunk` or its size (`planRows`). */
 async function openNetcdfSource(
   path: string,
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes: number,
+  group: string | undefined,
 ): Promise<StoredSource> {
-  const file = await openNetcdf(path);
+  const file = await openNetcdf(path, group === undefined ? {} : { group });
   let plan: ReturnType<typeof planRows>;
   try {
     plan = planRows(file, chunk, rowBytes);

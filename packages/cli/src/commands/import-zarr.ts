@@ -12,7 +12,7 @@ import type { StoredSource } from "./import-source.js";
 import { asCliError, zarrCall } from "./zarr-errors.js";
 
 /**
- * The store at `path` as an import input, in rows of `rowBytes` on its chunk
+ * The store at `path` (or its `group`) as an import input, in rows of `rowBytes` on its chunk
  * grid unless `chunk` is given; a `ZarrError` (not a store, a bad `--chunk`) becomes a `CliError`.
  */
 export async function openZarrSource(
@@ -20,8 +20,9 @@ export async function openZarrSource(
   id: string,
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes: number,
+  group?: string,
 ): Promise<StoredSource> {
-  const store = await zarrCall(() => openZarr(path, { id, rowBytes }));
+  const store = await zarrCall(() => openZarr(path, { id, rowBytes, ...(group === undefined ? {} : { group }) }));
   const sizes = chunk === undefined ? undefined : Object.fromEntries(chunk);
   const rowCount = await zarrCall(async () => store.rowCount(sizes));
   return {
