@@ -13,7 +13,6 @@ import { overlapCount, padSlab } from "./ragged.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import type { H5Metadata, H5Module, H5Wasm } from "./h5wasm.js";
 import type { NetcdfCompression, NetcdfDim, RawAttr, RawFile, RawVariable, SlabValues } from "./raw.js";
-import { NotUtf8Text } from "./raw.js";
 import { HIDDEN_ATTRS, fixedStrings, readAttr, viaHeap } from "./hdf5-attrs.js";
 import { TYPED, ncTypeOf, typeName } from "./hdf5-types.js";
 
@@ -69,8 +68,6 @@ export async function openHdf5(path: string, label: string, group = "", byPath =
   } catch (cause) {
     file.close();
     if (cause instanceof NetcdfError) throw cause;
-    if (cause instanceof NotUtf8Text)
-      throw new NetcdfError("UnsupportedText", `${label}: ${cause.message}`, { path: label, cause });
     throw new NetcdfError("InvalidFile", `${label}: cannot read the netCDF-4/HDF5 file (${hdf5ErrorText(cause)})`, {
       path: label,
       cause,

@@ -6,6 +6,7 @@
 import type { Dataset } from "h5wasm";
 import type { H5Module, H5Wasm } from "./h5wasm.js";
 import { H5T_STRING } from "./hdf5-types.js";
+import { CharBytes } from "./stored.js";
 import type { AttrValue } from "./stored.js";
 
 /** A file or dataset: what attributes are written to. */
@@ -47,7 +48,8 @@ export function writeAttrs(module: H5Module, target: AttrTarget, attrs: Readonly
     if (typeof value === "string") {
       const bytes = new TextEncoder().encode(value).length;
       target.create_attribute(key, value, null, `S${Math.max(bytes, 1)}`);
-    } else if (Array.isArray(value)) {
+    } else if (value instanceof CharBytes) writeCharBytes(module, target, key, value.bytes);
+    else if (Array.isArray(value)) {
       if (value.includes(null)) writeNilStrings(module, target, key, value);
       else target.create_attribute(key, value as string[], [value.length], "S");
     } else {
@@ -56,7 +58,32 @@ export function writeAttrs(module: H5Module, target: AttrTarget, attrs: Readonly
   }
 }
 
-/** HDF5's string type class (H5T_class_t). */
+/**
+ * A char attribute of bytes that are not UTF-8, as netCDF-C writes a char
+ * attribute: one fixed-length ASCII string of its length, set byte for byte
+ * (h5wasm's own write takes a JS string, which it encodes as UTF-8).
+ */
+function writeCharBytes(module: H5Module, target: AttrTarget, key: string, bytes: Uint8Array): void {
+  const pointer = module._malloc(Math.max(bytes.length, 1));
+  if (pointer === 0) throw new Error(`cannot allocate ${bytes.length} bytes in wasm memory`);
+  try {
+    module.HEAPU8.set(bytes, pointer);
+    const metadata = {
+      type: H5T_STRING,
+      size: Math.max(bytes.length, 1),
+      signed: false,
+      vlen: false,
+      littleEndian: true,
+      cset: 0,
+      shape: [],
+      maxshape: [],
+    };
+    module.create_attribute(target.file_id, target.path, key, BigInt(pointer), metadata);
+  } finally {
+    module._free(pointer);
+  }
+}
+
 /**
  * An NC_STRING attribute with NIL strings: h5wasm writes a JS string for
  * each value, so the `char *` array is laid out in wasm memory here (4 bytes

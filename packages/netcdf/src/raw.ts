@@ -33,6 +33,8 @@ export interface RawAttr {
   readonly name: string;
   readonly type: NcType;
   readonly value: NumericArray | readonly (string | null)[];
+  /** A char attribute whose bytes are not UTF-8: `value` is those bytes read as Latin-1 (README, "Conformance"). */
+  readonly latin1?: true;
 }
 
 /** A dimension of a file, with whether it is unlimited (netCDF-3's record dim, netCDF-4's growable dims). */
@@ -131,20 +133,26 @@ export function unpaddedCharRows(
   return { offsets, bytes: bytes.subarray(0, end) };
 }
 
-/** Text that is not UTF-8, with where it is in its message (`UnsupportedText` once the file is known). */
-export class NotUtf8Text extends Error {}
-
 /** The message of text at `where` that is not UTF-8: `value` is the first bad byte, `at` where it is. */
 export function notUtf8Message(where: string, value: number, at: string): string {
   const hex = value.toString(16).padStart(2, "0");
   return `${where} is not UTF-8 text (byte 0x${hex} at ${at}); text is stored as UTF-8: convert it first`;
 }
 
-/** A char attribute's bytes as a JS string, every byte kept (NULs too); {@link NotUtf8Text} naming `where` when not UTF-8. */
-export function attrText(bytes: Uint8Array, where: string): string {
-  const bad = invalidUtf8At(bytes);
-  if (bad >= 0) throw new NotUtf8Text(notUtf8Message(where, bytes[bad]!, `offset ${bad}`));
-  return new TextDecoder().decode(bytes);
+/**
+ * A char attribute of these bytes, every byte kept (NULs too): UTF-8 text,
+ * or, when the bytes are not UTF-8, the bytes read as Latin-1 (one
+ * character a byte, U+0000..U+00FF) and marked `latin1`, so that writers
+ * give back the bytes ({@link latin1Bytes}).
+ */
+export function charAttr(name: string, bytes: Uint8Array): RawAttr {
+  if (invalidUtf8At(bytes) < 0) return { name, type: "char", value: [new TextDecoder().decode(bytes)] };
+  return { name, type: "char", value: [String.fromCharCode(...bytes)], latin1: true };
+}
+
+/** The bytes of text read as Latin-1 by {@link charAttr}: each character's code, one byte. */
+export function latin1Bytes(text: string): Uint8Array {
+  return Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
 }
 
 /** The offset of the first byte that does not belong to a well-formed UTF-8 sequence, or -1. */
