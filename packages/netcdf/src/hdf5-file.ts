@@ -269,7 +269,7 @@ function readHeader(
     groups,
     warnings,
     readSlab: (variable, start, count) =>
-      Promise.resolve(readPadded(h5, module, fid, variable as Hdf5Variable, start, count, label)),
+      Promise.resolve(readPadded(module, fid, variable as Hdf5Variable, start, count, label)),
     close: () => {
       file.close();
       return Promise.resolve();
@@ -312,7 +312,6 @@ function compressionOf(filters: { id: number; cd_values: number[] }[]): NetcdfCo
 
 /** A slab of a variable, filled with its fill value past its own extent (ragged.ts). */
 function readPadded(
-  h5: H5Wasm,
   module: H5Module,
   fid: bigint,
   v: Hdf5Variable,
@@ -320,14 +319,58 @@ function readPadded(
   count: readonly number[],
   label: string,
 ): SlabValues {
-  if (count.every((c, i) => start[i]! + c <= v.extent[i]!)) return readSlab(h5, module, fid, v, start, count, label);
+  if (count.every((c, i) => start[i]! + c <= v.extent[i]!)) return readSlab(module, fid, v, start, count, label);
   const overlap = overlapCount(v.extent, start, count);
-  const inner = readSlab(h5, module, fid, v, start, overlap, label);
+  const inner = readSlab(module, fid, v, start, overlap, label);
   return padSlab(v.type, v.attrs, inner, overlap, count);
 }
 
+/**
+ * The NC_STRING values of a slab, a NIL value (a NULL `char *`) as `null`:
+ * read as the `char *` array HDF5 fills (4 bytes each, wasm32), since
+ * h5wasm's own reads give a NIL value as `""`.
+ */
+function vlenSlab(
+  module: H5Module,
+  fid: bigint,
+  path: string,
+  start: readonly number[],
+  count: readonly number[],
+  total: number,
+): (string | null)[] {
+  if (total === 0) return [];
+  const pointers = module._malloc(4 * total);
+  if (pointers === 0) throw new Error(`cannot allocate ${4 * total} bytes in wasm memory`);
+  const rank0 = start.length === 0;
+  try {
+    module.get_dataset_data(
+      fid,
+      path,
+      rank0 ? null : count.map(BigInt),
+      rank0 ? null : start.map(BigInt),
+      rank0 ? null : count.map(() => 1n),
+      BigInt(pointers),
+    );
+    try {
+      const heap = module.HEAPU8;
+      const view = new DataView(heap.buffer, heap.byteOffset, heap.byteLength);
+      const decoder = new TextDecoder();
+      const out: (string | null)[] = [];
+      for (let i = 0; i < total; i++) {
+        const at = view.getUint32(pointers + 4 * i, true);
+        out.push(at === 0 ? null : decoder.decode(heap.subarray(at, heap.indexOf(0, at))));
+      }
+      return out;
+    } finally {
+      if (rank0) module.reclaim_vlen_memory(fid, path, "", BigInt(pointers));
+      else module.reclaim_vlen_memory_count(fid, path, "", BigInt(pointers), count.map(BigInt));
+    }
+  } finally {
+    module._free(pointers);
+  }
+}
+
 function readSlab(
-  h5: H5Wasm,
   module: H5Module,
   fid: bigint,
   v: Hdf5Variable,
@@ -338,11 +381,7 @@ function readSlab(
   try {
     const total = count.reduce((n, c) => n * c, 1);
     const { metadata } = v;
-    if (v.type === "string" && metadata.vlen) {
-      const ranges = start.map((s, i) => [s, s + count[i]!] as [number, number]);
-      const value = start.length === 0 ? new h5.Dataset(fid, v.path).value : new h5.Dataset(fid, v.path).slice(ranges);
-      return { strings: (Array.isArray(value) ? value : [value]).map(String) };
-    }
+    if (v.type === "string" && metadata.vlen) return { strings: vlenSlab(module, fid, v.path, start, count, total) };
     const rank0 = start.length === 0;
     const buffer = viaHeap(module, metadata.size * total, (p) => {
       if (total === 0) return;

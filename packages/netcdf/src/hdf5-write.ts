@@ -1,7 +1,8 @@
 /**
  * What the netCDF-4 writer writes through h5wasm's low-level calls, where
- * h5wasm's own writes cannot hold the values: char variables as bytes, and
- * attributes, NC_STRING ones with NIL strings among them.
+ * h5wasm's own writes cannot hold the values: char variables as bytes,
+ * NC_STRING variables with NIL values, and attributes (NC_STRING ones with
+ * NIL strings among them, char ones of bytes that are not UTF-8).
  */
 import type { Dataset } from "h5wasm";
 import type { H5Module, H5Wasm } from "./h5wasm.js";
@@ -86,26 +87,11 @@ function writeCharBytes(module: H5Module, target: AttrTarget, key: string, bytes
 
 /**
  * An NC_STRING attribute with NIL strings: h5wasm writes a JS string for
- * each value, so the `char *` array is laid out in wasm memory here (4 bytes
- * each, wasm32), NULL for NIL, and written with one HDF5 call.
+ * each value, so the `char *` array is laid out in wasm memory
+ * ({@link withCharPointers}) and written with one HDF5 call.
  */
 function writeNilStrings(module: H5Module, target: AttrTarget, key: string, values: readonly (string | null)[]): void {
-  const encoder = new TextEncoder();
-  const texts = values.map((v) => (v === null ? undefined : encoder.encode(`${v}\0`)));
-  const owned: number[] = [];
-  const allocate = (bytes: number): number => {
-    const pointer = module._malloc(Math.max(bytes, 1));
-    if (pointer === 0) throw new Error(`cannot allocate ${bytes} bytes in wasm memory`);
-    owned.push(pointer);
-    return pointer;
-  };
-  try {
-    const pointers = allocate(4 * values.length);
-    for (const [i, text] of texts.entries()) {
-      const at = text === undefined ? 0 : allocate(text.length);
-      if (text !== undefined) module.HEAPU8.set(text, at);
-      new DataView(module.HEAPU8.buffer).setUint32(pointers + 4 * i, at, true);
-    }
+  withCharPointers(module, values, (pointers) => {
     const shape = [BigInt(values.length)];
     const metadata = {
       type: H5T_STRING,
@@ -117,6 +103,44 @@ function writeNilStrings(module: H5Module, target: AttrTarget, key: string, valu
       maxshape: shape,
     };
     module.create_attribute(target.file_id, target.path, key, BigInt(pointers), metadata);
+  });
+}
+
+/**
+ * An NC_STRING variable with NIL values (nulls): h5wasm created it with
+ * `""` in their place; its values are set again from a `char *` array with
+ * NULL for each NIL value, in one HDF5 write.
+ */
+export function writeNilValues(module: H5Module, file: H5File, name: string, values: readonly (string | null)[]): void {
+  if (values.length === 0) return;
+  withCharPointers(module, values, (pointers) =>
+    module.set_dataset_data(file.file_id, `/${name}`, null, null, null, BigInt(pointers)),
+  );
+}
+
+/** Runs `write` with `values` as a `char *` array in wasm memory (4 bytes each, wasm32; NULL for `null`), freed after. */
+function withCharPointers(
+  module: H5Module,
+  values: readonly (string | null)[],
+  write: (pointers: number) => void,
+): void {
+  const encoder = new TextEncoder();
+  const owned: number[] = [];
+  const allocate = (bytes: number): number => {
+    const pointer = module._malloc(Math.max(bytes, 1));
+    if (pointer === 0) throw new Error(`cannot allocate ${bytes} bytes in wasm memory`);
+    owned.push(pointer);
+    return pointer;
+  };
+  try {
+    const pointers = allocate(4 * values.length);
+    for (const [i, value] of values.entries()) {
+      const text = value === null ? undefined : encoder.encode(`${value}\0`);
+      const at = text === undefined ? 0 : allocate(text.length);
+      if (text !== undefined) module.HEAPU8.set(text, at);
+      new DataView(module.HEAPU8.buffer).setUint32(pointers + 4 * i, at, true);
+    }
+    write(pointers);
   } finally {
     for (const pointer of owned) module._free(pointer);
   }

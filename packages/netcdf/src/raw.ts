@@ -26,6 +26,8 @@ export type { NumericArray };
 export interface Utf8Values {
   readonly offsets: Int32Array;
   readonly bytes: Uint8Array;
+  /** Arrow's validity bitmap when some values are null (NIL NC_STRING values), with their count. */
+  readonly nulls?: { readonly bitmap: Uint8Array; readonly count: number };
 }
 
 /** One attribute: numbers as a typed array, text as strings (netCDF attributes are 1-D; a NIL NC_STRING is `null`). */
@@ -66,8 +68,11 @@ export interface RawVariable {
   readonly compression: NetcdfCompression | null;
 }
 
-/** What a slab read returns: numbers, char bytes, or NC_STRING strings. */
-export type SlabValues = NumericArray | { readonly chars: Uint8Array } | { readonly strings: readonly string[] };
+/** What a slab read returns: numbers, char bytes, or NC_STRING strings (`null` a NIL string). */
+export type SlabValues =
+  | NumericArray
+  | { readonly chars: Uint8Array }
+  | { readonly strings: readonly (string | null)[] };
 
 /** A file as the format readers see it: the header, and slabs read on demand. */
 export interface RawFile {
@@ -188,16 +193,21 @@ export function invalidUtf8At(bytes: Uint8Array): number {
   return -1;
 }
 
-/** JS strings to UTF-8 bytes with offsets. */
-export function utf8FromStrings(strings: readonly string[]): Utf8Values {
+/** JS strings to UTF-8 bytes with offsets; `null` (a NIL string) a null value. */
+export function utf8FromStrings(strings: readonly (string | null)[]): Utf8Values {
   const encoder = new TextEncoder();
   const offsets = new Int32Array(strings.length + 1);
-  let bytes = new Uint8Array(strings.reduce((n, s) => n + s.length, 0) * 3);
+  let bytes = new Uint8Array(strings.reduce((n, s) => n + (s?.length ?? 0), 0) * 3);
   let end = 0;
+  let nullCount = 0;
+  const bitmap = new Uint8Array(Math.ceil(strings.length / 8)).fill(0xff);
   strings.forEach((s, i) => {
-    end += encoder.encodeInto(s, bytes.subarray(end)).written;
+    if (s === null) {
+      nullCount++;
+      bitmap[i >> 3]! &= ~(1 << (i & 7));
+    } else end += encoder.encodeInto(s, bytes.subarray(end)).written;
     offsets[i + 1] = end;
   });
   bytes = bytes.subarray(0, end);
-  return { offsets, bytes };
+  return nullCount === 0 ? { offsets, bytes } : { offsets, bytes, nulls: { bitmap, count: nullCount } };
 }

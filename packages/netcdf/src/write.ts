@@ -16,7 +16,7 @@ import type { GroupDims, GroupToWrite } from "./group-dims.js";
 import { dimensionOnlyLayout, layoutOf } from "./hdf5-layout.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import type { H5Module } from "./h5wasm.js";
-import { writeAttrs, writeChars } from "./hdf5-write.js";
+import { writeAttrs, writeChars, writeNilValues } from "./hdf5-write.js";
 import type { H5File } from "./hdf5-write.js";
 import type { NumericArray } from "./raw.js";
 import {
@@ -247,6 +247,8 @@ function writeGroup(
       // Binary always has a char layout: what is left is numbers and NC_STRING text.
       const data = values.data as NumericArray | string[];
       file.create_dataset({ name: full, data, shape: [...shape], track_order: true, ...dtype, ...layout });
+      if (values.kind === "strings" && array.values.nullCount > 0)
+        writeNilValues(module, file, full, Array.from(array.values as Iterable<string | null>));
     } else writeChars(module, file, full, charBytes(values.data as string[] | Uint8Array[], char.width), shape, layout);
     writeAttrs(module, file.get(full) as Dataset, variableAttrs(array, values));
   }

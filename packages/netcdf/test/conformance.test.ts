@@ -84,6 +84,24 @@ describe.skipIf(skip !== undefined)(`CDL files read and written back${skip ? ` (
     }
   });
 
+  it("NIL values of an NC_STRING variable read as nulls, apart from empty strings, and are written back as NIL", async () => {
+    const source = ncgenCdl("nil-strings", "nc4", dir);
+    const batch = await readNetcdf(source);
+    expect(Array.from(batch.get("s")!.values)).toEqual(["a", null, "", "d"]);
+    expect(Array.from(batch.get("grid")!.values)).toEqual([null, "x", "", null, "y", "", null, "z"]);
+    expect((await readNetcdf(source, { variables: ["grid"] })).get("grid")!.values.nullCount).toBe(3);
+    const file = await openNetcdf(source);
+    try {
+      expect(Array.from((await file.read("grid", { m: 1, n: [1, 3] })).values)).toEqual(["", null]);
+    } finally {
+      await file.close();
+    }
+    const written = join(dir, "nil-strings-written.nc");
+    await writeNetcdf(written, batch);
+    expect(ncdumpBody(written)).toBe(ncdumpBody(source));
+    expect(ncdumpBody(written)).toContain(' s = "a", NIL, _, "d" ;');
+  });
+
   it("enhanced types are left out with warnings that name the netCDF type", async () => {
     const file = await openNetcdf(ncgenCdl("enhanced-types", "nc4", dir));
     try {
