@@ -97,7 +97,6 @@ export function registerExport(program: Command, io: Io): void {
         "  lance-nd export data/ocean.lance sst.nc --where \"__global_attrs__.id = 'sst-2000.nc'\"  # then: ncdump -h sst.nc",
         "  lance-nd export lance-nd-demo/ocean.lance window.nc --isel time=0:3 --sel lat=-30:30",
         "  lance-nd export lance-nd-demo/ocean.lance ocean.zarr --format zarr --zarr-version 2 --chunks time=4  # then: xarray.open_zarr",
-        "  lance-nd export data/tree.lance tree.nc --groups --where \"__global_attrs__.id = 'tree.nc'\"  # the file's groups, as imported",
       ].join("\n"),
     )
     .action((table: string, out: string, options: ExportOptions) =>
