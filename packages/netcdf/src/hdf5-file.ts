@@ -15,6 +15,7 @@ import type { H5Metadata, H5Module, H5Wasm } from "./h5wasm.js";
 import type { NetcdfCompression, NetcdfDim, RawAttr, RawFile, RawVariable, SlabValues } from "./raw.js";
 import { HIDDEN_ATTRS, fixedStrings, readAttr, viaHeap } from "./hdf5-attrs.js";
 import { TYPED, ncTypeOf, typeName } from "./hdf5-types.js";
+import { vlenSlab } from "./hdf5-strings.js";
 
 /** The NAME of a scale that is a netCDF dimension without a variable. */
 export const DIMENSION_ONLY_NAME = "This is a netCDF dimension but not a netCDF variable.";
@@ -323,51 +324,6 @@ function readPadded(
   const overlap = overlapCount(v.extent, start, count);
   const inner = readSlab(module, fid, v, start, overlap, label);
   return padSlab(v.type, v.attrs, inner, overlap, count);
-}
-
-/**
- * The NC_STRING values of a slab, a NIL value (a NULL `char *`) as `null`:
- * read as the `char *` array HDF5 fills (4 bytes each, wasm32), since
- * h5wasm's own reads give a NIL value as `""`.
- */
-function vlenSlab(
-  module: H5Module,
-  fid: bigint,
-  path: string,
-  start: readonly number[],
-  count: readonly number[],
-  total: number,
-): (string | null)[] {
-  if (total === 0) return [];
-  const pointers = module._malloc(4 * total);
-  if (pointers === 0) throw new Error(`cannot allocate ${4 * total} bytes in wasm memory`);
-  const rank0 = start.length === 0;
-  try {
-    module.get_dataset_data(
-      fid,
-      path,
-      rank0 ? null : count.map(BigInt),
-      rank0 ? null : start.map(BigInt),
-      rank0 ? null : count.map(() => 1n),
-      BigInt(pointers),
-    );
-    try {
-      const heap = module.HEAPU8;
-      const view = new DataView(heap.buffer, heap.byteOffset, heap.byteLength);
-      const decoder = new TextDecoder();
-      const out: (string | null)[] = [];
-      for (let i = 0; i < total; i++) {
-        const at = view.getUint32(pointers + 4 * i, true);
-        out.push(at === 0 ? null : decoder.decode(heap.subarray(at, heap.indexOf(0, at))));
-      }
-      return out;
-    } finally {
-      if (rank0) module.reclaim_vlen_memory(fid, path, "", BigInt(pointers));
-      else module.reclaim_vlen_memory_count(fid, path, "", BigInt(pointers), count.map(BigInt));
-    }
-  } finally {
-    module._free(pointers);
-  }
 }
 
 function readSlab(
