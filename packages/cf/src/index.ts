@@ -38,6 +38,7 @@ export type { Dtype } from "./dtype.js";
 export { unpackedDtype } from "./scale.js";
 export type { Packing } from "./scale.js";
 export {
+  BYTE_ATTRS_ATTR,
   CHAR_DIM_ATTR,
   CHAR_DIM_SIZE_ATTR,
   CHUNK_SIZES_ATTR,

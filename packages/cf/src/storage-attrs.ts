@@ -21,6 +21,12 @@ export const CHAR_DIM_ATTR = "_CharDim";
 export const CHAR_DIM_SIZE_ATTR = "_CharDimSize";
 /** The attributes (of the variable, or global ones on the file) that are NC_STRING with one value (`List<Utf8>`). */
 export const STRING_ATTRS_ATTR = "_StringAttrs";
+/**
+ * The char attributes (of the variable, or global ones on the file) whose
+ * bytes are not UTF-8 (`List<Utf8>`): each is read as Latin-1, one
+ * character a byte, and writers give back those bytes.
+ */
+export const BYTE_ATTRS_ATTR = "_ByteAttrs";
 /** Global: the unlimited dims of the file (one name, or a list). */
 export const UNLIMITED_ATTR = "_Unlimited";
 
@@ -47,6 +53,7 @@ export const STORAGE_ATTRS: ReadonlySet<string> = new Set([
   CHAR_DIM_ATTR,
   CHAR_DIM_SIZE_ATTR,
   STRING_ATTRS_ATTR,
+  BYTE_ATTRS_ATTR,
   UNLIMITED_ATTR,
   DIM_ORDER_ATTR,
   VARIABLE_ORDER_ATTR,

@@ -7,6 +7,7 @@ afterEach(() => vi.restoreAllMocks());
 describe("@lance-nd/cf public API", () => {
   it("exports exactly the documented names", () => {
     expect(Object.keys(cf).sort()).toEqual([
+      "BYTE_ATTRS_ATTR",
       "CHAR_DIM_ATTR",
       "CHAR_DIM_SIZE_ATTR",
       "CHUNK_SIZES_ATTR",

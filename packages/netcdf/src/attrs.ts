@@ -2,7 +2,7 @@
 import { attr } from "@lance-nd/nd-arrow";
 import type { Attr } from "@lance-nd/nd-arrow";
 import type { NcType, RawAttr } from "./raw.js";
-import { STRING_ATTRS_ATTR } from "@lance-nd/cf";
+import { BYTE_ATTRS_ATTR, STRING_ATTRS_ATTR } from "@lance-nd/cf";
 
 const ATTR_HELPERS: Record<Exclude<NcType, "char" | "string">, (value: never) => Attr> = {
   byte: attr.int8,
@@ -21,7 +21,9 @@ const ATTR_HELPERS: Record<Exclude<NcType, "char" | "string">, (value: never) =>
  * Attributes of their own netCDF type: numbers as Int8..Float64, char
  * attributes as one Utf8, NC_STRING as Utf8 (a list when several). With
  * `storage`, the NC_STRING attributes of one value are named in
- * `_StringAttrs`, so that writers keep their type.
+ * `_StringAttrs`, so that writers keep their type, and the char attributes
+ * whose bytes are not UTF-8 (read as Latin-1) in `_ByteAttrs`, so that
+ * writers give back their bytes.
  */
 export function toAttrs(attrs: readonly RawAttr[], storage: boolean): Map<string, Attr> {
   const out = new Map<string, Attr>();
@@ -38,5 +40,7 @@ export function toAttrs(attrs: readonly RawAttr[], storage: boolean): Map<string
   }
   const strings = attrs.filter((a) => a.type === "string" && a.value.length === 1).map((a) => a.name);
   if (storage && strings.length > 0) out.set(STRING_ATTRS_ATTR, attr.utf8(strings));
+  const latin1 = attrs.filter((a) => a.latin1).map((a) => a.name);
+  if (storage && latin1.length > 0) out.set(BYTE_ATTRS_ATTR, attr.utf8(latin1));
   return out;
 }

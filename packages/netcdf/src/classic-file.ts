@@ -7,7 +7,6 @@
 import { NeedMoreBytes, WIDTH, fromBigEndian, parseClassicHeader } from "./classic-header.js";
 import type { ClassicHeader, ClassicVariable } from "./classic-header.js";
 import { NetcdfError } from "./netcdf-error.js";
-import { NotUtf8Text } from "./raw.js";
 import type { NetcdfDim, RawFile, RawVariable, SlabValues } from "./raw.js";
 import type { ByteSource } from "./source.js";
 
@@ -84,8 +83,6 @@ async function readHeader(source: ByteSource): Promise<ClassicHeader> {
         length = Math.min(source.size, length * 4);
         continue;
       }
-      if (err instanceof NotUtf8Text)
-        throw new NetcdfError("UnsupportedText", `${source.label}: ${err.message}`, { path: source.label, cause: err });
       const why =
         err instanceof NeedMoreBytes
           ? "the header runs past the end of the file (truncated file)"

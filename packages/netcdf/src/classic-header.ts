@@ -4,7 +4,7 @@
  * specification lays it out: dims, global attributes, and each variable's
  * dims, attributes, type, size and offset of its data.
  */
-import { attrText } from "./raw.js";
+import { charAttr } from "./raw.js";
 import type { NcType, NumericArray, RawAttr } from "./raw.js";
 
 /** One variable of the header, with where its data starts. */
@@ -94,7 +94,7 @@ export function parseClassicHeader(bytes: Uint8Array): ClassicHeader {
     if (found === undefined) throw new Error(`unknown netCDF-3 type ${t} at byte ${at - 4}`);
     return found;
   };
-  const attrs = (owner: string): RawAttr[] => {
+  const attrs = (): RawAttr[] => {
     const out: RawAttr[] = [];
     const n = list(NC_ATTRIBUTE, "attribute");
     for (let i = 0; i < n; i++) {
@@ -105,7 +105,7 @@ export function parseClassicHeader(bytes: Uint8Array): ClassicHeader {
       need(pad(size));
       const raw = new Uint8Array(bytes.subarray(at, at + size));
       at += pad(size);
-      if (t === "char") out.push({ name: key, type: "char", value: [attrText(raw, `${owner} attribute "${key}"`)] });
+      if (t === "char") out.push(charAttr(key, raw));
       else out.push({ name: key, type: t, value: fromBigEndian(raw, t) });
     }
     return out;
@@ -121,7 +121,7 @@ export function parseClassicHeader(bytes: Uint8Array): ClassicHeader {
     if (size === 0) recordDim = i;
     dims.push({ name: dimName, size });
   }
-  const globalAttrs = attrs("global");
+  const globalAttrs = attrs();
   const variables: ClassicVariable[] = [];
   const nVars = list(NC_VARIABLE, "variable");
   for (let i = 0; i < nVars; i++) {
@@ -134,7 +134,7 @@ export function parseClassicHeader(bytes: Uint8Array): ClassicHeader {
         throw new Error(`variable "${varName}" uses dim id ${id}, but the file has ${dims.length} dims`);
       dimIds.push(id);
     }
-    const varAttrs = attrs(`variable "${varName}"`);
+    const varAttrs = attrs();
     const t = type();
     const vsize = u32();
     variables.push({ name: varName, dimIds, attrs: varAttrs, type: t, vsize, begin: offset() });

@@ -12,6 +12,7 @@ import type { ClassicType } from "./classic-header.js";
 import { NetcdfError } from "./netcdf-error.js";
 import type { NumericArray } from "./raw.js";
 import { attrValues, charBytes, charLayoutOf, fileDims, variableAttrs } from "./stored.js";
+import { CharBytes } from "./stored.js";
 import type { AttrValue, Stored } from "./stored.js";
 
 /** The format and the unlimited dim (at most one) of a classic write. */
@@ -221,7 +222,7 @@ function checkedAttrs(
       continue;
     }
     if (Array.isArray(value)) throw unsupported(path, variable, `the string list attribute ${where}`, format);
-    if (typeof value !== "string" && TYPE_OF[value.constructor.name] === undefined)
+    if (typeof value !== "string" && !(value instanceof CharBytes) && TYPE_OF[value.constructor.name] === undefined)
       throw unsupported(path, variable, `the ${value.constructor.name} attribute ${where}`, format);
   }
   return attrs;
@@ -267,8 +268,8 @@ function encodeHeader(
     u32(list.size);
     for (const [key, value] of list) {
       name(key);
-      if (typeof value === "string") {
-        const b = new TextEncoder().encode(value);
+      if (typeof value === "string" || value instanceof CharBytes) {
+        const b = typeof value === "string" ? new TextEncoder().encode(value) : value.bytes;
         u32(CODE_OF.char);
         u32(b.length);
         bytes(b);

@@ -6,7 +6,7 @@
  */
 import type { H5Module } from "./h5wasm.js";
 import { H5T_STRING, TYPED, ncTypeOf } from "./hdf5-types.js";
-import { attrText } from "./raw.js";
+import { charAttr } from "./raw.js";
 import type { RawAttr } from "./raw.js";
 
 /** HDF5 / netCDF-4 bookkeeping attributes: not user attributes. */
@@ -79,7 +79,6 @@ function vlenStrings(module: H5Module, fid: bigint, path: string, name: string, 
 
 /** One attribute, read with one metadata call and one data call; `undefined` for an unsupported type. */
 export function readAttr(module: H5Module, fid: bigint, path: string, name: string): RawAttr | undefined {
-  const owner = path === "/" ? "global" : `variable "${path.slice(1)}"`;
   const m = module.get_attribute_metadata(fid, path, name);
   const count = m.total_size;
   if (m.type === H5T_STRING) {
@@ -88,10 +87,8 @@ export function readAttr(module: H5Module, fid: bigint, path: string, name: stri
     // netCDF-C writes a char attribute as one fixed string of its length, every byte the value's, and an
     // empty one as one NUL (HDF5's own CLASS and NAME end at their NUL).
     const bytes = new Uint8Array(buffer);
-    if (count === 1 && !HIDDEN_ATTRS.has(name)) {
-      const text = m.size === 1 && bytes[0] === 0 ? "" : attrText(bytes, `${owner} attribute "${name}"`);
-      return { name, type: "char", value: [text] };
-    }
+    if (count === 1 && !HIDDEN_ATTRS.has(name))
+      return m.size === 1 && bytes[0] === 0 ? { name, type: "char", value: [""] } : charAttr(name, bytes);
     return { name, type: "char", value: fixedStrings(buffer, m.size, count) };
   }
   const type = ncTypeOf(m);

@@ -13,9 +13,9 @@ import { overlapCount, padSlab } from "./ragged.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
 import type { H5Metadata, H5Module, H5Wasm } from "./h5wasm.js";
 import type { NetcdfCompression, NetcdfDim, RawAttr, RawFile, RawVariable, SlabValues } from "./raw.js";
-import { NotUtf8Text } from "./raw.js";
 import { HIDDEN_ATTRS, fixedStrings, readAttr, viaHeap } from "./hdf5-attrs.js";
 import { TYPED, ncTypeOf, typeName } from "./hdf5-types.js";
+import { vlenSlab } from "./hdf5-strings.js";
 
 /** The NAME of a scale that is a netCDF dimension without a variable. */
 export const DIMENSION_ONLY_NAME = "This is a netCDF dimension but not a netCDF variable.";
@@ -49,9 +49,11 @@ interface Hdf5Variable extends RawVariable {
 /**
  * Opens a group (`""` the root, `"g1/g2"` a nested one) of a netCDF-4 / HDF5
  * file by its real path; `label` names it in messages. `GroupNotFound` lists
- * the file's groups when there is no such group.
+ * the file's groups when there is no such group. Unless `byPath`, the group
+ * warns that its subgroups are not read with it (a caller that names the
+ * group it opens knows of the others).
  */
-export async function openHdf5(path: string, label: string, group = ""): Promise<RawFile> {
+export async function openHdf5(path: string, label: string, group = "", byPath = false): Promise<RawFile> {
   const { h5, module } = await loadH5wasm();
   let file: InstanceType<H5Wasm["File"]>;
   try {
@@ -63,12 +65,10 @@ export async function openHdf5(path: string, label: string, group = ""): Promise
     });
   }
   try {
-    return readHeader(h5, module, file, label, group);
+    return readHeader(h5, module, file, label, group, byPath);
   } catch (cause) {
     file.close();
     if (cause instanceof NetcdfError) throw cause;
-    if (cause instanceof NotUtf8Text)
-      throw new NetcdfError("UnsupportedText", `${label}: ${cause.message}`, { path: label, cause });
     throw new NetcdfError("InvalidFile", `${label}: cannot read the netCDF-4/HDF5 file (${hdf5ErrorText(cause)})`, {
       path: label,
       cause,
@@ -134,6 +134,7 @@ function readHeader(
   file: InstanceType<H5Wasm["File"]>,
   label: string,
   group: string,
+  byPath: boolean,
 ): RawFile {
   const fid = file.file_id;
   const warnings: string[] = [];
@@ -148,7 +149,7 @@ function readHeader(
   const prefix = group === "" ? "" : `/${group}`;
   const inside: string[] = [];
   const datasets = groupDatasets(module, fid, prefix, label, inside, warnings);
-  if (inside.length > 0)
+  if (inside.length > 0 && !byPath)
     warnings.push(
       `${label}: groups are not read with ${group === "" ? "the root group" : `group "${group}"`} (open each by its path): ${inside.map((g) => `"${g}"`).join(", ")}`,
     );
@@ -269,7 +270,7 @@ function readHeader(
     groups,
     warnings,
     readSlab: (variable, start, count) =>
-      Promise.resolve(readPadded(h5, module, fid, variable as Hdf5Variable, start, count, label)),
+      Promise.resolve(readPadded(module, fid, variable as Hdf5Variable, start, count, label)),
     close: () => {
       file.close();
       return Promise.resolve();
@@ -312,7 +313,6 @@ function compressionOf(filters: { id: number; cd_values: number[] }[]): NetcdfCo
 
 /** A slab of a variable, filled with its fill value past its own extent (ragged.ts). */
 function readPadded(
-  h5: H5Wasm,
   module: H5Module,
   fid: bigint,
   v: Hdf5Variable,
@@ -320,14 +320,13 @@ function readPadded(
   count: readonly number[],
   label: string,
 ): SlabValues {
-  if (count.every((c, i) => start[i]! + c <= v.extent[i]!)) return readSlab(h5, module, fid, v, start, count, label);
+  if (count.every((c, i) => start[i]! + c <= v.extent[i]!)) return readSlab(module, fid, v, start, count, label);
   const overlap = overlapCount(v.extent, start, count);
-  const inner = readSlab(h5, module, fid, v, start, overlap, label);
+  const inner = readSlab(module, fid, v, start, overlap, label);
   return padSlab(v.type, v.attrs, inner, overlap, count);
 }
 
 function readSlab(
-  h5: H5Wasm,
   module: H5Module,
   fid: bigint,
   v: Hdf5Variable,
@@ -338,11 +337,7 @@ function readSlab(
   try {
     const total = count.reduce((n, c) => n * c, 1);
     const { metadata } = v;
-    if (v.type === "string" && metadata.vlen) {
-      const ranges = start.map((s, i) => [s, s + count[i]!] as [number, number]);
-      const value = start.length === 0 ? new h5.Dataset(fid, v.path).value : new h5.Dataset(fid, v.path).slice(ranges);
-      return { strings: (Array.isArray(value) ? value : [value]).map(String) };
-    }
+    if (v.type === "string" && metadata.vlen) return { strings: vlenSlab(module, fid, v.path, start, count, total) };
     const rank0 = start.length === 0;
     const buffer = viaHeap(module, metadata.size * total, (p) => {
       if (total === 0) return;

@@ -25,7 +25,7 @@ export type { NetcdfChunksOptions, NetcdfFile, NetcdfVariable, NetcdfWindow, Ope
 export type { Selection, Window } from "@lance-nd/nd-arrow";
 export { readNetcdf } from "./read.js";
 export type { ReadNetcdfOptions } from "./read.js";
-export { writeNetcdf } from "./write.js";
+export { writeNetcdf, writeNetcdfGroups } from "./write.js";
 export type { WriteCompression, WriteNetcdfOptions } from "./write.js";
 export { detectFormat } from "./format.js";
 export type { NetcdfFormat } from "./format.js";

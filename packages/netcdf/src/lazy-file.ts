@@ -279,6 +279,12 @@ function describe(v: RawVariable, storage: boolean): NetcdfVariable {
 /** UTF-8 bytes with offsets as an Arrow Utf8 vector, no copy. */
 function utf8Vector(values: Utf8Values): Vector {
   return new Vector([
-    makeData({ type: new Utf8(), length: values.offsets.length - 1, valueOffsets: values.offsets, data: values.bytes }),
+    makeData({
+      type: new Utf8(),
+      length: values.offsets.length - 1,
+      valueOffsets: values.offsets,
+      data: values.bytes,
+      ...(values.nulls === undefined ? {} : { nullBitmap: values.nulls.bitmap, nullCount: values.nulls.count }),
+    }),
   ]);
 }

@@ -59,8 +59,10 @@ export interface OpenNetcdfOptions {
    * The group to open (`"g1/g2"`, netCDF-4 only), as
    * `xr.open_dataset(f, group=...)` does: its variables, its attributes as
    * the global attributes, its own dims and the parents' dims its variables
-   * use (README, "Groups"). Default: the root group. `GroupNotFound` lists
-   * the file's groups when there is no such group.
+   * use (README, "Groups"). Default: the root group, which warns that the
+   * file's groups are not read with it; a group named here (`""` the root
+   * too) does not warn of its subgroups. `GroupNotFound` lists the file's
+   * groups when there is no such group.
    */
   group?: string;
 }
@@ -158,7 +160,7 @@ export async function openNetcdf(
         path = temporary;
       }
       await bytes.close();
-      raw = await openHdf5(path, bytes.label, group);
+      raw = await openHdf5(path, bytes.label, group, parsed.group !== undefined);
     }
     byteText = await byteTextVariables(raw);
   } catch (err) {

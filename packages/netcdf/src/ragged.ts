@@ -29,7 +29,7 @@ export function padSlab(
   const total = count.reduce((n, c) => n * c, 1);
   const own = attrs.find((a) => a.name === "_FillValue")?.value;
   if ("strings" in inner) {
-    const out = new Array<string>(total).fill(typeof own?.[0] === "string" ? own[0] : "");
+    const out = new Array<string | null>(total).fill(typeof own?.[0] === "string" ? own[0] : "");
     copyBlock(inner.strings, out, overlap, count);
     return { strings: out };
   }

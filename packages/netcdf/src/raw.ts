@@ -26,6 +26,8 @@ export type { NumericArray };
 export interface Utf8Values {
   readonly offsets: Int32Array;
   readonly bytes: Uint8Array;
+  /** Arrow's validity bitmap when some values are null (NIL NC_STRING values), with their count. */
+  readonly nulls?: { readonly bitmap: Uint8Array; readonly count: number };
 }
 
 /** One attribute: numbers as a typed array, text as strings (netCDF attributes are 1-D; a NIL NC_STRING is `null`). */
@@ -33,6 +35,8 @@ export interface RawAttr {
   readonly name: string;
   readonly type: NcType;
   readonly value: NumericArray | readonly (string | null)[];
+  /** A char attribute whose bytes are not UTF-8: `value` is those bytes read as Latin-1 (README, "Conformance"). */
+  readonly latin1?: true;
 }
 
 /** A dimension of a file, with whether it is unlimited (netCDF-3's record dim, netCDF-4's growable dims). */
@@ -64,8 +68,11 @@ export interface RawVariable {
   readonly compression: NetcdfCompression | null;
 }
 
-/** What a slab read returns: numbers, char bytes, or NC_STRING strings. */
-export type SlabValues = NumericArray | { readonly chars: Uint8Array } | { readonly strings: readonly string[] };
+/** What a slab read returns: numbers, char bytes, or NC_STRING strings (`null` a NIL string). */
+export type SlabValues =
+  | NumericArray
+  | { readonly chars: Uint8Array }
+  | { readonly strings: readonly (string | null)[] };
 
 /** A file as the format readers see it: the header, and slabs read on demand. */
 export interface RawFile {
@@ -131,20 +138,26 @@ export function unpaddedCharRows(
   return { offsets, bytes: bytes.subarray(0, end) };
 }
 
-/** Text that is not UTF-8, with where it is in its message (`UnsupportedText` once the file is known). */
-export class NotUtf8Text extends Error {}
-
 /** The message of text at `where` that is not UTF-8: `value` is the first bad byte, `at` where it is. */
 export function notUtf8Message(where: string, value: number, at: string): string {
   const hex = value.toString(16).padStart(2, "0");
   return `${where} is not UTF-8 text (byte 0x${hex} at ${at}); text is stored as UTF-8: convert it first`;
 }
 
-/** A char attribute's bytes as a JS string, every byte kept (NULs too); {@link NotUtf8Text} naming `where` when not UTF-8. */
-export function attrText(bytes: Uint8Array, where: string): string {
-  const bad = invalidUtf8At(bytes);
-  if (bad >= 0) throw new NotUtf8Text(notUtf8Message(where, bytes[bad]!, `offset ${bad}`));
-  return new TextDecoder().decode(bytes);
+/**
+ * A char attribute of these bytes, every byte kept (NULs too): UTF-8 text,
+ * or, when the bytes are not UTF-8, the bytes read as Latin-1 (one
+ * character a byte, U+0000..U+00FF) and marked `latin1`, so that writers
+ * give back the bytes ({@link latin1Bytes}).
+ */
+export function charAttr(name: string, bytes: Uint8Array): RawAttr {
+  if (invalidUtf8At(bytes) < 0) return { name, type: "char", value: [new TextDecoder().decode(bytes)] };
+  return { name, type: "char", value: [String.fromCharCode(...bytes)], latin1: true };
+}
+
+/** The bytes of text read as Latin-1 by {@link charAttr}: each character's code, one byte. */
+export function latin1Bytes(text: string): Uint8Array {
+  return Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
 }
 
 /** The offset of the first byte that does not belong to a well-formed UTF-8 sequence, or -1. */
@@ -180,16 +193,21 @@ export function invalidUtf8At(bytes: Uint8Array): number {
   return -1;
 }
 
-/** JS strings to UTF-8 bytes with offsets. */
-export function utf8FromStrings(strings: readonly string[]): Utf8Values {
+/** JS strings to UTF-8 bytes with offsets; `null` (a NIL string) a null value. */
+export function utf8FromStrings(strings: readonly (string | null)[]): Utf8Values {
   const encoder = new TextEncoder();
   const offsets = new Int32Array(strings.length + 1);
-  let bytes = new Uint8Array(strings.reduce((n, s) => n + s.length, 0) * 3);
+  let bytes = new Uint8Array(strings.reduce((n, s) => n + (s?.length ?? 0), 0) * 3);
   let end = 0;
+  let nullCount = 0;
+  const bitmap = new Uint8Array(Math.ceil(strings.length / 8)).fill(0xff);
   strings.forEach((s, i) => {
-    end += encoder.encodeInto(s, bytes.subarray(end)).written;
+    if (s === null) {
+      nullCount++;
+      bitmap[i >> 3]! &= ~(1 << (i & 7));
+    } else end += encoder.encodeInto(s, bytes.subarray(end)).written;
     offsets[i + 1] = end;
   });
   bytes = bytes.subarray(0, end);
-  return { offsets, bytes };
+  return nullCount === 0 ? { offsets, bytes } : { offsets, bytes, nulls: { bitmap, count: nullCount } };
 }

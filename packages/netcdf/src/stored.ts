@@ -9,6 +9,7 @@ import { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { Attrs, NdArray } from "@lance-nd/nd-arrow";
 import { NetcdfError } from "./netcdf-error.js";
 import {
+  BYTE_ATTRS_ATTR,
   CHAR_DIM_ATTR,
   CHAR_DIM_SIZE_ATTR,
   DIM_ORDER_ATTR,
@@ -19,6 +20,7 @@ import {
   UNUSED_DIM_SIZES_ATTR,
   VARIABLE_ORDER_ATTR,
 } from "@lance-nd/cf";
+import { latin1Bytes } from "./raw.js";
 import type { NumericArray } from "./raw.js";
 
 /** What an Arrow type is stored as: a numeric typed array, strings, or byte strings (Binary, stored as char). */
@@ -202,8 +204,13 @@ export function fillValue(array: NdArray, data: NumericArray): number | bigint {
   return DEFAULT_FILL[data.constructor.name] ?? Number.NaN;
 }
 
-/** An attribute as written: numbers, a char attribute (string) or an NC_STRING list (`null` a NIL string). */
-export type AttrValue = NumericArray | string | (string | null)[];
+/** A char attribute of bytes that are not UTF-8, written byte for byte (`_ByteAttrs`). */
+export class CharBytes {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/** An attribute as written: numbers, a char attribute (string, or bytes) or an NC_STRING list (`null` a NIL string). */
+export type AttrValue = NumericArray | string | CharBytes | (string | null)[];
 
 /** The attributes to write: the array's, a `_FillValue` when nulls were filled, CF units of times. */
 export function variableAttrs(array: NdArray, stored: Stored): Map<string, AttrValue> {
@@ -237,19 +244,25 @@ function timeUnits(type: DataType): string | undefined {
 
 /**
  * nd-arrow attributes as netCDF ones: Bool as byte, Float16 as float,
- * temporal as raw integers; Utf8 as char, a list (or an attribute named in
- * `_StringAttrs`) as NC_STRING.
+ * temporal as raw integers; Utf8 as char (the bytes of one named in
+ * `_ByteAttrs`), a list (or an attribute named in `_StringAttrs`) as
+ * NC_STRING.
  */
 export function attrValues(attrs: Attrs): Map<string, AttrValue> {
   const out = new Map<string, AttrValue>();
   const recorded = attrs.get(STRING_ATTRS_ATTR)?.toJS();
   const ncStrings = new Set(Array.isArray(recorded) ? recorded.map(String) : []);
+  const byteAttrs = attrs.get(BYTE_ATTRS_ATTR)?.toJS();
+  const latin1 = new Set(
+    typeof byteAttrs === "string" ? [byteAttrs] : Array.isArray(byteAttrs) ? byteAttrs.map(String) : [],
+  );
   for (const [key, attr] of attrs) {
     if (STORAGE_ATTRS.has(key)) continue;
     const item = attr.itemType;
     if (item.typeId === Type.Utf8 || item.typeId === Type.LargeUtf8) {
       const strings = Array.from(attr.value as Iterable<string | null>);
-      out.set(key, attr.isList || ncStrings.has(key) ? strings : (strings[0] ?? ""));
+      if (!attr.isList && latin1.has(key)) out.set(key, new CharBytes(latin1Bytes(strings[0] ?? "")));
+      else out.set(key, attr.isList || ncStrings.has(key) ? strings : (strings[0] ?? ""));
     } else if (item.typeId === Type.Bool) {
       out.set(
         key,

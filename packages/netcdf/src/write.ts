@@ -1,24 +1,28 @@
 /**
- * One NdRecordBatch to a netCDF-4 file (HDF5 with netCDF-4's dimension
- * scale conventions), readable by ncdump, xarray and netCDF-C.
+ * One NdRecordBatch, or a tree of groups of them, to a netCDF-4 file (HDF5
+ * with netCDF-4's dimension scale conventions), readable by ncdump, xarray
+ * and netCDF-C; a classic file through classic-write.ts.
  */
-import type { Dataset } from "h5wasm";
-import type { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { Dataset, Group } from "h5wasm";
+import { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { writeClassic } from "./classic-write.js";
 import type { NetcdfFormat } from "./format.js";
 import { DIMENSION_ONLY_NAME } from "./hdf5-file.js";
 import { NetcdfError } from "./netcdf-error.js";
 import { checkWriteOptions, refuseExisting } from "./write-options.js";
-import { CHUNK_SIZES_ATTR, DEFLATE_LEVEL_ATTR, FILTER_ATTR, FORMAT_ATTR } from "@lance-nd/cf";
+import { FORMAT_ATTR } from "@lance-nd/cf";
+import { planGroupDims } from "./group-dims.js";
+import type { GroupDims, GroupToWrite } from "./group-dims.js";
+import { dimensionOnlyLayout, layoutOf } from "./hdf5-layout.js";
 import { hdf5ErrorText, loadH5wasm } from "./h5wasm.js";
-import { writeAttrs, writeChars } from "./hdf5-write.js";
+import type { H5Module } from "./h5wasm.js";
+import { writeAttrs, writeChars, writeNilValues } from "./hdf5-write.js";
 import type { H5File } from "./hdf5-write.js";
 import type { NumericArray } from "./raw.js";
 import {
   attrValues,
   charBytes,
   charLayoutOf,
-  fileDims,
   inFileOrder,
   storedValues,
   unlimitedOf,
@@ -87,14 +91,40 @@ export async function writeNetcdf(
   dataset: NdRecordBatch,
   options: WriteNetcdfOptions = {},
 ): Promise<void> {
+  return writeNetcdfGroups(path, new Map([["", dataset]]), options);
+}
+
+/**
+ * Writes a tree of groups to one new netCDF-4 file at `path`, as
+ * {@link writeNetcdf} writes one dataset: `groups` maps each group's path
+ * (`""` the root, `"g1"`, `"g1/g2"`) to its dataset, whose global
+ * attributes become the group's attributes. A group between two given ones
+ * that is not given is written empty. A dim a group uses is defined in the
+ * nearest group above it that has a dim of that name at that size (or
+ * unlimited), as netCDF-C resolves dim names; else in the group itself
+ * (README, "Groups"). Datasets that `openNetcdf(path, { group })` read from
+ * one file come back as that file's tree.
+ *
+ * Throws as {@link writeNetcdf}; `InvalidArgument` for a group path that is
+ * not a path (empty parts), or groups in a classic format.
+ *
+ * @example
+ * await writeNetcdfGroups("tree.nc", new Map([["", root], ["g1", g1], ["g1/g2", g2]]));
+ */
+export async function writeNetcdfGroups(
+  path: string,
+  groups: ReadonlyMap<string, NdRecordBatch>,
+  options: WriteNetcdfOptions = {},
+): Promise<void> {
   checkWriteOptions(path, options);
-  const batch = inFileOrder(dataset);
-  const grid = batch.grid();
+  const tree = groupTree(path, groups);
+  const grids = tree.map((g) => g.batch.grid());
   for (const dim of [...Object.keys(options.chunks ?? {}), ...(options.unlimited ?? [])]) {
-    if (!grid.some((d) => d.name === dim)) {
+    if (!grids.some((grid) => grid.some((d) => d.name === dim))) {
+      const names = [...new Set(grids.flat().map((d) => d.name))];
       throw new NetcdfError(
         "InvalidArgument",
-        `${path}: no dim "${dim}" to chunk or make unlimited (the dims are ${grid.map((d) => d.name).join(", ")})`,
+        `${path}: no dim "${dim}" to chunk or make unlimited (the dims are ${names.join(", ")})`,
         { path },
       );
     }
@@ -106,10 +136,8 @@ export async function writeNetcdf(
       path,
     });
   }
-  await refuseExisting(path, options.mode);
-  const stored = new Map(batch.arrays().map(([name, array]) => [name, storedValues(name, array)] as const));
-  const unlimited = new Set(options.unlimited ?? unlimitedOf(batch));
-  const format = options.format ?? formatOf(batch);
+  const root = tree[0]!.batch;
+  const format = options.format ?? formatOf(root);
   if (format !== "netcdf4") {
     if ((options.compression !== undefined && options.compression.codec !== "none") || options.chunks !== undefined) {
       throw new NetcdfError(
@@ -118,7 +146,17 @@ export async function writeNetcdf(
         { path },
       );
     }
-    return writeClassic(path, batch, stored, { format, unlimited: [...unlimited] });
+    if (tree.length > 1)
+      throw new NetcdfError(
+        "InvalidArgument",
+        `${path}: a ${format} netCDF file has no groups (write format netcdf4 for ${tree[1]!.path})`,
+        { path },
+      );
+  }
+  await refuseExisting(path, options.mode);
+  if (format !== "netcdf4") {
+    const stored = new Map(root.arrays().map(([name, array]) => [name, storedValues(name, array)] as const));
+    return writeClassic(path, root, stored, { format, unlimited: options.unlimited ?? unlimitedOf(root) });
   }
   const { h5, module } = await loadH5wasm();
   let file: H5File;
@@ -129,54 +167,17 @@ export async function writeNetcdf(
   }
   let current = "";
   try {
-    const dims = fileDims(batch);
-    const dimsOf = new Map<string, readonly string[]>();
-    for (const [name, array] of batch.arrays()) {
-      current = name;
-      const values = stored.get(name)!;
-      const char = values.kind === "numeric" ? undefined : charLayoutOf(array);
-      const shape = char?.shape ?? array.shape;
-      const names = char?.names ?? array.dimNames;
-      dimsOf.set(name, names);
-      const layout = layoutOf(array, names, shape, options, unlimited, values.kind === "strings" && char === undefined);
-      if (char === undefined) {
-        const dtype = values.kind === "strings" ? { dtype: "S" } : {};
-        // Binary always has a char layout: what is left is numbers and NC_STRING text.
-        const data = values.data as NumericArray | string[];
-        file.create_dataset({ name, data, shape: [...shape], track_order: true, ...dtype, ...layout });
-      } else
-        writeChars(module, file, name, charBytes(values.data as string[] | Uint8Array[], char.width), shape, layout);
-      writeAttrs(module, file.get(name) as Dataset, variableAttrs(array, values));
-    }
-    // A variable whose only dim is its namesake is that dim's coordinate variable: the dim's scale.
-    const isCoordinate = (dim: string): boolean => dimsOf.get(dim)?.length === 1 && dimsOf.get(dim)![0] === dim;
-    const coordinates = new Set(dims.map((d) => d.name).filter(isCoordinate));
-    current = "";
-    dims.forEach((dim, index) => {
-      const growable = unlimited.has(dim.name);
-      const scale = coordinates.has(dim.name)
-        ? file.get(dim.name)
-        : file.create_dataset({
-            name: dim.name,
-            data: new Float32Array(dim.size),
-            shape: [dim.size],
-            ...dimensionOnlyLayout(dim.size, growable),
-          });
-      if (scale === null || !("make_scale" in scale)) throw new Error(`no dataset for dim "${dim.name}"`);
-      scale.make_scale(coordinates.has(dim.name) ? dim.name : `${DIMENSION_ONLY_NAME}${String(dim.size).padStart(10)}`);
-      // netCDF-4 numbers the dims with this attribute: the order of `dims` (the source's, see fileDims).
-      scale.create_attribute("_Netcdf4Dimid", new Int32Array([index]), [], "<i");
-    });
-    for (const [name] of batch.arrays()) {
-      current = name;
-      const dataset = file.get(name);
-      if (dataset === null || !("attach_scale" in dataset)) continue;
-      dimsOf.get(name)!.forEach((dim, axis) => {
-        if (!(coordinates.has(name) && dim === name)) dataset.attach_scale(axis, `/${dim}`);
+    const unlimited = (batch: NdRecordBatch) => new Set(options.unlimited ?? unlimitedOf(batch));
+    const dims = planGroupDims(tree, unlimited);
+    for (const group of tree) {
+      if (group.path !== "") {
+        current = group.path;
+        file.create_group(group.path, true);
+      }
+      writeGroup(module, file, group, dims, options, unlimited(group.batch), (name) => {
+        current = group.path === "" ? name : `${group.path}/${name}`;
       });
     }
-    current = "";
-    writeAttrs(module, file, attrValues(batch.globalAttrs));
   } catch (cause) {
     if (cause instanceof NetcdfError) throw cause;
     const where = current === "" ? "" : ` variable "${current}":`;
@@ -190,85 +191,101 @@ export async function writeNetcdf(
   }
 }
 
+/**
+ * The groups in writing order, parents first (siblings as given), each
+ * with its arrays in the source's order; a group between given ones that is
+ * not given is empty. `InvalidArgument` for a path with empty parts.
+ */
+function groupTree(path: string, groups: ReadonlyMap<string, NdRecordBatch>): GroupToWrite[] {
+  const all = new Map<string, NdRecordBatch>();
+  const empty = new NdRecordBatch([], new Map());
+  for (const [group, batch] of groups) {
+    const parts = group === "" ? [] : group.split("/");
+    if (parts.some((p) => p === "" || p === "." || p === ".."))
+      throw new NetcdfError("InvalidArgument", `${path}: "${group}" is not a group path (names joined by /)`, { path });
+    for (let i = 0; i < parts.length; i++) {
+      const parent = parts.slice(0, i).join("/");
+      if (!all.has(parent)) all.set(parent, groups.get(parent) ?? empty);
+    }
+    all.set(group, batch);
+  }
+  if (!all.has("")) all.set("", empty);
+  const depth = (group: string): number => (group === "" ? 0 : group.split("/").length);
+  return [...all]
+    .map(([group, batch]) => ({ path: group, batch: inFileOrder(batch) }))
+    .sort((a, b) => depth(a.path) - depth(b.path));
+}
+
+/**
+ * One group's variables, its own dims (their scales, numbered file-wide),
+ * the scales attached to each variable (the parents' for dims it inherits)
+ * and its attributes. `naming` is told which variable is being written.
+ */
+function writeGroup(
+  module: H5Module,
+  file: H5File,
+  group: GroupToWrite,
+  dims: GroupDims,
+  options: WriteNetcdfOptions,
+  unlimited: ReadonlySet<string>,
+  naming: (name: string) => void,
+): void {
+  const { batch } = group;
+  const prefix = group.path === "" ? "" : `${group.path}/`;
+  const dimsOf = new Map<string, readonly string[]>();
+  for (const [name, array] of batch.arrays()) {
+    naming(name);
+    const values = storedValues(name, array);
+    const char = values.kind === "numeric" ? undefined : charLayoutOf(array);
+    const shape = char?.shape ?? array.shape;
+    const names = char?.names ?? array.dimNames;
+    dimsOf.set(name, names);
+    const layout = layoutOf(array, names, shape, options, unlimited, values.kind === "strings" && char === undefined);
+    const full = `${prefix}${name}`;
+    if (char === undefined) {
+      const dtype = values.kind === "strings" ? { dtype: "S" } : {};
+      // Binary always has a char layout: what is left is numbers and NC_STRING text.
+      const data = values.data as NumericArray | string[];
+      file.create_dataset({ name: full, data, shape: [...shape], track_order: true, ...dtype, ...layout });
+      if (values.kind === "strings" && array.values.nullCount > 0)
+        writeNilValues(module, file, full, Array.from(array.values as Iterable<string | null>));
+    } else writeChars(module, file, full, charBytes(values.data as string[] | Uint8Array[], char.width), shape, layout);
+    writeAttrs(module, file.get(full) as Dataset, variableAttrs(array, values));
+  }
+  // A variable whose only dim is its namesake, a dim of this group, is that dim's coordinate variable: the dim's scale.
+  const own = dims.own.get(group.path) ?? [];
+  const isCoordinate = (dim: string): boolean => dimsOf.get(dim)?.length === 1 && dimsOf.get(dim)![0] === dim;
+  const coordinates = new Set(own.map((d) => d.name).filter(isCoordinate));
+  naming("");
+  for (const dim of own) {
+    const scale = coordinates.has(dim.name)
+      ? file.get(`${prefix}${dim.name}`)
+      : file.create_dataset({
+          name: `${prefix}${dim.name}`,
+          data: new Float32Array(dim.size),
+          shape: [dim.size],
+          ...dimensionOnlyLayout(dim.size, dim.growable),
+        });
+    if (scale === null || !("make_scale" in scale)) throw new Error(`no dataset for dim "${dim.name}"`);
+    scale.make_scale(coordinates.has(dim.name) ? dim.name : `${DIMENSION_ONLY_NAME}${String(dim.size).padStart(10)}`);
+    // netCDF-4 numbers the dims of the file with this attribute (see planGroupDims).
+    scale.create_attribute("_Netcdf4Dimid", new Int32Array([dim.dimid]), [], "<i");
+  }
+  for (const [name] of batch.arrays()) {
+    naming(name);
+    const dataset = file.get(`${prefix}${name}`);
+    if (dataset === null || !("attach_scale" in dataset)) continue;
+    dimsOf.get(name)!.forEach((dim, axis) => {
+      if (!(coordinates.has(name) && dim === name)) dataset.attach_scale(axis, dims.scalePath(group.path, dim));
+    });
+  }
+  naming("");
+  const target = group.path === "" ? file : (file.get(group.path) as Group);
+  writeAttrs(module, target, attrValues(batch.globalAttrs));
+}
+
 /** The format a batch read by this package records in its global `_Format`, else netCDF-4. */
 function formatOf(batch: NdRecordBatch): NetcdfFormat {
   const recorded = batch.globalAttrs.get(FORMAT_ATTR)?.toJS();
   return recorded === "classic" || recorded === "64bit-offset" ? recorded : "netcdf4";
-}
-
-/**
- * The layout of a dimension-only scale: its values are never read (netCDF
- * takes only its size), and netCDF-C leaves them unwritten, but h5wasm
- * writes the zeros it is given. Chunked (64 Ki values a chunk) and deflated,
- * they take about a thousandth of their size: GMT's `dcw-gmt.nc` has 18
- * million dim cells, 72 MB as contiguous float zeros. A growable dim also
- * gets an unlimited max shape; an empty fixed dim stays contiguous.
- */
-function dimensionOnlyLayout(
-  size: number,
-  growable: boolean,
-): { maxshape?: null[]; chunks?: number[]; compression?: number; compression_opts?: number[] } {
-  if (size === 0 && !growable) return {};
-  const chunks = [Math.max(1, Math.min(size, growable ? 1024 : 65536))];
-  return { ...(growable ? { maxshape: [null] } : {}), chunks, compression: DEFLATE, compression_opts: [1] };
-}
-
-/** Chunks, compression and growable dims of one dataset, from the options or the array's storage attributes. */
-function layoutOf(
-  array: NdArray,
-  names: readonly string[],
-  shape: readonly number[],
-  options: WriteNetcdfOptions,
-  unlimited: ReadonlySet<string>,
-  vlen: boolean,
-): { chunks?: number[]; maxshape?: (number | null)[]; compression?: number; compression_opts?: number[] } {
-  if (shape.length === 0) return {};
-  const recorded = array.attr(CHUNK_SIZES_ATTR);
-  let chunks: number[] | undefined;
-  if (options.chunks !== undefined)
-    chunks = names.map((d, i) => Math.max(1, Math.min(options.chunks![d] ?? shape[i]!, shape[i]! || 1)));
-  else if (Array.isArray(recorded) && recorded.length === shape.length) chunks = recorded.map(Number);
-  else if (typeof recorded === "number" && shape.length === 1) chunks = [recorded];
-  const growable = names.map((d) => unlimited.has(d));
-  // Recorded chunks come from the whole source: a region of it has fixed dims smaller than them (HDF5 refuses those).
-  chunks = chunks?.map((size, i) => (growable[i] ? Math.max(1, size) : Math.max(1, Math.min(size, shape[i]! || 1))));
-  const filter = vlen ? undefined : filterOf(array, options.compression);
-  if ((filter !== undefined || growable.some(Boolean)) && chunks === undefined)
-    chunks = shape.map((s, i) => (growable[i] ? Math.max(1, Math.min(s, 1024)) : Math.max(1, s)));
-  return {
-    ...(chunks === undefined ? {} : { chunks }),
-    ...(growable.some(Boolean) ? { maxshape: shape.map((s, i) => (growable[i] ? null : s)) } : {}),
-    ...(filter === undefined ? {} : { compression: filter.id, compression_opts: [filter.level] }),
-  };
-}
-
-/** HDF5 filter ids this writer sets: deflate is built in, zstd and bzip2 come from h5wasm-plugins. */
-const DEFLATE = 1;
-const ZSTD = 32015;
-const BZIP2 = 307;
-
-/**
- * The HDF5 filter of one variable: the option, else the storage attributes
- * (`_DeflateLevel` of 0-9, or a `_Filter` of zstd or bzip2 as read);
- * `undefined` for none. Another recorded `_Filter` (blosc, lz4, ...) or a
- * `_DeflateLevel` outside 0-9 (e.g. 99, which HDF5's deflate refuses with
- * "filter returned failure") is not written: the variable is stored without it.
- */
-function filterOf(
-  array: NdArray,
-  compression: WriteCompression | undefined,
-): { id: number; level: number } | undefined {
-  if (compression !== undefined) {
-    if (compression.codec === "none") return undefined;
-    return compression.codec === "zstd"
-      ? { id: ZSTD, level: compression.level ?? 3 }
-      : { id: DEFLATE, level: compression.level ?? 4 };
-  }
-  // netCDF-C records a deflate level of 0-9; another value (a file's own attribute of that name) is no filter.
-  const deflate = array.attr(DEFLATE_LEVEL_ATTR);
-  if (typeof deflate === "number" && Number.isInteger(deflate) && deflate >= 0 && deflate <= 9)
-    return { id: DEFLATE, level: deflate };
-  const recorded = array.attr(FILTER_ATTR);
-  const [id, level] = typeof recorded === "string" ? recorded.split(",").map(Number) : [];
-  return (id === ZSTD || id === BZIP2) && Number.isInteger(level) ? { id, level: level! } : undefined;
 }

@@ -3,14 +3,16 @@
  * dataset, as `xr.open_dataset(f, group=...)` reads it: its variables, its
  * attributes as the global ones, the parents' dims its variables use. The
  * file's group list is netCDF4-python's group walk. Each group, written
- * back as a file of its own, is `identical` to xarray's view of it.
+ * back as a file of its own, is `identical` to xarray's view of it; the
+ * groups read one by one and written together are the file again (ncdump).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { failure, ncgenCdl, runPython } from "@lance-nd/test-helpers";
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
+import { failure, ncdumpBody, ncgenCdl, runPython } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isNetcdfError, openNetcdf, readNetcdf, writeNetcdf } from "../src/index.js";
+import { isNetcdfError, openNetcdf, readNetcdf, writeNetcdf, writeNetcdfGroups } from "../src/index.js";
 import { fixtureSkipReason } from "./fixtures.js";
 import { xarraySkipReason } from "./xarray-oracle.js";
 
@@ -41,7 +43,7 @@ describe.skipIf(skip !== undefined)(`netCDF-4 groups${skip ? ` (${skip})` : ""}`
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("the file lists its groups as netCDF4-python walks them; the root warns that it reads none of them", async () => {
+  it(`the file lists its groups as netCDF4-python walks them; the root warns that it reads none of them, unless opened by the path ""`, async () => {
     const file = await openNetcdf(source);
     try {
       expect(file.groups).toEqual(runPython(["-c", WALK, source]).trim().split("\n"));
@@ -51,6 +53,12 @@ describe.skipIf(skip !== undefined)(`netCDF-4 groups${skip ? ` (${skip})` : ""}`
       ]);
     } finally {
       await file.close();
+    }
+    const named = await openNetcdf(source, { group: "" });
+    try {
+      expect(named.warnings).toEqual([]);
+    } finally {
+      await named.close();
     }
   });
 
@@ -83,5 +91,63 @@ describe.skipIf(skip !== undefined)(`netCDF-4 groups${skip ? ` (${skip})` : ""}`
     const err = await failure(openNetcdf(source, { group: "g9" }));
     expect(isNetcdfError(err, "GroupNotFound"), String(err)).toBe(true);
     expect((err as Error).message).toBe(`${source}: no group "g9" in the file (its groups: g1, g1/g2, g3)`);
+  });
+});
+
+const IDENTICAL_GROUPS = `
+import sys, xarray as xr
+for group in sys.argv[3:]:
+    with xr.open_dataset(sys.argv[1], group=group or None, decode_cf=False) as a, xr.open_dataset(sys.argv[2], group=group or None, decode_cf=False) as b:
+        print(group + ": " + ("identical" if a.identical(b) else repr(a) + "\\n" + repr(b)))
+`;
+
+// The shapes of netCDF-C's ref_tst_group_data.cdl (dims shadowed at other sizes),
+// ref_tst_solar_1.cdl (deep nesting, a root of attributes only) and ref_tst_names.cdl
+// (spaces, punctuation and UTF-8 in names), and dims inherited from parents (groups.cdl).
+const TREES = ["groups", "group-data", "group-solar", "group-names"];
+
+describe.skipIf(skip !== undefined)(`netCDF-4 group trees written back${skip ? ` (${skip})` : ""}`, () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "lance-nd-netcdf-group-trees-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(TREES)(
+    "%s: every group read and written back together is the file again (ncdump, xarray, group walk)",
+    async (name) => {
+      const source = ncgenCdl(name, "nc4", dir);
+      const file = await openNetcdf(source);
+      const groups = file.groups;
+      await file.close();
+      const tree = new Map<string, NdRecordBatch>();
+      for (const group of ["", ...groups]) tree.set(group, await readNetcdf(source, { group }));
+      const out = join(dir, `${name}-tree.nc`);
+      await writeNetcdfGroups(out, tree);
+      expect(ncdumpBody(out)).toBe(ncdumpBody(source));
+      expect(runPython(["-c", WALK, out])).toBe(runPython(["-c", WALK, source]));
+      expect(
+        runPython(["-c", IDENTICAL_GROUPS, source, out, "", ...groups])
+          .trim()
+          .split("\n"),
+      ).toEqual(["", ...groups].map((group) => `${group}: identical`));
+    },
+  );
+
+  it("a group between two given ones is written empty; a classic file refuses groups", async () => {
+    const source = ncgenCdl("groups", "nc4", dir);
+    const out = join(dir, "deep.nc");
+    await writeNetcdfGroups(out, new Map([["g1/g2", await readNetcdf(source, { group: "g1/g2" })]]));
+    expect(runPython(["-c", WALK, out]).trim().split("\n")).toEqual(["g1", "g1/g2"]);
+    expect(ncdumpBody(out)).toContain("group: g2 {\n    dimensions:\n    \tn = 2 ;");
+    const err = await failure(
+      writeNetcdfGroups(join(dir, "classic.nc"), new Map([["g1", await readNetcdf(source, { group: "g1" })]]), {
+        format: "classic",
+      }),
+    );
+    expect(isNetcdfError(err, "InvalidArgument"), String(err)).toBe(true);
+    expect((err as Error).message).toBe(
+      `${join(dir, "classic.nc")}: a classic netCDF file has no groups (write format netcdf4 for g1)`,
+    );
   });
 });

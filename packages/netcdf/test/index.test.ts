@@ -29,6 +29,7 @@ describe("@lance-nd/netcdf public API", () => {
       "openUrlSource",
       "readNetcdf",
       "writeNetcdf",
+      "writeNetcdfGroups",
     ]);
   });
 

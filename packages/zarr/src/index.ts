@@ -18,6 +18,7 @@ export { openZarr } from "./open-zarr.js";
 export type { OpenZarrOptions, ZarrSource, ZarrStore, ZarrWindow } from "./open-zarr.js";
 export { storeFetch } from "./remote-requests.js";
 export type { RequestOptions } from "./remote-requests.js";
+export { zarrGroups } from "./store-groups.js";
 export type { Selection, Window } from "@lance-nd/nd-arrow";
 export type { ZarrVariable } from "./zarr-variable.js";
 export type { RowSteps } from "./row-grid.js";

@@ -38,7 +38,10 @@ export interface OpenZarrOptions {
    * A group nested in the store to open instead of the root, by its path
    * (`"surface"`, `"model/run1"`), as xarray's `open_zarr(..., group=)`:
    * its arrays are the variables, its attributes the global ones. The same
-   * as opening the group's directory. Default: the root.
+   * as opening the group's directory, except that a group named here (`""`
+   * the root too) opens even when it holds no arrays, only subgroups (its
+   * attributes alone; without the option that is `NotFound` listing them).
+   * Default: the root.
    */
   group?: string;
   /**
@@ -142,7 +145,8 @@ export async function openZarr(source: ZarrSource, options: OpenZarrOptions = {}
   const files = await openGroupFiles(root, path, group);
   const name = storeName(where);
   const nodes = await readNodes(files, where, name.replace(/\.zarr$/, "") || name);
-  if (nodes.arrays.length === 0 && nodes.groups.length > 0) {
+  // A group named by the option opens even with no arrays (its attributes, for a tree of groups: README, "Groups").
+  if (nodes.arrays.length === 0 && nodes.groups.length > 0 && parsed.group === undefined) {
     const paths = nodes.groups.map((g) => `${where}/${g}`);
     throw new ZarrError(
       "NotFound",

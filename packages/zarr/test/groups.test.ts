@@ -82,11 +82,14 @@ describe.skipIf(skipOracle)("nested groups of a v2 store written by xarray and z
     });
   }
 
-  it("a group's own groups are listed; a missing group, an array or '..' is refused naming the groups", async () => {
+  it("a group's own groups are listed; a group of groups alone opens by the option only; a missing group, an array or '..' is refused naming the groups", async () => {
     const root = join(v2.dir, "nested.zarr");
     expect((await openZarr(root, { group: "surface" })).groups).toEqual([]);
-    const model = await refused(root, { group: "model" });
-    expect(model.message).toContain(`no arrays in group "model"; its groups are ${root}/model/run1`);
+    const model = await refused(join(root, "model"));
+    expect(model.message).toContain(`no arrays in the root group; its groups are ${root}/model/run1`);
+    // Named by the option, a group of subgroups alone opens: its attributes, no variables.
+    const named = await openZarr(root, { group: "model" });
+    expect([named.variables.length, named.groups]).toEqual([0, ["run1"]]);
     for (const group of ["nope", "surface/temp"]) {
       const err = await refused(root, { group });
       expect(err.code, group).toBe("NotFound");

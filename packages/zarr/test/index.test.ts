@@ -6,7 +6,14 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("@lance-nd/zarr public API", () => {
   it("exports exactly the documented names", () => {
-    expect(Object.keys(zarr).sort()).toEqual(["ZarrError", "isZarrError", "openZarr", "storeFetch", "writeZarr"]);
+    expect(Object.keys(zarr).sort()).toEqual([
+      "ZarrError",
+      "isZarrError",
+      "openZarr",
+      "storeFetch",
+      "writeZarr",
+      "zarrGroups",
+    ]);
   });
 
   it("the quick-start example runs and prints what the README says", async () => {

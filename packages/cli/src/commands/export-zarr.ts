@@ -40,6 +40,8 @@ export interface ExportSummary {
   variables: string[];
   grid: { name: string; size: number }[];
   globalAttrs: string[];
+  /** With `--groups`: the groups written below the root, by path. */
+  groups?: string[];
 }
 
 /**

@@ -1,9 +1,9 @@
-/** `lance-nd export`: one dataset of a table to a netCDF file (netCDF-4 or classic) or a Zarr store. */
+/** `lance-nd export`: one dataset of a table (or, with `--groups`, a tree of them) to a netCDF file (netCDF-4 or classic) or a Zarr store. */
 import { InvalidArgumentError, Option } from "commander";
 import type { Command } from "commander";
 import { cfEncode } from "@lance-nd/cf";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { writeNetcdf } from "@lance-nd/netcdf";
+import { writeNetcdfGroups } from "@lance-nd/netcdf";
 import type { NetcdfFormat, WriteCompression } from "@lance-nd/netcdf";
 import { parseIntAssignments } from "../args/assignments.js";
 import type { Io } from "../io.js";
@@ -18,8 +18,12 @@ import { writeNetcdfBeside } from "./export-file.js";
 import { withSourceNames } from "./column-names.js";
 import { sourceGlobals } from "./row-id.js";
 import { exportZarr } from "./export-zarr.js";
+import { exportZarrGroups, type ZarrGroupTarget } from "./export-zarr-groups.js";
+import { groupTree, readGroupTree } from "./export-groups.js";
+import { CliError } from "../errors.js";
 import { withCoordinates } from "./with-coordinates.js";
 import { dataset as openDataset } from "lance-nd";
+import type { NdTable } from "lance-nd";
 import type { ExportSummary, ZarrCompression } from "./export-zarr.js";
 
 interface ExportOptions extends SelectionOptions, TableFlags {
@@ -29,6 +33,7 @@ interface ExportOptions extends SelectionOptions, TableFlags {
   format: "netcdf" | NetcdfFormat | "zarr";
   zarrVersion: 2 | 3;
   chunks?: Map<string, number>;
+  groups?: boolean;
   json?: boolean;
 }
 
@@ -77,6 +82,10 @@ export function registerExport(program: Command, io: Io): void {
       "HDF5 or Zarr chunk sizes, e.g. time=1,lat=90 (default: as imported; Zarr: one chunk per table row)",
       (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev),
     )
+    .option(
+      "--groups",
+      "the selected dataset and the datasets of its groups (ids <id>/<group path>, as import makes of a file's groups) as one tree: a netCDF-4 file with those groups, or a Zarr store with a group each",
+    )
     .option("--branch <name>", BRANCH_HELP)
     .addOption(storageOptionFlag())
     .option("--json", "print the summary as JSON")
@@ -111,27 +120,33 @@ function parseExportCompression(text: string): WriteCompression | ZarrCompressio
 
 async function exportDataset(io: Io, uri: string, out: string, options: ExportOptions): Promise<void> {
   const table = await openTable(uri, options, io);
-  if (options.format === "zarr") {
+  if (options.groups) {
+    checkWholeDatasets(options);
+    if (options.format === "zarr") {
+      const tree = await groupTree(table, options.where);
+      const exportOne = (group: ZarrGroupTarget) =>
+        exportZarr(io, table, group.out, { ...options, where: group.where });
+      printSummary(io, options, await exportZarrGroups(table, out, tree, options.zarrVersion, exportOne));
+      return;
+    }
+  } else if (options.format === "zarr") {
     printSummary(io, options, await exportZarr(io, table, out, options));
     return;
   }
-  // Rows that are not one dataset have no variables to look coordinates up in: the read below says why.
-  const variables = async () =>
-    openDataset(table, options.where === undefined ? {} : { where: options.where }).then(
-      (ds) => ds.variables,
-      () => [],
-    );
-  const project = options.project === undefined ? undefined : withCoordinates(options.project, await variables());
-  const read = await readDataset(table, options.where, project, options);
-  const selected = project === undefined ? read.dataset : read.dataset.select(project);
-  const dataset = asStored(selected, tableCfEncoding(table));
-  const rows = read.rows;
+  const read = options.groups
+    ? await readGroupTree(await groupTree(table, options.where), (where) => readStored(table, where, options))
+    : await readStored(table, options.where, options).then(({ dataset, rows }) => ({
+        groups: new Map([["", dataset]]),
+        rows,
+      }));
+  const dataset = read.groups.get("")!;
   const chunks = options.chunks === undefined ? {} : { chunks: Object.fromEntries(options.chunks) };
   const compression = options.compression;
   const storage = compression !== undefined || options.chunks !== undefined;
-  const format = options.format === "netcdf" ? (storage ? "netcdf4" : undefined) : options.format;
+  const format =
+    options.format === "netcdf" ? (storage || read.groups.size > 1 ? "netcdf4" : undefined) : options.format;
   await writeNetcdfBeside(out, (temporary) =>
-    writeNetcdf(temporary, dataset, {
+    writeNetcdfGroups(temporary, read.groups, {
       mode: "overwrite", // the empty temporary file writeNetcdfBeside claimed
       ...(compression === undefined ? {} : { compression: compression as WriteCompression }),
       ...chunks,
@@ -141,11 +156,44 @@ async function exportDataset(io: Io, uri: string, out: string, options: ExportOp
   printSummary(io, options, {
     file: out,
     format: options.format,
-    rows,
+    rows: read.rows,
     variables: dataset.names(),
     grid: dataset.grid(),
     globalAttrs: [...dataset.globalAttrs.keys()],
+    ...(options.groups ? { groups: [...read.groups.keys()].filter((group) => group !== "") } : {}),
   });
+}
+
+/** `--groups` writes whole datasets: `InvalidArgument` for `--isel`, `--sel` or `--project` with it. */
+function checkWholeDatasets(options: ExportOptions): void {
+  const narrowing = [
+    ...(options.isel === undefined ? [] : ["--isel"]),
+    ...(options.sel === undefined ? [] : ["--sel"]),
+    ...(options.project === undefined ? [] : ["--project"]),
+  ];
+  if (narrowing.length > 0)
+    throw new CliError(
+      "InvalidArgument",
+      `--groups writes whole datasets (each group has its own dims and variables): leave out ${narrowing.join(", ")}`,
+    );
+}
+
+/** The dataset of the rows `where` selects, narrowed by the options, as the file stored it. */
+async function readStored(
+  table: NdTable,
+  where: string | undefined,
+  options: ExportOptions,
+): Promise<{ dataset: NdRecordBatch; rows: number }> {
+  // Rows that are not one dataset have no variables to look coordinates up in: the read below says why.
+  const variables = async () =>
+    openDataset(table, where === undefined ? {} : { where }).then(
+      (ds) => ds.variables,
+      () => [],
+    );
+  const project = options.project === undefined ? undefined : withCoordinates(options.project, await variables());
+  const read = await readDataset(table, where, project, options);
+  const selected = project === undefined ? read.dataset : read.dataset.select(project);
+  return { dataset: asStored(selected, tableCfEncoding(table)), rows: read.rows };
 }
 
 function printSummary(io: Io, options: ExportOptions, summary: ExportSummary): void {

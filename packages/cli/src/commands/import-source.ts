@@ -91,10 +91,10 @@ export function isZarrStore(path: string): boolean {
 }
 
 /**
- * Opens `path` (a Zarr store, local or at a URL, or a netCDF file), the
- * part `selection` takes (Zarr stores only, for now), cut into rows by
- * `chunk` or its default row plan within `rowBytes` a row, decoded under
- * `mode`; a source at a URL is read as `remote` says.
+ * Opens `path` (a Zarr store, local or at a URL, or a netCDF file), or its
+ * `group`, the part `selection` takes (Zarr stores only, for now), cut into
+ * rows by `chunk` or its default row plan within `rowBytes` a row, decoded
+ * under `mode`; a source at a URL is read as `remote` says.
  */
 export async function openSource(
   path: string,
@@ -104,6 +104,7 @@ export async function openSource(
   rowBytes = DEFAULT_ROW_BYTES,
   selection: ImportSelection = {},
   remote: RemoteOptions = {},
+  group?: string,
 ): Promise<ImportSource> {
   const zarr = isUrl(path) ? !/\.nc4?$/i.test(new URL(path).pathname) : isZarrStore(path);
   if (!zarr && selects(selection))
@@ -113,8 +114,8 @@ export async function openSource(
       { path },
     );
   const source = zarr
-    ? await openZarrSource(path, id, chunk, rowBytes, selection, remote)
-    : await openNetcdfSource(path, chunk, rowBytes, remote.maxRequests);
+    ? await openZarrSource(path, id, chunk, rowBytes, selection, remote, group)
+    : await openNetcdfSource(path, chunk, rowBytes, remote.maxRequests, group);
   const cf = { mode, validRange: !zarr && mode === "mask-range" };
   if (mode !== "decode") return withCf(source, cf);
   const rawTimes = await undecodableTimes(source, cf);
@@ -155,7 +156,7 @@ async function undecodableTimes(source: StoredSource, cf: SourceCf): Promise<Map
 }
 
 /**
- * The netCDF file at `path` (or at an `http(s)://` URL, read by byte
+ * The netCDF file at `path` or its `group` (or at an `http(s)://` URL, read by byte
  * ranges with the Zarr reader's retries and at most `maxRequests` in
  * flight) as an import input, cut into rows by `chunk` or its size (`planRows`).
  */
@@ -164,11 +165,15 @@ async function openNetcdfSource(
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes: number,
   maxRequests: number | undefined,
+  group: string | undefined,
 ): Promise<StoredSource> {
   const { file, reservedWarnings } = withoutReserved(
     path,
     await zarrCall(async () =>
-      openNetcdf(isUrl(path) ? await openUrlSource(path, { fetch: storeFetch({ maxRequests }) }) : path),
+      openNetcdf(
+        isUrl(path) ? await openUrlSource(path, { fetch: storeFetch({ maxRequests }) }) : path,
+        group === undefined ? {} : { group },
+      ),
     ),
   );
   let plan: ReturnType<typeof planRows>;

@@ -15,10 +15,10 @@ import { type ImportSelection, regionOf, selects } from "./import-selection.js";
 import { asCliError, zarrCall } from "./zarr-errors.js";
 
 /**
- * The store at `path` as an import input, the part `selection` takes, in
- * rows of `rowBytes` on its chunk grid unless `chunk` is given; a store
- * at a URL read as `remote` says. A `ZarrError`
- * (not a store, a bad `--chunk`) becomes a `CliError`.
+ * The store at `path` (or its `group`) as an import input, the part
+ * `selection` takes, in rows of `rowBytes` on its chunk grid unless `chunk`
+ * is given; a store at a URL read as `remote` says. A `ZarrError` (not a
+ * store, a bad `--chunk`) becomes a `CliError`.
  */
 export async function openZarrSource(
   path: string,
@@ -27,12 +27,14 @@ export async function openZarrSource(
   rowBytes: number,
   selection: ImportSelection = {},
   remote: RemoteOptions = {},
+  group?: string,
 ): Promise<StoredSource> {
   const options: OpenZarrOptions = {
     id,
     rowBytes,
     requests: { maxRequests: remote.maxRequests },
     ...(remote.storage === undefined ? {} : { storage: remote.storage }),
+    ...(group === undefined ? {} : { group }),
   };
   const store = await openSelected(path, options, selection);
   const sizes = chunk === undefined ? undefined : Object.fromEntries(chunk);

@@ -35,6 +35,7 @@ import { BRANCH_HELP, openTable } from "./open-table.js";
 import { CF_MODES, type CfMode } from "lance-nd/internal";
 import { IMPORT_WRITE_SIZING, parseRowSize } from "./import-rows.js";
 import { openSource } from "./import-source.js";
+import { chunkOf, groupDatasets } from "./group-datasets.js";
 import { withColumnNames } from "./column-names.js";
 import { withId } from "./row-id.js";
 import type { ImportSource } from "./import-source.js";
@@ -236,19 +237,31 @@ async function importFiles(
   const started = performance.now();
   // Every header first: a missing or bad file, or a type plan that fails, writes nothing.
   const files: ImportSource[] = [];
-  const ids = paths.map((path) => options.id ?? basename(path));
+  const named = paths.map((path) => options.id ?? basename(path));
+  // A file's groups are datasets of their own (CLI README, "Groups"); --concat makes one dataset of the root groups.
+  const datasets =
+    options.concat === undefined
+      ? await groupDatasets(paths, named)
+      : paths.map((path, i) => ({ path, group: undefined, id: named[i]! }));
+  const ids = datasets.map((d) => d.id);
   try {
     let table: NdTable | undefined;
     if (options.mode === "append" || options.mode === "replace") table = await openTable(uri, options);
     // A table keeps the mode it was created with (CLI README, "Importing again").
     const cf = options.cf ?? (table === undefined ? "mask" : tableCfMode(table));
     if (table !== undefined) checkCfMode(table, cf);
-    for (const [i, path] of paths.entries())
+    for (const d of datasets)
       files.push(
-        await openSource(path, ids[i]!, cf, options.chunk, options.rowSize, options, {
-          maxRequests: options.maxRequests,
-          storage: options.storageOption,
-        }),
+        await openSource(
+          d.path,
+          d.id,
+          cf,
+          chunkOf(d, options.chunk),
+          options.rowSize,
+          options,
+          { maxRequests: options.maxRequests, storage: options.storageOption },
+          d.group,
+        ),
       );
     checkDeclaredSize(files, options.maxSize);
     const twice = options.concat === undefined ? ids.filter((id, i) => ids.indexOf(id) !== i) : [];
@@ -331,7 +344,7 @@ async function importFiles(
     const summary = {
       table: uri,
       branch: written.branch ?? "main",
-      files: files.length,
+      files: paths.length,
       rows,
       variables: [...variables],
       cf,
@@ -346,7 +359,7 @@ async function importFiles(
       const swapped = options.mode === "replace" ? `, ${replaced} old row${replaced === 1 ? "" : "s"} replaced` : "";
       println(
         io.stdout,
-        `imported ${files.length} file${files.length === 1 ? "" : "s"} (${formatBytes(totalBytes)}, ${variables.size} variables) as ${rows} row${rows === 1 ? "" : "s"} into ${uri}${written.branch === null ? "" : ` (branch ${written.branch})`} ` +
+        `imported ${paths.length} file${paths.length === 1 ? "" : "s"} (${formatBytes(totalBytes)}, ${variables.size} variables) as ${rows} row${rows === 1 ? "" : "s"} into ${uri}${written.branch === null ? "" : ` (branch ${written.branch})`} ` +
           `in ${seconds.toFixed(1)} s: version ${summary.version}, ${summary.totalRows} rows in the table${swapped}`,
       );
     }

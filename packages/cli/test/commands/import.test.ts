@@ -55,11 +55,15 @@ describe.skipIf(skip)("import", () => {
     expect(row!.arrays.mask!.attrs.flag_values).toEqual([0, 1]);
   });
 
-  it("netCDF-4: strings, 64-bit integers, unsigned types; a group is left out with a warning", () => {
+  it("netCDF-4: strings, 64-bit integers, unsigned types; a group is a dataset of its own", () => {
     const table = join(dir, "nc4.lance");
     const run = cli(["import", fixture("ocean-nc4.nc"), table, "--compression", "zstd:3"]);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/^lance-nd: warning: .*group.*extra/m);
+    expect(run.stderr).toBe("");
+    expect(scanJson(table, "--project", "hidden").map((r) => [r.globalAttrs.id, Object.keys(r.arrays)])).toEqual([
+      ["ocean-nc4.nc", []],
+      ["ocean-nc4.nc/extra", ["hidden"]],
+    ]);
     const [row] = scanJson(table, "--project", "name,big,flags");
     expect(row!.arrays.name!.values).toEqual(["south", "tropics S", "tropics N", "north"]);
     expect(row!.arrays.big!.type).toBe("Int64");
@@ -74,7 +78,7 @@ describe.skipIf(skip)("import", () => {
     const run = cli(["import", fixture("ocean-nc4.nc"), fixture("waves-nc4.nc"), table, "--json"]);
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout) as { files: number; rows: number; totalRows: number; variables: string[] };
-    expect(summary).toMatchObject({ files: 2, rows: 2, totalRows: 2 });
+    expect(summary).toMatchObject({ files: 2, rows: 3, totalRows: 3 }); // ocean-nc4.nc's group "extra" is a row
     expect(summary.variables).toEqual(expect.arrayContaining(["sst", "swh", "peak_period"]));
     const vars = JSON.parse(cli(["vars", table, "--json"]).stdout) as { name: string; type: string; stats: boolean }[];
     expect(vars.map((v) => v.name)).toEqual(expect.arrayContaining(["sst", "swh", "peak_period", "name"]));

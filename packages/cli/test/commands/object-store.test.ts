@@ -93,25 +93,36 @@ describe.skipIf(skip)("tables on object stores through the command line", () => 
           await run(["import", fixture("ocean-nc4.nc"), table, "--chunk", "time=1", "--cf", "raw"]),
           "import",
         );
-        expect(imported).toMatch(/as 3 rows into .*: version 1, 3 rows in the table/);
+        // The file's 3 time steps and its group "extra" (a dataset of its own).
+        expect(imported).toMatch(/as 4 rows into .*: version 1, 4 rows in the table/);
 
         const out = join(dir, `${server.root.slice(0, 2)}-options.nc`);
         const viewer = await startViewer(table, flags, cleanEnv());
         const served = await startServe(table, flags, cleanEnv());
         const [listed, region, exported, page, servedBase] = await Promise.all([
           run(["scan", table, "--project", "sst"]),
-          run(["scan", table, "--project", "sst", "--isel", "time=1,lat=1:3", "--json"]),
-          run(["export", table, out]),
+          run([
+            "scan",
+            table,
+            "--project",
+            "sst",
+            "--where",
+            "__global_attrs__.id = 'ocean-nc4.nc'",
+            "--isel",
+            "time=1,lat=1:3",
+            "--json",
+          ]),
+          run(["export", table, out, "--where", "__global_attrs__.id = 'ocean-nc4.nc'"]),
           send(viewer, "/api/table", { "x-lance-nd-token": viewer.token }).finally(() => viewer.stop()),
           send(served, `/${served.token}/`).finally(() => served.stop()),
         ]);
-        expect(succeeded(listed, "scan").trim().split("\n").at(-1)).toBe("3 rows");
+        expect(succeeded(listed, "scan").trim().split("\n").at(-1)).toBe("4 rows");
         expect(page.status).toBe(200);
-        expect(page.json()).toMatchObject({ uri: table, rows: 3 });
+        expect(page.json()).toMatchObject({ uri: table, rows: 4 });
         // serve reaches the remote table: its base lists the dataset at the version imported.
-        expect(served.datasets.map((d) => d.id)).toEqual(["ocean-nc4.nc"]);
+        expect(served.datasets.map((d) => d.id)).toEqual(["ocean-nc4.nc", "ocean-nc4.nc/extra"]);
         expect(servedBase.status).toBe(200);
-        expect(servedBase.json()).toMatchObject({ version: 1, datasets: ["ocean-nc4.nc"] });
+        expect(servedBase.json()).toMatchObject({ version: 1, datasets: ["ocean-nc4.nc", "ocean-nc4.nc/extra"] });
         succeeded(exported, "export");
         const dumps = xarrayDump(fixture("ocean-nc4.nc"), out);
         // sst[1, 1:3, :] of the file: time step 1 (20 cells on), lat rows 1 and 2 of 5 lon each.
@@ -146,11 +157,12 @@ describe.skipIf(skip)("tables on object stores through the command line", () => 
           run(["export", table, out, "--where", "__global_attrs__.id = 'ocean-nc4.nc'"]),
           send(viewer, "/api/table", { "x-lance-nd-token": viewer.token }).finally(() => viewer.stop()),
         ]);
-        // view serves the remote table: its two datasets.
+        // view serves the remote table: its three datasets (ocean-nc4.nc's group "extra" is one).
         expect(page.status).toBe(200);
-        expect(page.json()).toMatchObject({ uri: table, rows: 2, bytes: null });
+        expect(page.json()).toMatchObject({ uri: table, rows: 3, bytes: null });
         expect((page.json().datasets as { id: string }[]).map((d) => d.id).sort()).toEqual([
           "ocean-nc4.nc",
+          "ocean-nc4.nc/extra",
           "waves-nc4.nc",
         ]);
         expect(succeeded(checked, "check")).toMatch(/: ok$/m);
