@@ -3,6 +3,7 @@ import type { RecordBatch, Schema } from "apache-arrow";
 import { LanceNdError } from "../errors.js";
 import { toSdkSchema, toSdkTable } from "./arrow-bridge.js";
 import { sdkCall } from "./sdk-call.js";
+import { sharedSession } from "./session.js";
 import { parseTableUri, type TableLocation } from "./uri.js";
 
 /**
@@ -63,12 +64,17 @@ const memoryConnections = new Map<string, Promise<Connection>>();
  * consistency (`readConsistencyInterval: 0`): each call on a handle first
  * looks for newer versions. lancedb's default never looks, so a handle
  * misses other handles' commits, and an append from such a stale handle after
- * a nested cast commits rows that make the table unreadable. memory://
- * connections are shared per database uri.
+ * a nested cast commits rows that make the table unreadable. Every
+ * connection uses the process's one session (session.ts: its metadata cache
+ * is bounded). memory:// connections are shared per database uri.
  */
 export async function connectTo(location: TableLocation, storageOptions?: Record<string, string>): Promise<Connection> {
   const context = { uri: location.uri, op: "connect" };
-  const options = { readConsistencyInterval: 0, ...(storageOptions === undefined ? {} : { storageOptions }) };
+  const options = {
+    readConsistencyInterval: 0,
+    session: sharedSession(),
+    ...(storageOptions === undefined ? {} : { storageOptions }),
+  };
   if (!location.dbUri.startsWith("memory://")) {
     return sdkCall(context, () => connect(location.dbUri, options));
   }
@@ -224,7 +230,8 @@ export async function dropTable(table: LanceTable): Promise<void> {
  * `add` returns the handle's version after the call; a handle that checks
  * for newer versions (as {@link connectTo}'s do) reports the latest one,
  * which a concurrent commit may have made, so the commit version of an add
- * is only exact on such a handle (measured: test/writer.test.ts). Open it
+ * is only exact on such a handle (measured: test/writer.test.ts). It shares
+ * the process's session (session.ts), so its caches do not add up. Open it
  * right before the commit (it does not see later schema changes) and close
  * it after with `handle.sdk.close()`.
  */
@@ -232,10 +239,10 @@ export async function openCommitHandle(table: LanceTable): Promise<LanceTable> {
   const connection = table.location.dbUri.startsWith("memory://")
     ? table.connection
     : await sdkCall({ uri: table.uri, op: "connect" }, () =>
-        connect(
-          table.location.dbUri,
-          table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions },
-        ),
+        connect(table.location.dbUri, {
+          session: sharedSession(),
+          ...(table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }),
+        }),
       );
   return { ...table, connection, sdk: await openSdkTable(table, connection, "open"), pinnedVersion: undefined };
 }

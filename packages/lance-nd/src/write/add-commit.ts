@@ -5,7 +5,8 @@
  * the one retry policy (commit-retry.ts).
  */
 import { encodeRows, tableSchema as ndTableSchema } from "@lance-nd/format";
-import { encodeSchema, type NdRecordBatch } from "@lance-nd/nd-arrow";
+import { encodeSchema, GLOBAL_ATTRS_COLUMN, type NdRecordBatch } from "@lance-nd/nd-arrow";
+import { statsColumnName } from "@lance-nd/stats";
 import { Schema } from "apache-arrow";
 import { castBatches } from "./cast-rows.js";
 import type { CommitLedger } from "./commit-ledger.js";
@@ -64,8 +65,28 @@ export async function commitCreate(
 }
 
 /**
+ * The columns of `schema` that `rows` fill: their variables with their
+ * stats columns, and `__global_attrs__`. An add of them leaves the table's
+ * other columns out of the fragment it writes: Lance reads them as null
+ * without storing anything (SDK-NOTES.md, section 28), where an add of every
+ * column wrote a null of each (a row of GMT's `dcw-gmt.nc` holds 2 to 100 of
+ * its 1,046 variables).
+ */
+function columnsOfRows(schema: Schema, rows: readonly NdRecordBatch[]): Schema {
+  const filled = new Set([GLOBAL_ATTRS_COLUMN]);
+  for (const row of rows) {
+    for (const [name] of row.arrays()) filled.add(name).add(statsColumnName(name));
+  }
+  return new Schema(
+    schema.fields.filter((field) => filled.has(field.name)),
+    schema.metadata,
+    schema.dictionaries,
+  );
+}
+
+/**
  * Evolves `table` for `rows` (new columns, widens under "promote"), casts
- * and encodes them, and appends them in one Lance commit; records the
+ * and encodes them in the columns they fill, and appends them in one Lance commit; records the
  * commit (and any rewrite of the table) in `ledger` and returns its
  * version. Tried again on the latest version after a retryable conflict,
  * when another writer changed the table schema between the plan and the
@@ -86,7 +107,7 @@ export async function commitAppend(
     async () => {
       const plan = await turns.run(() => evolveFor(table, incoming, planOptions(options), ledger));
       const cast = castBatches(rows, plan.casts, options.casting, table.uri);
-      const encoded = withPureErrors({ uri: table.uri }, () => encodeRows(cast, plan.schema));
+      const encoded = withPureErrors({ uri: table.uri }, () => encodeRows(cast, columnsOfRows(plan.schema, cast)));
       const committed = await asAppend(table.lance, async () => {
         // A handle of its own, without read consistency checks: lancedb's add
         // returns the handle's version after the call, and only such a handle
