@@ -241,9 +241,13 @@ describe.skipIf(fixtureSkipReason() !== undefined)("lance-nd import of a netCDF 
       expect(run.code).toBe(0);
       const disk = cli(["import", join(folder, name), fromDisk]);
       expect(disk.code).toBe(0);
-      // The same warnings (the netCDF-4 file's group left out), naming the URL in place of the path.
-      expect(run.stderr.replaceAll(`${served.url}/${name}`, join(folder, name))).toBe(disk.stderr);
-      const scan = (table: string) => cli(["scan", table, "--json", "--all-attrs"]).stdout;
+      // A file at a URL is its root group: from disk, the netCDF-4 file's group
+      // "extra" is a dataset of its own, which the URL's import leaves out with a warning.
+      const grouped = name === "ocean-nc4.nc";
+      if (grouped) expect(run.stderr).toContain("extra");
+      else expect(run.stderr.replaceAll(`${served.url}/${name}`, join(folder, name))).toBe(disk.stderr);
+      const root = ["--where", `__global_attrs__.id = '${name}'`];
+      const scan = (table: string) => cli(["scan", table, "--json", "--all-attrs", ...root]).stdout;
       expect(scan(fromUrl)).toBe(scan(fromDisk));
     });
   }
