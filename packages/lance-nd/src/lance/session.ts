@@ -1,22 +1,21 @@
 /**
- * The one lancedb session of the process: every connection shares its
- * caches, and its metadata cache is bounded (SDK-NOTES.md, section 28).
- * Without it each connection gets a session of its own whose metadata cache
- * keeps up to 1 GB of manifests and file metadata, and a write to a wide
- * table keeps the metadata of each version it makes: an import of GMT's
- * `dcw-gmt.nc` (2,093 columns) grew by 20-90 MiB per add.
+ * The lancedb session of a connection: bounded caches (SDK-NOTES.md,
+ * section 28). Without one, each connection gets a session whose metadata
+ * cache keeps up to 1 GB of manifests and file metadata, and a write to a
+ * wide table keeps the metadata of each version it makes: an import of
+ * GMT's `dcw-gmt.nc` (2,093 columns) grew by 20-90 MiB per add. Each
+ * connection has its own session, so what a connection cached never
+ * outlives it: a table opened again reads its files from storage (`check`
+ * finds an index damaged after another connection cached it).
  */
 import { Session } from "@lancedb/lancedb";
 
-/** The bytes of manifests and file metadata the session keeps (lancedb's default: 1 GB). */
+/** The bytes of manifests and file metadata a connection keeps (lancedb's default: 1 GB). */
 export const METADATA_CACHE_BYTES = 16 * 2 ** 20;
-/** The bytes of index pages the session keeps (lancedb's default: 6 GB). */
+/** The bytes of index pages a connection keeps (lancedb's default: 6 GB). */
 export const INDEX_CACHE_BYTES = 256 * 2 ** 20;
 
-let session: Session | undefined;
-
-/** The session every connection of this process uses, made at the first connection. */
-export function sharedSession(): Session {
-  session ??= new Session(BigInt(INDEX_CACHE_BYTES), BigInt(METADATA_CACHE_BYTES));
-  return session;
+/** A session for one connection, with the bounded caches above. */
+export function connectionSession(): Session {
+  return new Session(BigInt(INDEX_CACHE_BYTES), BigInt(METADATA_CACHE_BYTES));
 }

@@ -3,7 +3,7 @@ import type { RecordBatch, Schema } from "apache-arrow";
 import { LanceNdError } from "../errors.js";
 import { toSdkSchema, toSdkTable } from "./arrow-bridge.js";
 import { sdkCall } from "./sdk-call.js";
-import { sharedSession } from "./session.js";
+import { connectionSession } from "./session.js";
 import { parseTableUri, type TableLocation } from "./uri.js";
 
 /**
@@ -65,14 +65,14 @@ const memoryConnections = new Map<string, Promise<Connection>>();
  * looks for newer versions. lancedb's default never looks, so a handle
  * misses other handles' commits, and an append from such a stale handle after
  * a nested cast commits rows that make the table unreadable. Every
- * connection uses the process's one session (session.ts: its metadata cache
- * is bounded). memory:// connections are shared per database uri.
+ * connection has a session of its own with bounded caches (session.ts).
+ * memory:// connections are shared per database uri.
  */
 export async function connectTo(location: TableLocation, storageOptions?: Record<string, string>): Promise<Connection> {
   const context = { uri: location.uri, op: "connect" };
   const options = {
     readConsistencyInterval: 0,
-    session: sharedSession(),
+    session: connectionSession(),
     ...(storageOptions === undefined ? {} : { storageOptions }),
   };
   if (!location.dbUri.startsWith("memory://")) {
@@ -230,8 +230,8 @@ export async function dropTable(table: LanceTable): Promise<void> {
  * `add` returns the handle's version after the call; a handle that checks
  * for newer versions (as {@link connectTo}'s do) reports the latest one,
  * which a concurrent commit may have made, so the commit version of an add
- * is only exact on such a handle (measured: test/writer.test.ts). It shares
- * the process's session (session.ts), so its caches do not add up. Open it
+ * is only exact on such a handle (measured: test/writer.test.ts). Its
+ * session's caches are bounded (session.ts) and go with it. Open it
  * right before the commit (it does not see later schema changes) and close
  * it after with `handle.sdk.close()`.
  */
@@ -240,7 +240,7 @@ export async function openCommitHandle(table: LanceTable): Promise<LanceTable> {
     ? table.connection
     : await sdkCall({ uri: table.uri, op: "connect" }, () =>
         connect(table.location.dbUri, {
-          session: sharedSession(),
+          session: connectionSession(),
           ...(table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }),
         }),
       );
