@@ -3,10 +3,12 @@
  * section 28). Without one, each connection gets a session whose metadata
  * cache keeps up to 1 GB of manifests and file metadata, and a write to a
  * wide table keeps the metadata of each version it makes: an import of
- * GMT's `dcw-gmt.nc` (2,093 columns) grew by 20-90 MiB per add. Each
- * connection has its own session, so what a connection cached never
- * outlives it: a table opened again reads its files from storage (`check`
- * finds an index damaged after another connection cached it).
+ * GMT's `dcw-gmt.nc` (2,093 columns) grew by 20-90 MiB per add. A table's
+ * connection has its own session, so what it cached never outlives it: a
+ * table opened again reads its files from storage (`check` finds an index
+ * damaged after another connection cached it). The short connections that
+ * commit one add each share one session, so a long write does not make a
+ * session per add.
  */
 import { Session } from "@lancedb/lancedb";
 
@@ -18,4 +20,12 @@ export const INDEX_CACHE_BYTES = 256 * 2 ** 20;
 /** A session for one connection, with the bounded caches above. */
 export function connectionSession(): Session {
   return new Session(BigInt(INDEX_CACHE_BYTES), BigInt(METADATA_CACHE_BYTES));
+}
+
+let commitSession: Session | undefined;
+
+/** The session the process's commit handles share (table-open.ts, `openCommitHandle`). */
+export function commitHandleSession(): Session {
+  commitSession ??= connectionSession();
+  return commitSession;
 }

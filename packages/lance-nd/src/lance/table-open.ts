@@ -3,7 +3,7 @@ import type { RecordBatch, Schema } from "apache-arrow";
 import { LanceNdError } from "../errors.js";
 import { toSdkSchema, toSdkTable } from "./arrow-bridge.js";
 import { sdkCall } from "./sdk-call.js";
-import { connectionSession } from "./session.js";
+import { commitHandleSession, connectionSession } from "./session.js";
 import { parseTableUri, type TableLocation } from "./uri.js";
 
 /**
@@ -230,8 +230,8 @@ export async function dropTable(table: LanceTable): Promise<void> {
  * `add` returns the handle's version after the call; a handle that checks
  * for newer versions (as {@link connectTo}'s do) reports the latest one,
  * which a concurrent commit may have made, so the commit version of an add
- * is only exact on such a handle (measured: test/writer.test.ts). Its
- * session's caches are bounded (session.ts) and go with it. Open it
+ * is only exact on such a handle (measured: test/writer.test.ts). The
+ * commit handles of the process share one session (session.ts). Open it
  * right before the commit (it does not see later schema changes) and close
  * it after with `handle.sdk.close()`.
  */
@@ -240,7 +240,7 @@ export async function openCommitHandle(table: LanceTable): Promise<LanceTable> {
     ? table.connection
     : await sdkCall({ uri: table.uri, op: "connect" }, () =>
         connect(table.location.dbUri, {
-          session: connectionSession(),
+          session: commitHandleSession(),
           ...(table.storageOptions === undefined ? {} : { storageOptions: table.storageOptions }),
         }),
       );
