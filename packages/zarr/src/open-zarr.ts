@@ -5,7 +5,7 @@
  * contract shared with `@lance-nd/netcdf` and lance-nd's datasets (nd-arrow
  * README "Windows").
  */
-import type { AsyncReadable } from "@zarrita/storage";
+import type { ZarrStoreReader } from "./store-reader.js";
 import type { Attr, Attrs, Dim, NdArray, NdRecordBatch, NdSource, Selection } from "@lance-nd/nd-arrow";
 import { isNdArrowError, resolveSelection } from "@lance-nd/nd-arrow";
 import { z } from "zod";
@@ -101,7 +101,7 @@ const openOptionsSchema = z.strictObject({
 });
 
 /** What {@link openZarr} opens: a local directory, a URL, or a zarrita store. */
-export type ZarrSource = string | URL | AsyncReadable;
+export type ZarrSource = string | URL | ZarrStoreReader;
 
 /**
  * Opens the Zarr store at `source`: a local directory, an `http(s)://`

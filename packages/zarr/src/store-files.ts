@@ -5,7 +5,7 @@
  */
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import type { AsyncReadable } from "@zarrita/storage";
+import type { ZarrStoreReader } from "./store-reader.js";
 import FileSystemStore from "@zarrita/storage/fs";
 import { RangePastEnd } from "./shard-ranges.js";
 import { ZarrError } from "./zarr-error.js";
@@ -15,7 +15,7 @@ export interface StoreFiles {
   /** The absolute directory of a local store, the URL of one elsewhere. */
   readonly root: string;
   /** @internal The zarrita store (chunk reads, range reads for shards). */
-  readonly zarrita: AsyncReadable;
+  readonly zarrita: ZarrStoreReader;
   /** The bytes of `key` (a path relative to the root), `undefined` when absent. */
   read(key: string): Promise<Uint8Array | undefined>;
   /** The names of the sub-directories of `key` (`""` for the root), sorted. */

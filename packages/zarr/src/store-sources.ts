@@ -5,7 +5,7 @@
  * remote-requests.ts. Such a store cannot be listed: its arrays come from
  * consolidated metadata, or from the names the caller gives.
  */
-import type { AsyncReadable } from "@zarrita/storage";
+import type { ZarrStoreReader } from "./store-reader.js";
 import FetchStore from "@zarrita/storage/fetch";
 import type { RequestOptions } from "./remote-requests.js";
 import { storeFetch } from "./remote-requests.js";
@@ -15,7 +15,7 @@ import type { StoreFiles } from "./store-files.js";
 import { ZarrError } from "./zarr-error.js";
 
 /** True when `value` is a zarrita store: an object with a `get` method. */
-export function isReadable(value: unknown): value is AsyncReadable {
+export function isReadable(value: unknown): value is ZarrStoreReader {
   return typeof value === "object" && value !== null && typeof (value as { get?: unknown }).get === "function";
 }
 
@@ -50,7 +50,7 @@ export function urlFiles(
  * the root's arrays; otherwise it is `InvalidArgument` asking for
  * consolidated metadata.
  */
-export function readableFiles(store: AsyncReadable, root: string, arrays: readonly string[] | undefined): StoreFiles {
+export function readableFiles(store: ZarrStoreReader, root: string, arrays: readonly string[] | undefined): StoreFiles {
   return {
     root,
     zarrita: store,
@@ -78,7 +78,7 @@ export function readableFiles(store: AsyncReadable, root: string, arrays: readon
 }
 
 /** `store` with every key under `prefix/`. */
-function prefixed(store: AsyncReadable, prefix: string): AsyncReadable {
+function prefixed(store: ZarrStoreReader, prefix: string): ZarrStoreReader {
   return {
     get: (key, options) => store.get(`/${prefix}${key}`, options),
     getRange:
