@@ -8,6 +8,7 @@
  */
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { writeZarr } from "@lance-nd/zarr";
 import { scan } from "lance-nd";
 import type { NdTable } from "lance-nd";
@@ -43,9 +44,11 @@ export async function exportZarrGroups(
     for (const [group, id] of tree) {
       const target = { out: group === "" ? out : join(out, group), where: idFilter(id) };
       started = true;
-      const written = (await hasVariables(table, target.where))
-        ? await exportOne(target)
-        : await writeAttributesOnly(table, target, zarrVersion);
+      const [first] = await scan(table).filter(target.where).limit(1).toArray();
+      const written =
+        first !== undefined && first.names().length > 0
+          ? await exportOne(target)
+          : await writeAttributesOnly(first, target, zarrVersion);
       if (group === "") root = written;
     }
     if (zarrVersion === 2)
@@ -60,15 +63,12 @@ export async function exportZarrGroups(
   return { ...root!, groups: [...tree.keys()].filter((group) => group !== "") };
 }
 
-/** True when the rows of `where` hold any variable. */
-async function hasVariables(table: NdTable, where: string): Promise<boolean> {
-  const [row] = await scan(table).filter(where).limit(1).toArray();
-  return row !== undefined && row.names().length > 0;
-}
-
-/** A group of attributes alone: its row's global attributes as the source had them. */
-async function writeAttributesOnly(table: NdTable, target: ZarrGroupTarget, version: 2 | 3): Promise<ExportSummary> {
-  const [row] = await scan(table).filter(target.where).limit(1).toArray();
+/** A group of attributes alone: its `row`'s global attributes as the source had them. */
+async function writeAttributesOnly(
+  row: NdRecordBatch | undefined,
+  target: ZarrGroupTarget,
+  version: 2 | 3,
+): Promise<ExportSummary> {
   const stored = sourceRow(row!);
   await zarrCall(() => writeZarr(target.out, stored, { version }));
   return {
