@@ -21,9 +21,9 @@ import { BadPath, idSegment, parseRoute, pathToken } from "./routes.js";
 import type { Pin } from "./routes.js";
 
 /** Chunk reads that run at once; the others wait their turn (metadata never waits behind them). */
-export const STORE_READS_AT_ONCE = 4;
+export const STORE_READS_AT_ONCE = 2;
 /** Chunk answers read or being sent at once: bounds the bytes in flight to this many chunks, whatever clients do. */
-export const CHUNK_ANSWERS_AT_ONCE = 16;
+export const CHUNK_ANSWERS_AT_ONCE = 8;
 /** A request's headers must arrive within this (slow-header clients are cut), its whole request within {@link REQUEST_MS}. */
 export const HEADERS_MS = 10_000;
 export const REQUEST_MS = 30_000;
