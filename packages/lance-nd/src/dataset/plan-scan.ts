@@ -8,12 +8,20 @@
  * adds such children. Then the rows' ids come from a filtered scan that
  * projects no struct, and their columns from takes by id, which read
  * those fragments well.
+ *
+ * On a wide table whose projection would take longer to plan than reading
+ * every column (`../lance/wide-projection.ts`), the scan reads every column
+ * and keeps the projected ones.
  */
 import type { RecordBatch } from "apache-arrow";
 import { isLanceNdError } from "../errors.js";
 import { ROW_ID } from "../read/read-plan.js";
 import { scanRows, takeRows } from "../lance/table-read.js";
+import { pickColumns, readsWholeRows } from "../lance/wide-projection.js";
 import type { NdTable } from "../table.js";
+
+/** Rows read at once when the plan reads whole rows (a row of an import holds about 1 MiB). */
+const WHOLE_ROWS_PER_BATCH = 64;
 
 /** Row ids taken per SDK call by the fallback. */
 const TAKE_IDS = 8192;
@@ -25,6 +33,15 @@ export async function planScan(
   filter: string | undefined,
 ): Promise<RecordBatch[]> {
   const batches: RecordBatch[] = [];
+  if (await readsWholeRows(view.lance, view.tableSchema, columns)) {
+    const options = {
+      withRowId: true,
+      maxBatchLength: WHOLE_ROWS_PER_BATCH,
+      ...(filter === undefined ? {} : { filter }),
+    };
+    for await (const rb of scanRows(view.lance, options)) batches.push(pickColumns(rb, columns));
+    return batches;
+  }
   try {
     for await (const rb of scanRows(view.lance, {
       columns: [...columns],
