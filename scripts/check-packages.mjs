@@ -32,6 +32,8 @@ const bin = (name) => join(root, "node_modules", ".bin", name);
 const tsx = import.meta.resolve("tsx");
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 const work = mkdtempSync(join(tmpdir(), "lance-nd-packages-"));
+const temporary = join(work, "tmp");
+mkdirSync(temporary);
 const started = Date.now();
 const PNPM = ["--yes", "pnpm@12.21.0"];
 
@@ -40,7 +42,9 @@ function run(cmd, args, { cwd = root } = {}) {
   const line = `$ ${[cmd, ...args].join(" ")}${cwd === root ? "" : `   (in ${cwd})`}`;
   console.log(line);
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, NO_COLOR: "1" };
+    // The README examples, tsx and npm make temporary files of their own: in
+    // the work folder, removed at the end, so that nothing stays in /tmp.
+    const env = { ...process.env, NO_COLOR: "1", TMPDIR: temporary };
     execFile(cmd, args, { cwd, encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err === null) return resolve(stdout);
       console.log(`${line}\n${stdout}${stderr}`);
