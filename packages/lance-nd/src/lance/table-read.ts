@@ -139,15 +139,19 @@ export async function takeOffsets(
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * What `select` gets for `columns`: when every name is a plain top-level
- * column, a map of each name to itself as an expression, whose planning time
- * does not grow with the width of the schema the way a list of names does
- * (SDK-NOTES.md, section 18); else (a name that needs backticks, which cost
- * as much as the list; a nested path such as `__global_attrs__.id`; `_rowid`,
- * which Lance special-cases) the list of names.
+ * True when every name of `columns` is a plain top-level column: `select`
+ * then gets a map of each name to itself as an expression, whose planning
+ * time does not grow with the width of the schema the way a list of names
+ * does (SDK-NOTES.md, section 18). Otherwise (a name that needs backticks,
+ * which cost as much as the list; a nested path such as
+ * `__global_attrs__.id`; `_rowid`, which Lance special-cases) it gets the
+ * list of names.
  */
+export function plainProjection(columns: readonly string[]): boolean {
+  return columns.length > 0 && columns.every((name) => PLAIN_NAME.test(name) && !name.startsWith("_row"));
+}
+
+/** What `select` gets for `columns` ({@link plainProjection}). */
 function projection(columns: readonly string[]): string[] | Map<string, string> {
-  if (columns.length === 0 || columns.some((name) => !PLAIN_NAME.test(name) || name.startsWith("_row")))
-    return [...columns];
-  return new Map(columns.map((name) => [name, name]));
+  return plainProjection(columns) ? new Map(columns.map((name) => [name, name])) : [...columns];
 }

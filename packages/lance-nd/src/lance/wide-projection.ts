@@ -22,7 +22,7 @@ import {
   type Data,
   type DataType,
 } from "apache-arrow";
-import { tableBytes } from "./table-read.js";
+import { plainProjection, tableBytes } from "./table-read.js";
 import type { LanceTable } from "./table-open.js";
 
 /** Seconds Lance takes to plan one projected column per field of the table's schema. */
@@ -31,8 +31,6 @@ const PLAN_SECONDS_PER_FIELD = 1.7e-6;
 const WHOLE_READ_BYTES_PER_SECOND = 15 * 2 ** 20;
 /** Below this estimate of planning time the projection is sent as it is, without asking the table's size. */
 const PLAN_SECONDS_WORTH_A_LOOK = 1;
-/** A name Lance's SQL takes without backticks. */
-const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const fieldCounts = new WeakMap<Schema, number>();
 
@@ -50,12 +48,12 @@ function fieldCount(schema: Schema): number {
 
 /**
  * True when reading every column of `table` costs less than planning the
- * projection of `columns` on a table of `schema`: many columns that are
- * not plain names on a schema of many fields, and a table small enough to
+ * projection of `columns` on a table of `schema`: many columns sent as a
+ * list of names (not a {@link plainProjection}) on a schema of many fields, and a table small enough to
  * read whole (its data files' bytes).
  */
 export async function readsWholeRows(table: LanceTable, schema: Schema, columns: readonly string[]): Promise<boolean> {
-  if (columns.every((name) => PLAIN_NAME.test(name))) return false;
+  if (plainProjection(columns)) return false;
   const planSeconds = columns.length * fieldCount(schema) * PLAN_SECONDS_PER_FIELD;
   if (planSeconds < PLAN_SECONDS_WORTH_A_LOOK) return false;
   return (await tableBytes(table)) / WHOLE_READ_BYTES_PER_SECOND < planSeconds;
