@@ -3,15 +3,9 @@
  * the way back: the hot loops of this package run over these, never
  * `vector.get(i)`.
  */
-import { Type, Vector, makeData } from "apache-arrow";
+import { Vector, makeData } from "apache-arrow";
 import type { DataType } from "apache-arrow";
 import type { NumericArray } from "@lance-nd/casting";
-
-/** True for the integer and float types this package works on (not Float16). */
-export function isNumeric(type: DataType): boolean {
-  if (type.typeId === Type.Int) return true;
-  return type.typeId === Type.Float && (type as unknown as { precision: number }).precision !== 0;
-}
 
 /** The values of a numeric vector, contiguous (no copy for one chunk). Null slots hold whatever was stored. */
 export function valuesOf(vector: Vector): NumericArray {

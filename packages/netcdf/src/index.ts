@@ -21,7 +21,7 @@ export { openNetcdf } from "./open.js";
 export { openUrlSource } from "./url-source.js";
 export type { UrlSourceOptions } from "./url-source.js";
 export type { ByteSource } from "./source.js";
-export type { NetcdfChunksOptions, NetcdfFile, NetcdfVariable, NetcdfWindow, OpenNetcdfOptions } from "./open.js";
+export type { NetcdfChunksOptions, NetcdfFile, NetcdfVariable, OpenNetcdfOptions } from "./open.js";
 export type { Selection, Window } from "@lance-nd/nd-arrow";
 export { readNetcdf } from "./read.js";
 export type { ReadNetcdfOptions } from "./read.js";

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Attrs, Dim, NdArray, NdRecordBatch, NdSource, Selection, Window } from "@lance-nd/nd-arrow";
+import type { Attrs, Dim, NdArray, NdRecordBatch, NdSource, Selection } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { openClassic } from "./classic-file.js";
 import { detectFormat } from "./format.js";
@@ -37,15 +37,6 @@ export interface NetcdfVariable {
   /** The bytes of the whole variable as stored uncompressed. */
   readonly bytes: number;
 }
-
-/**
- * A window of a read: `[start, stop)` per dim; dims left out are read whole.
- *
- * @deprecated Use `Window` or `Selection` of `@lance-nd/nd-arrow` (also
- * exported here): `read` takes a `Selection`, which is a `Window` that may
- * also hold indices.
- */
-export type NetcdfWindow = Window;
 
 /** Options of {@link openNetcdf}. */
 export interface OpenNetcdfOptions {

@@ -15,7 +15,7 @@
 export { ZarrError, isZarrError } from "./zarr-error.js";
 export type { ZarrErrorCode, ZarrErrorContext } from "./zarr-error.js";
 export { openZarr } from "./open-zarr.js";
-export type { OpenZarrOptions, ZarrSource, ZarrStore, ZarrWindow } from "./open-zarr.js";
+export type { OpenZarrOptions, ZarrSource, ZarrStore } from "./open-zarr.js";
 export type { ZarrStoreReader } from "./store-reader.js";
 export { storeFetch } from "./remote-requests.js";
 export type { RequestOptions } from "./remote-requests.js";

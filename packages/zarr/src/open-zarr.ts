@@ -23,13 +23,6 @@ import type { StoreFiles } from "./store-files.js";
 import type { ZarrVariable } from "./zarr-variable.js";
 import { ZarrError } from "./zarr-error.js";
 
-/**
- * A window: `[start, stop)` along a dim, or an index (which drops the dim). Unnamed dims are whole.
- *
- * @deprecated Use `Selection` of `@lance-nd/nd-arrow` (also exported here), the same type.
- */
-export type ZarrWindow = Selection;
-
 /** Options of {@link openZarr}. */
 export interface OpenZarrOptions {
   /** The `id` global attribute; default: the name of the directory opened (the group's, with `group`). */

@@ -40,8 +40,6 @@ export interface WriteZarrOptions {
    * store there, only once the new one is complete.
    */
   mode?: "create" | "overwrite";
-  /** @deprecated Use `mode: "overwrite"` (`true`) or `mode: "create"` (`false`). */
-  overwrite?: boolean;
   /**
    * CF encoding through `@lance-nd/cf` before writing (`true`: mask, scale
    * and times; or `{ mask, scale, times }`): what `openZarr(..., { cf })`
@@ -73,7 +71,6 @@ const optionsSchema = z.strictObject({
     .optional(),
   chunks: z.record(z.string(), z.number().int().min(1)).optional(),
   mode: z.enum(["create", "overwrite"]).optional(),
-  overwrite: z.boolean().optional(),
   cf: cfOptionSchema.optional(),
 });
 
@@ -117,7 +114,7 @@ export async function writeZarr(
   // A batch is cut here (its first piece is whole chunks); rows keep their blocks and take `chunks` as the grid.
   const source = batch ? (parsed.chunks === undefined ? [rows] : cutBatch(rows, parsed.chunks)) : rows;
   const chunkSizes = batch ? {} : (parsed.chunks ?? {});
-  const writer = await createStoreWriter(path, overwriteOf(parsed.mode, parsed.overwrite, path));
+  const writer = await createStoreWriter(path, parsed.mode === "overwrite");
   const sink = { version, writer, codec };
   const placers = new Map<string, ChunkPlacer>();
   let globalAttrs: Attrs | undefined;
@@ -218,14 +215,4 @@ function gridOf(arrays: readonly WrittenArray[]): Dim[] {
       if (!sizes.has(name)) sizes.set(name, array.shape[d]!);
     });
   return [...sizes].map(([name, size]) => ({ name, size }));
-}
-
-/** True when `mode` (or the `overwrite` it replaces) says to replace an existing store; `InvalidArgument` when the two disagree. */
-function overwriteOf(mode: "create" | "overwrite" | undefined, overwrite: boolean | undefined, path: string): boolean {
-  if (mode !== undefined && overwrite !== undefined && (mode === "overwrite") !== overwrite) {
-    throw new ZarrError("InvalidArgument", `options.mode "${mode}" and options.overwrite ${overwrite} disagree`, {
-      path,
-    });
-  }
-  return mode === undefined ? (overwrite ?? false) : mode === "overwrite";
 }

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { failure as anyFailure } from "@lance-nd/test-helpers";
 import { afterAll, describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
-import type { ZarrErrorCode, ZarrWindow } from "../src/index.js";
+import type { Selection, ZarrErrorCode } from "../src/index.js";
 import { tempDir } from "./python-oracle.js";
 
 const out = tempDir("lance-nd-zarr-errors-");
@@ -225,7 +225,7 @@ describe("a chunk whose decoded length differs from its shape fails the read", (
         "v/0": bytes,
       });
       const zarr = await openZarr(path);
-      for (const window of [{}, { x: [1, 3] }] as ZarrWindow[]) {
+      for (const window of [{}, { x: [1, 3] }] as Selection[]) {
         const err = await failure(() => zarr.read("v", window), "ReadFailed");
         expect([err.variable, err.path], name).toEqual(["v", path]);
         if (name === "raw")

@@ -349,21 +349,16 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
     return err as Error & { code: string; variable?: string; path?: string };
   }
 
-  it("an existing store under mode create (the default), or with mode and overwrite disagreeing: InvalidArgument, the store unchanged", async () => {
+  it("an existing store under mode create (the default), or the removed option overwrite: InvalidArgument, the store unchanged", async () => {
     const target = join(out.dir, "existing.zarr");
     await writeZarr(target, sample());
     const before = readFileSync(join(target, "zarr.json"), "utf8");
-    for (const options of [
-      { version: 2 },
-      { mode: "create" },
-      { overwrite: false },
-      { mode: "overwrite", overwrite: false },
-    ] as const) {
-      const err = await refused(target, sample(), options);
+    for (const options of [{ version: 2 }, { mode: "create" }, { overwrite: true }] as const) {
+      const err = await refused(target, sample(), options as Parameters<typeof writeZarr>[2]);
       expect([err.code, err.path], JSON.stringify(options)).toEqual(["InvalidArgument", target]);
       expect(readFileSync(join(target, "zarr.json"), "utf8")).toBe(before);
     }
-    await writeZarr(target, sample(), { version: 2, overwrite: true }); // the older spelling of mode: "overwrite"
+    await writeZarr(target, sample(), { version: 2, mode: "overwrite" });
     expect((await openZarr(target)).format).toBe(2);
   });
 
