@@ -15,50 +15,10 @@ import type * as H5 from "h5wasm";
 export type H5Wasm = typeof H5;
 
 /** HDF5 type metadata as h5wasm reports it. */
-export interface H5Metadata {
-  type: number;
-  size: number;
-  signed: boolean;
-  vlen: boolean;
-  shape: number[] | null;
-  maxshape: (number | null)[] | null;
-  chunks: number[] | null;
-  total_size: number;
-}
+export type H5Metadata = H5.Metadata;
 
-/** The low-level h5wasm module functions used here (names as h5wasm exports them). */
-export interface H5Module {
-  HEAPU8: Uint8Array;
-  _malloc(bytes: number): number;
-  _free(pointer: number): void;
-  get_names(fileId: bigint, path: string, recursive: boolean): string[];
-  get_type(fileId: bigint, path: string): number;
-  get_dataset_metadata(fileId: bigint, path: string): H5Metadata;
-  get_dataset_filters(fileId: bigint, path: string): { id: number; name: string; cd_values: number[] }[];
-  get_dataset_data(
-    fileId: bigint,
-    path: string,
-    count: bigint[] | null,
-    offset: bigint[] | null,
-    strides: bigint[] | null,
-    pointer: bigint,
-  ): number;
-  set_dataset_data(
-    fileId: bigint,
-    path: string,
-    count: bigint[] | null,
-    offset: bigint[] | null,
-    strides: bigint[] | null,
-    pointer: bigint,
-  ): number;
-  get_attribute_names(fileId: bigint, path: string): string[];
-  get_attribute_metadata(fileId: bigint, path: string, name: string): H5Metadata;
-  get_attribute_data(fileId: bigint, path: string, name: string, pointer: bigint): number;
-  reclaim_vlen_memory(fileId: bigint, path: string, attr: string, pointer: bigint): number;
-  create_attribute(fileId: bigint, path: string, name: string, pointer: bigint, metadata: object): number;
-  reclaim_vlen_memory_count(fileId: bigint, path: string, attr: string, pointer: bigint, count: bigint[]): number;
-  insert_plugin_search_path(path: string, index: number): void;
-}
+/** h5wasm's low-level module (its Emscripten functions, names as h5wasm exports them). */
+export type H5Module = typeof H5.Module;
 
 /**
  * The folder of h5wasm-plugins' filters, compiled to WebAssembly side modules
@@ -79,8 +39,8 @@ export function loadH5wasm(): Promise<{ h5: H5Wasm; module: H5Module }> {
   loading ??= import("h5wasm/node").then(async (h5) => {
     const module = await h5.ready;
     module.activate_throwing_error_handler();
-    (module as unknown as H5Module).insert_plugin_search_path(pluginFolder(), 0);
-    return { h5, module: module as unknown as H5Module };
+    module.insert_plugin_search_path(pluginFolder(), 0);
+    return { h5, module };
   });
   return loading;
 }

@@ -78,6 +78,7 @@ function writeCharBytes(module: H5Module, target: AttrTarget, key: string, bytes
       cset: 0,
       shape: [],
       maxshape: [],
+      total_size: 1,
     };
     module.create_attribute(target.file_id, target.path, key, BigInt(pointer), metadata);
   } finally {
@@ -101,6 +102,7 @@ function writeNilStrings(module: H5Module, target: AttrTarget, key: string, valu
       littleEndian: true,
       shape,
       maxshape: shape,
+      total_size: values.length,
     };
     module.create_attribute(target.file_id, target.path, key, BigInt(pointers), metadata);
   });
