@@ -27,7 +27,7 @@ export {
   type ConcatSource,
   type ConcatPart,
 } from "./write/concat-sources.js";
-export { RollbackIncompleteError, type LeftBehind } from "./write/rollback-error.js";
+export { RollbackIncompleteError, type LeftBehind } from "./lance/rollback-error.js";
 export type { WriteOptions, AppendOptions, WriteMode } from "./write/write-options.js";
 export { widen } from "./widen/widen.js";
 export { indexGlobalAttr, keyIndexes, type KeyIndex } from "./read/key-index.js";
@@ -61,8 +61,8 @@ export {
   type DroppedFragment,
   type StatsMismatch,
 } from "./check/check.js";
-export type { ImportRepair, LeftoverImport, StaleLock } from "./write/leftover-imports.js";
-export type { ImportMode } from "./write/import-mark.js";
+export type { ImportRepair, LeftoverImport, StaleLock } from "./import-claims/leftover-imports.js";
+export type { ImportMode } from "./import-claims/import-mark.js";
 export type { PendingReplay } from "./widen/widen-replay.js";
 export type { ReplayRecord } from "./widen/widen-replay-record.js";
 export {

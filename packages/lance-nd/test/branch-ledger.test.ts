@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Float64 } from "apache-arrow";
 import { describe, expect, it } from "vitest";
-import { RollbackIncompleteError } from "../src/write/rollback-error.js";
+import { RollbackIncompleteError } from "../src/lance/rollback-error.js";
 import { open } from "../src/table.js";
 import { widen } from "../src/widen/widen.js";
 import { write } from "../src/write/write.js";

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { Float64, Int32 } from "apache-arrow";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
-import { RollbackIncompleteError } from "../src/write/rollback-error.js";
+import { RollbackIncompleteError } from "../src/lance/rollback-error.js";
 import { CommitLedger } from "../src/write/commit-ledger.js";
 import { open } from "../src/table.js";
 import { widen } from "../src/widen/widen.js";

@@ -16,7 +16,7 @@ import { localTableFolder, quarantineManifests } from "../lance/version-files.js
 import { NdTable } from "../table.js";
 import { asSchemaChange } from "../widen/schema-lock.js";
 import { completeWidenReplay, findPendingReplay } from "../widen/widen-replay.js";
-import { importLeftovers, repairLeftoverImports } from "../write/leftover-imports.js";
+import { importLeftovers, repairLeftoverImports } from "../import-claims/leftover-imports.js";
 import { statsCheck } from "./deep-stats.js";
 import { dropFragments } from "./deletion-files.js";
 import { type EnvironmentFailure, environmentFailure, failedObject } from "./environment-errors.js";

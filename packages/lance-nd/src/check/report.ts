@@ -5,7 +5,7 @@
 import type { StorageOptions } from "../lance/table-open.js";
 import type { FragmentHealth, UnreadableRow } from "../lance/row-health.js";
 import type { PendingReplay } from "../widen/widen-replay.js";
-import type { ImportRepair, LeftoverImport, StaleLock } from "../write/leftover-imports.js";
+import type { ImportRepair, LeftoverImport, StaleLock } from "../import-claims/leftover-imports.js";
 import type { StatsMismatch } from "./deep-stats.js";
 import type { DroppedFragment } from "./deletion-files.js";
 import type { DamagedFile, InaccessibleFile } from "./file-probe.js";

@@ -5,8 +5,8 @@
  * fewest bytes of the variables read; ties go to the layout created first
  * (the source's own rows before any other).
  */
-import { DataType } from "apache-arrow";
 import type { DatasetPlan } from "./plan.js";
+import { valueBytes } from "./row-bytes.js";
 import type { DimRange } from "./selection.js";
 import { variableRows } from "./variable-rows.js";
 
@@ -48,11 +48,4 @@ export function chooseLayout(
     if (bytes < fewest) [best, fewest] = [layout, bytes];
   }
   return best;
-}
-
-/** Bytes of one value of `type` (8 for types without a fixed width). */
-export function valueBytes(type: DataType): number {
-  if (DataType.isInt(type)) return type.bitWidth / 8;
-  if (DataType.isFloat(type)) return 2 ** (type.precision + 1);
-  return 8;
 }

@@ -10,7 +10,7 @@
  * when the rows of the smaller groups are among the rows of a bigger one
  * (coordinates' pieces are small beside the data variable's).
  */
-import { rowValueBytes } from "../read/take-read.js";
+import { rowValueBytes } from "./row-bytes.js";
 import type { DatasetPlan, PlannedRow } from "./plan.js";
 import type { VariableRows } from "./variable-rows.js";
 

@@ -1,7 +1,7 @@
 /**
  * Reading a selection: for each group of variables with the same dims and
  * rows, the rows whose pieces tile the selection (`variable-rows.ts`),
- * taken by row id (`../read/take-read.ts`) in as few takes as reading few
+ * taken by row id (`take-groups.ts` over `../read/take-read.ts`) in as few takes as reading few
  * more bytes allows (`read-takes.ts`), cut to the selection with nd-arrow's
  * windowed `assemble`: one block per row, or the whole window.
  */
@@ -15,7 +15,7 @@ import type { DimRange } from "./selection.js";
 import { readTakes } from "./read-takes.js";
 import { blockRows, variableRows, type VariableRows } from "./variable-rows.js";
 import { checkCellsHeld } from "./missing-cells.js";
-import { takeGroups, type TakenRow } from "../read/take-read.js";
+import { takeGroups, type TakenRow } from "./take-groups.js";
 
 /** One block of a read: a row cut to the selection. */
 export interface DatasetBlock {

@@ -1,6 +1,6 @@
 import type { DataType, Field, RecordBatch } from "apache-arrow";
 import * as arrow from "apache-arrow";
-import { withCommitRetries } from "../write/commit-retry.js";
+import { withCommitRetries } from "./commit-retry.js";
 import { isLanceNdError, LanceNdError } from "../errors.js";
 import { toSdkSchema, toSdkTable, toSdkType } from "./arrow-bridge.js";
 import { checkRowsFit, fieldAtPath, missingPart } from "./schema-paths.js";

@@ -6,7 +6,7 @@ import { col } from "../read/expr.js";
 import { planRead } from "../read/read-plan.js";
 import { checkTable, type NdTable } from "../table.js";
 import { planDataset, type DatasetPlan } from "../dataset/plan.js";
-import { valueBytes } from "../dataset/layout-choice.js";
+import { valueBytes } from "../dataset/row-bytes.js";
 import { chunkShapeText } from "./chunk-shape.js";
 import { datasetLayouts } from "./current-layouts.js";
 import { SOURCE_LAYOUT } from "./layout-attrs.js";

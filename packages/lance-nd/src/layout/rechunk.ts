@@ -13,7 +13,7 @@ import { planRead } from "../read/read-plan.js";
 import { checkWritable, type NdTable } from "../table.js";
 import { planDataset, type DatasetPlan } from "../dataset/plan.js";
 import { readWindow } from "../dataset/read.js";
-import { valueBytes } from "../dataset/layout-choice.js";
+import { valueBytes } from "../dataset/row-bytes.js";
 import { replaceRows } from "../write/replace-rows.js";
 import { chunkCount, chunkShapeText, chunkSteps, slabs, type ChunkShape } from "./chunk-shape.js";
 import { datasetLayouts, type LayoutState } from "./current-layouts.js";

@@ -13,20 +13,14 @@
  * takes the rows of an unfiltered read by offset (no lookup: one call per
  * run however many fragments the rows span, where a Lance scan pays for
  * every fragment; SDK-NOTES.md, section 17). A dataset read takes the rows
- * its plan names, in runs of about a byte budget.
+ * its plan names, in runs of about a byte budget (dataset/take-groups.ts).
  */
-import { DataType, Precision, type Float, type RecordBatch } from "apache-arrow";
-import { GLOBAL_ATTRS_COLUMN, type NdRecordBatch } from "@lance-nd/nd-arrow";
-import { decodeRows, selectName } from "@lance-nd/format";
-import { LanceNdError } from "../errors.js";
-import { withPureErrors } from "../pure-errors.js";
-import type { NdTable } from "../table.js";
-import { describeRow, type DatasetPlan, type PlannedRow } from "../dataset/plan.js";
+import type { RecordBatch } from "apache-arrow";
 import type { LanceTable } from "../lance/table-open.js";
 import { scanRows, takeOffsets, takeRows } from "../lance/table-read.js";
 import { ROW_ID, batchRows, withoutRowId } from "./read-plan.js";
 import { readAhead } from "./read-ahead.js";
-import { dataBytes } from "../write/data-bytes.js";
+import { dataBytes } from "../lance/data-bytes.js";
 
 /** One take: ascending `_rowid`s or ascending offsets in the pinned version. */
 export type TakeRun = { rowIds: bigint[] } | { offsets: number[] };
@@ -209,117 +203,6 @@ async function* rowIdRuns(
     }
   }
   if (run.length > 0) yield { rowIds: run };
-}
-
-/** A row of a dataset read, taken: where it sits, and its requested variables and global attributes. */
-export interface TakenRow {
-  row: PlannedRow;
-  batch: NdRecordBatch;
-}
-
-/**
- * The dataset rows `rows` taken in groups (in the order of `rows`), each
- * group at most `maxBytes` of values (uncompressed, estimated from the rows'
- * dim sizes; at least one row), one take a group, the next one only when
- * the consumer asks for it (a window holds its groups). Rows come back in row
- * id order within a group.
- *
- * @throws LanceNdError `InvalidInput` naming the row when a row lacks one of
- * `names` (a null array) or is gone from the pinned version.
- */
-export function takeGroups(
-  view: NdTable,
-  plan: DatasetPlan,
-  rows: readonly PlannedRow[],
-  names: readonly string[],
-  maxBytes: number,
-): AsyncGenerator<TakenRow[]> {
-  const columns = [...names.map(selectName), ...(view.layout.globalAttrs === null ? [] : [GLOBAL_ATTRS_COLUMN])];
-  const bytesOf = rowValueBytes(plan, names);
-  return takeRuns(view.lance, groupsOf(rows, bytesOf, maxBytes), columns, 0, (batches, run) =>
-    checkedRows(view, run.rows, batches, names),
-  );
-}
-
-/**
- * The bytes of the values of `names` in a dataset row (uncompressed,
- * estimated from the row's dim sizes): what a take of the row reads of them.
- */
-export function rowValueBytes(plan: DatasetPlan, names: readonly string[]): (row: PlannedRow) => number {
-  const variables = names.map((name) => plan.variables.find((v) => v.name === name)!);
-  const position = new Map(plan.grid.map((d, i) => [d.name, i]));
-  return (row) =>
-    variables.reduce(
-      (sum, v) => sum + valueBytes(v.type) * v.dims.reduce((n, dim) => n * row.size[position.get(dim)!]!, 1),
-      0,
-    );
-}
-
-/** `rows` cut into groups of at most `maxBytes` (at least one row each), each sorted by row id. */
-function* groupsOf(
-  rows: readonly PlannedRow[],
-  bytesOf: (row: PlannedRow) => number,
-  maxBytes: number,
-): Generator<{ rowIds: bigint[]; rows: PlannedRow[] }> {
-  const sorted = (group: PlannedRow[]) => {
-    const rows = [...group].sort((a, b) => (a.rowId < b.rowId ? -1 : a.rowId > b.rowId ? 1 : 0));
-    return { rowIds: rows.map((row) => row.rowId), rows };
-  };
-  let group: PlannedRow[] = [];
-  let bytes = 0;
-  for (const row of rows) {
-    const size = bytesOf(row);
-    if (group.length > 0 && bytes + size > maxBytes) {
-      yield sorted(group);
-      group = [];
-      bytes = 0;
-    }
-    group.push(row);
-    bytes += size;
-  }
-  if (group.length > 0) yield sorted(group);
-}
-
-/** The taken `batches` of `sorted` (rows in row id order) decoded, each checked to hold `names`. */
-function checkedRows(
-  view: NdTable,
-  sorted: readonly PlannedRow[],
-  batches: readonly RecordBatch[],
-  names: readonly string[],
-): TakenRow[] {
-  const decoded = withPureErrors({ uri: view.uri }, () => batches.flatMap((rb) => decodeRows(rb)));
-  if (decoded.length !== sorted.length) {
-    const row = sorted[decoded.length] ?? sorted[0]!;
-    throw new LanceNdError(
-      "InvalidInput",
-      `dataset: ${describeRow(row.rowId, row.id)} is gone from the pinned version`,
-      { uri: view.uri },
-    );
-  }
-  return sorted.map((row, i) => {
-    const batch = decoded[i]!;
-    const missing = names.find((name) => !batch.has(name));
-    if (missing !== undefined) {
-      const message = `dataset: ${describeRow(row.rowId, row.id)} has no "${missing}" (null in this row)`;
-      throw new LanceNdError("InvalidInput", message, { uri: view.uri, column: missing });
-    }
-    return { row, batch };
-  });
-}
-
-/** Bytes per value of `type`, for the budget (variable-width values count 16). */
-function valueBytes(type: DataType): number {
-  if (DataType.isFloat(type))
-    return [2, 4, 8][
-      (type as Float).precision === Precision.HALF ? 0 : (type as Float).precision === Precision.SINGLE ? 1 : 2
-    ]!;
-  const bits = (type as { bitWidth?: number }).bitWidth;
-  if (DataType.isBool(type)) return 1 / 8;
-  return typeof bits === "number"
-    ? bits / 8
-    : DataType.isUtf8(type) || DataType.isBinary(type) || DataType.isLargeUtf8(type)
-      ? 16
-      : 8;
 }
 
 async function* asAsync<T>(items: AsyncIterable<T> | Iterable<T>): AsyncGenerator<T> {

@@ -14,7 +14,7 @@ import { LanceNdError } from "../errors.js";
 import type { LanceTable } from "../lance/table-open.js";
 import { countRows, readTableSchema } from "../lance/table-read.js";
 import { checkoutVersion, deleteWhere } from "../lance/table-versions.js";
-import { RollbackIncompleteError } from "../write/rollback-error.js";
+import { RollbackIncompleteError } from "../lance/rollback-error.js";
 
 /**
  * After an append of `rows` rows encoded as `written`, committed as

@@ -6,7 +6,7 @@
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { LanceTable } from "../lance/table-open.js";
 import { tableBytes } from "../lance/table-read.js";
-import { dataBytes } from "./data-bytes.js";
+import { dataBytes } from "../lance/data-bytes.js";
 
 const MiB = 1024 * 1024;
 /**

@@ -27,7 +27,7 @@ import type { LanceNdError } from "../errors.js";
 import { dropTable, type LanceTable } from "../lance/table-open.js";
 import { countRows } from "../lance/table-read.js";
 import { deleteWhere, restoreVersion } from "../lance/table-versions.js";
-import { RollbackIncompleteError, type LeftBehind } from "./rollback-error.js";
+import { RollbackIncompleteError, type LeftBehind } from "../lance/rollback-error.js";
 
 /** One recorded append: its version and how many rows it committed. */
 interface RecordedAppend {

@@ -2,7 +2,7 @@
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { isLanceNdError, LanceNdError } from "../errors.js";
 import type { AppendOptions, WriteOptions } from "./write-options.js";
-import { RollbackIncompleteError } from "./rollback-error.js";
+import { RollbackIncompleteError } from "../lance/rollback-error.js";
 import type { NdTable } from "../table.js";
 import { NdWriter } from "./writer.js";
 

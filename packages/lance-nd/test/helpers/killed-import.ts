@@ -5,8 +5,8 @@
 // branch? }.
 import { col } from "../../src/read/expr.js";
 import { open } from "../../src/table.js";
-import { claimImport } from "../../src/write/import-claim.js";
-import { lockIds } from "../../src/write/writer-lock.js";
+import { claimImport } from "../../src/import-claims/import-claim.js";
+import { lockIds } from "../../src/import-claims/writer-lock.js";
 import { replaceRows } from "../../src/write/replace-rows.js";
 import { append, write } from "../../src/write/write.js";
 import { openTable } from "../../src/lance/table-open.js";

@@ -1,12 +1,12 @@
 /** Schema evolution before an append: widen, add new fields and schema metadata keys. */
 import { addedFields, planWrite, type PlanOptions, type WritePlan } from "@lance-nd/format";
 import type { Field, Schema } from "apache-arrow";
-import type { CommitLedger } from "../write/commit-ledger.js";
+import type { CommitLedger } from "./commit-ledger.js";
 import { LanceNdError } from "../errors.js";
 import { addNullFields, addSchemaMetadata } from "../lance/table-write.js";
 import { withPureErrors } from "../pure-errors.js";
 import type { NdTable } from "../table.js";
-import { widenTable } from "./widen.js";
+import { widenTable } from "../widen/widen.js";
 
 const MAX_ROUNDS = 10;
 

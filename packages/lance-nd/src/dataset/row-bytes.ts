@@ -1,0 +1,36 @@
+/**
+ * What the values of a dataset row weigh, uncompressed, from its dim sizes:
+ * the measure of the take budget (take-groups.ts) and of the layout a read
+ * chooses (layout-choice.ts; lance-nd README, "Layouts").
+ */
+import { DataType, Precision, type Float } from "apache-arrow";
+import type { DatasetPlan, PlannedRow } from "./plan.js";
+
+/**
+ * The bytes of the values of `names` in a dataset row (uncompressed,
+ * estimated from the row's dim sizes): what a take of the row reads of them.
+ */
+export function rowValueBytes(plan: DatasetPlan, names: readonly string[]): (row: PlannedRow) => number {
+  const variables = names.map((name) => plan.variables.find((v) => v.name === name)!);
+  const position = new Map(plan.grid.map((d, i) => [d.name, i]));
+  return (row) =>
+    variables.reduce(
+      (sum, v) => sum + valueBytes(v.type) * v.dims.reduce((n, dim) => n * row.size[position.get(dim)!]!, 1),
+      0,
+    );
+}
+
+/** Bytes per value of `type` in memory (bits count 1/8, variable-width values 16): what byte budgets and layout choices count. */
+export function valueBytes(type: DataType): number {
+  if (DataType.isFloat(type))
+    return [2, 4, 8][
+      (type as Float).precision === Precision.HALF ? 0 : (type as Float).precision === Precision.SINGLE ? 1 : 2
+    ]!;
+  const bits = (type as { bitWidth?: number }).bitWidth;
+  if (DataType.isBool(type)) return 1 / 8;
+  return typeof bits === "number"
+    ? bits / 8
+    : DataType.isUtf8(type) || DataType.isBinary(type) || DataType.isLargeUtf8(type)
+      ? 16
+      : 8;
+}
