@@ -8,11 +8,6 @@
  * `storage` (the Azure keys of lance-nd's storage options) or the
  * `AZURE_*` environment, as for an `az://` table.
  */
-import {
-  ContainerSASPermissions,
-  StorageSharedKeyCredential,
-  generateBlobSASQueryParameters,
-} from "@azure/storage-blob";
 import type { RequestOptions } from "./remote-requests.js";
 import type { SignedEndpoint, StorageOptions } from "./s3-store.js";
 import { ZarrError } from "./zarr-error.js";
@@ -64,18 +59,7 @@ export function azureEndpoint(url: string, storage: StorageOptions, requests: Re
       { path: url },
     );
   }
-  const credential = key === undefined ? undefined : new StorageSharedKeyCredential(account!, key);
-  const signature = (): string =>
-    credential === undefined
-      ? sas!
-      : generateBlobSASQueryParameters(
-          {
-            containerName: container,
-            permissions: ContainerSASPermissions.parse("r"),
-            expiresOn: new Date(Date.now() + SIGNATURE_LIFETIME_MS),
-          },
-          credential,
-        ).toString();
+  const signature = key === undefined ? async () => sas! : sasSigner(account!, key, container);
   const send = requests.fetch ?? ((request: Request) => fetch(request));
   const httpUrl = `${endpoint ?? `https://${account}.blob.core.windows.net`}/${container}${pathname}`;
   return {
@@ -83,11 +67,36 @@ export function azureEndpoint(url: string, storage: StorageOptions, requests: Re
     requests: {
       ...requests,
       // The signature goes on the request sent, not on the one errors name.
-      fetch: (request) => {
+      fetch: async (request) => {
         const signed = new URL(request.url);
-        signed.search = signature();
+        try {
+          signed.search = await signature();
+        } catch (cause) {
+          const why = cause instanceof Error ? cause.message : String(cause);
+          throw new ZarrError("ReadFailed", `cannot sign ${request.url} (${why})`, { path: url, cause });
+        }
         return send(new Request(signed, request));
       },
     },
+  };
+}
+
+/**
+ * A fresh read-only SAS for `container` at each call, signed with the
+ * account key by `@azure/storage-blob`, loaded at the first call: a
+ * command that reads no `az://` store never loads it.
+ */
+function sasSigner(account: string, key: string, container: string): () => Promise<string> {
+  let sign: Promise<(expiresOn: Date) => string> | undefined;
+  return async () => {
+    sign ??= import("@azure/storage-blob").then((azure) => {
+      const credential = new azure.StorageSharedKeyCredential(account, key);
+      const permissions = azure.ContainerSASPermissions.parse("r");
+      return (expiresOn) =>
+        azure
+          .generateBlobSASQueryParameters({ containerName: container, permissions, expiresOn }, credential)
+          .toString();
+    });
+    return (await sign)(new Date(Date.now() + SIGNATURE_LIFETIME_MS));
   };
 }
