@@ -5,8 +5,10 @@
  * `AZURE_*` environment or a SAS token; its variables and values are
  * xarray's reading of the local copy. Requests are seen on their way out
  * (the fetch under the signing one) to show that consolidated metadata is
- * read once and that each request is signed. Under CI=true a missing
- * emulator or oracle fails the tests.
+ * read once, that each request is signed and that at most `maxRequests`
+ * are in flight; behind test-helpers' fault proxy, 503s and a reset
+ * connection are retried and a store that stays busy is refused naming
+ * the blob. Under CI=true a missing emulator or oracle fails the tests.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -16,7 +18,7 @@ import {
   StorageSharedKeyCredential,
   generateBlobSASQueryParameters,
 } from "@azure/storage-blob";
-import { type ObjectStoreServer, startAzurite } from "@lance-nd/test-helpers";
+import { type FaultProxy, type ObjectStoreServer, startAzurite, startFaultProxy } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
 import { python, skipOracle, tempDir } from "./python-oracle.js";
@@ -42,6 +44,8 @@ const URL_ = `az://${CONTAINER}/store.zarr`;
 
 let out: ReturnType<typeof tempDir>;
 let azure: ObjectStoreServer;
+/** Azurite behind a proxy that answers faults in its place. */
+let proxy: FaultProxy | undefined;
 let expected: Record<string, number[]>;
 
 /** The storage options that reach Azurite, and a fetch that records the URLs it sends. */
@@ -88,7 +92,8 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  await azure?.stop();
+  // The proxy's stop stops Azurite too.
+  await (proxy ?? azure)?.stop();
   out?.remove();
 });
 
@@ -176,5 +181,63 @@ describe.skipIf(skipOracle)("openZarr of an az:// store (Azurite)", () => {
     ).catch((e: unknown) => e);
     expect(isZarrError(noAccount, "InvalidArgument")).toBe(true);
     expect((noAccount as Error).message).toContain("azure_storage_account_name");
+  });
+});
+
+describe.skipIf(skipOracle)("openZarr of an az:// store: the request policy (Azurite behind a fault proxy)", () => {
+  const fast = { retryDelayMs: 1 };
+  /** The values of t at time step `i`, as xarray read them. */
+  const step = (i: number) => expected.t!.slice(i * 20, (i + 1) * 20);
+  beforeAll(async () => {
+    proxy = await startFaultProxy(azure);
+  });
+
+  it("ServerBusy (503) twice then the data: retried, the values are xarray's", async () => {
+    const store = await openZarr(URL_, { storage: proxy!.storageOptions, requests: fast });
+    proxy!.inject([{ path: /\/store\.zarr\/t\/3\.0\.0$/, status: 503, times: 2 }]);
+    const t = await store.read("t", { time: [3, 4] });
+    expect(Array.from(t.values as Iterable<number>)).toEqual(step(3));
+    expect(proxy!.faulted.filter((f) => f.endsWith("/t/3.0.0 503"))).toHaveLength(2);
+  });
+
+  it("a connection reset before the answer: retried, the values are xarray's", async () => {
+    const store = await openZarr(URL_, { storage: proxy!.storageOptions, requests: fast });
+    proxy!.inject([{ path: /\/store\.zarr\/t\/4\.0\.0$/, reset: true, times: 1 }]);
+    const t = await store.read("t", { time: [4, 5] });
+    expect(Array.from(t.values as Iterable<number>)).toEqual(step(4));
+    expect(proxy!.faulted.filter((f) => f.endsWith("/t/4.0.0 reset"))).toHaveLength(1);
+  });
+
+  it("a store that stays busy: ReadFailed naming the blob's URL once the retries run out", async () => {
+    const store = await openZarr(URL_, { storage: proxy!.storageOptions, requests: { ...fast, retries: 2 } });
+    proxy!.inject([{ path: /\/store\.zarr\/t\/5\.0\.0$/, status: 503 }]);
+    const err = await store.read("t", { time: [5, 6] }).catch((e: unknown) => e);
+    expect(isZarrError(err, "ReadFailed")).toBe(true);
+    expect((err as Error).message).toContain(`/${CONTAINER}/store.zarr/t/5.0.0: HTTP 503`);
+    expect((err as Error).message).toContain("after 3 tries");
+    proxy!.inject([]);
+  });
+
+  it("maxRequests bounds the requests in flight", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const store = await openZarr(URL_, {
+      storage: proxy!.storageOptions,
+      requests: {
+        maxRequests: 2,
+        fetch: async (request) => {
+          most = Math.max(most, ++inFlight);
+          try {
+            const response = await fetch(request);
+            return new Response(await response.arrayBuffer(), response);
+          } finally {
+            inFlight--;
+          }
+        },
+      },
+    });
+    const t = await store.read("t");
+    expect(Array.from(t.values as Iterable<number>)).toEqual(expected.t);
+    expect(most).toBe(2);
   });
 });
