@@ -109,7 +109,8 @@ export type ZarrSource = string | URL | ZarrStoreReader;
 
 /**
  * Opens the Zarr store at `source`: a local directory, an `http(s)://`
- * URL (zarrita's FetchStore, with `options.requests`), or any zarrita
+ * URL (zarrita's FetchStore, with `options.requests`), an `s3://`,
+ * `gs://` or `az://` URL (signed with `options.storage`), or any zarrita
  * store (`get`, `getRange`). A v2 or v3 group, with or without
  * consolidated metadata (a store that cannot be listed needs it, or
  * `options.arrays`), or a single array; with `options.group`,
