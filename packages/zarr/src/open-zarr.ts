@@ -52,10 +52,14 @@ export interface OpenZarrOptions {
   /** How a store at a URL is asked for its keys: requests in flight, retries, a progress callback. */
   requests?: RequestOptions;
   /**
-   * Credentials and endpoint of an `s3://` store, by lance-nd's storage
-   * option keys (`aws_access_key_id`, `aws_secret_access_key`,
-   * `aws_session_token`, `region`, `endpoint`); the `AWS_*` environment
-   * fills in the keys not given.
+   * Credentials and endpoint of an `s3://`, `gs://` or `az://` store, by
+   * lance-nd's storage option keys: `aws_access_key_id`,
+   * `aws_secret_access_key`, `aws_session_token`, `region`, `endpoint`
+   * (the `AWS_*` environment fills in the keys not given) for `s3://`; the
+   * HMAC key as `aws_access_key_id` and `aws_secret_access_key` for `gs://`;
+   * `azure_storage_account_name`, `azure_storage_account_key` (or
+   * `azure_storage_sas_token`), `azure_storage_endpoint` (or the `AZURE_*`
+   * environment) for `az://` (README "Stores elsewhere").
    */
   storage?: Readonly<Record<string, string>>;
   /**
@@ -98,7 +102,8 @@ export type ZarrSource = string | URL | ZarrStoreReader;
 
 /**
  * Opens the Zarr store at `source`: a local directory, an `http(s)://`
- * URL (zarrita's FetchStore, with `options.requests`), or any zarrita
+ * URL (zarrita's FetchStore, with `options.requests`), an `s3://`,
+ * `gs://` or `az://` URL (signed with `options.storage`), or any zarrita
  * store (`get`, `getRange`). A v2 or v3 group, with or without
  * consolidated metadata (a store that cannot be listed needs it, or
  * `options.arrays`), or a single array; with `options.group`,

@@ -1,16 +1,18 @@
 /**
  * Stores that are not local directories (README "Stores elsewhere"): any
- * zarrita store (`get`, `getRange`) and a store at an `http(s)://` or `s3://` URL,
- * read through zarrita's FetchStore with the requests of
- * remote-requests.ts. Such a store cannot be listed: its arrays come from
+ * zarrita store (`get`, `getRange`) and a store at an `http(s)://`,
+ * `s3://`, `gs://` or `az://` URL, read through zarrita's FetchStore with
+ * the requests of remote-requests.ts (signed for the object stores). Such a store cannot be listed: its arrays come from
  * consolidated metadata, or from the names the caller gives.
  */
 import type { ZarrStoreReader } from "./store-reader.js";
 import FetchStore from "@zarrita/storage/fetch";
 import type { RequestOptions } from "./remote-requests.js";
 import { storeFetch } from "./remote-requests.js";
+import { azureEndpoint } from "./azure-store.js";
+import { gcsEndpoint } from "./gcs-store.js";
 import { s3Endpoint } from "./s3-store.js";
-import type { StorageOptions } from "./s3-store.js";
+import type { SignedEndpoint, StorageOptions } from "./s3-store.js";
 import type { StoreFiles } from "./store-files.js";
 import { ZarrError } from "./zarr-error.js";
 
@@ -19,9 +21,15 @@ export function isReadable(value: unknown): value is ZarrStoreReader {
   return typeof value === "object" && value !== null && typeof (value as { get?: unknown }).get === "function";
 }
 
+/** The object stores read by URL scheme, each with the endpoint and signed requests of a URL. */
+const OBJECT_STORES: Readonly<
+  Record<string, (url: string, storage: StorageOptions, requests: RequestOptions) => SignedEndpoint>
+> = { s3: s3Endpoint, gs: gcsEndpoint, az: azureEndpoint };
+
 /**
- * The store at `url` (`http://`, `https://`, or `s3://` with `storage`'s
- * credentials), its keys asked for with `requests`; `InvalidArgument` for another scheme.
+ * The store at `url` (`http://`, `https://`, or `s3://`, `gs://`, `az://`
+ * with `storage`'s credentials), its keys asked for with `requests`;
+ * `InvalidArgument` for another scheme.
  */
 export function urlFiles(
   url: string,
@@ -30,14 +38,15 @@ export function urlFiles(
   storage: StorageOptions,
 ): StoreFiles {
   const scheme = url.slice(0, url.indexOf(":")).toLowerCase();
-  if (scheme === "s3") {
-    const signed = s3Endpoint(url, storage, requests);
+  const objectStore = Object.hasOwn(OBJECT_STORES, scheme) ? OBJECT_STORES[scheme] : undefined;
+  if (objectStore !== undefined) {
+    const signed = objectStore(url, storage, requests);
     return readableFiles(new FetchStore(signed.httpUrl, { fetch: storeFetch(signed.requests) }), url, arrays);
   }
   if (scheme !== "http" && scheme !== "https") {
     throw new ZarrError(
       "InvalidArgument",
-      `stores at ${scheme}:// URLs are not read yet (http://, https:// and s3:// are; a bucket can be read through its HTTP endpoint)`,
+      `stores at ${scheme}:// URLs are not read yet (http://, https://, s3://, gs:// and az:// are; a bucket can be read through its HTTP endpoint)`,
       { path: url },
     );
   }

@@ -210,7 +210,7 @@ describe.skipIf(skipOracle)("openZarr over HTTP: faults", () => {
   it("an unsupported scheme: InvalidArgument naming what is read", async () => {
     const err = await openZarr("ftp://example.invalid/x.zarr").catch((e: unknown) => e);
     expect(isZarrError(err, "InvalidArgument")).toBe(true);
-    expect((err as Error).message).toContain("http://, https:// and s3://");
+    expect((err as Error).message).toContain("http://, https://, s3://, gs:// and az://");
   });
 });
 
