@@ -77,7 +77,6 @@ export {
   untag,
   branches,
   branch,
-  deleteBranch,
 } from "./versions/aliases.js";
 export type {
   DeleteResult,

@@ -10,7 +10,6 @@ import {
   cleanupOldVersions,
   columnDefaults,
   compact,
-  deleteBranch,
   deleteRows,
   indexGlobalAttr,
   keyIndexes,
@@ -74,7 +73,6 @@ describe("public entry points: a wrong argument is InvalidInput, never a TypeErr
       [`untag(${String(bad)})`, /untag: expected an NdTable/, () => untag(bad, "v1")],
       [`branches(${String(bad)})`, /branches: expected an NdTable/, () => branches(bad)],
       [`branch(${String(bad)})`, /branch: expected an NdTable/, () => branch(bad, "trial")],
-      [`deleteBranch(${String(bad)})`, /deleteBranch: expected an NdTable/, () => deleteBranch(bad, "trial")],
       [`variables(${String(bad)})`, /variables: expected an NdTable/, () => variables(bad)],
     ]),
     [

@@ -27,7 +27,6 @@ describe("public exports", () => {
       "compact",
       "concatRows",
       "dataset",
-      "deleteBranch",
       "deleteRows",
       "dropLayout",
       "indexGlobalAttr",

@@ -7,7 +7,6 @@ import {
   checkout,
   cleanupOldVersions,
   compact,
-  deleteBranch,
   deleteRows,
   restore,
   tag,
@@ -69,7 +68,7 @@ const byFunction: Calls = {
   untag: (t, name) => untag(t, name),
   branches: (t) => branches(t),
   branch: (t, name, from) => branch(t, name, from === undefined ? {} : { from }),
-  deleteBranch: (t, name) => deleteBranch(t, name),
+  deleteBranch: (t, name) => t.deleteBranch(name), // a method only: the spec names no function for it
 };
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The table operations as functions, the names the public API has always
- * had: each an alias of the `NdTable` method that does the work (README.md,
- * "Methods and functions"). `versions(table)` is `table.versions()`; a value
+ * The table operations the API spec names as functions: each an alias of
+ * the `NdTable` method that does the work (README.md, "Methods and
+ * functions"); the operations the spec does not name are methods only. `versions(table)` is `table.versions()`; a value
  * that is not an NdTable is `InvalidInput` naming the function.
  */
 import type { Expr } from "../read/expr.js";
@@ -81,10 +81,4 @@ export async function branches(table: NdTable): Promise<BranchInfo[]> {
 export async function branch(table: NdTable, name: string, options: BranchOptions = {}): Promise<NdTable> {
   checkTable(table, "branch");
   return table.createBranch(name, options);
-}
-
-/** Alias of {@link NdTable.deleteBranch}: `deleteBranch(table, name)` is `table.deleteBranch(name)`. */
-export async function deleteBranch(table: NdTable, name: string): Promise<void> {
-  checkTable(table, "deleteBranch");
-  return table.deleteBranch(name);
 }
