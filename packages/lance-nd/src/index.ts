@@ -60,6 +60,7 @@ export {
   type DamagedIndex,
   type DroppedFragment,
   type StatsMismatch,
+  type LayoutMismatch,
 } from "./check/check.js";
 export type { ImportRepair, LeftoverImport, StaleLock } from "./write/leftover-imports.js";
 export type { ImportMode } from "./write/import-mark.js";
