@@ -15,9 +15,10 @@ import type { LanceTable } from "../lance/table-open.js";
 import { NdTable } from "../table.js";
 import { planDataset, type DatasetPlan } from "../dataset/plan.js";
 import { readWindow } from "../dataset/read.js";
+import type { DimRange } from "../dataset/selection.js";
 import { valueBytes } from "../dataset/layout-choice.js";
 import { slabs } from "../layout/chunk-shape.js";
-import { datasetLayouts, layoutSources, type LayoutState } from "../layout/current-layouts.js";
+import { datasetLayouts, layoutSources } from "../layout/current-layouts.js";
 import type { CheckReport } from "./report.js";
 import { withoutPlace } from "./version-health.js";
 
@@ -81,7 +82,8 @@ export async function compareLayouts(view: NdTable, budget = LAYOUT_COMPARE_BYTE
     for (const layout of await datasetLayouts(view, id, source)) {
       if (layout.plan === null)
         out.notes.push(`layout "${layout.name}" of "${id}" is stale (${layout.stale}): not compared`);
-      else out.mismatches.push(...(await compareLayout(view, id, source, layout, layout.plan, budget)));
+      else
+        out.mismatches.push(...(await compareLayout(view, id, source, { ...layout.plan, name: layout.name }, budget)));
     }
   }
   return out;
@@ -106,32 +108,29 @@ async function compareLayout(
   view: NdTable,
   id: string,
   source: DatasetPlan,
-  layout: LayoutState,
-  plan: DatasetPlan,
+  layout: DatasetPlan & { name: string },
   budget: number,
 ): Promise<LayoutMismatch[]> {
   const names = source.variables.map((v) => v.name);
   const bytesPerCell = source.variables.reduce((n, v) => n + valueBytes(v.type), 0);
   // The layout's chunk along each dim: its largest row (rows at the grid's end may be cut short).
-  const steps = plan.grid.map((_, d) => Math.max(1, ...plan.rows.map((row) => row.size[d]!)));
+  const steps = layout.grid.map((_, d) => layout.rows.reduce((n, row) => Math.max(n, row.size[d]!), 1));
   const found: LayoutMismatch[] = [];
-  for (const slab of slabs(plan.grid, steps, bytesPerCell, budget)) {
-    const region = Object.fromEntries(plan.grid.map((d, i) => [d.name, slab[i]!])) as LayoutMismatch["region"];
+  for (const slab of slabs(layout.grid, steps, bytesPerCell, budget)) {
+    const region = Object.fromEntries(layout.grid.map((d, i) => [d.name, slab[i]!])) as LayoutMismatch["region"];
     const ranges = slab.map(([start, stop]) => ({ start, stop, drop: false }));
     const where = { id, layout: layout.name, region };
-    let mine: NdRecordBatch;
-    try {
-      mine = await readWindow(view, plan, ranges, names);
-    } catch (err) {
-      if (!isLanceNdError(err, "InvalidInput")) throw err;
-      found.push({
-        ...where,
-        variable: names.join(","),
-        problem: `the layout's region does not read: ${withoutPlace(err, view.uri)}`,
-      });
+    const unread = (problem: string) => found.push({ ...where, variable: names.join(","), problem });
+    const mine = await readSide(view, layout, ranges, names, "layout");
+    if (typeof mine === "string") {
+      unread(mine);
       continue;
     }
-    const theirs = await readWindow(view, source, ranges, names);
+    const theirs = await readSide(view, source, ranges, names, "source");
+    if (typeof theirs === "string") {
+      unread(theirs);
+      continue;
+    }
     for (const name of names) {
       const problem = differences(mine.get(name)?.values, theirs.get(name)?.values, mine.get(name)?.shape ?? []);
       if (problem !== null) found.push({ ...where, variable: name, problem });
@@ -140,24 +139,58 @@ async function compareLayout(
   return found;
 }
 
+/** The window `ranges` of `names` read from `plan`, or why it does not read (rows lacking a variable). */
+async function readSide(
+  view: NdTable,
+  plan: DatasetPlan,
+  ranges: readonly DimRange[],
+  names: readonly string[],
+  side: "layout" | "source",
+): Promise<NdRecordBatch | string> {
+  try {
+    return await readWindow(view, plan, ranges, names);
+  } catch (err) {
+    if (!isLanceNdError(err, "InvalidInput")) throw err;
+    return `the region does not read from the ${side}: ${withoutPlace(err, view.uri)}`;
+  }
+}
+
 /**
  * Why the values `layout` are not `source` (both in the region's row-major
  * order, of `shape`): the first cell that differs, as its index in the
- * region, and how many do; null when they are the same.
+ * region, and how many do; null when they are the same. Numbers are
+ * compared in their typed arrays, cells by `get` only for other types.
  */
 function differences(layout: Vector | undefined, source: Vector | undefined, shape: readonly number[]): string | null {
   if (layout === undefined || source === undefined) return `the ${layout === undefined ? "layout" : "source"} lacks it`;
   if (layout.length !== source.length) return `${layout.length} values in the layout, ${source.length} in the source`;
+  const [a, b] = [cells(layout), cells(source)];
+  const nulls = layout.nullCount > 0 || source.nullCount > 0;
+  const agree = (i: number) => {
+    if (!nulls) return same(a(i), b(i));
+    const valid = layout.isValid(i);
+    return valid === source.isValid(i) && (!valid || same(a(i), b(i)));
+  };
   let first = -1;
   let count = 0;
   for (let i = 0; i < layout.length; i++) {
-    if (same(layout.get(i), source.get(i))) continue;
+    if (agree(i)) continue;
     if (first < 0) first = i;
     count++;
   }
   if (first < 0) return null;
   const cell = shape.map((_, d) => Math.floor(first / shape.slice(d + 1).reduce((n, s) => n * s, 1)) % shape[d]!);
   return `${count} value${count === 1 ? " differs" : "s differ"}; the first at [${cell.join(", ")}] of the region is ${show(layout.get(first))} in the layout, ${show(source.get(first))} in the source`;
+}
+
+/** The cell reader of `vector`: its typed array when it has one value a cell, else `get`. */
+function cells(vector: Vector): (i: number) => unknown {
+  const values = vector.toArray() as unknown;
+  if (ArrayBuffer.isView(values) && (values as unknown as ArrayLike<unknown>).length === vector.length) {
+    const typed = values as unknown as ArrayLike<unknown>;
+    return (i) => typed[i];
+  }
+  return (i) => vector.get(i);
 }
 
 /** Two cells hold the same value: equal, both null, or both NaN. */
