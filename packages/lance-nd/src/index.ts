@@ -60,6 +60,7 @@ export {
   type DamagedIndex,
   type DroppedFragment,
   type StatsMismatch,
+  type LayoutMismatch,
 } from "./check/check.js";
 export type { ImportRepair, LeftoverImport, StaleLock } from "./import-claims/leftover-imports.js";
 export type { ImportMode } from "./import-claims/import-mark.js";

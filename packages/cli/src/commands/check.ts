@@ -3,8 +3,9 @@
  * manifest, and every file, row and key index of the newest readable
  * version, and reports what is damaged and what could not be read for
  * another reason; `--repair` removes only what is proven damaged, listing
- * each; `--deep` also compares every row's values with its stats
- * (packages/lance-nd README, "check" and "Widen").
+ * each; `--deep` also compares every row's values with its stats and
+ * every current layout with its dataset (packages/lance-nd README,
+ * "check", "Layouts" and "Widen").
  */
 import type { Command } from "commander";
 import { check, type CheckReport } from "lance-nd";
@@ -36,7 +37,7 @@ export function registerCheck(program: Command, io: Io): void {
     )
     .option(
       "--deep",
-      "also compute the stats of every row with stats again and report rows whose values contradict them",
+      "also compute the stats of every row with stats again and report rows whose values contradict them, and compare every current layout (rechunk) with its dataset, value by value",
     )
     .option("--branch <name>", "refused: check reads the manifests of main only (a branch's are in another folder)")
     .addOption(storageOptionFlag())
@@ -73,7 +74,7 @@ export function registerCheck(program: Command, io: Io): void {
           const hint = options.repair
             ? "the repair did not leave a whole table"
             : onlyValues(report)
-              ? "--repair removes no row for its values: replace the rows from a good copy (replaceRows)"
+              ? valuesHint(uri, report)
               : `run lance-nd check ${uri} --repair`;
           throw new CliError("InvalidFile", `${uri} is damaged: ${damage(report)} (${hint})`, { path: uri });
         }
@@ -90,6 +91,11 @@ function damage(report: CheckReport): string {
     counted(report.unreadableRows.length, "unreadable row"),
     counted(report.damagedIndexes.length, "damaged key index", "damaged key indexes"),
     counted(report.statsMismatches?.length ?? 0, "row contradicting its stats", "rows contradicting their stats"),
+    counted(
+      report.layoutMismatches?.length ?? 0,
+      "layout region differing from its dataset",
+      "layout regions differing from their dataset",
+    ),
     counted(
       report.inaccessibleFiles.length,
       "file that could not be read (not damage)",
@@ -126,12 +132,30 @@ function inaccessibleHint(report: CheckReport): string {
     .concat(refused && !transient ? " and check again" : "");
 }
 
-/** True when the only damage is rows whose values contradict their stats, which a repair leaves as they are. */
+/**
+ * True when the only damage is values: rows that contradict their stats or
+ * layouts that differ from their dataset, which a repair leaves as they are.
+ */
 function onlyValues(report: CheckReport): boolean {
   return (
-    (report.statsMismatches?.length ?? 0) > 0 &&
-    damage({ ...report, inaccessibleFiles: [], statsMismatches: null }) === ""
+    (report.statsMismatches?.length ?? 0) + (report.layoutMismatches?.length ?? 0) > 0 &&
+    damage({ ...report, inaccessibleFiles: [], statsMismatches: null, layoutMismatches: null }) === ""
   );
+}
+
+/** What to do about values a repair leaves: replace rows from a good copy; rewrite a layout from its dataset. */
+function valuesHint(uri: string, report: CheckReport): string {
+  const layout = report.layoutMismatches?.[0];
+  return [
+    (report.statsMismatches?.length ?? 0) === 0
+      ? ""
+      : "--repair removes no row for its values: replace the rows from a good copy (replaceRows)",
+    layout === undefined
+      ? ""
+      : `when the dataset's values are the right ones, lance-nd rechunk ${uri} --id ${layout.id} --name ${layout.layout} --refresh rewrites the layout`,
+  ]
+    .filter(Boolean)
+    .join("; ");
 }
 
 /** `n thing(s)`, or "" for none. */
@@ -182,6 +206,14 @@ function printReport(io: Io, report: CheckReport): void {
         io.stdout,
         `  row id ${m.rowId}, ${m.variable}: values ${m.values.min}..${m.values.max}, stats ${m.stored.min}..${m.stored.max}`,
       );
+  }
+  if ((report.layoutMismatches?.length ?? 0) > 0) {
+    const n = report.layoutMismatches!.length;
+    println(io.stdout, `deep: ${n} layout region${n === 1 ? "" : "s"} whose values differ from the dataset's`);
+    for (const m of report.layoutMismatches!) {
+      const region = Object.entries(m.region).map(([dim, [start, stop]]) => `${dim} ${start}..${stop}`);
+      println(io.stdout, `  layout ${m.layout} of ${m.id}, ${m.variable}, ${region.join(", ")}: ${m.problem}`);
+    }
   }
   printImports(io, report);
   const repair = report.repair;

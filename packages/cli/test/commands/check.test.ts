@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { connect } from "@lancedb/lancedb";
+import { NdArray, NdRecordBatch, chunk } from "@lance-nd/nd-arrow";
 import { Float64, Int32 } from "apache-arrow";
 import { append, col, indexGlobalAttr, open, write } from "lance-nd";
 import { widenTable } from "lance-nd/internal";
@@ -158,5 +159,51 @@ describe("lance-nd check", () => {
     expect(deep.stdout).toContain("deep: 1 row whose values contradict their stats");
     expect(deep.stdout).toMatch(/ {2}row id 1, v: values [\d.]+\.\.1e\+30, stats [\d.]+\.\.1\d{5}\.\d+\n/);
     expect(deep.stderr).toMatch(/is damaged: 1 row contradicting its stats \(--repair removes no row for its values/);
+  });
+
+  it("--deep compares each current layout with its dataset: exit 0 when they agree; a layout value changed behind lance-nd's back is exit 1 naming the layout and variable", async () => {
+    const cwd = tempDir();
+    const uri = join(cwd, "data", "ocean.lance");
+    const v = NdArray.from(
+      Float64Array.from({ length: 4 * 6 }, (_, i) => i),
+      { dims: { t: 4, x: 6 } },
+    );
+    await write(uri, chunk(new NdRecordBatch({ v }, { id: "d.nc" }), { t: 1 }), { stats: true });
+    expect(
+      cli(["rechunk", "data/ocean.lance", "--id", "d.nc", "--chunk", "t=all,x=2", "--name", "series"], cwd).code,
+    ).toBe(0);
+    expect(cli(["check", "data/ocean.lance", "--deep"], cwd)).toMatchObject({ code: 0, stderr: "" });
+
+    // One row of the layout deleted and added again with one value changed (its completion record as it was).
+    const raw = await (await connect(join(cwd, "data"))).openTable("ocean");
+    try {
+      const all = await raw.query().withRowId().toArrow();
+      const batch = all.batches.find((b) => b.toArray().some((r) => r.__global_attrs__?.id === "d.nc@series"))!;
+      const row = batch.toArray().findIndex((r) => r.__global_attrs__?.id === "d.nc@series");
+      const values = batch.getChild("v")!.getChild("values")!.data[0]!;
+      (values.children[0]!.values as Float64Array)[values.valueOffsets[row]! + 1]! += 0.25;
+      const one = new (all.constructor as new (b: typeof batch) => typeof all)(batch.slice(row, row + 1));
+      await raw.delete(`_rowid = ${String(batch.getChild("_rowid")!.get(row))}`);
+      await raw.add(one.select(batch.schema.fields.map((f) => f.name).filter((f) => f !== "_rowid")));
+    } finally {
+      raw.close();
+    }
+    expect(cli(["check", "data/ocean.lance"], cwd).code).toBe(0);
+    const deep = cli(["check", "data/ocean.lance", "--deep"], cwd);
+    expect(deep.code).toBe(1);
+    expect(deep.stdout).toMatch(/: DAMAGED\n/);
+    expect(deep.stdout).toContain("deep: 1 layout region whose values differ from the dataset's");
+    expect(deep.stdout).toMatch(
+      /\n {2}layout series of d\.nc, v, t 0\.\.4, x \d\.\.\d: 1 value differs; the first at \[\d, \d\] of the region is \d+\.25 in the layout, \d+ in the source\n/,
+    );
+    expect(deep.stderr.trim().split("\n")).toHaveLength(1);
+    expect(deep.stderr).toMatch(
+      /is damaged: 1 layout region differing from its dataset \(when the dataset's values are the right ones, lance-nd rechunk data\/ocean\.lance --id d\.nc --name series --refresh rewrites the layout\)\)$/m,
+    );
+    const json = JSON.parse(cli(["check", "data/ocean.lance", "--deep", "--json"], cwd).stdout);
+    expect(json.layoutMismatches).toEqual([expect.objectContaining({ id: "d.nc", layout: "series", variable: "v" })]);
+    // The hint runs as typed and leaves a whole table.
+    expect(cli(["rechunk", "data/ocean.lance", "--id", "d.nc", "--name", "series", "--refresh"], cwd).code).toBe(0);
+    expect(cli(["check", "data/ocean.lance", "--deep"], cwd)).toMatchObject({ code: 0, stderr: "" });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `check`: what of a table can still be read (every manifest; every file,
  * row and key index of the newest readable version; with `deep`, every
- * row's values against its stats), and `repair`: remove what is proven
+ * row's values against its stats and every current layout against its
+ * dataset), and `repair`: remove what is proven
  * damaged, each listed in the report (README, "check").
  */
 import * as path from "node:path";
@@ -17,6 +18,7 @@ import { NdTable } from "../table.js";
 import { asSchemaChange } from "../widen/schema-lock.js";
 import { completeWidenReplay, findPendingReplay } from "../widen/widen-replay.js";
 import { importLeftovers, repairLeftoverImports } from "../import-claims/leftover-imports.js";
+import { noteLayoutMismatches } from "./deep-layouts.js";
 import { statsCheck } from "./deep-stats.js";
 import { dropFragments } from "./deletion-files.js";
 import { type EnvironmentFailure, environmentFailure, failedObject } from "./environment-errors.js";
@@ -33,6 +35,7 @@ export type { EnvironmentFailure } from "./environment-errors.js";
 export type { DamagedIndex } from "./key-index-health.js";
 export type { DroppedFragment } from "./deletion-files.js";
 export type { StatsMismatch } from "./deep-stats.js";
+export type { LayoutMismatch } from "./deep-layouts.js";
 
 /**
  * Checks a table: opens every version's manifest (for a local table straight
@@ -41,7 +44,8 @@ export type { StatsMismatch } from "./deep-stats.js";
  * manifest); for the newest readable version of a local table `stat`s and
  * opens every data, deletion and index file its manifest names; reads every
  * row of every fragment whose files open; opens every key index; with
- * `deep`, computes every row's stats again; and looks for a pending widen
+ * `deep`, computes every row's stats again and compares every current
+ * layout with its dataset, value by value; and looks for a pending widen
  * replay. A file this process cannot open for a reason that is not damage
  * (permission, descriptors, I/O, network) is reported in
  * `inaccessibleFiles`, and its fragment's rows are not read. With `repair`,
@@ -169,6 +173,7 @@ async function inspect(uri: string, storage: StorageOptions, deep: boolean): Pro
     unreadableRows: [],
     damagedIndexes: [],
     statsMismatches: null,
+    layoutMismatches: null,
     pendingWidenReplay: null,
     leftoverImports: [],
     staleLocks: [],
@@ -276,8 +281,9 @@ async function readRows(table: LanceTable, inspection: Inspection, deep: boolean
       failure: environmentFailure(cause)!,
     });
   if (deep) report.statsMismatches = stats?.mismatches ?? [];
-  if (deep && health.fragments.some((f) => !f.read || f.unreadable > 0))
-    report.notes.push("the deep check covers the rows that could be read");
+  const whole = health.fragments.every((f) => f.read && f.unreadable === 0);
+  if (deep && !whole) report.notes.push("the deep check covers the rows that could be read; layouts were not compared");
+  if (deep && whole) await noteLayoutMismatches(table, report);
 }
 
 /**

@@ -6,6 +6,7 @@ import type { StorageOptions } from "../lance/table-open.js";
 import type { FragmentHealth, UnreadableRow } from "../lance/row-health.js";
 import type { PendingReplay } from "../widen/widen-replay.js";
 import type { ImportRepair, LeftoverImport, StaleLock } from "../import-claims/leftover-imports.js";
+import type { LayoutMismatch } from "./deep-layouts.js";
 import type { StatsMismatch } from "./deep-stats.js";
 import type { DroppedFragment } from "./deletion-files.js";
 import type { DamagedFile, InaccessibleFile } from "./file-probe.js";
@@ -23,7 +24,11 @@ export interface CheckOptions extends StorageOptions {
    * could not read (`inaccessibleFiles`).
    */
   repair?: boolean;
-  /** Also compute the stats of every row with stats again and report rows whose values contradict them. */
+  /**
+   * Also compute the stats of every row with stats again and report rows
+   * whose values contradict them, and compare every current layout with its
+   * dataset, value by value (README "Layouts").
+   */
   deep?: boolean;
 }
 
@@ -80,6 +85,12 @@ export interface CheckReport {
   /** With `deep`: the rows read whose values contradict their stats; null without `deep` or when no row could be read. */
   statsMismatches: StatsMismatch[] | null;
   /**
+   * With `deep`: the regions of current layouts whose values are not their
+   * dataset's (README "Layouts"); null without `deep` or when not every row
+   * could be read. Stale layouts are not compared (reads never take them).
+   */
+  layoutMismatches: LayoutMismatch[] | null;
+  /**
    * The replay of a widen's rewrite that a killed widen left unfinished: the
    * latest version lacks the rows other writers committed between versions
    * `read` and `overwrite` (README.md, Widen); `repair` completes it.
@@ -109,6 +120,7 @@ export function isWhole(report: CheckReport, replayKnown: boolean): boolean {
     report.unreadableRows.length === 0 &&
     report.damagedIndexes.length === 0 &&
     (report.statsMismatches ?? []).length === 0 &&
+    (report.layoutMismatches ?? []).length === 0 &&
     report.pendingWidenReplay === null &&
     report.leftoverImports.length === 0 &&
     report.staleLocks.length === 0 &&

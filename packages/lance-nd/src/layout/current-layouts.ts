@@ -56,7 +56,7 @@ export interface LayoutState {
  * layout (the global attributes have no `layout_of`).
  */
 export async function datasetLayouts(view: NdTable, sourceId: string, source: DatasetPlan): Promise<LayoutState[]> {
-  const rows = await layoutRows(view, sourceId);
+  const rows = await layoutRows(view, col(`${GLOBAL_ATTRS_COLUMN}.${LAYOUT_OF}`).eq(sourceId).toSql());
   const fingerprint = rowsFingerprint(source.rows.map((row) => row.rowId));
   const states: LayoutState[] = [];
   for (const [id, layout] of rows) {
@@ -125,17 +125,21 @@ function hasLayoutAttr(view: NdTable): boolean {
   return field !== null && (field.type as Struct).children.some((child) => child.name === LAYOUT_OF);
 }
 
-/** The global attributes of the rows whose `layout_of` is `sourceId`, by layout id, with each layout's smallest `_rowid`. */
-async function layoutRows(
-  view: NdTable,
-  sourceId: string,
-): Promise<Map<string, { attrs: Attrs[]; firstRowId: bigint }>> {
+/**
+ * The ids of the datasets some row of `view` is a layout of, sorted (none,
+ * without a scan, when no row of the table was ever a layout).
+ */
+export async function layoutSources(view: NdTable): Promise<string[]> {
+  if (!hasLayoutAttr(view)) return [];
+  const rows = await layoutRows(view, col(`${GLOBAL_ATTRS_COLUMN}.${LAYOUT_OF}`).isNotNull().toSql());
+  return [...new Set([...rows.values()].map((layout) => String(layout.attrs[0]!.get(LAYOUT_OF)?.toJS())))].sort();
+}
+
+/** The global attributes of the layout rows `sql` selects, by layout id, with each layout's smallest `_rowid`. */
+async function layoutRows(view: NdTable, sql: string): Promise<Map<string, { attrs: Attrs[]; firstRowId: bigint }>> {
   const byId = new Map<string, { attrs: Attrs[]; firstRowId: bigint }>();
   if (!hasLayoutAttr(view)) return byId;
-  const { filter } = planRead(view.uri, view.layout, {
-    projection: [],
-    conditions: [{ kind: "nd", sql: col(`${GLOBAL_ATTRS_COLUMN}.${LAYOUT_OF}`).eq(sourceId).toSql() }],
-  });
+  const { filter } = planRead(view.uri, view.layout, { projection: [], conditions: [{ kind: "nd", sql }] });
   for (const rb of await planScan(view, [GLOBAL_ATTRS_COLUMN], filter)) {
     const attrs = withPureErrors({ uri: view.uri }, () =>
       decodeRows(rb.selectAt([rb.schema.fields.findIndex((f) => f.name === GLOBAL_ATTRS_COLUMN)])).map(
