@@ -35,6 +35,7 @@ import { BRANCH_HELP, openTable } from "./open-table.js";
 import { CF_MODES, type CfMode } from "lance-nd/internal";
 import { IMPORT_WRITE_SIZING, parseRowSize } from "./import-rows.js";
 import { openSource } from "./import-source.js";
+import { openInputs } from "./import-concat-open.js";
 import { chunkOf, groupDatasets } from "./group-datasets.js";
 import { withColumnNames } from "./column-names.js";
 import { withId } from "./row-id.js";
@@ -250,19 +251,11 @@ async function importFiles(
     // A table keeps the mode it was created with (CLI README, "Importing again").
     const cf = options.cf ?? (table === undefined ? "mask" : tableCfMode(table));
     if (table !== undefined) checkCfMode(table, cf);
-    for (const d of datasets)
-      files.push(
-        await openSource(
-          d.path,
-          d.id,
-          cf,
-          chunkOf(d, options.chunk),
-          options.rowSize,
-          options,
-          { maxRequests: options.maxRequests, storage: options.storageOption },
-          d.group,
-        ),
-      );
+    const remote = { maxRequests: options.maxRequests, storage: options.storageOption };
+    const opened = await openInputs(datasets, options, options.concat, (d, selection) =>
+      openSource(d.path, d.id, cf, chunkOf(d, options.chunk), options.rowSize, selection, remote, d.group),
+    );
+    files.push(...opened.files);
     checkDeclaredSize(files, options.maxSize);
     const twice = options.concat === undefined ? ids.filter((id, i) => ids.indexOf(id) !== i) : [];
     if (twice.length > 0) {
@@ -278,6 +271,8 @@ async function importFiles(
     for (const file of files) for (const w of file.warnings) warn(io, w);
     // How a file is cut is the normal path: an information line, not a warning.
     for (const file of files) if (file.notice !== undefined) println(io.stderr, `lance-nd: ${file.notice}`);
+    for (const path of opened.leftOut)
+      println(io.stderr, `lance-nd: ${path} left out: the selection along "${options.concat}" takes none of it`);
 
     const totalBytes = files.reduce((n, f) => n + f.bytes, 0);
     const progress = progressBar(io, "import", totalBytes);
@@ -344,7 +339,7 @@ async function importFiles(
     const summary = {
       table: uri,
       branch: written.branch ?? "main",
-      files: paths.length,
+      files: paths.length - opened.leftOut.length,
       rows,
       variables: [...variables],
       cf,
@@ -359,7 +354,7 @@ async function importFiles(
       const swapped = options.mode === "replace" ? `, ${replaced} old row${replaced === 1 ? "" : "s"} replaced` : "";
       println(
         io.stdout,
-        `imported ${paths.length} file${paths.length === 1 ? "" : "s"} (${formatBytes(totalBytes)}, ${variables.size} variables) as ${rows} row${rows === 1 ? "" : "s"} into ${uri}${written.branch === null ? "" : ` (branch ${written.branch})`} ` +
+        `imported ${summary.files} file${summary.files === 1 ? "" : "s"} (${formatBytes(totalBytes)}, ${variables.size} variables) as ${rows} row${rows === 1 ? "" : "s"} into ${uri}${written.branch === null ? "" : ` (branch ${written.branch})`} ` +
           `in ${seconds.toFixed(1)} s: version ${summary.version}, ${summary.totalRows} rows in the table${swapped}`,
       );
     }
