@@ -13,8 +13,7 @@ import { encodingDefaults, encodingFlag, type EncodingOptions } from "../args/en
 import { type StorageOptionFlags, storageOptionFlag, storageOptionsOf } from "../args/storage-options.js";
 import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
-import { printJson, println, warn } from "../io.js";
-import { formatBytes } from "../output/disk-size.js";
+import { println, warn } from "../io.js";
 import { progressBar } from "../output/progress.js";
 import { failing } from "../report.js";
 import {
@@ -34,7 +33,9 @@ import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
 import { CF_MODES, type CfMode } from "lance-nd/internal";
 import { IMPORT_WRITE_SIZING, parseRowSize } from "./import-rows.js";
-import { openSource } from "./import-source.js";
+import { isUrl, openSource } from "./import-source.js";
+import { FetchedBytes } from "./import-fetch.js";
+import { printImportSummary } from "./import-summary.js";
 import { openInputs } from "./import-concat-open.js";
 import { chunkOf, groupDatasets } from "./group-datasets.js";
 import { withColumnNames } from "./column-names.js";
@@ -236,6 +237,8 @@ async function importFiles(
     );
   }
   const started = performance.now();
+  const remote = paths.some(isUrl);
+  const fetched = new FetchedBytes(io);
   // Every header first: a missing or bad file, or a type plan that fails, writes nothing.
   const files: ImportSource[] = [];
   const named = paths.map((path) => options.id ?? basename(path));
@@ -251,9 +254,9 @@ async function importFiles(
     // A table keeps the mode it was created with (CLI README, "Importing again").
     const cf = options.cf ?? (table === undefined ? "mask" : tableCfMode(table));
     if (table !== undefined) checkCfMode(table, cf);
-    const remote = { maxRequests: options.maxRequests, storage: options.storageOption };
+    const reading = { maxRequests: options.maxRequests, storage: options.storageOption, fetched };
     const opened = await openInputs(datasets, options, options.concat, (d, selection) =>
-      openSource(d.path, d.id, cf, chunkOf(d, options.chunk), options.rowSize, selection, remote, d.group),
+      openSource(d.path, d.id, cf, chunkOf(d, options.chunk), options.rowSize, selection, reading, d.group),
     );
     files.push(...opened.files);
     checkDeclaredSize(files, options.maxSize);
@@ -275,7 +278,7 @@ async function importFiles(
       println(io.stderr, `lance-nd: ${path} left out: the selection along "${options.concat}" takes none of it`);
 
     const totalBytes = files.reduce((n, f) => n + f.bytes, 0);
-    const progress = progressBar(io, "import", totalBytes);
+    const progress = progressBar(io, "import", totalBytes, { fetched: remote });
     const writeOptions: WriteOptions = {
       casting: options.casting,
       ...storageOptionsOf(options),
@@ -295,7 +298,7 @@ async function importFiles(
         yield withId(withColumnNames(applyPlan(raw, plan, file.cf, options.casting)), id, file.globalAttrs);
         rows++;
         bytesDone += perRow;
-        progress.update(Math.round(bytesDone), rows);
+        progress.update(Math.round(bytesDone), rows, fetched.bytes);
       }
       for (const v of file.variables) variables.add(v.name);
       await file.close();
@@ -335,7 +338,6 @@ async function importFiles(
     } finally {
       progress.stop();
     }
-    const seconds = (performance.now() - started) / 1000;
     const summary = {
       table: uri,
       branch: written.branch ?? "main",
@@ -347,17 +349,10 @@ async function importFiles(
       replacedRows: replaced,
       totalRows: await written.countRows(),
       bytesRead: totalBytes,
-      seconds,
+      bytesFetched: fetched.bytes,
+      seconds: (performance.now() - started) / 1000,
     };
-    if (options.json) printJson(io.stdout, summary);
-    else {
-      const swapped = options.mode === "replace" ? `, ${replaced} old row${replaced === 1 ? "" : "s"} replaced` : "";
-      println(
-        io.stdout,
-        `imported ${summary.files} file${summary.files === 1 ? "" : "s"} (${formatBytes(totalBytes)}, ${variables.size} variables) as ${rows} row${rows === 1 ? "" : "s"} into ${uri}${written.branch === null ? "" : ` (branch ${written.branch})`} ` +
-          `in ${seconds.toFixed(1)} s: version ${summary.version}, ${summary.totalRows} rows in the table${swapped}`,
-      );
-    }
+    printImportSummary(io, summary, { json: options.json, remote, replace: options.mode === "replace" });
   } finally {
     await Promise.all(files.map((f) => f.close().catch(() => {})));
   }
