@@ -75,7 +75,8 @@ function terminal(): { isTTY: true; text: string; write(chunk: string | Uint8Arr
 /** The last frame of the bar labelled `label` in what a terminal sink received. */
 function lastFrame(text: string, label: string): string | undefined {
   return text
-    .split(/\r|\x1b\[1G/)
+    .replaceAll("\u001b[1G", "\r")
+    .split("\r")
     .filter((frame) => frame.startsWith(`${label} [`))
     .at(-1);
 }
