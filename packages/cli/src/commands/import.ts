@@ -338,6 +338,7 @@ async function importFiles(
     } finally {
       progress.stop();
     }
+    const seconds = (performance.now() - started) / 1000;
     const summary = {
       table: uri,
       branch: written.branch ?? "main",
@@ -350,7 +351,7 @@ async function importFiles(
       totalRows: await written.countRows(),
       bytesRead: totalBytes,
       bytesFetched: fetched.bytes,
-      seconds: (performance.now() - started) / 1000,
+      seconds,
     };
     printImportSummary(io, summary, { json: options.json, remote, replace: options.mode === "replace" });
   } finally {
