@@ -93,6 +93,22 @@ export function isZarrStore(path: string): boolean {
 }
 
 /**
+ * True when `path` is a Zarr store (a local directory, or a URL whose path
+ * does not end in `.nc` or `.nc4`); `InvalidArgument` when it is not and
+ * `selection` takes part of it (Zarr stores only, for now).
+ */
+export function checkSelectable(path: string, selection: ImportSelection): boolean {
+  const zarr = isUrl(path) ? !/\.nc4?$/i.test(new URL(path).pathname) : isZarrStore(path);
+  if (!zarr && selects(selection))
+    throw new CliError(
+      "InvalidArgument",
+      `${path}: --isel, --sel and --project are read from Zarr stores only for now; import the whole file, or write the part with xarray first`,
+      { path },
+    );
+  return zarr;
+}
+
+/**
  * Opens `path` (a Zarr store, local or at a URL, or a netCDF file), or its
  * `group`, the part `selection` takes (Zarr stores only, for now), cut into
  * rows by `chunk` or its default row plan within `rowBytes` a row, decoded
@@ -108,13 +124,7 @@ export async function openSource(
   remote: RemoteOptions = {},
   group?: string,
 ): Promise<ImportSource> {
-  const zarr = isUrl(path) ? !/\.nc4?$/i.test(new URL(path).pathname) : isZarrStore(path);
-  if (!zarr && selects(selection))
-    throw new CliError(
-      "InvalidArgument",
-      `${path}: --isel, --sel and --project are read from Zarr stores only for now; import the whole file, or write the part with xarray first`,
-      { path },
-    );
+  const zarr = checkSelectable(path, selection);
   const source = zarr
     ? await openZarrSource(path, id, chunk, rowBytes, selection, remote, group)
     : await openNetcdfSource(path, chunk, rowBytes, remote, group);

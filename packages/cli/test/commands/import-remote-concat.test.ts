@@ -7,6 +7,7 @@
  * one dataset (a file it takes nothing of left out). The exported table
  * equals xarray's concatenation of the local copies, selected the same
  * way (`xr.concat(...).isel(...).sel(...)[vars]`, `open_mfdataset`).
+ * A selection of netCDF files is refused before any is read.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -157,6 +158,18 @@ describe.skipIf(skip)("lance-nd import --concat of sources at URLs", () => {
       expect(same).toBe("same 24");
     });
   }
+
+  it("--isel time on netCDF files at URLs: refused in one line naming the file, before any is read", async () => {
+    const table = join(dir, "nc-isel.lance");
+    const urls = ["tas4_2001.nc", "tas4_2002.nc"].map((name) => `${server.url}/${name}`);
+    server.reset();
+    const run = await cliAsync(["import", "--concat", "time", "--id", "tas", ...urls, table, "--isel", "time=2:20"]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain(`${urls[0]}: --isel, --sel and --project are read from Zarr stores only for now`);
+    expect(server.requests).toEqual([]);
+    expect(existsSync(table)).toBe(false);
+  });
 
   it("a second URL with no store (404): one line naming it, no table left behind", async () => {
     const table = join(dir, "missing.lance");
