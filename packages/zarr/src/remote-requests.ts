@@ -17,7 +17,12 @@ export interface RequestOptions {
   retries?: number;
   /** The pause before the first retry, in milliseconds, doubled for each next one. Default: 200. */
   retryDelayMs?: number;
-  /** Called with the bytes of every body received (for a progress bar). */
+  /**
+   * Called with the bytes of every body received from the network (for a
+   * progress bar): all of them, a whole object from a server that ignores
+   * `Range` and a body that came short included; not a body the connection
+   * dropped in the middle of.
+   */
   onBytes?: (bytes: number) => void;
   /** The fetch that sends the requests (e.g. one that signs them); default: the global `fetch`. */
   fetch?: (request: Request) => Promise<Response>;
@@ -42,11 +47,8 @@ export function storeFetch(options: RequestOptions = {}): (request: Request) => 
     await slots.take();
     try {
       for (let attempt = 0; ; attempt++) {
-        const outcome = await attemptOnce(send, request.clone());
-        if (outcome instanceof Response) {
-          if (request.method !== "HEAD") options.onBytes?.(Number(outcome.headers.get("content-length") ?? 0));
-          return outcome;
-        }
+        const outcome = await attemptOnce(send, request.clone(), options.onBytes);
+        if (outcome instanceof Response) return outcome;
         if (attempt >= retries) {
           throw new ZarrError("ReadFailed", `${what(request)}: ${outcome} (after ${retries + 1} tries)`, {
             path: request.url,
@@ -60,10 +62,14 @@ export function storeFetch(options: RequestOptions = {}): (request: Request) => 
   };
 }
 
-/** One try: the answer (404, or the whole body of the asked range), or why it is worth trying again. */
+/**
+ * One try: the answer (404, or the whole body of the asked range), or why
+ * it is worth trying again; `onBytes` hears of the body received.
+ */
 async function attemptOnce(
   send: (request: Request) => Promise<Response>,
   request: Request,
+  onBytes: ((bytes: number) => void) | undefined,
 ): Promise<Response | string> {
   let response: Response;
   let body: Uint8Array;
@@ -91,6 +97,7 @@ async function attemptOnce(
       return new Response(null, { status: 200, headers: size === null ? {} : { "content-length": size } });
     }
     body = new Uint8Array(await response.arrayBuffer());
+    onBytes?.(body.byteLength);
   } catch (cause) {
     if (cause instanceof ZarrError) throw cause;
     // fetch rejects when the connection drops, before the answer or in the middle of its body.

@@ -77,6 +77,21 @@ export async function regionOf(
 }
 
 /**
+ * A `--sel` slice that selects no cell of a source along `dim`: a
+ * `--concat` import leaves such a file out, as a selection of the
+ * concatenated files would (import-concat-open.ts).
+ */
+export class EmptySelection extends CliError {
+  constructor(
+    /** The dim the slice selects nothing of. */
+    readonly dim: string,
+    error: CliError,
+  ) {
+    super("InvalidArgument", error.message, { path: error.path });
+  }
+}
+
+/**
  * The cells `[start, stop)` of `coordinate` from `from` to `to`, both
  * included, in the coordinate's own order (`from` > `to` on a descending
  * one, as xarray's `slice`); a date reaches the end of its period.
@@ -110,8 +125,11 @@ function sliceOf(
   const start = values.findIndex(inside);
   const stop = values.findLastIndex(inside) + 1;
   if (start < 0)
-    throw fail(
-      `--sel ${dim}=${String(from)}:${String(to)} selects nothing (the coordinate runs from ${values[0]} to ${values.at(-1)})`,
+    throw new EmptySelection(
+      dim,
+      fail(
+        `--sel ${dim}=${String(from)}:${String(to)} selects nothing (the coordinate runs from ${values[0]} to ${values.at(-1)})`,
+      ),
     );
   return [start, stop];
 }

@@ -11,13 +11,13 @@ import type { DataType } from "apache-arrow";
 import type { Attrs, Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { arrowType, boundsTimeAttrs, isCfError } from "@lance-nd/cf";
 import { isReservedName } from "@lance-nd/format";
-import { ncDtype, openNetcdf, openUrlSource, type NetcdfFile } from "@lance-nd/netcdf";
-import { storeFetch } from "@lance-nd/zarr";
+import { ncDtype, openNetcdf, type NetcdfFile } from "@lance-nd/netcdf";
 import type { CfMode } from "lance-nd/internal";
 import type { SourceCf } from "./import-plan.js";
 import { decodeFor, decodedType, emptyOf, keptRaw } from "./import-plan.js";
 import { DEFAULT_ROW_BYTES, fileBytes, fileRows, planRows } from "./import-rows.js";
 import { openZarrSource } from "./import-zarr.js";
+import { type FetchedBytes, openNetcdfAtUrl } from "./import-fetch.js";
 import { zarrCall } from "./zarr-errors.js";
 import { type ImportSelection, selects } from "./import-selection.js";
 import { CliError } from "../errors.js";
@@ -70,10 +70,12 @@ export interface StoredSource {
   close(): Promise<void>;
 }
 
-/** How a source at a URL is read: `--max-requests`, and `--storage-option` for `s3://`. */
+/** How a source at a URL is read: `--max-requests`, `--storage-option` for `s3://`, and what counts its bytes. */
 export interface RemoteOptions {
   readonly maxRequests?: number;
   readonly storage?: Readonly<Record<string, string>>;
+  /** Counts the bytes received (import-fetch.ts); unset: not counted. */
+  readonly fetched?: FetchedBytes;
 }
 
 /** True when `path` is a URL (`scheme://...`) rather than a local path. */
@@ -88,6 +90,22 @@ export function isZarrStore(path: string): boolean {
     statSync(path).isDirectory() &&
     ["zarr.json", ".zgroup", ".zarray"].some((name) => existsSync(join(path, name)))
   );
+}
+
+/**
+ * True when `path` is a Zarr store (a local directory, or a URL whose path
+ * does not end in `.nc` or `.nc4`); `InvalidArgument` when it is not and
+ * `selection` takes part of it (Zarr stores only, for now).
+ */
+export function checkSelectable(path: string, selection: ImportSelection): boolean {
+  const zarr = isUrl(path) ? !/\.nc4?$/i.test(new URL(path).pathname) : isZarrStore(path);
+  if (!zarr && selects(selection))
+    throw new CliError(
+      "InvalidArgument",
+      `${path}: --isel, --sel and --project are read from Zarr stores only for now; import the whole file, or write the part with xarray first`,
+      { path },
+    );
+  return zarr;
 }
 
 /**
@@ -106,16 +124,10 @@ export async function openSource(
   remote: RemoteOptions = {},
   group?: string,
 ): Promise<ImportSource> {
-  const zarr = isUrl(path) ? !/\.nc4?$/i.test(new URL(path).pathname) : isZarrStore(path);
-  if (!zarr && selects(selection))
-    throw new CliError(
-      "InvalidArgument",
-      `${path}: --isel, --sel and --project are read from Zarr stores only for now; import the whole file, or write the part with xarray first`,
-      { path },
-    );
+  const zarr = checkSelectable(path, selection);
   const source = zarr
     ? await openZarrSource(path, id, chunk, rowBytes, selection, remote, group)
-    : await openNetcdfSource(path, chunk, rowBytes, remote.maxRequests, group);
+    : await openNetcdfSource(path, chunk, rowBytes, remote, group);
   const cf = { mode, validRange: !zarr && mode === "mask-range" };
   if (mode !== "decode") return withCf(source, cf);
   const rawTimes = await undecodableTimes(source, cf);
@@ -156,24 +168,22 @@ async function undecodableTimes(source: StoredSource, cf: SourceCf): Promise<Map
 }
 
 /**
- * The netCDF file at `path` or its `group` (or at an `http(s)://` URL, read by byte
- * ranges with the Zarr reader's retries and at most `maxRequests` in
- * flight) as an import input, cut into rows by `chunk` or its size (`planRows`).
+ * The netCDF file at `path` or its `group` (or at an `http(s)://` URL, read as
+ * `remote` says: `openNetcdfAtUrl`) as an import input, cut into rows by
+ * `chunk` or its size (`planRows`).
  */
 async function openNetcdfSource(
   path: string,
   chunk: ReadonlyMap<string, number> | undefined,
   rowBytes: number,
-  maxRequests: number | undefined,
+  remote: RemoteOptions,
   group: string | undefined,
 ): Promise<StoredSource> {
+  const options = group === undefined ? {} : { group };
   const { file, reservedWarnings } = withoutReserved(
     path,
-    await zarrCall(async () =>
-      openNetcdf(
-        isUrl(path) ? await openUrlSource(path, { fetch: storeFetch({ maxRequests }) }) : path,
-        group === undefined ? {} : { group },
-      ),
+    await zarrCall(() =>
+      isUrl(path) ? openNetcdfAtUrl(path, options, remote.maxRequests, remote.fetched) : openNetcdf(path, options),
     ),
   );
   let plan: ReturnType<typeof planRows>;

@@ -32,7 +32,7 @@ export async function openZarrSource(
   const options: OpenZarrOptions = {
     id,
     rowBytes,
-    requests: { maxRequests: remote.maxRequests },
+    requests: { maxRequests: remote.maxRequests, onBytes: remote.fetched?.onBytes },
     ...(remote.storage === undefined ? {} : { storage: remote.storage }),
     ...(group === undefined ? {} : { group }),
   };

@@ -13,8 +13,7 @@ import { encodingDefaults, encodingFlag, type EncodingOptions } from "../args/en
 import { type StorageOptionFlags, storageOptionFlag, storageOptionsOf } from "../args/storage-options.js";
 import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
-import { printJson, println, warn } from "../io.js";
-import { formatBytes } from "../output/disk-size.js";
+import { println, warn } from "../io.js";
 import { progressBar } from "../output/progress.js";
 import { failing } from "../report.js";
 import {
@@ -34,7 +33,10 @@ import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "./open-table.js";
 import { CF_MODES, type CfMode } from "lance-nd/internal";
 import { IMPORT_WRITE_SIZING, parseRowSize } from "./import-rows.js";
-import { openSource } from "./import-source.js";
+import { isUrl, openSource } from "./import-source.js";
+import { FetchedBytes } from "./import-fetch.js";
+import { printImportSummary } from "./import-summary.js";
+import { openInputs } from "./import-concat-open.js";
 import { chunkOf, groupDatasets } from "./group-datasets.js";
 import { withColumnNames } from "./column-names.js";
 import { withId } from "./row-id.js";
@@ -235,6 +237,8 @@ async function importFiles(
     );
   }
   const started = performance.now();
+  const remote = paths.some(isUrl);
+  const fetched = new FetchedBytes(io);
   // Every header first: a missing or bad file, or a type plan that fails, writes nothing.
   const files: ImportSource[] = [];
   const named = paths.map((path) => options.id ?? basename(path));
@@ -250,19 +254,11 @@ async function importFiles(
     // A table keeps the mode it was created with (CLI README, "Importing again").
     const cf = options.cf ?? (table === undefined ? "mask" : tableCfMode(table));
     if (table !== undefined) checkCfMode(table, cf);
-    for (const d of datasets)
-      files.push(
-        await openSource(
-          d.path,
-          d.id,
-          cf,
-          chunkOf(d, options.chunk),
-          options.rowSize,
-          options,
-          { maxRequests: options.maxRequests, storage: options.storageOption },
-          d.group,
-        ),
-      );
+    const reading = { maxRequests: options.maxRequests, storage: options.storageOption, fetched };
+    const opened = await openInputs(datasets, options, options.concat, (d, selection) =>
+      openSource(d.path, d.id, cf, chunkOf(d, options.chunk), options.rowSize, selection, reading, d.group),
+    );
+    files.push(...opened.files);
     checkDeclaredSize(files, options.maxSize);
     const twice = options.concat === undefined ? ids.filter((id, i) => ids.indexOf(id) !== i) : [];
     if (twice.length > 0) {
@@ -278,9 +274,11 @@ async function importFiles(
     for (const file of files) for (const w of file.warnings) warn(io, w);
     // How a file is cut is the normal path: an information line, not a warning.
     for (const file of files) if (file.notice !== undefined) println(io.stderr, `lance-nd: ${file.notice}`);
+    for (const path of opened.leftOut)
+      println(io.stderr, `lance-nd: ${path} left out: the selection along "${options.concat}" takes none of it`);
 
     const totalBytes = files.reduce((n, f) => n + f.bytes, 0);
-    const progress = progressBar(io, "import", totalBytes);
+    const progress = progressBar(io, "import", totalBytes, { fetched: remote });
     const writeOptions: WriteOptions = {
       casting: options.casting,
       ...storageOptionsOf(options),
@@ -300,7 +298,7 @@ async function importFiles(
         yield withId(withColumnNames(applyPlan(raw, plan, file.cf, options.casting)), id, file.globalAttrs);
         rows++;
         bytesDone += perRow;
-        progress.update(Math.round(bytesDone), rows);
+        progress.update(Math.round(bytesDone), rows, fetched.bytes);
       }
       for (const v of file.variables) variables.add(v.name);
       await file.close();
@@ -344,7 +342,7 @@ async function importFiles(
     const summary = {
       table: uri,
       branch: written.branch ?? "main",
-      files: paths.length,
+      files: paths.length - opened.leftOut.length,
       rows,
       variables: [...variables],
       cf,
@@ -352,17 +350,10 @@ async function importFiles(
       replacedRows: replaced,
       totalRows: await written.countRows(),
       bytesRead: totalBytes,
+      bytesFetched: fetched.bytes,
       seconds,
     };
-    if (options.json) printJson(io.stdout, summary);
-    else {
-      const swapped = options.mode === "replace" ? `, ${replaced} old row${replaced === 1 ? "" : "s"} replaced` : "";
-      println(
-        io.stdout,
-        `imported ${paths.length} file${paths.length === 1 ? "" : "s"} (${formatBytes(totalBytes)}, ${variables.size} variables) as ${rows} row${rows === 1 ? "" : "s"} into ${uri}${written.branch === null ? "" : ` (branch ${written.branch})`} ` +
-          `in ${seconds.toFixed(1)} s: version ${summary.version}, ${summary.totalRows} rows in the table${swapped}`,
-      );
-    }
+    printImportSummary(io, summary, { json: options.json, remote, replace: options.mode === "replace" });
   } finally {
     await Promise.all(files.map((f) => f.close().catch(() => {})));
   }
