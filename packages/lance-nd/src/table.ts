@@ -1,6 +1,7 @@
 import type { Schema } from "apache-arrow";
 import { ndSchema, validateTableSchema, type TableLayout } from "@lance-nd/format";
 import { LanceNdError } from "./errors.js";
+import { checkWritable, markTable } from "./table-check.js";
 import { parseOpenOptions } from "./open-options.js";
 import { withPureErrors } from "./pure-errors.js";
 import { countRows } from "./lance/table-read.js";
@@ -42,45 +43,6 @@ export interface OpenOptions extends StorageOptions {
 }
 
 /**
- * Checks that `table` is an {@link NdTable} (from `open`, `write` or
- * `checkout`), for the public calls that take one.
- *
- * @throws LanceNdError `InvalidInput` naming the call and what it got.
- */
-export function checkTable(table: unknown, op: string): asserts table is NdTable {
-  if (!(table instanceof NdTable)) {
-    throw new LanceNdError(
-      "InvalidInput",
-      `${op}: expected an NdTable (from open, write or checkout), got ${describeKind(table)}`,
-    );
-  }
-}
-
-/**
- * Checks that `table` is an {@link NdTable} that can change (not a read-only
- * view from `checkout`).
- *
- * @throws LanceNdError `InvalidInput` for another value or a read-only view.
- */
-export function checkWritable(table: unknown, op: string): asserts table is NdTable {
-  checkTable(table, op);
-  if (table.readOnly) {
-    throw new LanceNdError(
-      "InvalidInput",
-      `${op}: the table is a read-only view of version ${String(table.lance.pinnedVersion)} (checkout); open the table to change it`,
-      { uri: table.uri },
-    );
-  }
-}
-
-/** What kind of value `value` is, for "expected an NdTable, got ..." messages: `an object (Map)`, `string abc`, `null`. */
-function describeKind(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (typeof value === "object") return `an object (${value.constructor?.name ?? "no class"})`;
-  return `${typeof value} ${String(value)}`;
-}
-
-/**
  * An open lance-nd table: a Lance table whose schema is a valid lance-nd v1
  * table schema. Get one from {@link open}, `write`, `checkout` or
  * `createBranch`. Its methods are the operations on the table itself, as
@@ -105,6 +67,7 @@ export class NdTable {
     this.#schema = schema;
     this.#layout = layout;
     this.#schemaVersion = schemaVersion;
+    markTable(this);
   }
 
   /** The table uri, as given to {@link open} or `write`. */

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import type { ColumnOptions } from "@lance-nd/format";
 import { columnDefaults, setColumnDefaults } from "lance-nd";
-import { BRANCH_HELP, openTable, type TableFlags } from "./open-table.js";
+import { BRANCH_HELP, openTable, type TableFlags } from "../args/open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
 import { parseAssignments } from "../args/assignments.js";
 import { DEFAULT_SETTINGS, columnOptionsFrom } from "../args/column-options.js";

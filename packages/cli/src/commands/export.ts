@@ -12,7 +12,7 @@ import { failing } from "../report.js";
 import { selectionOptions, type SelectionOptions } from "../args/selection.js";
 import { sourceAttrTypes, tableCfEncoding } from "lance-nd/internal";
 import { readDataset } from "./one-dataset.js";
-import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "../args/open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
 import { writeNetcdfBeside } from "./export-file.js";
 import { withSourceNames } from "./column-names.js";

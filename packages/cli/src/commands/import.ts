@@ -30,7 +30,7 @@ import type { ClaimedWrite } from "./import-guard.js";
 import { planConcatImport } from "./import-concat.js";
 import { type ImportInterrupt, interruptible } from "./import-interrupt.js";
 import { applyPlan, planTypes } from "./import-plan.js";
-import { BRANCH_HELP, openTable } from "./open-table.js";
+import { BRANCH_HELP, openTable } from "../args/open-table.js";
 import { CF_MODES, type CfMode } from "lance-nd/internal";
 import { IMPORT_WRITE_SIZING, parseRowSize } from "./import-rows.js";
 import { isUrl, openSource } from "./import-source.js";

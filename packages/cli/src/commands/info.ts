@@ -7,7 +7,7 @@ import { diskBytes, formatBytes } from "../output/disk-size.js";
 import { isStorageAttr } from "../output/user-attrs.js";
 import { failing } from "../report.js";
 import { settingsOf } from "./defaults.js";
-import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "../args/open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
 
 export function registerInfo(program: Command, io: Io): void {

@@ -8,7 +8,7 @@ import { indexGlobalAttr, keyIndexes } from "lance-nd";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
-import { BRANCH_HELP, openTable, type TableFlags } from "./open-table.js";
+import { BRANCH_HELP, openTable, type TableFlags } from "../args/open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
 
 export function registerIndex(program: Command, io: Io): void {

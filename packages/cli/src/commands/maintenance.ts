@@ -12,7 +12,7 @@ import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { formatBytes } from "../output/disk-size.js";
 import { failing } from "../report.js";
-import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags } from "../args/open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
 
 /** Prints `summary` as JSON with `--json`, else `line`. */

@@ -9,7 +9,7 @@ import { formatValue } from "../output/row-text.js";
 import { plotVariable } from "../plot/plot-variable.js";
 import { failing } from "../report.js";
 import { readDataset } from "./one-dataset.js";
-import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "../args/open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
 
 interface PlotOptions extends SelectionOptions, TableFlags {

@@ -7,7 +7,7 @@ import { CliError } from "../errors.js";
 import type { Io } from "../io.js";
 import { println } from "../io.js";
 import { failing } from "../report.js";
-import { BRANCH_HELP, openTable, type TableFlags } from "./open-table.js";
+import { BRANCH_HELP, openTable, type TableFlags } from "../args/open-table.js";
 
 interface RechunkFlags extends TableFlags {
   id: string;

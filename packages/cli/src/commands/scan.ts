@@ -15,7 +15,7 @@ import { userRow } from "../output/user-attrs.js";
 import { failing } from "../report.js";
 import { hasSelection, selectionOptions, type SelectionOptions } from "../args/selection.js";
 import { regionRows } from "./read-region.js";
-import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "../args/open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
 
 interface ScanOptions extends SelectionOptions, TableFlags {

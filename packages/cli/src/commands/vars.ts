@@ -4,7 +4,7 @@ import { variables } from "lance-nd";
 import type { Io } from "../io.js";
 import { printJson, println } from "../io.js";
 import { failing } from "../report.js";
-import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "./open-table.js";
+import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "../args/open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
 
 export function registerVars(program: Command, io: Io): void {

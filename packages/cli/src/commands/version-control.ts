@@ -10,7 +10,7 @@ import { failing } from "../report.js";
 import { type StorageOptionFlags, storageOptionFlag } from "../args/storage-options.js";
 import type { NdTable } from "lance-nd";
 import { CliError } from "../errors.js";
-import { openTable, parseVersionOrTag } from "./open-table.js";
+import { openTable, parseVersionOrTag } from "../args/open-table.js";
 
 /** The version number of `version`: a number as it is, a tag by the version it names (`InvalidArgument` for no such tag). */
 async function versionNumber(table: NdTable, version: number | string | undefined): Promise<number | undefined> {

@@ -2,7 +2,7 @@
 import { InvalidArgumentError, Option } from "commander";
 import type { Command } from "commander";
 import { type StorageOptionFlags, storageOptionFlag } from "../args/storage-options.js";
-import { BRANCH_HELP, parseVersionOrTag, VERSION_HELP } from "../commands/open-table.js";
+import { BRANCH_HELP, parseVersionOrTag, VERSION_HELP } from "../args/open-table.js";
 import type { Io } from "../io.js";
 import { printJson, println, warn } from "../io.js";
 import { failing } from "../report.js";

@@ -12,7 +12,7 @@
 import { open, zarrStore } from "lance-nd";
 import type { NdTable, ZarrStore, ZarrStoreOptions } from "lance-nd";
 import { storageOptionsOf } from "../args/storage-options.js";
-import { openTable } from "../commands/open-table.js";
+import { openTable } from "../args/open-table.js";
 import type { Io } from "../io.js";
 import { isUserError } from "../report.js";
 import type { Pin } from "./routes.js";

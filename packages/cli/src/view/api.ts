@@ -9,7 +9,7 @@ import { NdRecordBatch, encode } from "@lance-nd/nd-arrow";
 import type { NdArray } from "@lance-nd/nd-arrow";
 import type { NdTable } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
-import { openTable, type TableFlags } from "../commands/open-table.js";
+import { openTable, type TableFlags } from "../args/open-table.js";
 import { CliError } from "../errors.js";
 import { printJson } from "../io.js";
 import { isUserError, oneLine } from "../report.js";

@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { printJson, println, warn } from "../io.js";
 import { type StorageOptionFlags, storageOptionFlag } from "../args/storage-options.js";
-import { BRANCH_HELP } from "../commands/open-table.js";
+import { BRANCH_HELP } from "../args/open-table.js";
 import { failing } from "../report.js";
 import { closedBySignal } from "./listen.js";
 import { startViewServer } from "./server.js";

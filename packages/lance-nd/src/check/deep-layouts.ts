@@ -18,7 +18,7 @@ import { readWindow } from "../dataset/read.js";
 import type { DimRange } from "../dataset/selection.js";
 import { valueBytes } from "../dataset/row-bytes.js";
 import { slabs } from "../layout/chunk-shape.js";
-import { datasetLayouts, layoutSources } from "../layout/current-layouts.js";
+import { datasetLayouts, layoutSources } from "../dataset/current-layouts.js";
 import type { CheckReport } from "./report.js";
 import { withoutPlace } from "./version-health.js";
 

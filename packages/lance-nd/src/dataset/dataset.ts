@@ -9,14 +9,15 @@ import { LanceNdError } from "../errors.js";
 import { invalidOptions } from "../option-errors.js";
 import { Expr } from "../read/expr.js";
 import { planRead } from "../read/read-plan.js";
-import { checkTable, type NdTable } from "../table.js";
+import type { NdTable } from "../table.js";
+import { checkTable } from "../table-check.js";
 import { planDataset, type DatasetPlan, type DatasetVariable } from "./plan.js";
 import { readBlocks, readWindow, windowRowCount, type DatasetBlock } from "./read.js";
 import type { CoordinateCache } from "./coordinate.js";
 import { applySel } from "./sel.js";
 import { chooseLayout, type ReadLayout } from "./layout-choice.js";
-import { forcedLayout, notLayoutRows, readLayouts } from "../layout/current-layouts.js";
-import { LAYOUT_ATTRS, SOURCE_LAYOUT } from "../layout/layout-attrs.js";
+import { forcedLayout, notLayoutRows, readLayouts } from "./current-layouts.js";
+import { LAYOUT_ATTRS, SOURCE_LAYOUT } from "./layout-attrs.js";
 import {
   applyIsel,
   keptDims,

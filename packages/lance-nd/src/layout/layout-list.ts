@@ -4,12 +4,13 @@
 import { GLOBAL_ATTRS_COLUMN } from "@lance-nd/nd-arrow";
 import { col } from "../read/expr.js";
 import { planRead } from "../read/read-plan.js";
-import { checkTable, type NdTable } from "../table.js";
+import type { NdTable } from "../table.js";
+import { checkTable } from "../table-check.js";
 import { planDataset, type DatasetPlan } from "../dataset/plan.js";
 import { valueBytes } from "../dataset/row-bytes.js";
 import { chunkShapeText } from "./chunk-shape.js";
-import { datasetLayouts } from "./current-layouts.js";
-import { SOURCE_LAYOUT } from "./layout-attrs.js";
+import { datasetLayouts } from "../dataset/current-layouts.js";
+import { SOURCE_LAYOUT } from "../dataset/layout-attrs.js";
 
 /** One layout of a dataset, as {@link layouts} lists it. */
 export interface LayoutInfo {

@@ -10,13 +10,14 @@ import { invalidOptions } from "../option-errors.js";
 import { withPureErrors } from "../pure-errors.js";
 import { col } from "../read/expr.js";
 import { planRead } from "../read/read-plan.js";
-import { checkWritable, type NdTable } from "../table.js";
+import type { NdTable } from "../table.js";
+import { checkWritable } from "../table-check.js";
 import { planDataset, type DatasetPlan } from "../dataset/plan.js";
 import { readWindow } from "../dataset/read.js";
 import { valueBytes } from "../dataset/row-bytes.js";
 import { replaceRows } from "../write/replace-rows.js";
 import { chunkCount, chunkShapeText, chunkSteps, slabs, type ChunkShape } from "./chunk-shape.js";
-import { datasetLayouts, type LayoutState } from "./current-layouts.js";
+import { datasetLayouts, type LayoutState } from "../dataset/current-layouts.js";
 import {
   LAYOUT_CHUNK,
   LAYOUT_OF,
@@ -27,7 +28,7 @@ import {
   SOURCE_LAYOUT,
   layoutId,
   rowsFingerprint,
-} from "./layout-attrs.js";
+} from "../dataset/layout-attrs.js";
 
 /** 64 MiB: the most `rechunk` reads from the source at once (a slab of whole new chunks). */
 export const RECHUNK_SLAB_BYTES = 64 * 1024 * 1024;

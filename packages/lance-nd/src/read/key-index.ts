@@ -8,7 +8,8 @@ import { GLOBAL_ATTRS_COLUMN } from "@lance-nd/nd-arrow";
 import { LanceNdError } from "../errors.js";
 import { createBtreeIndex, listColumnIndexes, unindexedRows, type ColumnIndex } from "../lance/table-indexes.js";
 import type { LanceTable } from "../lance/table-open.js";
-import { checkTable, checkWritable, type NdTable } from "../table.js";
+import type { NdTable } from "../table.js";
+import { checkTable, checkWritable } from "../table-check.js";
 import { inSpan } from "../tracing.js";
 
 /** A global attribute with a key index. */

@@ -12,7 +12,8 @@ import { readAhead } from "./read-ahead.js";
 import { ROW_ID, batchRows, planRead, withoutRowId, type Condition, type ReadPlan } from "./read-plan.js";
 import { answeredByKeyIndexes, pinnedView, projectedBytesPerRow, readState } from "./read-state.js";
 import { takeRead } from "./take-read.js";
-import { checkTable, type NdTable } from "../table.js";
+import type { NdTable } from "../table.js";
+import { checkTable } from "../table-check.js";
 import { scanRows } from "../lance/table-read.js";
 
 /** Rows per Lance batch by default. */

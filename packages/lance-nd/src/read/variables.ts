@@ -1,6 +1,7 @@
 /** The variables (array columns) of a table, from its schema. */
 import type { DataType } from "apache-arrow";
-import { checkTable, type NdTable } from "../table.js";
+import type { NdTable } from "../table.js";
+import { checkTable } from "../table-check.js";
 
 /** One variable of a table. */
 export interface VariableInfo {

@@ -5,7 +5,8 @@
  * that is not an NdTable is `InvalidInput` naming the function.
  */
 import type { Expr } from "../read/expr.js";
-import { checkTable, type NdTable } from "../table.js";
+import type { NdTable } from "../table.js";
+import { checkTable } from "../table-check.js";
 import type { BranchInfo, BranchOptions, TagInfo } from "./version-control.js";
 import type {
   CleanupOptions,

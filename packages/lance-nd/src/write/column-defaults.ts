@@ -2,7 +2,8 @@
 import { columnDefaultsMetadata, parseColumnOptions, type ColumnOptions } from "@lance-nd/format";
 import { addSchemaMetadata } from "../lance/table-write.js";
 import { withPureErrors } from "../pure-errors.js";
-import { checkTable, checkWritable, type NdTable } from "../table.js";
+import type { NdTable } from "../table.js";
+import { checkTable, checkWritable } from "../table-check.js";
 
 /**
  * The encoding options that each new column of `table` gets (the latest

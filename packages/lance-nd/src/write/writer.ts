@@ -26,7 +26,8 @@ import {
   type WriteOptions,
 } from "./write-options.js";
 import { withPureErrors } from "../pure-errors.js";
-import { NdTable, checkWritable } from "../table.js";
+import { NdTable } from "../table.js";
+import { checkWritable } from "../table-check.js";
 import { WriteSpan } from "../tracing.js";
 import { widenTable } from "../widen/widen.js";
 import { WriterState } from "./writer-state.js";

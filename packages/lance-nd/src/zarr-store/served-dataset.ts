@@ -20,7 +20,7 @@ import {
 import { Dataset, type DatasetOptions } from "../dataset/dataset.js";
 import { planDataset, type DatasetPlan, type PlannedRow } from "../dataset/plan.js";
 import { LanceNdError } from "../errors.js";
-import { readLayouts } from "../layout/current-layouts.js";
+import { readLayouts } from "../dataset/current-layouts.js";
 import { toColumnName } from "../export/column-names.js";
 import { tableCfEncoding } from "../export/cf-mode.js";
 import { sourceRow } from "../export/source-row.js";

@@ -5,7 +5,8 @@
  * at `/<id>` (percent-encoded), its variables arrays in it.
  */
 import { isLanceNdError } from "../errors.js";
-import { checkTable, type NdTable } from "../table.js";
+import type { NdTable } from "../table.js";
+import { checkTable } from "../table-check.js";
 import { datasetIds, datasetRows } from "./dataset-ids.js";
 import { storeSettings, type StoreSettings, type ZarrStoreOptions } from "./options.js";
 import { ServedDataset } from "./served-dataset.js";

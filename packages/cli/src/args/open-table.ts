@@ -4,7 +4,7 @@ import type { NdTable } from "lance-nd";
 import { describeHalfImport } from "lance-nd/internal";
 import { type Io, warn } from "../io.js";
 import { InvalidArgumentError } from "commander";
-import { type StorageOptionFlags, storageOptionsOf } from "../args/storage-options.js";
+import { type StorageOptionFlags, storageOptionsOf } from "./storage-options.js";
 
 /** The help of the `--branch <name>` option of every command that opens a table. */
 export const BRANCH_HELP = "use this branch of the table (lance-nd branch lists them); default: main";

@@ -14,10 +14,10 @@ import { isLanceNdError, LanceNdError } from "../errors.js";
 import { withPureErrors } from "../pure-errors.js";
 import { col } from "../read/expr.js";
 import { planRead, type Condition } from "../read/read-plan.js";
-import { planScan } from "../dataset/plan-scan.js";
+import { planScan } from "./plan-scan.js";
 import type { NdTable } from "../table.js";
-import { planDataset, type DatasetPlan } from "../dataset/plan.js";
-import type { ReadLayout } from "../dataset/layout-choice.js";
+import { planDataset, type DatasetPlan } from "./plan.js";
+import type { ReadLayout } from "./layout-choice.js";
 import {
   LAYOUT_CHUNK,
   LAYOUT_OF,
