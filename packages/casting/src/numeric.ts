@@ -1,7 +1,7 @@
 import { Bool, DataType, Float, Int, Precision } from "apache-arrow";
 
 /** numpy's kinds of numbers, in the order a same_kind cast may move along. */
-export type NumericKind = "bool" | "unsigned" | "signed" | "float";
+type NumericKind = "bool" | "unsigned" | "signed" | "float";
 
 /** A Bool, integer or float Arrow type reduced to its kind and width. */
 export interface NumericType {

@@ -1,7 +1,7 @@
 import { DataType, DateDay, DateMillisecond, Duration, Time, type TimeUnit, Timestamp } from "apache-arrow";
 
 /** numpy's temporal kinds: datetime64 (Date, Timestamp), timedelta64 (Duration), and time of day (Time). */
-export type TemporalKind = "datetime" | "timedelta" | "time";
+type TemporalKind = "datetime" | "timedelta" | "time";
 
 /** A temporal Arrow type reduced to what the casting rules look at. */
 export interface TemporalType {

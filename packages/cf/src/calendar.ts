@@ -50,7 +50,7 @@ const ALL_LEAP_STARTS = [0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335, 
 export const GREGORIAN_START_DAY = -141_427;
 
 /** False for julian and standard, whose years are historical: year 1 follows year -1 (cftime's default). */
-export function hasYearZero(calendar: CfCalendar): boolean {
+function hasYearZero(calendar: CfCalendar): boolean {
   return calendar !== "julian" && calendar !== "standard";
 }
 

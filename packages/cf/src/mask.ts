@@ -15,7 +15,7 @@ import { outsideRange, validRange } from "./valid-range.js";
 import { allValid, clearBit, isValid, validityOf, valuesOf, vectorOf } from "./validity.js";
 
 /** The values an array's attributes mark as missing, in its stored type. */
-export interface MissingValues {
+interface MissingValues {
   /** The values that become nulls. */
   readonly values: readonly (number | bigint)[];
   /** True when NaN is among them (a NaN `_FillValue` or `missing_value`). */
@@ -29,7 +29,7 @@ export interface MissingValues {
  * attributes; without `_FillValue`, netCDF's default fill of the type too
  * unless `defaultFill` is false (xarray does not mask it).
  */
-export function missingValues(array: NdArray, dtype: Dtype, variable?: string, defaultFill = true): MissingValues {
+function missingValues(array: NdArray, dtype: Dtype, variable?: string, defaultFill = true): MissingValues {
   const values: (number | bigint)[] = [];
   let nan = false;
   const add = (raw: number | bigint): number | bigint | undefined => {

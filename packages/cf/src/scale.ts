@@ -108,7 +108,7 @@ export function pack(array: NdArray, packing: Packing, packed: Dtype, variable?:
 }
 
 /** Rounds to the nearest integer, ties to even (numpy's `around`). */
-export function roundHalfEven(v: number): number {
+function roundHalfEven(v: number): number {
   const r = Math.round(v);
   return r - v === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }

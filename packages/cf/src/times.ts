@@ -22,7 +22,7 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** The Arrow timestamp unit (and its length in ns) that times of `stored` in `units` decode to. */
-export function timestampTick(stored: Dtype, units: CfTimeUnits): [TimeUnit, bigint] {
+function timestampTick(stored: Dtype, units: CfTimeUnits): [TimeUnit, bigint] {
   if (isFloatDtype(stored)) return TICKS[3]!;
   return TICKS.find(([, ns]) => units.unitNs % ns === 0n && units.epochNs % ns === 0n)!;
 }

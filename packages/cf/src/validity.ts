@@ -53,7 +53,7 @@ export function allValid(length: number): Uint8Array {
 }
 
 /** Counts the cleared bits among the first `length`. */
-export function countNulls(bits: Uint8Array, length: number): number {
+function countNulls(bits: Uint8Array, length: number): number {
   let nulls = 0;
   for (let i = 0; i < length; i++) if (((bits[i >> 3]! >> (i & 7)) & 1) === 0) nulls++;
   return nulls;

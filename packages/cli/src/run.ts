@@ -9,7 +9,7 @@ import { createProgram } from "./program.js";
 import { errorReport } from "./report.js";
 
 /** Exit codes of `lance-nd`. */
-export const EXIT = {
+const EXIT = {
   /** The command did what it was asked. */
   ok: 0,
   /** A user error: a missing file, a bad filter, an unknown variable, ... One line on stderr says what and why. */

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { type NetcdfFixtureName, ensureNetcdfFixtures, netcdfToolsSkipReason } from "@lance-nd/test-helpers";
 
 /** Where the generated fixtures live (git-ignored). */
-export const FIXTURE_DIR = join(import.meta.dirname, "fixtures", "generated");
+const FIXTURE_DIR = join(import.meta.dirname, "fixtures", "generated");
 
 /** Why the fixture tests cannot run here (ncgen or ncdump missing); undefined under `CI=true`. */
 export const fixtureSkipReason = netcdfToolsSkipReason;

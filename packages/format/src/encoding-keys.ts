@@ -13,15 +13,6 @@ const COMPRESSION_LEVEL_KEY = `${ENCODING_PREFIX}compression-level`;
 const BSS_KEY = `${ENCODING_PREFIX}bss`;
 const RLE_THRESHOLD_KEY = `${ENCODING_PREFIX}rle-threshold`;
 
-/** The keys of the format, in the order of the table of FORMAT.md section 3. */
-export const ENCODING_KEYS = [
-  STRUCTURAL_ENCODING_KEY,
-  COMPRESSION_KEY,
-  COMPRESSION_LEVEL_KEY,
-  BSS_KEY,
-  RLE_THRESHOLD_KEY,
-];
-
 /** The `lance-encoding:*` keys and values of `options` (top-level and leaf keys together). */
 export function encodingEntries(options: ColumnOptions): Map<string, string> {
   const entries = new Map<string, string>();

@@ -19,7 +19,7 @@ export interface PureErrorContext {
  * `InvalidTable`, everything else `InvalidInput`. A `LanceNdError` passes
  * through; any other error is rethrown as is.
  */
-export function fromPureError(err: unknown, context: PureErrorContext): unknown {
+function fromPureError(err: unknown, context: PureErrorContext): unknown {
   if (err instanceof LanceNdError) return err;
   const code = pureCode(err);
   if (code === undefined) return err;

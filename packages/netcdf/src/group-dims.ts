@@ -17,7 +17,7 @@ export interface GroupToWrite {
 }
 
 /** A dim a group defines. */
-export interface OwnDim {
+interface OwnDim {
   readonly name: string;
   /** The longest use of it below (an unlimited dim is as long as its longest variable). */
   size: number;
@@ -84,7 +84,7 @@ export function planGroupDims(
 }
 
 /** The groups above `group`, nearest first: `"a/b/c"` -> `"a/b"`, `"a"`, `""`. */
-export function ancestors(group: string): string[] {
+function ancestors(group: string): string[] {
   if (group === "") return [];
   const parts = group.split("/");
   return parts.map((_, i) => parts.slice(0, parts.length - 1 - i).join("/"));

@@ -24,7 +24,7 @@ export type H5Module = typeof H5.Module;
  * The folder of h5wasm-plugins' filters, compiled to WebAssembly side modules
  * that HDF5 loads on the first read of a variable that needs one.
  */
-export function pluginFolder(): string {
+function pluginFolder(): string {
   return join(dirname(createRequire(import.meta.url).resolve("h5wasm-plugins/package.json")), "plugins");
 }
 

@@ -6,8 +6,8 @@
 import type { NcType, NumericArray } from "./raw.js";
 
 // HDF5 type classes (H5T_class_t).
-export const H5T_INTEGER = 0;
-export const H5T_FLOAT = 1;
+const H5T_INTEGER = 0;
+const H5T_FLOAT = 1;
 export const H5T_STRING = 3;
 
 /** netCDF's names of the HDF5 type classes a netCDF-4 file can hold (H5T_class_t), for messages. */

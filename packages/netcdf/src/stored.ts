@@ -187,7 +187,7 @@ export function storedValues(name: string, array: NdArray): Stored {
 }
 
 /** The values as one typed array: a view when the vector has one chunk. */
-export function contiguous(values: Vector): NumericArray {
+function contiguous(values: Vector): NumericArray {
   const [only, ...rest] = values.data;
   if (only !== undefined && rest.length === 0) return only.values as NumericArray;
   return values.toArray() as NumericArray;
@@ -198,7 +198,7 @@ function isFloat16(type: DataType): boolean {
 }
 
 /** The fill value of an array: its `_FillValue`, else NaN for floats, else netCDF's default. */
-export function fillValue(array: NdArray, data: NumericArray): number | bigint {
+function fillValue(array: NdArray, data: NumericArray): number | bigint {
   const own = array.attrs.get("_FillValue");
   if (own !== undefined && !own.isList) return own.value.get(0) as number | bigint;
   return DEFAULT_FILL[data.constructor.name] ?? Number.NaN;

@@ -3,7 +3,7 @@ import { Vector, makeData, makeVector } from "apache-arrow";
 import type { DataType } from "apache-arrow";
 
 /** A validity bitmap with bit i set when `valid[i]`. */
-export function bitmapOf(valid: readonly boolean[]): Uint8Array {
+function bitmapOf(valid: readonly boolean[]): Uint8Array {
   const bitmap = new Uint8Array((valid.length + 7) >> 3);
   valid.forEach((v, i) => {
     if (v) bitmap[i >> 3]! |= 1 << (i & 7);

@@ -29,7 +29,7 @@ export interface RequestOptions {
 }
 
 /** The defaults of {@link RequestOptions}. */
-export const DEFAULT_MAX_REQUESTS = 4;
+const DEFAULT_MAX_REQUESTS = 4;
 const DEFAULT_RETRIES = 4;
 const DEFAULT_RETRY_DELAY_MS = 200;
 

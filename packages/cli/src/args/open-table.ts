@@ -39,7 +39,7 @@ export async function openTable(uri: string, flags: TableFlags = {}, io?: Io): P
 }
 
 /** One warning when `version` of `table` is a half-import: it holds some of an import's rows only. */
-export async function warnHalfImport(io: Io, uri: string, table: NdTable, version: number): Promise<void> {
+async function warnHalfImport(io: Io, uri: string, table: NdTable, version: number): Promise<void> {
   const half = (await table.versions()).find((v) => v.version === version)?.halfImport;
   if (half !== null && half !== undefined) warn(io, `version ${version} of ${uri} is ${describeHalfImport(half)}`);
 }
@@ -48,7 +48,7 @@ export async function warnHalfImport(io: Io, uri: string, table: NdTable, versio
  * A table version number from the command line (an integer >= 1). Throws
  * commander's `InvalidArgumentError` otherwise.
  */
-export function parseVersion(text: string): number {
+function parseVersion(text: string): number {
   if (!/^\d+$/.test(text.trim()) || Number(text) < 1)
     throw new InvalidArgumentError("expected a version number (an integer >= 1)");
   return Number(text);

@@ -192,7 +192,7 @@ function mostCommonStep(starts: readonly number[]): number | undefined {
  * README "Encoding defaults"): none stays none, zstd keeps its level, and
  * anything else (lz4, Lance's own) is zstd, Zarr's usual codec.
  */
-export async function tableZarrCompression(table: NdTable): Promise<ZarrCompression> {
+async function tableZarrCompression(table: NdTable): Promise<ZarrCompression> {
   const compression = (await columnDefaults(table)).compression;
   if (compression === "none") return { codec: "none" };
   if (typeof compression === "object" && compression.codec === "zstd" && compression.level !== undefined)

@@ -14,7 +14,7 @@ const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 type StopSignal = keyof typeof EXIT_CODES;
 
 /** The error an import stops with once it was interrupted: thrown where it checks, it makes the write roll back. */
-export class ImportInterrupted extends CliError {
+class ImportInterrupted extends CliError {
   /** The signal. */
   readonly signal: StopSignal;
 

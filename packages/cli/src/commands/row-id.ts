@@ -9,7 +9,7 @@ import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
 import type { Attr, Attrs, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { storedGlobalName } from "lance-nd/internal";
 
-export { SOURCE_ID_ATTR, sourceGlobals } from "lance-nd/internal";
+export { sourceGlobals } from "lance-nd/internal";
 
 /**
  * The row with its `id` global attribute, placed before `chunk_offset`.

@@ -27,7 +27,7 @@ export function rowLine(batch: NdRecordBatch, index: number, timeNumbers = false
 }
 
 /** `float32(time=3, lat=4, lon=5)`: the value type and the dims of an array. */
-export function arrayShape(array: NdArray): string {
+function arrayShape(array: NdArray): string {
   return `${String(array.type).toLowerCase()}(${array.dims.map((d) => `${d.name}=${d.size}`).join(", ")})`;
 }
 

@@ -21,7 +21,7 @@ export interface Tick {
 }
 
 /** Font scale of tick labels. */
-export const TICK_SCALE = 1;
+const TICK_SCALE = 1;
 const TICK_LENGTH = 4;
 const TICK_GAP = 3;
 const LABEL_H = GLYPH_HEIGHT * TICK_SCALE;

@@ -14,9 +14,9 @@ import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
 /** Connections the server holds at once. */
-export const MAX_CONNECTIONS = 256;
+const MAX_CONNECTIONS = 256;
 /** Connections the server holds from one address. */
-export const MAX_CONNECTIONS_PER_ADDRESS = 64;
+const MAX_CONNECTIONS_PER_ADDRESS = 64;
 
 /** The open connections, oldest first, each with its requests in progress. */
 export class Connections {

@@ -29,7 +29,7 @@ interface BranchPin {
 }
 
 /** Stores kept at once (each holds one pinned table handle); the oldest goes first. */
-export const CACHED_STORES = 8;
+const CACHED_STORES = 8;
 
 /** What {@link PinnedStores} serves. */
 export interface PinnedStoresOptions {

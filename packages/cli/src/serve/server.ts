@@ -21,14 +21,14 @@ import { BadPath, idSegment, parseRoute, pathToken } from "./routes.js";
 import type { Pin } from "./routes.js";
 
 /** Chunk reads that run at once; the others wait their turn (metadata never waits behind them). */
-export const STORE_READS_AT_ONCE = 2;
+const STORE_READS_AT_ONCE = 2;
 /** Chunk answers read or being sent at once: bounds the bytes in flight to this many chunks, whatever clients do. */
-export const CHUNK_ANSWERS_AT_ONCE = 8;
+const CHUNK_ANSWERS_AT_ONCE = 8;
 /** A request's headers must arrive within this (slow-header clients are cut), its whole request within {@link REQUEST_MS}. */
-export const HEADERS_MS = 10_000;
-export const REQUEST_MS = 30_000;
+const HEADERS_MS = 10_000;
+const REQUEST_MS = 30_000;
 /** A connection that takes no byte of its answer for this long is closed (a client that stops reading its answer gives its slot back). */
-export const STALLED_MS = 30_000;
+const STALLED_MS = 30_000;
 
 /** Options of {@link startServeServer}. */
 export interface ServeServerOptions {
@@ -53,7 +53,7 @@ export interface ServeServerOptions {
 }
 
 /** One dataset served. */
-export interface ServedDataset {
+interface ServedDataset {
   /** Its id, as the store names it. */
   id: string;
   /** The URL of its Zarr group (ends with a slash). */

@@ -28,7 +28,7 @@ export interface Answer {
 }
 
 /** The media type of the Arrow IPC stream format. */
-export const ARROW_STREAM_TYPE = "application/vnd.apache.arrow.stream";
+const ARROW_STREAM_TYPE = "application/vnd.apache.arrow.stream";
 
 /** Table handles kept (one per version asked for). */
 const CACHED_TABLES = 8;
@@ -150,7 +150,7 @@ export class ViewApi {
 }
 
 /** A JSON answer (bigints as decimal strings, non-finite numbers as strings, as `--json` prints them). */
-export function json(status: number, value: unknown): Answer {
+function json(status: number, value: unknown): Answer {
   let body = "";
   printJson({ write: (text) => (body += String(text)) }, value, false);
   return { status, type: "application/json; charset=utf-8", body };

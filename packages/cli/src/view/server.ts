@@ -15,7 +15,7 @@ import { isWildcard, listen } from "./listen.js";
 import { pageHtml } from "./page-html.js";
 
 /** The file name of the page's script bundle in the assets folder (built by tsup). */
-export const PAGE_SCRIPT = "page.js";
+const PAGE_SCRIPT = "page.js";
 
 /** Options of {@link startViewServer}. */
 export interface ViewServerOptions {

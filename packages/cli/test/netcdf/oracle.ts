@@ -16,7 +16,7 @@ export function pythonSkipReason(): string | undefined {
 }
 
 /** An attribute as xarray reports it. */
-export interface DumpAttr {
+interface DumpAttr {
   dtype: string;
   value: unknown;
 }

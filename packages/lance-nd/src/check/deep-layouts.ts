@@ -23,7 +23,7 @@ import type { CheckReport } from "./report.js";
 import { withoutPlace } from "./version-health.js";
 
 /** 16 MiB: the most values `check --deep` reads at once from a layout (and as much from its source). */
-export const LAYOUT_COMPARE_BYTES = 16 * 1024 * 1024;
+const LAYOUT_COMPARE_BYTES = 16 * 1024 * 1024;
 
 /** A region of a current layout whose values are not its source dataset's. */
 export interface LayoutMismatch {

@@ -20,7 +20,7 @@ export interface ReadLayout {
  * The bytes of values of `names` that the rows a read of `ranges` takes
  * on `plan` hold: a take reads each of those rows' variables whole.
  */
-export function readBytes(plan: DatasetPlan, ranges: readonly DimRange[], names: readonly string[]): number {
+function readBytes(plan: DatasetPlan, ranges: readonly DimRange[], names: readonly string[]): number {
   const position = new Map(plan.grid.map((d, i) => [d.name, i]));
   let bytes = 0;
   for (const group of variableRows(plan, ranges, names)) {

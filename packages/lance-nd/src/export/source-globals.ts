@@ -33,7 +33,7 @@ export function storedGlobalName(name: string): string {
  * undone), or `undefined` for the ones lance-nd sets (`id`, `_SourceFile`);
  * `chunk_offset` stays, the place of a row that writers read.
  */
-export function sourceGlobalName(stored: string): string | undefined {
+function sourceGlobalName(stored: string): string | undefined {
   if (stored === "id" || stored === SOURCE_FILE_ATTR) return undefined;
   if (stored === SOURCE_ID_ATTR) return "id";
   return stored.startsWith(SOURCE_ESCAPE) ? stored.slice(SOURCE_ESCAPE.length) : stored;

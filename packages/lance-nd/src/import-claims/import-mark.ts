@@ -16,7 +16,7 @@ import type { LanceTable } from "../lance/table-open.js";
 import { listTags, refCall } from "../lance/table-refs.js";
 
 /** The prefix of every import mark tag. */
-export const IMPORT_TAG_PREFIX = "lance-nd-import-";
+const IMPORT_TAG_PREFIX = "lance-nd-import-";
 /** Characters of the payload per tag: the tag file name stays well under 255 bytes. */
 const PART_CHARS = 150;
 const MARK = /^lance-nd-import-([0-9a-f-]{36})$/;

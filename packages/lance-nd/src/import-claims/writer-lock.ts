@@ -16,7 +16,7 @@ import { listTags, refCall } from "../lance/table-refs.js";
 import { type ImportMark, importMarks, importRunning } from "./import-mark.js";
 
 /** The prefix of every lock tag. */
-export const LOCK_TAG_PREFIX = "lance-nd-lock-";
+const LOCK_TAG_PREFIX = "lance-nd-lock-";
 /** How often a waiting import looks at the lock again. */
 const POLL_MS = 200;
 /** How long a lock without a running holder is waited for before it is called stale (its holder may be ending). */

@@ -9,7 +9,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /** At most this many attempts of one operation, counting the attempts of every step nested in it. */
-export const MAX_COMMIT_ATTEMPTS = 10;
+const MAX_COMMIT_ATTEMPTS = 10;
 
 /** What the operation may still spend: failed attempts left before it gives up. */
 interface Budget {

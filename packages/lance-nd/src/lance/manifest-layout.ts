@@ -18,7 +18,7 @@ export interface ManifestFileRef {
 }
 
 /** The deletion file of a fragment. */
-export interface DeletionFileRef {
+interface DeletionFileRef {
   /** The absolute path (`_deletions/<fragment>-<read version>-<id>.arrow|bin`). */
   path: string;
   /** `arrow`: an Arrow IPC file of deleted offsets; `bitmap`: a roaring bitmap. */
@@ -40,7 +40,7 @@ export interface FragmentLayout {
 }
 
 /** One index of a version. */
-export interface IndexLayout {
+interface IndexLayout {
   /** Lance's name of it. */
   name: string;
   /** Its folder, `_indices/<uuid>`. */

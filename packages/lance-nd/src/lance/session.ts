@@ -13,9 +13,9 @@
 import { Session } from "@lancedb/lancedb";
 
 /** The bytes of manifests and file metadata a connection keeps (lancedb's default: 1 GB). */
-export const METADATA_CACHE_BYTES = 16 * 2 ** 20;
+const METADATA_CACHE_BYTES = 16 * 2 ** 20;
 /** The bytes of index pages a connection keeps (lancedb's default: 6 GB). */
-export const INDEX_CACHE_BYTES = 256 * 2 ** 20;
+const INDEX_CACHE_BYTES = 256 * 2 ** 20;
 
 /** A session for one connection, with the bounded caches above. */
 export function connectionSession(): Session {

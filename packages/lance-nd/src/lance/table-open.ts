@@ -68,7 +68,7 @@ const memoryConnections = new Map<string, Promise<Connection>>();
  * connection has a session of its own with bounded caches (session.ts).
  * memory:// connections are shared per database uri.
  */
-export async function connectTo(location: TableLocation, storageOptions?: Record<string, string>): Promise<Connection> {
+async function connectTo(location: TableLocation, storageOptions?: Record<string, string>): Promise<Connection> {
   const context = { uri: location.uri, op: "connect" };
   const options = {
     readConsistencyInterval: 0,

@@ -31,7 +31,7 @@ import {
 } from "../dataset/layout-attrs.js";
 
 /** 64 MiB: the most `rechunk` reads from the source at once (a slab of whole new chunks). */
-export const RECHUNK_SLAB_BYTES = 64 * 1024 * 1024;
+const RECHUNK_SLAB_BYTES = 64 * 1024 * 1024;
 
 /** Options of {@link rechunk}. */
 export interface RechunkOptions {

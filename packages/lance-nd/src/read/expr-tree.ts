@@ -22,7 +22,7 @@
 import { LanceNdError } from "../errors.js";
 
 /** How deep a rendered filter may nest, in parser levels (a parenthesis or a right operand is one): Lance stops near 50. */
-export const MAX_FILTER_NESTING = 40;
+const MAX_FILTER_NESTING = 40;
 
 /**
  * The most terms written as one flat `a OR b OR …`. DataFusion turns a flat

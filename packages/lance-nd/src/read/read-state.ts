@@ -43,7 +43,7 @@ export interface ReadState {
  * parse of the whole schema. Less these bytes, the estimate stays within 2x
  * of the rows' bytes in memory (test/read-state.test.ts).
  */
-export const FILE_BYTES_PER_LEAF_COLUMN = 320;
+const FILE_BYTES_PER_LEAF_COLUMN = 320;
 
 const states = new WeakMap<NdTable, ReadState>();
 

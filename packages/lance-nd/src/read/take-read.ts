@@ -63,10 +63,10 @@ export interface TakeLimits {
  * answer the whole filter and cover every row, so a filtered scan finds the
  * rows without reading the big columns of the others.
  */
-export type TakeRows = { count: number } | FilteredRows;
+type TakeRows = { count: number } | FilteredRows;
 
 /** The rows of a filter, at most `limit` of them. */
-export interface FilteredRows {
+interface FilteredRows {
   filter: string | undefined;
   limit: number | undefined;
   indexed: boolean;

@@ -13,7 +13,7 @@ import type { LanceTable } from "../lance/table-open.js";
 import { refCall, type TagInfo } from "../lance/table-refs.js";
 
 /** The prefix of the tags that record complete imports. */
-export const IMPORTED_TAG_PREFIX = "lance-nd-imported-";
+const IMPORTED_TAG_PREFIX = "lance-nd-imported-";
 const IMPORTED = /^lance-nd-imported-(\d+)-(\d+)$/;
 
 /** One complete import of `main`: the version it started from and its last version. */

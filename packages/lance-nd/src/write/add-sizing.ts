@@ -15,11 +15,11 @@ const MiB = 1024 * 1024;
  * writes it (measured; README, "NdWriter sizing"), and a writer must stay
  * under 1 GiB above its baseline while it writes 1 GiB (bench/writer-memory.ts).
  */
-export const MAX_ADD_MEMORY_BYTES = 64 * MiB;
+const MAX_ADD_MEMORY_BYTES = 64 * MiB;
 /** At most this many bytes of rows in Lance adds at the same time (README, "NdWriter sizing"). */
-export const MAX_INFLIGHT_MEMORY_BYTES = 64 * MiB;
+const MAX_INFLIGHT_MEMORY_BYTES = 64 * MiB;
 /** At most this many bytes of rows buffered plus in flight (the seed's 8x the target, capped for memory). */
-export const MAX_BUFFER_MEMORY_BYTES = 128 * MiB;
+const MAX_BUFFER_MEMORY_BYTES = 128 * MiB;
 
 /** The size of a writer's adds, learned from the bytes its adds took on disk. */
 export class AddSizer {

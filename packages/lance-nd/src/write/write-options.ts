@@ -16,7 +16,7 @@ import { invalidOptions, storageOptionsSchema } from "../option-errors.js";
 import { withPureErrors } from "../pure-errors.js";
 
 /** 128 MiB: the default size of one Lance add (fragment) on disk. */
-export const DEFAULT_TARGET_FRAGMENT_BYTES = 128 * 1024 * 1024;
+const DEFAULT_TARGET_FRAGMENT_BYTES = 128 * 1024 * 1024;
 
 /** The default number of Lance adds a writer runs at the same time (also bounded by memory, see README). */
 export const DEFAULT_WRITE_PARALLELISM = 4;
@@ -27,7 +27,7 @@ export const DEFAULT_WRITE_PARALLELISM = 4;
  * level 3, measured faster than Lance's default and 45 % smaller on the
  * bench's ocean data. A user's `columnDefaults` win option by option.
  */
-export const DEFAULT_COLUMN_OPTIONS: ColumnOptions = { compression: { codec: "zstd", level: 3 } };
+const DEFAULT_COLUMN_OPTIONS: ColumnOptions = { compression: { codec: "zstd", level: 3 } };
 
 /** How a write treats the table at the uri. */
 export type WriteMode = "create" | "append" | "overwrite";

@@ -32,7 +32,7 @@ import { WriteSpan } from "../tracing.js";
 import { widenTable } from "../widen/widen.js";
 import { WriterState } from "./writer-state.js";
 
-export { batchBytes, MAX_ADD_MEMORY_BYTES, MAX_BUFFER_MEMORY_BYTES, MAX_INFLIGHT_MEMORY_BYTES } from "./add-sizing.js";
+export { batchBytes } from "./add-sizing.js";
 
 /**
  * Writes nd record batches to a table in several calls. It buffers rows and

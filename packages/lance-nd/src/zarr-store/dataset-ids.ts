@@ -11,7 +11,7 @@ import type { NdTable } from "../table.js";
 import type { DatasetOptions } from "../dataset/dataset.js";
 
 /** The dataset name of the rows without an `id`. */
-export const NO_ID = "_";
+const NO_ID = "_";
 
 /** The ids of the datasets of `view` in table order, `_` for rows without an `id`. */
 export async function datasetIds(view: NdTable): Promise<string[]> {

@@ -6,7 +6,7 @@ import { TOKEN_HEADER } from "../guard-header.js";
 import { TOKEN_META } from "../page-html.js";
 
 /** An error the server answered with (`{ error: { code, message } }`). */
-export class ApiError extends Error {
+class ApiError extends Error {
   override readonly name = "ApiError";
   constructor(
     readonly status: number,
