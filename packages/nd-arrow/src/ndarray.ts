@@ -23,13 +23,13 @@ export interface Dim {
 export type DimsInput = Readonly<Record<string, number>> | readonly (readonly [string, number])[] | readonly Dim[];
 
 /** Options of {@link NdArray.from}. */
-export interface NdArrayOptions {
+export interface NdArrayOptions<T extends DataType = DataType> {
   /** The dims, in order. Default: one dim `dim_0` of the values' length. */
   dims?: DimsInput;
   /** The attributes, in order. */
   attrs?: AttrsInput;
   /** The value type; default: implied by the values (see `toVector`). */
-  type?: DataType;
+  type?: T;
   /** Arrow field metadata of the array's column, kept by encode/decode. */
   metadata?: ReadonlyMap<string, string> | Readonly<Record<string, string>>;
 }
@@ -38,7 +38,9 @@ const MAX_DIM_SIZE = 2 ** 32 - 1;
 
 /**
  * A named-dimension array. Values are a flat Arrow vector in row-major order
- * (the last dim varies fastest); a rank-0 array (no dims) is a scalar.
+ * (the last dim varies fastest); a rank-0 array (no dims) is a scalar. `T`
+ * is the value type, as in Arrow's `Vector<T>`: an `NdArray<Float32>` has
+ * `values: Vector<Float32>`, whose `toArray()` is a `Float32Array`.
  *
  * @example
  * const sst = NdArray.from(new Float32Array(2 * 3), {
@@ -48,9 +50,9 @@ const MAX_DIM_SIZE = 2 ** 32 - 1;
  * sst.shape;        // [2, 3]
  * sst.attr("units"); // "K"
  */
-export class NdArray {
+export class NdArray<T extends DataType = DataType> {
   /** The values, flat, row-major. */
-  readonly values: Vector;
+  readonly values: Vector<T>;
   /** The dims, in order. */
   readonly dims: readonly Dim[];
   /** The attributes, in order. */
@@ -64,7 +66,7 @@ export class NdArray {
    * the product of the sizes) or `UnsupportedType`.
    */
   constructor(
-    values: Vector,
+    values: Vector<T>,
     dims: readonly Dim[],
     attrs: Attrs = new Map(),
     metadata: ReadonlyMap<string, string> = new Map(),
@@ -92,8 +94,8 @@ export class NdArray {
    * @example
    * NdArray.from([1, 2, null], { dims: { x: 3 }, type: new Int32() });
    */
-  static from(values: ValuesInput, options: NdArrayOptions = {}): NdArray {
-    const vector = toVector(values, options.type);
+  static from<T extends DataType = DataType>(values: ValuesInput, options: NdArrayOptions<T> = {}): NdArray<T> {
+    const vector = toVector(values, options.type) as Vector<T>;
     const dims = options.dims === undefined ? [{ name: "dim_0", size: vector.length }] : toDims(options.dims);
     return new NdArray(vector, dims, toAttrs(options.attrs), toMetadata(options.metadata));
   }
@@ -105,8 +107,11 @@ export class NdArray {
    * @example
    * NdArray.scalar(273.15, { attrs: { units: "K" } });
    */
-  static scalar(value: unknown, options: Omit<NdArrayOptions, "dims"> = {}): NdArray {
-    return NdArray.from([value], { ...options, dims: [] });
+  static scalar<T extends DataType = DataType>(
+    value: unknown,
+    options: Omit<NdArrayOptions<T>, "dims"> = {},
+  ): NdArray<T> {
+    return NdArray.from<T>([value], { ...options, dims: [] });
   }
 
   /** The sizes of the dims. */
@@ -115,7 +120,7 @@ export class NdArray {
   }
 
   /** The value type. */
-  get type(): DataType {
+  get type(): T {
     return this.values.type;
   }
 
@@ -142,6 +147,7 @@ export class NdArray {
   /**
    * The values as JS: a typed array for integer and float types without
    * nulls (Float16 as Float32Array), otherwise a JS array with `null`s.
+   * (`values.toArray()` is Arrow's: typed by `T`, whatever the nulls.)
    */
   toArray(): TypedArray | unknown[] {
     const { values } = this;
@@ -152,17 +158,17 @@ export class NdArray {
   }
 
   /** The same values and dims with other attributes. */
-  withAttrs(attrs: AttrsInput): NdArray {
+  withAttrs(attrs: AttrsInput): NdArray<T> {
     return new NdArray(this.values, this.dims, toAttrs(attrs), this.metadata);
   }
 
   /** The same dims, attributes and metadata with other values (e.g. cast ones). */
-  withValues(values: Vector): NdArray {
+  withValues<U extends DataType>(values: Vector<U>): NdArray<U> {
     return new NdArray(values, this.dims, this.attrs, this.metadata);
   }
 
   /** The same array with other column metadata. */
-  withMetadata(metadata: ReadonlyMap<string, string> | Readonly<Record<string, string>>): NdArray {
+  withMetadata(metadata: ReadonlyMap<string, string> | Readonly<Record<string, string>>): NdArray<T> {
     return new NdArray(this.values, this.dims, this.attrs, toMetadata(metadata));
   }
 }

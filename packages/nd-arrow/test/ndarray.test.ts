@@ -1,7 +1,20 @@
-import { describe, expect, it } from "vitest";
-import { Float16, Int32, TimestampNanosecond, Type, Uint8, Utf8, vectorFromArray } from "apache-arrow";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { Float16, Float32, Int32, TimestampNanosecond, Type, Uint8, Utf8, vectorFromArray } from "apache-arrow";
 import { NdArray, NdArrowError } from "../src/index.js";
 import { codeOf } from "./thrown.js";
+
+describe("NdArray's value type", () => {
+  it("is the type it was built with, as Arrow's Vector<T>: an NdArray<Float32>'s values are a Float32Array", () => {
+    const a = NdArray.from(new Float32Array([1, 2, 3]), { dims: { x: 3 }, type: new Float32() });
+    expectTypeOf(a).toEqualTypeOf<NdArray<Float32>>();
+    expectTypeOf(a.type).toEqualTypeOf<Float32>();
+    expectTypeOf(a.values.toArray()).toEqualTypeOf<Float32Array>();
+    expect(a.values.toArray()).toEqual(new Float32Array([1, 2, 3]));
+    const counts = a.withValues(vectorFromArray([4, 5, 6], new Int32()));
+    expectTypeOf(counts.values.toArray()).toEqualTypeOf<Int32Array>();
+    expect(Array.from(counts.values.toArray())).toEqual([4, 5, 6]);
+  });
+});
 
 describe("NdArray.from", () => {
   it("wraps a typed array without copying", () => {
