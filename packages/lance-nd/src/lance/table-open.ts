@@ -230,7 +230,7 @@ export async function dropTable(table: LanceTable): Promise<void> {
  * `add` returns the handle's version after the call; a handle that checks
  * for newer versions (as {@link connectTo}'s do) reports the latest one,
  * which a concurrent commit may have made, so the commit version of an add
- * is only exact on such a handle (measured: test/writer.test.ts). The
+ * is only exact on such a handle (measured: test/write/writer.test.ts). The
  * commit handles of the process share one session (session.ts). Open it
  * right before the commit (it does not see later schema changes) and close
  * it after with `handle.sdk.close()`.

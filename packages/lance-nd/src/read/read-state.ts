@@ -41,7 +41,7 @@ export interface ReadState {
  * values in 8 rows: 48 KB a row on disk for 21 KB in memory), and a scan
  * sized by them reads more Lance batches than needed, each costing lancedb a
  * parse of the whole schema. Less these bytes, the estimate stays within 2x
- * of the rows' bytes in memory (test/read-state.test.ts).
+ * of the rows' bytes in memory (test/read/read-state.test.ts).
  */
 const FILE_BYTES_PER_LEAF_COLUMN = 320;
 

@@ -2,7 +2,7 @@
  * In-process ordering of appends and widens of one table. lancedb commits an
  * append from a handle that has not seen a concurrent nested cast, and the
  * table then fails every read with a panic (SDK-NOTES.md, section 8;
- * reproduced by test/concurrency.test.ts without this lock). So within one
+ * reproduced by test/write/concurrency.test.ts without this lock). So within one
  * process, appends share a table's lock and a widen takes it alone. Writers
  * in other processes are not ordered by it.
  */

@@ -1,4 +1,4 @@
-// A second process for test/concurrency.test.ts: appends `n` rows, one
+// A second process for test/write/concurrency.test.ts: appends `n` rows, one
 // `append` call (one Lance version) each, with ids "<tag>-<i>".
 // Run: node --conditions=@lance-nd/source --import tsx test/helpers/append-child.ts <uri> <n> <tag>
 import { open } from "../../src/table.js";

@@ -1,4 +1,4 @@
-// A child process for test/import-claim.test.ts: an import that claims the
+// A child process for test/import-claims/import-claim.test.ts: an import that claims the
 // table (writer locks and mark), does part or all of its writes, prints
 // "ready" and waits to be killed, so its claim is left behind as a
 // SIGKILLed import leaves it. Argument: one JSON object { uri, mode, step,

@@ -1,4 +1,4 @@
-// A second process for test/version-control-integration.test.ts: reads main
+// A second process for test/versions/version-control-integration.test.ts: reads main
 // of the table again and again (rows, schema, the sst values of each row)
 // until the file `<stop>` exists ("ready" after the first reading), and prints each distinct reading once, as
 // JSON lines, and how many readings it made.

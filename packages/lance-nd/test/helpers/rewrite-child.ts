@@ -1,4 +1,4 @@
-// A second process for test/widen-replay.test.ts: widens `sst` to Float64
+// A second process for test/widen/widen-replay.test.ts: widens `sst` to Float64
 // by a rewrite (or, with mode "complete", only completes a pending replay),
 // and waits for the parent's kill at one step. With mode "widen" it prints
 // "read" after the rewrite read the table and waits for a line on stdin, so
