@@ -11,7 +11,7 @@
 import { planConcat } from "lance-nd";
 import { CliError } from "../errors.js";
 import type { GroupDataset } from "./group-datasets.js";
-import { type ImportSource, checkSelectable } from "./import-source.js";
+import type { ImportSource } from "./import-source.js";
 import { EmptySelection, type ImportSelection } from "./import-selection.js";
 
 /** Opens one input at a selection. */
@@ -41,8 +41,6 @@ export async function openInputs(
     const isel = concat === undefined ? undefined : selection.isel?.get(concat);
     if (concat !== undefined && Array.isArray(isel)) {
       if (selection.sel?.has(concat)) throw invalid(`--isel and --sel both select ${concat}: give one`);
-      // Refused before the first pass opens (and, for a netCDF-4 file at a URL, downloads) anything.
-      for (const d of datasets) checkSelectable(d.path, selection);
       const others = new Map([...selection.isel!].filter(([dim]) => dim !== concat));
       const whole = { ...selection, isel: others };
       for (const d of datasets) files.push(await open(d, whole));
