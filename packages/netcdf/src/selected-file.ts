@@ -50,12 +50,21 @@ export function selectNetcdf(file: NetcdfFile, region: FileRegion, variables?: r
   const resized = <D extends Dim>(d: D): D => ({ ...d, size: box.get(d.name)!.stop - box.get(d.name)!.start });
   const kept = keptVariables(file, variables);
   const chosen = file.variables.filter((v) => kept.has(v.name));
+  // The coordinate of a dropped dim stays as a scalar coordinate, as xarray's isel keeps it (and writes it).
+  const scalars = chosen.filter((v) => v.dims.length === 1 && v.dims[0]!.name === v.name && dropped(v.name));
   const views = new Map<string, NetcdfVariable>(
     chosen.map((v) => {
       const dims = v.dims.filter((d) => !dropped(d.name)).map(resized);
       const all = v.dims.reduce((n, d) => n * d.size, 1);
       const taken = v.dims.reduce((n, d) => n * (dropped(d.name) ? 1 : resized(d).size), 1);
-      return [v.name, { ...v, dims, bytes: all === 0 ? v.bytes : (v.bytes / all) * taken }];
+      const coordinate = file.dims.some((d) => d.name === v.name);
+      const attrs = coordinate
+        ? v.attrs
+        : withCoordinates(
+            v.attrs,
+            scalars.map((c) => c.name),
+          );
+      return [v.name, { ...v, dims, attrs, bytes: all === 0 ? v.bytes : (v.bytes / all) * taken }];
     }),
   );
   const used = new Set(chosen.flatMap((v) => v.dims.map((d) => d.name)));
@@ -81,8 +90,9 @@ export function selectNetcdf(file: NetcdfFile, region: FileRegion, variables?: r
         });
       return found;
     },
-    read: (name: string, selection: Selection = {}): Promise<NdArray> => {
-      const inside = selectedDims(file.path, view.variable(name).dims, selection, name);
+    read: async (name: string, selection: Selection = {}): Promise<NdArray> => {
+      const { dims, attrs } = view.variable(name);
+      const inside = selectedDims(file.path, dims, selection, name);
       const under: Record<string, number | [number, number]> = {};
       for (const d of file.variable(name).dims) {
         const at = box.get(d.name)!;
@@ -92,7 +102,7 @@ export function selectNetcdf(file: NetcdfFile, region: FileRegion, variables?: r
           under[d.name] = s.drop ? at.start + s.start : [at.start + s.start, at.start + s.stop];
         }
       }
-      return file.read(name, under);
+      return (await file.read(name, under)).withAttrs(attrs);
     },
     chunks: (sizes: Readonly<Record<string, number>>, options?: NetcdfChunksOptions): AsyncGenerator<NdRecordBatch> =>
       chunkRows(view, sizes, options),
@@ -114,6 +124,16 @@ function keptVariables(file: NetcdfFile, variables: readonly string[] | undefine
     if (typeof coordinates === "string") for (const c of coordinates.split(/\s+/)) if (names.has(c)) kept.add(c);
   }
   return kept;
+}
+
+/** `attrs` with `names` added to its `coordinates` attribute (as xarray writes scalar coordinates). */
+function withCoordinates(attrs: Attrs, names: readonly string[]): Attrs {
+  if (names.length === 0) return attrs;
+  const given = attrs.get("coordinates")?.toJS();
+  const listed = typeof given === "string" ? given.split(/\s+/).filter((c) => c !== "") : [];
+  const out = new Map<string, Attr>(attrs);
+  out.set("coordinates", attr.utf8([...listed, ...names.filter((n) => !listed.includes(n))].join(" ")));
+  return out;
 }
 
 /** The storage attributes of `globals` that list dims and variables, kept to `dims` and `variables`. */

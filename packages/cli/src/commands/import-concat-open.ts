@@ -39,6 +39,8 @@ export async function openInputs(
   const leftOut: string[] = [];
   try {
     const isel = concat === undefined ? undefined : selection.isel?.get(concat);
+    if (typeof isel === "number")
+      throw invalid(`--isel ${concat}=${isel} along --concat ${concat}: give a range (${concat}=${isel}:${isel + 1})`);
     if (concat !== undefined && Array.isArray(isel)) {
       if (selection.sel?.has(concat)) throw invalid(`--isel and --sel both select ${concat}: give one`);
       const others = new Map([...selection.isel!].filter(([dim]) => dim !== concat));

@@ -35,19 +35,19 @@ export interface RegionSource {
   read(name: string): Promise<NdArray>;
 }
 
+/** A region by dim: `[start, stop)` keeps the dim, an index (`--isel dim=i`) drops it, as xarray's `isel`. */
+export type Region = Readonly<Record<string, readonly [number, number] | number>>;
+
 /**
- * The region `selection` takes of `source`: `[start, stop)` by dim, from
- * `--isel` as given and from `--sel` on each dim's coordinate variable.
- * `InvalidArgument` (one line, naming the source and the dim) for a single
- * index or value (an import keeps every dim), an unknown dim, a dim with
+ * The region `selection` takes of `source`: `[start, stop)` or an index by
+ * dim, from `--isel` as given and from `--sel` on each dim's coordinate
+ * variable. `InvalidArgument` (one line, naming the source and the dim) for
+ * an index outside its dim, a single `--sel` value, an unknown dim, a dim with
  * no coordinate, a coordinate that is not monotonic, a date on a
  * coordinate that is not a CF time, and a slice that selects nothing.
  */
-export async function regionOf(
-  source: RegionSource,
-  selection: ImportSelection,
-): Promise<Record<string, readonly [number, number]>> {
-  const region: Record<string, readonly [number, number]> = {};
+export async function regionOf(source: RegionSource, selection: ImportSelection): Promise<Region> {
+  const region: Record<string, readonly [number, number] | number> = {};
   const fail = (message: string) =>
     new CliError("InvalidArgument", `${source.path}: ${message}`, { path: source.path });
   const dimOf = (dim: string, option: string) => {
@@ -58,8 +58,12 @@ export async function regionOf(
   };
   for (const [dim, value] of selection.isel ?? []) {
     const { size } = dimOf(dim, "--isel");
-    if (!Array.isArray(value))
-      throw fail(`--isel ${dim}=${value}: an import keeps every dim; give a range (${dim}=${value}:${value + 1})`);
+    if (!Array.isArray(value)) {
+      const index = value < 0 ? size + value : value;
+      if (index < 0 || index >= size) throw fail(`--isel ${dim}=${value} is outside the dim (it has ${size} cells)`);
+      region[dim] = index;
+      continue;
+    }
     const [start, stop] = value.map((i) => Math.min(size, Math.max(0, i < 0 ? size + i : i)));
     if (stop! <= start!) throw fail(`--isel ${dim}=${value.join(":")} selects nothing (the dim has ${size} cells)`);
     region[dim] = [start!, stop!];
