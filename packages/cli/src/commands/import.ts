@@ -84,10 +84,8 @@ export function registerImport(program: Command, io: Io): void {
       "cut each file into chunks along dims, e.g. time=4,lat=90 (adds chunk_offset)",
       (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev),
     )
-    .option(
-      "--project <names>",
-      "only these variables, comma-separated, with their coordinates (Zarr stores)",
-      (text) => text.split(",").filter((name) => name !== ""),
+    .option("--project <names>", "only these variables, comma-separated, with their coordinates", (text) =>
+      text.split(",").filter((name) => name !== ""),
     )
     .option("--max-requests <n>", "the most requests in flight to a store at a URL (default 4)", (text) =>
       parsePositive(text),
