@@ -41,6 +41,9 @@ export async function openInputs(
     const isel = concat === undefined ? undefined : selection.isel?.get(concat);
     if (typeof isel === "number")
       throw invalid(`--isel ${concat}=${isel} along --concat ${concat}: give a range (${concat}=${isel}:${isel + 1})`);
+    const value = concat === undefined ? undefined : selection.sel?.get(concat);
+    if (value !== undefined && !Array.isArray(value))
+      throw invalid(`--sel ${concat}=${String(value)} along --concat ${concat}: give a slice (${concat}=start:stop)`);
     if (concat !== undefined && Array.isArray(isel)) {
       if (selection.sel?.has(concat)) throw invalid(`--isel and --sel both select ${concat}: give one`);
       const others = new Map([...selection.isel!].filter(([dim]) => dim !== concat));

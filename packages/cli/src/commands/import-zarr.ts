@@ -13,7 +13,6 @@ import type { Attrs } from "@lance-nd/nd-arrow";
 import type { RemoteOptions, StoredSource } from "./import-source.js";
 import { type ImportSelection, regionOf, selects } from "./import-selection.js";
 import { asCliError, zarrCall } from "./zarr-errors.js";
-import { CliError } from "../errors.js";
 
 /**
  * The store at `path` (or its `group`) as an import input, the part
@@ -76,17 +75,7 @@ async function openSelected(path: string, options: OpenZarrOptions, selection: I
     arrays = [...named];
     store = await open({ arrays });
   }
-  const region = await regionOf(store, selection);
-  const select: Record<string, readonly [number, number]> = {};
-  for (const [dim, value] of Object.entries(region)) {
-    if (!Array.isArray(value))
-      throw new CliError(
-        "InvalidArgument",
-        `${path}: --isel ${dim}=${value}: an import of a Zarr store keeps every dim; give a range (${dim}=${value}:${(value as number) + 1})`,
-        { path },
-      );
-    select[dim] = value as readonly [number, number];
-  }
+  const select = (await regionOf(store, selection, false)) as Record<string, readonly [number, number]>;
   return open({
     ...(arrays === undefined ? {} : { arrays }),
     ...(project === undefined ? {} : { variables: project }),

@@ -1,8 +1,8 @@
 /**
  * `lance-nd import` of part of a netCDF file (netCDF-4 and classic, written
  * by xarray): `--isel` (ranges, and an index that drops the dim), `--sel`
- * (numbers and a CF date range) and `--project`, alone and together, with
- * rows cut by `--chunk`. The exported table is identical to xarray's
+ * (numbers, a CF date range, single values, method=nearest) and
+ * `--project`, alone and together, with rows cut by `--chunk`. The exported table is identical to xarray's
  * `open_dataset(src).isel(...).sel(...)[vars]`; a variable without the
  * selected dim is whole. A classic file at a URL is read by byte ranges:
  * a selection fetches a small share of its bytes. A selection the file
@@ -48,6 +48,8 @@ how = json.loads(sys.argv[2])
 want = xr.open_dataset(sys.argv[3])
 want = want.isel({k: v if isinstance(v, int) else slice(*v) for k, v in how.get("isel", {}).items()})
 want = want.sel({k: slice(*v) for k, v in how.get("sel", {}).items()})
+if "value" in how: want = want.sel(how["value"])
+if "nearest" in how: want = want.sel(how["nearest"], method="nearest")
 if "project" in how: want = want[how["project"]]
 xr.testing.assert_identical(got, want)
 print("same", dict(got.sizes))
@@ -70,6 +72,10 @@ interface Selection {
   project?: string[];
   isel?: Record<string, number | [number, number]>;
   sel?: Record<string, [string | number, string | number]>;
+  /** Single values, each dropping its dim. */
+  value?: Record<string, number>;
+  /** Single values with `method="nearest"`. */
+  nearest?: Record<string, string | number>;
 }
 
 /** Exports `table` to netCDF and compares it with xarray's `how` of `source`: the oracle's line. */
@@ -107,6 +113,16 @@ describe.skipIf(skip)("lance-nd import of part of a netCDF file", () => {
       expect(run.code).toBe(0);
       const how: Selection = { isel: { time: 7, lon: [2, 6] } };
       expect(compare(table, join(dir, name), how)).toBe("same {'lat': 20, 'lon': 4}");
+    });
+
+    it(`${name}: --sel lat=52.3,time=<a date>,method=nearest --sel lon=7 --project u: the values drop their dims`, () => {
+      const table = join(dir, `${label}-values.lance`);
+      const flags = ["--sel", "lat=52.3,time=2020-03-04T10,method=nearest", "--sel", "lon=7", "--project", "u"];
+      const run = cli(["import", join(dir, name), table, ...flags]);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const how: Selection = { project: ["u"], value: { lon: 7 }, nearest: { lat: 52.3, time: "2020-03-04T10" } };
+      expect(compare(table, join(dir, name), how)).toBe("same {}");
     });
 
     it(`${name}: --isel time=-30:-5 --sel lon=10.5:20 --chunk time=7: rows of the region, the region's coordinates`, () => {
@@ -152,6 +168,11 @@ describe.skipIf(skip)("lance-nd import of part of a netCDF file", () => {
     [["--isel", "time=5:5"], "--isel time=5:5 selects nothing"],
     [["--isel", "time=400"], "--isel time=400 is outside the dim"],
     [["--project", "t,nope"], "--project nope: no such variable"],
+    [["--sel", "lon=7.5"], "--sel lon=7.5: no such value"],
+    [
+      ["--sel", "time=2020-03"],
+      "--sel time=2020-03: give a slice (time=2020-03:2020-03, its whole period) or method=nearest",
+    ],
   ] as const) {
     it(`${flags.join(" ")}: one line naming it, no table left behind`, () => {
       const table = join(dir, `refused-${flags.join("").replace(/\W/g, "-")}.lance`);
