@@ -10,9 +10,9 @@ import { arrowType } from "@lance-nd/cf";
 import { isReservedName } from "@lance-nd/format";
 import { ncDtype, openNetcdf, selectNetcdf, type NetcdfFile } from "@lance-nd/netcdf";
 import { fileBytes, fileRows, planRows } from "./import-rows.js";
-import { openNetcdfAtUrl } from "./import-fetch.js";
+import { isUrl, openNetcdfAtUrl } from "./import-fetch.js";
 import { type ImportSelection, regionOf, selects } from "./import-selection.js";
-import { type RemoteOptions, type StoredSource, isUrl } from "./import-source.js";
+import type { RemoteOptions, StoredSource } from "./import-source.js";
 import { zarrCall } from "./zarr-errors.js";
 import { CliError } from "../errors.js";
 

@@ -16,7 +16,7 @@ import { decodeFor, decodedType, emptyOf, keptRaw } from "./import-plan.js";
 import { DEFAULT_ROW_BYTES } from "./import-rows.js";
 import { openNetcdfSource } from "./import-netcdf.js";
 import { openZarrSource } from "./import-zarr.js";
-import type { FetchedBytes } from "./import-fetch.js";
+import { type FetchedBytes, isUrl } from "./import-fetch.js";
 import type { ImportSelection } from "./import-selection.js";
 
 /** An opened input of an import. */
@@ -73,11 +73,6 @@ export interface RemoteOptions {
   readonly storage?: Readonly<Record<string, string>>;
   /** Counts the bytes received (import-fetch.ts); unset: not counted. */
   readonly fetched?: FetchedBytes;
-}
-
-/** True when `path` is a URL (`scheme://...`) rather than a local path. */
-export function isUrl(path: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(path);
 }
 
 /** True when `path` is a directory holding a Zarr group or array (`zarr.json`, `.zgroup` or `.zarray`). */
