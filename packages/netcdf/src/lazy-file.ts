@@ -4,15 +4,14 @@
  * netCDF-3), and `chunks` yielding the file as rows one at a time.
  */
 import { Utf8, Vector, makeData } from "apache-arrow";
-import { CHUNK_OFFSET, NdArray, NdRecordBatch, attr, isNdArrowError, resolveSelection } from "@lance-nd/nd-arrow";
-import type { Attr, Attrs, Dim, SelectedDim, Selection } from "@lance-nd/nd-arrow";
-import { z } from "zod";
+import { NdArray, attr } from "@lance-nd/nd-arrow";
+import type { Attrs, Dim, NdRecordBatch, Selection } from "@lance-nd/nd-arrow";
+import { chunkRows, selectedDims } from "./chunk-rows.js";
 import { toAttrs } from "./attrs.js";
 import { binaryFromCharRows } from "./byte-text.js";
 import { FILTERS } from "./hdf5-file.js";
 import { NetcdfError } from "./netcdf-error.js";
 import type { NetcdfChunksOptions, NetcdfFile, NetcdfVariable } from "./open.js";
-import { parseOptions } from "./options.js";
 import { NotUtf8, notUtf8Message, utf8FromCharRows, utf8FromStrings } from "./raw.js";
 import type { NcType, NetcdfCompression, NetcdfDim, RawFile, RawVariable, Utf8Values } from "./raw.js";
 import {
@@ -29,8 +28,6 @@ import {
   UNUSED_DIMS_ATTR,
   UNUSED_DIM_SIZES_ATTR,
 } from "@lance-nd/cf";
-
-const chunksOptionsSchema = z.strictObject({ variables: z.array(z.string()).readonly().optional() });
 
 const WIDTH: Record<NcType, number> = {
   byte: 1,
@@ -107,7 +104,7 @@ export class LazyFile implements NetcdfFile {
 
   async read(name: string, selection: Selection = {}): Promise<NdArray> {
     const { raw, info } = this.entry(name);
-    const box = this.selected(name, info, selection);
+    const box = selectedDims(this.path, info.dims, selection, name);
     // A char variable's last stored dim (the string length) is read whole.
     const start = raw.dims.map((_, i) => box[i]?.start ?? 0);
     const count = raw.dims.map((d, i) => (i < box.length ? box[i]!.stop - box[i]!.start : d.size));
@@ -130,17 +127,6 @@ export class LazyFile implements NetcdfFile {
         `${this.path}: variable "${name}" does not fit the nd-arrow model (${(cause as Error).message})`,
         { path: this.path, variable: name, cause },
       );
-    }
-  }
-
-  /** What `selection` keeps of the variable's dims; its problems as `NetcdfError`s of the same code. */
-  private selected(name: string, info: NetcdfVariable, selection: Selection): SelectedDim[] {
-    try {
-      return resolveSelection(selection, info.dims, `variable "${name}"`);
-    } catch (cause) {
-      if (!isNdArrowError(cause)) throw cause;
-      const code = cause.code === "DimNotFound" ? "DimNotFound" : "InvalidArgument";
-      throw new NetcdfError(code, `${this.path}: ${cause.detail}`, { path: this.path, variable: name, cause });
     }
   }
 
@@ -174,61 +160,8 @@ export class LazyFile implements NetcdfFile {
     }
   }
 
-  async *chunks(
-    sizes: Readonly<Record<string, number>>,
-    options: NetcdfChunksOptions = {},
-  ): AsyncGenerator<NdRecordBatch> {
-    const parsed = parseOptions(chunksOptionsSchema, options, this.path);
-    const chosen = (parsed.variables ?? [...this.byName.keys()]).map((n) => this.entry(n).info);
-    const grid: Dim[] = [];
-    for (const v of chosen) for (const d of v.dims) if (!grid.some((g) => g.name === d.name)) grid.push(d);
-    for (const [dim, size] of Object.entries(sizes)) {
-      if (!grid.some((g) => g.name === dim)) {
-        throw new NetcdfError(
-          "DimNotFound",
-          `${this.path}: cannot chunk along "${dim}": the file's variables have dims ${grid.map((g) => g.name).join(", ")}`,
-          { path: this.path },
-        );
-      }
-      if (!Number.isInteger(size) || size < 1)
-        throw new NetcdfError(
-          "InvalidArgument",
-          `${this.path}: chunk size along "${dim}" is ${size}, expected an integer >= 1`,
-          { path: this.path },
-        );
-    }
-    const steps = grid.map((d) => (Object.hasOwn(sizes, d.name) ? sizes[d.name]! : Math.max(d.size, 1)));
-    const counts = grid.map((d, i) => Math.max(1, Math.ceil(d.size / steps[i]!)));
-    const total = counts.reduce((n, c) => n * c, 1);
-    // Arrays that no chunk cuts are read once and repeated, as nd-arrow's chunk does.
-    const whole = new Map<string, NdArray>();
-    for (let c = 0; c < total; c++) {
-      const starts = new Array<number>(grid.length);
-      for (let d = grid.length - 1, rest = c; d >= 0; d--) {
-        starts[d] = (rest % counts[d]!) * steps[d]!;
-        rest = Math.floor(rest / counts[d]!);
-      }
-      const window: Record<string, [number, number]> = {};
-      grid.forEach((dim, d) => {
-        window[dim.name] = [starts[d]!, Math.min(starts[d]! + steps[d]!, dim.size)];
-      });
-      const arrays: [string, NdArray][] = [];
-      for (const v of chosen) {
-        const cut = v.dims.some((d) => window[d.name]![1] - window[d.name]![0] !== d.size);
-        let array = cut ? undefined : whole.get(v.name);
-        if (array === undefined) {
-          array = await this.read(v.name, Object.fromEntries(v.dims.map((d) => [d.name, window[d.name]!])));
-          if (!cut) whole.set(v.name, array);
-        }
-        arrays.push([v.name, array]);
-      }
-      // `chunk_offset` follows the row's grid as NdRecordBatch orders it (widest array's dims first), not the file's dim order.
-      const row = new NdRecordBatch(arrays, this.globalAttrs);
-      const at = new Map(grid.map((d, i) => [d.name, starts[i]!]));
-      const globals = new Map<string, Attr>(this.globalAttrs);
-      globals.set(CHUNK_OFFSET, attr.uint32(Uint32Array.from(row.grid(), (d) => at.get(d.name)!)));
-      yield row.withGlobalAttrs(globals);
-    }
+  chunks(sizes: Readonly<Record<string, number>>, options: NetcdfChunksOptions = {}): AsyncGenerator<NdRecordBatch> {
+    return chunkRows(this, sizes, options);
   }
 
   /** Closes the file; closing again does nothing. */

@@ -8,7 +8,8 @@
  */
 import { openNetcdf } from "@lance-nd/netcdf";
 import { openZarr, zarrGroups } from "@lance-nd/zarr";
-import { isUrl, isZarrStore } from "./import-source.js";
+import { isUrl } from "./import-fetch.js";
+import { isZarrStore } from "./import-source.js";
 import { zarrCall } from "./zarr-errors.js";
 
 /** One dataset of an import: the file or store, the group in it (`undefined`: the file as a whole), its id. */

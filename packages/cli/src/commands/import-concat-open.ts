@@ -11,7 +11,7 @@
 import { planConcat } from "lance-nd";
 import { CliError } from "../errors.js";
 import type { GroupDataset } from "./group-datasets.js";
-import { type ImportSource, checkSelectable } from "./import-source.js";
+import type { ImportSource } from "./import-source.js";
 import { EmptySelection, type ImportSelection } from "./import-selection.js";
 
 /** Opens one input at a selection. */
@@ -39,10 +39,13 @@ export async function openInputs(
   const leftOut: string[] = [];
   try {
     const isel = concat === undefined ? undefined : selection.isel?.get(concat);
+    if (typeof isel === "number")
+      throw invalid(`--isel ${concat}=${isel} along --concat ${concat}: give a range (${concat}=${isel}:${isel + 1})`);
+    const value = concat === undefined ? undefined : selection.sel?.get(concat);
+    if (value !== undefined && !Array.isArray(value))
+      throw invalid(`--sel ${concat}=${String(value)} along --concat ${concat}: give a slice (${concat}=start:stop)`);
     if (concat !== undefined && Array.isArray(isel)) {
       if (selection.sel?.has(concat)) throw invalid(`--isel and --sel both select ${concat}: give one`);
-      // Refused before the first pass opens (and, for a netCDF-4 file at a URL, downloads) anything.
-      for (const d of datasets) checkSelectable(d.path, selection);
       const others = new Map([...selection.isel!].filter(([dim]) => dim !== concat));
       const whole = { ...selection, isel: others };
       for (const d of datasets) files.push(await open(d, whole));

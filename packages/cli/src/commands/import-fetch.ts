@@ -12,6 +12,11 @@ import { storeFetch } from "@lance-nd/zarr";
 import type { Io } from "../io.js";
 import { type Progress, progressBar } from "../output/progress.js";
 
+/** True when `path` is a URL (`scheme://...`) rather than a local path. */
+export function isUrl(path: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(path);
+}
+
 /** The bytes an import has received from the network, and the bars that show a download of them. */
 export class FetchedBytes {
   /** The bytes received so far. */

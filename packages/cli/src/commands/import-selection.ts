@@ -35,19 +35,23 @@ export interface RegionSource {
   read(name: string): Promise<NdArray>;
 }
 
+/** A region by dim: `[start, stop)` keeps the dim, an index (`--isel dim=i`) drops it, as xarray's `isel`. */
+export type Region = Readonly<Record<string, readonly [number, number] | number>>;
+
 /**
- * The region `selection` takes of `source`: `[start, stop)` by dim, from
- * `--isel` as given and from `--sel` on each dim's coordinate variable.
- * `InvalidArgument` (one line, naming the source and the dim) for a single
- * index or value (an import keeps every dim), an unknown dim, a dim with
- * no coordinate, a coordinate that is not monotonic, a date on a
- * coordinate that is not a CF time, and a slice that selects nothing.
+ * The region `selection` takes of `source`: `[start, stop)` or an index by
+ * dim, from `--isel` as given and from `--sel` on each dim's coordinate
+ * variable (a single value is the index of that value, or of the nearest
+ * with `method=nearest`, as xarray's `sel`; a value found in a run of
+ * cells keeps them all). Unless `dropsDims` (a Zarr store's import keeps
+ * every dim), an index or single value is refused. `InvalidArgument` (one
+ * line, naming the source and the dim) for that, an index outside its dim,
+ * an unknown dim, a dim with no coordinate, a coordinate that is not
+ * monotonic, a date on a coordinate that is not a CF time, a value not
+ * found (or none within `tolerance`), and a slice that selects nothing.
  */
-export async function regionOf(
-  source: RegionSource,
-  selection: ImportSelection,
-): Promise<Record<string, readonly [number, number]>> {
-  const region: Record<string, readonly [number, number]> = {};
+export async function regionOf(source: RegionSource, selection: ImportSelection, dropsDims = true): Promise<Region> {
+  const region: Record<string, readonly [number, number] | number> = {};
   const fail = (message: string) =>
     new CliError("InvalidArgument", `${source.path}: ${message}`, { path: source.path });
   const dimOf = (dim: string, option: string) => {
@@ -56,22 +60,34 @@ export async function regionOf(
       throw fail(`${option} ${dim}: no such dim (the source has ${source.dims.map((d) => d.name).join(", ")})`);
     return found;
   };
+  const keeps = (what: string, range: string) =>
+    fail(`${what}: an import of a Zarr store keeps every dim; give a range (${range})`);
   for (const [dim, value] of selection.isel ?? []) {
     const { size } = dimOf(dim, "--isel");
-    if (!Array.isArray(value))
-      throw fail(`--isel ${dim}=${value}: an import keeps every dim; give a range (${dim}=${value}:${value + 1})`);
+    if (!Array.isArray(value)) {
+      if (!dropsDims) throw keeps(`--isel ${dim}=${value}`, `${dim}=${value}:${value + 1}`);
+      const index = value < 0 ? size + value : value;
+      if (index < 0 || index >= size) throw fail(`--isel ${dim}=${value} is outside the dim (it has ${size} cells)`);
+      region[dim] = index;
+      continue;
+    }
     const [start, stop] = value.map((i) => Math.min(size, Math.max(0, i < 0 ? size + i : i)));
     if (stop! <= start!) throw fail(`--isel ${dim}=${value.join(":")} selects nothing (the dim has ${size} cells)`);
     region[dim] = [start!, stop!];
   }
-  for (const [dim, value] of selection.sel ?? []) {
+  const sel = selection.sel;
+  for (const [dim, value] of sel ?? []) {
     dimOf(dim, "--sel");
     if (Object.hasOwn(region, dim)) throw fail(`--isel and --sel both select ${dim}: give one`);
-    if (!Array.isArray(value))
-      throw fail(`--sel ${dim}=${String(value)}: an import keeps every dim; give a slice (${dim}=start:stop)`);
+    if (!Array.isArray(value) && !dropsDims) throw keeps(`--sel ${dim}=${String(value)}`, `${dim}=start:stop`);
+    if (Array.isArray(value) && sel!.method === "nearest")
+      throw fail(`--sel ${dim}=${value.join(":")}: method=nearest takes single values, not a slice`);
     if (!source.variables.some((v) => v.name === dim && v.dims.length === 1))
       throw fail(`--sel ${dim}: the dim has no coordinate variable (use --isel)`);
-    region[dim] = sliceOf(await source.read(dim), dim, value as [unknown, unknown], fail);
+    const coordinate = coordinateOf(await source.read(dim), dim, fail);
+    region[dim] = Array.isArray(value)
+      ? sliceOf(coordinate, dim, value as [unknown, unknown], fail)
+      : valueOf(coordinate, dim, value, sel!, fail);
   }
   return region;
 }
@@ -91,29 +107,42 @@ export class EmptySelection extends CliError {
   }
 }
 
+/** A coordinate's values as numbers, and `bound`: where a `--sel` value falls among them. */
+interface CoordinateNumbers {
+  readonly values: readonly number[];
+  /** The lowest number `value` takes (`high` false), or the bound it stays below or at (`exclusive` past a date's period). */
+  bound(value: unknown, high: boolean): { at: number; exclusive: boolean };
+}
+
+/** `coordinate` as numbers; a date (ISO text) on a CF time coordinate as its CF time, else refused. */
+function coordinateOf(coordinate: NdArray, dim: string, fail: (message: string) => CliError): CoordinateNumbers {
+  const values = Array.from(coordinate.values as Iterable<number | bigint | null>, (v) => Number(v));
+  const units = coordinate.attrs.get("units")?.toJS();
+  const calendar = coordinate.attrs.get("calendar")?.toJS();
+  const time = typeof units === "string" && isCfTimeUnits(units) ? units : undefined;
+  return {
+    values,
+    bound: (value, high) => {
+      if (typeof value !== "string") return { at: Number(value), exclusive: false };
+      if (time === undefined) throw fail(`--sel ${dim}=${value}: a date, but "${dim}" is not a CF time coordinate`);
+      const [start, next] = period(value);
+      const at = dateToCfTime(high ? next : start, time, typeof calendar === "string" ? calendar : undefined);
+      return { at, exclusive: high };
+    },
+  };
+}
+
 /**
  * The cells `[start, stop)` of `coordinate` from `from` to `to`, both
  * included, in the coordinate's own order (`from` > `to` on a descending
  * one, as xarray's `slice`); a date reaches the end of its period.
  */
 function sliceOf(
-  coordinate: NdArray,
+  { values, bound }: CoordinateNumbers,
   dim: string,
   [from, to]: [unknown, unknown],
   fail: (message: string) => CliError,
 ): readonly [number, number] {
-  const values = Array.from(coordinate.values as Iterable<number | bigint | null>, (v) => Number(v));
-  const units = coordinate.attrs.get("units")?.toJS();
-  const calendar = coordinate.attrs.get("calendar")?.toJS();
-  const time = typeof units === "string" && isCfTimeUnits(units) ? units : undefined;
-  /** The lowest value `value` takes in (`low`), or the bound it stays below or at (`high`, `exclusive` past a date's period). */
-  const bound = (value: unknown, high: boolean): { at: number; exclusive: boolean } => {
-    if (typeof value !== "string") return { at: Number(value), exclusive: false };
-    if (time === undefined) throw fail(`--sel ${dim}=${value}: a date, but "${dim}" is not a CF time coordinate`);
-    const [start, next] = period(value);
-    const at = dateToCfTime(high ? next : start, time, typeof calendar === "string" ? calendar : undefined);
-    return { at, exclusive: high };
-  };
   const ascending = values.length < 2 || values.at(-1)! >= values[0]!;
   for (let i = 1; i < values.length; i++) {
     if (ascending ? values[i]! < values[i - 1]! : values[i]! > values[i - 1]!)
@@ -132,6 +161,41 @@ function sliceOf(
       ),
     );
   return [start, stop];
+}
+
+/**
+ * The cell of `value` (an index: the dim dropped), or the run of cells
+ * that hold it (kept), as xarray's `sel(dim=value)`; with `method=nearest`
+ * the nearest cell (a tie: the larger value) within `tolerance`. A single
+ * date is taken with `method=nearest` only (as a slice it is its period).
+ */
+function valueOf(
+  { values, bound }: CoordinateNumbers,
+  dim: string,
+  value: unknown,
+  sel: SelArgs,
+  fail: (message: string) => CliError,
+): number | readonly [number, number] {
+  const text = `--sel ${dim}=${String(value)}`;
+  if (typeof value === "string" && sel.method !== "nearest")
+    throw fail(`${text}: give a slice (${dim}=${value}:${value}, its whole period) or method=nearest`);
+  const target = bound(value, false).at;
+  if (sel.method === "nearest") {
+    let best = -1;
+    for (let i = 0; i < values.length; i++) {
+      const [d, b] = [Math.abs(values[i]! - target), Math.abs(values[best]! - target)];
+      if (best < 0 || d < b || (d === b && values[i]! > values[best]!)) best = i;
+    }
+    if (best < 0 || (sel.tolerance !== undefined && Math.abs(values[best]! - target) > sel.tolerance))
+      throw fail(`${text}: no value within tolerance=${sel.tolerance} (the nearest is ${values[best]})`);
+    return best;
+  }
+  const start = values.indexOf(target);
+  const stop = values.lastIndexOf(target) + 1;
+  if (start < 0) throw fail(`${text}: no such value (the coordinate runs from ${values[0]} to ${values.at(-1)})`);
+  if (values.slice(start, stop).some((v) => v !== target))
+    throw fail(`${text}: the value is in cells that are not one run (use --isel)`);
+  return stop - start === 1 ? start : [start, stop];
 }
 
 /** The period an ISO date names, as `[its start, the start of the next]` (`2020-01` is January; no zone is UTC). */

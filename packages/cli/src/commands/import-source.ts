@@ -9,18 +9,15 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { DataType } from "apache-arrow";
 import type { Attrs, Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { arrowType, boundsTimeAttrs, isCfError } from "@lance-nd/cf";
-import { isReservedName } from "@lance-nd/format";
-import { ncDtype, openNetcdf, type NetcdfFile } from "@lance-nd/netcdf";
+import { boundsTimeAttrs, isCfError } from "@lance-nd/cf";
 import type { CfMode } from "lance-nd/internal";
 import type { SourceCf } from "./import-plan.js";
 import { decodeFor, decodedType, emptyOf, keptRaw } from "./import-plan.js";
-import { DEFAULT_ROW_BYTES, fileBytes, fileRows, planRows } from "./import-rows.js";
+import { DEFAULT_ROW_BYTES } from "./import-rows.js";
+import { openNetcdfSource } from "./import-netcdf.js";
 import { openZarrSource } from "./import-zarr.js";
-import { type FetchedBytes, openNetcdfAtUrl } from "./import-fetch.js";
-import { zarrCall } from "./zarr-errors.js";
-import { type ImportSelection, selects } from "./import-selection.js";
-import { CliError } from "../errors.js";
+import { type FetchedBytes, isUrl } from "./import-fetch.js";
+import type { ImportSelection } from "./import-selection.js";
 
 /** An opened input of an import. */
 export interface ImportSource {
@@ -78,11 +75,6 @@ export interface RemoteOptions {
   readonly fetched?: FetchedBytes;
 }
 
-/** True when `path` is a URL (`scheme://...`) rather than a local path. */
-export function isUrl(path: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(path);
-}
-
 /** True when `path` is a directory holding a Zarr group or array (`zarr.json`, `.zgroup` or `.zarray`). */
 export function isZarrStore(path: string): boolean {
   return (
@@ -92,25 +84,14 @@ export function isZarrStore(path: string): boolean {
   );
 }
 
-/**
- * True when `path` is a Zarr store (a local directory, or a URL whose path
- * does not end in `.nc` or `.nc4`); `InvalidArgument` when it is not and
- * `selection` takes part of it (Zarr stores only, for now).
- */
-export function checkSelectable(path: string, selection: ImportSelection): boolean {
-  const zarr = isUrl(path) ? !/\.nc4?$/i.test(new URL(path).pathname) : isZarrStore(path);
-  if (!zarr && selects(selection))
-    throw new CliError(
-      "InvalidArgument",
-      `${path}: --isel, --sel and --project are read from Zarr stores only for now; import the whole file, or write the part with xarray first`,
-      { path },
-    );
-  return zarr;
+/** True when `path` is a Zarr store: a local directory, or a URL whose path does not end in `.nc` or `.nc4`. */
+function isZarrSource(path: string): boolean {
+  return isUrl(path) ? !/\.nc4?$/i.test(new URL(path).pathname) : isZarrStore(path);
 }
 
 /**
  * Opens `path` (a Zarr store, local or at a URL, or a netCDF file), or its
- * `group`, the part `selection` takes (Zarr stores only, for now), cut into
+ * `group`, the part `selection` takes (import-selection.ts), cut into
  * rows by `chunk` or its default row plan within `rowBytes` a row, decoded
  * under `mode`; a source at a URL is read as `remote` says.
  */
@@ -124,10 +105,10 @@ export async function openSource(
   remote: RemoteOptions = {},
   group?: string,
 ): Promise<ImportSource> {
-  const zarr = checkSelectable(path, selection);
+  const zarr = isZarrSource(path);
   const source = zarr
     ? await openZarrSource(path, id, chunk, rowBytes, selection, remote, group)
-    : await openNetcdfSource(path, chunk, rowBytes, remote, group);
+    : await openNetcdfSource(path, chunk, rowBytes, selection, remote, group);
   const cf = { mode, validRange: !zarr && mode === "mask-range" };
   if (mode !== "decode") return withCf(source, cf);
   const rawTimes = await undecodableTimes(source, cf);
@@ -165,81 +146,6 @@ async function undecodableTimes(source: StoredSource, cf: SourceCf): Promise<Map
     }
   }
   return raw;
-}
-
-/**
- * The netCDF file at `path` or its `group` (or at an `http(s)://` URL, read as
- * `remote` says: `openNetcdfAtUrl`) as an import input, cut into rows by
- * `chunk` or its size (`planRows`).
- */
-async function openNetcdfSource(
-  path: string,
-  chunk: ReadonlyMap<string, number> | undefined,
-  rowBytes: number,
-  remote: RemoteOptions,
-  group: string | undefined,
-): Promise<StoredSource> {
-  const options = group === undefined ? {} : { group };
-  const { file, reservedWarnings } = withoutReserved(
-    path,
-    await zarrCall(() =>
-      isUrl(path) ? openNetcdfAtUrl(path, options, remote.maxRequests, remote.fetched) : openNetcdf(path, options),
-    ),
-  );
-  let plan: ReturnType<typeof planRows>;
-  try {
-    plan = planRows(file, chunk, rowBytes);
-  } catch (err) {
-    await file.close();
-    throw err;
-  }
-  return {
-    path,
-    variables: file.variables.map((v) => {
-      const dtype = ncDtype(v.type);
-      return { name: v.name, dims: v.dims, attrs: v.attrs, type: dtype === undefined ? undefined : arrowType(dtype) };
-    }),
-    globalAttrs: file.globalAttrs,
-    warnings: [...file.warnings, ...reservedWarnings],
-    notice: plan.notice,
-    bytes: fileBytes(file),
-    rowCount: plan.rows,
-    read: (name) => file.read(name),
-    rows: () => fileRows(file, plan),
-    close: () => file.close(),
-  };
-}
-
-/**
- * The netCDF file at `path` without its variables of names the format
- * reserves (`__global_attrs__`, `__stats__:...`: format README), each left
- * out with one warning line, so the file's other variables import.
- */
-function withoutReserved(path: string, file: NetcdfFile): { file: NetcdfFile; reservedWarnings: string[] } {
-  const reserved = file.variables.filter((v) => isReservedName(v.name)).map((v) => v.name);
-  if (reserved.length === 0) return { file, reservedWarnings: [] };
-  const variables = file.variables.filter((v) => !isReservedName(v.name));
-  const names = variables.map((v) => v.name);
-  const kept: NetcdfFile = {
-    path: file.path,
-    format: file.format,
-    dims: file.dims,
-    variables,
-    globalAttrs: file.globalAttrs,
-    groups: file.groups,
-    warnings: file.warnings,
-    variable: (name) => file.variable(name),
-    read: (name, selection) => file.read(name, selection),
-    chunks: (sizes, options) => file.chunks(sizes, { variables: options?.variables ?? names }),
-    close: () => file.close(),
-  };
-  return {
-    file: kept,
-    reservedWarnings: reserved.map(
-      (name) =>
-        `${path}: variable "${name}" left out: names that start with "__" belong to the lance-nd format; the other variables are imported`,
-    ),
-  };
 }
 
 /**

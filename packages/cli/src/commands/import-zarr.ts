@@ -75,7 +75,7 @@ async function openSelected(path: string, options: OpenZarrOptions, selection: I
     arrays = [...named];
     store = await open({ arrays });
   }
-  const select = await regionOf(store, selection);
+  const select = (await regionOf(store, selection, false)) as Record<string, readonly [number, number]>;
   return open({
     ...(arrays === undefined ? {} : { arrays }),
     ...(project === undefined ? {} : { variables: project }),

@@ -33,8 +33,8 @@ import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "../args/open-table.js";
 import { CF_MODES, type CfMode } from "lance-nd/internal";
 import { IMPORT_WRITE_SIZING, parseRowSize } from "./import-rows.js";
-import { isUrl, openSource } from "./import-source.js";
-import { FetchedBytes } from "./import-fetch.js";
+import { openSource } from "./import-source.js";
+import { FetchedBytes, isUrl } from "./import-fetch.js";
 import { printImportSummary } from "./import-summary.js";
 import { openInputs } from "./import-concat-open.js";
 import { chunkOf, groupDatasets } from "./group-datasets.js";
@@ -84,10 +84,8 @@ export function registerImport(program: Command, io: Io): void {
       "cut each file into chunks along dims, e.g. time=4,lat=90 (adds chunk_offset)",
       (text, prev?: Map<string, number>) => parseIntAssignments(text, 1, prev),
     )
-    .option(
-      "--project <names>",
-      "only these variables, comma-separated, with their coordinates (Zarr stores)",
-      (text) => text.split(",").filter((name) => name !== ""),
+    .option("--project <names>", "only these variables, comma-separated, with their coordinates", (text) =>
+      text.split(",").filter((name) => name !== ""),
     )
     .option("--max-requests <n>", "the most requests in flight to a store at a URL (default 4)", (text) =>
       parsePositive(text),

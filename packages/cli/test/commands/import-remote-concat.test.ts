@@ -7,7 +7,7 @@
  * one dataset (a file it takes nothing of left out). The exported table
  * equals xarray's concatenation of the local copies, selected the same
  * way (`xr.concat(...).isel(...).sel(...)[vars]`, `open_mfdataset`).
- * A selection of netCDF files is refused before any is read.
+ * netCDF files take the same selections.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -73,7 +73,7 @@ afterAll(() => server?.stop());
 interface Selection {
   project?: string[];
   isel?: Record<string, [number, number]>;
-  sel?: Record<string, [string, string]>;
+  sel?: Record<string, [string | number, string | number]>;
 }
 
 /** Imports the `names` at the server's URLs with --concat time and `flags`, exports the table and compares it with xarray's. */
@@ -159,17 +159,18 @@ describe.skipIf(skip)("lance-nd import --concat of sources at URLs", () => {
     });
   }
 
-  it("--isel time on netCDF files at URLs: refused in one line naming the file, before any is read", async () => {
-    const table = join(dir, "nc-isel.lance");
-    const urls = ["tas4_2001.nc", "tas4_2002.nc"].map((name) => `${server.url}/${name}`);
-    server.reset();
-    const run = await cliAsync(["import", "--concat", "time", "--id", "tas", ...urls, table, "--isel", "time=2:20"]);
-    expect(run.code).not.toBe(0);
-    expect(run.stderr.trim().split("\n")).toHaveLength(1);
-    expect(run.stderr).toContain(`${urls[0]}: --isel, --sel and --project are read from Zarr stores only for now`);
-    expect(server.requests).toEqual([]);
-    expect(existsSync(table)).toBe(false);
-  });
+  for (const [kind, names] of [
+    ["classic netCDF", ["tas_2002.nc", "tas_2001.nc"]],
+    ["netCDF-4", ["tas4_2002.nc", "tas4_2001.nc"]],
+  ] as const) {
+    it(`two ${kind} files with --project pr --isel time=9:15 --sel lat=51:52: the selection of the concatenation`, async () => {
+      const flags = ["--project", "pr", "--isel", "time=9:15", "--sel", "lat=51:52"];
+      const how: Selection = { project: ["pr"], isel: { time: [9, 15] }, sel: { lat: [51, 52] } };
+      const { run, same } = await importAndCompare(`${kind.replace(/\W/g, "-")}-sel`, names, flags, how);
+      expect(run.stderr).toBe("");
+      expect(same).toBe("same 6");
+    });
+  }
 
   it("a second URL with no store (404): one line naming it, no table left behind", async () => {
     const table = join(dir, "missing.lance");

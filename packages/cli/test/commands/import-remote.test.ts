@@ -176,7 +176,7 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
     expect(dates.stderr).toContain('a date, but "lat" is not a CF time coordinate');
     const index = await cliAsync(["import", `${server.url}/hourly.zarr`, table, "--isel", "time=3"]);
     expect(index.code).not.toBe(0);
-    expect(index.stderr).toContain("an import keeps every dim; give a range (time=3:4)");
+    expect(index.stderr).toContain("--isel time=3: an import of a Zarr store keeps every dim; give a range (time=3:4)");
     expect(existsSync(table)).toBe(false);
   });
 });
