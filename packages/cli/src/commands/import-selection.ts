@@ -87,7 +87,7 @@ export async function regionOf(source: RegionSource, selection: ImportSelection,
     const coordinate = coordinateOf(await source.read(dim), dim, fail);
     region[dim] = Array.isArray(value)
       ? sliceOf(coordinate, dim, value as [unknown, unknown], fail)
-      : valueOf(coordinate, dim, value, sel!, fail);
+      : cellsOfValue(coordinate, dim, value, sel!, fail);
   }
   return region;
 }
@@ -169,7 +169,7 @@ function sliceOf(
  * the nearest cell (a tie: the larger value) within `tolerance`. A single
  * date is taken with `method=nearest` only (as a slice it is its period).
  */
-function valueOf(
+function cellsOfValue(
   { values, bound }: CoordinateNumbers,
   dim: string,
   value: unknown,
