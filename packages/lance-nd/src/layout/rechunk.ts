@@ -16,7 +16,7 @@ import { planDataset, type DatasetPlan } from "../dataset/plan.js";
 import { readWindow } from "../dataset/read.js";
 import { valueBytes } from "../dataset/row-bytes.js";
 import { replaceRows } from "../write/replace-rows.js";
-import { chunkCount, chunkShapeText, chunkSteps, slabs, type ChunkShape } from "./chunk-shape.js";
+import { blockBytes, chunkCount, chunkShapeText, chunkSteps, slabs, type ChunkShape } from "./chunk-shape.js";
 import { datasetLayouts, type LayoutState } from "../dataset/current-layouts.js";
 import {
   LAYOUT_CHUNK,
@@ -197,7 +197,8 @@ function checkExisting(uri: string, layout: string, existing: LayoutState | unde
 /**
  * The source's values cut into rows of `steps`, slab by slab, each row
  * stamped by `stamp` with its `chunk_offset` (in its own grid order, in the
- * source's frame).
+ * source's frame). A slab's window is dropped once cut, and each row once
+ * the writer took it.
  */
 async function* layoutRows(
   view: NdTable,
@@ -206,18 +207,37 @@ async function* layoutRows(
   slabBytes: number,
   stamp: (batch: NdRecordBatch, offset: number[]) => NdRecordBatch,
 ): AsyncGenerator<NdRecordBatch> {
-  const names = source.variables.map((v) => v.name);
-  const bytesPerCell = source.variables.reduce((n, v) => n + valueBytes(v.type), 0);
+  const bytesOf = blockBytes(
+    source.grid,
+    source.variables.map((v) => ({ dims: v.dims, bytes: valueBytes(v.type) })),
+  );
+  for (const slab of slabs(source.grid, steps, bytesOf, slabBytes)) {
+    const pieces = await slabRows(view, source, steps, slab);
+    for (let piece = pieces.pop(); piece !== undefined; piece = pieces.pop()) yield stamp(piece.batch, piece.offset);
+  }
+}
+
+/** The rows of `steps` in `slab` of the source, last first, each with its `chunk_offset` in the source's frame. */
+async function slabRows(
+  view: NdTable,
+  source: DatasetPlan,
+  steps: readonly number[],
+  slab: readonly [number, number][],
+): Promise<{ batch: NdRecordBatch; offset: number[] }[]> {
   const position = new Map(source.grid.map((d, i) => [d.name, i]));
-  const stepOf = Object.fromEntries(source.grid.map((d, i) => [d.name, steps[i]!]));
-  for (const slab of slabs(source.grid, steps, bytesPerCell, slabBytes)) {
-    const ranges = slab.map(([start, stop]) => ({ start, stop, drop: false }));
-    const values = await readWindow(view, source, ranges, names);
-    const grid = values.grid();
-    const pieces = withPureErrors({ uri: view.uri }, () =>
-      chunk(values, Object.fromEntries(grid.map((d) => [d.name, stepOf[d.name]!]))),
-    );
-    for (const piece of pieces) {
+  const ranges = slab.map(([start, stop]) => ({ start, stop, drop: false }));
+  const values = await readWindow(
+    view,
+    source,
+    ranges,
+    source.variables.map((v) => v.name),
+  );
+  const grid = values.grid();
+  const pieces = withPureErrors({ uri: view.uri }, () =>
+    chunk(values, Object.fromEntries(grid.map((d) => [d.name, steps[position.get(d.name)!]!]))),
+  );
+  return pieces
+    .map((piece) => {
       const within = Array.from(piece.globalAttrs.get(CHUNK_OFFSET)!.value as Iterable<number>, Number);
       const offset = grid.map((d, i) => {
         const at = position.get(d.name)!;
@@ -225,7 +245,7 @@ async function* layoutRows(
       });
       const attrs = new Map(piece.globalAttrs);
       attrs.delete(CHUNK_OFFSET);
-      yield stamp(piece.withGlobalAttrs(attrs), offset);
-    }
-  }
+      return { batch: piece.withGlobalAttrs(attrs), offset };
+    })
+    .reverse();
 }
