@@ -17,7 +17,7 @@ import { planDataset, type DatasetPlan } from "../dataset/plan.js";
 import { readWindow } from "../dataset/read.js";
 import type { DimRange } from "../dataset/selection.js";
 import { valueBytes } from "../dataset/row-bytes.js";
-import { slabs } from "../layout/chunk-shape.js";
+import { blockBytes, slabs } from "../layout/chunk-shape.js";
 import { datasetLayouts, layoutSources } from "../dataset/current-layouts.js";
 import type { CheckReport } from "./report.js";
 import { withoutPlace } from "./version-health.js";
@@ -112,11 +112,14 @@ async function compareLayout(
   budget: number,
 ): Promise<LayoutMismatch[]> {
   const names = source.variables.map((v) => v.name);
-  const bytesPerCell = source.variables.reduce((n, v) => n + valueBytes(v.type), 0);
+  const bytesOf = blockBytes(
+    layout.grid,
+    source.variables.map((v) => ({ dims: v.dims, bytes: valueBytes(v.type) })),
+  );
   // The layout's chunk along each dim: its largest row (rows at the grid's end may be cut short).
   const steps = layout.grid.map((_, d) => layout.rows.reduce((n, row) => Math.max(n, row.size[d]!), 1));
   const found: LayoutMismatch[] = [];
-  for (const slab of slabs(layout.grid, steps, bytesPerCell, budget)) {
+  for (const slab of slabs(layout.grid, steps, bytesOf, budget)) {
     const region = Object.fromEntries(layout.grid.map((d, i) => [d.name, slab[i]!])) as LayoutMismatch["region"];
     const ranges = slab.map(([start, stop]) => ({ start, stop, drop: false }));
     const where = { id, layout: layout.name, region };

@@ -50,25 +50,53 @@ export function chunkCount(grid: readonly Dim[], steps: readonly number[]): numb
 }
 
 /**
+ * The bytes of the values of `variables` (each on some of the dims of
+ * `grid`, `bytes` per value) in a block of `extents` cells along the grid's
+ * dims: what a slab of those extents holds (a coordinate counts its own
+ * cells only, not the whole block's).
+ */
+export function blockBytes(
+  grid: readonly Dim[],
+  variables: readonly { readonly dims: readonly string[]; readonly bytes: number }[],
+): (extents: readonly number[]) => number {
+  const position = new Map(grid.map((d, i) => [d.name, i]));
+  const axes = variables.map((v) => ({ bytes: v.bytes, at: v.dims.map((dim) => position.get(dim)!) }));
+  return (extents) => axes.reduce((sum, v) => sum + v.at.reduce((n, d) => n * extents[d]!, v.bytes), 0);
+}
+
+/**
  * The slabs to read `grid` in, as `[start, stop)` per dim: each is whole
- * chunks of `steps`, at most `budget / bytesPerCell` cells when one chunk
- * fits (else one chunk). A slab is one chunk along the leading dims, as
- * many chunks as fit along one dim, and whole along the dims after it.
+ * chunks of `steps` of at most `budget` bytes as `bytesOf` weighs a block of
+ * given extents (e.g. {@link blockBytes}), when one chunk fits (else one
+ * chunk). A slab is one chunk along the leading dims, as many chunks as fit
+ * along one dim, and whole along the dims after it.
  */
 export function* slabs(
   grid: readonly Dim[],
   steps: readonly number[],
-  bytesPerCell: number,
+  bytesOf: (extents: readonly number[]) => number,
   budget: number,
 ): Generator<[number, number][]> {
-  const cells = Math.max(1, Math.floor(budget / Math.max(1, bytesPerCell)));
+  if (grid.length === 0) {
+    yield [];
+    return;
+  }
   const sizes = grid.map((d) => Math.max(1, d.size));
   const counts = sizes.map((size, d) => Math.ceil(size / steps[d]!));
+  // The extents of n chunks along dim `at`, one chunk along the dims before it, whole after.
+  const extents = (at: number, n: number) =>
+    sizes.map((size, d) => (d < at ? Math.min(steps[d]!, size) : d === at ? Math.min(n * steps[d]!, size) : size));
   // The first dim k at which one chunk along dims <= k, whole after, fits.
   let k = 0;
-  const slabCells = (at: number) => sizes.reduce((n, size, d) => n * (d <= at ? Math.min(steps[d]!, size) : size), 1);
-  while (k < grid.length - 1 && slabCells(k) > cells) k++;
-  const perSlab = grid.length === 0 ? 1 : Math.max(1, Math.floor(cells / slabCells(k)));
+  while (k < grid.length - 1 && bytesOf(extents(k, 1)) > budget) k++;
+  // The most chunks along k that fit (at least one): bytesOf grows with the extents.
+  let [low, high] = [1, counts[k]!];
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (bytesOf(extents(k, mid)) <= budget) low = mid;
+    else high = mid - 1;
+  }
+  const perSlab = low;
   const outer = counts.slice(0, k).reduce((n, c) => n * c, 1);
   for (let o = 0; o < outer; o++) {
     const lead: [number, number][] = [];
@@ -76,10 +104,6 @@ export function* slabs(
       const index = rest % counts[d]!;
       rest = Math.floor(rest / counts[d]!);
       lead[d] = [index * steps[d]!, Math.min((index + 1) * steps[d]!, sizes[d]!)];
-    }
-    if (grid.length === 0) {
-      yield [];
-      return;
     }
     for (let c = 0; c < counts[k]!; c += perSlab) {
       const along: [number, number] = [c * steps[k]!, Math.min((c + perSlab) * steps[k]!, sizes[k]!)];

@@ -16,7 +16,7 @@ import { planDataset, type DatasetPlan } from "../dataset/plan.js";
 import { readWindow } from "../dataset/read.js";
 import { valueBytes } from "../dataset/row-bytes.js";
 import { replaceRows } from "../write/replace-rows.js";
-import { chunkCount, chunkShapeText, chunkSteps, slabs, type ChunkShape } from "./chunk-shape.js";
+import { blockBytes, chunkCount, chunkShapeText, chunkSteps, slabs, type ChunkShape } from "./chunk-shape.js";
 import { datasetLayouts, type LayoutState } from "../dataset/current-layouts.js";
 import {
   LAYOUT_CHUNK,
@@ -30,8 +30,25 @@ import {
   rowsFingerprint,
 } from "../dataset/layout-attrs.js";
 
-/** 64 MiB: the most `rechunk` reads from the source at once (a slab of whole new chunks). */
-const RECHUNK_SLAB_BYTES = 64 * 1024 * 1024;
+const MiB = 1024 * 1024;
+
+/** 64 MiB: the most values of the source `rechunk` holds at once (a slab of whole new chunks). */
+const RECHUNK_SLAB_BYTES = 64 * MiB;
+
+/**
+ * The share of the slab budget a take of source rows holds at most (at
+ * least one row): a slab's rows are taken a few at a time (8 MiB of values
+ * at the default budget), each cut to the slab and dropped before the next
+ * take.
+ */
+const TAKE_SHARE = 1 / 8;
+
+/**
+ * The bound of the rows `rechunk` has buffered or in Lance adds (the
+ * writer's `memoryBudgetBytes`): lancedb holds about 4.7x the rows of its
+ * adds in flight (README.md, "NdWriter sizing").
+ */
+const WRITE_BUDGET_BYTES = 32 * MiB;
 
 /** Options of {@link rechunk}. */
 export interface RechunkOptions {
@@ -43,7 +60,7 @@ export interface RechunkOptions {
   name?: string;
   /** Rewrite the layout when it exists (stale or not); without it an existing layout is an error. */
   refresh?: boolean;
-  /** @internal The most bytes read from the source at once (default {@link RECHUNK_SLAB_BYTES}). */
+  /** @internal The most bytes of source values in a slab (default {@link RECHUNK_SLAB_BYTES}); a take holds an eighth of it. */
   slabBytes?: number;
 }
 
@@ -85,8 +102,10 @@ const rechunkOptionsSchema = z.strictObject({
  * global attributes `layout_of = <id>` and the completion record of README
  * "Layouts" (`layout_rows`, `layout_source`). Reads the source at its
  * current version slab by slab (whole new chunks, at most 64 MiB of values
- * read at once), streaming the rows to the table: memory follows the slab,
- * never the dataset. Reads of the dataset then take the layout whose rows
+ * each), a slab's source rows 8 MiB of values a take, each cut to the slab
+ * and dropped before the next, streaming the rows to the table (at most 32
+ * MiB of rows buffered or in adds): memory follows the budget, never the
+ * dataset. Reads of the dataset then take the layout whose rows
  * hold the fewest bytes for each selection, as long as the source has not
  * changed since (then `refresh: true` rewrites it). A failed rechunk removes
  * what it wrote; a killed one leaves rows that are never read (the layout is
@@ -130,7 +149,9 @@ export async function rechunk(table: NdTable, options: RechunkOptions): Promise<
         .set(CHUNK_OFFSET, attr.uint32(Uint32Array.from(offset))),
     ),
   );
-  await replaceRows(table, cut, col(`${GLOBAL_ATTRS_COLUMN}.id`).eq(layout));
+  await replaceRows(table, cut, col(`${GLOBAL_ATTRS_COLUMN}.id`).eq(layout), {
+    memoryBudgetBytes: WRITE_BUDGET_BYTES,
+  });
   return { name, id: layout, chunk: chunkText, rows, sourceVersion, version: await table.version() };
 }
 
@@ -197,7 +218,8 @@ function checkExisting(uri: string, layout: string, existing: LayoutState | unde
 /**
  * The source's values cut into rows of `steps`, slab by slab, each row
  * stamped by `stamp` with its `chunk_offset` (in its own grid order, in the
- * source's frame).
+ * source's frame). A slab's window is dropped once cut, and each row once
+ * the writer took it.
  */
 async function* layoutRows(
   view: NdTable,
@@ -206,18 +228,43 @@ async function* layoutRows(
   slabBytes: number,
   stamp: (batch: NdRecordBatch, offset: number[]) => NdRecordBatch,
 ): AsyncGenerator<NdRecordBatch> {
-  const names = source.variables.map((v) => v.name);
-  const bytesPerCell = source.variables.reduce((n, v) => n + valueBytes(v.type), 0);
+  const bytesOf = blockBytes(
+    source.grid,
+    source.variables.map((v) => ({ dims: v.dims, bytes: valueBytes(v.type) })),
+  );
+  for (const slab of slabs(source.grid, steps, bytesOf, slabBytes)) {
+    const pieces = await slabRows(view, source, steps, slab, slabBytes * TAKE_SHARE);
+    for (let piece = pieces.pop(); piece !== undefined; piece = pieces.pop()) yield stamp(piece.batch, piece.offset);
+  }
+}
+
+/**
+ * The rows of `steps` in `slab` of the source, last first, each with its
+ * `chunk_offset` in the source's frame: the source rows taken in takes of
+ * about `takeBytes` of values.
+ */
+async function slabRows(
+  view: NdTable,
+  source: DatasetPlan,
+  steps: readonly number[],
+  slab: readonly [number, number][],
+  takeBytes: number,
+): Promise<{ batch: NdRecordBatch; offset: number[] }[]> {
   const position = new Map(source.grid.map((d, i) => [d.name, i]));
-  const stepOf = Object.fromEntries(source.grid.map((d, i) => [d.name, steps[i]!]));
-  for (const slab of slabs(source.grid, steps, bytesPerCell, slabBytes)) {
-    const ranges = slab.map(([start, stop]) => ({ start, stop, drop: false }));
-    const values = await readWindow(view, source, ranges, names);
-    const grid = values.grid();
-    const pieces = withPureErrors({ uri: view.uri }, () =>
-      chunk(values, Object.fromEntries(grid.map((d) => [d.name, stepOf[d.name]!]))),
-    );
-    for (const piece of pieces) {
+  const ranges = slab.map(([start, stop]) => ({ start, stop, drop: false }));
+  const values = await readWindow(
+    view,
+    source,
+    ranges,
+    source.variables.map((v) => v.name),
+    takeBytes,
+  );
+  const grid = values.grid();
+  const pieces = withPureErrors({ uri: view.uri }, () =>
+    chunk(values, Object.fromEntries(grid.map((d) => [d.name, steps[position.get(d.name)!]!]))),
+  );
+  return pieces
+    .map((piece) => {
       const within = Array.from(piece.globalAttrs.get(CHUNK_OFFSET)!.value as Iterable<number>, Number);
       const offset = grid.map((d, i) => {
         const at = position.get(d.name)!;
@@ -225,7 +272,7 @@ async function* layoutRows(
       });
       const attrs = new Map(piece.globalAttrs);
       attrs.delete(CHUNK_OFFSET);
-      yield stamp(piece.withGlobalAttrs(attrs), offset);
-    }
-  }
+      return { batch: piece.withGlobalAttrs(attrs), offset };
+    })
+    .reverse();
 }
