@@ -34,6 +34,15 @@ const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 const work = mkdtempSync(join(tmpdir(), "lance-nd-packages-"));
 const temporary = join(work, "tmp");
 mkdirSync(temporary);
+// The work folder goes however the check ends: done, failed, or stopped by
+// a signal (CI stops the background check when the tests fail).
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+]) {
+  process.on(signal, () => process.exit(code));
+}
 const started = Date.now();
 const PNPM = ["--yes", "pnpm@12.21.0"];
 
@@ -249,7 +258,6 @@ const results = await phase("install + examples", () =>
   ]),
 );
 
-rmSync(work, { recursive: true, force: true });
 const lanceFree = results.filter((r) => typeof r === "string");
 const seconds = ((Date.now() - started) / 1000).toFixed(0);
 console.log(
