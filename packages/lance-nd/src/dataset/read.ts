@@ -15,7 +15,6 @@ import type { DimRange } from "./selection.js";
 import { readTakes } from "./read-takes.js";
 import { blockRows, variableRows, type VariableRows } from "./variable-rows.js";
 import { checkCellsHeld } from "./missing-cells.js";
-import { detachedBatch } from "./detached.js";
 import { takeGroups, type TakenRow } from "./take-groups.js";
 
 /** One block of a read: a row cut to the selection. */
@@ -58,8 +57,7 @@ function partsOf<T>(
 }
 
 /**
- * `taken` (one row) cut to `ranges`, on the row's own grid (values and
- * attributes copied: the cut holds nothing of the take), with the
+ * `taken` (one row) cut to `ranges`, on the row's own grid, with the
  * dataset's global attributes (the first row's, as xarray's
  * `open_mfdataset` keeps the first file's: rows may differ, e.g. by a chunk
  * name).
@@ -76,8 +74,7 @@ function cut(
   const start = plan.grid.map((_, d) => Math.max(ranges[d]!.start, Math.min(row.start[d]!, ranges[d]!.stop)));
   const stop = plan.grid.map((_, d) => Math.max(start[d]!, Math.min(ranges[d]!.stop, row.start[d]! + row.size[d]!)));
   const window: Window = Object.fromEntries(own.map((d) => [plan.grid[d]!.name, [start[d]!, stop[d]!] as const]));
-  // Detached: a cut outlives its take (readWindow holds a cut of every row).
-  const batch = detachedBatch(withPureErrors({ uri: view.uri }, () => assemble([place(plan, row, taken)], { window })));
+  const batch = withPureErrors({ uri: view.uri }, () => assemble([place(plan, row, taken)], { window }));
   return {
     start,
     batch: batch.withGlobalAttrs(
