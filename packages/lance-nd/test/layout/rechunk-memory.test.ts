@@ -1,9 +1,6 @@
-import type { Vector } from "apache-arrow";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { NdArray, NdRecordBatch, type Dim } from "@lance-nd/nd-arrow";
+import type { Dim } from "@lance-nd/nd-arrow";
 import { dataset } from "../../src/dataset/dataset.js";
-import { planDataset } from "../../src/dataset/plan.js";
-import { readWindow } from "../../src/dataset/read.js";
 import { col } from "../../src/read/expr.js";
 import { blockBytes, slabs } from "../../src/layout/chunk-shape.js";
 import { rechunk } from "../../src/layout/rechunk.js";
@@ -79,40 +76,5 @@ describe("rechunk memory", () => {
     const series = await (await dataset(table, { where: SST, layout: "series" })).read();
     const maps = await (await dataset(table, { where: SST, layout: "source" })).read();
     for (const name of maps.names()) expect(series.get(name)!.toArray()).toEqual(maps.get(name)!.toArray());
-  });
-
-  it("a window read over many takes holds no view of them: values and attributes are its own", async () => {
-    // Rows of 40,000 bytes of values, one a take: a view of a take would keep a buffer of at least that.
-    const [nt, ny, nx] = [6, 100, 100];
-    const batch = new NdRecordBatch(
-      {
-        v: NdArray.from(new Float32Array(nt * ny * nx).fill(1), {
-          dims: { time: nt, lat: ny, lon: nx },
-          attrs: { units: "K" },
-        }),
-        time: NdArray.from(
-          Float64Array.from({ length: nt }, (_, t) => t),
-          { dims: { time: nt } },
-        ),
-      },
-      { id: "v.nc" },
-    );
-    const table = await writeChunked(uri(), batch, { time: 1 });
-    const view = await table.checkout(await table.version());
-    const plan = await planDataset(view, undefined);
-    const reads = recordReads(view);
-    const ranges = plan.grid.map((d) => ({ start: 0, stop: d.name === "lat" ? 10 : d.size, drop: false }));
-    const window = await readWindow(view, plan, ranges, ["v", "time"], 1);
-    expect(reads.takes.filter((take) => take.columns.includes("v")).length).toBe(nt);
-    expect(window.get("v")!.shape).toEqual([nt, 10, nx]);
-    const buffers = (vector: Vector) =>
-      vector.data.flatMap((data) =>
-        [data.values, data.valueOffsets, data.nullBitmap].flatMap((b) => (b === undefined || b === null ? [] : [b])),
-      );
-    for (const [, array] of window.arrays()) {
-      const held = [...buffers(array.values), ...[...array.attrs.values()].flatMap((attr) => buffers(attr.value))];
-      const own = array.values.byteLength;
-      for (const buffer of held) expect(buffer.buffer.byteLength).toBeLessThan(Math.max(own, 1024) * 2);
-    }
   });
 });
