@@ -28,6 +28,7 @@ describe("@lance-nd/netcdf public API", () => {
       "openNetcdf",
       "openUrlSource",
       "readNetcdf",
+      "selectNetcdf",
       "writeNetcdf",
       "writeNetcdfGroups",
     ]);
