@@ -15,7 +15,8 @@
 //   the packed .d.ts files and run;
 // - lance-nd as an app would: the root README's "A taste" (write, then scan),
 //   plus a check that the members marked @internal and the helpers of
-//   @lance-nd/nd-arrow/internal are not in the public types;
+//   @lance-nd/nd-arrow/internal are not in the public types; and "A taste"
+//   again in an app on the lowest apache-arrow of the peer range (15.0.2);
 // - every package with a `bin`: `npx <bin> --help`, and for the CLI the demo.
 //
 // Run: node scripts/check-packages.mjs  (root script `check:packages`).
@@ -161,9 +162,10 @@ const APP_COMPILER_OPTIONS = {
 /**
  * A fresh npm project with `names` installed as the root README says: their
  * tarballs and their workspace dependencies' packed into one folder
- * (pack.mjs), then `npm install <folder>/*.tgz` (npm adds the peers).
+ * (pack.mjs), then `npm install <folder>/*.tgz` (npm adds the peers);
+ * `extra` are more packages for the same install (e.g. a pinned peer).
  */
-async function project(label, names) {
+async function project(label, names, extra = []) {
   const dir = join(work, label);
   mkdirSync(dir);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `check-${label}`, private: true, type: "module" }));
@@ -173,7 +175,7 @@ async function project(label, names) {
   }
   const packed = new Map([...packages].map(([name, { tarball }]) => [name, tarball]));
   const tgz = packInto(join(work, `${label}-packs`), names, packages, packed);
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tgz], {
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tgz, ...extra], {
     cwd: dir,
   });
   return dir;
@@ -203,6 +205,13 @@ async function libraryAlone(name, dir) {
   return name;
 }
 
+/**
+ * The lowest apache-arrow of the packages' peer range (`>=15.0.0 <=18.1.0`):
+ * an app on it runs "A taste" too, beside the one on the 18.1.0 they are
+ * built and tested with.
+ */
+const LOWEST_ARROW = "15.0.2";
+
 /** lance-nd as an app would: the root README's "A taste" writes a table and scans it. */
 async function app() {
   const cwd = await project("app", ["lance-nd", "@lance-nd/nd-arrow"]);
@@ -229,9 +238,23 @@ async function app() {
     "",
   ];
   writeFileSync(join(cwd, "internals.ts"), probe.join("\n"));
+  await runTaste(cwd);
+}
+
+/** The root README's "A taste" in the app at `cwd`: it must print the shape it wrote. */
+async function runTaste(cwd) {
   const taste = tsBlockAfter(join(root, "README.md"), "## A taste");
   const out = await runExample(cwd, taste.replace("data/ocean.lance", join(cwd, "data", "ocean.lance")));
   if (out.trim() !== "a [ 4, 180, 360 ]") throw new Error(`the README's "A taste" printed ${JSON.stringify(out)}`);
+}
+
+/** "A taste" in an app that pins the lowest apache-arrow the packages accept. */
+async function appOnLowestArrow() {
+  const cwd = await project("app-arrow-lowest", ["lance-nd", "@lance-nd/nd-arrow"], [`apache-arrow@${LOWEST_ARROW}`]);
+  const installed = JSON.parse(readFileSync(join(cwd, "node_modules", "apache-arrow", "package.json"), "utf8"));
+  if (installed.version !== LOWEST_ARROW)
+    throw new Error(`the app got apache-arrow ${installed.version}, not ${LOWEST_ARROW}`);
+  await runTaste(cwd);
 }
 
 /** Every bin of `name` through npx; the CLI's demo writes, scans and plots a table. */
@@ -252,6 +275,7 @@ const results = await phase("install + examples", () =>
   Promise.all([
     ...[...packages].map(([name, { dir }]) => libraryAlone(name, dir)),
     ...(packages.has("lance-nd") ? [app()] : []),
+    ...(packages.has("lance-nd") && !runOnly ? [appOnLowestArrow()] : []),
     ...[...packages]
       .filter(([, { manifest }]) => manifest.bin !== undefined)
       .map(([name, { manifest }]) => bins(name, manifest)),
