@@ -11,7 +11,8 @@
  * (coordinates' pieces are small beside the data variable's).
  */
 import { rowValueBytes } from "./row-bytes.js";
-import type { DatasetPlan, PlannedRow } from "./plan.js";
+import type { DatasetPlan } from "./plan.js";
+import type { PlannedRow } from "./plan-rows.js";
 import type { VariableRows } from "./variable-rows.js";
 
 /** One take of a read: rows, and the variables taken from every one of them. */

@@ -10,7 +10,8 @@ import { CHUNK_OFFSET, NdArray, NdRecordBatch, assemble, attr, type Attrs, type 
 import { LanceNdError } from "../errors.js";
 import { withPureErrors } from "../pure-errors.js";
 import type { NdTable } from "../table.js";
-import { describeRow, type DatasetPlan, type PlannedRow } from "./plan.js";
+import type { DatasetPlan } from "./plan.js";
+import { describeRow, type PlannedRow } from "./plan-rows.js";
 import type { DimRange } from "./selection.js";
 import { readTakes } from "./read-takes.js";
 import { blockRows, variableRows, type VariableRows } from "./variable-rows.js";

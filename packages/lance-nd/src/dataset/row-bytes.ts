@@ -4,7 +4,8 @@
  * chooses (layout-choice.ts; lance-nd README, "Layouts").
  */
 import { DataType, Precision, type Float } from "apache-arrow";
-import type { DatasetPlan, PlannedRow } from "./plan.js";
+import type { DatasetPlan } from "./plan.js";
+import type { PlannedRow } from "./plan-rows.js";
 
 /**
  * The bytes of the values of `names` in a dataset row (uncompressed,

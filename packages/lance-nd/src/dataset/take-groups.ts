@@ -9,7 +9,8 @@ import { LanceNdError } from "../errors.js";
 import { withPureErrors } from "../pure-errors.js";
 import type { NdTable } from "../table.js";
 import { takeRuns } from "../read/take-read.js";
-import { describeRow, type DatasetPlan, type PlannedRow } from "./plan.js";
+import type { DatasetPlan } from "./plan.js";
+import { describeRow, type PlannedRow } from "./plan-rows.js";
 import { rowValueBytes } from "./row-bytes.js";
 
 /** A row of a dataset read, taken: where it sits, and its requested variables and global attributes. */

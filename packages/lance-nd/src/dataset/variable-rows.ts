@@ -8,7 +8,8 @@
  * rows at the selection's first cell along the dims the variable lacks. Rows
  * where the variable is null hold no piece of it.
  */
-import type { DatasetPlan, PlannedRow } from "./plan.js";
+import type { DatasetPlan } from "./plan.js";
+import type { PlannedRow } from "./plan-rows.js";
 import type { DimRange } from "./selection.js";
 
 /** Variables read from the same rows: one set of dims, held by the same rows. */

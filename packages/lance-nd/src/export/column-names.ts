@@ -18,7 +18,7 @@ export function toColumnName(name: string): string {
 }
 
 /** The variable name of a column name ({@link toColumnName} undone). */
-export function fromColumnName(column: string): string {
+function fromColumnName(column: string): string {
   return column.replace(/%(25|2E|60)/g, (code) => UNESCAPES[code]!);
 }
 

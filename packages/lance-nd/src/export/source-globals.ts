@@ -14,10 +14,10 @@ import { SOURCE_FILE_ATTR } from "../write/concat-sources.js";
 import { sourceAttrTypes } from "./attr-types.js";
 
 /** Global: the source file's own `id` attribute, kept while the row's `id` names the rows. */
-export const SOURCE_ID_ATTR = "_SourceId";
+const SOURCE_ID_ATTR = "_SourceId";
 
 /** The prefix a file's own global attribute takes when its name is one lance-nd sets on rows (or starts with the prefix). */
-export const SOURCE_ESCAPE = "_Source:";
+const SOURCE_ESCAPE = "_Source:";
 
 /** The names a file's own global attribute cannot keep in a table: lance-nd's own, and the one escape. */
 const RESERVED: ReadonlySet<string> = new Set([CHUNK_OFFSET, SOURCE_FILE_ATTR, SOURCE_ID_ATTR]);

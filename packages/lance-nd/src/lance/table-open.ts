@@ -11,7 +11,7 @@ import { parseTableUri, type TableLocation } from "./uri.js";
  * children) needs 2.2 or later; 2.2 is also lancedb 0.39's "stable" default,
  * and 2.3 is flagged unstable by Lance.
  */
-export const LANCE_FILE_VERSION = "2.2";
+const LANCE_FILE_VERSION = "2.2";
 
 /** Options for reaching a table on an object store (`aws_region`, `aws_access_key_id`, …), passed to lancedb as is. */
 export interface StorageOptions {

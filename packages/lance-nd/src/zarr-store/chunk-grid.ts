@@ -7,7 +7,7 @@
  * chunk is one cell along the dims of the variables that meet more).
  */
 import type { Dim } from "@lance-nd/nd-arrow";
-import type { PlannedRow } from "../dataset/plan.js";
+import type { PlannedRow } from "../dataset/plan-rows.js";
 
 /** The chunk size along each grid dim (grid order), sizes of at least 1. */
 export function chunkGrid(

@@ -18,7 +18,8 @@ import {
   type WrittenArray,
 } from "@lance-nd/zarr/encoding";
 import { Dataset, type DatasetOptions } from "../dataset/dataset.js";
-import { planDataset, type DatasetPlan, type PlannedRow } from "../dataset/plan.js";
+import { planDataset, type DatasetPlan } from "../dataset/plan.js";
+import type { PlannedRow } from "../dataset/plan-rows.js";
 import { LanceNdError } from "../errors.js";
 import { readLayouts } from "../dataset/current-layouts.js";
 import { toColumnName } from "../export/column-names.js";
