@@ -4,9 +4,9 @@
  * README "Windows", the reader contract): `create` refuses an existing path.
  */
 import { lstat } from "node:fs/promises";
+import { parseOptions } from "@lance-nd/casting/coded-error";
 import { z } from "zod";
-import { NetcdfError } from "./netcdf-error.js";
-import { parseOptions } from "./options.js";
+import { NetcdfError, netcdfOptionsError } from "./netcdf-error.js";
 
 const writeOptionsSchema = z.strictObject({
   mode: z.enum(["create", "overwrite"]).optional(),
@@ -18,7 +18,7 @@ const writeOptionsSchema = z.strictObject({
 
 /** `options` checked by their schema: `InvalidArgument` listing every problem. */
 export function checkWriteOptions(path: string, options: unknown): void {
-  parseOptions(writeOptionsSchema, options, path);
+  parseOptions(writeOptionsSchema, options, "writeNetcdf", netcdfOptionsError(path));
 }
 
 /** With `mode` `create` (the default), an existing `path` is `InvalidArgument` naming the mode that replaces it. */
