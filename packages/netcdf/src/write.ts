@@ -7,7 +7,7 @@ import type { Dataset, Group } from "h5wasm";
 import { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { writeClassic } from "./classic-write.js";
 import type { NetcdfFormat } from "./format.js";
-import { DIMENSION_ONLY_NAME } from "./hdf5-file.js";
+import { DIMENSION_ONLY_NAME } from "./hdf5-scales.js";
 import { NetcdfError } from "./netcdf-error.js";
 import { checkWriteOptions, refuseExisting } from "./write-options.js";
 import { FORMAT_ATTR } from "@lance-nd/cf";
