@@ -4,7 +4,10 @@
  * `LanceNdError`, ...) with its own codes and place fields, or
  * {@link FileCodedError} for a file and a variable (`NetcdfError`,
  * `ZarrError`, `CliError`), and one guard made by {@link codedErrorGuard}.
- * It lives here because casting is the lowest package that needs it.
+ * Options are checked the one way of {@link parseOptions}: zod's issues
+ * become one message ({@link optionsMessage}) in the package's own error.
+ * It lives here because casting is the lowest package, which every other
+ * package depends on.
  */
 
 /**
@@ -97,10 +100,92 @@ export abstract class FileCodedError<Code extends string> extends CodedError<Cod
 }
 
 /**
- * Option problems (zod's issues: a path and a message each) as one line,
- * `options.version: Invalid input; options.cf: ...`: the message of the
- * `InvalidArgument` a package throws for options its zod schema refuses.
+ * One problem a zod schema found in options: the path of the option in the
+ * options object, why, and for an unknown option (`unrecognized_keys`) the
+ * unknown names. zod's issues have this shape; casting does not depend on
+ * zod.
  */
-export function optionProblems(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
-  return issues.map((i) => `${["options", ...i.path.map(String)].join(".")}: ${i.message}`).join("; ");
+export interface OptionIssue {
+  /** zod's issue code, e.g. `invalid_type`, `unrecognized_keys`. */
+  readonly code?: string;
+  /** Where in the options (`[]` for the options object itself). */
+  readonly path: readonly PropertyKey[];
+  /** Why the value is refused. */
+  readonly message: string;
+  /** The unknown option names of an `unrecognized_keys` issue. */
+  readonly keys?: readonly string[];
+}
+
+/** A zod schema of options, as far as {@link parseOptions} uses it. */
+export interface OptionsSchema<T> {
+  /** zod's `safeParse`. */
+  safeParse(input: unknown): { success: true; data: T } | { success: false; error: { issues: readonly OptionIssue[] } };
+}
+
+/**
+ * The one message for the options of `call` that a zod schema refuses:
+ * `invalid open options: ` and then each problem, separated by `; `: an
+ * option that has a wrong value as its path, its value and why
+ * (`storageOptions.timeout = 5: expected an object of string values`;
+ * `options` is the options object itself), an unknown one by its name
+ * (`unknown option "nope"`). The error class it goes into says where (the
+ * file or table).
+ *
+ * @example
+ * optionsMessage("open", { branch: "" }, [{ path: ["branch"], message: "expected a branch name" }]);
+ * // 'invalid open options: branch = "": expected a branch name'
+ */
+export function optionsMessage(call: string, input: unknown, issues: readonly OptionIssue[]): string {
+  const problems = issues.map((issue) => {
+    const path = issue.path.map(String);
+    if (issue.code === "unrecognized_keys" && issue.keys !== undefined) {
+      const names = issue.keys.map((key) => JSON.stringify([...path, key].join(".")));
+      return `unknown option${names.length === 1 ? "" : "s"} ${names.join(", ")}`;
+    }
+    const place = path.length === 0 ? "options" : path.join(".");
+    return `${place} = ${describeOptionValue(valueAt(input, issue.path))}: ${issue.message}`;
+  });
+  return `invalid ${call} options: ${problems.join("; ")}`;
+}
+
+/**
+ * `input` (undefined as `{}`) parsed by `schema`; for options it refuses,
+ * throws what `refuse` makes of the {@link optionsMessage} and zod's error
+ * (the package's own error class and bad-input code).
+ *
+ * @example
+ * const parsed = parseOptions(openOptionsSchema, options, "openZarr", (message, cause) =>
+ *   new ZarrError("InvalidArgument", message, { path, cause }),
+ * );
+ */
+export function parseOptions<T>(
+  schema: OptionsSchema<T>,
+  input: unknown,
+  call: string,
+  refuse: (message: string, cause: unknown) => Error,
+): T {
+  const parsed = schema.safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  throw refuse(optionsMessage(call, input, parsed.error.issues), parsed.error);
+}
+
+/** The value at `path` in `input`; undefined where the path leaves the objects. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** A value as an option message shows it: JSON where it can (strings quoted), `12n` for a bigint, `undefined`. */
+function describeOptionValue(value: unknown): string {
+  if (value === undefined) return "undefined";
+  if (typeof value === "bigint") return `${value}n`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }

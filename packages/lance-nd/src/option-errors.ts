@@ -1,9 +1,10 @@
 /**
  * Options validated with zod where they enter the library: the schema of
  * storage options shared by `open` and the writes, and zod's issues turned
- * into one `InvalidInput` message.
+ * into one `InvalidInput` message (the one format of every package,
+ * `optionsMessage` of `@lance-nd/casting/coded-error`).
  */
-import { describeValue } from "@lance-nd/format";
+import { optionsMessage } from "@lance-nd/casting/coded-error";
 import { z } from "zod";
 import { LanceNdError } from "./errors.js";
 
@@ -14,20 +15,5 @@ export const storageOptionsSchema = z
 
 /** One `InvalidInput` naming each bad option of `input`, its value and what is allowed. */
 export function invalidOptions(call: string, input: unknown, error: z.ZodError, uri: string): LanceNdError {
-  const problems = error.issues.map((issue) => {
-    const place = issue.path.length === 0 ? "options" : issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys")
-      return `unknown option ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
-    return `${place} = ${describeValue(valueAt(input, issue.path))}: ${issue.message}`;
-  });
-  return new LanceNdError("InvalidInput", `invalid ${call} options: ${problems.join("; ")}`, { uri, cause: error });
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (typeof value !== "object" || value === null) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
+  return new LanceNdError("InvalidInput", optionsMessage(call, input, error.issues), { uri, cause: error });
 }

@@ -5,10 +5,10 @@
  */
 import { CHUNK_OFFSET, NdRecordBatch, attr, isNdArrowError, resolveSelection } from "@lance-nd/nd-arrow";
 import type { Attr, Dim, NdArray, SelectedDim, Selection } from "@lance-nd/nd-arrow";
+import { parseOptions } from "@lance-nd/casting/coded-error";
 import { z } from "zod";
-import { NetcdfError } from "./netcdf-error.js";
+import { NetcdfError, netcdfOptionsError } from "./netcdf-error.js";
 import type { NetcdfChunksOptions, NetcdfFile } from "./open.js";
-import { parseOptions } from "./options.js";
 
 const chunksOptionsSchema = z.strictObject({ variables: z.array(z.string()).readonly().optional() });
 
@@ -38,7 +38,7 @@ export async function* chunkRows(
   sizes: Readonly<Record<string, number>>,
   options: NetcdfChunksOptions = {},
 ): AsyncGenerator<NdRecordBatch> {
-  const parsed = parseOptions(chunksOptionsSchema, options, file.path);
+  const parsed = parseOptions(chunksOptionsSchema, options, "chunks", netcdfOptionsError(file.path));
   const chosen = (parsed.variables ?? file.variables.map((v) => v.name)).map((n) => file.variable(n));
   const grid: Dim[] = [];
   for (const v of chosen) for (const d of v.dims) if (!grid.some((g) => g.name === d.name)) grid.push(d);

@@ -57,96 +57,134 @@ export class NeedMoreBytes extends Error {}
 
 /** Parses the header at the start of `bytes`; throws {@link NeedMoreBytes} when it is longer, `Error` when malformed. */
 export function parseClassicHeader(bytes: Uint8Array): ClassicHeader {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 4;
-  const need = (n: number): void => {
-    if (at + n > bytes.length) throw new NeedMoreBytes();
-  };
-  const u32 = (): number => {
-    need(4);
-    const v = view.getUint32(at);
-    at += 4;
-    return v;
-  };
-  const version = bytes[3] as 1 | 2;
-  const offset = (): number => {
-    if (version === 1) return u32();
-    const hi = u32();
-    return hi * 2 ** 32 + u32();
-  };
-  const name = (): string => {
-    const n = u32();
-    need(pad(n));
-    const text = new TextDecoder().decode(bytes.subarray(at, at + n));
-    at += pad(n);
-    return text;
-  };
-  const list = (tag: number, what: string): number => {
-    const t = u32();
-    const n = u32();
-    if (t === 0 && n === 0) return 0;
-    if (t !== tag) throw new Error(`expected the ${what} list (tag ${tag}) at byte ${at - 8}, found tag ${t}`);
-    return n;
-  };
-  const type = (): ClassicType => {
-    const t = u32();
-    const found = TYPES[t];
-    if (found === undefined) throw new Error(`unknown netCDF-3 type ${t} at byte ${at - 4}`);
-    return found;
-  };
-  const attrs = (): RawAttr[] => {
-    const out: RawAttr[] = [];
-    const n = list(NC_ATTRIBUTE, "attribute");
-    for (let i = 0; i < n; i++) {
-      const key = name();
-      const t = type();
-      const count = u32();
-      const size = count * WIDTH[t];
-      need(pad(size));
-      const raw = new Uint8Array(bytes.subarray(at, at + size));
-      at += pad(size);
-      if (t === "char") out.push(charAttr(key, raw));
-      else out.push({ name: key, type: t, value: fromBigEndian(raw, t) });
-    }
-    return out;
-  };
-  need(8);
-  const numRecordsRaw = u32();
-  const dims: { name: string; size: number }[] = [];
-  let recordDim = -1;
-  const nDims = list(NC_DIMENSION, "dimension");
-  for (let i = 0; i < nDims; i++) {
-    const dimName = name();
-    const size = u32();
-    if (size === 0) recordDim = i;
-    dims.push({ name: dimName, size });
-  }
-  const globalAttrs = attrs();
-  const variables: ClassicVariable[] = [];
-  const nVars = list(NC_VARIABLE, "variable");
-  for (let i = 0; i < nVars; i++) {
-    const varName = name();
-    const rank = u32();
-    const dimIds: number[] = [];
-    for (let d = 0; d < rank; d++) {
-      const id = u32();
-      if (id >= dims.length)
-        throw new Error(`variable "${varName}" uses dim id ${id}, but the file has ${dims.length} dims`);
-      dimIds.push(id);
-    }
-    const varAttrs = attrs();
-    const t = type();
-    const vsize = u32();
-    variables.push({ name: varName, dimIds, attrs: varAttrs, type: t, vsize, begin: offset() });
-  }
+  const header = new HeaderReader(bytes);
+  header.need(8);
+  const numRecords = header.u32();
+  const { dims, recordDim } = readDims(header);
+  const globalAttrs = header.attrs();
+  const variables = readVariables(header, dims.length);
   return {
-    version,
-    numRecords: numRecordsRaw === 0xffffffff ? -1 : numRecordsRaw,
+    version: header.version,
+    numRecords: numRecords === 0xffffffff ? -1 : numRecords,
     dims,
     recordDim,
     globalAttrs,
     variables,
   };
+}
+
+/** The dim list: each dim's name and size; the record dim is the one of size 0. */
+function readDims(header: HeaderReader): { dims: { name: string; size: number }[]; recordDim: number } {
+  const dims: { name: string; size: number }[] = [];
+  let recordDim = -1;
+  const nDims = header.list(NC_DIMENSION, "dimension");
+  for (let i = 0; i < nDims; i++) {
+    const dimName = header.name();
+    const size = header.u32();
+    if (size === 0) recordDim = i;
+    dims.push({ name: dimName, size });
+  }
+  return { dims, recordDim };
+}
+
+/** The variable list; a dim id past the `dimCount` dims is malformed. */
+function readVariables(header: HeaderReader, dimCount: number): ClassicVariable[] {
+  const variables: ClassicVariable[] = [];
+  const nVars = header.list(NC_VARIABLE, "variable");
+  for (let i = 0; i < nVars; i++) {
+    const varName = header.name();
+    const rank = header.u32();
+    const dimIds: number[] = [];
+    for (let d = 0; d < rank; d++) {
+      const id = header.u32();
+      if (id >= dimCount) throw new Error(`variable "${varName}" uses dim id ${id}, but the file has ${dimCount} dims`);
+      dimIds.push(id);
+    }
+    const varAttrs = header.attrs();
+    const t = header.type();
+    const vsize = header.u32();
+    variables.push({ name: varName, dimIds, attrs: varAttrs, type: t, vsize, begin: header.offset() });
+  }
+  return variables;
+}
+
+/**
+ * The header's bytes read in order from after the magic number: the
+ * classic format's big-endian integers, padded names, tagged lists, types
+ * and attributes. Reading past the bytes throws {@link NeedMoreBytes}.
+ */
+class HeaderReader {
+  /** 1: classic (32-bit offsets), 2: 64-bit offset. */
+  readonly version: 1 | 2;
+  private readonly view: DataView;
+  private at = 4;
+
+  constructor(private readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.version = bytes[3] as 1 | 2;
+  }
+
+  /** Throws {@link NeedMoreBytes} unless `n` more bytes are there. */
+  need(n: number): void {
+    if (this.at + n > this.bytes.length) throw new NeedMoreBytes();
+  }
+
+  u32(): number {
+    this.need(4);
+    const v = this.view.getUint32(this.at);
+    this.at += 4;
+    return v;
+  }
+
+  /** A data offset: 32 bits in a classic file, 64 in a 64-bit offset one. */
+  offset(): number {
+    if (this.version === 1) return this.u32();
+    const hi = this.u32();
+    return hi * 2 ** 32 + this.u32();
+  }
+
+  /** A name: its length, then its UTF-8 bytes padded to 4. */
+  name(): string {
+    const n = this.u32();
+    this.need(pad(n));
+    const text = new TextDecoder().decode(this.bytes.subarray(this.at, this.at + n));
+    this.at += pad(n);
+    return text;
+  }
+
+  /** The length of the list tagged `tag` (`what` names it in the error); 0 for an absent list. */
+  list(tag: number, what: string): number {
+    const t = this.u32();
+    const n = this.u32();
+    if (t === 0 && n === 0) return 0;
+    if (t !== tag) throw new Error(`expected the ${what} list (tag ${tag}) at byte ${this.at - 8}, found tag ${t}`);
+    return n;
+  }
+
+  type(): ClassicType {
+    const t = this.u32();
+    const found = TYPES[t];
+    if (found === undefined) throw new Error(`unknown netCDF-3 type ${t} at byte ${this.at - 4}`);
+    return found;
+  }
+
+  /** An attribute list: each attribute's name, type and values (char ones as text). */
+  attrs(): RawAttr[] {
+    const out: RawAttr[] = [];
+    const n = this.list(NC_ATTRIBUTE, "attribute");
+    for (let i = 0; i < n; i++) {
+      const key = this.name();
+      const t = this.type();
+      const count = this.u32();
+      const size = count * WIDTH[t];
+      this.need(pad(size));
+      const raw = new Uint8Array(this.bytes.subarray(this.at, this.at + size));
+      this.at += pad(size);
+      if (t === "char") out.push(charAttr(key, raw));
+      else out.push({ name: key, type: t, value: fromBigEndian(raw, t) });
+    }
+    return out;
+  }
 }
 
 /** `n` rounded up to a multiple of 4: the header and the data are 4-byte aligned. */

@@ -6,8 +6,10 @@
  * one slab of every record variable; big-endian, 4-byte aligned.
  */
 import { open } from "node:fs/promises";
-import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { NC_ATTRIBUTE, NC_DIMENSION, NC_VARIABLE, TYPES, WIDTH, fromBigEndian, pad } from "./classic-header.js";
+import type { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { bigEndian, encodeHeader, TYPE_OF } from "./classic-encode.js";
+import type { HeaderVariable } from "./classic-encode.js";
+import { WIDTH, pad } from "./classic-header.js";
 import type { ClassicType } from "./classic-header.js";
 import { NetcdfError } from "./netcdf-error.js";
 import type { NumericArray } from "./raw.js";
@@ -21,32 +23,22 @@ export interface ClassicWriteOptions {
   unlimited: readonly string[];
 }
 
-/** The classic type of each typed array (the others have no classic type). */
-const TYPE_OF: Record<string, Exclude<ClassicType, "char">> = {
-  Int8Array: "byte",
-  Int16Array: "short",
-  Int32Array: "int",
-  Float32Array: "float",
-  Float64Array: "double",
-};
-
-const CODE_OF = Object.fromEntries(Object.entries(TYPES).map(([code, type]) => [type, Number(code)])) as Record<
-  ClassicType,
-  number
->;
-
 /** One variable as the file stores it. */
-interface Planned {
-  name: string;
-  type: ClassicType;
-  dimIds: number[];
-  attrs: Map<string, AttrValue>;
+interface Planned extends HeaderVariable {
   /** The values as big-endian bytes, all records for a record variable. */
-  bytes: Uint8Array;
-  record: boolean;
-  /** Bytes of the whole variable, or of one record of a record variable (unpadded). */
-  size: number;
+  readonly bytes: Uint8Array;
+  readonly record: boolean;
   begin: number;
+}
+
+/** Where the data goes: the variables in file order and the bytes of one record. */
+interface DataLayout {
+  readonly fixed: readonly Planned[];
+  readonly records: readonly Planned[];
+  /** Bytes of one record (all record variables' slabs). */
+  readonly recordSize: number;
+  /** Where the fixed data (with its padding) ends. */
+  readonly fixedEnd: number;
 }
 
 /**
@@ -72,60 +64,85 @@ export async function writeClassic(
   const dims = fileDims(batch);
   const recordDim = classicRecordDim(dims, batch, options.unlimited[0], invalid);
   const dimId = new Map(dims.map((d, i) => [d.name, i]));
-  const variables: Planned[] = [];
-  for (const [name, array] of batch.arrays()) {
-    const values = stored.get(name)!;
-    const char = values.kind === "numeric" ? undefined : charLayoutOf(array);
-    const names = char?.names ?? array.dimNames;
-    const shape = char?.shape ?? array.shape;
-    const ids = names.map((d) => dimId.get(d)!);
-    const record = recordDim >= 0 && ids.includes(recordDim);
-    if (record && ids[0] !== recordDim)
-      throw invalid(`variable "${name}" has the unlimited dim "${dims[recordDim]!.name}" but not first`, name);
-    let type: ClassicType;
-    let bytes: Uint8Array;
-    if (values.kind !== "numeric") {
-      if (char === undefined) throw unsupported(path, name, "NC_STRING values", options.format);
-      type = "char";
-      bytes = charBytes(values.data, char.width);
-    } else {
-      const numeric = classicType(path, name, values.data, options.format);
-      type = numeric;
-      bytes = bigEndian(values.data, numeric);
-    }
-    // One record's values (or the whole variable's) from the shape: with zero records there are no bytes to divide.
-    const size = (record ? shape.slice(1) : shape).reduce((n, s) => n * s, WIDTH[type]);
-    variables.push({
-      name,
-      type,
-      dimIds: ids,
-      attrs: checkedAttrs(path, name, variableAttrs(array, values), options.format),
-      bytes,
-      record,
-      size,
-      begin: 0,
-    });
-  }
+  const record = recordDim < 0 ? undefined : { id: recordDim, name: dims[recordDim]!.name };
+  const variables = batch
+    .arrays()
+    .map(([name, array]) => planVariable(path, name, array, stored.get(name)!, dimId, record, options.format, invalid));
   const globals = checkedAttrs(path, undefined, attrValues(batch.globalAttrs), options.format);
-  const offsetBytes = options.format === "classic" ? 4 : 8;
-  const header = (): Uint8Array => encodeHeader(options, dims, recordDim, globals, variables, offsetBytes);
-  let at = header().length;
+  const header = (): Uint8Array => encodeHeader(options.format, dims, recordDim, globals, variables);
+  const layout = placeData(variables, header().length);
+  const lastBegin = Math.max(0, ...variables.map((v) => v.begin));
+  if (options.format === "classic" && lastBegin > 2 ** 31 - 1)
+    throw invalid("the data passes 2 GiB, past a classic file's 32-bit offsets (write format 64bit-offset)");
+  await writeData(path, header(), layout, recordDim >= 0 ? dims[recordDim]!.size : 0);
+}
+
+/**
+ * One array as the file stores it: its dims by id, its classic type and
+ * big-endian bytes, its attributes checked. `InvalidArgument` when it has the
+ * record dim but not first; `UnsupportedType` for a type (or NC_STRING text)
+ * the classic format has not.
+ */
+function planVariable(
+  path: string,
+  name: string,
+  array: NdArray,
+  values: Stored,
+  dimId: ReadonlyMap<string, number>,
+  recordDim: { id: number; name: string } | undefined,
+  format: ClassicWriteOptions["format"],
+  invalid: (message: string, variable?: string) => NetcdfError,
+): Planned {
+  const char = values.kind === "numeric" ? undefined : charLayoutOf(array);
+  const names = char?.names ?? array.dimNames;
+  const shape = char?.shape ?? array.shape;
+  const ids = names.map((d) => dimId.get(d)!);
+  const record = recordDim !== undefined && ids.includes(recordDim.id);
+  if (record && ids[0] !== recordDim.id)
+    throw invalid(`variable "${name}" has the unlimited dim "${recordDim.name}" but not first`, name);
+  let type: ClassicType;
+  let bytes: Uint8Array;
+  if (values.kind !== "numeric") {
+    if (char === undefined) throw unsupported(path, name, "NC_STRING values", format);
+    type = "char";
+    bytes = charBytes(values.data, char.width);
+  } else {
+    const numeric = classicType(path, name, values.data, format);
+    type = numeric;
+    bytes = bigEndian(values.data, numeric);
+  }
+  // One record's values (or the whole variable's) from the shape: with zero records there are no bytes to divide.
+  const size = (record ? shape.slice(1) : shape).reduce((n, s) => n * s, WIDTH[type]);
+  const attrs = checkedAttrs(path, name, variableAttrs(array, values), format);
+  return { name, type, dimIds: ids, attrs, bytes, record, size, begin: 0 };
+}
+
+/**
+ * Sets each variable's `begin`: after the header (`headerBytes`), the fixed
+ * variables one after the other, each padded to 4, then the first record,
+ * one slab of each record variable.
+ */
+function placeData(variables: readonly Planned[], headerBytes: number): DataLayout {
+  let at = headerBytes;
   const fixed = variables.filter((v) => !v.record);
   const records = variables.filter((v) => v.record);
   for (const v of fixed) {
     v.begin = at;
     at += pad(v.size);
   }
+  const fixedEnd = at;
   // One record variable alone is not padded per record (the classic format's special case).
   const recordSize = records.length === 1 ? records[0]!.size : records.reduce((n, v) => n + pad(v.size), 0);
   for (const v of records) {
     v.begin = at;
     at += records.length === 1 ? v.size : pad(v.size);
   }
-  const lastBegin = Math.max(0, ...variables.map((v) => v.begin));
-  if (offsetBytes === 4 && lastBegin > 2 ** 31 - 1)
-    throw invalid("the data passes 2 GiB, past a classic file's 32-bit offsets (write format 64bit-offset)");
-  const numRecords = recordDim >= 0 ? dims[recordDim]!.size : 0;
+  return { fixed, records, recordSize, fixedEnd };
+}
+
+/** Writes the header and the data as `layout` places it; `WriteFailed` naming the variable being written. */
+async function writeData(path: string, header: Uint8Array, layout: DataLayout, numRecords: number): Promise<void> {
+  const { fixed, records, recordSize, fixedEnd } = layout;
   let file: Awaited<ReturnType<typeof open>>;
   try {
     file = await open(path, "w");
@@ -137,7 +154,7 @@ export async function writeClassic(
   }
   let current: string | undefined;
   try {
-    await file.write(header(), 0, undefined, 0);
+    await file.write(header, 0, undefined, 0);
     for (const v of fixed) {
       current = v.name;
       await file.write(v.bytes, 0, v.bytes.length, v.begin);
@@ -149,7 +166,7 @@ export async function writeClassic(
       }
     }
     // The file ends after the last record, or after the last fixed variable's padding.
-    await file.truncate(records.length > 0 ? records[0]!.begin + numRecords * recordSize : at);
+    await file.truncate(records.length > 0 ? records[0]!.begin + numRecords * recordSize : fixedEnd);
   } catch (cause) {
     throw new NetcdfError(
       "WriteFailed",
@@ -226,91 +243,4 @@ function checkedAttrs(
       throw unsupported(path, variable, `the ${value.constructor.name} attribute ${where}`, format);
   }
   return attrs;
-}
-
-/** Native-endian values as a big-endian copy (the byte swap is its own inverse). */
-function bigEndian(values: NumericArray, type: Exclude<ClassicType, "char">): Uint8Array {
-  const copy = new Uint8Array(values.byteLength);
-  copy.set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
-  if (type !== "byte") fromBigEndian(copy, type);
-  return copy;
-}
-
-/** The header's bytes for the planned layout (variables' `begin` as set). */
-function encodeHeader(
-  options: ClassicWriteOptions,
-  dims: readonly { name: string; size: number }[],
-  recordDim: number,
-  globals: ReadonlyMap<string, AttrValue>,
-  variables: readonly Planned[],
-  offsetBytes: number,
-): Uint8Array {
-  const parts: number[] = [];
-  const u32 = (v: number): void => {
-    parts.push((v >>> 24) & 0xff, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff);
-  };
-  const bytes = (b: Uint8Array): void => {
-    for (const x of b) parts.push(x);
-    for (let i = b.length; i < pad(b.length); i++) parts.push(0);
-  };
-  const name = (text: string): void => {
-    const b = new TextEncoder().encode(text);
-    u32(b.length);
-    bytes(b);
-  };
-  const attrs = (list: ReadonlyMap<string, AttrValue>): void => {
-    if (list.size === 0) {
-      u32(0);
-      u32(0);
-      return;
-    }
-    u32(NC_ATTRIBUTE);
-    u32(list.size);
-    for (const [key, value] of list) {
-      name(key);
-      if (typeof value === "string" || value instanceof CharBytes) {
-        const b = typeof value === "string" ? new TextEncoder().encode(value) : value.bytes;
-        u32(CODE_OF.char);
-        u32(b.length);
-        bytes(b);
-      } else {
-        const type = TYPE_OF[value.constructor.name]!;
-        u32(CODE_OF[type]);
-        u32(value.length);
-        bytes(bigEndian(value as NumericArray, type));
-      }
-    }
-  };
-  parts.push(0x43, 0x44, 0x46, options.format === "classic" ? 1 : 2);
-  u32(recordDim >= 0 ? dims[recordDim]!.size : 0);
-  if (dims.length === 0) {
-    u32(0);
-    u32(0);
-  } else {
-    u32(NC_DIMENSION);
-    u32(dims.length);
-    dims.forEach((d, i) => {
-      name(d.name);
-      u32(i === recordDim ? 0 : d.size);
-    });
-  }
-  attrs(globals);
-  if (variables.length === 0) {
-    u32(0);
-    u32(0);
-  } else {
-    u32(NC_VARIABLE);
-    u32(variables.length);
-    for (const v of variables) {
-      name(v.name);
-      u32(v.dimIds.length);
-      for (const id of v.dimIds) u32(id);
-      attrs(v.attrs);
-      u32(CODE_OF[v.type]);
-      u32(Math.min(pad(v.size), 2 ** 32 - 1));
-      if (offsetBytes === 8) u32(Math.floor(v.begin / 2 ** 32));
-      u32(v.begin % 2 ** 32);
-    }
-  }
-  return Uint8Array.from(parts);
 }

@@ -5,12 +5,12 @@
  * memory: fixed-length and variable-length (NC_STRING, NIL as `null`).
  */
 import type { H5Module } from "./h5wasm.js";
-import { H5T_STRING, TYPED, ncTypeOf } from "./hdf5-types.js";
+import { H5T_STRING, TYPED, ncTypeOf, typeName } from "./hdf5-types.js";
 import { charAttr } from "./raw.js";
 import type { RawAttr } from "./raw.js";
 
 /** HDF5 / netCDF-4 bookkeeping attributes: not user attributes. */
-export const HIDDEN_ATTRS = new Set([
+const HIDDEN_ATTRS = new Set([
   "CLASS",
   "NAME",
   "REFERENCE_LIST",
@@ -95,4 +95,27 @@ export function readAttr(module: H5Module, fid: bigint, path: string, name: stri
   if (type === undefined || type === "char" || type === "string") return undefined;
   const buffer = viaHeap(module, m.size * count, (p) => module.get_attribute_data(fid, path, name, p));
   return { name, type, value: new TYPED[type](buffer) };
+}
+
+/**
+ * The user attributes `names` of the object at `path` (the hidden ones left
+ * out); for each of a type not supported, `unsupported(name, type)` goes to
+ * `warnings` instead.
+ */
+export function readAttrs(
+  module: H5Module,
+  fid: bigint,
+  path: string,
+  names: readonly string[],
+  warnings: string[],
+  unsupported: (name: string, type: string) => string,
+): RawAttr[] {
+  const attrs: RawAttr[] = [];
+  for (const name of names) {
+    if (HIDDEN_ATTRS.has(name)) continue;
+    const a = readAttr(module, fid, path, name);
+    if (a === undefined) warnings.push(unsupported(name, typeName(module.get_attribute_metadata(fid, path, name))));
+    else attrs.push(a);
+  }
+  return attrs;
 }

@@ -5,7 +5,7 @@
  */
 import type { NdArray } from "@lance-nd/nd-arrow";
 import { CHUNK_SIZES_ATTR, DEFLATE_LEVEL_ATTR, FILTER_ATTR } from "@lance-nd/cf";
-import type { WriteCompression, WriteNetcdfOptions } from "./write.js";
+import type { WriteCompression, WriteNetcdfOptions } from "./write-options.js";
 
 /**
  * The layout of a dimension-only scale: its values are never read (netCDF

@@ -28,7 +28,7 @@ export type { Selection, Window } from "@lance-nd/nd-arrow";
 export { readNetcdf } from "./read.js";
 export type { ReadNetcdfOptions } from "./read.js";
 export { writeNetcdf, writeNetcdfGroups } from "./write.js";
-export type { WriteCompression, WriteNetcdfOptions } from "./write.js";
+export type { WriteCompression, WriteNetcdfOptions } from "./write-options.js";
 export { detectFormat } from "./format.js";
 export type { NetcdfFormat } from "./format.js";
 export type { NcType, NetcdfCompression, NetcdfDim } from "./raw.js";

@@ -9,7 +9,7 @@ import type { Attrs, Dim, NdRecordBatch, Selection } from "@lance-nd/nd-arrow";
 import { chunkRows, selectedDims } from "./chunk-rows.js";
 import { toAttrs } from "./attrs.js";
 import { binaryFromCharRows } from "./byte-text.js";
-import { FILTERS } from "./hdf5-file.js";
+import { FILTERS } from "./hdf5-filters.js";
 import { NetcdfError } from "./netcdf-error.js";
 import type { NetcdfChunksOptions, NetcdfFile, NetcdfVariable } from "./open.js";
 import { NotUtf8, notUtf8Message, utf8FromCharRows, utf8FromStrings } from "./raw.js";

@@ -37,5 +37,14 @@ export class NetcdfError extends FileCodedError<NetcdfErrorCode> {
   }
 }
 
+/**
+ * The error `parseOptions` (`@lance-nd/casting/coded-error`) throws for
+ * options of the file at `path` that their schema refuses: `InvalidArgument`,
+ * its message starting with the file.
+ */
+export function netcdfOptionsError(path: string): (message: string, cause: unknown) => NetcdfError {
+  return (message, cause) => new NetcdfError("InvalidArgument", `${path}: ${message}`, { path, cause });
+}
+
 /** True when `err` is a {@link NetcdfError}, optionally with one of `codes`. */
 export const isNetcdfError: CodedErrorGuard<NetcdfError, NetcdfErrorCode> = codedErrorGuard("NetcdfError");

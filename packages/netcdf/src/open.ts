@@ -9,14 +9,14 @@ import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Attrs, Dim, NdArray, NdRecordBatch, NdSource, Selection } from "@lance-nd/nd-arrow";
+import { parseOptions } from "@lance-nd/casting/coded-error";
 import { z } from "zod";
 import { openClassic } from "./classic-file.js";
 import { detectFormat } from "./format.js";
 import { openHdf5 } from "./hdf5-file.js";
 import { byteTextVariables } from "./byte-text.js";
 import { LazyFile } from "./lazy-file.js";
-import { NetcdfError } from "./netcdf-error.js";
-import { parseOptions } from "./options.js";
+import { NetcdfError, netcdfOptionsError } from "./netcdf-error.js";
 import type { NcType, NetcdfCompression, NetcdfDim, RawFile } from "./raw.js";
 import { copyToFile, isByteSource, openSource } from "./source.js";
 import type { ByteSource } from "./source.js";
@@ -126,7 +126,8 @@ export async function openNetcdf(
   const parsed = parseOptions(
     openOptionsSchema,
     options,
-    typeof source === "string" ? source : isByteSource(source) ? source.label : "<bytes>",
+    "openNetcdf",
+    netcdfOptionsError(typeof source === "string" ? source : isByteSource(source) ? source.label : "<bytes>"),
   );
   const bytes = await openSource(source);
   let raw: RawFile | undefined;

@@ -1,10 +1,11 @@
 /** `readNetcdf`: a whole netCDF file as one NdRecordBatch. */
 import { NdRecordBatch } from "@lance-nd/nd-arrow";
 import type { NdArray } from "@lance-nd/nd-arrow";
+import { parseOptions } from "@lance-nd/casting/coded-error";
 import { z } from "zod";
+import { netcdfOptionsError } from "./netcdf-error.js";
 import { openNetcdf, openOptionsShape } from "./open.js";
 import type { OpenNetcdfOptions } from "./open.js";
-import { parseOptions } from "./options.js";
 
 /** Options of {@link readNetcdf}. */
 export interface ReadNetcdfOptions extends OpenNetcdfOptions {
@@ -33,7 +34,8 @@ export async function readNetcdf(source: string | Uint8Array, options: ReadNetcd
   const { variables, ...open } = parseOptions(
     readOptionsSchema,
     options,
-    typeof source === "string" ? source : "<bytes>",
+    "readNetcdf",
+    netcdfOptionsError(typeof source === "string" ? source : "<bytes>"),
   );
   const file = await openNetcdf(source, open);
   try {

@@ -7,9 +7,10 @@ import type { Dataset, Group } from "h5wasm";
 import { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { writeClassic } from "./classic-write.js";
 import type { NetcdfFormat } from "./format.js";
-import { DIMENSION_ONLY_NAME } from "./hdf5-file.js";
+import { DIMENSION_ONLY_NAME } from "./hdf5-scales.js";
 import { NetcdfError } from "./netcdf-error.js";
-import { checkWriteOptions, refuseExisting } from "./write-options.js";
+import { checkOptionsFit, checkWriteOptions, refuseExisting } from "./write-options.js";
+import type { WriteNetcdfOptions } from "./write-options.js";
 import { FORMAT_ATTR } from "@lance-nd/cf";
 import { planGroupDims } from "./group-dims.js";
 import type { GroupDims, GroupToWrite } from "./group-dims.js";
@@ -28,33 +29,6 @@ import {
   unlimitedOf,
   variableAttrs,
 } from "./stored.js";
-
-/** Compression of the variables a writer writes. */
-export interface WriteCompression {
-  /** `deflate` (zlib, built into HDF5), `zstd` (HDF5 filter 32015, from h5wasm-plugins) or `none`. */
-  codec: "deflate" | "zstd" | "none";
-  /** zlib level 1..9 (default 4), zstd level 1..22 (default 3). */
-  level?: number;
-}
-
-/** Options of {@link writeNetcdf}. */
-export interface WriteNetcdfOptions {
-  /** `create` (default): refuse a path that exists; `overwrite`: replace it. */
-  mode?: "create" | "overwrite";
-  /** Compression of every variable; default: each variable's `_DeflateLevel` or zstd / bzip2 `_Filter` (as read), else none. */
-  compression?: WriteCompression;
-  /** Chunk size per dim for every variable; default: each variable's `_ChunkSizes`, else contiguous. */
-  chunks?: Readonly<Record<string, number>>;
-  /** The unlimited dims; default: the global `_Unlimited` (as read), else none. */
-  unlimited?: readonly string[];
-  /**
-   * The file format: `netcdf4` (HDF5), `classic` (CDF-1) or `64bit-offset`
-   * (CDF-2); default: the global `_Format` (the source's, as read), else
-   * `netcdf4`. The classic formats have no compression or chunks, at most
-   * one unlimited dim, and only byte, char, short, int, float and double.
-   */
-  format?: NetcdfFormat;
-}
 
 /**
  * Writes `dataset` to a new netCDF file at `path` (an existing one only with
@@ -118,46 +92,17 @@ export async function writeNetcdfGroups(
 ): Promise<void> {
   checkWriteOptions(path, options);
   const tree = groupTree(path, groups);
-  const grids = tree.map((g) => g.batch.grid());
-  for (const dim of [...Object.keys(options.chunks ?? {}), ...(options.unlimited ?? [])]) {
-    if (!grids.some((grid) => grid.some((d) => d.name === dim))) {
-      const names = [...new Set(grids.flat().map((d) => d.name))];
-      throw new NetcdfError(
-        "InvalidArgument",
-        `${path}: no dim "${dim}" to chunk or make unlimited (the dims are ${names.join(", ")})`,
-        { path },
-      );
-    }
-  }
-  const { codec, level } = options.compression ?? {};
-  const most = codec === "zstd" ? 22 : 9;
-  if (level !== undefined && (codec === "none" || !Number.isInteger(level) || level < 1 || level > most)) {
-    throw new NetcdfError("InvalidArgument", `${path}: ${codec} level ${level} is not an integer 1..${most}`, {
-      path,
-    });
-  }
   const root = tree[0]!.batch;
   const format = options.format ?? formatOf(root);
-  if (format !== "netcdf4") {
-    if ((options.compression !== undefined && options.compression.codec !== "none") || options.chunks !== undefined) {
-      throw new NetcdfError(
-        "InvalidArgument",
-        `${path}: a ${format} netCDF file has no compression or chunks (write format netcdf4 for them)`,
-        { path },
-      );
-    }
-    if (tree.length > 1)
-      throw new NetcdfError(
-        "InvalidArgument",
-        `${path}: a ${format} netCDF file has no groups (write format netcdf4 for ${tree[1]!.path})`,
-        { path },
-      );
-  }
+  checkOptionsFit(path, tree, format, options);
   await refuseExisting(path, options.mode);
-  if (format !== "netcdf4") {
-    const stored = new Map(root.arrays().map(([name, array]) => [name, storedValues(name, array)] as const));
-    return writeClassic(path, root, stored, { format, unlimited: options.unlimited ?? unlimitedOf(root) });
-  }
+  if (format === "netcdf4") return writeNetcdf4(path, tree, options);
+  const stored = new Map(root.arrays().map(([name, array]) => [name, storedValues(name, array)] as const));
+  return writeClassic(path, root, stored, { format, unlimited: options.unlimited ?? unlimitedOf(root) });
+}
+
+/** The groups of `tree` to a new netCDF-4 file at `path`; `WriteFailed` naming the variable being written. */
+async function writeNetcdf4(path: string, tree: readonly GroupToWrite[], options: WriteNetcdfOptions): Promise<void> {
   const { h5, module } = await loadH5wasm();
   let file: H5File;
   try {
@@ -230,10 +175,27 @@ function writeGroup(
   unlimited: ReadonlySet<string>,
   naming: (name: string) => void,
 ): void {
-  const { batch } = group;
-  const prefix = group.path === "" ? "" : `${group.path}/`;
+  const dimsOf = writeVariables(module, file, group, options, unlimited, naming);
+  naming("");
+  const coordinates = writeScales(file, group, dims, dimsOf);
+  attachScales(file, group, dims, dimsOf, coordinates, naming);
+  naming("");
+  const target = group.path === "" ? file : (file.get(group.path) as Group);
+  writeAttrs(module, target, attrValues(group.batch.globalAttrs));
+}
+
+/** Each array of the group as a variable with its attributes; the dim names of each, as written. */
+function writeVariables(
+  module: H5Module,
+  file: H5File,
+  group: GroupToWrite,
+  options: WriteNetcdfOptions,
+  unlimited: ReadonlySet<string>,
+  naming: (name: string) => void,
+): Map<string, readonly string[]> {
+  const prefix = groupPrefix(group);
   const dimsOf = new Map<string, readonly string[]>();
-  for (const [name, array] of batch.arrays()) {
+  for (const [name, array] of group.batch.arrays()) {
     naming(name);
     const values = storedValues(name, array);
     const char = values.kind === "numeric" ? undefined : charLayoutOf(array);
@@ -252,11 +214,24 @@ function writeGroup(
     } else writeChars(module, file, full, charBytes(values.data as string[] | Uint8Array[], char.width), shape, layout);
     writeAttrs(module, file.get(full) as Dataset, variableAttrs(array, values));
   }
-  // A variable whose only dim is its namesake, a dim of this group, is that dim's coordinate variable: the dim's scale.
+  return dimsOf;
+}
+
+/**
+ * The scale of each dim the group defines: its coordinate variable (a
+ * variable whose only dim is its namesake), else a dimension-only dataset.
+ * Returns the dims that have a coordinate variable.
+ */
+function writeScales(
+  file: H5File,
+  group: GroupToWrite,
+  dims: GroupDims,
+  dimsOf: ReadonlyMap<string, readonly string[]>,
+): Set<string> {
+  const prefix = groupPrefix(group);
   const own = dims.own.get(group.path) ?? [];
   const isCoordinate = (dim: string): boolean => dimsOf.get(dim)?.length === 1 && dimsOf.get(dim)![0] === dim;
   const coordinates = new Set(own.map((d) => d.name).filter(isCoordinate));
-  naming("");
   for (const dim of own) {
     const scale = coordinates.has(dim.name)
       ? file.get(`${prefix}${dim.name}`)
@@ -271,7 +246,20 @@ function writeGroup(
     // netCDF-4 numbers the dims of the file with this attribute (see planGroupDims).
     scale.create_attribute("_Netcdf4Dimid", new Int32Array([dim.dimid]), [], "<i");
   }
-  for (const [name] of batch.arrays()) {
+  return coordinates;
+}
+
+/** Attaches to each variable of the group the scale of each of its dims (a coordinate variable not to itself). */
+function attachScales(
+  file: H5File,
+  group: GroupToWrite,
+  dims: GroupDims,
+  dimsOf: ReadonlyMap<string, readonly string[]>,
+  coordinates: ReadonlySet<string>,
+  naming: (name: string) => void,
+): void {
+  const prefix = groupPrefix(group);
+  for (const [name] of group.batch.arrays()) {
     naming(name);
     const dataset = file.get(`${prefix}${name}`);
     if (dataset === null || !("attach_scale" in dataset)) continue;
@@ -279,9 +267,11 @@ function writeGroup(
       if (!(coordinates.has(name) && dim === name)) dataset.attach_scale(axis, dims.scalePath(group.path, dim));
     });
   }
-  naming("");
-  const target = group.path === "" ? file : (file.get(group.path) as Group);
-  writeAttrs(module, target, attrValues(batch.globalAttrs));
+}
+
+/** The prefix of the paths of a group's datasets: `""` for the root, `"g1/"`. */
+function groupPrefix(group: GroupToWrite): string {
+  return group.path === "" ? "" : `${group.path}/`;
 }
 
 /** The format a batch read by this package records in its global `_Format`, else netCDF-4. */

@@ -133,4 +133,13 @@ describe.skipIf(skip !== undefined)(`openNetcdf windows and rows against xarray$
     ).toBe(true);
     await file.close();
   });
+
+  it("options their schema refuses are InvalidArgument: the file, the call, each option with its value and why", async () => {
+    const path = join(dir, "packed.nc");
+    const err = await failure(() => openNetcdf(path, { group: 3, cf: true } as never));
+    expect(isNetcdfError(err, "InvalidArgument")).toBe(true);
+    expect((err as Error).message).toBe(
+      `${path}: invalid openNetcdf options: group = 3: Invalid input: expected string, received number; unknown option "cf"`,
+    );
+  });
 });

@@ -8,20 +8,20 @@
 import type { ZarrStoreReader } from "./store-reader.js";
 import type { Attr, Attrs, Dim, NdArray, NdRecordBatch, NdSource, Selection } from "@lance-nd/nd-arrow";
 import { isNdArrowError, resolveSelection } from "@lance-nd/nd-arrow";
+import { parseOptions } from "@lance-nd/casting/coded-error";
 import { z } from "zod";
 import { ROW_BYTES } from "@lance-nd/nd-arrow/internal";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
 import { parseZarrJson } from "./json-text.js";
 import { readNodes } from "./metadata.js";
 import { OpenedStore } from "./opened-store.js";
-import { parseOptions } from "./options.js";
 import type { RowSteps } from "./row-grid.js";
 import type { RequestOptions } from "./remote-requests.js";
 import { isStoreUrl, openStoreFiles, storeName } from "./store-files.js";
 import { isReadable, readableFiles, urlFiles } from "./store-sources.js";
 import type { StoreFiles } from "./store-files.js";
 import type { ZarrVariable } from "./zarr-variable.js";
-import { ZarrError } from "./zarr-error.js";
+import { ZarrError, zarrOptionsError } from "./zarr-error.js";
 
 /** Options of {@link openZarr}. */
 export interface OpenZarrOptions {
@@ -132,7 +132,7 @@ export async function openZarr(source: ZarrSource, options: OpenZarrOptions = {}
   const path = source instanceof URL ? source.href : isReadable(source) ? "zarr store" : source;
   if (typeof path !== "string" || path === "")
     throw new ZarrError("InvalidArgument", "the store path must be a non-empty string, a URL or a zarrita store");
-  const parsed = parseOptions(openOptionsSchema, options, path);
+  const parsed = parseOptions(openOptionsSchema, options, "openZarr", zarrOptionsError(path));
   const group = groupPath(parsed.group ?? "", path);
   const where = group === "" ? path : `${path}/${group}`;
   const root = isReadable(source)

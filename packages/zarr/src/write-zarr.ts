@@ -10,6 +10,7 @@
  */
 import { CHUNK_OFFSET, chunk as cutBatch } from "@lance-nd/nd-arrow";
 import type { Attrs, Dim, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { parseOptions } from "@lance-nd/casting/coded-error";
 import { z } from "zod";
 import { attrsToJson } from "./attrs.js";
 import { arrayMetadata, fillOf, zarrDocuments } from "./array-metadata.js";
@@ -20,8 +21,7 @@ import { ChunkPlacer } from "./chunk-placer.js";
 import { jsonBytes } from "./metadata-docs.js";
 import type { WriteCompression, WrittenArray } from "./metadata-docs.js";
 import { createStoreWriter } from "./store-files.js";
-import { parseOptions } from "./options.js";
-import { ZarrError } from "./zarr-error.js";
+import { ZarrError, zarrOptionsError } from "./zarr-error.js";
 
 /** Options of {@link writeZarr}. */
 export interface WriteZarrOptions {
@@ -104,7 +104,7 @@ export async function writeZarr(
 ): Promise<WriteZarrResult> {
   if (typeof path !== "string" || path === "")
     throw new ZarrError("InvalidArgument", "the output path must be a non-empty string");
-  const parsed = parseOptions(optionsSchema, options, path);
+  const parsed = parseOptions(optionsSchema, options, "writeZarr", zarrOptionsError(path));
   const version = parsed.version ?? 3;
   const compression: WriteCompression =
     parsed.compression?.codec === "none" ? { codec: "none" } : { codec: "zstd", level: parsed.compression?.level ?? 3 };

@@ -40,5 +40,14 @@ export class ZarrError extends FileCodedError<ZarrErrorCode> {
   }
 }
 
+/**
+ * The error `parseOptions` (`@lance-nd/casting/coded-error`) throws for
+ * options of the store at `path` that their schema refuses:
+ * `InvalidArgument`, its message starting with the store.
+ */
+export function zarrOptionsError(path: string): (message: string, cause: unknown) => ZarrError {
+  return (message, cause) => new ZarrError("InvalidArgument", message, { path, cause });
+}
+
 /** True when `err` is a {@link ZarrError}, optionally with one of `codes`. */
 export const isZarrError: CodedErrorGuard<ZarrError, ZarrErrorCode> = codedErrorGuard("ZarrError");

@@ -60,7 +60,9 @@ describe("openZarr refuses what is not a store it can read", () => {
     expect((await failure(() => openZarr(file), "NotFound")).message).toContain("not a directory");
     expect((await failure(() => openZarr(store("empty.zarr", {})), "NotFound")).message).toContain("no Zarr metadata");
     await failure(() => openZarr(""), "InvalidArgument");
-    expect((await failure(() => openZarr(missing, { id: "" }), "InvalidArgument")).message).toContain("options.id");
+    expect((await failure(() => openZarr(missing, { id: "" }), "InvalidArgument")).message).toContain(
+      'invalid openZarr options: id = ""',
+    );
     expect((await failure(() => openZarr(missing, { cf: true } as never), "InvalidArgument")).message).toContain(
       "options",
     );

@@ -383,7 +383,7 @@ describe.skipIf(skipOracle)("writeZarr refuses bad input and leaves the output a
 
   it("bad options, nulls without _FillValue, rows that disagree on a cell: typed errors naming what and where", async () => {
     expect((await refused(join(out.dir, "o1.zarr"), sample(), { version: 4 } as never)).message).toContain(
-      "options.version",
+      "invalid writeZarr options: version = 4",
     );
     expect((await refused(join(out.dir, "o2.zarr"), sample(), { compression: { codec: "gzip" } } as never)).code).toBe(
       "InvalidArgument",
