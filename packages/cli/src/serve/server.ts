@@ -7,17 +7,19 @@
 import { createServer } from "node:http";
 import type { Socket } from "node:net";
 import { basename } from "node:path";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { ZarrStoreOptions } from "lance-nd";
+import { BadPath, Guard } from "../http/guard.js";
+import { close, listen } from "../http/listen.js";
+import { corsHeaders, send } from "../http/send.js";
+import type { Answer } from "../http/send.js";
+import { Turns } from "../http/turns.js";
 import { type Io, jsonReplacer } from "../io.js";
 import { isUserError, oneLine } from "../report.js";
-import { newToken, refusal } from "../view/guard.js";
-import { isWildcard, listen } from "../view/listen.js";
-import { Turns } from "../view/window-turns.js";
 import { PinGone, PinnedStores } from "./pinned-stores.js";
 import { Connections } from "./connections.js";
-import { BadPath, idSegment, parseRoute, pathToken } from "./routes.js";
+import { idSegment, parseRoute, pathToken } from "./routes.js";
 import type { Pin } from "./routes.js";
 
 /** Chunk reads that run at once; the others wait their turn (metadata never waits behind them). */
@@ -74,25 +76,11 @@ export interface ServeServer {
   close(): Promise<void>;
 }
 
-/** An answer: status, content type, body, extra headers. */
-interface Answer {
-  status: number;
-  type: string;
-  body: string | Uint8Array;
-  headers?: Record<string, string>;
-}
-
 /** How a request is answered: `send` resolves once the answer is out or the client has gone (`gone`). */
 interface Reply {
   send(answer: Answer): Promise<void>;
   readonly gone: boolean;
 }
-
-const HEADERS = {
-  "cache-control": "no-store",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-};
 
 /**
  * Opens the table's default store (so a missing table, version or branch
@@ -112,9 +100,8 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   const ids = await first.datasets();
   const turns = new Turns(STORE_READS_AT_ONCE);
   const answers = new Turns(CHUNK_ANSWERS_AT_ONCE);
-  const token = newToken();
-  let hosts: string[] = [];
-  const wildcard = isWildcard(options.host);
+  const guard = new Guard(options.host);
+  const token = guard.token;
 
   const server = createServer((request, response) => {
     connections.busy(request.socket, response);
@@ -128,7 +115,10 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     );
     const reply: Reply = {
       send(answer) {
-        if (!closed) send(request, response, answer, options.cors);
+        if (closed) return done;
+        // Armed once the answer is out, not while the request waits its turn: it cuts a client that stops reading.
+        response.setTimeout(STALLED_MS, () => response.destroy());
+        send(request, response, answer, corsHeaders(request, options.cors));
         return done;
       },
       get gone() {
@@ -149,14 +139,11 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
 
   async function handle(request: IncomingMessage, reply: Reply): Promise<void> {
     const [path = "/", query = ""] = (request.url ?? "/").split("?", 2);
-    const reason = refusal(request, pathToken(path), false, {
-      hosts: wildcard ? [request.headers.host?.toLowerCase() ?? ""] : hosts,
-      token,
-    });
-    if (reason !== undefined) return reply.send(text(403, `refused: ${reason}`));
-    if (request.method !== "GET" && request.method !== "HEAD")
+    const turned = guard.check(request, pathToken(path), false);
+    if (turned?.status === 403) return reply.send(text(403, `refused: ${turned.reason}`));
+    if (turned?.status === 405)
       return reply.send(
-        text(405, `${request.method} is not allowed: the server is read-only (GET and HEAD)`, { allow: "GET, HEAD" }),
+        text(405, `${turned.method} is not allowed: the server is read-only (GET and HEAD)`, { allow: "GET, HEAD" }),
       );
     const route = parseRoute(path);
     const store = await pinnedStore(route.pin, new URLSearchParams(query).has("refresh"));
@@ -200,9 +187,8 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     }
   }
 
-  const listening = await listen(server, options.host, options.port);
-  const { port, urlHost } = listening;
-  hosts = listening.hosts;
+  const { port, hosts, urlHost } = await listen(server, options.host, options.port);
+  guard.listening(hosts);
   const url = `http://${urlHost}/${token}/`;
   return {
     url,
@@ -210,11 +196,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     token,
     version: first.version,
     datasets: ids.map((id) => ({ id, url: `${url}${idSegment(id)}/` })),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => close(server),
   };
 }
 
@@ -263,26 +245,4 @@ function failed(request: IncomingMessage, err: unknown): Answer {
     `lance-nd serve: unexpected error on ${request.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
   );
   return text(500, "the server failed to answer (see its terminal)");
-}
-
-function send(request: IncomingMessage, response: ServerResponse, answer: Answer, cors: string | undefined): void {
-  const body = typeof answer.body === "string" ? Buffer.from(answer.body) : answer.body;
-  const headers: Record<string, string | number> = {
-    ...HEADERS,
-    ...answer.headers,
-    "content-type": answer.type,
-    "content-length": body.byteLength,
-  };
-  if (cors !== undefined) {
-    headers.vary = "Origin";
-    if (request.headers.origin === cors) {
-      headers["access-control-allow-origin"] = cors;
-      headers["access-control-expose-headers"] = "Server-Timing, Content-Length";
-      headers["timing-allow-origin"] = cors;
-    }
-  }
-  // Armed once the answer is out, not while the request waits its turn: it cuts a client that stops reading.
-  response.setTimeout(STALLED_MS, () => response.destroy());
-  response.writeHead(answer.status, headers);
-  response.end(request.method === "HEAD" ? undefined : body);
 }

@@ -11,6 +11,8 @@ import type { NdTable } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { openTable, type TableFlags } from "../args/open-table.js";
 import { CliError } from "../errors.js";
+import type { Answer } from "../http/send.js";
+import { Turns } from "../http/turns.js";
 import { printJson } from "../io.js";
 import { isUserError, oneLine } from "../report.js";
 import { matchingDatasets, readCatalog } from "./catalog.js";
@@ -18,14 +20,14 @@ import type { TableSummary } from "./catalog.js";
 import { openDatasetView } from "./dataset-view.js";
 import type { DatasetView } from "./dataset-view.js";
 import { readWindow } from "./read-window.js";
-import { Turns, WINDOW_READS_AT_ONCE } from "./window-turns.js";
 
-/** An HTTP answer: status, content type, body. */
-export interface Answer {
-  status: number;
-  type: string;
-  body: string | Uint8Array;
-}
+/**
+ * How many window reads run at once (CLI README, "view"): the others wait,
+ * so the server's memory follows this number, not the number of requests a
+ * page (or several) sends together. Each read holds one row of the table at
+ * a time (read-window.ts).
+ */
+const WINDOW_READS_AT_ONCE = 2;
 
 /** The media type of the Arrow IPC stream format. */
 const ARROW_STREAM_TYPE = "application/vnd.apache.arrow.stream";

@@ -1,13 +1,8 @@
 /**
- * Window reads take turns (CLI README, "view"): at most
- * {@link WINDOW_READS_AT_ONCE} run at once and the others wait, so the
- * server's memory follows that number, not the number of requests a page
- * (or several) sends together. Each read holds one row of the table at a
- * time (read-window.ts).
+ * Turns for the local servers' reads (CLI README, "view" and "serve"): at
+ * most a fixed number run at once and the others wait, so a server's memory
+ * follows that number, not the number of requests its clients send together.
  */
-
-/** How many window reads run at once. */
-export const WINDOW_READS_AT_ONCE = 2;
 
 /** A queue of reads of which at most `limit` run at once, in the order they came. */
 export class Turns {
