@@ -1,16 +1,17 @@
 /**
  * The HTTP server of `lance-nd serve` (node:http): each dataset of one
- * table as a Zarr group, read-only, behind the viewer's guard (a token in
+ * table as a Zarr group, read-only, behind the guard of http/guard.ts (a token in
  * the path, the Host checked), GET and HEAD only, store reads taking turns
  * (CLI README, "serve").
  */
 import { createServer } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { basename } from "node:path";
-import type { IncomingMessage } from "node:http";
 import { performance } from "node:perf_hooks";
-import type { ZarrStoreOptions } from "lance-nd";
+import type { ZarrStore, ZarrStoreOptions } from "lance-nd";
 import { BadPath, Guard } from "../http/guard.js";
+import type { Turned } from "../http/guard.js";
 import { close, listen } from "../http/listen.js";
 import { corsHeaders, send } from "../http/send.js";
 import type { Answer } from "../http/send.js";
@@ -88,7 +89,27 @@ interface Reply {
  * `CliError` `InvalidArgument` when the address cannot be bound.
  */
 export async function startServeServer(options: ServeServerOptions): Promise<ServeServer> {
-  const stores = new PinnedStores({
+  const stores = openStores(options);
+  const first = await stores.store({ kind: "default" });
+  const ids = await first.datasets();
+  const guard = new Guard(options.host);
+  const server = createServeServer(requestHandler(stores, guard, options), options.cors);
+  const { port, hosts, urlHost } = await listen(server, options.host, options.port);
+  guard.listening(hosts);
+  const url = `http://${urlHost}/${guard.token}/`;
+  return {
+    url,
+    port,
+    token: guard.token,
+    version: first.version,
+    datasets: ids.map((id) => ({ id, url: `${url}${idSegment(id)}/` })),
+    close: () => close(server),
+  };
+}
+
+/** The stores of the table that `options` name, one per pinned version (none opened yet). */
+function openStores(options: ServeServerOptions): PinnedStores {
+  return new PinnedStores({
     uri: options.uri,
     store: options.store,
     ...(options.branch === undefined ? {} : { branch: options.branch }),
@@ -96,35 +117,22 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     ...(options.storageOption === undefined ? {} : { storageOption: options.storageOption }),
     ...(options.io === undefined ? {} : { io: options.io }),
   });
-  const first = await stores.store({ kind: "default" });
-  const ids = await first.datasets();
-  const turns = new Turns(STORE_READS_AT_ONCE);
-  const answers = new Turns(CHUNK_ANSWERS_AT_ONCE);
-  const guard = new Guard(options.host);
-  const token = guard.token;
+}
 
+/** How one request is answered, through its {@link Reply}. */
+type Handler = (request: IncomingMessage, reply: Reply) => Promise<void>;
+
+/**
+ * The node:http server of `serve`, not yet listening: each connection
+ * admitted by {@link Connections}, slow headers and requests cut, each
+ * request answered by `handle` (CORS for the origin `cors`), and what
+ * `handle` throws answered by {@link failed}.
+ */
+function createServeServer(handle: Handler, cors: string | undefined): Server {
+  const connections = new Connections();
   const server = createServer((request, response) => {
     connections.busy(request.socket, response);
-    // Closed once the answer is sent, or when the client goes away first (then nothing is read or sent for it).
-    let closed = false;
-    const done = new Promise<void>((resolve) =>
-      response.once("close", () => {
-        closed = true;
-        resolve();
-      }),
-    );
-    const reply: Reply = {
-      send(answer) {
-        if (closed) return done;
-        // Armed once the answer is out, not while the request waits its turn: it cuts a client that stops reading.
-        response.setTimeout(STALLED_MS, () => response.destroy());
-        send(request, response, answer, corsHeaders(request, options.cors));
-        return done;
-      },
-      get gone() {
-        return closed;
-      },
-    };
+    const reply = replyTo(request, response, cors);
     handle(request, reply)
       .catch((err: unknown) => {
         if (response.headersSent) response.destroy();
@@ -134,19 +142,47 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   });
   server.headersTimeout = HEADERS_MS;
   server.requestTimeout = REQUEST_MS;
-  const connections = new Connections();
   server.on("connection", (socket: Socket) => connections.admit(socket));
+  return server;
+}
 
-  async function handle(request: IncomingMessage, reply: Reply): Promise<void> {
+/** The {@link Reply} of `request`: it sends one answer, unless the client has gone first (then nothing is read or sent for it). */
+function replyTo(request: IncomingMessage, response: ServerResponse, cors: string | undefined): Reply {
+  // Closed once the answer is sent, or when the client goes away first.
+  let closed = false;
+  const done = new Promise<void>((resolve) =>
+    response.once("close", () => {
+      closed = true;
+      resolve();
+    }),
+  );
+  return {
+    send(answer) {
+      if (closed) return done;
+      // Armed once the answer is out, not while the request waits its turn: it cuts a client that stops reading.
+      response.setTimeout(STALLED_MS, () => response.destroy());
+      send(request, response, answer, corsHeaders(request, cors));
+      return done;
+    },
+    get gone() {
+      return closed;
+    },
+  };
+}
+
+/**
+ * The answers of `serve`: the guard first (403, 405), then the path's route
+ * (400 for a bad one) to a pinned store, and from it the pin's listing, a
+ * metadata document or a chunk (404 for a key the store has not).
+ */
+function requestHandler(stores: PinnedStores, guard: Guard, options: ServeServerOptions): Handler {
+  const chunks = chunkReader();
+  return async (request, reply) => {
     const [path = "/", query = ""] = (request.url ?? "/").split("?", 2);
     const turned = guard.check(request, pathToken(path), false);
-    if (turned?.status === 403) return reply.send(text(403, `refused: ${turned.reason}`));
-    if (turned?.status === 405)
-      return reply.send(
-        text(405, `${turned.method} is not allowed: the server is read-only (GET and HEAD)`, { allow: "GET, HEAD" }),
-      );
+    if (turned !== undefined) return reply.send(turnedAway(turned));
     const route = parseRoute(path);
-    const store = await pinnedStore(route.pin, new URLSearchParams(query).has("refresh"));
+    const store = await pinnedStore(stores, route.pin, new URLSearchParams(query).has("refresh"), options.uri);
     const key = route.key;
     if (key === undefined)
       return reply.send(json(listing(store.version, options.store.zarrVersion ?? 2, await store.datasets())));
@@ -157,9 +193,22 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
         value === undefined ? text(404, `no key ${key} in version ${store.version}`) : answer(key, value),
       );
     }
-    // A chunk answer holds an answer slot until it is sent (or its client is cut), and a read turn only
-    // while it reads: a client that does not read its answer holds no read turn, and the bytes in flight
-    // are at most CHUNK_ANSWERS_AT_ONCE chunks.
+    return chunks(store, key, reply);
+  };
+}
+
+/**
+ * A function that answers a chunk `key` of `store` with its value (a 404
+ * when it has none) and a `Server-Timing` of its wait and its read. A chunk
+ * answer holds an answer slot until it is sent (or its client is cut), and
+ * a read turn only while it reads: a client that does not read its answer
+ * holds no read turn, and the bytes in flight are at most
+ * {@link CHUNK_ANSWERS_AT_ONCE} chunks.
+ */
+function chunkReader(): (store: ZarrStore, key: string, reply: Reply) => Promise<void> {
+  const turns = new Turns(STORE_READS_AT_ONCE);
+  const answers = new Turns(CHUNK_ANSWERS_AT_ONCE);
+  return (store, key, reply) => {
     const queued = performance.now();
     return answers.run(async () => {
       if (reply.gone) return;
@@ -174,30 +223,18 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
           : answer(key, value, { "server-timing": timing }),
       );
     });
-  }
-
-  /** The store of `pin`; a version, tag or branch that does not exist is a 404 naming it. */
-  async function pinnedStore(pin: Pin, refresh: boolean) {
-    try {
-      return await stores.store(pin, refresh);
-    } catch (err) {
-      if (err instanceof PinGone) throw err;
-      if (isUserError(err)) throw new NotFound(relativeToRoot(oneLine((err as Error).message), options.uri));
-      throw err;
-    }
-  }
-
-  const { port, hosts, urlHost } = await listen(server, options.host, options.port);
-  guard.listening(hosts);
-  const url = `http://${urlHost}/${token}/`;
-  return {
-    url,
-    port,
-    token,
-    version: first.version,
-    datasets: ids.map((id) => ({ id, url: `${url}${idSegment(id)}/` })),
-    close: () => close(server),
   };
+}
+
+/** The store of `pin`; a version, tag or branch that does not exist is a 404 naming it (the table `uri` by its base name). */
+async function pinnedStore(stores: PinnedStores, pin: Pin, refresh: boolean, uri: string): Promise<ZarrStore> {
+  try {
+    return await stores.store(pin, refresh);
+  } catch (err) {
+    if (err instanceof PinGone) throw err;
+    if (isUserError(err)) throw new NotFound(relativeToRoot(oneLine((err as Error).message), uri));
+    throw err;
+  }
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -214,6 +251,13 @@ class NotFound extends Error {
 
 function text(status: number, message: string, headers: Record<string, string> = {}): Answer {
   return { status, type: "text/plain; charset=utf-8", body: `${message}\n`, headers };
+}
+
+/** The answer to a request the guard turned away: 403 with the reason, or 405 naming the methods allowed. */
+function turnedAway(turned: Turned): Answer {
+  return turned.status === 403
+    ? text(403, `refused: ${turned.reason}`)
+    : text(405, `${turned.method} is not allowed: the server is read-only (GET and HEAD)`, { allow: "GET, HEAD" });
 }
 
 /** The listing of a pin's root: its version, the datasets' ids and the path of each one's group (ids escaped, see `idSegment`). */
