@@ -10,12 +10,12 @@ import type { Socket } from "node:net";
 import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { ZarrStore, ZarrStoreOptions } from "lance-nd";
+import pLimit from "p-limit";
 import { BadPath, Guard } from "../http/guard.js";
 import type { Turned } from "../http/guard.js";
 import { close, listen } from "../http/listen.js";
 import { corsHeaders, send } from "../http/send.js";
 import type { Answer } from "../http/send.js";
-import { Turns } from "../http/turns.js";
 import { type Io, jsonReplacer } from "../io.js";
 import { isUserError, oneLine } from "../report.js";
 import { PinGone, PinnedStores } from "./pinned-stores.js";
@@ -206,13 +206,13 @@ function requestHandler(stores: PinnedStores, guard: Guard, options: ServeServer
  * {@link CHUNK_ANSWERS_AT_ONCE} chunks.
  */
 function chunkReader(): (store: ZarrStore, key: string, reply: Reply) => Promise<void> {
-  const turns = new Turns(STORE_READS_AT_ONCE);
-  const answers = new Turns(CHUNK_ANSWERS_AT_ONCE);
+  const turns = pLimit(STORE_READS_AT_ONCE);
+  const answers = pLimit(CHUNK_ANSWERS_AT_ONCE);
   return (store, key, reply) => {
     const queued = performance.now();
-    return answers.run(async () => {
+    return answers(async () => {
       if (reply.gone) return;
-      const [value, started] = await turns.run(async () => {
+      const [value, started] = await turns(async () => {
         const start = performance.now();
         return [reply.gone ? undefined : await store.get(key), start] as const;
       });

@@ -4,6 +4,7 @@
  * a bad request is a 400 with a JSON error naming what is wrong.
  */
 import { InvalidArgumentError } from "commander";
+import pLimit from "p-limit";
 import { RecordBatchStreamWriter } from "apache-arrow";
 import { NdRecordBatch, encode } from "@lance-nd/nd-arrow";
 import type { NdArray } from "@lance-nd/nd-arrow";
@@ -12,7 +13,6 @@ import { parseIntAssignments } from "../args/assignments.js";
 import { openTable, type TableFlags } from "../args/open-table.js";
 import { CliError } from "../errors.js";
 import type { Answer } from "../http/send.js";
-import { Turns } from "../http/turns.js";
 import { printJson } from "../io.js";
 import { isUserError, oneLine } from "../report.js";
 import { matchingDatasets, readCatalog } from "./catalog.js";
@@ -70,7 +70,7 @@ export class ViewApi {
   readonly #tables = new Map<string, Promise<NdTable>>();
   readonly #catalogs = new Map<string, Promise<TableSummary>>();
   readonly #datasets = new Map<string, Promise<DatasetView>>();
-  readonly #windowTurns = new Turns(WINDOW_READS_AT_ONCE);
+  readonly #windowTurns = pLimit(WINDOW_READS_AT_ONCE);
 
   /** The API of the table at `uri`, on `flags.branch` (default main), reached with `flags.storageOption`. */
   constructor(uri: string, flags: Omit<TableFlags, "version"> = {}) {
@@ -110,7 +110,7 @@ export class ViewApi {
           const variable = required(query, "variable");
           const step = parseStep(query.get("step"));
           const view = await this.#dataset(table, query.get("dataset"));
-          return arrow(await this.#windowTurns.run(() => readWindow(view.ds, variable, isel, step)));
+          return arrow(await this.#windowTurns(() => readWindow(view.ds, variable, isel, step)));
         }
         default:
           return error(404, "NotFound", `no API route "${route}" (routes: table, dataset, datasets, coords, window)`);
