@@ -31,15 +31,14 @@ import { planConcatImport } from "./import-concat.js";
 import { type ImportInterrupt, interruptible } from "./import-interrupt.js";
 import { applyPlan, planTypes } from "./import-plan.js";
 import { BRANCH_HELP, openTable } from "../args/open-table.js";
-import { CF_MODES, type CfMode } from "lance-nd/internal";
+import { CF_MODES, type CfMode, withColumnNames } from "lance-nd/internal";
 import { IMPORT_WRITE_SIZING, parseRowSize } from "./import-rows.js";
 import { openSource } from "./import-source.js";
 import { FetchedBytes, isUrl } from "./import-fetch.js";
 import { printImportSummary } from "./import-summary.js";
 import { openInputs } from "./import-concat-open.js";
 import { chunkOf, groupDatasets } from "./group-datasets.js";
-import { withColumnNames } from "./column-names.js";
-import { withId } from "./row-id.js";
+import { withId } from "../datasets/row-id.js";
 import type { ImportSource } from "./import-source.js";
 
 interface ImportOptions extends StorageOptionFlags, SelectionOptions, EncodingOptions {

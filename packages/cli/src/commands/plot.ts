@@ -8,7 +8,7 @@ import { printJson, println } from "../io.js";
 import { formatValue } from "../output/row-text.js";
 import { plotVariable } from "../plot/plot-variable.js";
 import { failing } from "../report.js";
-import { readDataset } from "./one-dataset.js";
+import { readDataset } from "../datasets/one-dataset.js";
 import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "../args/open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
 

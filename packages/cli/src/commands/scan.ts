@@ -14,7 +14,7 @@ import { SinkWriter } from "../output/sink-writer.js";
 import { userRow } from "../output/user-attrs.js";
 import { failing } from "../report.js";
 import { hasSelection, selectionOptions, type SelectionOptions } from "../args/selection.js";
-import { regionRows } from "./read-region.js";
+import { regionRows } from "../datasets/read-region.js";
 import { BRANCH_HELP, openTable, parseVersionOrTag, type TableFlags, VERSION_HELP } from "../args/open-table.js";
 import { storageOptionFlag } from "../args/storage-options.js";
 

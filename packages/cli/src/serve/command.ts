@@ -3,11 +3,11 @@ import { InvalidArgumentError, Option } from "commander";
 import type { Command } from "commander";
 import { type StorageOptionFlags, storageOptionFlag } from "../args/storage-options.js";
 import { BRANCH_HELP, parseVersionOrTag, VERSION_HELP } from "../args/open-table.js";
+import { parsePort } from "../args/port.js";
 import type { Io } from "../io.js";
 import { printJson, println, warn } from "../io.js";
 import { failing } from "../report.js";
-import { parsePort } from "../view/command.js";
-import { closedBySignal } from "../view/listen.js";
+import { closedBySignal } from "../http/listen.js";
 import { startServeServer } from "./server.js";
 
 interface ServeOptions extends StorageOptionFlags {

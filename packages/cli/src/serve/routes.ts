@@ -3,8 +3,10 @@
  * `/<token>/[@v<N>/ | @tag/<name>/ | @branch/<name>/]<id>/<key>`, where the
  * part after the pin is a key of the Zarr store of that pinned version.
  * Parsed from the raw request path, segment by segment, so a `..` (or its
- * percent-encoded form `%2e%2e`) is refused before anything is resolved.
+ * percent-encoded form `%2e%2e`) is refused before anything is resolved
+ * (`pathSegments` of http/guard.ts).
  */
+import { BadPath, pathSegments } from "../http/guard.js";
 
 /** Which version of the table a path reads. */
 export type Pin =
@@ -25,11 +27,6 @@ export interface Route {
   readonly key: string | undefined;
 }
 
-/** A path that is not one the server answers: the one-line reason for the 400 answer. */
-export class BadPath extends Error {
-  override readonly name = "BadPath";
-}
-
 /** The token in the first segment of `path` (undefined when there is none), for the guard. */
 export function pathToken(path: string): string | undefined {
   const first = path.split("/")[1];
@@ -42,9 +39,7 @@ export function pathToken(path: string): string | undefined {
  * segment inside the path, an unknown `@` pin or a bad version number.
  */
 export function parseRoute(path: string): Route {
-  const raw = path.split("/");
-  if (raw[0] !== "") throw new BadPath("the path must start with /");
-  const segments = raw.slice(1).map(decodeSegment);
+  const segments = pathSegments(path).slice(1);
   const token = segments[0] ?? "";
   let rest = segments.slice(1);
   if (rest.at(-1) === "") rest = rest.slice(0, -1); // a trailing slash names the same thing
@@ -74,17 +69,6 @@ const ESCAPE = "~";
 export function idSegment(id: string): string {
   const escaped = id === "" || id === "." || id === ".." || id.startsWith("@") || id.startsWith(ESCAPE);
   return encodeURIComponent(escaped ? `${ESCAPE}${id}` : id);
-}
-
-function decodeSegment(segment: string): string {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(segment);
-  } catch {
-    throw new BadPath(`bad percent-encoding in the path segment "${segment}"`);
-  }
-  if (decoded === "." || decoded === "..") throw new BadPath("the path may not hold . or .. segments");
-  return decoded;
 }
 
 function parsePin(segments: readonly string[]): [Pin, number] {

@@ -1,23 +1,26 @@
 /**
  * The HTTP server of `lance-nd serve` (node:http): each dataset of one
- * table as a Zarr group, read-only, behind the viewer's guard (a token in
+ * table as a Zarr group, read-only, behind the guard of http/guard.ts (a token in
  * the path, the Host checked), GET and HEAD only, store reads taking turns
  * (CLI README, "serve").
  */
 import { createServer } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { basename } from "node:path";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import type { ZarrStoreOptions } from "lance-nd";
+import type { ZarrStore, ZarrStoreOptions } from "lance-nd";
+import pLimit from "p-limit";
+import { BadPath, Guard } from "../http/guard.js";
+import type { Turned } from "../http/guard.js";
+import { close, listen } from "../http/listen.js";
+import { corsHeaders, send } from "../http/send.js";
+import type { Answer } from "../http/send.js";
 import { type Io, jsonReplacer } from "../io.js";
 import { isUserError, oneLine } from "../report.js";
-import { newToken, refusal } from "../view/guard.js";
-import { isWildcard, listen } from "../view/listen.js";
-import { Turns } from "../view/window-turns.js";
 import { PinGone, PinnedStores } from "./pinned-stores.js";
 import { Connections } from "./connections.js";
-import { BadPath, idSegment, parseRoute, pathToken } from "./routes.js";
+import { idSegment, parseRoute, pathToken } from "./routes.js";
 import type { Pin } from "./routes.js";
 
 /** Chunk reads that run at once; the others wait their turn (metadata never waits behind them). */
@@ -74,25 +77,11 @@ export interface ServeServer {
   close(): Promise<void>;
 }
 
-/** An answer: status, content type, body, extra headers. */
-interface Answer {
-  status: number;
-  type: string;
-  body: string | Uint8Array;
-  headers?: Record<string, string>;
-}
-
 /** How a request is answered: `send` resolves once the answer is out or the client has gone (`gone`). */
 interface Reply {
   send(answer: Answer): Promise<void>;
   readonly gone: boolean;
 }
-
-const HEADERS = {
-  "cache-control": "no-store",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-};
 
 /**
  * Opens the table's default store (so a missing table, version or branch
@@ -100,7 +89,27 @@ const HEADERS = {
  * `CliError` `InvalidArgument` when the address cannot be bound.
  */
 export async function startServeServer(options: ServeServerOptions): Promise<ServeServer> {
-  const stores = new PinnedStores({
+  const stores = openStores(options);
+  const first = await stores.store({ kind: "default" });
+  const ids = await first.datasets();
+  const guard = new Guard(options.host);
+  const server = createServeServer(requestHandler(stores, guard, options), options.cors);
+  const { port, hosts, urlHost } = await listen(server, options.host, options.port);
+  guard.listening(hosts);
+  const url = `http://${urlHost}/${guard.token}/`;
+  return {
+    url,
+    port,
+    token: guard.token,
+    version: first.version,
+    datasets: ids.map((id) => ({ id, url: `${url}${idSegment(id)}/` })),
+    close: () => close(server),
+  };
+}
+
+/** The stores of the table that `options` name, one per pinned version (none opened yet). */
+function openStores(options: ServeServerOptions): PinnedStores {
+  return new PinnedStores({
     uri: options.uri,
     store: options.store,
     ...(options.branch === undefined ? {} : { branch: options.branch }),
@@ -108,33 +117,22 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     ...(options.storageOption === undefined ? {} : { storageOption: options.storageOption }),
     ...(options.io === undefined ? {} : { io: options.io }),
   });
-  const first = await stores.store({ kind: "default" });
-  const ids = await first.datasets();
-  const turns = new Turns(STORE_READS_AT_ONCE);
-  const answers = new Turns(CHUNK_ANSWERS_AT_ONCE);
-  const token = newToken();
-  let hosts: string[] = [];
-  const wildcard = isWildcard(options.host);
+}
 
+/** How one request is answered, through its {@link Reply}. */
+type Handler = (request: IncomingMessage, reply: Reply) => Promise<void>;
+
+/**
+ * The node:http server of `serve`, not yet listening: each connection
+ * admitted by {@link Connections}, slow headers and requests cut, each
+ * request answered by `handle` (CORS for the origin `cors`), and what
+ * `handle` throws answered by {@link failed}.
+ */
+function createServeServer(handle: Handler, cors: string | undefined): Server {
+  const connections = new Connections();
   const server = createServer((request, response) => {
     connections.busy(request.socket, response);
-    // Closed once the answer is sent, or when the client goes away first (then nothing is read or sent for it).
-    let closed = false;
-    const done = new Promise<void>((resolve) =>
-      response.once("close", () => {
-        closed = true;
-        resolve();
-      }),
-    );
-    const reply: Reply = {
-      send(answer) {
-        if (!closed) send(request, response, answer, options.cors);
-        return done;
-      },
-      get gone() {
-        return closed;
-      },
-    };
+    const reply = replyTo(request, response, cors);
     handle(request, reply)
       .catch((err: unknown) => {
         if (response.headersSent) response.destroy();
@@ -144,22 +142,47 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   });
   server.headersTimeout = HEADERS_MS;
   server.requestTimeout = REQUEST_MS;
-  const connections = new Connections();
   server.on("connection", (socket: Socket) => connections.admit(socket));
+  return server;
+}
 
-  async function handle(request: IncomingMessage, reply: Reply): Promise<void> {
+/** The {@link Reply} of `request`: it sends one answer, unless the client has gone first (then nothing is read or sent for it). */
+function replyTo(request: IncomingMessage, response: ServerResponse, cors: string | undefined): Reply {
+  // Closed once the answer is sent, or when the client goes away first.
+  let closed = false;
+  const done = new Promise<void>((resolve) =>
+    response.once("close", () => {
+      closed = true;
+      resolve();
+    }),
+  );
+  return {
+    send(answer) {
+      if (closed) return done;
+      // Armed once the answer is out, not while the request waits its turn: it cuts a client that stops reading.
+      response.setTimeout(STALLED_MS, () => response.destroy());
+      send(request, response, answer, corsHeaders(request, cors));
+      return done;
+    },
+    get gone() {
+      return closed;
+    },
+  };
+}
+
+/**
+ * The answers of `serve`: the guard first (403, 405), then the path's route
+ * (400 for a bad one) to a pinned store, and from it the pin's listing, a
+ * metadata document or a chunk (404 for a key the store has not).
+ */
+function requestHandler(stores: PinnedStores, guard: Guard, options: ServeServerOptions): Handler {
+  const chunks = chunkReader();
+  return async (request, reply) => {
     const [path = "/", query = ""] = (request.url ?? "/").split("?", 2);
-    const reason = refusal(request, pathToken(path), false, {
-      hosts: wildcard ? [request.headers.host?.toLowerCase() ?? ""] : hosts,
-      token,
-    });
-    if (reason !== undefined) return reply.send(text(403, `refused: ${reason}`));
-    if (request.method !== "GET" && request.method !== "HEAD")
-      return reply.send(
-        text(405, `${request.method} is not allowed: the server is read-only (GET and HEAD)`, { allow: "GET, HEAD" }),
-      );
+    const turned = guard.check(request, pathToken(path), false);
+    if (turned !== undefined) return reply.send(turnedAway(turned));
     const route = parseRoute(path);
-    const store = await pinnedStore(route.pin, new URLSearchParams(query).has("refresh"));
+    const store = await pinnedStore(stores, route.pin, new URLSearchParams(query).has("refresh"), options.uri);
     const key = route.key;
     if (key === undefined)
       return reply.send(json(listing(store.version, options.store.zarrVersion ?? 2, await store.datasets())));
@@ -170,13 +193,26 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
         value === undefined ? text(404, `no key ${key} in version ${store.version}`) : answer(key, value),
       );
     }
-    // A chunk answer holds an answer slot until it is sent (or its client is cut), and a read turn only
-    // while it reads: a client that does not read its answer holds no read turn, and the bytes in flight
-    // are at most CHUNK_ANSWERS_AT_ONCE chunks.
+    return chunks(store, key, reply);
+  };
+}
+
+/**
+ * A function that answers a chunk `key` of `store` with its value (a 404
+ * when it has none) and a `Server-Timing` of its wait and its read. A chunk
+ * answer holds an answer slot until it is sent (or its client is cut), and
+ * a read turn only while it reads: a client that does not read its answer
+ * holds no read turn, and the bytes in flight are at most
+ * {@link CHUNK_ANSWERS_AT_ONCE} chunks.
+ */
+function chunkReader(): (store: ZarrStore, key: string, reply: Reply) => Promise<void> {
+  const turns = pLimit(STORE_READS_AT_ONCE);
+  const answers = pLimit(CHUNK_ANSWERS_AT_ONCE);
+  return (store, key, reply) => {
     const queued = performance.now();
-    return answers.run(async () => {
+    return answers(async () => {
       if (reply.gone) return;
-      const [value, started] = await turns.run(async () => {
+      const [value, started] = await turns(async () => {
         const start = performance.now();
         return [reply.gone ? undefined : await store.get(key), start] as const;
       });
@@ -187,35 +223,18 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
           : answer(key, value, { "server-timing": timing }),
       );
     });
-  }
-
-  /** The store of `pin`; a version, tag or branch that does not exist is a 404 naming it. */
-  async function pinnedStore(pin: Pin, refresh: boolean) {
-    try {
-      return await stores.store(pin, refresh);
-    } catch (err) {
-      if (err instanceof PinGone) throw err;
-      if (isUserError(err)) throw new NotFound(relativeToRoot(oneLine((err as Error).message), options.uri));
-      throw err;
-    }
-  }
-
-  const listening = await listen(server, options.host, options.port);
-  const { port, urlHost } = listening;
-  hosts = listening.hosts;
-  const url = `http://${urlHost}/${token}/`;
-  return {
-    url,
-    port,
-    token,
-    version: first.version,
-    datasets: ids.map((id) => ({ id, url: `${url}${idSegment(id)}/` })),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
   };
+}
+
+/** The store of `pin`; a version, tag or branch that does not exist is a 404 naming it (the table `uri` by its base name). */
+async function pinnedStore(stores: PinnedStores, pin: Pin, refresh: boolean, uri: string): Promise<ZarrStore> {
+  try {
+    return await stores.store(pin, refresh);
+  } catch (err) {
+    if (err instanceof PinGone) throw err;
+    if (isUserError(err)) throw new NotFound(relativeToRoot(oneLine((err as Error).message), uri));
+    throw err;
+  }
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -232,6 +251,13 @@ class NotFound extends Error {
 
 function text(status: number, message: string, headers: Record<string, string> = {}): Answer {
   return { status, type: "text/plain; charset=utf-8", body: `${message}\n`, headers };
+}
+
+/** The answer to a request the guard turned away: 403 with the reason, or 405 naming the methods allowed. */
+function turnedAway(turned: Turned): Answer {
+  return turned.status === 403
+    ? text(403, `refused: ${turned.reason}`)
+    : text(405, `${turned.method} is not allowed: the server is read-only (GET and HEAD)`, { allow: "GET, HEAD" });
 }
 
 /** The listing of a pin's root: its version, the datasets' ids and the path of each one's group (ids escaped, see `idSegment`). */
@@ -263,26 +289,4 @@ function failed(request: IncomingMessage, err: unknown): Answer {
     `lance-nd serve: unexpected error on ${request.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
   );
   return text(500, "the server failed to answer (see its terminal)");
-}
-
-function send(request: IncomingMessage, response: ServerResponse, answer: Answer, cors: string | undefined): void {
-  const body = typeof answer.body === "string" ? Buffer.from(answer.body) : answer.body;
-  const headers: Record<string, string | number> = {
-    ...HEADERS,
-    ...answer.headers,
-    "content-type": answer.type,
-    "content-length": body.byteLength,
-  };
-  if (cors !== undefined) {
-    headers.vary = "Origin";
-    if (request.headers.origin === cors) {
-      headers["access-control-allow-origin"] = cors;
-      headers["access-control-expose-headers"] = "Server-Timing, Content-Length";
-      headers["timing-allow-origin"] = cors;
-    }
-  }
-  // Armed once the answer is out, not while the request waits its turn: it cuts a client that stops reading.
-  response.setTimeout(STALLED_MS, () => response.destroy());
-  response.writeHead(answer.status, headers);
-  response.end(request.method === "HEAD" ? undefined : body);
 }

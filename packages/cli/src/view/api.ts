@@ -4,6 +4,7 @@
  * a bad request is a 400 with a JSON error naming what is wrong.
  */
 import { InvalidArgumentError } from "commander";
+import pLimit from "p-limit";
 import { RecordBatchStreamWriter } from "apache-arrow";
 import { NdRecordBatch, encode } from "@lance-nd/nd-arrow";
 import type { NdArray } from "@lance-nd/nd-arrow";
@@ -11,6 +12,7 @@ import type { NdTable } from "lance-nd";
 import { parseIntAssignments } from "../args/assignments.js";
 import { openTable, type TableFlags } from "../args/open-table.js";
 import { CliError } from "../errors.js";
+import type { Answer } from "../http/send.js";
 import { printJson } from "../io.js";
 import { isUserError, oneLine } from "../report.js";
 import { matchingDatasets, readCatalog } from "./catalog.js";
@@ -18,14 +20,14 @@ import type { TableSummary } from "./catalog.js";
 import { openDatasetView } from "./dataset-view.js";
 import type { DatasetView } from "./dataset-view.js";
 import { readWindow } from "./read-window.js";
-import { Turns, WINDOW_READS_AT_ONCE } from "./window-turns.js";
 
-/** An HTTP answer: status, content type, body. */
-export interface Answer {
-  status: number;
-  type: string;
-  body: string | Uint8Array;
-}
+/**
+ * How many window reads run at once (CLI README, "view"): the others wait,
+ * so the server's memory follows this number, not the number of requests a
+ * page (or several) sends together. Each read holds one row of the table at
+ * a time (read-window.ts).
+ */
+const WINDOW_READS_AT_ONCE = 2;
 
 /** The media type of the Arrow IPC stream format. */
 const ARROW_STREAM_TYPE = "application/vnd.apache.arrow.stream";
@@ -68,7 +70,7 @@ export class ViewApi {
   readonly #tables = new Map<string, Promise<NdTable>>();
   readonly #catalogs = new Map<string, Promise<TableSummary>>();
   readonly #datasets = new Map<string, Promise<DatasetView>>();
-  readonly #windowTurns = new Turns(WINDOW_READS_AT_ONCE);
+  readonly #windowTurns = pLimit(WINDOW_READS_AT_ONCE);
 
   /** The API of the table at `uri`, on `flags.branch` (default main), reached with `flags.storageOption`. */
   constructor(uri: string, flags: Omit<TableFlags, "version"> = {}) {
@@ -108,7 +110,7 @@ export class ViewApi {
           const variable = required(query, "variable");
           const step = parseStep(query.get("step"));
           const view = await this.#dataset(table, query.get("dataset"));
-          return arrow(await this.#windowTurns.run(() => readWindow(view.ds, variable, isel, step)));
+          return arrow(await this.#windowTurns(() => readWindow(view.ds, variable, isel, step)));
         }
         default:
           return error(404, "NotFound", `no API route "${route}" (routes: table, dataset, datasets, coords, window)`);

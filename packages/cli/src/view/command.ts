@@ -1,14 +1,14 @@
 /** `lance-nd view`: a local web page to look at a table (see the README's `view` section). */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { InvalidArgumentError } from "commander";
 import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { printJson, println, warn } from "../io.js";
 import { type StorageOptionFlags, storageOptionFlag } from "../args/storage-options.js";
 import { BRANCH_HELP } from "../args/open-table.js";
+import { parsePort } from "../args/port.js";
 import { failing } from "../report.js";
-import { closedBySignal } from "./listen.js";
+import { closedBySignal } from "../http/listen.js";
 import { startViewServer } from "./server.js";
 
 interface ViewOptions extends StorageOptionFlags {
@@ -77,11 +77,4 @@ function openBrowser(io: Io, url: string): void {
   const child = spawn(command, args as string[], { detached: true, stdio: "ignore" });
   child.on("error", (err) => warn(io, `cannot open a browser (${err.message}); open ${url}`));
   child.unref();
-}
-
-/** A `--port` value: an integer from 0 to 65535; commander's `InvalidArgumentError` otherwise. */
-export function parsePort(text: string): number {
-  if (!/^\d+$/.test(text.trim()) || Number(text) > 65535)
-    throw new InvalidArgumentError("expected a port number (0 to 65535)");
-  return Number(text);
 }

@@ -1,17 +1,18 @@
 /**
  * The viewer's HTTP server (node:http): its page, the page's script and
- * the API of one table, read-only, behind the guard of `guard.ts`.
+ * the API of one table, read-only, behind the guard of `http/guard.ts`.
  */
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { CliError } from "../errors.js";
+import { Guard } from "../http/guard.js";
+import { close, listen } from "../http/listen.js";
+import { send } from "../http/send.js";
+import type { Answer } from "../http/send.js";
 import { ViewApi, error } from "./api.js";
-import type { Answer } from "./api.js";
 import { TOKEN_HEADER } from "./guard-header.js";
-import { newToken, refusal } from "./guard.js";
-import { isWildcard, listen } from "./listen.js";
 import { pageHtml } from "./page-html.js";
 
 /** The file name of the page's script bundle in the assets folder (built by tsup). */
@@ -45,10 +46,8 @@ export interface ViewServer {
   close(): Promise<void>;
 }
 
-const HEADERS = {
-  "cache-control": "no-store",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+/** Headers of the viewer's answers besides those of every answer (`http/send.ts`): no framing, only its own script. */
+const VIEW_HEADERS = {
   "x-frame-options": "DENY",
   "content-security-policy":
     "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
@@ -72,14 +71,13 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       { cause },
     );
   });
-  const token = options.token ?? newToken();
-  let hosts: string[] = [];
-  const wildcard = isWildcard(options.host);
+  const guard = new Guard(options.host, options.token);
+  const token = guard.token;
 
   const server = createServer((request, response) => {
     handle(request)
       .catch(() => error(500, "Internal", "the server failed to answer"))
-      .then((answer) => send(request, response, answer))
+      .then((answer) => send(request, response, answer, VIEW_HEADERS))
       .catch(() => response.destroy());
   });
 
@@ -87,13 +85,9 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const url = new URL(request.url ?? "/", "http://viewer.invalid");
     const api = url.pathname.startsWith("/api/");
     const given = url.searchParams.get("token") ?? headerValue(request, TOKEN_HEADER);
-    const reason = refusal(request, given, api, {
-      hosts: wildcard ? [request.headers.host?.toLowerCase() ?? ""] : hosts,
-      token,
-    });
-    if (reason !== undefined) return error(403, "Forbidden", `refused: ${reason}`);
-    if (request.method !== "GET" && request.method !== "HEAD")
-      return error(405, "MethodNotAllowed", "the viewer is read-only: GET only");
+    const turned = guard.check(request, given, api);
+    if (turned?.status === 403) return error(403, "Forbidden", `refused: ${turned.reason}`);
+    if (turned?.status === 405) return error(405, "MethodNotAllowed", "the viewer is read-only: GET only");
     if (url.pathname === "/")
       return { status: 200, type: "text/html; charset=utf-8", body: pageHtml(token, options.uri) };
     if (url.pathname === `/assets/${PAGE_SCRIPT}`)
@@ -107,28 +101,12 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     return api.answer(route, url.searchParams);
   }
 
-  const listening = await listen(server, options.host, options.port);
-  const { port, urlHost } = listening;
-  hosts = listening.hosts;
-  return {
-    url: `http://${urlHost}/?token=${token}`,
-    port,
-    token,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const { port, hosts, urlHost } = await listen(server, options.host, options.port);
+  guard.listening(hosts);
+  return { url: `http://${urlHost}/?token=${token}`, port, token, close: () => close(server) };
 }
 
 function headerValue(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-function send(request: IncomingMessage, response: ServerResponse, answer: Answer): void {
-  const body = typeof answer.body === "string" ? Buffer.from(answer.body) : answer.body;
-  response.writeHead(answer.status, { ...HEADERS, "content-type": answer.type, "content-length": body.byteLength });
-  response.end(request.method === "HEAD" ? undefined : body);
 }

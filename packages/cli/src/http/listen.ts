@@ -1,20 +1,15 @@
 /**
  * The life of the command line's local servers (`view`, `serve`): binding
  * to their address (the port they got, the `Host` values their guard
- * accepts, guard.ts, and the address their URL shows), and stopping on
- * Ctrl+C or a kill.
+ * accepts, guard.ts, and the address their URL shows), closing, and
+ * stopping on Ctrl+C or a kill.
  */
 import type { Server } from "node:http";
 import { CliError } from "../errors.js";
-import { servedHosts } from "./guard.js";
-
-/** True for a wildcard address (0.0.0.0, ::), which accepts any `Host` header and relies on the token alone. */
-export function isWildcard(host: string): boolean {
-  return host === "0.0.0.0" || host === "::";
-}
+import { isWildcard, servedHosts } from "./guard.js";
 
 /** A server listening: its port, the `host:port` values a request's `Host` may have, and the `host:port` of its URL. */
-export interface Listening {
+interface Listening {
   port: number;
   hosts: string[];
   urlHost: string;
@@ -38,6 +33,17 @@ export async function listen(server: Server, host: string, port: number): Promis
   const bound = typeof address === "object" && address !== null ? address.port : port;
   const shown = isWildcard(host) ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   return { port: bound, hosts: servedHosts(host, bound), urlHost: `${shown}:${bound}` };
+}
+
+/**
+ * Stops `server` listening and closes its open connections (keep-alive
+ * ones too); resolves once it is closed.
+ */
+export function close(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }
 
 /**
