@@ -12,6 +12,7 @@ import { col, NdWriter, RollbackIncompleteError, scan } from "lance-nd";
 import type { Expr, NdTable, WriteOptions } from "lance-nd";
 import { claimImport, replaceRowsWith, tableCfMode, writeAll, type CfMode } from "lance-nd/internal";
 import { CliError } from "../errors.js";
+import { threeDigits } from "../output/disk-size.js";
 import type { ImportInterrupt } from "./import-interrupt.js";
 import type { ImportSource } from "./import-source.js";
 
@@ -55,7 +56,7 @@ export function checkDeclaredSize(files: readonly ImportSource[], maxGiB: number
 /** Bytes as GiB, or TiB past 1024 GiB. */
 function gib(bytes: number): string {
   const value = bytes / 2 ** 30;
-  return value >= 1024 ? `${(value / 1024).toPrecision(3)} TiB` : `${value.toPrecision(3)} GiB`;
+  return value >= 1024 ? `${threeDigits(value / 1024)} TiB` : `${threeDigits(value)} GiB`;
 }
 
 /** The ones of `ids` that rows of the table already have. */

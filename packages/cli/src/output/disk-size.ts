@@ -50,5 +50,14 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit++;
   }
-  return unit === 0 ? `${bytes} B` : `${value.toPrecision(3)} ${units[unit]}`;
+  return unit === 0 ? `${bytes} B` : `${threeDigits(value)} ${units[unit]}`;
+}
+
+/**
+ * `value` with three significant digits (`1.50`, `69.0`, `512`), and whole
+ * from 999.5 on (`1000`, `1023`), where `toPrecision(3)` turns to an
+ * exponent (`1.00e+3`).
+ */
+export function threeDigits(value: number): string {
+  return value >= 999.5 ? value.toFixed(0) : value.toPrecision(3);
 }
