@@ -143,7 +143,7 @@ export function optionsMessage(call: string, input: unknown, issues: readonly Op
       return `unknown option${names.length === 1 ? "" : "s"} ${names.join(", ")}`;
     }
     const place = path.length === 0 ? "options" : path.join(".");
-    return `${place} = ${describeOptionValue(valueAt(input, issue.path))}: ${issue.message}`;
+    return `${place} = ${describeValue(valueAt(input, issue.path))}: ${issue.message}`;
   });
   return `invalid ${call} options: ${problems.join("; ")}`;
 }
@@ -179,8 +179,13 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-/** A value as an option message shows it: JSON where it can (strings quoted), `12n` for a bigint, `undefined`. */
-function describeOptionValue(value: unknown): string {
+/**
+ * A value as an option message shows it: JSON where it can (strings
+ * quoted), `12n` for a bigint, `undefined`.
+ *
+ * @example describeValue({ codec: "zstd", level: 2.5 }) // '{"codec":"zstd","level":2.5}'
+ */
+export function describeValue(value: unknown): string {
   if (value === undefined) return "undefined";
   if (typeof value === "bigint") return `${value}n`;
   try {

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { FormatError } from "./errors.js";
-import { describeValue } from "./describe-value.js";
+import { describeValue } from "@lance-nd/casting/coded-error";
 
 /** A compression codec of Lance. */
 export type Codec = "none" | "lz4" | "zstd";

@@ -26,7 +26,7 @@ export {
   selectName,
 } from "./names.js";
 export { parseColumnOptions, mergeColumnOptions } from "./column-options.js";
-export { describeValue } from "./describe-value.js";
+export { describeValue } from "@lance-nd/casting/coded-error";
 export type { ColumnOptions, Codec } from "./column-options.js";
 export { applyColumnEncoding, columnEncoding, stripEncodingMetadata } from "./column-encoding.js";
 export { readColumnDefaults, columnDefaultsMetadata } from "./column-defaults.js";

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { isLanceNdError, LanceNdError } from "../errors.js";
+import { invalidOptions } from "../option-errors.js";
 import { Expr } from "../read/expr.js";
 import { checkNdFilter } from "../read/nd-filter.js";
 import type { LanceTable } from "../lance/table-open.js";
@@ -65,7 +66,7 @@ export interface CompactResult {
 
 /** Merges the small fragments of `table` (`NdTable.compact`). */
 export async function compactFragments(table: NdTable, options: CompactOptions): Promise<CompactResult> {
-  parse(z.strictObject({}), options, "compact options", table.uri);
+  parse(z.strictObject({}), options, "compact", table.uri);
   return inSpan("lance_nd.compact", table.uri, async () => {
     const stats = await compactTable(table.lance);
     await table.refresh();
@@ -104,16 +105,19 @@ export interface CleanupResult {
 }
 
 const cleanupSchema = z.strictObject({
-  olderThan: z.union([
-    z.number().finite().nonnegative(),
-    z.date().refine((d) => !Number.isNaN(d.getTime()), "an invalid Date"),
-  ]),
+  olderThan: z.union(
+    [
+      z.number().finite().nonnegative("expected milliseconds of at least 0"),
+      z.date().refine((d) => !Number.isNaN(d.getTime()), "an invalid Date"),
+    ],
+    { error: "expected milliseconds (a number of at least 0) or a Date" },
+  ),
   deleteUnverified: z.boolean().optional(),
 });
 
 /** Removes the versions of `table` older than `options.olderThan` (`NdTable.cleanupOldVersions`). */
 export async function removeOldVersions(table: NdTable, options: CleanupOptions): Promise<CleanupResult> {
-  const { olderThan, deleteUnverified } = parse(cleanupSchema, options, "cleanupOldVersions options", table.uri);
+  const { olderThan, deleteUnverified } = parse(cleanupSchema, options, "cleanupOldVersions", table.uri);
   const ageMs = olderThan instanceof Date ? Math.max(0, Date.now() - olderThan.getTime()) : olderThan;
   return inSpan("lance_nd.compact", table.uri, async () => {
     // The versions a pending widen replay reads must not go first (README.md, Widen).
@@ -277,9 +281,9 @@ async function knownTag<T>(table: NdTable, version: number | string, work: () =>
   }
 }
 
-function parse<T>(schema: z.ZodType<T>, input: unknown, what: string, uri: string): T {
+/** `input` parsed by `schema`, else the one `InvalidInput` of bad options of `call` (option-errors.ts). */
+function parse<T>(schema: z.ZodType<T>, input: unknown, call: string, uri: string): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-  throw new LanceNdError("InvalidInput", `bad ${what}: ${issues}`, { uri, cause: result.error });
+  throw invalidOptions(call, input, result.error, uri);
 }
