@@ -23,12 +23,18 @@ export const NO_TIME_LIMIT = 2 ** 31 - 1;
  */
 const SLOWEST = [
   "packages/cli/test/rows/rows-property.test.ts",
+  "packages/cli/test/commands/sel-xarray.test.ts",
+  "packages/cli/test/commands/import-netcdf-selection.test.ts",
+  "packages/cli/test/commands/import-row-budget.test.ts",
+  "packages/cli/test/commands/import-remote-concat.test.ts",
   "packages/cli/test/rows/variable-groups.test.ts",
+  "packages/cli/test/netcdf/round-trip.test.ts",
+  "packages/cli/test/commands/version-control.test.ts",
   "packages/cli/test/rows/rows-read.test.ts",
+  "packages/cli/test/commands/help-readme.test.ts",
+  "packages/cli/test/netcdf/import-again.test.ts",
+  "packages/cli/test/commands/import-remote.test.ts",
   "packages/cli/test/commands/help-examples.test.ts",
-  "packages/cli/test/netcdf/conformance.test.ts",
-  "packages/cli/test/commands/groups.test.ts",
-  "packages/cli/test/commands/object-store.test.ts",
 ];
 
 /** Vitest's order, with the {@link SLOWEST} files moved to the front (the sort is stable). */
