@@ -3,6 +3,7 @@
  */
 export { CDL_ROUND_TRIP_CASES, type CdlKind, ncgenCdl } from "./cdl-cases.js";
 export { failure } from "./failure.js";
+export { KeptProcess, type KeptProcessFailure } from "./kept-process.js";
 export { boundByFileModes, fileModesSkipReason } from "./file-modes.js";
 export { skipReason } from "./missing-oracle.js";
 export {
@@ -27,4 +28,13 @@ export {
 } from "./netcdf-tools.js";
 export { type HelperScript, helperScript } from "./scripts.js";
 export { seededRandom } from "./seeded-random.js";
-export { PYTHON, type RunPythonOptions, pythonLeftOut, pythonMissing, pythonSkipReason, runPython } from "./python.js";
+export {
+  PYTHON,
+  type PythonRun,
+  type RunPythonOptions,
+  callPython,
+  pythonLeftOut,
+  pythonMissing,
+  pythonSkipReason,
+  runPython,
+} from "./python.js";

@@ -2,8 +2,11 @@
  * The Python oracles of the tests: Debian's /usr/bin/python3 with its
  * python3-* modules (numpy, xarray, netCDF4, zarr, ...), probed for the
  * modules a test needs and run on a script whose stdout the test parses.
+ * The scripts run in one Python process per test file
+ * (scripts/python-server.py), which imports the modules once.
  */
-import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { KeptProcess } from "./kept-process.js";
 import { skipReason } from "./missing-oracle.js";
 
 /** The one Python the tests trust: Debian's, with the python3-* oracle modules. */
@@ -44,12 +47,12 @@ export function pythonMissing(modules: readonly string[]): string | undefined {
   if (leftOut !== undefined) return leftOut;
   const key = modules.join(" ");
   if (!probed.has(key)) {
-    const run = spawnSync(PYTHON, ["-c", PROBE, ...modules], { encoding: "utf8" });
-    const lacks = run.stdout?.trim();
+    const run = callPython(["-c", PROBE, ...modules]);
+    const lacks = run.stdout.trim();
     probed.set(
       key,
-      run.error !== undefined || run.status !== 0
-        ? `${PYTHON} does not run (${run.error?.message ?? run.stderr.trim().split("\n").at(-1)})`
+      run.status !== 0
+        ? `${PYTHON} does not run (${run.stderr.trim().split("\n").at(-1)})`
         : lacks
           ? `${PYTHON} lacks ${lacks.split(" ").join(", ")}`
           : undefined,
@@ -78,13 +81,48 @@ export interface RunPythonOptions {
   input?: string;
 }
 
+/** A request to scripts/python-server.py and its answer. */
+interface PythonRequest {
+  args: readonly string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  input: string | undefined;
+}
+interface PythonAnswer {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let kept: KeptProcess<PythonRequest, PythonAnswer> | undefined;
+
+/** What a run of {@link PYTHON} did, as `spawnSync` tells it: its exit status (null when it could not run), stdout and stderr. */
+export interface PythonRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 /**
- * Runs {@link PYTHON} with `args` (a script and its arguments, or `-c` and
- * code) and returns its stdout; throws with its stderr when it fails.
+ * Runs `args` (a script and its arguments, or `-c` and code) as
+ * {@link PYTHON} would, in this test file's Python process (started on the
+ * first call), and returns what it did.
+ */
+export function callPython(args: readonly string[], options: RunPythonOptions = {}): PythonRun {
+  kept ??= new KeptProcess(PYTHON, [fileURLToPath(new URL("../scripts/python-server.py", import.meta.url))]);
+  const answer = kept.call({ args, cwd: process.cwd(), env: { ...process.env }, input: options.input });
+  return "error" in answer
+    ? { status: null, stdout: "", stderr: answer.error }
+    : { status: answer.code, stdout: answer.stdout, stderr: answer.stderr };
+}
+
+/**
+ * Runs `args` (a script and its arguments, or `-c` and code) as
+ * {@link PYTHON} would and returns its stdout; throws with its stderr when
+ * it fails.
  */
 export function runPython(args: readonly string[], options: RunPythonOptions = {}): string {
-  const run = spawnSync(PYTHON, args, { encoding: "utf8", maxBuffer: 256 * 2 ** 20, input: options.input });
-  if (run.error !== undefined || run.status !== 0)
-    throw new Error(`${args[0] === "-c" ? "python3 -c" : args[0]} failed: ${run.error?.message ?? run.stderr}`);
+  const run = callPython(args, options);
+  if (run.status !== 0) throw new Error(`${args[0] === "-c" ? "python3 -c" : args[0]} failed: ${run.stderr}`);
   return run.stdout;
 }
