@@ -6,6 +6,9 @@ import { defineConfig } from "tsup";
  * 1. The `lance-nd` command as ESM files: dist/cli.js, the executable,
  *    which sets LANCEDB_LOG and then imports dist/main.js, the program
  *    (lancedb reads its log level when it loads, so it must load after).
+ *    dist/run.js exports the program as a function, `run(argv, io)`: the
+ *    tests keep it loaded in one process per test file (test/commands/
+ *    harness.ts) instead of starting node for every command.
  *    Split into chunks: each command's module (commands/catalog.ts imports
  *    it when the command runs) is a chunk with its own imports, so
  *    `--version` and `--help` load none of lancedb, apache-arrow or h5wasm.
@@ -25,7 +28,7 @@ import { defineConfig } from "tsup";
  */
 export default defineConfig([
   {
-    entry: { cli: "src/cli.ts", main: "src/main.ts" },
+    entry: { cli: "src/cli.ts", main: "src/main.ts", run: "src/run.ts" },
     outDir: "dist",
     format: ["esm"],
     platform: "node",

@@ -1,14 +1,20 @@
 /**
- * Runs the BUILT command line (dist/cli.js) as a user does: a child process
- * per call. `ensureBuilt` builds the bundle once when it is missing or older
- * than any source it bundles (a lock folder keeps parallel test files from
- * building at the same time).
+ * Runs the BUILT command line (dist/cli.js's program) as a user does.
+ * `cli` and `cliBytes` run it in one node process per test file that keeps
+ * the program loaded (program-server.mjs: node, lancedb and apache-arrow
+ * start once, not for every command); `cliProcess` and `cliAsync` start
+ * dist/cli.js itself, for what only a process of its own shows (the
+ * executable's start, lancedb's Rust logger, signals, memory, running
+ * beside the test). `ensureBuilt` builds the bundle once when it is missing
+ * or older than any source it bundles (a lock folder keeps parallel test
+ * files from building at the same time).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { KeptProcess } from "@lance-nd/test-helpers";
 import { afterAll } from "vitest";
 
 const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -24,8 +30,24 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `node dist/cli.js ...args` in `cwd` and waits for it. */
+/** Runs the command line with `args` in `cwd` and waits for it (in the test file's program process). */
 export function cli(args: readonly string[], cwd = PACKAGE): CliRun {
+  const run = cliBytes(args, cwd);
+  return { ...run, stdout: run.stdout.toString("utf8") };
+}
+
+/** Runs the command line and returns stdout as bytes (for `scan --arrow`). */
+export function cliBytes(
+  args: readonly string[],
+  cwd = PACKAGE,
+): { code: number | null; stdout: Buffer; stderr: string } {
+  const answer = programProcess().call({ args: [...args], cwd, env: { ...process.env } });
+  if ("error" in answer) throw new Error(`lance-nd ${args.join(" ")}: ${answer.error}`);
+  return { code: answer.code, stdout: Buffer.from(answer.stdout, "base64"), stderr: answer.stderr };
+}
+
+/** Runs `node dist/cli.js ...args` in `cwd`, a process of its own, and waits for it. */
+export function cliProcess(args: readonly string[], cwd = PACKAGE): CliRun {
   const run = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   if (run.error !== undefined) throw run.error;
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
@@ -52,14 +74,29 @@ export function cliAsync(args: readonly string[], cwd = PACKAGE, env = process.e
   });
 }
 
-/** Runs the command line and returns stdout as bytes (for `scan --arrow`). */
-export function cliBytes(
-  args: readonly string[],
-  cwd = PACKAGE,
-): { code: number | null; stdout: Buffer; stderr: string } {
-  const run = spawnSync(process.execPath, [CLI, ...args], { cwd, maxBuffer: 256 * 1024 * 1024 });
-  if (run.error !== undefined) throw run.error;
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr.toString("utf8") };
+/** A request to program-server.mjs. */
+interface ProgramRequest {
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** What program-server.mjs answers: the exit code, stdout in base64, stderr. */
+interface ProgramAnswer {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let program: KeptProcess<ProgramRequest, ProgramAnswer> | undefined;
+
+/** This test file's process of the program (started on the first call). */
+function programProcess(): KeptProcess<ProgramRequest, ProgramAnswer> {
+  program ??= new KeptProcess(process.execPath, [
+    fileURLToPath(new URL("./program-server.mjs", import.meta.url)),
+    pathToFileURL(join(PACKAGE, "dist", "run.js")).href,
+  ]);
+  return program;
 }
 
 const madeFolders: string[] = [];

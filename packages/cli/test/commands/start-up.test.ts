@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Command } from "commander";
 import { beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../src/commands/catalog.js";
-import { CLI, cli, ensureBuilt, tempDir } from "./harness.js";
+import { CLI, cli, cliProcess, ensureBuilt, tempDir } from "./harness.js";
 
 const dir = tempDir();
 const HEAVY = ["@lancedb/lancedb", "apache-arrow", "h5wasm"];
@@ -79,5 +79,28 @@ describe("the CLI loads only what a command uses", () => {
     const run = cli(["help", "scan"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("--project <names>");
+  });
+});
+
+describe("the executable", () => {
+  it("prints what the program prints and exits with its code: 0 done, 1 failed, 2 a usage error", () => {
+    const cases: [string[], number][] = [
+      [["--version"], 0],
+      [["info", join(dir, "none.lance")], 1],
+      [["scan", join(dir, "none.lance"), "--no-such-option"], 2],
+    ];
+    for (const [args, code] of cases) {
+      const own = cliProcess(args);
+      expect(own.code, args.join(" ")).toBe(code);
+      expect(own, args.join(" ")).toEqual(cli(args));
+    }
+  });
+
+  it("keeps lancedb's own log lines from the user: a first demo writes new tables and prints nothing on stderr", () => {
+    const folder = join(dir, "first-demo");
+    mkdirSync(folder);
+    const run = cliProcess(["demo"], folder);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
   });
 });
