@@ -7,13 +7,14 @@
  * by file; overlapping and disagreeing files are refused; concat imports
  * hold their id's claim (lance-nd README, "Guarantees").
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
 import { decode } from "@lance-nd/nd-arrow";
 import { openNetcdf } from "@lance-nd/netcdf";
 import { SOURCE_FILE_ATTR, concatRows, dataset, open, planConcat, scan, write } from "lance-nd";
+import { callPython } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { claimImport } from "lance-nd/internal";
 import { CLI, cli, ensureBuilt, tempDir } from "./commands/harness.js";
@@ -23,7 +24,7 @@ const SCRIPT = join(import.meta.dirname, "..", "scripts", "xarray-mfdataset-orac
 
 /** Why the oracle cannot run here (then the suite skips, or fails under CI=true), or undefined. */
 function missing(): string | undefined {
-  const probe = spawnSync("/usr/bin/python3", ["-c", "import xarray, netCDF4, dask"], { encoding: "utf8" });
+  const probe = callPython(["-c", "import xarray, netCDF4, dask"]);
   return probe.status === 0
     ? undefined
     : "/usr/bin/python3 with xarray, netCDF4 and dask not found (apt-get install python3-xarray python3-netcdf4 python3-dask)";
@@ -43,7 +44,7 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
   /** open_mfdataset(files, combine="by_coords"), or its error. */
   function oracle(names: string[]): { values?: Values; error?: string } {
     const out = join(dir, "oracle.json");
-    const run = spawnSync("/usr/bin/python3", [SCRIPT, "read", out, ...files(...names)], { encoding: "utf8" });
+    const run = callPython([SCRIPT, "read", out, ...files(...names)]);
     if (run.status !== 0) return { error: run.stderr };
     return { values: JSON.parse(readFileSync(out, "utf8")) as Values };
   }
@@ -73,7 +74,7 @@ describe.skipIf(reason !== undefined)("import --concat time against xarray.open_
   beforeAll(() => {
     ensureBuilt();
     dir = tempDir();
-    const made = spawnSync("/usr/bin/python3", [SCRIPT, "make", dir], { encoding: "utf8" });
+    const made = callPython([SCRIPT, "make", dir]);
     if (made.status !== 0) throw new Error(made.stderr);
   });
 

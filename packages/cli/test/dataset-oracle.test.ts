@@ -5,11 +5,11 @@
  * `dataset(...).isel / sel`; scripts/xarray-dataset-oracle.py writes what
  * xarray returns for the same selections. Compared value by value.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataset, open } from "lance-nd";
 import type { Dataset } from "lance-nd";
+import { callPython } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "./commands/harness.js";
 
@@ -27,7 +27,7 @@ interface OracleCase {
 /** Why the oracle cannot run here (then the suite skips, or fails under CI=true), or undefined. */
 function missing(): string | undefined {
   if (!existsSync(NC)) return `${NC} not found (apt-get install python3-xarray)`;
-  const probe = spawnSync("/usr/bin/python3", ["-c", "import xarray"], { encoding: "utf8" });
+  const probe = callPython(["-c", "import xarray"]);
   if (probe.status !== 0) return "/usr/bin/python3 with xarray not found (apt-get install python3-xarray)";
   return undefined;
 }
@@ -45,7 +45,7 @@ describe.skipIf(reason !== undefined)(
       ensureBuilt();
       const dir = tempDir();
       const out = join(dir, "oracle.json");
-      const run = spawnSync("/usr/bin/python3", [SCRIPT, NC, out], { encoding: "utf8" });
+      const run = callPython([SCRIPT, NC, out]);
       if (run.status !== 0) throw new Error(`oracle script failed: ${run.stderr}`);
       cases = JSON.parse(readFileSync(out, "utf8")) as OracleCase[];
       const table = join(dir, "example.lance");

@@ -6,16 +6,15 @@
  * one line (never a hang), and a written file that does not open is not
  * kept.
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { callPython } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeNetcdfBeside } from "../../src/commands/export-file.js";
 import { isCliError } from "../../src/errors.js";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
-const PYTHON = "/usr/bin/python3";
-const hasXarray = spawnSync(PYTHON, ["-c", "import xarray, netCDF4"], { stdio: "ignore" }).status === 0;
+const hasXarray = callPython(["-c", "import xarray, netCDF4"]).status === 0;
 // Outside CI a missing oracle skips; under CI=true the test runs and fails.
 const skipOracle = !hasXarray && process.env.CI !== "true";
 
@@ -28,7 +27,7 @@ function xarrayIdentical(a: string, b: string, selection: string): boolean {
     "b = xr.open_dataset(sys.argv[2], decode_cf=False)",
     "print(a.identical(b) or (a.equals(b), a, b))",
   ].join("\n");
-  const run = spawnSync(PYTHON, ["-c", script, a, b], { encoding: "utf8" });
+  const run = callPython(["-c", script, a, b]);
   expect(run.stderr).toBe("");
   return run.stdout.trim() === "True";
 }
@@ -138,7 +137,7 @@ describe.skipIf(skipOracle)("export --project keeps the coordinates of the varia
       '    coords={"time": [10, 20], "lat": [-1.0, 0.0, 1.0], "lon": np.arange(4.0), "z": np.arange(5)})',
       "ds.to_netcdf(sys.argv[1])",
     ].join("\n");
-    const run = spawnSync(PYTHON, ["-c", make, source], { encoding: "utf8" });
+    const run = callPython(["-c", make, source]);
     expect(run.stderr).toBe("");
     expect(cli(["import", source, "t.lance"], dir).code).toBe(0);
   });

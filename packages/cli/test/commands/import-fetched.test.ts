@@ -7,16 +7,14 @@
  * the progress bar's last frame reports the same bytes, and a netCDF-4
  * file's copy has a bar of its own. The summary line names them.
  */
-import { execFileSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { type FileServer, pythonSkipReason, startFileServer } from "@lance-nd/test-helpers";
+import { type FileServer, pythonSkipReason, startFileServer, runPython } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatBytes } from "../../src/output/disk-size.js";
 import { run } from "../../src/run.js";
 import { cliAsync, ensureBuilt, tempDir } from "./harness.js";
 
-const PYTHON = "/usr/bin/python3";
 const skip =
   pythonSkipReason(
     "import byte count oracle",
@@ -46,7 +44,7 @@ beforeAll(async () => {
   if (skip) return;
   ensureBuilt();
   dir = tempDir();
-  execFileSync(PYTHON, ["-c", WRITE, dir], { stdio: "pipe" });
+  runPython(["-c", WRITE, dir]);
   server = await startFileServer(dir);
   whole = await startFileServer(dir, { ignoreRange: true });
 });

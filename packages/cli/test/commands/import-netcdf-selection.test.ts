@@ -8,14 +8,12 @@
  * a selection fetches a small share of its bytes. A selection the file
  * cannot give is one line naming it, and leaves no table behind.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type FileServer, pythonSkipReason, startFileServer } from "@lance-nd/test-helpers";
+import { type FileServer, pythonSkipReason, startFileServer, runPython } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
 
-const PYTHON = "/usr/bin/python3";
 const skip =
   pythonSkipReason(
     "import of part of a netCDF file oracle",
@@ -62,7 +60,7 @@ beforeAll(async () => {
   if (skip) return;
   ensureBuilt();
   dir = tempDir();
-  execFileSync(PYTHON, ["-c", WRITE, dir], { stdio: "pipe" });
+  runPython(["-c", WRITE, dir]);
   server = await startFileServer(dir);
 });
 afterAll(() => server?.stop());
@@ -83,7 +81,7 @@ function compare(table: string, source: string, how: Selection): string {
   const nc = `${table}.nc`;
   const exported = cli(["export", table, nc]);
   expect(exported.code, exported.stderr).toBe(0);
-  return execFileSync(PYTHON, ["-c", COMPARE, nc, JSON.stringify(how), source], { encoding: "utf8" }).trim();
+  return runPython(["-c", COMPARE, nc, JSON.stringify(how), source]).trim();
 }
 
 describe.skipIf(skip)("lance-nd import of part of a netCDF file", () => {

@@ -7,16 +7,20 @@
  * `AZURE_*` environment alone. Under CI=true a server that does not start
  * or a missing oracle fails the tests.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { ContainerClient, StorageSharedKeyCredential } from "@azure/storage-blob";
 import { AwsClient } from "aws4fetch";
-import { type ObjectStoreServer, pythonSkipReason, startAzurite, startS3Server } from "@lance-nd/test-helpers";
+import {
+  type ObjectStoreServer,
+  pythonSkipReason,
+  startAzurite,
+  startS3Server,
+  runPython,
+} from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
 
-const PYTHON = "/usr/bin/python3";
 const skip =
   pythonSkipReason(
     "import from object stores oracle",
@@ -68,7 +72,7 @@ beforeAll(() => {
   ensureBuilt();
   dir = tempDir();
   const store = join(dir, "day.zarr");
-  execFileSync(PYTHON, ["-c", WRITE, store], { stdio: "pipe" });
+  runPython(["-c", WRITE, store]);
   files = readdirSync(store, { recursive: true, withFileTypes: true })
     .filter((f) => f.isFile())
     .map((f) => ({ key: relative(dir, join(f.parentPath, f.name)), bytes: readFileSync(join(f.parentPath, f.name)) }));

@@ -9,14 +9,12 @@
  * way (`xr.concat(...).isel(...).sel(...)[vars]`, `open_mfdataset`).
  * netCDF files take the same selections.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type FileServer, pythonSkipReason, startFileServer } from "@lance-nd/test-helpers";
+import { type FileServer, pythonSkipReason, startFileServer, runPython } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
 
-const PYTHON = "/usr/bin/python3";
 const skip =
   pythonSkipReason(
     "import --concat over HTTP oracle",
@@ -64,7 +62,7 @@ beforeAll(async () => {
   if (skip) return;
   ensureBuilt();
   dir = tempDir();
-  execFileSync(PYTHON, ["-c", WRITE, dir], { stdio: "pipe" });
+  runPython(["-c", WRITE, dir]);
   server = await startFileServer(dir);
 });
 afterAll(() => server?.stop());
@@ -86,7 +84,7 @@ async function importAndCompare(label: string, names: readonly string[], flags: 
   const exported = cli(["export", table, nc]);
   expect(exported.code, exported.stderr).toBe(0);
   const local = [...names].sort().map((name) => join(dir, name));
-  const same = execFileSync(PYTHON, ["-c", COMPARE, nc, JSON.stringify(how), ...local], { encoding: "utf8" });
+  const same = runPython(["-c", COMPARE, nc, JSON.stringify(how), ...local]);
   return { run, same: same.trim() };
 }
 

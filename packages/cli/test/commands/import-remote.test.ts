@@ -8,7 +8,6 @@
  * temporary copy) import as from disk. Faults: 503 then data, 403, 404,
  * selections an import refuses.
  */
-import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { AwsClient } from "aws4fetch";
@@ -18,13 +17,13 @@ import {
   pythonSkipReason,
   startFileServer,
   startS3Server,
+  runPython,
 } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
 import { startServe } from "../serve/served.js";
 import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
 
-const PYTHON = "/usr/bin/python3";
 const skip =
   pythonSkipReason(
     "import over HTTP oracle",
@@ -64,7 +63,7 @@ beforeAll(async () => {
   if (skip) return;
   ensureBuilt();
   dir = tempDir();
-  execFileSync(PYTHON, ["-c", WRITE, join(dir, "hourly.zarr")], { stdio: "pipe" });
+  runPython(["-c", WRITE, join(dir, "hourly.zarr")]);
   server = await startFileServer(dir);
 });
 afterAll(() => server?.stop());
@@ -92,9 +91,7 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
     const exported = cli(["export", table, nc]);
     expect(exported.stderr).toBe("");
     expect(exported.code).toBe(0);
-    const same = execFileSync(PYTHON, ["-c", COMPARE, nc, join(dir, "hourly.zarr"), "2020-01-03", "2020-01-04"], {
-      encoding: "utf8",
-    });
+    const same = runPython(["-c", COMPARE, nc, join(dir, "hourly.zarr"), "2020-01-03", "2020-01-04"]);
     expect(same.trim()).toBe("same");
   });
 
@@ -120,9 +117,7 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
       expect(run.code).toBe(0);
       const nc = join(dir, "from-serve.nc");
       expect(cli(["export", table, nc]).code).toBe(0);
-      const same = execFileSync(PYTHON, ["-c", COMPARE, nc, join(dir, "hourly.zarr"), "2020-01-05T06", "2020-01-06"], {
-        encoding: "utf8",
-      });
+      const same = runPython(["-c", COMPARE, nc, join(dir, "hourly.zarr"), "2020-01-05T06", "2020-01-06"]);
       expect(same.trim()).toBe("same");
     } finally {
       await served.stop();

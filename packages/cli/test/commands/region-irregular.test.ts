@@ -7,11 +7,11 @@
  * reads the rows of one time step; `scan` gives each cell once. Run as a
  * user does (the built CLI) on a table written with lance-nd's `write`.
  */
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { Float32, Float64 } from "apache-arrow";
 import { NdArray, NdRecordBatch, attr, slice } from "@lance-nd/nd-arrow";
 import { write } from "lance-nd";
+import { callPython } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
@@ -79,7 +79,7 @@ function rows(batch: NdRecordBatch): NdRecordBatch[] {
 }
 
 function xarrayMissing(): string | undefined {
-  const probe = spawnSync("/usr/bin/python3", ["-c", "import xarray, netCDF4"], { encoding: "utf8" });
+  const probe = callPython(["-c", "import xarray, netCDF4"]);
   return probe.status === 0
     ? undefined
     : "/usr/bin/python3 with xarray and netCDF4 not found (apt-get install python3-xarray python3-netcdf4)";
@@ -117,7 +117,7 @@ describe("region selections on rows cut at different places", () => {
         "for name, values in want.items(): np.testing.assert_array_equal(w[name].values, values, err_msg=name)",
         "print('ok', w['sst'].dims, w['mask'].dims)",
       ].join("\n");
-      const py = spawnSync("/usr/bin/python3", ["-c", check, join(dir, "window.nc")], { encoding: "utf8" });
+      const py = callPython(["-c", check, join(dir, "window.nc")]);
       expect(py.stderr).toBe("");
       expect(py.stdout.trim()).toBe("ok ('time', 'lat', 'lon') ('lat', 'lon')");
     },
@@ -136,9 +136,7 @@ describe("region selections on rows cut at different places", () => {
         "for name in full.variables: np.testing.assert_array_equal(full[name].values, part[name].values, err_msg=name)",
         "print('ok', dict(full.sizes))",
       ].join("\n");
-      const py = spawnSync("/usr/bin/python3", ["-c", check, join(dir, "full.nc"), join(dir, "part.nc")], {
-        encoding: "utf8",
-      });
+      const py = callPython(["-c", check, join(dir, "full.nc"), join(dir, "part.nc")]);
       expect(py.stderr).toBe("");
       expect(py.stdout.trim()).toBe("ok {'time': 6, 'lat': 6, 'lon': 8}");
     },

@@ -4,13 +4,13 @@
  * The exported window is checked against xarray's isel/sel of the whole
  * export.
  */
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
+import { callPython } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
 function xarrayMissing(): string | undefined {
-  const probe = spawnSync("/usr/bin/python3", ["-c", "import xarray, netCDF4"], { encoding: "utf8" });
+  const probe = callPython(["-c", "import xarray, netCDF4"]);
   return probe.status === 0
     ? undefined
     : "/usr/bin/python3 with xarray and netCDF4 not found (apt-get install python3-xarray python3-netcdf4)";
@@ -117,9 +117,7 @@ describe("region selections on the command line", () => {
         "for name in full.variables: np.testing.assert_array_equal(full[name].values, win[name].values, err_msg=name)",
         "print('ok', dict(win.sizes))",
       ].join("\n");
-      const py = spawnSync("/usr/bin/python3", ["-c", check, join(dir, "full.nc"), join(dir, "window.nc")], {
-        encoding: "utf8",
-      });
+      const py = callPython(["-c", check, join(dir, "full.nc"), join(dir, "window.nc")]);
       expect(py.stderr).toBe("");
       expect(py.stdout).toMatch(/^ok \{'time': 5, 'lat': 30, 'lon': 180\}/);
     },
@@ -144,11 +142,7 @@ describe("region selections on the command line", () => {
         "    for name in want.variables: np.testing.assert_array_equal(want[name].values, win[name].values, err_msg=name)",
         "    print(sorted(win.sizes.items()))",
       ].join("\n");
-      const py = spawnSync(
-        "/usr/bin/python3",
-        ["-c", check, join(dir, "full.nc"), join(dir, "python.nc"), join(dir, "python.zarr")],
-        { encoding: "utf8" },
-      );
+      const py = callPython(["-c", check, join(dir, "full.nc"), join(dir, "python.nc"), join(dir, "python.zarr")]);
       expect(py.stderr).toBe("");
       expect(py.stdout).toBe("[('lon', 10), ('time', 4)]\n".repeat(2));
     },

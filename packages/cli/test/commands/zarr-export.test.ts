@@ -6,23 +6,23 @@
  * (packages/zarr's fixture scripts, called by path) against xarray's view
  * of the store the table was imported from; and the export's peak memory.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { write } from "lance-nd";
+import { runPython } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, cli, ensureBuilt, tempDir } from "./harness.js";
 
-const PYTHON = "/usr/bin/python3";
 const SCRIPTS = join(import.meta.dirname, "..", "..", "..", "zarr", "fixtures");
 
 function oracleMissing(): string | undefined {
   try {
-    execFileSync(PYTHON, ["-c", "import numpy, xarray, zarr"], { stdio: "pipe" });
+    runPython(["-c", "import numpy, xarray, zarr"]);
     return undefined;
   } catch {
-    return `${PYTHON} with numpy, xarray and zarr is not available`;
+    return "/usr/bin/python3 with numpy, xarray and zarr is not available";
   }
 }
 const missing = oracleMissing();
@@ -31,11 +31,7 @@ const skip = missing !== undefined && process.env.CI !== "true";
 if (skip) console.warn(`zarr export CLI tests skipped: ${missing}`);
 
 function python(script: string, ...args: string[]): string {
-  return execFileSync(PYTHON, [join(SCRIPTS, script), ...args], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    maxBuffer: 64 << 20,
-  });
+  return runPython([join(SCRIPTS, script), ...args]);
 }
 
 function exported(table: string, out: string, ...args: string[]): Record<string, unknown> {
@@ -146,7 +142,7 @@ describe.skipIf(skip)("lance-nd export --format zarr of a table of several rows"
 
   it("a netCDF import goes out without netCDF storage attributes and with float attributes as floats: xarray writes it to netCDF", () => {
     const nc = join(dir, "stored.nc");
-    execFileSync(PYTHON, [
+    runPython([
       "-c",
       `import sys, numpy as np, xarray as xr
 ds = xr.Dataset({"tas": (("time", "lat"), np.arange(6, dtype="f4").reshape(3, 2), {"valid_range": np.array([0.0, 1.0]), "scale": 2.0, "n": 5})},
@@ -158,20 +154,16 @@ ds.to_netcdf(sys.argv[1], unlimited_dims=["time"], encoding={"tas": {"zlib": Tru
     expect(cli(["import", nc, stored]).code).toBe(0);
     const out = join(dir, "stored-v2.zarr");
     exported(stored, out, "--zarr-version", "2");
-    const seen = execFileSync(
-      PYTHON,
-      [
-        "-c",
-        `import sys, json, xarray as xr
+    const seen = runPython([
+      "-c",
+      `import sys, json, xarray as xr
 ds = xr.open_zarr(sys.argv[1])
 ds.to_netcdf(sys.argv[2])
 kind = lambda v: [kind(x) for x in v] if isinstance(v, list) else type(v).__name__
 print(json.dumps({"global": {k: kind(v) for k, v in ds.attrs.items()}, "tas": {k: kind(v) for k, v in ds.tas.attrs.items()}}))`,
-        out,
-        join(dir, "stored-back.nc"),
-      ],
-      { encoding: "utf8" },
-    );
+      out,
+      join(dir, "stored-back.nc"),
+    ]);
     expect(JSON.parse(seen)).toEqual({
       global: { g: "int", h: "float" },
       tas: { valid_range: ["float", "float"], scale: "float", n: "int" },

@@ -9,20 +9,19 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { STORAGE_ATTRS } from "@lance-nd/netcdf";
-import { boundByFileModes, fileModesSkipReason } from "@lance-nd/test-helpers";
+import { boundByFileModes, fileModesSkipReason, runPython } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, cli, ensureBuilt, tableState, tempDir } from "./harness.js";
 
-const PYTHON = "/usr/bin/python3";
 const SCRIPTS = join(import.meta.dirname, "..", "..", "..", "zarr", "fixtures");
 const EXAMPLE_NC = "/usr/lib/python3/dist-packages/xarray/tests/data/example_1.nc";
 
 function oracleMissing(): string | undefined {
   try {
-    execFileSync(PYTHON, ["-c", "import numpy, xarray, zarr"], { stdio: "pipe" });
+    runPython(["-c", "import numpy, xarray, zarr"]);
     return existsSync(EXAMPLE_NC) ? undefined : `${EXAMPLE_NC} is missing`;
   } catch {
-    return `${PYTHON} with numpy, xarray and zarr is not available`;
+    return "/usr/bin/python3 with numpy, xarray and zarr is not available";
   }
 }
 const missing = oracleMissing();
@@ -31,11 +30,7 @@ const skip = missing !== undefined && process.env.CI !== "true";
 if (skip) console.warn(`zarr CLI tests skipped: ${missing}`);
 
 function python(script: string, ...args: string[]): string {
-  return execFileSync(PYTHON, [join(SCRIPTS, script), ...args], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    maxBuffer: 64 << 20,
-  });
+  return runPython([join(SCRIPTS, script), ...args]);
 }
 
 interface XarrayView {

@@ -86,7 +86,11 @@ def random_dataset(seed, folder):
             unlimited_dims=[names[0]],
         )
     chunk = {d: int(rng.integers(1, max(size, 1) + 1)) for d, size in zip(names, sizes) if rng.random() < 0.6}
-    return {"path": path, "kind": kind, "dims": dict(zip(names, sizes)), "chunk": chunk}
+    # The dims as the file holds them: netCDF's record dim has as many records as were written, none when
+    # another dim of its variables is zero-length.
+    with open_any(path) as written:
+        held = {d: int(written.sizes[d]) for d in names}
+    return {"path": path, "kind": kind, "dims": held, "chunk": chunk}
 
 
 def open_any(path):
