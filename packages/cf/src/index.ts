@@ -19,6 +19,7 @@ export type { CfErrorCode, CfErrorContext } from "./cf-error.js";
 export { cfDecode, cfEncode, RAW_VARIABLE_ATTR, STORED_DTYPE_ATTR } from "./cf-codec.js";
 export { maskRoundTrips } from "./mask.js";
 export { boundsTimeAttrs } from "./bounds.js";
+export { withCoordinates } from "./coordinates.js";
 export type { NamedAttrs } from "./bounds.js";
 export type { CfOptions } from "./cf-codec.js";
 export { isCfTimeUnits, parseCfTimeUnits, sameCfTimeEncoding } from "./time-units.js";

@@ -46,6 +46,7 @@ describe("@lance-nd/cf public API", () => {
       "parseCfTimeUnits",
       "sameCfTimeEncoding",
       "unpackedDtype",
+      "withCoordinates",
     ]);
   });
 

@@ -4,16 +4,12 @@
  * a row of a many-GiB file costs about its own size. netcdfjs is not used: it
  * wants the whole file in memory.
  */
-import { NeedMoreBytes, WIDTH, fromBigEndian, parseClassicHeader } from "./classic-header.js";
+import { NeedMoreBytes, WIDTH, parseClassicHeader } from "./classic-header.js";
 import type { ClassicHeader, ClassicVariable } from "./classic-header.js";
 import { NetcdfError } from "./netcdf-error.js";
-import type { NetcdfDim, RawFile, RawVariable, SlabValues } from "./raw.js";
+import { type ClassicRawVariable, readSlab } from "./classic-slab.js";
+import type { NetcdfDim, RawFile } from "./raw.js";
 import type { ByteSource } from "./source.js";
-
-interface ClassicRawVariable extends RawVariable {
-  readonly header: ClassicVariable;
-  readonly record: boolean;
-}
 
 /** Opens a netCDF-3 file from its source; `InvalidFile` for a damaged or truncated header. */
 export async function openClassic(source: ByteSource): Promise<RawFile> {
@@ -93,86 +89,4 @@ async function readHeader(source: ByteSource): Promise<ClassicHeader> {
       });
     }
   }
-}
-
-/**
- * Reads a hyperslab: the byte range that covers it (for record variables,
- * the records it spans, other variables' data between them included), then
- * the slab's runs copied out and byte-swapped.
- */
-async function readSlab(
-  source: ByteSource,
-  v: ClassicRawVariable,
-  recordSize: number,
-  start: readonly number[],
-  count: readonly number[],
-): Promise<SlabValues> {
-  const width = WIDTH[v.header.type];
-  const total = count.reduce((n, c) => n * c, 1);
-  const out = new Uint8Array(total * width);
-  if (total > 0) {
-    const sizes = v.dims.map((d) => d.size);
-    if (v.record) {
-      const inner = sizes.slice(1);
-      const innerBytes = inner.reduce((n, s) => n * s, width);
-      const first = v.header.begin + start[0]! * recordSize;
-      const span = (count[0]! - 1) * recordSize + innerBytes;
-      const bytes = await source.read(first, span);
-      const perRecord = (total / count[0]!) * width;
-      for (let r = 0; r < count[0]!; r++) {
-        copyRuns(bytes, r * recordSize, inner, start.slice(1), count.slice(1), width, out, r * perRecord);
-      }
-    } else {
-      const strides = stridesOf(sizes, width);
-      const from = start.reduce((n, s, i) => n + s * strides[i]!, 0);
-      const to = start.reduce((n, s, i) => n + (s + count[i]! - 1) * strides[i]!, 0) + width;
-      const bytes = await source.read(v.header.begin + from, to - from);
-      copyRuns(bytes, -from, sizes, start, count, width, out, 0);
-    }
-  }
-  if (v.header.type === "char") return { chars: out };
-  return fromBigEndian(out, v.header.type);
-}
-
-function stridesOf(sizes: readonly number[], width: number): number[] {
-  const strides = new Array<number>(sizes.length);
-  let step = width;
-  for (let i = sizes.length - 1; i >= 0; i--) {
-    strides[i] = step;
-    step *= sizes[i]!;
-  }
-  return strides;
-}
-
-/** Copies the slab `start`/`count` of a row-major array of `sizes` (at `base` in `bytes`) into `out` at `at`. */
-function copyRuns(
-  bytes: Uint8Array,
-  base: number,
-  sizes: readonly number[],
-  start: readonly number[],
-  count: readonly number[],
-  width: number,
-  out: Uint8Array,
-  at: number,
-): number {
-  if (sizes.length === 0) {
-    out.set(bytes.subarray(base, base + width), at);
-    return at + width;
-  }
-  const strides = stridesOf(sizes, width);
-  // The trailing dims read whole form one contiguous run.
-  let k = sizes.length - 1;
-  while (k > 0 && start[k] === 0 && count[k] === sizes[k]) k--;
-  const run = count[k]! * strides[k]!;
-  const walk = (dim: number, offset: number): void => {
-    if (dim === k) {
-      const from = offset + start[k]! * strides[k]!;
-      out.set(bytes.subarray(from, from + run), at);
-      at += run;
-      return;
-    }
-    for (let i = 0; i < count[dim]!; i++) walk(dim + 1, offset + (start[dim]! + i) * strides[dim]!);
-  };
-  walk(0, base);
-  return at;
 }

@@ -13,6 +13,7 @@ import {
   UNUSED_DIM_SIZES_ATTR,
   UNUSED_DIMS_ATTR,
   VARIABLE_ORDER_ATTR,
+  withCoordinates,
 } from "@lance-nd/cf";
 import { chunkRows, selectedDims } from "./chunk-rows.js";
 import { NetcdfError } from "./netcdf-error.js";
@@ -124,16 +125,6 @@ function keptVariables(file: NetcdfFile, variables: readonly string[] | undefine
     if (typeof coordinates === "string") for (const c of coordinates.split(/\s+/)) if (names.has(c)) kept.add(c);
   }
   return kept;
-}
-
-/** `attrs` with `names` added to its `coordinates` attribute (as xarray writes scalar coordinates). */
-function withCoordinates(attrs: Attrs, names: readonly string[]): Attrs {
-  if (names.length === 0) return attrs;
-  const given = attrs.get("coordinates")?.toJS();
-  const listed = typeof given === "string" ? given.split(/\s+/).filter((c) => c !== "") : [];
-  const out = new Map<string, Attr>(attrs);
-  out.set("coordinates", attr.utf8([...listed, ...names.filter((n) => !listed.includes(n))].join(" ")));
-  return out;
 }
 
 /** The storage attributes of `globals` that list dims and variables, kept to `dims` and `variables`. */

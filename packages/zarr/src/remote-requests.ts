@@ -96,7 +96,7 @@ async function attemptOnce(
       const size = response.headers.get("content-length");
       return new Response(null, { status: 200, headers: size === null ? {} : { "content-length": size } });
     }
-    body = new Uint8Array(await response.arrayBuffer());
+    body = await bodyOf(response);
     onBytes?.(body.byteLength);
   } catch (cause) {
     if (cause instanceof ZarrError) throw cause;
@@ -111,9 +111,58 @@ async function attemptOnce(
     // The server ignored Range and sent the whole object: keep the bytes asked for.
     body = body.subarray(range.start, range.end === undefined ? undefined : range.end + 1);
   }
-  return new Response(body, {
+  return new Response(oneChunk(body), {
     status: range === undefined ? 200 : 206,
     headers: { "content-length": String(body.byteLength) },
+  });
+}
+
+/**
+ * The whole body of `response`, read chunk by chunk into one buffer of its
+ * declared length: `arrayBuffer()` gathers the chunks, then copies them
+ * into one (Node 20: 170 ms against 50 ms for a 7.5 MiB chunk, bench/README.md,
+ * "Import of part of a store elsewhere"). A body without a length, or longer
+ * than declared, is gathered, then joined.
+ */
+async function bodyOf(response: Response): Promise<Uint8Array> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return new Uint8Array(0);
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  let whole = Number.isSafeInteger(declared) && declared >= 0 ? new Uint8Array(declared) : undefined;
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (whole !== undefined && length + value.length <= whole.length) whole.set(value, length);
+    else {
+      if (whole !== undefined) chunks.push(whole.subarray(0, length));
+      whole = undefined;
+      chunks.push(value);
+    }
+    length += value.length;
+  }
+  if (whole !== undefined) return whole.subarray(0, length);
+  const joined = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, at);
+    at += chunk.length;
+  }
+  return joined;
+}
+
+/**
+ * `bytes` as a stream of one chunk: the body of the answer handed to the
+ * reader, passed on without a copy (a `Response` made over a `Uint8Array`
+ * copies it, on Node 20 at 260 ms for 7.5 MiB).
+ */
+function oneChunk(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
   });
 }
 

@@ -43,14 +43,13 @@ export type Region = Readonly<Record<string, readonly [number, number] | number>
  * dim, from `--isel` as given and from `--sel` on each dim's coordinate
  * variable (a single value is the index of that value, or of the nearest
  * with `method=nearest`, as xarray's `sel`; a value found in a run of
- * cells keeps them all). Unless `dropsDims` (a Zarr store's import keeps
- * every dim), an index or single value is refused. `InvalidArgument` (one
- * line, naming the source and the dim) for that, an index outside its dim,
+ * cells keeps them all). `InvalidArgument` (one line, naming the source
+ * and the dim) for an index outside its dim,
  * an unknown dim, a dim with no coordinate, a coordinate that is not
  * monotonic, a date on a coordinate that is not a CF time, a value not
  * found (or none within `tolerance`), and a slice that selects nothing.
  */
-export async function regionOf(source: RegionSource, selection: ImportSelection, dropsDims = true): Promise<Region> {
+export async function regionOf(source: RegionSource, selection: ImportSelection): Promise<Region> {
   const region: Record<string, readonly [number, number] | number> = {};
   const fail = (message: string) =>
     new CliError("InvalidArgument", `${source.path}: ${message}`, { path: source.path });
@@ -60,12 +59,9 @@ export async function regionOf(source: RegionSource, selection: ImportSelection,
       throw fail(`${option} ${dim}: no such dim (the source has ${source.dims.map((d) => d.name).join(", ")})`);
     return found;
   };
-  const keeps = (what: string, range: string) =>
-    fail(`${what}: an import of a Zarr store keeps every dim; give a range (${range})`);
   for (const [dim, value] of selection.isel ?? []) {
     const { size } = dimOf(dim, "--isel");
     if (!Array.isArray(value)) {
-      if (!dropsDims) throw keeps(`--isel ${dim}=${value}`, `${dim}=${value}:${value + 1}`);
       const index = value < 0 ? size + value : value;
       if (index < 0 || index >= size) throw fail(`--isel ${dim}=${value} is outside the dim (it has ${size} cells)`);
       region[dim] = index;
@@ -79,7 +75,6 @@ export async function regionOf(source: RegionSource, selection: ImportSelection,
   for (const [dim, value] of sel ?? []) {
     dimOf(dim, "--sel");
     if (Object.hasOwn(region, dim)) throw fail(`--isel and --sel both select ${dim}: give one`);
-    if (!Array.isArray(value) && !dropsDims) throw keeps(`--sel ${dim}=${String(value)}`, `${dim}=start:stop`);
     if (Array.isArray(value) && sel!.method === "nearest")
       throw fail(`--sel ${dim}=${value.join(":")}: method=nearest takes single values, not a slice`);
     if (!source.variables.some((v) => v.name === dim && v.dims.length === 1))

@@ -13,6 +13,7 @@ import type { Attrs } from "@lance-nd/nd-arrow";
 import type { RemoteOptions, StoredSource } from "./import-source.js";
 import { type ImportSelection, regionOf, selects } from "./import-selection.js";
 import { asCliError, zarrCall } from "./zarr-errors.js";
+import { rangesOf, withoutDims } from "./import-dropped-dims.js";
 
 /**
  * The store at `path` (or its `group`) as an import input, the part
@@ -36,33 +37,41 @@ export async function openZarrSource(
     ...(remote.storage === undefined ? {} : { storage: remote.storage }),
     ...(group === undefined ? {} : { group }),
   };
-  const store = await openSelected(path, options, selection);
+  const { store, dropped } = await openSelected(path, options, selection);
   const sizes = chunk === undefined ? undefined : Object.fromEntries(chunk);
   const rowCount = await zarrCall(async () => store.rowCount(sizes));
-  return {
-    path,
-    variables: store.variables,
-    globalAttrs: ownGlobals(store),
-    warnings: [],
-    notice: undefined,
-    bytes: store.variables.reduce((n, v) => n + v.dims.reduce((e, d) => e * d.size, 1) * valueBytes(v.type), 0),
-    rowCount,
-    read: (name) => zarrCall(() => store.read(name)),
-    rows: () => zarrRows(store.chunks(sizes)),
-    close: () => store.close(),
-  };
+  return withoutDims(
+    {
+      path,
+      variables: store.variables,
+      globalAttrs: ownGlobals(store),
+      warnings: [],
+      notice: undefined,
+      bytes: store.variables.reduce((n, v) => n + v.dims.reduce((e, d) => e * d.size, 1) * valueBytes(v.type), 0),
+      rowCount,
+      read: (name) => zarrCall(() => store.read(name)),
+      rows: () => zarrRows(store.chunks(sizes)),
+      close: () => store.close(),
+    },
+    dropped,
+  );
 }
 
 /**
- * The store opened at what `selection` takes. A store that cannot be
+ * The store opened at what `selection` takes, and the dims its indices
+ * drop (opened one cell wide: import-dropped-dims.ts). A store that cannot be
  * listed is opened first with the projected arrays named, then with their
  * coordinates too (as their dims and `coordinates` attributes name them).
  */
-async function openSelected(path: string, options: OpenZarrOptions, selection: ImportSelection): Promise<ZarrStore> {
+async function openSelected(
+  path: string,
+  options: OpenZarrOptions,
+  selection: ImportSelection,
+): Promise<{ store: ZarrStore; dropped: ReadonlySet<string> }> {
   const { project } = selection;
   const open = (more: OpenZarrOptions = {}) => zarrCall(() => openZarr(path, { ...options, ...more }));
   let store = await open(project === undefined ? {} : { arrays: project });
-  if (!selects(selection)) return store;
+  if (!selects(selection)) return { store, dropped: new Set() };
   let arrays = project;
   if (project !== undefined && !store.consolidated) {
     const named = new Set(project);
@@ -75,12 +84,13 @@ async function openSelected(path: string, options: OpenZarrOptions, selection: I
     arrays = [...named];
     store = await open({ arrays });
   }
-  const select = (await regionOf(store, selection, false)) as Record<string, readonly [number, number]>;
-  return open({
+  const { ranges, dropped } = rangesOf(await regionOf(store, selection));
+  const selected = await open({
     ...(arrays === undefined ? {} : { arrays }),
     ...(project === undefined ? {} : { variables: project }),
-    select,
+    select: ranges,
   });
+  return { store: selected, dropped };
 }
 
 /** The store's global attributes as its group holds them: its own `id`, or none, in place of the reader's. */

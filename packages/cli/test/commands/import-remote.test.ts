@@ -56,6 +56,17 @@ xr.testing.assert_equal(got[["t"]], want)
 print("same")
 `;
 
+// The exported file against xarray's isel of the store's t (an index drops its dim; a [start, stop) slices).
+const COMPARE_ISEL = `
+import json, sys, xarray as xr
+got = xr.open_dataset(sys.argv[1])
+isel = {dim: slice(*cells) if isinstance(cells, list) else cells for dim, cells in json.loads(sys.argv[3]).items()}
+want = xr.open_zarr(sys.argv[2]).isel(**isel)[["t"]].compute()
+assert sorted(got.data_vars) == ["t"], list(got.data_vars)
+xr.testing.assert_equal(got[["t"]], want)
+print("same")
+`;
+
 let dir: string;
 let server: FileServer;
 
@@ -164,16 +175,33 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
     expect(existsSync(table)).toBe(false);
   });
 
-  it("--sel of dates on a coordinate that is not a time, and a single index: one clear line each", async () => {
+  it("--sel of dates on a coordinate that is not a time: one clear line", async () => {
     const table = join(dir, "refused.lance");
     const dates = await cliAsync(["import", `${server.url}/hourly.zarr`, table, "--sel", "lat=2020-01:2020-02"]);
     expect(dates.code).not.toBe(0);
     expect(dates.stderr).toContain('a date, but "lat" is not a CF time coordinate');
-    const index = await cliAsync(["import", `${server.url}/hourly.zarr`, table, "--isel", "time=3"]);
-    expect(index.code).not.toBe(0);
-    expect(index.stderr).toContain("--isel time=3: an import of a Zarr store keeps every dim; give a range (time=3:4)");
     expect(existsSync(table)).toBe(false);
   });
+
+  for (const [i, { flags, isel }] of [
+    { flags: ["--isel", "time=3"], isel: { time: 3 } },
+    { flags: ["--sel", "time=2020-01-05T03:20,method=nearest", "--isel", "lat=2:5"], isel: { time: 99, lat: [2, 5] } },
+    { flags: ["--sel", "lat=58", "--isel", "time=-1"], isel: { time: 239, lat: 2 } },
+  ].entries()) {
+    it(`--project t ${flags.join(" ")}: each index drops its dim, as xarray's isel(${JSON.stringify(isel)})`, async () => {
+      const table = join(dir, `index-${i}.lance`);
+      const run = await cliAsync(["import", `${server.url}/hourly.zarr`, table, "--project", "t", ...flags]);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const nc = join(dir, `index-${i}.nc`);
+      const exported = cli(["export", table, nc]);
+      expect(exported.code, exported.stderr).toBe(0);
+      const same = execFileSync(PYTHON, ["-c", COMPARE_ISEL, nc, join(dir, "hourly.zarr"), JSON.stringify(isel)], {
+        encoding: "utf8",
+      });
+      expect(same.trim()).toBe("same");
+    });
+  }
 });
 
 describe.skipIf(skip)("lance-nd import of a Zarr store at an s3:// URL (s3rver)", () => {
