@@ -6,13 +6,13 @@
  * that ends while it works on a request is an answer too (an error naming
  * how it ended); the next request starts a new one.
  *
- * workerData: { port, flag (SharedArrayBuffer of one Int32), command, args }.
+ * workerData: { port, flag (SharedArrayBuffer of one Int32), command, args, env }.
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { workerData } from "node:worker_threads";
 
-const { port, command, args } = workerData;
+const { port, command, args, env } = workerData;
 const flag = new Int32Array(workerData.flag);
 
 /** The kept process, while it runs. */
@@ -28,7 +28,7 @@ function answer(reply) {
 }
 
 function start() {
-  const started = spawn(command, args, { stdio: ["pipe", "inherit", "inherit", "pipe"] });
+  const started = spawn(command, args, { env, stdio: ["pipe", "inherit", "inherit", "pipe"] });
   createInterface({ input: started.stdio[3] }).on("line", (line) => answer(JSON.parse(line)));
   // A process that could not start, or whose stdin closed as it ended: the exit (or this) answers.
   started.stdin.on("error", () => {});

@@ -21,11 +21,14 @@ export class KeptProcess<Request, Answer> {
   readonly #flag = new SharedArrayBuffer(4);
   readonly #port;
 
-  /** Starts nothing yet: the process starts on the first call (and again after it ends). */
-  constructor(command: string, args: readonly string[]) {
+  /**
+   * Starts nothing yet: `command args` starts on the first call (and again
+   * after it ends), with the environment `env` (default this process's).
+   */
+  constructor(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
     const { port1, port2 } = new MessageChannel();
     const relay = new Worker(new URL("./kept-process-relay.mjs", import.meta.url), {
-      workerData: { port: port2, flag: this.#flag, command, args: [...args] },
+      workerData: { port: port2, flag: this.#flag, command, args: [...args], env: { ...env } },
       transferList: [port2],
     });
     relay.unref();

@@ -6,14 +6,12 @@
  * the same steps does; the `--json` `bytesFetched` is what the local file
  * server sent, and the export is xarray's selection.
  */
-import { execFileSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { type FileServer, pythonSkipReason, startFileServer } from "@lance-nd/test-helpers";
+import { type FileServer, pythonSkipReason, startFileServer, runPython } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
 
-const PYTHON = "/usr/bin/python3";
 const skip =
   pythonSkipReason(
     "classic record coordinate oracle",
@@ -48,7 +46,7 @@ beforeAll(async () => {
   if (skip) return;
   ensureBuilt();
   dir = tempDir();
-  execFileSync(PYTHON, ["-c", WRITE, join(dir, "hourly.nc")], { stdio: "pipe" });
+  runPython(["-c", WRITE, join(dir, "hourly.nc")]);
   server = await startFileServer(dir);
 });
 afterAll(() => server?.stop());
@@ -73,7 +71,7 @@ describe.skipIf(skip)("--sel on a classic file's record coordinate at a URL", ()
     expect(bySel).toBeLessThanOrEqual(byIsel + 120 * 8);
     const nc = join(dir, "sel.nc");
     expect(cli(["export", join(dir, "sel.lance"), nc]).code).toBe(0);
-    const same = execFileSync(PYTHON, ["-c", COMPARE, nc, join(dir, "hourly.nc")], { encoding: "utf8" });
+    const same = runPython(["-c", COMPARE, nc, join(dir, "hourly.nc")]);
     expect(same.trim()).toBe("same");
   });
 });

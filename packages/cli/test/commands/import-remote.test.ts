@@ -196,9 +196,7 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
       const nc = join(dir, `index-${i}.nc`);
       const exported = cli(["export", table, nc]);
       expect(exported.code, exported.stderr).toBe(0);
-      const same = execFileSync(PYTHON, ["-c", COMPARE_ISEL, nc, join(dir, "hourly.zarr"), JSON.stringify(isel)], {
-        encoding: "utf8",
-      });
+      const same = runPython(["-c", COMPARE_ISEL, nc, join(dir, "hourly.zarr"), JSON.stringify(isel)]);
       expect(same.trim()).toBe("same");
     });
   }
