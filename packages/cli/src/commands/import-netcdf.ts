@@ -6,10 +6,10 @@
  * only the hyperslabs or byte ranges the region touches), cut into rows by
  * `--chunk` or its size (import-rows.ts).
  */
-import { arrowType } from "@lance-nd/cf";
 import { isReservedName } from "@lance-nd/format";
-import { ncDtype, openNetcdf, selectNetcdf, type NetcdfFile } from "@lance-nd/netcdf";
-import { fileBytes, fileRows, planRows } from "./import-rows.js";
+import type { NdRowPlan } from "@lance-nd/nd-arrow";
+import { netcdfRowPlan, openNetcdf, selectNetcdf, type NetcdfFile } from "@lance-nd/netcdf";
+import { rowNotice } from "./import-rows.js";
 import { isUrl, openNetcdfAtUrl } from "./import-fetch.js";
 import { type ImportSelection, regionOf, selects } from "./import-selection.js";
 import type { RemoteOptions, StoredSource } from "./import-source.js";
@@ -19,7 +19,7 @@ import { CliError } from "../errors.js";
 /**
  * The netCDF file at `path` or its `group` (or at an `http(s)://` URL, read as
  * `remote` says: `openNetcdfAtUrl`) as an import input, the part `selection`
- * takes, cut into rows by `chunk` or its size (`planRows`). A selection the
+ * takes, cut into rows by `chunk` or its size (`NetcdfFile.rowPlan`). A selection the
  * file cannot give (a dim or variable it lacks, a range that takes nothing)
  * is `InvalidArgument` naming it; the file is closed.
  */
@@ -39,30 +39,27 @@ export async function openNetcdfSource(
     ),
   );
   let { file } = opened;
-  let plan: ReturnType<typeof planRows>;
+  let plan: NdRowPlan;
   try {
     if (selects(selection)) {
       for (const name of selection.project ?? []) projected(file, name);
       file = selectNetcdf(file, await regionOf(file, selection), selection.project);
     }
-    plan = planRows(file, chunk, rowBytes);
+    plan = rowPlanOf(file, chunk, rowBytes);
   } catch (err) {
     await file.close();
     throw err;
   }
   return {
     path,
-    variables: file.variables.map((v) => {
-      const dtype = ncDtype(v.type);
-      return { name: v.name, dims: v.dims, attrs: v.attrs, type: dtype === undefined ? undefined : arrowType(dtype) };
-    }),
+    variables: file.variables.map((v) => ({ name: v.name, dims: v.dims, attrs: v.attrs, type: v.valueType })),
     globalAttrs: file.globalAttrs,
     warnings: [...file.warnings, ...opened.reservedWarnings],
-    notice: plan.notice,
-    bytes: fileBytes(file),
-    rowCount: plan.rows,
+    notice: rowNotice(file.path, plan, rowBytes),
+    bytes: file.variables.reduce((n, v) => n + v.bytes, 0),
+    rowCount: plan.count,
     read: (name) => file.read(name),
-    rows: () => fileRows(file, plan),
+    rows: () => plan.rows(),
     close: () => file.close(),
   };
 }
@@ -88,6 +85,7 @@ function withoutReserved(path: string, file: NetcdfFile): { file: NetcdfFile; re
     variable: (name) => file.variable(name),
     read: (name, selection) => file.read(name, selection),
     chunks: (sizes, options) => file.chunks(sizes, { variables: options?.variables ?? names }),
+    rowPlan: (budget, sizes) => netcdfRowPlan(kept, budget, sizes),
     close: () => file.close(),
   };
   return {
@@ -97,6 +95,25 @@ function withoutReserved(path: string, file: NetcdfFile): { file: NetcdfFile; re
         `${path}: variable "${name}" left out: names that start with "__" belong to the lance-nd format; the other variables are imported`,
     ),
   };
+}
+
+/**
+ * The rows of `file` within `budget` bytes a row, or cut by `chunk`
+ * (`--chunk`): a dim the file's variables lack is `InvalidArgument` naming
+ * it.
+ */
+function rowPlanOf(file: NetcdfFile, chunk: ReadonlyMap<string, number> | undefined, budget: number): NdRowPlan {
+  if (chunk === undefined) return file.rowPlan(budget);
+  const dims = [...new Set(file.variables.flatMap((v) => v.dims.map((d) => d.name)))];
+  const unknown = [...chunk.keys()].filter((d) => !dims.includes(d));
+  if (unknown.length > 0) {
+    throw new CliError(
+      "InvalidArgument",
+      `${file.path}: --chunk names ${unknown.join(", ")}, which the file does not have (its dims: ${dims.join(", ")})`,
+      { path: file.path },
+    );
+  }
+  return file.rowPlan(budget, Object.fromEntries(chunk));
 }
 
 /** `InvalidArgument` naming `--project` `name` when `file` has no such variable. */

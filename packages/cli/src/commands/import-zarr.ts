@@ -38,7 +38,7 @@ export async function openZarrSource(
   };
   const store = await openSelected(path, options, selection);
   const sizes = chunk === undefined ? undefined : Object.fromEntries(chunk);
-  const rowCount = await zarrCall(async () => store.rowCount(sizes));
+  const plan = await zarrCall(async () => store.rowPlan(rowBytes, sizes));
   return {
     path,
     variables: store.variables,
@@ -46,9 +46,9 @@ export async function openZarrSource(
     warnings: [],
     notice: undefined,
     bytes: store.variables.reduce((n, v) => n + v.dims.reduce((e, d) => e * d.size, 1) * valueBytes(v.type), 0),
-    rowCount,
+    rowCount: plan.count,
     read: (name) => zarrCall(() => store.read(name)),
-    rows: () => zarrRows(store.chunks(sizes)),
+    rows: () => zarrRows(plan.rows()),
     close: () => store.close(),
   };
 }

@@ -6,9 +6,20 @@
  * reads of a window (README "Datasets").
  */
 import { CHUNK_OFFSET, attr } from "@lance-nd/nd-arrow";
-import type { Attr, Attrs, Dim, NdRecordBatch, NdSource, NdSourceVariable, Selection } from "@lance-nd/nd-arrow";
+import type {
+  Attr,
+  Attrs,
+  Dim,
+  NdRecordBatch,
+  NdRowPlan,
+  NdSource,
+  NdSourceVariable,
+  Selection,
+} from "@lance-nd/nd-arrow";
+import { largestVariable, storageRowSizes } from "@lance-nd/nd-arrow/internal";
 import { LanceNdError } from "../errors.js";
 import type { Dataset } from "./dataset.js";
+import { valueBytes } from "./row-bytes.js";
 
 /**
  * `view` (a dataset or a selection of it) as an `NdSource`: its dims are
@@ -16,8 +27,12 @@ import type { Dataset } from "./dataset.js";
  * attributes are those a whole read gives (the first file's), found by
  * reading one cell of each variable. `read(name, selection)` is
  * `view.isel(selection).read([name])`; `chunks(sizes)` reads the
- * selection window by window, all variables at once. `close()` releases
- * nothing: the table stays open, its owner closes it.
+ * selection window by window, all variables at once; `rowPlan(budget)`
+ * cuts it along its slowest dims within the budget (its largest
+ * variable's slabs, as nd-arrow's `storageRowSizes` cuts contiguous
+ * storage). Bytes count a value as the dataset's reads do (`valueBytes`).
+ * It has no warnings. `close()` releases nothing: the table stays open,
+ * its owner closes it.
  *
  * @throws LanceNdError as the view's reads: `VariableNotFound`,
  * `DimNotFound` (also for a dim the variable lacks), `InvalidInput` for an
@@ -32,24 +47,78 @@ export async function datasetSource(view: Dataset): Promise<NdSource> {
   for await (const batch of cells) for (const [name, array] of batch.arrays()) attrs.set(name, array.attrs);
   const dims = await view.selectedDims();
   const sizes = new Map(dims.map((d) => [d.name, d.size]));
-  const variables: NdSourceVariable[] = view.variables.map((v) => ({
-    name: v.name,
-    dims: v.dims.filter((d) => sizes.has(d)).map((d) => ({ name: d, size: sizes.get(d)! })),
-    attrs: attrs.get(v.name) ?? new Map(),
-  }));
+  const variables: NdSourceVariable[] = view.variables.map((v) => {
+    const kept = v.dims.filter((d) => sizes.has(d)).map((d) => ({ name: d, size: sizes.get(d)! }));
+    return {
+      name: v.name,
+      dims: kept,
+      attrs: attrs.get(v.name) ?? new Map(),
+      valueType: v.type,
+      bytes: kept.reduce((n, d) => n * d.size, valueBytes(v.type)),
+    };
+  });
+  const rows = (chunkSizes: Readonly<Record<string, number>>) => windowRows(uri, view, dims, globalAttrs, chunkSizes);
   return {
     path: uri,
     dims,
     variables,
     globalAttrs,
+    warnings: [],
     read: async (name, selection = {}) => {
       const variable = variables.find((v) => v.name === name);
       if (variable !== undefined) checkDims(uri, variable, Object.keys(selection));
       return (await view.isel(selection).read([name])).get(name)!;
     },
-    chunks: (chunkSizes) => windowRows(uri, view, dims, globalAttrs, chunkSizes),
+    chunks: rows,
+    rowPlan: (budget, chunkSizes) => rowPlan(variables, dims, budget, chunkSizes, rows),
     close: async () => {},
   };
+}
+
+/**
+ * The rows of a source of `variables` on `dims` within `budget` bytes a
+ * row: by `sizes` when given, else whole when it fits, else cut along the
+ * slowest dims of its largest variable (`cut` says how); `rows` reads them.
+ */
+function rowPlan(
+  variables: readonly NdSourceVariable[],
+  dims: readonly Dim[],
+  budget: number,
+  sizes: Readonly<Record<string, number>> | undefined,
+  rows: (sizes: Readonly<Record<string, number>>) => AsyncGenerator<NdRecordBatch>,
+): NdRowPlan {
+  const plan = (steps: Readonly<Record<string, number>>, cut: NdRowPlan["cut"]): NdRowPlan => ({
+    count: dims.reduce(
+      (n, d) => n * (Object.hasOwn(steps, d.name) ? Math.max(1, Math.ceil(d.size / steps[d.name]!)) : 1),
+      1,
+    ),
+    cut,
+    rows: () => rows(steps),
+  });
+  if (sizes !== undefined) return plan(sizes, undefined);
+  const bytes = variables.reduce((n, v) => n + v.bytes, 0);
+  const stored = variables.map((v) => ({
+    dims: v.dims,
+    itemBytes:
+      v.bytes /
+      Math.max(
+        1,
+        v.dims.reduce((n, d) => n * d.size, 1),
+      ),
+    block: null,
+  }));
+  const largest = largestVariable(stored);
+  if (bytes <= budget || largest === undefined) return plan({}, undefined);
+  const steps = Object.fromEntries(
+    Object.entries(storageRowSizes(largest, budget)).filter(
+      ([dim, step]) => step < dims.find((d) => d.name === dim)!.size,
+    ),
+  );
+  if (Object.keys(steps).length === 0) return plan({}, undefined);
+  const shape = Object.entries(steps)
+    .map(([dim, step]) => `${dim}=${step}`)
+    .join(",");
+  return plan(steps, { bytes, how: `of ${shape} along its slowest dims` });
 }
 
 /** `DimNotFound` naming the first of `names` that is not a dim of `variable`. */
