@@ -5,7 +5,7 @@
  */
 import { attr, toAttrs } from "@lance-nd/nd-arrow";
 import type { Attrs, Dim, NdSourceVariable } from "@lance-nd/nd-arrow";
-import type { DataType } from "apache-arrow";
+import { DataType } from "apache-arrow";
 import type { CodecMetadata } from "zarrita";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
 import { BYTE_WIDTH_ATTR, fillAttrOfBase64 } from "./byte-strings.js";
@@ -19,7 +19,7 @@ export interface ZarrVariable extends NdSourceVariable {
   readonly type: DataType;
   /** The same as `type` (every Zarr array has one). */
   readonly valueType: DataType;
-  /** The values' bytes, uncompressed: the cells times `itemBytes` of the type (8 a variable-width value). */
+  /** The values' bytes, uncompressed: the cells times `itemBytes` of the type (1 a bool, 8 a variable-width value). */
   readonly bytes: number;
   /** The dims, in order, with sizes. */
   readonly dims: readonly Dim[];
@@ -79,9 +79,9 @@ export function describe(node: ArrayNode, stored: Attrs): ZarrVariable {
   };
 }
 
-/** The bytes of the values of an array of `type` on `dims`, uncompressed ({@link itemBytes} a value). */
+/** The bytes of the values of an array of `type` on `dims`, uncompressed ({@link itemBytes} a value, a bool's one byte). */
 export function arrayBytes(type: DataType, dims: readonly Dim[]): number {
-  return dims.reduce((n, d) => n * d.size, itemBytes(type));
+  return dims.reduce((n, d) => n * d.size, DataType.isBool(type) ? 1 : itemBytes(type));
 }
 
 /** The grid of all arrays (nd-arrow's grid rule); `InvalidStore` when two arrays disagree on a dim's size. */
