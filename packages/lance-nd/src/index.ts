@@ -37,6 +37,7 @@ export { scan, NdScan } from "./read/scan.js";
 export { col, stat, Expr, Column, type Literal } from "./read/expr.js";
 export { variables, type VariableInfo } from "./read/variables.js";
 export { dataset, Dataset, type DatasetOptions } from "./dataset/dataset.js";
+export { datasetSource } from "./dataset/dataset-source.js";
 export { rechunk, dropLayout, type RechunkOptions, type RechunkResult } from "./layout/rechunk.js";
 export type { ChunkShape } from "./layout/chunk-shape.js";
 export { layouts, type LayoutInfo } from "./layout/layout-list.js";

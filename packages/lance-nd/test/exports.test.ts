@@ -27,6 +27,7 @@ describe("public exports", () => {
       "compact",
       "concatRows",
       "dataset",
+      "datasetSource",
       "deleteRows",
       "dropLayout",
       "indexGlobalAttr",

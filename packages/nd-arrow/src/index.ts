@@ -53,7 +53,7 @@ export { assemble } from "./assemble.js";
 export type { AssembleOptions } from "./assemble.js";
 export { resolveSelection, slice, sliceBounds } from "./window.js";
 export type { SelectedDim, Selection, Window } from "./window.js";
-export type { NdSource, NdSourceVariable } from "./source.js";
+export type { NdRowPlan, NdSource, NdSourceVariable } from "./source.js";
 export {
   FIXED_SHAPE_TENSOR,
   VARIABLE_SHAPE_TENSOR,

@@ -19,6 +19,7 @@ export { NetcdfError, isNetcdfError } from "./netcdf-error.js";
 export type { NetcdfErrorCode, NetcdfErrorContext } from "./netcdf-error.js";
 export { openNetcdf } from "./open.js";
 export { selectNetcdf } from "./selected-file.js";
+export { netcdfRowPlan } from "./row-plan.js";
 export type { FileRegion } from "./selected-file.js";
 export { openUrlSource } from "./url-source.js";
 export type { UrlSourceOptions } from "./url-source.js";

@@ -5,12 +5,15 @@
  */
 import { Utf8, Vector, makeData } from "apache-arrow";
 import { NdArray, attr } from "@lance-nd/nd-arrow";
-import type { Attrs, Dim, NdRecordBatch, Selection } from "@lance-nd/nd-arrow";
+import type { Attrs, Dim, NdRecordBatch, NdRowPlan, Selection } from "@lance-nd/nd-arrow";
+import { arrowType } from "@lance-nd/cf";
 import { chunkRows, selectedDims } from "./chunk-rows.js";
 import { toAttrs } from "./attrs.js";
 import { binaryFromCharRows } from "./byte-text.js";
 import { FILTERS } from "./hdf5-filters.js";
 import { NetcdfError } from "./netcdf-error.js";
+import { ncDtype } from "./nc-dtype.js";
+import { netcdfRowPlan } from "./row-plan.js";
 import type { NetcdfChunksOptions, NetcdfFile, NetcdfVariable } from "./open.js";
 import { NotUtf8, notUtf8Message, utf8FromCharRows, utf8FromStrings } from "./raw.js";
 import type { NcType, NetcdfCompression, NetcdfDim, RawFile, RawVariable, Utf8Values } from "./raw.js";
@@ -160,6 +163,10 @@ export class LazyFile implements NetcdfFile {
     }
   }
 
+  rowPlan(budget: number, sizes?: Readonly<Record<string, number>>): NdRowPlan {
+    return netcdfRowPlan(this, budget, sizes);
+  }
+
   chunks(sizes: Readonly<Record<string, number>>, options: NetcdfChunksOptions = {}): AsyncGenerator<NdRecordBatch> {
     return chunkRows(this, sizes, options);
   }
@@ -198,6 +205,7 @@ function describe(v: RawVariable, storage: boolean): NetcdfVariable {
     if (isChar && v.dims.length === 0) attrs.set(CHAR_DIM_SIZE_ATTR, attr.int32(1));
   }
   const bytes = v.dims.reduce((n, d) => n * d.size, WIDTH[v.type]);
+  const dtype = ncDtype(v.type);
   return {
     name: v.name,
     type: v.type,
@@ -206,6 +214,7 @@ function describe(v: RawVariable, storage: boolean): NetcdfVariable {
     chunking: v.chunking,
     compression: v.compression,
     bytes,
+    valueType: dtype === undefined ? undefined : arrowType(dtype),
   };
 }
 

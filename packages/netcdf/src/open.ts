@@ -8,7 +8,17 @@ import { randomUUID } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Attrs, Dim, NdArray, NdRecordBatch, NdSource, Selection } from "@lance-nd/nd-arrow";
+import type { DataType } from "apache-arrow";
+import type {
+  Attrs,
+  Dim,
+  NdArray,
+  NdRecordBatch,
+  NdRowPlan,
+  NdSource,
+  NdSourceVariable,
+  Selection,
+} from "@lance-nd/nd-arrow";
 import { parseOptions } from "@lance-nd/casting/coded-error";
 import { z } from "zod";
 import { openClassic } from "./classic-file.js";
@@ -21,8 +31,8 @@ import type { NcType, NetcdfCompression, NetcdfDim, RawFile } from "./raw.js";
 import { copyToFile, isByteSource, openSource } from "./source.js";
 import type { ByteSource } from "./source.js";
 
-/** A variable of an open file, as {@link NetcdfFile.read} returns it. */
-export interface NetcdfVariable {
+/** A variable of an open file, as {@link NetcdfFile.read} returns it: an nd-arrow `NdSourceVariable` with netCDF's own details. */
+export interface NetcdfVariable extends NdSourceVariable {
   readonly name: string;
   /** The netCDF type (`char` arrays read as strings, one per row of the char dim). */
   readonly type: NcType;
@@ -36,6 +46,8 @@ export interface NetcdfVariable {
   readonly compression: NetcdfCompression | null;
   /** The bytes of the whole variable as stored uncompressed. */
   readonly bytes: number;
+  /** The Arrow type of the values `read` gives (`ncDtype` of `type`); `undefined` for text (`char`, `string`). */
+  readonly valueType: DataType | undefined;
 }
 
 /** Options of {@link openNetcdf}. */
@@ -99,6 +111,12 @@ export interface NetcdfFile extends NdSource {
    * row is in memory at a time.
    */
   chunks(sizes: Readonly<Record<string, number>>, options?: NetcdfChunksOptions): AsyncGenerator<NdRecordBatch>;
+  /**
+   * The rows within `budget` bytes a row (`netcdfRowPlan`): whole when the
+   * file fits, else on its storage chunks, with `cut` saying how; or cut
+   * by `sizes` (`DimNotFound` for a dim the file lacks).
+   */
+  rowPlan(budget: number, sizes?: Readonly<Record<string, number>>): NdRowPlan;
   close(): Promise<void>;
 }
 

@@ -16,6 +16,7 @@ import {
   withCoordinates,
 } from "@lance-nd/cf";
 import { chunkRows, selectedDims } from "./chunk-rows.js";
+import { netcdfRowPlan } from "./row-plan.js";
 import { NetcdfError } from "./netcdf-error.js";
 import type { NetcdfChunksOptions, NetcdfFile, NetcdfVariable } from "./open.js";
 import type { NetcdfDim } from "./raw.js";
@@ -107,6 +108,7 @@ export function selectNetcdf(file: NetcdfFile, region: FileRegion, variables?: r
     },
     chunks: (sizes: Readonly<Record<string, number>>, options?: NetcdfChunksOptions): AsyncGenerator<NdRecordBatch> =>
       chunkRows(view, sizes, options),
+    rowPlan: (budget, sizes) => netcdfRowPlan(view, budget, sizes),
     close: () => file.close(),
   };
   return view;

@@ -25,6 +25,7 @@ describe("@lance-nd/netcdf public API", () => {
       "detectFormat",
       "isNetcdfError",
       "ncDtype",
+      "netcdfRowPlan",
       "openNetcdf",
       "openUrlSource",
       "readNetcdf",

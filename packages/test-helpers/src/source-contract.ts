@@ -4,7 +4,8 @@
  * reader on real files, as xarray's backends share one base test class.
  * It checks what every caller of an `NdSource` relies on, from the
  * source's own whole reads: selections, the dims an index drops, the
- * error codes, and rows that place back into the whole.
+ * error codes, rows that place back into the whole, each variable's
+ * stored type and bytes, and its row plans.
  */
 import type { NdArray, NdSource } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
@@ -85,7 +86,50 @@ export function sourceContract(name: string, source: () => SourceContractCase, s
         }
         expect(covered).toBe(whole.dims[0]!.size);
       }));
+
+    it("each variable's valueType is its whole read's type and its bytes hold its cells; warnings are lines", () =>
+      withSource(async (opened) => {
+        expect(opened.warnings.every((w) => typeof w === "string")).toBe(true);
+        for (const v of opened.variables) {
+          const cells = v.dims.reduce((n, d) => n * d.size, 1);
+          expect(v.bytes, v.name).toBeGreaterThanOrEqual(cells === 0 ? 0 : cells / 8);
+          if (v.valueType === undefined) continue;
+          const whole = await opened.read(v.name);
+          expect(String(whole.type), v.name).toBe(String(v.valueType));
+        }
+      }));
+
+    it("rowPlan: one row within a budget far over the source's bytes, a count that is the rows it yields, rows by sizes at their chunk_offset", () =>
+      withSource(async (opened, variable) => {
+        const whole = await opened.read(variable);
+        const total = opened.variables.reduce((n, v) => n + v.bytes, 0);
+        // Far over: a reader keeps whole storage blocks in a row (a Zarr store's rows stay on its chunk grid).
+        const fits = opened.rowPlan(Math.max(2 ** 30, 64 * total));
+        expect([fits.count, fits.cut]).toEqual([1, undefined]);
+        expect(await countRows(fits.rows())).toBe(1);
+        const small = opened.rowPlan(2 ** 10);
+        expect(await countRows(small.rows())).toBe(small.count);
+        const dim = whole.dims[0]!.name;
+        const bySizes = opened.rowPlan(2 ** 10, { [dim]: 2 });
+        expect(bySizes.count).toBe(Math.ceil(whole.dims[0]!.size / 2));
+        let rows = 0;
+        for await (const row of bySizes.rows()) {
+          const offsets = row.globalAttr("chunk_offset") as number[];
+          const start = offsets[row.grid().findIndex((d) => d.name === dim)]!;
+          const part = row.get(variable)!;
+          expect(valuesOf(part)).toEqual(cut(whole, start, start + part.dims[0]!.size));
+          rows++;
+        }
+        expect(rows).toBe(bySizes.count);
+      }));
   });
+}
+
+/** The number of rows `rows` yields. */
+async function countRows(rows: AsyncIterable<unknown>): Promise<number> {
+  let n = 0;
+  for await (const _ of rows) n++;
+  return n;
 }
 
 /** The values of `array`, in row-major order. */

@@ -6,7 +6,7 @@
  * README "Windows").
  */
 import type { ZarrStoreReader } from "./store-reader.js";
-import type { Attr, Attrs, Dim, NdArray, NdRecordBatch, NdSource, Selection } from "@lance-nd/nd-arrow";
+import type { Attr, Attrs, Dim, NdArray, NdRecordBatch, NdRowPlan, NdSource, Selection } from "@lance-nd/nd-arrow";
 import { isNdArrowError, resolveSelection } from "@lance-nd/nd-arrow";
 import { parseOptions } from "@lance-nd/casting/coded-error";
 import { z } from "zod";
@@ -273,6 +273,13 @@ export interface ZarrStore extends NdSource {
   /** The row sizes `chunks(sizes)` uses along every dim (see README "Rows"); `DimNotFound` for a size along a dim the store does not have. */
   rowSteps(sizes?: Readonly<Record<string, number>>): RowSteps;
   rowCount(sizes?: Readonly<Record<string, number>>): number;
+  /**
+   * The rows within `budget` bytes a row (the `rowBytes` option's rule, with
+   * this budget) or cut by `sizes`: {@link rowSteps}'s rows, their count,
+   * and never a `cut` (a store's rows follow its own storage grid, README
+   * "Rows").
+   */
+  rowPlan(budget: number, sizes?: Readonly<Record<string, number>>): NdRowPlan;
   /**
    * The store as rows (NdRecordBatch), one at a time, each with every array
    * cut to the row's window, the global attributes and `chunk_offset` (the

@@ -12,7 +12,7 @@ import {
   resolveSelection,
   toVector,
 } from "@lance-nd/nd-arrow";
-import type { Attr, Attrs, Dim, SelectedDim, Selection } from "@lance-nd/nd-arrow";
+import type { Attr, Attrs, Dim, NdRowPlan, SelectedDim, Selection } from "@lance-nd/nd-arrow";
 import { maxBlockRowBytes } from "@lance-nd/nd-arrow/internal";
 import * as zarr from "zarrita";
 import { readAligned } from "./aligned-read.js";
@@ -23,7 +23,7 @@ import { rowCount, rowSteps, rowWindows } from "./row-grid.js";
 import type { GridVariable, RowPhase, RowSteps } from "./row-grid.js";
 import type { StoreFiles } from "./store-files.js";
 import { toArrowValues } from "./values.js";
-import { describe, itemBytes, storeDims, storedAttrs } from "./zarr-variable.js";
+import { arrayBytes, describe, itemBytes, storeDims, storedAttrs } from "./zarr-variable.js";
 import type { ZarrVariable } from "./zarr-variable.js";
 import { ZarrError, isZarrError } from "./zarr-error.js";
 
@@ -38,6 +38,7 @@ export class OpenedStore implements ZarrStore {
   readonly variables: readonly ZarrVariable[];
   readonly globalAttrs: Attrs;
   readonly ownId: Attr | undefined;
+  readonly warnings: readonly string[] = [];
   readonly #files: StoreFiles;
   readonly #nodes: ReadonlyMap<string, ArrayNode>;
   readonly #arrays = new Map<string, zarr.Array<zarr.DataType>>();
@@ -72,7 +73,7 @@ export class OpenedStore implements ZarrStore {
         const window = region.get(d.name);
         return window === undefined ? d : { name: d.name, size: window[1] - window[0] };
       });
-      return { ...variable, dims };
+      return { ...variable, dims, bytes: arrayBytes(variable.type, dims) };
     });
     this.dims = storeDims(this.variables, path);
     this.globalAttrs = globalAttrs;
@@ -115,22 +116,31 @@ export class OpenedStore implements ZarrStore {
     }
   }
 
-  rowSteps(sizes?: Readonly<Record<string, number>>): RowSteps {
+  rowSteps(sizes?: Readonly<Record<string, number>>, budget = this.#rowBytes): RowSteps {
     const variables: GridVariable[] = this.variables.map((v) => ({
       name: v.name,
       dims: v.dims,
       itemBytes: itemBytes(v.type),
-      block: shardRowBlock(v.shards, itemBytes(v.type), this.#rowBytes) ?? v.chunks,
+      block: shardRowBlock(v.shards, itemBytes(v.type), budget) ?? v.chunks,
     }));
-    return rowSteps(this.dims, variables, sizes, this.path, this.#rowBytes);
+    return rowSteps(this.dims, variables, sizes, this.path, budget);
   }
 
   rowCount(sizes?: Readonly<Record<string, number>>): number {
     return rowCount(this.dims, this.rowSteps(sizes), this.#origin);
   }
 
-  async *chunks(sizes?: Readonly<Record<string, number>>): AsyncGenerator<NdRecordBatch> {
-    const steps = this.rowSteps(sizes);
+  rowPlan(budget: number, sizes?: Readonly<Record<string, number>>): NdRowPlan {
+    const steps = this.rowSteps(sizes, budget);
+    return { count: rowCount(this.dims, steps, this.#origin), cut: undefined, rows: () => this.#rows(steps) };
+  }
+
+  chunks(sizes?: Readonly<Record<string, number>>): AsyncGenerator<NdRecordBatch> {
+    return this.#rows(this.rowSteps(sizes));
+  }
+
+  /** The rows `steps` cut the store into, reading the next while the caller holds one. */
+  async *#rows(steps: RowSteps): AsyncGenerator<NdRecordBatch> {
     const uncut = new Map<string, Promise<NdArray>>();
     const isUncut = (v: ZarrVariable) => v.dims.every((d) => steps.get(d.name)! >= d.size);
     const readRow = async (window: ReadonlyMap<string, readonly [number, number]>, offset: readonly number[]) => {

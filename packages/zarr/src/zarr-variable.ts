@@ -4,19 +4,23 @@
  * store.
  */
 import { attr, toAttrs } from "@lance-nd/nd-arrow";
-import type { Attrs, Dim } from "@lance-nd/nd-arrow";
-import type { DataType } from "apache-arrow";
+import type { Attrs, Dim, NdSourceVariable } from "@lance-nd/nd-arrow";
+import { DataType } from "apache-arrow";
 import type { CodecMetadata } from "zarrita";
 import { attrFromJson, attrsFromJson } from "./attrs.js";
 import { BYTE_WIDTH_ATTR, fillAttrOfBase64 } from "./byte-strings.js";
 import type { ArrayNode } from "./metadata.js";
 import { ZarrError } from "./zarr-error.js";
 
-/** One array of a store, as `openZarr` describes it. */
-export interface ZarrVariable {
+/** One array of a store, as `openZarr` describes it: an nd-arrow `NdSourceVariable` with Zarr's own details. */
+export interface ZarrVariable extends NdSourceVariable {
   readonly name: string;
   /** The nd-arrow value type of the values as stored. */
   readonly type: DataType;
+  /** The same as `type` (every Zarr array has one). */
+  readonly valueType: DataType;
+  /** The values' bytes, uncompressed: the cells times `itemBytes` of the type (1 a bool, 8 a variable-width value). */
+  readonly bytes: number;
   /** The dims, in order, with sizes. */
   readonly dims: readonly Dim[];
   /** The attributes (a v2 `fill_value` is `_FillValue`, as xarray shows it). */
@@ -59,10 +63,13 @@ export function storedAttrs(node: ArrayNode, path: string): Attrs {
 
 /** The variable of `node`, with its stored attributes. */
 export function describe(node: ArrayNode, stored: Attrs): ZarrVariable {
+  const dims = node.dimNames.map((name, i) => ({ name, size: node.shape[i]! }));
   return {
     name: node.name,
     type: node.type.arrow,
-    dims: node.dimNames.map((name, i) => ({ name, size: node.shape[i]! })),
+    valueType: node.type.arrow,
+    bytes: arrayBytes(node.type.arrow, dims),
+    dims,
     attrs: stored,
     dataType: node.type.stored,
     chunks: node.chunkShape,
@@ -70,6 +77,11 @@ export function describe(node: ArrayNode, stored: Attrs): ZarrVariable {
     codecs: node.zarrita.codecs,
     fillValue: node.fillValue,
   };
+}
+
+/** The bytes of the values of an array of `type` on `dims`, uncompressed ({@link itemBytes} a value, a bool's one byte). */
+export function arrayBytes(type: DataType, dims: readonly Dim[]): number {
+  return dims.reduce((n, d) => n * d.size, DataType.isBool(type) ? 1 : itemBytes(type));
 }
 
 /** The grid of all arrays (nd-arrow's grid rule); `InvalidStore` when two arrays disagree on a dim's size. */

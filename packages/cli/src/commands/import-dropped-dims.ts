@@ -7,10 +7,9 @@
  * coordinate stays as a scalar coordinate, named in the `coordinates`
  * attribute of the variables that are not coordinates.
  */
-import { type Attr, type Attrs, CHUNK_OFFSET, NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
+import { type Attr, type Attrs, CHUNK_OFFSET, NdArray, NdRecordBatch, type NdSource, attr } from "@lance-nd/nd-arrow";
 import { withCoordinates } from "@lance-nd/cf";
 import type { Region } from "./import-selection.js";
-import type { StoredSource } from "./import-source.js";
 
 /** `region` as the `[start, stop)` ranges a store opens at (an index `i` as `[i, i + 1)`), and the dims of its indices. */
 export function rangesOf(region: Region): {
@@ -28,10 +27,10 @@ export function rangesOf(region: Region): {
 
 /**
  * `source` (opened at {@link rangesOf}'s ranges: one cell along each
- * `dropped` dim) without the `dropped` dims: its variables, the arrays it
- * reads and its rows (their `chunk_offset` on the grid left).
+ * `dropped` dim) without the `dropped` dims: its dims and variables, the
+ * arrays it reads and its rows (their `chunk_offset` on the grid left).
  */
-export function withoutDims(source: StoredSource, dropped: ReadonlySet<string>): StoredSource {
+export function withoutDims(source: NdSource, dropped: ReadonlySet<string>): NdSource {
   if (dropped.size === 0) return source;
   const dimNames = new Set(source.variables.flatMap((v) => v.dims.map((d) => d.name)));
   const scalars = source.variables
@@ -47,13 +46,18 @@ export function withoutDims(source: StoredSource, dropped: ReadonlySet<string>):
     );
   return {
     ...source,
+    dims: source.dims.filter((d) => !dropped.has(d.name)),
     variables: source.variables.map((v) => ({
       ...v,
       dims: v.dims.filter((d) => !dropped.has(d.name)),
       attrs: attrsOf(v.name, v.attrs),
     })),
-    read: async (name) => drop(name, await source.read(name)),
-    rows: () => rowsWithout(source.rows(), drop),
+    read: async (name, within) => drop(name, await source.read(name, within)),
+    chunks: (sizes) => rowsWithout(source.chunks(sizes), drop),
+    rowPlan: (budget, sizes) => {
+      const plan = source.rowPlan(budget, sizes);
+      return { count: plan.count, cut: plan.cut, rows: () => rowsWithout(plan.rows(), drop) };
+    },
   };
 }
 

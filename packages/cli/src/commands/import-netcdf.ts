@@ -3,78 +3,62 @@
  * `http(s)://` URL (import-fetch.ts), at the region and variables of
  * `--isel`, `--sel` and `--project` (import-selection.ts, the same
  * resolution as for Zarr stores; @lance-nd/netcdf's `selectNetcdf` reads
- * only the hyperslabs or byte ranges the region touches), cut into rows by
- * `--chunk` or its size (import-rows.ts).
+ * only the hyperslabs or byte ranges the region touches); its rows are the
+ * file's own (`NetcdfFile.rowPlan`: by `--chunk` or its size).
  */
-import { arrowType } from "@lance-nd/cf";
 import { isReservedName } from "@lance-nd/format";
-import { ncDtype, openNetcdf, selectNetcdf, type NetcdfFile } from "@lance-nd/netcdf";
-import { fileBytes, fileRows, planRows } from "./import-rows.js";
+import type { NdSource } from "@lance-nd/nd-arrow";
+import { netcdfRowPlan, openNetcdf, selectNetcdf, type NetcdfFile } from "@lance-nd/netcdf";
 import { isUrl, openNetcdfAtUrl } from "./import-fetch.js";
 import { type ImportSelection, regionOf, selects } from "./import-selection.js";
-import type { RemoteOptions, StoredSource } from "./import-source.js";
+import type { RemoteOptions } from "./import-source.js";
 import { zarrCall } from "./zarr-errors.js";
 import { CliError } from "../errors.js";
 
 /**
  * The netCDF file at `path` or its `group` (or at an `http(s)://` URL, read as
  * `remote` says: `openNetcdfAtUrl`) as an import input, the part `selection`
- * takes, cut into rows by `chunk` or its size (`planRows`). A selection the
- * file cannot give (a dim or variable it lacks, a range that takes nothing)
- * is `InvalidArgument` naming it; the file is closed.
+ * takes; its rows are the file's own (`NetcdfFile.rowPlan`). A selection
+ * the file cannot give (a dim or variable it lacks, a range that takes
+ * nothing) or a `chunk` along a dim it lacks is `InvalidArgument` naming
+ * it; the file is closed.
  */
 export async function openNetcdfSource(
   path: string,
   chunk: ReadonlyMap<string, number> | undefined,
-  rowBytes: number,
   selection: ImportSelection,
   remote: RemoteOptions,
   group: string | undefined,
-): Promise<StoredSource> {
+): Promise<NdSource> {
   const options = group === undefined ? {} : { group };
-  const opened = withoutReserved(
+  let file = withoutReserved(
     path,
     await zarrCall(() =>
       isUrl(path) ? openNetcdfAtUrl(path, options, remote.maxRequests, remote.fetched) : openNetcdf(path, options),
     ),
   );
-  let { file } = opened;
-  let plan: ReturnType<typeof planRows>;
   try {
     if (selects(selection)) {
       for (const name of selection.project ?? []) projected(file, name);
       file = selectNetcdf(file, await regionOf(file, selection), selection.project);
     }
-    plan = planRows(file, chunk, rowBytes);
+    if (chunk !== undefined) checkChunk(file, chunk);
   } catch (err) {
     await file.close();
     throw err;
   }
-  return {
-    path,
-    variables: file.variables.map((v) => {
-      const dtype = ncDtype(v.type);
-      return { name: v.name, dims: v.dims, attrs: v.attrs, type: dtype === undefined ? undefined : arrowType(dtype) };
-    }),
-    globalAttrs: file.globalAttrs,
-    warnings: [...file.warnings, ...opened.reservedWarnings],
-    notice: plan.notice,
-    bytes: fileBytes(file),
-    rowCount: plan.rows,
-    read: (name) => file.read(name),
-    rows: () => fileRows(file, plan),
-    close: () => file.close(),
-  };
+  return file;
 }
 
 /**
  * The netCDF file at `path` without its variables of names the format
  * reserves (`__global_attrs__`, `__stats__:...`: format README), each left
- * out with one warning line, so the file's other variables import.
+ * out with one warning line among its warnings, so the file's other
+ * variables import.
  */
-function withoutReserved(path: string, file: NetcdfFile): { file: NetcdfFile; reservedWarnings: string[] } {
+function withoutReserved(path: string, file: NetcdfFile): NetcdfFile {
   const reserved = file.variables.filter((v) => isReservedName(v.name)).map((v) => v.name);
-  if (reserved.length === 0) return { file, reservedWarnings: [] };
+  if (reserved.length === 0) return file;
   const variables = file.variables.filter((v) => !isReservedName(v.name));
   const names = variables.map((v) => v.name);
   const kept: NetcdfFile = {
@@ -84,19 +68,33 @@ function withoutReserved(path: string, file: NetcdfFile): { file: NetcdfFile; re
     variables,
     globalAttrs: file.globalAttrs,
     groups: file.groups,
-    warnings: file.warnings,
+    warnings: [
+      ...file.warnings,
+      ...reserved.map(
+        (name) =>
+          `${path}: variable "${name}" left out: names that start with "__" belong to the lance-nd format; the other variables are imported`,
+      ),
+    ],
     variable: (name) => file.variable(name),
     read: (name, selection) => file.read(name, selection),
     chunks: (sizes, options) => file.chunks(sizes, { variables: options?.variables ?? names }),
+    rowPlan: (budget, sizes) => netcdfRowPlan(kept, budget, sizes),
     close: () => file.close(),
   };
-  return {
-    file: kept,
-    reservedWarnings: reserved.map(
-      (name) =>
-        `${path}: variable "${name}" left out: names that start with "__" belong to the lance-nd format; the other variables are imported`,
-    ),
-  };
+  return kept;
+}
+
+/** `InvalidArgument` naming the dims of `chunk` (`--chunk`) that the variables of `file` lack. */
+function checkChunk(file: NetcdfFile, chunk: ReadonlyMap<string, number>): void {
+  const dims = [...new Set(file.variables.flatMap((v) => v.dims.map((d) => d.name)))];
+  const unknown = [...chunk.keys()].filter((d) => !dims.includes(d));
+  if (unknown.length > 0) {
+    throw new CliError(
+      "InvalidArgument",
+      `${file.path}: --chunk names ${unknown.join(", ")}, which the file does not have (its dims: ${dims.join(", ")})`,
+      { path: file.path },
+    );
+  }
 }
 
 /** `InvalidArgument` naming `--project` `name` when `file` has no such variable. */

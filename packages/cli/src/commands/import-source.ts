@@ -2,22 +2,24 @@
  * One input of `lance-nd import`, whatever its format: a netCDF file or a
  * Zarr store, with what the import pipeline needs before writing (its
  * variables and types after `--cf`, its size and row count) and its rows.
- * Both readers return stored values (nd-arrow README "Windows"); `--cf`
- * decodes them here and in `applyPlan`, one path for both formats.
+ * Both readers give an nd-arrow `NdSource` of stored values with its row
+ * plan (nd-arrow README "The reader contract"); `--cf` decodes them here
+ * and in `applyPlan`, one path for both formats.
  */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { DataType } from "apache-arrow";
-import type { Attrs, Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { Attrs, Dim, NdArray, NdRecordBatch, NdRowPlan, NdSource } from "@lance-nd/nd-arrow";
 import { boundsTimeAttrs, isCfError } from "@lance-nd/cf";
 import type { CfMode } from "lance-nd/internal";
 import type { SourceCf } from "./import-plan.js";
 import { decodeFor, decodedType, emptyOf, keptRaw } from "./import-plan.js";
-import { DEFAULT_ROW_BYTES } from "./import-rows.js";
+import { DEFAULT_ROW_BYTES, rowNotice } from "./import-rows.js";
 import { openNetcdfSource } from "./import-netcdf.js";
 import { openZarrSource } from "./import-zarr.js";
 import { type FetchedBytes, isUrl } from "./import-fetch.js";
 import type { ImportSelection } from "./import-selection.js";
+import { asCliError, zarrCall } from "./zarr-errors.js";
 
 /** An opened input of an import. */
 export interface ImportSource {
@@ -44,26 +46,6 @@ export interface ImportSource {
   /** The rows as stored, one in memory at a time. */
   rows(): AsyncGenerator<NdRecordBatch>;
   /** Releases the reader. */
-  close(): Promise<void>;
-}
-
-/** What a reader gives an import: stored values, the variables with their stored types. */
-export interface StoredSource {
-  readonly path: string;
-  readonly variables: readonly {
-    readonly name: string;
-    readonly dims: readonly Dim[];
-    readonly attrs: Attrs;
-    /** The stored value type (undefined: not planned). */
-    readonly type: DataType | undefined;
-  }[];
-  readonly globalAttrs: Attrs;
-  readonly warnings: readonly string[];
-  readonly notice: string | undefined;
-  readonly bytes: number;
-  readonly rowCount: number;
-  read(name: string): Promise<NdArray>;
-  rows(): AsyncGenerator<NdRecordBatch>;
   close(): Promise<void>;
 }
 
@@ -107,13 +89,31 @@ export async function openSource(
 ): Promise<ImportSource> {
   const zarr = isZarrSource(path);
   const source = zarr
-    ? await openZarrSource(path, id, chunk, rowBytes, selection, remote, group)
-    : await openNetcdfSource(path, chunk, rowBytes, selection, remote, group);
+    ? await openZarrSource(path, id, selection, remote, group)
+    : await openNetcdfSource(path, chunk, selection, remote, group);
+  let plan: NdRowPlan;
+  try {
+    plan = await zarrCall(async () =>
+      source.rowPlan(rowBytes, chunk === undefined ? undefined : Object.fromEntries(chunk)),
+    );
+  } catch (err) {
+    await source.close();
+    throw err;
+  }
+  const stored: StoredInput = { path, source, plan, notice: rowNotice(source.path, plan, rowBytes) };
   const cf = { mode, validRange: !zarr && mode === "mask-range" };
-  if (mode !== "decode") return withCf(source, cf);
-  const rawTimes = await undecodableTimes(source, cf);
-  const kept = withCf(source, { ...cf, rawTimes: new Set(rawTimes.keys()) });
+  if (mode !== "decode") return withCf(stored, cf);
+  const rawTimes = await undecodableTimes(stored, cf);
+  const kept = withCf(stored, { ...cf, rawTimes: new Set(rawTimes.keys()) });
   return { ...kept, warnings: [...kept.warnings, ...rawTimes.values()] };
+}
+
+/** An opened input before `--cf`: the path as given, the reader's source, its row plan and the notice of a cut. */
+interface StoredInput {
+  readonly path: string;
+  readonly source: NdSource;
+  readonly plan: NdRowPlan;
+  readonly notice: string | undefined;
 }
 
 /** The most values of a 1-D time variable read to find whether `--cf decode` can decode them. */
@@ -128,21 +128,21 @@ const TIME_PROBE_VALUES = 2 ** 20;
  * are kept as CF numbers, as `--cf mask` keeps them (CLI README, "CF
  * conventions"); the other variables decode.
  */
-async function undecodableTimes(source: StoredSource, cf: SourceCf): Promise<Map<string, string>> {
+async function undecodableTimes({ path, source }: StoredInput, cf: SourceCf): Promise<Map<string, string>> {
   const raw = new Map<string, string>();
   for (const v of source.variables) {
     const units = v.attrs.get("units")?.toJS();
-    if (v.type === undefined || typeof units !== "string" || !/\bsince\b/i.test(units)) continue;
+    if (v.valueType === undefined || typeof units !== "string" || !/\bsince\b/i.test(units)) continue;
     try {
-      decodeFor(emptyOf(v.type, v.attrs, v.name), cf, v.name, false);
+      decodeFor(emptyOf(v.valueType, v.attrs, v.name), cf, v.name, false);
       if (v.dims.length === 1 && v.dims[0]!.size <= TIME_PROBE_VALUES)
-        decodeFor(await source.read(v.name), cf, v.name, true);
+        decodeFor(await zarrCall(() => source.read(v.name)), cf, v.name, true);
     } catch (err) {
       // decodeFor gives a refusal another --cf mode avoids as a CliError with the CfError as its cause.
       const cause = isCfError(err) ? err : (err as { cause?: unknown }).cause;
       if (!isCfError(cause, "OutOfRange", "InvalidUnits", "UnsupportedCalendar")) throw err;
       const why = cause.message.replace(/^variable "[^"]*"(, attribute \w+)?: /, "");
-      raw.set(v.name, `${source.path}: variable "${v.name}" kept as CF numbers (as --cf mask): ${why}`);
+      raw.set(v.name, `${path}: variable "${v.name}" kept as CF numbers (as --cf mask): ${why}`);
     }
   }
   return raw;
@@ -154,36 +154,48 @@ async function undecodableTimes(source: StoredSource, cf: SourceCf): Promise<Map
  * mask would not come back the same is kept as stored, with one warning
  * line naming it (CLI README, "CF conventions").
  */
-function withCf(source: StoredSource, cf: SourceCf): ImportSource {
+function withCf({ path, source, plan, notice }: StoredInput, cf: SourceCf): ImportSource {
   const bounds = cf.mode === "decode" ? boundsTimeAttrs(source.variables) : new Map<string, Attrs>();
   const variables = source.variables.map((v) => ({ ...v, attrs: bounds.get(v.name) ?? v.attrs }));
   const raw = variables.filter(
-    (v) => v.type !== undefined && !cf.rawTimes?.has(v.name) && keptRaw(emptyOf(v.type, v.attrs, v.name), cf, v.name),
+    (v) =>
+      v.valueType !== undefined &&
+      !cf.rawTimes?.has(v.name) &&
+      keptRaw(emptyOf(v.valueType, v.attrs, v.name), cf, v.name),
   );
   const rawWarnings = raw.map(
     (v) =>
-      `${source.path}: variable "${v.name}" imported as stored (as --cf raw): its missing_value differs from its _FillValue, and a masked cell would export as one of them`,
+      `${path}: variable "${v.name}" imported as stored (as --cf raw): its missing_value differs from its _FillValue, and a masked cell would export as one of them`,
   );
   return {
-    path: source.path,
+    path,
     variables: variables.map(({ name, dims, attrs }) => ({ name, dims, attrs })),
     globalAttrs: source.globalAttrs,
     warnings: [...source.warnings, ...rawWarnings],
-    notice: source.notice,
-    bytes: source.bytes,
-    rowCount: source.rowCount,
+    notice,
+    bytes: source.variables.reduce((n, v) => n + v.bytes, 0),
+    rowCount: plan.count,
     cf,
     typeAfterCf: (name) => {
       const v = variables.find((x) => x.name === name);
-      return v?.type === undefined ? undefined : decodedType(v.type, v.attrs, cf, name);
+      return v?.valueType === undefined ? undefined : decodedType(v.valueType, v.attrs, cf, name);
     },
     read: async (name) => {
-      const array = await source.read(name);
+      const array = await zarrCall(() => source.read(name));
       return decodeFor(array.withAttrs(bounds.get(name) ?? array.attrs), cf, name, true);
     },
-    rows: () => withArrayAttrs(source.rows(), bounds),
+    rows: () => withArrayAttrs(plan.rows(), bounds),
     close: () => source.close(),
   };
+}
+
+/** `rows`, a `ZarrError` among them as a `CliError`. */
+async function* cliRows(rows: AsyncGenerator<NdRecordBatch>): AsyncGenerator<NdRecordBatch> {
+  try {
+    yield* rows;
+  } catch (err) {
+    throw asCliError(err);
+  }
 }
 
 /** The rows with the arrays named in `attrs` given those attributes. */
@@ -191,7 +203,7 @@ async function* withArrayAttrs(
   rows: AsyncGenerator<NdRecordBatch>,
   attrs: ReadonlyMap<string, Attrs>,
 ): AsyncGenerator<NdRecordBatch> {
-  for await (const row of rows) {
+  for await (const row of cliRows(rows)) {
     if (attrs.size === 0) yield row;
     else
       yield row.withArrays(

@@ -3,54 +3,48 @@
  * local directory or an `http(s)://` URL, opened with @lance-nd/zarr
  * (stored values; `--cf` decodes them in import-source.ts, as for
  * netCDF), at the region and variables of `--isel`, `--sel` and
- * `--project` (import-selection.ts), cut into rows on the store's own
- * chunk grid (@lance-nd/zarr's default rows) or by `--chunk`.
+ * `--project` (import-selection.ts); its rows are the store's own
+ * (`rowPlan`: on its chunk grid, or by `--chunk`).
  */
 import { DataType } from "apache-arrow";
 import { openZarr } from "@lance-nd/zarr";
 import type { OpenZarrOptions, ZarrStore } from "@lance-nd/zarr";
-import type { Attrs } from "@lance-nd/nd-arrow";
-import type { RemoteOptions, StoredSource } from "./import-source.js";
+import type { Attrs, NdSource } from "@lance-nd/nd-arrow";
+import type { RemoteOptions } from "./import-source.js";
 import { type ImportSelection, regionOf, selects } from "./import-selection.js";
-import { asCliError, zarrCall } from "./zarr-errors.js";
+import { zarrCall } from "./zarr-errors.js";
 import { rangesOf, withoutDims } from "./import-dropped-dims.js";
 
 /**
  * The store at `path` (or its `group`) as an import input, the part
- * `selection` takes, in rows of `rowBytes` on its chunk grid unless `chunk`
- * is given; a store at a URL read as `remote` says. A `ZarrError` (not a
- * store, a bad `--chunk`) becomes a `CliError`.
+ * `selection` takes, its global attributes as its group holds them; a
+ * store at a URL read as `remote` says. A `ZarrError` (not a store)
+ * becomes a `CliError`.
  */
 export async function openZarrSource(
   path: string,
   id: string,
-  chunk: ReadonlyMap<string, number> | undefined,
-  rowBytes: number,
   selection: ImportSelection = {},
   remote: RemoteOptions = {},
   group?: string,
-): Promise<StoredSource> {
+): Promise<NdSource> {
   const options: OpenZarrOptions = {
     id,
-    rowBytes,
     requests: { maxRequests: remote.maxRequests, onBytes: remote.fetched?.onBytes },
     ...(remote.storage === undefined ? {} : { storage: remote.storage }),
     ...(group === undefined ? {} : { group }),
   };
   const { store, dropped } = await openSelected(path, options, selection);
-  const sizes = chunk === undefined ? undefined : Object.fromEntries(chunk);
-  const rowCount = await zarrCall(async () => store.rowCount(sizes));
   return withoutDims(
     {
-      path,
+      path: store.path,
+      dims: store.dims,
       variables: store.variables,
       globalAttrs: ownGlobals(store),
-      warnings: [],
-      notice: undefined,
-      bytes: store.variables.reduce((n, v) => n + v.dims.reduce((e, d) => e * d.size, 1) * valueBytes(v.type), 0),
-      rowCount,
-      read: (name) => zarrCall(() => store.read(name)),
-      rows: () => zarrRows(store.chunks(sizes)),
+      warnings: store.warnings,
+      read: (name, within) => store.read(name, within),
+      chunks: (sizes) => store.chunks(sizes),
+      rowPlan: (budget, sizes) => store.rowPlan(budget, sizes),
       close: () => store.close(),
     },
     dropped,
@@ -99,14 +93,6 @@ function ownGlobals(store: ZarrStore): Attrs {
   if (store.ownId === undefined) globals.delete("id");
   else globals.set("id", store.ownId);
   return globals;
-}
-
-async function* zarrRows<T>(rows: AsyncGenerator<T>): AsyncGenerator<T> {
-  try {
-    yield* rows;
-  } catch (err) {
-    throw asCliError(err);
-  }
 }
 
 /** Bytes of one value, for progress (variable-width values count 8). */

@@ -3,7 +3,7 @@
  * Dataset) in a pinned table version, read by region with `isel` / `sel`,
  * touching only the rows a selection overlaps (README "Datasets").
  */
-import type { Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { Attrs, Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { LanceNdError } from "../errors.js";
 import { invalidOptions } from "../option-errors.js";
@@ -15,6 +15,7 @@ import { planDataset, type DatasetPlan, type DatasetVariable } from "./plan.js";
 import { readBlocks, readWindow, windowRowCount, type DatasetBlock } from "./read.js";
 import type { CoordinateCache } from "./coordinate.js";
 import { applySel } from "./sel.js";
+import { firstCells } from "./first-cells.js";
 import { chooseLayout, type ReadLayout } from "./layout-choice.js";
 import { forcedLayout, notLayoutRows, readLayouts } from "./current-layouts.js";
 import { LAYOUT_ATTRS, SOURCE_LAYOUT } from "./layout-attrs.js";
@@ -271,6 +272,25 @@ export class Dataset {
       (view, step) => (step.kind === "isel" ? view.isel(step.spec) : view.sel(step.spec, step.options)),
       fresh,
     );
+  }
+
+  /**
+   * @internal What the dataset's `NdSource` (dataset-source.ts) knows before
+   * it reads: the table's uri, the dataset's global attributes, and one cell
+   * of each variable of the whole dataset (first-cells.ts).
+   */
+  sourceFacts(): { uri: string; globalAttrs: Attrs; cells: AsyncGenerator<NdRecordBatch> } {
+    const whole = new Dataset(
+      this.#table,
+      this.#view,
+      this.version,
+      this.#options,
+      this.#plan,
+      this.#layouts,
+      [],
+      this.#coordinates,
+    );
+    return { uri: this.#view.uri, globalAttrs: this.#plan.globalAttrs, cells: firstCells(this.#plan, whole) };
   }
 
   #with(step: Step): Dataset {

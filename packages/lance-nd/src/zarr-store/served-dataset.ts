@@ -19,7 +19,7 @@ import {
 } from "@lance-nd/zarr/encoding";
 import { Dataset, type DatasetOptions } from "../dataset/dataset.js";
 import { planDataset, type DatasetPlan } from "../dataset/plan.js";
-import type { PlannedRow } from "../dataset/plan-rows.js";
+import { firstCells } from "../dataset/first-cells.js";
 import { LanceNdError } from "../errors.js";
 import { readLayouts } from "../dataset/current-layouts.js";
 import { toColumnName } from "../export/column-names.js";
@@ -86,7 +86,7 @@ export class ServedDataset {
     const chunk = chunkGrid(plan.grid, plan.rows, dimSets(plan, position), settings.maxChunkRows);
     const chunkSizes = Object.fromEntries(plan.grid.map((d, k) => [d.name, chunk[k]!]));
     const arrays = new Map<string, ServedArray>();
-    for await (const [name, array] of firstCells(plan, dataset)) {
+    for await (const [name, array] of sourceCells(plan, dataset)) {
       const shape = array.dimNames.map((d) => plan.grid[position.get(d)!]!.size);
       const meta = zarrCall(view, name, () =>
         arrayMetadata(name, encoded(view, name, array), settings.zarrVersion, shape, chunkSizes, where(view, name)),
@@ -168,32 +168,9 @@ export class ServedDataset {
   }
 }
 
-/**
- * One cell of each variable (source names, as the export writes them: see
- * `sourceRow`), read in the first row on the grid that holds it: the
- * variable's type, dims and attributes. Variables whose first row is the
- * same are read together.
- */
-async function* firstCells(plan: DatasetPlan, dataset: Dataset): AsyncGenerator<[string, NdArray]> {
-  const byRow = new Map<PlannedRow, string[]>();
-  for (const { name } of plan.variables) {
-    let first: PlannedRow | undefined;
-    for (const row of plan.rows)
-      if (row.variables.has(name) && (first === undefined || before(row, first))) first = row;
-    if (first !== undefined) byRow.set(first, [...(byRow.get(first) ?? []), name]);
-  }
-  for (const [row, names] of byRow) {
-    const cell = Object.fromEntries(
-      plan.grid.map((d, k) => [d.name, [row.start[k]!, row.start[k]! + Math.min(1, row.size[k]!)] as [number, number]]),
-    );
-    yield* sourceRow(await dataset.isel(cell).read(names)).arrays();
-  }
-}
-
-/** True when row `a` starts before row `b` in row-major order of the grid. */
-function before(a: PlannedRow, b: PlannedRow): boolean {
-  const d = a.start.findIndex((s, k) => s !== b.start[k]);
-  return d >= 0 && a.start[d]! < b.start[d]!;
+/** {@link firstCells} with source names, as the export writes them (`sourceRow`): each variable's type, dims and attributes. */
+async function* sourceCells(plan: DatasetPlan, dataset: Dataset): AsyncGenerator<[string, NdArray]> {
+  for await (const cells of firstCells(plan, dataset)) yield* sourceRow(cells).arrays();
 }
 
 /** The grid positions of the dims of each variable, one entry per distinct set. */
