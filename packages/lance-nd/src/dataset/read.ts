@@ -16,6 +16,7 @@ import type { DimRange } from "./selection.js";
 import { readTakes } from "./read-takes.js";
 import { blockRows, variableRows, type VariableRows } from "./variable-rows.js";
 import { checkCellsHeld } from "./missing-cells.js";
+import { detachedBatch } from "../read/detached.js";
 import { takeGroups, type TakenRow } from "./take-groups.js";
 
 /** One block of a read: a row cut to the selection. */
@@ -172,7 +173,8 @@ export async function readWindow(
       groups,
       members,
       taken,
-      (row, batch, k) => [k, cut(view, plan, ranges, row, batch).batch] as const,
+      // Detached: the cuts outlive their takes (a window holds a cut of every row).
+      (row, batch, k) => [k, detachedBatch(cut(view, plan, ranges, row, batch).batch)] as const,
     ))
       parts[k]!.push(part);
   };
