@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Float32, Table, tableFromIPC, tableToIPC, vectorFromArray } from "apache-arrow";
 import { Attr, CHUNK_OFFSET, NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
-import { detachedBatch } from "../../src/read/detached.js";
+import { takeDetacher } from "../../src/read/detached.js";
 import { write } from "../../src/write/write.js";
 import { tempDir } from "../helpers/make-table.js";
 
@@ -54,33 +54,39 @@ function windowReadPeak(uri: string, steps: number): number {
   return peakMiB;
 }
 
-describe("detached batches", () => {
-  it("values and attribute values that view a bigger buffer are copied; the rest is kept as is", () => {
+describe("cuts detached from their takes", () => {
+  it("values of numbers that view a bigger buffer are copied; attributes become the first equal ones seen", () => {
     // An IPC round trip, as the SDK hands a take back: every column views the one message buffer.
-    const ipc = tableFromIPC(
-      tableToIPC(new Table({ v: vectorFromArray(Float32Array.from({ length: 1000 }, (_, i) => i)) })),
-    );
-    const viewed = ipc.getChild("v")!.slice(10, 14);
-    const units = new Attr(new Float32(), ipc.getChild("v")!.slice(3, 4));
+    const take = (first: number) =>
+      tableFromIPC(
+        tableToIPC(new Table({ v: vectorFromArray(Float32Array.from({ length: 1000 }, (_, i) => first + i)) })),
+      ).getChild("v")!;
+    const [one, two] = [take(0), take(0)];
     const own = NdArray.from(new Float32Array([1, 2]), { dims: { y: 2 } });
-    const batch = new NdRecordBatch(
-      { v: new NdArray(viewed, [{ name: "x", size: 4 }], new Map([["scale", units]])), y: own },
-      new Map([
-        ["id", attr.utf8("a.nc")],
-        ["scale", units],
-      ]),
-    );
-    const detached = detachedBatch(batch);
-    const values = detached.get("v")!.values;
-    expect(Array.from(values.toArray() as Float32Array)).toEqual([10, 11, 12, 13]);
-    // The message behind the round trip holds 4,000 bytes of values.
-    expect(values.data.every((d) => viewsUnder(1000)(d.values))).toBe(true);
-    const scale = detached.get("v")!.attrs.get("scale")!;
-    expect(Number(scale.toJS())).toBe(3);
-    expect(scale.value.data.every((d) => viewsUnder(1000)(d.values))).toBe(true);
-    // One copy of an attribute however many places hold it.
-    expect(detached.globalAttrs.get("scale")).toBe(scale);
-    expect(detached.get("y")!.values).toBe(own.values);
+    const row = (values: typeof one, scale: Attr) =>
+      new NdRecordBatch(
+        { v: new NdArray(values.slice(10, 14), [{ name: "x", size: 4 }], new Map([["scale", scale]])), y: own },
+        new Map([
+          ["id", attr.utf8("a.nc")],
+          ["scale", scale],
+        ]),
+      );
+    const detached = takeDetacher();
+    const firstScale = new Attr(new Float32(), one.slice(3, 4));
+    const first = detached(row(one, firstScale));
+    const second = detached(row(two, new Attr(new Float32(), two.slice(3, 4))));
+    for (const batch of [first, second]) {
+      const values = batch.get("v")!.values;
+      expect(Array.from(values.toArray() as Float32Array)).toEqual([10, 11, 12, 13]);
+      // The message behind the take holds 4,000 bytes of values; the copy holds its 16.
+      expect(values.data.every((d) => viewsUnder(1000)(d.values))).toBe(true);
+      expect(batch.get("v")!.attrs.get("scale")).toBe(firstScale);
+      expect(batch.globalAttrs.get("scale")).toBe(firstScale);
+      expect(batch.get("y")!.values).toBe(own.values);
+    }
+    // Another value is another attribute.
+    const other = new Attr(new Float32(), one.slice(4, 5));
+    expect(detached(row(two, other)).get("v")!.attrs.get("scale")).toBe(other);
   });
 
   it("a window read over many takes holds no take: its peak RSS follows the window, not the rows read", async () => {
