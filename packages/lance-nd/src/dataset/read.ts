@@ -16,6 +16,7 @@ import type { DimRange } from "./selection.js";
 import { readTakes } from "./read-takes.js";
 import { blockRows, variableRows, type VariableRows } from "./variable-rows.js";
 import { checkCellsHeld } from "./missing-cells.js";
+import { takeDetacher } from "../read/detached.js";
 import { takeGroups, type TakenRow } from "./take-groups.js";
 
 /** One block of a read: a row cut to the selection. */
@@ -167,12 +168,14 @@ export async function readWindow(
   if (gap !== undefined) throw lackingRows(view, plan, gap);
   const members = groups.map((group) => new Set(group.rows));
   const parts: NdRecordBatch[][] = groups.map(() => []);
+  // The cuts outlive their takes (a window holds a cut of every row).
+  const detached = takeDetacher();
   const cutAll = (taken: TakenRow[]) => {
     for (const [k, part] of partsOf(
       groups,
       members,
       taken,
-      (row, batch, k) => [k, cut(view, plan, ranges, row, batch).batch] as const,
+      (row, batch, k) => [k, detached(cut(view, plan, ranges, row, batch).batch)] as const,
     ))
       parts[k]!.push(part);
   };
