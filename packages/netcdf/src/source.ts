@@ -1,11 +1,11 @@
 /**
- * The I/O seam of this package: a file by its path or bytes in memory, read
- * by byte ranges. Only this file (and `open.ts`, for h5wasm's temporary copy
- * of in-memory netCDF-4 bytes) touches `node:` modules.
+ * The I/O seam of this package: a file by its path, at a URL or bytes in
+ * memory, read by byte ranges. Only the files of this seam (this one,
+ * file-source.ts, url-source.ts's temporary copy, and `open.ts`, for
+ * h5wasm's temporary copy of netCDF-4 bytes) touch `node:` modules.
  */
 import { open } from "node:fs/promises";
-import type { FileHandle } from "node:fs/promises";
-import { NetcdfError } from "./netcdf-error.js";
+import { openFileSource } from "./file-source.js";
 import { isHttpUrl, openUrlSource } from "./url-source.js";
 
 /** A file read by byte ranges. */
@@ -42,38 +42,7 @@ export async function openSource(source: string | Uint8Array | ByteSource): Prom
       close: () => Promise.resolve(),
     };
   }
-  let handle: FileHandle;
-  let size: number;
-  try {
-    handle = await open(source, "r");
-    const info = await handle.stat();
-    if (!info.isFile()) {
-      await handle.close();
-      throw new NetcdfError("InvalidFile", `${source}: not a file`, { path: source });
-    }
-    size = info.size;
-  } catch (cause) {
-    if (cause instanceof NetcdfError) throw cause;
-    const code = (cause as { code?: string }).code;
-    if (code === "ENOENT") throw new NetcdfError("FileNotFound", `${source}: no such file`, { path: source, cause });
-    throw new NetcdfError("InvalidFile", `${source}: cannot open (${code ?? String(cause)})`, { path: source, cause });
-  }
-  return {
-    label: source,
-    path: source,
-    size,
-    read: async (offset, length) => {
-      const out = new Uint8Array(Math.max(0, Math.min(length, size - offset)));
-      let done = 0;
-      while (done < out.length) {
-        const { bytesRead } = await handle.read(out, done, out.length - done, offset + done);
-        if (bytesRead === 0) break;
-        done += bytesRead;
-      }
-      return out.subarray(0, done);
-    },
-    close: () => handle.close(),
-  };
+  return openFileSource(source);
 }
 
 /** The block a copy reads at a time: memory stays bounded whatever the file's size. */

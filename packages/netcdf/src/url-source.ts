@@ -2,9 +2,20 @@
  * A netCDF file at an `http://` or `https://` URL as a {@link ByteSource}
  * (README "Files at URLs"): its size from a `HEAD`, then byte ranges
  * (`Range: bytes=a-b`) as the reader asks for them, so a classic file
- * costs its header and the bytes a read touches. netCDF-4 is copied to a
+ * costs its header and the bytes a read touches. A server that ignores
+ * `Range` sends the whole file: it is kept in a temporary file, which the
+ * reads after it use, so the file is fetched once. netCDF-4 is copied to a
  * temporary file first (`openNetcdf`: h5wasm reads files by path).
  */
+import { randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream } from "node:stream/web";
+import { openFileSource } from "./file-source.js";
 import { NetcdfError } from "./netcdf-error.js";
 import type { ByteSource } from "./source.js";
 
@@ -26,8 +37,8 @@ export function isHttpUrl(source: string): boolean {
  * The file at `url`, read by byte ranges. `FileNotFound` naming the URL
  * for a 404; `InvalidFile` naming the URL and the status for any other
  * refusal, or a server that gives no size. A server that ignores `Range`
- * (200 and the whole file) is read correctly, at the cost of the whole
- * file per read.
+ * (200 and the whole file) is read correctly: the first whole answer goes
+ * to a temporary file that every later read uses and `close` removes.
  */
 export async function openUrlSource(url: string, options: UrlSourceOptions = {}): Promise<ByteSource> {
   const send = options.fetch ?? ((request: Request) => fetch(request));
@@ -37,6 +48,8 @@ export async function openUrlSource(url: string, options: UrlSourceOptions = {})
     throw new NetcdfError("InvalidFile", `${url}: the server gives no size (Content-Length) for the file`, {
       path: url,
     });
+  /** The whole file, once a server that ignores `Range` has sent it. */
+  let whole: Promise<ByteSource> | undefined;
   return {
     label: url,
     path: undefined,
@@ -44,13 +57,51 @@ export async function openUrlSource(url: string, options: UrlSourceOptions = {})
     read: async (offset, length) => {
       const end = Math.min(offset + length, size);
       if (end <= offset) return new Uint8Array(0);
+      if (whole !== undefined) return (await whole).read(offset, end - offset);
       const response = await ask(send, new Request(url, { headers: { Range: `bytes=${offset}-${end - 1}` } }), url);
-      const body = new Uint8Array(await response.arrayBuffer());
-      // 206 is the range; 200 is the whole file from a server that ignores Range.
-      return response.status === 206 ? body : body.subarray(offset, end);
+      if (response.status === 206) return new Uint8Array(await response.arrayBuffer());
+      // 200: the whole file, from a server that ignores Range (a read in flight beside the first one drops its copy).
+      if (whole === undefined) whole = keepWhole(url, response);
+      else await response.body?.cancel();
+      return (await whole).read(offset, end - offset);
     },
-    close: async () => {},
+    close: async () => {
+      await whole?.then(
+        (file) => file.close(),
+        () => {},
+      );
+    },
   };
+}
+
+/** `response`'s body (the whole file at `url`) in a temporary file, read by ranges; `close` removes it. */
+async function keepWhole(url: string, response: Response): Promise<ByteSource> {
+  const path = join(tmpdir(), `lance-nd-${randomUUID()}.nc`);
+  try {
+    if (response.body === null) throw new Error("no body");
+    await pipeline(
+      Readable.fromWeb(response.body as ReadableStream<Uint8Array>),
+      createWriteStream(path, { flags: "wx" }),
+    );
+    const file = await openFileSource(path, url);
+    return {
+      ...file,
+      close: async () => {
+        await file.close();
+        await rm(path, { force: true });
+      },
+    };
+  } catch (cause) {
+    await rm(path, { force: true });
+    throw new NetcdfError(
+      "InvalidFile",
+      `${url}: cannot keep the whole file the server sent (${(cause as Error).message})`,
+      {
+        path: url,
+        cause,
+      },
+    );
+  }
 }
 
 /** The answer to `request` when it is 200 or 206; else the error that names the URL. */

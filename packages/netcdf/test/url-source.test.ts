@@ -89,8 +89,13 @@ describe.skipIf(skip)("openNetcdf of a file at an http:// URL", () => {
     expect(statSync(join(bigDir, "big.nc")).size).toBeGreaterThan(40 * record);
   });
 
-  it("a classic file from a server that ignores Range: still every variable as from disk", async () => {
+  it("a classic file from a server that ignores Range: every variable as from disk, the file fetched once and its copy removed", async () => {
+    const before = copies();
+    plain.reset();
     await expectSameAsDisk(`${plain.url}/ocean-classic.nc`, "ocean-classic.nc");
+    const gets = plain.requests.filter((r) => r.method === "GET");
+    expect(gets.map((r) => r.status)).toEqual([200]);
+    expect(copies()).toEqual(before);
   });
 
   it("a netCDF-4 file: every variable as from disk, through a temporary copy that close removes", async () => {

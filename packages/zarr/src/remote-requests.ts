@@ -5,7 +5,8 @@
  * a clear error naming the URL when the server refuses it (401, 403, any
  * other status but 404, which is a missing key as in zarrita's FetchStore).
  * A server that ignores `Range` and answers the whole body is read
- * correctly: the range is cut from it.
+ * correctly: the range is cut from it (or the whole body passed on, for a
+ * caller that keeps it: `passWhole`).
  */
 import { ZarrError } from "./zarr-error.js";
 
@@ -26,6 +27,13 @@ export interface RequestOptions {
   onBytes?: (bytes: number) => void;
   /** The fetch that sends the requests (e.g. one that signs them); default: the global `fetch`. */
   fetch?: (request: Request) => Promise<Response>;
+  /**
+   * What a server that ignores `Range` sent (200 and the whole object) is
+   * passed on as it came, not cut to the range asked for: for a caller
+   * that keeps the whole object for its later reads (@lance-nd/netcdf's
+   * `openUrlSource`). Default: false (zarrita's FetchStore wants the range).
+   */
+  passWhole?: boolean;
 }
 
 /** The defaults of {@link RequestOptions}. */
@@ -47,7 +55,7 @@ export function storeFetch(options: RequestOptions = {}): (request: Request) => 
     await slots.take();
     try {
       for (let attempt = 0; ; attempt++) {
-        const outcome = await attemptOnce(send, request.clone(), options.onBytes);
+        const outcome = await attemptOnce(send, request.clone(), options);
         if (outcome instanceof Response) return outcome;
         if (attempt >= retries) {
           throw new ZarrError("ReadFailed", `${what(request)}: ${outcome} (after ${retries + 1} tries)`, {
@@ -69,7 +77,7 @@ export function storeFetch(options: RequestOptions = {}): (request: Request) => 
 async function attemptOnce(
   send: (request: Request) => Promise<Response>,
   request: Request,
-  onBytes: ((bytes: number) => void) | undefined,
+  { onBytes, passWhole }: RequestOptions,
 ): Promise<Response | string> {
   let response: Response;
   let body: Uint8Array;
@@ -107,12 +115,13 @@ async function attemptOnce(
   if (declared !== null && Number(declared) !== body.byteLength)
     return `the body ended after ${body.byteLength} of ${declared} bytes`;
   const range = askedRange(request);
-  if (range !== undefined && response.status === 200) {
+  const whole = range !== undefined && response.status === 200;
+  if (whole && !passWhole) {
     // The server ignored Range and sent the whole object: keep the bytes asked for.
     body = body.subarray(range.start, range.end === undefined ? undefined : range.end + 1);
   }
   return new Response(oneChunk(body), {
-    status: range === undefined ? 200 : 206,
+    status: range === undefined || (whole && passWhole) ? 200 : 206,
     headers: { "content-length": String(body.byteLength) },
   });
 }

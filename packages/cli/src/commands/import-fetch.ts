@@ -49,7 +49,9 @@ export async function openNetcdfAtUrl(
   maxRequests: number | undefined,
   fetched: FetchedBytes | undefined,
 ): Promise<NetcdfFile> {
-  const source = await openUrlSource(url, { fetch: storeFetch({ maxRequests, onBytes: fetched?.onBytes }) });
+  // A server that ignores Range sends the whole file: the source keeps it for its later reads.
+  const fetch = storeFetch({ maxRequests, onBytes: fetched?.onBytes, passWhole: true });
+  const source = await openUrlSource(url, { fetch });
   const head = await source.read(0, 8);
   const copy =
     fetched !== undefined && netcdf4(head, url) ? fetched.downloadBar(`download ${url}`, source.size) : undefined;
