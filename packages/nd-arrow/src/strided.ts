@@ -2,49 +2,19 @@
  * Strided walks over a row-major grid: `stridedIndices` lists the positions
  * of a walk, `takeStrided` copies a walk out of a vector and
  * `scatterStrided` places parts into a new vector. Fixed-width values
- * without nulls are copied block by block where the walk is contiguous;
- * anything else goes through the gather kernel (`take.ts`).
+ * without nulls are copied run by run (`copy-runs.ts`); anything else goes
+ * through the gather kernel (`take.ts`).
  */
 import { makeVector } from "apache-arrow";
 import type { DataType, Vector } from "apache-arrow";
-import type { TypedArray } from "./data-type.js";
 import { NdArrowError } from "./errors.js";
 import { concatData } from "./concat.js";
-import { BLOCK_RUN, fillRun, takeData } from "./take.js";
-import { build, bytesOf, kindOf, retype } from "./value-buffers.js";
+import { copyRuns, runPlan } from "./copy-runs.js";
+import { stridedIndices } from "./strided-indices.js";
+import { BLOCK_RUN, takeData } from "./take.js";
+import { build, kindOf, retype } from "./value-buffers.js";
 
-/**
- * Positions of a strided walk, row-major over `sizes`: entry `(i0, i1, ...)`
- * is `start + i0 * strides[0] + i1 * strides[1] + ...`. A stride of 0
- * repeats (broadcasts) along that dim. Built block by block, no per-cell
- * arithmetic over all dims.
- *
- * @example
- * stridedIndices([2, 3], [1, 0]);       // [0, 0, 0, 1, 1, 1]
- * stridedIndices([2, 2], [4, 1], 5);    // [5, 6, 9, 10]
- */
-export function stridedIndices(sizes: readonly number[], strides: readonly number[], start = 0): Uint32Array {
-  const total = sizes.reduce((n, s) => n * s, 1);
-  const out = new Uint32Array(total);
-  if (total === 0) return out;
-  out[0] = start;
-  let block = 1;
-  for (let d = sizes.length - 1; d >= 0; d--) {
-    const size = sizes[d]!;
-    const stride = strides[d]!;
-    if (stride === 0 && block === 1) out.fill(start, 1, size);
-    else {
-      for (let j = 1; j < size; j++) {
-        const at = j * block;
-        const add = j * stride;
-        if (add === 0) out.copyWithin(at, 0, block);
-        else for (let k = 0; k < block; k++) out[at + k] = out[k]! + add;
-      }
-    }
-    block *= size;
-  }
-  return out;
-}
+export { stridedIndices } from "./strided-indices.js";
 
 /**
  * {@link take} of the strided walk {@link stridedIndices}`(sizes, strides,
@@ -60,8 +30,9 @@ export function takeStrided<T extends DataType>(
 ): Vector<T> {
   const data = concatData(vector.data);
   const total = sizes.reduce((n, s) => n * s, 1);
-  const fast = blockPlan(sizes, strides, rowMajorStrides(sizes));
-  if (kindOf(data.type) !== "fixed" || data.nullCount > 0 || fast === undefined || total === 0) {
+  const plan = runPlan(sizes, strides, rowMajorStrides(sizes));
+  const short = plan.run < BLOCK_RUN && plan.outer.length > 0;
+  if (kindOf(data.type) !== "fixed" || data.nullCount > 0 || short || total === 0) {
     return makeVector(takeData(data, stridedIndices(sizes, strides, start)));
   }
   const last = start + sizes.reduce((sum, size, d) => sum + (size - 1) * strides[d]!, 0);
@@ -73,7 +44,7 @@ export function takeStrided<T extends DataType>(
   }
   const width = data.values.BYTES_PER_ELEMENT;
   const out = new Uint8Array(total * width);
-  copyBlocks(data.values, start, out, 0, fast);
+  copyRuns(data.values, start, out, 0, plan);
   return makeVector(build(data.type, total, 0, undefined, { data: retype(out, data.values) }));
 }
 
@@ -97,7 +68,8 @@ export interface StridedPart<T extends DataType = DataType> {
  * `length` values where each part's walk lands at `start` + its
  * coordinates times `strides`. Every position must be written by exactly
  * one part (the caller checks the tiling). Fixed-width values without nulls
- * are copied block by block from the sources into the result; others are
+ * are copied run by run from the sources into the result, however short
+ * the runs (the rows at a region's edges); others are
  * cut out of their sources (a part that reads all its values in order is
  * not copied) and then gathered through one index array.
  */
@@ -110,10 +82,7 @@ export function scatterStrided<T extends DataType>(
   const first = datas[0];
   if (first === undefined) throw new NdArrowError("InvalidArgument", "nothing to scatter: no parts");
   const walks = parts.map((p) => ({ start: p.sourceStart ?? 0, strides: p.sourceStrides ?? rowMajorStrides(p.sizes) }));
-  const plans = parts.map((p, k) => blockPlan(p.sizes, walks[k]!.strides, strides));
-  const fast =
-    kindOf(first.type) === "fixed" && datas.every((d) => d.nullCount === 0) && plans.every((p) => p !== undefined);
-  if (!fast) {
+  if (kindOf(first.type) !== "fixed" || datas.some((d) => d.nullCount > 0)) {
     const index = new Uint32Array(length);
     let base = 0;
     const cuts = parts.map((p, k) => {
@@ -128,56 +97,10 @@ export function scatterStrided<T extends DataType>(
   }
   const width = first.values.BYTES_PER_ELEMENT;
   const out = new Uint8Array(length * width);
-  for (const [k, p] of parts.entries()) copyBlocks(datas[k]!.values, walks[k]!.start, out, p.start, plans[k]!);
+  for (const [k, p] of parts.entries()) {
+    copyRuns(datas[k]!.values, walks[k]!.start, out, p.start, runPlan(p.sizes, walks[k]!.strides, strides));
+  }
   return makeVector(build(first.type, length, 0, undefined, { data: retype(out, first.values) }));
-}
-
-/**
- * A strided copy as blocks: the outer sizes, both sides' outer strides, and
- * the block length; `fill` when the source repeats one value over the block
- * (source stride 0, a broadcast), else the block is contiguous on both sides.
- */
-interface BlockPlan {
-  outer: number[];
-  srcStrides: number[];
-  dstStrides: number[];
-  block: number;
-  fill: boolean;
-}
-
-/**
- * Merges the trailing dims that are contiguous on both sides (`src` and
- * `dst` strides), or repeat one source value into a contiguous destination,
- * into one block; `undefined` when blocks would be shorter than
- * {@link BLOCK_RUN} values (element gathers are faster then).
- */
-function blockPlan(sizes: readonly number[], src: readonly number[], dst: readonly number[]): BlockPlan | undefined {
-  let d = sizes.length;
-  while (d > 0 && sizes[d - 1] === 1) d--;
-  const fill = d > 0 && src[d - 1] === 0;
-  let block = 1;
-  while (d > 0 && (sizes[d - 1] === 1 || (src[d - 1] === (fill ? 0 : block) && dst[d - 1] === block))) {
-    block *= sizes[d - 1]!;
-    d--;
-  }
-  if (block < BLOCK_RUN && d > 0) return undefined;
-  return { outer: sizes.slice(0, d), srcStrides: src.slice(0, d), dstStrides: dst.slice(0, d), block, fill };
-}
-
-function copyBlocks(values: TypedArray, srcStart: number, out: Uint8Array, dstStart: number, plan: BlockPlan): void {
-  const from = stridedIndices(plan.outer, plan.srcStrides, srcStart);
-  const to = stridedIndices(plan.outer, plan.dstStrides, dstStart);
-  const width = values.BYTES_PER_ELEMENT;
-  if (plan.fill) {
-    for (let k = 0; k < from.length; k++) fillRun(values, from[k]!, out, to[k]!, to[k]! + plan.block);
-    return;
-  }
-  const src = bytesOf(values);
-  const bytes = plan.block * width;
-  for (let k = 0; k < from.length; k++) {
-    const at = from[k]! * width;
-    out.set(src.subarray(at, at + bytes), to[k]! * width);
-  }
 }
 
 /** Row-major strides of `sizes` (the last dim has stride 1). */
