@@ -109,7 +109,7 @@ const folder = mkdtempSync(join(tmpdir(), "lance-nd-remote-import-"));
 const loadStart = loadavg()[0]!;
 const rows: Record<string, number | string>[] = [];
 try {
-  let started = performance.now();
+  const started = performance.now();
   await timed(PYTHON, [SCRIPT, "make", folder, String(TIMES)]);
   console.log(
     `stores    t2m(time=${TIMES}, lat=121, lon=241) float32, two layouts, made by xarray in ${((performance.now() - started) / 1000).toFixed(0)} s`,
