@@ -35,6 +35,14 @@ export class FetchedBytes {
   }
 }
 
+/** How a source at a URL is read: `--max-requests`, `--storage-option` for `s3://`, and what counts its bytes. */
+export interface RemoteOptions {
+  readonly maxRequests?: number;
+  readonly storage?: Readonly<Record<string, string>>;
+  /** Counts the bytes received; unset: not counted. */
+  readonly fetched?: FetchedBytes;
+}
+
 /**
  * The netCDF file at `url` opened by `openNetcdf` with `options`, read by
  * byte ranges with the Zarr reader's retries and at most `maxRequests` in

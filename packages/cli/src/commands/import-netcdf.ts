@@ -9,9 +9,8 @@
 import { isReservedName } from "@lance-nd/format";
 import type { NdSource } from "@lance-nd/nd-arrow";
 import { netcdfRowPlan, openNetcdf, selectNetcdf, type NetcdfFile } from "@lance-nd/netcdf";
-import { isUrl, openNetcdfAtUrl } from "./import-fetch.js";
+import { isUrl, openNetcdfAtUrl, type RemoteOptions } from "./import-fetch.js";
 import { type ImportSelection, regionOf, selects } from "./import-selection.js";
-import type { RemoteOptions } from "./import-source.js";
 import { zarrCall } from "./zarr-errors.js";
 import { CliError } from "../errors.js";
 

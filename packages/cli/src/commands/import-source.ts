@@ -17,7 +17,7 @@ import { decodeFor, decodedType, emptyOf, keptRaw } from "./import-plan.js";
 import { DEFAULT_ROW_BYTES, rowNotice } from "./import-rows.js";
 import { openNetcdfSource } from "./import-netcdf.js";
 import { openZarrSource } from "./import-zarr.js";
-import { type FetchedBytes, isUrl } from "./import-fetch.js";
+import { type RemoteOptions, isUrl } from "./import-fetch.js";
 import type { ImportSelection } from "./import-selection.js";
 import { asCliError, zarrCall } from "./zarr-errors.js";
 
@@ -47,14 +47,6 @@ export interface ImportSource {
   rows(): AsyncGenerator<NdRecordBatch>;
   /** Releases the reader. */
   close(): Promise<void>;
-}
-
-/** How a source at a URL is read: `--max-requests`, `--storage-option` for `s3://`, and what counts its bytes. */
-export interface RemoteOptions {
-  readonly maxRequests?: number;
-  readonly storage?: Readonly<Record<string, string>>;
-  /** Counts the bytes received (import-fetch.ts); unset: not counted. */
-  readonly fetched?: FetchedBytes;
 }
 
 /** True when `path` is a directory holding a Zarr group or array (`zarr.json`, `.zgroup` or `.zarray`). */

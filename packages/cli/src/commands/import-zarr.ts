@@ -10,7 +10,7 @@ import { DataType } from "apache-arrow";
 import { openZarr } from "@lance-nd/zarr";
 import type { OpenZarrOptions, ZarrStore } from "@lance-nd/zarr";
 import type { Attrs, NdSource } from "@lance-nd/nd-arrow";
-import type { RemoteOptions } from "./import-source.js";
+import type { RemoteOptions } from "./import-fetch.js";
 import { type ImportSelection, regionOf, selects } from "./import-selection.js";
 import { zarrCall } from "./zarr-errors.js";
 import { rangesOf, withoutDims } from "./import-dropped-dims.js";
