@@ -22,19 +22,18 @@ export const NO_TIME_LIMIT = 2 ** 31 - 1;
  * end of the run while the other worker has nothing left to do.
  */
 const SLOWEST = [
-  "packages/cli/test/rows/rows-property.test.ts",
-  "packages/cli/test/commands/sel-xarray.test.ts",
-  "packages/cli/test/commands/import-netcdf-selection.test.ts",
-  "packages/cli/test/commands/import-row-budget.test.ts",
-  "packages/cli/test/commands/import-remote-concat.test.ts",
   "packages/cli/test/rows/variable-groups.test.ts",
-  "packages/cli/test/netcdf/round-trip.test.ts",
-  "packages/cli/test/commands/version-control.test.ts",
-  "packages/cli/test/rows/rows-read.test.ts",
-  "packages/cli/test/commands/help-readme.test.ts",
-  "packages/cli/test/netcdf/import-again.test.ts",
-  "packages/cli/test/commands/import-remote.test.ts",
+  "packages/cli/test/rows/rows-property.test.ts",
   "packages/cli/test/commands/help-examples.test.ts",
+  "packages/cli/test/commands/import-remote.test.ts",
+  "packages/cli/test/commands/object-store.test.ts",
+  "packages/cli/test/commands/import-remote-concat.test.ts",
+  "packages/lance-nd/test/import-claims/import-claim.test.ts",
+  "packages/cli/test/rows/wide-import-memory.test.ts",
+  "packages/cli/test/netcdf/round-trip.test.ts",
+  "packages/cli/test/commands/rechunk-kill.test.ts",
+  "packages/lance-nd/test/zarr-store/zarr-store.test.ts",
+  "packages/lance-nd/test/read/detached.test.ts",
 ];
 
 /** Vitest's order, with the {@link SLOWEST} files moved to the front (the sort is stable). */
