@@ -9,11 +9,12 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { type FileServer, pythonSkipReason, startFileServer, runPython } from "@lance-nd/test-helpers";
+import { type FileServer, pythonSkipReason, startFileServer } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatBytes } from "../../src/output/disk-size.js";
 import { run } from "../../src/run.js";
-import { cliAsync, ensureBuilt, tempDir } from "./harness.js";
+import { cliAsync } from "./harness.js";
+import { httpSources } from "./http-sources.js";
 
 const skip =
   pythonSkipReason(
@@ -36,22 +37,12 @@ ds.to_netcdf(f"{out}/t-classic.nc", format="NETCDF3_64BIT", encoding={"time": ti
 ds.to_netcdf(f"{out}/t-nc4.nc", format="NETCDF4", encoding={"time": time})
 `;
 
-let dir: string;
-let server: FileServer;
+const sources = httpSources(skip, WRITE);
 let whole: FileServer;
-
 beforeAll(async () => {
-  if (skip) return;
-  ensureBuilt();
-  dir = tempDir();
-  runPython(["-c", WRITE, dir]);
-  server = await startFileServer(dir);
-  whole = await startFileServer(dir, { ignoreRange: true });
+  if (!skip) whole = await startFileServer(sources.dir, { ignoreRange: true });
 });
-afterAll(async () => {
-  await server?.stop();
-  await whole?.stop();
-});
+afterAll(() => whole?.stop());
 
 /** The bytes `served` sent since its last reset. */
 function sent(served: FileServer): number {
@@ -91,19 +82,19 @@ describe.skipIf(skip)("the bytes an import from a URL fetches", () => {
   ];
   for (const [i, c] of cases.entries()) {
     it(`${c.name}: --json bytesFetched is what the server sent`, async () => {
-      server.reset();
-      const table = join(dir, `json-${i}.lance`);
-      const imported = await cliAsync(["import", `${server.url}/${c.path}`, table, ...c.flags, "--json"]);
+      sources.server.reset();
+      const table = join(sources.dir, `json-${i}.lance`);
+      const imported = await cliAsync(["import", `${sources.server.url}/${c.path}`, table, ...c.flags, "--json"]);
       expect(imported.code, imported.stderr).toBe(0);
       const summary = JSON.parse(imported.stdout) as { bytesFetched: number };
       expect(summary.bytesFetched).toBeGreaterThan(0);
-      expect(summary.bytesFetched).toBe(sent(server));
+      expect(summary.bytesFetched).toBe(sent(sources.server));
     });
   }
 
   it("a classic netCDF file from a server that ignores Range: fetched whole once, and that body counted", async () => {
     whole.reset();
-    const table = join(dir, "whole.lance");
+    const table = join(sources.dir, "whole.lance");
     const imported = await cliAsync(["import", `${whole.url}/t-classic.nc`, table, "--json"]);
     expect(imported.code, imported.stderr).toBe(0);
     const summary = JSON.parse(imported.stdout) as { bytesFetched: number };
@@ -112,24 +103,27 @@ describe.skipIf(skip)("the bytes an import from a URL fetches", () => {
   });
 
   it("on a terminal: the import bar's last frame and the one summary line report the bytes the server sent", async () => {
-    server.reset();
+    sources.server.reset();
     const [stdout, stderr] = [terminal(), terminal()];
-    const code = await run(["import", `${server.url}/t.zarr`, join(dir, "tty-zarr.lance")], { stdout, stderr });
+    const code = await run(["import", `${sources.server.url}/t.zarr`, join(sources.dir, "tty-zarr.lance")], {
+      stdout,
+      stderr,
+    });
     expect(code, stderr.text).toBe(0);
-    const fetched = `${formatBytes(sent(server))} fetched`;
+    const fetched = `${formatBytes(sent(sources.server))} fetched`;
     expect(lastFrame(stderr.text, "import")).toContain(` rows | ${fetched}`);
     expect(stdout.text.trim().split("\n")).toHaveLength(1);
     expect(stdout.text).toContain(`, ${fetched}, 5 variables) as `);
   });
 
   it("on a terminal: a netCDF-4 file's copy shows a bar of its own, to the file's size", async () => {
-    server.reset();
+    sources.server.reset();
     const [stdout, stderr] = [terminal(), terminal()];
-    const url = `${server.url}/t-nc4.nc`;
-    const code = await run(["import", url, join(dir, "tty-nc4.lance")], { stdout, stderr });
+    const url = `${sources.server.url}/t-nc4.nc`;
+    const code = await run(["import", url, join(sources.dir, "tty-nc4.lance")], { stdout, stderr });
     expect(code, stderr.text).toBe(0);
-    const size = formatBytes(statSync(join(dir, "t-nc4.nc")).size);
+    const size = formatBytes(statSync(join(sources.dir, "t-nc4.nc")).size);
     expect(lastFrame(stderr.text, `download ${url}`)).toContain(`100% | ${size} of ${size} | `);
-    expect(lastFrame(stderr.text, "import")).toContain(`${formatBytes(sent(server))} fetched`);
+    expect(lastFrame(stderr.text, "import")).toContain(`${formatBytes(sent(sources.server))} fetched`);
   });
 });

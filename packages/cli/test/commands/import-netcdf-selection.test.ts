@@ -10,9 +10,10 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type FileServer, pythonSkipReason, startFileServer, runPython } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
+import { pythonSkipReason, runPython } from "@lance-nd/test-helpers";
+import { describe, expect, it } from "vitest";
+import { cli, cliAsync } from "./harness.js";
+import { httpSources } from "./http-sources.js";
 
 const skip =
   pythonSkipReason(
@@ -53,17 +54,7 @@ xr.testing.assert_identical(got, want)
 print("same", dict(got.sizes))
 `;
 
-let dir: string;
-let server: FileServer;
-
-beforeAll(async () => {
-  if (skip) return;
-  ensureBuilt();
-  dir = tempDir();
-  runPython(["-c", WRITE, dir]);
-  server = await startFileServer(dir);
-});
-afterAll(() => server?.stop());
+const sources = httpSources(skip, WRITE);
 
 /** What the oracle selects: variables, indices (an index or `[a, b)`), coordinate slices. */
 interface Selection {
@@ -88,10 +79,10 @@ describe.skipIf(skip)("lance-nd import of part of a netCDF file", () => {
   for (const name of ["daily4.nc", "daily3.nc"]) {
     const label = name.replace(".nc", "");
     it(`${name}: --project t --sel time=<a CF date range>,lat=<values>: xarray's sel of t with its coordinates`, () => {
-      const table = join(dir, `${label}-sel.lance`);
+      const table = join(sources.dir, `${label}-sel.lance`);
       const run = cli([
         "import",
-        join(dir, name),
+        join(sources.dir, name),
         table,
         "--project",
         "t",
@@ -101,33 +92,33 @@ describe.skipIf(skip)("lance-nd import of part of a netCDF file", () => {
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       const how: Selection = { project: ["t"], sel: { time: ["2020-02-03", "2020-02-10"], lat: [55, 50] } };
-      expect(compare(table, join(dir, name), how)).toBe("same {'time': 8, 'lat': 6, 'lon': 30}");
+      expect(compare(table, join(sources.dir, name), how)).toBe("same {'time': 8, 'lat': 6, 'lon': 30}");
     });
 
     it(`${name}: --isel time=7,lon=2:6: the index drops time, kept as a scalar coordinate; land is whole`, () => {
-      const table = join(dir, `${label}-index.lance`);
-      const run = cli(["import", join(dir, name), table, "--isel", "time=7,lon=2:6"]);
+      const table = join(sources.dir, `${label}-index.lance`);
+      const run = cli(["import", join(sources.dir, name), table, "--isel", "time=7,lon=2:6"]);
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       const how: Selection = { isel: { time: 7, lon: [2, 6] } };
-      expect(compare(table, join(dir, name), how)).toBe("same {'lat': 20, 'lon': 4}");
+      expect(compare(table, join(sources.dir, name), how)).toBe("same {'lat': 20, 'lon': 4}");
     });
 
     it(`${name}: --sel lat=52.3,time=<a date>,method=nearest --sel lon=7 --project u: the values drop their dims`, () => {
-      const table = join(dir, `${label}-values.lance`);
+      const table = join(sources.dir, `${label}-values.lance`);
       const flags = ["--sel", "lat=52.3,time=2020-03-04T10,method=nearest", "--sel", "lon=7", "--project", "u"];
-      const run = cli(["import", join(dir, name), table, ...flags]);
+      const run = cli(["import", join(sources.dir, name), table, ...flags]);
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       const how: Selection = { project: ["u"], value: { lon: 7 }, nearest: { lat: 52.3, time: "2020-03-04T10" } };
-      expect(compare(table, join(dir, name), how)).toBe("same {}");
+      expect(compare(table, join(sources.dir, name), how)).toBe("same {}");
     });
 
     it(`${name}: --isel time=-30:-5 --sel lon=10.5:20 --chunk time=7: rows of the region, the region's coordinates`, () => {
-      const table = join(dir, `${label}-chunked.lance`);
+      const table = join(sources.dir, `${label}-chunked.lance`);
       const run = cli([
         "import",
-        join(dir, name),
+        join(sources.dir, name),
         table,
         "--isel",
         "time=-30:-5",
@@ -140,22 +131,30 @@ describe.skipIf(skip)("lance-nd import of part of a netCDF file", () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/ as 4 rows /);
       const how: Selection = { isel: { time: [-30, -5] }, sel: { lon: [10.5, 20] } };
-      expect(compare(table, join(dir, name), how)).toBe("same {'time': 25, 'lat': 20, 'lon': 10}");
+      expect(compare(table, join(sources.dir, name), how)).toBe("same {'time': 25, 'lat': 20, 'lon': 10}");
     });
   }
 
   it("a classic file at a URL: --project u --isel time=40:45 fetches a small share of its bytes, and is xarray's selection", async () => {
-    const table = join(dir, "remote.lance");
-    server.reset();
-    const run = await cliAsync(["import", `${server.url}/daily3.nc`, table, "--project", "u", "--isel", "time=40:45"]);
+    const table = join(sources.dir, "remote.lance");
+    sources.server.reset();
+    const run = await cliAsync([
+      "import",
+      `${sources.server.url}/daily3.nc`,
+      table,
+      "--project",
+      "u",
+      "--isel",
+      "time=40:45",
+    ]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const fetched = server.requests.reduce((n, r) => n + r.bytes, 0);
-    const size = statSync(join(dir, "daily3.nc")).size;
+    const fetched = sources.server.requests.reduce((n, r) => n + r.bytes, 0);
+    const size = statSync(join(sources.dir, "daily3.nc")).size;
     expect(fetched).toBeGreaterThan(0);
     // The header (a first read of 64 KiB) and 5 of 365 records of one of two record variables: well under a tenth.
     expect(fetched).toBeLessThan(size / 10);
-    expect(compare(table, join(dir, "daily3.nc"), { project: ["u"], isel: { time: [40, 45] } })).toBe(
+    expect(compare(table, join(sources.dir, "daily3.nc"), { project: ["u"], isel: { time: [40, 45] } })).toBe(
       "same {'time': 5, 'lat': 20, 'lon': 30}",
     );
   });
@@ -173,11 +172,11 @@ describe.skipIf(skip)("lance-nd import of part of a netCDF file", () => {
     ],
   ] as const) {
     it(`${flags.join(" ")}: one line naming it, no table left behind`, () => {
-      const table = join(dir, `refused-${flags.join("").replace(/\W/g, "-")}.lance`);
-      const run = cli(["import", join(dir, "daily3.nc"), table, ...flags]);
+      const table = join(sources.dir, `refused-${flags.join("").replace(/\W/g, "-")}.lance`);
+      const run = cli(["import", join(sources.dir, "daily3.nc"), table, ...flags]);
       expect(run.code).not.toBe(0);
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
-      expect(run.stderr).toContain(`${join(dir, "daily3.nc")}: ${named}`);
+      expect(run.stderr).toContain(`${join(sources.dir, "daily3.nc")}: ${named}`);
       expect(existsSync(table)).toBe(false);
     });
   }

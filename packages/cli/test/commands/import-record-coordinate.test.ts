@@ -8,9 +8,10 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { type FileServer, pythonSkipReason, startFileServer, runPython } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
+import { pythonSkipReason, runPython } from "@lance-nd/test-helpers";
+import { describe, expect, it } from "vitest";
+import { cli, cliAsync } from "./harness.js";
+import { httpSources } from "./http-sources.js";
 
 const skip =
   pythonSkipReason(
@@ -39,39 +40,35 @@ xr.testing.assert_equal(got[["t"]], want)
 print("same")
 `;
 
-let dir: string;
-let server: FileServer;
-
-beforeAll(async () => {
-  if (skip) return;
-  ensureBuilt();
-  dir = tempDir();
-  runPython(["-c", WRITE, join(dir, "hourly.nc")]);
-  server = await startFileServer(dir);
-});
-afterAll(() => server?.stop());
+const sources = httpSources(skip, WRITE, "hourly.nc");
 
 describe.skipIf(skip)("--sel on a classic file's record coordinate at a URL", () => {
   /** The import's `bytesFetched`, checked against what the server sent. */
   async function fetched(table: string, flags: readonly string[]): Promise<number> {
-    server.reset();
-    const run = await cliAsync(["import", `${server.url}/hourly.nc`, join(dir, table), ...flags, "--json"]);
+    sources.server.reset();
+    const run = await cliAsync([
+      "import",
+      `${sources.server.url}/hourly.nc`,
+      join(sources.dir, table),
+      ...flags,
+      "--json",
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const { bytesFetched } = JSON.parse(run.stdout) as { bytesFetched: number };
-    expect(bytesFetched).toBe(server.requests.reduce((n, r) => n + r.bytes, 0));
+    expect(bytesFetched).toBe(sources.server.requests.reduce((n, r) => n + r.bytes, 0));
     return bytesFetched;
   }
 
   it("--project t --sel time=<one day>: a small share of the file, about what --isel of the day fetches", async () => {
-    const size = statSync(join(dir, "hourly.nc")).size;
+    const size = statSync(join(sources.dir, "hourly.nc")).size;
     const bySel = await fetched("sel.lance", ["--project", "t", "--sel", "time=2020-01-03:2020-01-03"]);
     const byIsel = await fetched("isel.lance", ["--project", "t", "--isel", "time=48:72"]);
     // The header (a first read of 64 KiB) and 24 of 120 records of t: about a fifth; the time coordinate adds 960 bytes.
     expect(bySel).toBeLessThan(size / 4);
     expect(bySel).toBeLessThanOrEqual(byIsel + 120 * 8);
-    const nc = join(dir, "sel.nc");
-    expect(cli(["export", join(dir, "sel.lance"), nc]).code).toBe(0);
-    const same = runPython(["-c", COMPARE, nc, join(dir, "hourly.nc")]);
+    const nc = join(sources.dir, "sel.nc");
+    expect(cli(["export", join(sources.dir, "sel.lance"), nc]).code).toBe(0);
+    const same = runPython(["-c", COMPARE, nc, join(sources.dir, "hourly.nc")]);
     expect(same.trim()).toBe("same");
   });
 });

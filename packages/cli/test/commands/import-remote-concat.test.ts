@@ -11,9 +11,10 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type FileServer, pythonSkipReason, startFileServer, runPython } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
+import { pythonSkipReason, runPython } from "@lance-nd/test-helpers";
+import { describe, expect, it } from "vitest";
+import { cli, cliAsync } from "./harness.js";
+import { httpSources } from "./http-sources.js";
 
 const skip =
   pythonSkipReason(
@@ -55,17 +56,7 @@ xr.testing.assert_equal(got, want.compute())
 print("same", got.sizes["time"])
 `;
 
-let dir: string;
-let server: FileServer;
-
-beforeAll(async () => {
-  if (skip) return;
-  ensureBuilt();
-  dir = tempDir();
-  runPython(["-c", WRITE, dir]);
-  server = await startFileServer(dir);
-});
-afterAll(() => server?.stop());
+const sources = httpSources(skip, WRITE);
 
 /** What the oracle selects of the concatenation: variables, index ranges `[a, b)`, coordinate slices. */
 interface Selection {
@@ -76,14 +67,14 @@ interface Selection {
 
 /** Imports the `names` at the server's URLs with --concat time and `flags`, exports the table and compares it with xarray's. */
 async function importAndCompare(label: string, names: readonly string[], flags: readonly string[], how: Selection) {
-  const table = join(dir, `${label}.lance`);
-  const urls = names.map((name) => `${server.url}/${name}`);
+  const table = join(sources.dir, `${label}.lance`);
+  const urls = names.map((name) => `${sources.server.url}/${name}`);
   const run = await cliAsync(["import", "--concat", "time", "--id", "tas", ...urls, table, ...flags]);
   expect(run.code, run.stderr).toBe(0);
-  const nc = join(dir, `${label}.nc`);
+  const nc = join(sources.dir, `${label}.nc`);
   const exported = cli(["export", table, nc]);
   expect(exported.code, exported.stderr).toBe(0);
-  const local = [...names].sort().map((name) => join(dir, name));
+  const local = [...names].sort().map((name) => join(sources.dir, name));
   const same = runPython(["-c", COMPARE, nc, JSON.stringify(how), ...local]);
   return { run, same: same.trim() };
 }
@@ -120,15 +111,15 @@ describe.skipIf(skip)("lance-nd import --concat of sources at URLs", () => {
     const flags = ["--sel", "time=2002-02:2002-04"];
     const { run, same } = await importAndCompare("zarr-one", ["tas_2002.zarr", "tas_2001.zarr"], flags, how);
     expect(run.stderr).toBe(
-      `lance-nd: ${server.url}/tas_2001.zarr left out: the selection along "time" takes none of it\n`,
+      `lance-nd: ${sources.server.url}/tas_2001.zarr left out: the selection along "time" takes none of it\n`,
     );
     expect(run.stdout).toMatch(/^imported 1 file /);
     expect(same).toBe("same 3");
   });
 
   it("--sel time outside every file: one line, no table left behind", async () => {
-    const table = join(dir, "none.lance");
-    const urls = ["tas_2001.zarr", "tas_2002.zarr"].map((name) => `${server.url}/${name}`);
+    const table = join(sources.dir, "none.lance");
+    const urls = ["tas_2001.zarr", "tas_2002.zarr"].map((name) => `${sources.server.url}/${name}`);
     const run = await cliAsync([
       "import",
       "--concat",
@@ -171,12 +162,12 @@ describe.skipIf(skip)("lance-nd import --concat of sources at URLs", () => {
   }
 
   it("a second URL with no store (404): one line naming it, no table left behind", async () => {
-    const table = join(dir, "missing.lance");
-    const urls = [`${server.url}/tas_2001.zarr`, `${server.url}/tas_2003.zarr`];
+    const table = join(sources.dir, "missing.lance");
+    const urls = [`${sources.server.url}/tas_2001.zarr`, `${sources.server.url}/tas_2003.zarr`];
     const run = await cliAsync(["import", "--concat", "time", "--id", "tas", ...urls, table]);
     expect(run.code).not.toBe(0);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
-    expect(run.stderr).toContain(`${server.url}/tas_2003.zarr`);
+    expect(run.stderr).toContain(`${sources.server.url}/tas_2003.zarr`);
     expect(existsSync(table)).toBe(false);
   });
 });

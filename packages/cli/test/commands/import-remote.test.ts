@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
 import { startServe } from "../serve/served.js";
 import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
+import { httpSources } from "./http-sources.js";
 
 const skip =
   pythonSkipReason(
@@ -67,25 +68,15 @@ xr.testing.assert_equal(got[["t"]], want)
 print("same")
 `;
 
-let dir: string;
-let server: FileServer;
-
-beforeAll(async () => {
-  if (skip) return;
-  ensureBuilt();
-  dir = tempDir();
-  runPython(["-c", WRITE, join(dir, "hourly.zarr")]);
-  server = await startFileServer(dir);
-});
-afterAll(() => server?.stop());
+const sources = httpSources(skip, WRITE, "hourly.zarr");
 
 describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
   it("--project t --sel time=<two days> --isel lat=2:5: the export is xarray's selection, and only the two days' chunks of t were fetched", async () => {
-    const table = join(dir, "part.lance");
-    server.reset();
+    const table = join(sources.dir, "part.lance");
+    sources.server.reset();
     const run = await cliAsync([
       "import",
-      `${server.url}/hourly.zarr`,
+      `${sources.server.url}/hourly.zarr`,
       table,
       "--project",
       "t",
@@ -96,23 +87,23 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
     ]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const chunks = server.requests.filter((r) => /\/(t|u)\/\d/.test(r.path)).map((r) => r.path);
+    const chunks = sources.server.requests.filter((r) => /\/(t|u)\/\d/.test(r.path)).map((r) => r.path);
     expect(chunks.sort()).toEqual(["/hourly.zarr/t/2.0.0", "/hourly.zarr/t/3.0.0"]);
-    const nc = join(dir, "part.nc");
+    const nc = join(sources.dir, "part.nc");
     const exported = cli(["export", table, nc]);
     expect(exported.stderr).toBe("");
     expect(exported.code).toBe(0);
-    const same = runPython(["-c", COMPARE, nc, join(dir, "hourly.zarr"), "2020-01-03", "2020-01-04"]);
+    const same = runPython(["-c", COMPARE, nc, join(sources.dir, "hourly.zarr"), "2020-01-03", "2020-01-04"]);
     expect(same.trim()).toBe("same");
   });
 
   it("a table served by lance-nd serve: imported with --sel and --isel, the export is xarray's selection of the source", async () => {
-    const whole = join(dir, "whole.lance");
-    const imported = cli(["import", join(dir, "hourly.zarr"), whole, "--id", "hourly"]);
+    const whole = join(sources.dir, "whole.lance");
+    const imported = cli(["import", join(sources.dir, "hourly.zarr"), whole, "--id", "hourly"]);
     expect(imported.code, imported.stderr).toBe(0);
     const served = await startServe(whole);
     try {
-      const table = join(dir, "from-serve.lance");
+      const table = join(sources.dir, "from-serve.lance");
       const run = await cliAsync([
         "import",
         served.datasets[0]!.url,
@@ -126,9 +117,9 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
       ]);
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
-      const nc = join(dir, "from-serve.nc");
+      const nc = join(sources.dir, "from-serve.nc");
       expect(cli(["export", table, nc]).code).toBe(0);
-      const same = runPython(["-c", COMPARE, nc, join(dir, "hourly.zarr"), "2020-01-05T06", "2020-01-06"]);
+      const same = runPython(["-c", COMPARE, nc, join(sources.dir, "hourly.zarr"), "2020-01-05T06", "2020-01-06"]);
       expect(same.trim()).toBe("same");
     } finally {
       await served.stop();
@@ -136,48 +127,54 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
   });
 
   it("503 twice on a chunk, then the data: the import retries and succeeds", async () => {
-    const table = join(dir, "retried.lance");
-    server.inject([{ path: /\/t\/5\.0\.0$/, status: 503, times: 2 }]);
+    const table = join(sources.dir, "retried.lance");
+    sources.server.inject([{ path: /\/t\/5\.0\.0$/, status: 503, times: 2 }]);
     const run = await cliAsync([
       "import",
-      `${server.url}/hourly.zarr`,
+      `${sources.server.url}/hourly.zarr`,
       table,
       "--project",
       "t",
       "--isel",
       "time=120:144",
     ]);
-    server.inject([]);
+    sources.server.inject([]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(server.requests.filter((r) => r.path === "/hourly.zarr/t/5.0.0").map((r) => r.status)).toEqual([
+    expect(sources.server.requests.filter((r) => r.path === "/hourly.zarr/t/5.0.0").map((r) => r.status)).toEqual([
       503, 503, 200,
     ]);
   });
 
   it("a URL with no store (404): one line naming the URL, no table left behind", async () => {
-    const table = join(dir, "missing.lance");
-    const run = await cliAsync(["import", `${server.url}/missing.zarr`, table]);
+    const table = join(sources.dir, "missing.lance");
+    const run = await cliAsync(["import", `${sources.server.url}/missing.zarr`, table]);
     expect(run.code).not.toBe(0);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
-    expect(run.stderr).toContain(`${server.url}/missing.zarr`);
+    expect(run.stderr).toContain(`${sources.server.url}/missing.zarr`);
     expect(existsSync(table)).toBe(false);
   });
 
   it("403 on the store's metadata: one line naming the URL and the status, no table left behind", async () => {
-    const table = join(dir, "denied.lance");
-    server.inject([{ path: /\.zmetadata$/, status: 403 }]);
-    const run = await cliAsync(["import", `${server.url}/hourly.zarr`, table]);
-    server.inject([]);
+    const table = join(sources.dir, "denied.lance");
+    sources.server.inject([{ path: /\.zmetadata$/, status: 403 }]);
+    const run = await cliAsync(["import", `${sources.server.url}/hourly.zarr`, table]);
+    sources.server.inject([]);
     expect(run.code).not.toBe(0);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
-    expect(run.stderr).toContain(`${server.url}/hourly.zarr/.zmetadata: HTTP 403`);
+    expect(run.stderr).toContain(`${sources.server.url}/hourly.zarr/.zmetadata: HTTP 403`);
     expect(existsSync(table)).toBe(false);
   });
 
   it("--sel of dates on a coordinate that is not a time: one clear line", async () => {
-    const table = join(dir, "refused.lance");
-    const dates = await cliAsync(["import", `${server.url}/hourly.zarr`, table, "--sel", "lat=2020-01:2020-02"]);
+    const table = join(sources.dir, "refused.lance");
+    const dates = await cliAsync([
+      "import",
+      `${sources.server.url}/hourly.zarr`,
+      table,
+      "--sel",
+      "lat=2020-01:2020-02",
+    ]);
     expect(dates.code).not.toBe(0);
     expect(dates.stderr).toContain('a date, but "lat" is not a CF time coordinate');
     expect(existsSync(table)).toBe(false);
@@ -189,14 +186,14 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
     { flags: ["--sel", "lat=58", "--isel", "time=-1"], isel: { time: 239, lat: 2 } },
   ].entries()) {
     it(`--project t ${flags.join(" ")}: each index drops its dim, as xarray's isel(${JSON.stringify(isel)})`, async () => {
-      const table = join(dir, `index-${i}.lance`);
-      const run = await cliAsync(["import", `${server.url}/hourly.zarr`, table, "--project", "t", ...flags]);
+      const table = join(sources.dir, `index-${i}.lance`);
+      const run = await cliAsync(["import", `${sources.server.url}/hourly.zarr`, table, "--project", "t", ...flags]);
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
-      const nc = join(dir, `index-${i}.nc`);
+      const nc = join(sources.dir, `index-${i}.nc`);
       const exported = cli(["export", table, nc]);
       expect(exported.code, exported.stderr).toBe(0);
-      const same = runPython(["-c", COMPARE_ISEL, nc, join(dir, "hourly.zarr"), JSON.stringify(isel)]);
+      const same = runPython(["-c", COMPARE_ISEL, nc, join(sources.dir, "hourly.zarr"), JSON.stringify(isel)]);
       expect(same.trim()).toBe("same");
     });
   }
@@ -213,10 +210,10 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at an s3:// URL (s3rver)"
       service: "s3",
       region: "us-east-1",
     });
-    for (const file of readdirSync(join(dir, "hourly.zarr"), { recursive: true, withFileTypes: true })) {
+    for (const file of readdirSync(join(sources.dir, "hourly.zarr"), { recursive: true, withFileTypes: true })) {
       if (!file.isFile()) continue;
       const path = join(file.parentPath, file.name);
-      const put = await client.fetch(`${endpoint}/zarr/${relative(dir, path)}`, {
+      const put = await client.fetch(`${endpoint}/zarr/${relative(sources.dir, path)}`, {
         method: "PUT",
         body: readFileSync(path),
       });
@@ -231,12 +228,12 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at an s3:// URL (s3rver)"
       "--storage-option",
       `${key}=${value}`,
     ]);
-    const fromS3 = join(dir, "from-s3.lance");
+    const fromS3 = join(sources.dir, "from-s3.lance");
     const run = await cliAsync(["import", "s3://zarr/hourly.zarr", fromS3, ...flags, ...options]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const local = join(dir, "from-disk.lance");
-    expect(cli(["import", join(dir, "hourly.zarr"), local, ...flags]).code).toBe(0);
+    const local = join(sources.dir, "from-disk.lance");
+    expect(cli(["import", join(sources.dir, "hourly.zarr"), local, ...flags]).code).toBe(0);
     const scan = (table: string) => cli(["scan", table, "--json", "--all-attrs"]).stdout;
     expect(scan(fromS3)).toBe(scan(local));
   });
