@@ -280,20 +280,16 @@ export class Dataset {
    * of each variable of the whole dataset (first-cells.ts).
    */
   sourceFacts(): { uri: string; globalAttrs: Attrs; cells: AsyncGenerator<NdRecordBatch> } {
-    const whole = new Dataset(
-      this.#table,
-      this.#view,
-      this.version,
-      this.#options,
-      this.#plan,
-      this.#layouts,
-      [],
-      this.#coordinates,
-    );
+    const whole = this.#withSteps([]);
     return { uri: this.#view.uri, globalAttrs: this.#plan.globalAttrs, cells: firstCells(this.#plan, whole) };
   }
 
   #with(step: Step): Dataset {
+    return this.#withSteps([...this.#steps, step]);
+  }
+
+  /** This dataset with `steps` in place of its own. */
+  #withSteps(steps: Step[]): Dataset {
     return new Dataset(
       this.#table,
       this.#view,
@@ -301,7 +297,7 @@ export class Dataset {
       this.#options,
       this.#plan,
       this.#layouts,
-      [...this.#steps, step],
+      steps,
       this.#coordinates,
     );
   }
