@@ -2,8 +2,11 @@
  * A file on disk as a {@link ByteSource}, read by byte ranges through one
  * file handle (README "Reading": a file costs the bytes a read touches).
  */
+import { randomUUID } from "node:crypto";
 import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { NetcdfError } from "./netcdf-error.js";
 import type { ByteSource } from "./source.js";
 
@@ -45,4 +48,9 @@ export async function openFileSource(path: string, label = path): Promise<ByteSo
     },
     close: () => handle.close(),
   };
+}
+
+/** A new path in the system's temporary folder for a copy of a netCDF file (the caller removes it). */
+export function temporaryCopyPath(): string {
+  return join(tmpdir(), `lance-nd-${randomUUID()}.nc`);
 }

@@ -4,11 +4,9 @@
  * contract shared with `@lance-nd/zarr` and lance-nd's datasets (nd-arrow
  * README "Windows").
  */
-import { randomUUID } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { DataType } from "apache-arrow";
+import { temporaryCopyPath } from "./file-source.js";
 import type {
   Attrs,
   Dim,
@@ -164,7 +162,7 @@ export async function openNetcdf(
       let path = bytes.path;
       if (path === undefined) {
         // h5wasm opens real files only: bytes, and a file at a URL, go through a temporary file.
-        temporary = join(tmpdir(), `lance-nd-${randomUUID()}.nc`);
+        temporary = temporaryCopyPath();
         if (source instanceof Uint8Array) await writeFile(temporary, source);
         else await copyToFile(bytes, temporary);
         path = temporary;

@@ -7,15 +7,12 @@
  * reads after it use, so the file is fetched once. netCDF-4 is copied to a
  * temporary file first (`openNetcdf`: h5wasm reads files by path).
  */
-import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream } from "node:stream/web";
-import { openFileSource } from "./file-source.js";
+import { openFileSource, temporaryCopyPath } from "./file-source.js";
 import { NetcdfError } from "./netcdf-error.js";
 import type { ByteSource } from "./source.js";
 
@@ -76,7 +73,7 @@ export async function openUrlSource(url: string, options: UrlSourceOptions = {})
 
 /** `response`'s body (the whole file at `url`) in a temporary file, read by ranges; `close` removes it. */
 async function keepWhole(url: string, response: Response): Promise<ByteSource> {
-  const path = join(tmpdir(), `lance-nd-${randomUUID()}.nc`);
+  const path = temporaryCopyPath();
   try {
     if (response.body === null) throw new Error("no body");
     await pipeline(
