@@ -20,7 +20,7 @@ import type {
 import { parseOptions } from "@lance-nd/casting/coded-error";
 import { z } from "zod";
 import { openClassic } from "./classic-file.js";
-import { detectFormat } from "./format.js";
+import { detectFormat, type NetcdfFormat } from "./format.js";
 import { openHdf5 } from "./hdf5-file.js";
 import { byteTextVariables } from "./byte-text.js";
 import { LazyFile } from "./lazy-file.js";
@@ -149,8 +149,9 @@ export async function openNetcdf(
   let raw: RawFile | undefined;
   let byteText: ReadonlySet<string>;
   let temporary: string | undefined;
+  let format: NetcdfFormat | undefined;
   try {
-    const format = detectFormat(await bytes.read(0, 8), bytes.label);
+    format = detectFormat(await bytes.read(0, 8), bytes.label);
     const group = (parsed.group ?? "").replace(/^\/+|\/+$/g, "");
     if (format !== "netcdf4") {
       if (group !== "")
@@ -159,15 +160,15 @@ export async function openNetcdf(
         });
       raw = await openClassic(bytes);
     } else {
+      // h5wasm opens real files only: bytes, and a file at a URL, go through a temporary file (a URL source
+      // that already keeps the whole file a server sent gives that file's path, so it is not copied again).
       let path = bytes.path;
       if (path === undefined) {
-        // h5wasm opens real files only: bytes, and a file at a URL, go through a temporary file.
         temporary = temporaryCopyPath();
         if (source instanceof Uint8Array) await writeFile(temporary, source);
         else await copyToFile(bytes, temporary);
         path = temporary;
       }
-      await bytes.close();
       raw = await openHdf5(path, bytes.label, group, parsed.group !== undefined);
     }
     byteText = await byteTextVariables(raw);
@@ -178,12 +179,14 @@ export async function openNetcdf(
     throw err;
   }
   const file = new LazyFile(bytes.label, raw, parsed.storageAttrs ?? true, byteText);
-  if (temporary !== undefined) {
-    const remove = temporary;
+  if (format === "netcdf4") {
+    // The file h5wasm reads (the source's own, or the copy) stays until the file closes.
+    const copy = temporary;
     const close = file.close.bind(file);
     file.close = async () => {
       await close();
-      await rm(remove, { force: true });
+      await bytes.close();
+      if (copy !== undefined) await rm(copy, { force: true });
     };
   }
   return file;

@@ -12,7 +12,7 @@ import { isHttpUrl, openUrlSource } from "./url-source.js";
 export interface ByteSource {
   /** The path, or `<bytes>`, for messages. */
   readonly label: string;
-  /** The real path, when the source is a file. */
+  /** The real path, when the source is a file (a URL's, once the whole file a server sent is kept in one). */
   readonly path: string | undefined;
   /** The size in bytes. */
   readonly size: number;

@@ -4,8 +4,10 @@
  * (`Range: bytes=a-b`) as the reader asks for them, so a classic file
  * costs its header and the bytes a read touches. A server that ignores
  * `Range` sends the whole file: it is kept in a temporary file, which the
- * reads after it use, so the file is fetched once. netCDF-4 is copied to a
- * temporary file first (`openNetcdf`: h5wasm reads files by path).
+ * reads after it use, so the file is fetched once (and its path is the
+ * source's `path`). netCDF-4 is copied to a temporary file first
+ * (`openNetcdf`: h5wasm reads files by path), unless the source already
+ * keeps the whole file.
  */
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -47,9 +49,13 @@ export async function openUrlSource(url: string, options: UrlSourceOptions = {})
     });
   /** The whole file, once a server that ignores `Range` has sent it. */
   let whole: Promise<ByteSource> | undefined;
+  /** Its temporary file, once written. */
+  let kept: ByteSource | undefined;
   return {
     label: url,
-    path: undefined,
+    get path() {
+      return kept?.path;
+    },
     size,
     read: async (offset, length) => {
       const end = Math.min(offset + length, size);
@@ -58,7 +64,11 @@ export async function openUrlSource(url: string, options: UrlSourceOptions = {})
       const response = await ask(send, new Request(url, { headers: { Range: `bytes=${offset}-${end - 1}` } }), url);
       if (response.status === 206) return new Uint8Array(await response.arrayBuffer());
       // 200: the whole file, from a server that ignores Range (a read in flight beside the first one drops its copy).
-      if (whole === undefined) whole = keepWhole(url, response);
+      if (whole === undefined)
+        whole = keepWhole(url, response).then((file) => {
+          kept = file;
+          return file;
+        });
       else await response.body?.cancel();
       return (await whole).read(offset, end - offset);
     },

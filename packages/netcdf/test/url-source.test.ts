@@ -5,7 +5,7 @@
  * header and the bytes it touches, not the file; a netCDF-4 file goes
  * through a temporary copy that `close` removes; a 404 names the URL.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FileServer, runTool, startFileServer } from "@lance-nd/test-helpers";
@@ -66,6 +66,33 @@ async function expectSameAsDisk(url: string, name: "ocean-classic.nc" | "ocean-n
   }
 }
 
+/**
+ * The names of the files made in `folder` while `work` ran (each once),
+ * from the folder's change events: a last file made after `work` marks
+ * the end of its events, which arrive in order.
+ */
+async function namesMadeIn(folder: string, work: () => Promise<void>): Promise<string[]> {
+  const end = `end-${process.pid}-${Date.now()}`;
+  const seen = new Set<string>();
+  let ended: () => void = () => {};
+  const endSeen = new Promise<void>((resolve) => {
+    ended = resolve;
+  });
+  const watcher = watch(folder, (_event, name) => {
+    if (name === end) ended();
+    else if (name !== null) seen.add(name);
+  });
+  try {
+    await work();
+    writeFileSync(join(folder, end), "");
+    await endSeen;
+  } finally {
+    watcher.close();
+    rmSync(join(folder, end), { force: true });
+  }
+  return [...seen];
+}
+
 /** The temporary copies of netCDF-4 files in the system's temporary folder. */
 const copies = () => readdirSync(tmpdir()).filter((f) => /^lance-nd-[0-9a-f-]{36}\.nc$/.test(f));
 
@@ -101,6 +128,20 @@ describe.skipIf(skip)("openNetcdf of a file at an http:// URL", () => {
   it("a netCDF-4 file: every variable as from disk, through a temporary copy that close removes", async () => {
     const before = copies();
     await expectSameAsDisk(`${server.url}/ocean-nc4.nc`, "ocean-nc4.nc");
+    expect(copies()).toEqual(before);
+  });
+
+  it("a netCDF-4 file from a server that ignores Range: fetched once, kept in one temporary file (not copied again) that close removes", async () => {
+    const before = copies();
+    plain.reset();
+    const made = await namesMadeIn(tmpdir(), async () => {
+      const file = await openNetcdf(`${plain.url}/ocean-nc4.nc`);
+      await file.close();
+    });
+    expect(made.filter((name) => /^lance-nd-[0-9a-f-]{36}\.nc$/.test(name))).toHaveLength(1);
+    expect(plain.requests.filter((r) => r.method === "GET").map((r) => r.status)).toEqual([200]);
+    expect(copies()).toEqual(before);
+    await expectSameAsDisk(`${plain.url}/ocean-nc4.nc`, "ocean-nc4.nc");
     expect(copies()).toEqual(before);
   });
 
