@@ -2,10 +2,13 @@
  * Layouts against xarray, in one run (lance-nd README "Layouts"): the
  * ERA5-shaped `tas(time, lat 361, lon 720)` of bench/xarray_regions.py
  * (netCDF-4 zlib 1, HDF5 chunks (1, 361, 720); a Zarr store of it by
- * xarray, chunks (15, 91, 180)), imported by the built `lance-nd` with its
- * defaults (one step a row), then `lance-nd rechunk --chunk
- * time=all,lat=20,lon=20` (the time-series layout, chosen before
- * measuring; its time and peak RSS by /usr/bin/time). Four reads: one time
+ * xarray, chunks (15, 91, 180)), imported by the built `lance-nd` with
+ * `--compression lz4` (a table read mostly by region: lz4 decodes several
+ * times faster than the default zstd 3 for a few more bytes; a layout's rows
+ * have its table's encoding) and otherwise its defaults (one step a row),
+ * then `lance-nd rechunk --chunk time=all,lat=20,lon=20` (the time-series
+ * layout; layout and compression chosen before measuring, named in the
+ * output; its time and peak RSS by /usr/bin/time). Four reads: one time
  * step, a 40x40 box over all steps, 10 days, one point's whole series; each
  * repetition reads a region not read before (cold) and then the same
  * region again (warm), one contestant's reads after the other's: lance-nd with both
@@ -15,7 +18,7 @@
  * disk: the table with both layouts against the file plus the store.
  *
  *   npx turbo run build --filter=@lance-nd/cli   (the bench runs dist/cli.js)
- *   node --conditions=@lance-nd/source --import tsx bench/layouts.ts [--times 120] [--reps 7]
+ *   node --conditions=@lance-nd/source --import tsx bench/layouts.ts [--times 120] [--reps 7] [--compression lz4]
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -30,6 +33,8 @@ const LON = 720;
 const BOX = 40;
 const DAYS = 10;
 const LAYOUT = "time=all,lat=20,lon=20";
+/** The table's compression (`import --compression`); its layouts' rows have it too (lance-nd README "Layouts": Encodings). */
+const COMPRESSION = "lz4";
 const PYTHON = "/usr/bin/python3";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(HERE, "..", "packages", "cli", "dist", "cli.js");
@@ -46,7 +51,11 @@ const KINDS: [Kind, string][] = [
 type Box = [[number, number], [number, number], [number, number]];
 
 const { values: args } = parseArgs({
-  options: { times: { type: "string", default: "120" }, reps: { type: "string", default: "7" } },
+  options: {
+    times: { type: "string", default: "120" },
+    reps: { type: "string", default: "7" },
+    compression: { type: "string", default: COMPRESSION },
+  },
 });
 const TIMES = Number(args.times);
 const REPS = Number(args.reps);
@@ -130,7 +139,7 @@ async function main(): Promise<void> {
     run(PYTHON, [SCRIPT, "make", dir, String(TIMES)]);
     const nc = path.join(dir, "tas.nc");
     const uri = path.join(dir, "tas.lance");
-    run(process.execPath, [CLI, "import", nc, uri]);
+    run(process.execPath, [CLI, "import", nc, uri, "--compression", args.compression]);
     const sourceBytes = bytesOf(uri);
     const timedRechunk = run("/usr/bin/time", [
       "-f",
@@ -224,7 +233,7 @@ async function main(): Promise<void> {
     const otherBytes = bytesOf(nc) + bytesOf(path.join(dir, "tas.zarr"));
     const mib = (n: number) => (n / 2 ** 20).toFixed(1);
     console.log(
-      `tas(${TIMES}, ${LAT}, ${LON}) Float32, layout ${LAYOUT}, medians of ${REPS} cold and ${REPS} warm reads (ms)\n`,
+      `tas(${TIMES}, ${LAT}, ${LON}) Float32, --compression ${args.compression}, layout ${LAYOUT}, medians of ${REPS} cold and ${REPS} warm reads (ms)\n`,
     );
     console.log(
       "| read | | layout picked | lance-nd, 2 layouts | lance-nd, source only | xarray+netCDF4 | xarray+zarr | vs netCDF4 | vs zarr |",

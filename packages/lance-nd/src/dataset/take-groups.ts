@@ -1,9 +1,11 @@
 /**
  * The rows of a dataset read taken in groups of about a byte budget, one
  * take a group (take-read.ts), each row checked to hold what the read needs.
+ * A take reads only the variables' columns: the rows' global attributes are
+ * the plan's (read.ts places every row with them).
  */
 import type { RecordBatch } from "apache-arrow";
-import { GLOBAL_ATTRS_COLUMN, type NdRecordBatch } from "@lance-nd/nd-arrow";
+import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { decodeRows, selectName } from "@lance-nd/format";
 import { LanceNdError } from "../errors.js";
 import { withPureErrors } from "../pure-errors.js";
@@ -13,7 +15,7 @@ import type { DatasetPlan } from "./plan.js";
 import { describeRow, type PlannedRow } from "./plan-rows.js";
 import { rowValueBytes } from "./row-bytes.js";
 
-/** A row of a dataset read, taken: where it sits, and its requested variables and global attributes. */
+/** A row of a dataset read, taken: where it sits, and its requested variables (no global attributes: the plan has them). */
 export interface TakenRow {
   row: PlannedRow;
   batch: NdRecordBatch;
@@ -36,7 +38,9 @@ export function takeGroups(
   names: readonly string[],
   maxBytes: number,
 ): AsyncGenerator<TakenRow[]> {
-  const columns = [...names.map(selectName), ...(view.layout.globalAttrs === null ? [] : [GLOBAL_ATTRS_COLUMN])];
+  // No `__global_attrs__`: a read gives the plan's global attributes (read.ts), and the
+  // column's leaves cost a take as much as a few hundred KiB of values.
+  const columns = names.map(selectName);
   const bytesOf = rowValueBytes(plan, names);
   return takeRuns(view.lance, groupsOf(rows, bytesOf, maxBytes), columns, 0, (batches, run) =>
     checkedRows(view, run.rows, batches, names),

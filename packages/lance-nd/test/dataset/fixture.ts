@@ -67,11 +67,16 @@ export function levelsBatch(): NdRecordBatch {
 
 /**
  * Records what the pinned handle reads (the SDK calls run as usual): the
- * scans it starts (planning) and, per take, the columns and the number of
- * rows taken.
+ * scans it starts (planning) and, per take, the columns (without
+ * `__global_attrs__`) and the number of rows taken; `globalAttrTakes`
+ * counts the takes that project `__global_attrs__`.
  */
-export function recordReads(view: NdTable): { scans: number; takes: { columns: string[]; rows: number }[] } {
-  const reads = { scans: 0, takes: [] as { columns: string[]; rows: number }[] };
+export function recordReads(view: NdTable): {
+  scans: number;
+  takes: { columns: string[]; rows: number }[];
+  globalAttrTakes: number;
+} {
+  const reads = { scans: 0, takes: [] as { columns: string[]; rows: number }[], globalAttrTakes: 0 };
   const sdk = view.lance.sdk;
   const take = sdk.takeRowIds.bind(sdk);
   vi.spyOn(sdk, "takeRowIds").mockImplementation((ids) => {
@@ -79,6 +84,7 @@ export function recordReads(view: NdTable): { scans: number; takes: { columns: s
     const select = query.select.bind(query);
     query.select = (columns) => {
       const names = columns instanceof Map ? [...columns.keys()] : [...(columns as string[])];
+      if (names.includes("__global_attrs__")) reads.globalAttrTakes++;
       reads.takes.push({ columns: names.filter((c) => c !== "__global_attrs__"), rows: ids.length });
       return select(columns);
     };

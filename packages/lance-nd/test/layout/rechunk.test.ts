@@ -69,6 +69,12 @@ describe("rechunk", () => {
     expect(await taken(ds.isel({ lat: 4, lon: 5 }).read(["sst"]))).toEqual([1]);
     expect(reads.takes).toHaveLength(1);
     expect(reads.scans).toBe(0);
+    // A box over every step: the 3 x 3 series rows around it in one take of
+    // the variable alone (a read gives the plan's global attributes).
+    expect(await taken(ds.isel({ lat: [3, 7], lon: [1, 5] }).read(["sst"]))).toEqual([9]);
+    expect(reads.takes).toHaveLength(1);
+    expect(reads.scans).toBe(0);
+    expect(reads.globalAttrTakes).toBe(0);
   });
 
   it("layout forces one; an unknown or stale layout is refused naming the current ones", async () => {
