@@ -199,12 +199,20 @@ function printSummary(io: Io, options: ExportOptions, summary: ExportSummary): v
   const { file: out, rows } = summary;
   if (options.json) printJson(io.stdout, summary);
   else {
-    const grid = summary.grid.map((d) => `${d.name}=${d.size}`).join(", ");
     println(
       io.stdout,
-      `wrote ${out}: ${summary.variables.length} variables on (${grid}) from ${rows} row${rows === 1 ? "" : "s"}`,
+      `wrote ${out}: ${summary.variables.length} variables on (${gridText(summary.grid)}) from ${rows} row${rows === 1 ? "" : "s"}`,
     );
   }
+}
+
+/** Dims a summary line names; a wider grid's others are counted (`--json` lists every one). */
+const DIMS_NAMED = 8;
+
+/** `time=3, lat=4, lon=5`; past {@link DIMS_NAMED} dims, the first ones and how many more. */
+function gridText(grid: ExportSummary["grid"]): string {
+  const named = grid.slice(0, DIMS_NAMED).map((d) => `${d.name}=${d.size}`);
+  return grid.length > DIMS_NAMED ? `${named.join(", ")} and ${grid.length - DIMS_NAMED} more dims` : named.join(", ");
 }
 
 /** The dataset as the file stored it: the CF decoding of the import undone, its names, global attributes and attribute types as the file had them. */
