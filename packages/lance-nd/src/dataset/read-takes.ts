@@ -15,10 +15,12 @@ import type { DatasetPlan } from "./plan.js";
 import type { PlannedRow } from "./plan-rows.js";
 import type { VariableRows } from "./variable-rows.js";
 
-/** One take of a read: rows, and the variables taken from every one of them. */
+/** One take of a read: rows, the variables taken from every one of them, and those each row must hold. */
 export interface ReadTake {
   readonly rows: readonly PlannedRow[];
   readonly names: readonly string[];
+  /** The variables `row` is read for (the others of `names` may be null in it). */
+  readonly neededOf: (row: PlannedRow) => readonly string[];
 }
 
 /**
@@ -68,7 +70,7 @@ export function readTakes(plan: DatasetPlan, groups: readonly VariableRows[]): R
     });
     if (at === -1) takes.push(take);
   }
-  return takes.map(({ rows, names }) => ({ rows, names }));
+  return takes.map(({ rows, names }) => ({ rows, names, neededOf: () => names }));
 }
 
 /** `into` and `take` as one take, or undefined when a row lacks one of the variables or it reads too many more bytes. */
