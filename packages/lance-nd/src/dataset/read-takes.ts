@@ -8,7 +8,9 @@
  * so the rows are taken in one call with the union of the variables they
  * need whenever that reads few more bytes than the rows need, which holds
  * when the rows of the smaller groups are among the rows of a bigger one
- * (coordinates' pieces are small beside the data variable's).
+ * (coordinates' pieces are small beside the data variable's). On a wide
+ * table, where a call's fixed cost outweighs such bytes, `take-cost.ts`
+ * merges these takes further.
  */
 import { rowValueBytes } from "./row-bytes.js";
 import type { DatasetPlan } from "./plan.js";
