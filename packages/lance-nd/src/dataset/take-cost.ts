@@ -74,6 +74,7 @@ export function fewerTakes(
   return merged.map(({ rows, names, needs }) => ({ rows, names, neededOf: (row) => needs.get(row)! }));
 }
 
+/** `take` as a take being merged, with the bytes it reads. */
 function asMerged(plan: DatasetPlan, take: ReadTake): MergedTake {
   const bytesOf = heldValueBytes(plan, take.names);
   return {
