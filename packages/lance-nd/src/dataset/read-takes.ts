@@ -8,17 +8,21 @@
  * so the rows are taken in one call with the union of the variables they
  * need whenever that reads few more bytes than the rows need, which holds
  * when the rows of the smaller groups are among the rows of a bigger one
- * (coordinates' pieces are small beside the data variable's).
+ * (coordinates' pieces are small beside the data variable's). On a wide
+ * table, where a call's fixed cost outweighs such bytes, `take-cost.ts`
+ * merges these takes further.
  */
 import { rowValueBytes } from "./row-bytes.js";
 import type { DatasetPlan } from "./plan.js";
 import type { PlannedRow } from "./plan-rows.js";
 import type { VariableRows } from "./variable-rows.js";
 
-/** One take of a read: rows, and the variables taken from every one of them. */
+/** One take of a read: rows, the variables taken from every one of them, and those each row must hold. */
 export interface ReadTake {
   readonly rows: readonly PlannedRow[];
   readonly names: readonly string[];
+  /** The variables `row` is read for (the others of `names` may be null in it). */
+  readonly neededOf: (row: PlannedRow) => readonly string[];
 }
 
 /**
@@ -68,7 +72,7 @@ export function readTakes(plan: DatasetPlan, groups: readonly VariableRows[]): R
     });
     if (at === -1) takes.push(take);
   }
-  return takes.map(({ rows, names }) => ({ rows, names }));
+  return takes.map(({ rows, names }) => ({ rows, names, neededOf: () => names }));
 }
 
 /** `into` and `take` as one take, or undefined when a row lacks one of the variables or it reads too many more bytes. */

@@ -2,7 +2,8 @@
  * Reading a selection: for each group of variables with the same dims and
  * rows, the rows whose pieces tile the selection (`variable-rows.ts`),
  * taken by row id (`take-groups.ts` over `../read/take-read.ts`) in as few takes as reading few
- * more bytes allows (`read-takes.ts`), cut to the selection with nd-arrow's
+ * more bytes allows (`read-takes.ts`), fewer on a wide table, where each
+ * take's fixed cost outweighs reading null columns (`take-cost.ts`), cut to the selection with nd-arrow's
  * windowed `assemble`: one block per row, or the whole window.
  */
 import { withFirstFileAttrs } from "./first-file-attrs.js";
@@ -14,6 +15,8 @@ import type { DatasetPlan } from "./plan.js";
 import { describeRow, type PlannedRow } from "./plan-rows.js";
 import type { DimRange } from "./selection.js";
 import { readTakes } from "./read-takes.js";
+import { fewerTakes } from "./take-cost.js";
+import { fieldCount } from "../lance/wide-projection.js";
 import { blockRows, variableRows, type VariableRows } from "./variable-rows.js";
 import { checkCellsHeld } from "./missing-cells.js";
 import { takeDetacher } from "../read/detached.js";
@@ -36,14 +39,19 @@ interface Cut {
 /** Values taken per SDK call by `read` (about; a bigger row is taken alone). */
 const READ_BYTES = 32 * 1024 * 1024;
 
-/** The rows `groups` read, in the takes {@link readTakes} makes of them (each cut by `maxBytes`; 0: one row at a time). */
+/**
+ * The rows `groups` read, in the takes {@link readTakes} makes of them,
+ * merged on a wide table while that costs less than the calls it saves
+ * ({@link fewerTakes}); each cut by `maxBytes` (0: one row at a time).
+ */
 async function* takeRows(
   view: NdTable,
   plan: DatasetPlan,
   groups: readonly VariableRows[],
   maxBytes: number,
 ): AsyncGenerator<TakenRow[]> {
-  for (const { rows, names } of readTakes(plan, groups)) yield* takeGroups(view, plan, rows, names, maxBytes);
+  const takes = fewerTakes(plan, readTakes(plan, groups), fieldCount(view.tableSchema), maxBytes);
+  for (const { rows, names, neededOf } of takes) yield* takeGroups(view, plan, rows, names, maxBytes, neededOf);
 }
 
 /** The parts of `taken` for each group whose `members` hold the row: the group's variables, as `part` makes them. */

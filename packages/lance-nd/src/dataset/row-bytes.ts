@@ -12,11 +12,33 @@ import type { PlannedRow } from "./plan-rows.js";
  * estimated from the row's dim sizes): what a take of the row reads of them.
  */
 export function rowValueBytes(plan: DatasetPlan, names: readonly string[]): (row: PlannedRow) => number {
-  const variables = names.map((name) => plan.variables.find((v) => v.name === name)!);
+  return valueBytesOf(plan, names, () => true);
+}
+
+/**
+ * The bytes of the values of those of `names` a dataset row holds (a
+ * variable null in the row reads no values): what a take of the row reads
+ * when it takes columns some of its rows lack (take-cost.ts).
+ */
+export function heldValueBytes(plan: DatasetPlan, names: readonly string[]): (row: PlannedRow) => number {
+  return valueBytesOf(plan, names, (row, name) => row.variables.has(name));
+}
+
+/** The bytes of the values of `names` in a row, counting those `counted` keeps. */
+function valueBytesOf(
+  plan: DatasetPlan,
+  names: readonly string[],
+  counted: (row: PlannedRow, name: string) => boolean,
+): (row: PlannedRow) => number {
+  const byName = new Map(plan.variables.map((v) => [v.name, v]));
+  const variables = names.map((name) => byName.get(name)!);
   const position = new Map(plan.grid.map((d, i) => [d.name, i]));
   return (row) =>
     variables.reduce(
-      (sum, v) => sum + valueBytes(v.type) * v.dims.reduce((n, dim) => n * row.size[position.get(dim)!]!, 1),
+      (sum, v) =>
+        counted(row, v.name)
+          ? sum + valueBytes(v.type) * v.dims.reduce((n, dim) => n * row.size[position.get(dim)!]!, 1)
+          : sum,
       0,
     );
 }

@@ -1,8 +1,8 @@
 /**
  * The rows of a dataset read taken in groups of about a byte budget, one
- * take a group (take-read.ts), each row checked to hold what the read needs.
- * A take reads only the variables' columns: the rows' global attributes are
- * the plan's (read.ts places every row with them).
+ * take a group (take-read.ts), each row checked to hold what the read needs
+ * of it. A take reads only the variables' columns: the rows' global
+ * attributes are the plan's (read.ts places every row with them).
  */
 import type { RecordBatch } from "apache-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
@@ -13,7 +13,7 @@ import type { NdTable } from "../table.js";
 import { takeRuns } from "../read/take-read.js";
 import type { DatasetPlan } from "./plan.js";
 import { describeRow, type PlannedRow } from "./plan-rows.js";
-import { rowValueBytes } from "./row-bytes.js";
+import { heldValueBytes } from "./row-bytes.js";
 
 /** A row of a dataset read, taken: where it sits, and its requested variables (no global attributes: the plan has them). */
 export interface TakenRow {
@@ -24,12 +24,14 @@ export interface TakenRow {
 /**
  * The dataset rows `rows` taken in groups (in the order of `rows`), each
  * group at most `maxBytes` of values (uncompressed, estimated from the rows'
- * dim sizes; at least one row), one take a group, the next one only when
- * the consumer asks for it (a window holds its groups). Rows come back in row
- * id order within a group.
+ * dim sizes, of the variables of `names` each row holds; at least one row),
+ * one take a group of the variables `names`, the next one only when the
+ * consumer asks for it (a window holds its groups). Rows come back in row id
+ * order within a group.
  *
  * @throws LanceNdError `InvalidInput` naming the row when a row lacks one of
- * `names` (a null array) or is gone from the pinned version.
+ * the variables it is read for (`neededOf`, default `names`: a null array)
+ * or is gone from the pinned version.
  */
 export function takeGroups(
   view: NdTable,
@@ -37,13 +39,14 @@ export function takeGroups(
   rows: readonly PlannedRow[],
   names: readonly string[],
   maxBytes: number,
+  neededOf: (row: PlannedRow) => readonly string[] = () => names,
 ): AsyncGenerator<TakenRow[]> {
   // No `__global_attrs__`: a read gives the plan's global attributes (read.ts), and the
   // column's leaves cost a take as much as a few hundred KiB of values.
   const columns = names.map(selectName);
-  const bytesOf = rowValueBytes(plan, names);
+  const bytesOf = heldValueBytes(plan, names);
   return takeRuns(view.lance, groupsOf(rows, bytesOf, maxBytes), columns, 0, (batches, run) =>
-    checkedRows(view, run.rows, batches, names),
+    checkedRows(view, run.rows, batches, neededOf),
   );
 }
 
@@ -72,12 +75,12 @@ function* groupsOf(
   if (group.length > 0) yield sorted(group);
 }
 
-/** The taken `batches` of `sorted` (rows in row id order) decoded, each checked to hold `names`. */
+/** The taken `batches` of `sorted` (rows in row id order) decoded, each checked to hold what it is read for. */
 function checkedRows(
   view: NdTable,
   sorted: readonly PlannedRow[],
   batches: readonly RecordBatch[],
-  names: readonly string[],
+  neededOf: (row: PlannedRow) => readonly string[],
 ): TakenRow[] {
   const decoded = withPureErrors({ uri: view.uri }, () => batches.flatMap((rb) => decodeRows(rb)));
   if (decoded.length !== sorted.length) {
@@ -90,7 +93,7 @@ function checkedRows(
   }
   return sorted.map((row, i) => {
     const batch = decoded[i]!;
-    const missing = names.find((name) => !batch.has(name));
+    const missing = neededOf(row).find((name) => !batch.has(name));
     if (missing !== undefined) {
       const message = `dataset: ${describeRow(row.rowId, row.id)} has no "${missing}" (null in this row)`;
       throw new LanceNdError("InvalidInput", message, { uri: view.uri, column: missing });

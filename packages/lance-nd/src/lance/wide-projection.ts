@@ -34,8 +34,8 @@ const PLAN_SECONDS_WORTH_A_LOOK = 1;
 
 const fieldCounts = new WeakMap<Schema, number>();
 
-/** The fields of `schema`, nested ones included. */
-function fieldCount(schema: Schema): number {
+/** The fields of `schema`, nested ones included: what Lance's per-call costs grow with (SDK-NOTES.md, sections 18 and 29). */
+export function fieldCount(schema: Schema): number {
   let count = fieldCounts.get(schema);
   if (count === undefined) {
     const walk = (fields: readonly Field[]): number =>
