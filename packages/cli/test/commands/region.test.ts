@@ -5,16 +5,13 @@
  * export.
  */
 import { join } from "node:path";
-import { callPython } from "@lance-nd/test-helpers";
+import { callPython, pythonSkipReason } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
-function xarrayMissing(): string | undefined {
-  const probe = callPython(["-c", "import xarray, netCDF4"]);
-  return probe.status === 0
-    ? undefined
-    : "/usr/bin/python3 with xarray and netCDF4 not found (apt-get install python3-xarray python3-netcdf4)";
-}
+const skipOracle =
+  pythonSkipReason("xarray oracle", ["xarray", "netCDF4"], "apt-get install python3-xarray python3-netcdf4") !==
+  undefined;
 
 describe("region selections on the command line", () => {
   let dir: string;
@@ -91,7 +88,7 @@ describe("region selections on the command line", () => {
     );
   });
 
-  it.skipIf(xarrayMissing() !== undefined && process.env.CI !== "true")(
+  it.skipIf(skipOracle)(
     "export --isel/--sel writes the window as netCDF-4, equal to xarray's selection of the whole export",
     () => {
       expect(cli(["export", "lance-nd-demo/ocean.lance", "full.nc"], dir).code).toBe(0);
@@ -123,7 +120,7 @@ describe("region selections on the command line", () => {
     },
   );
 
-  it.skipIf(xarrayMissing() !== undefined && process.env.CI !== "true")(
+  it.skipIf(skipOracle)(
     "export --isel with negative indices and clamped ends, --sel method=nearest (netCDF and Zarr): xarray's isel/sel of the whole export",
     () => {
       if (cli(["export", "lance-nd-demo/ocean.lance", "full.nc"], dir).code !== 0)
