@@ -2,6 +2,7 @@
  * @lance-nd/test-helpers: what the workspace's tests share (see README.md).
  */
 export { CDL_ROUND_TRIP_CASES, type CdlKind, ncgenCdl } from "./cdl-cases.js";
+export { loggedLines, quickStartAndReadme } from "./examples.js";
 export { failure } from "./failure.js";
 export { KeptProcess, type KeptProcessFailure } from "./kept-process.js";
 export { boundByFileModes, fileModesSkipReason } from "./file-modes.js";
