@@ -14,6 +14,7 @@ export {
   startAzurite,
   startS3Server,
 } from "./object-stores.js";
+export { type BucketObject, folderObjects, putObjects } from "./s3-objects.js";
 export { type SourceContractCase, sourceContract } from "./source-contract.js";
 export { type FileFault, type FileServer, type ServedRequest, startFileServer } from "./file-server.js";
 export { type FaultProxy, type StoreFault, startFaultProxy } from "./fault-proxy.js";

@@ -6,10 +6,9 @@
  * `auto`, values that are xarray's. Real GCS is untested. Under CI=true a
  * missing oracle fails the tests.
  */
-import { readFileSync, readdirSync } from "node:fs";
-import { join, relative } from "node:path";
-import { AwsClient } from "aws4fetch";
-import { type ObjectStoreServer, startS3Server } from "@lance-nd/test-helpers";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type ObjectStoreServer, folderObjects, putObjects, startS3Server } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
 import { python, skipOracle, tempDir } from "./python-oracle.js";
@@ -45,19 +44,8 @@ beforeAll(async () => {
     aws_access_key_id: aws_access_key_id!,
     aws_secret_access_key: aws_secret_access_key!,
   };
-  const client = new AwsClient({
-    accessKeyId: aws_access_key_id!,
-    secretAccessKey: aws_secret_access_key!,
-    service: "s3",
-    region: "auto",
-  });
-  for (const file of readdirSync(out.dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile())) {
-    const path = join(file.parentPath, file.name);
-    const put = await client.fetch(`${endpoint}/${BUCKET}/${relative(out.dir, path)}`, {
-      method: "PUT",
-      body: readFileSync(path),
-    });
-    expect(put.status, path).toBe(200);
+  for (const put of await putObjects(s3, folderObjects(out.dir), "auto")) {
+    expect(put.status, put.key).toBe(200);
   }
 });
 afterAll(async () => {

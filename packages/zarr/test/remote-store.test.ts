@@ -6,11 +6,17 @@
  * xarray's; the server's log proves only the chunks a selection touches
  * are fetched; faults are retried or refused with the URL and the chunk.
  */
-import { readFileSync, readdirSync } from "node:fs";
-import { join, relative } from "node:path";
-import { AwsClient } from "aws4fetch";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import FileSystemStore from "@zarrita/storage/fs";
-import { type FileServer, type ObjectStoreServer, startFileServer, startS3Server } from "@lance-nd/test-helpers";
+import {
+  type FileServer,
+  type ObjectStoreServer,
+  folderObjects,
+  putObjects,
+  startFileServer,
+  startS3Server,
+} from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as zarr from "zarrita";
 import { isZarrError, openZarr } from "../src/index.js";
@@ -218,21 +224,8 @@ describe.skipIf(skipOracle)("openZarr of an s3:// store (s3rver)", () => {
   let s3: ObjectStoreServer;
   beforeAll(async () => {
     s3 = await startS3Server("zarr");
-    const { endpoint, aws_access_key_id, aws_secret_access_key } = s3.storageOptions;
-    const client = new AwsClient({
-      accessKeyId: aws_access_key_id!,
-      secretAccessKey: aws_secret_access_key!,
-      service: "s3",
-      region: "us-east-1",
-    });
-    const store = join(out.dir, "hourly.zarr");
-    for (const file of readdirSync(store, { recursive: true, withFileTypes: true }).filter((f) => f.isFile())) {
-      const key = relative(out.dir, join(file.parentPath, file.name));
-      const put = await client.fetch(`${endpoint}/zarr/${key}`, {
-        method: "PUT",
-        body: readFileSync(join(store, relative(store, join(file.parentPath, file.name)))),
-      });
-      expect(put.status, key).toBe(200);
+    for (const put of await putObjects(s3, folderObjects(join(out.dir, "hourly.zarr"), out.dir))) {
+      expect(put.status, put.key).toBe(200);
     }
   });
   afterAll(() => s3?.stop());
