@@ -1,16 +1,8 @@
-/**
- * openZarr on stores with nested groups: one written by xarray's
- * `to_zarr(group=...)` and zarr-python (fixtures/xarray_v2_stores.py,
- * compared with xarray's `open_zarr(..., group=...)`), one written byte by
- * byte from the v3 spec (fixtures/v3_spec_stores.py). A root without arrays
- * names its groups; `{ group }` and a group's directory open the same group.
- */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
 import type { ZarrStore } from "../src/index.js";
-import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
+import { fixtureStores, skipOracle } from "./python-oracle.js";
 import { spelled } from "./spelled.js";
 
 interface View {
@@ -18,24 +10,11 @@ interface View {
   variables: Record<string, { dims: string[]; shape: number[]; values: unknown[]; attrs: Record<string, unknown> }>;
 }
 
-let v2: ReturnType<typeof tempDir>;
-let v3: ReturnType<typeof tempDir>;
-let xarray: Record<string, View>;
-let spec: Record<string, { dims: string[]; shape: number[]; values: unknown[] }>;
-
-beforeAll(() => {
-  if (skipOracle) return;
-  v2 = tempDir("lance-nd-zarr-groups-v2-");
-  v3 = tempDir("lance-nd-zarr-groups-v3-");
-  python([fixtureScript("xarray_v2_stores.py"), v2.dir]);
-  python([fixtureScript("v3_spec_stores.py"), v3.dir]);
-  xarray = JSON.parse(readFileSync(join(v2.dir, "expected.json"), "utf8")) as Record<string, View>;
-  spec = JSON.parse(readFileSync(join(v3.dir, "expected.json"), "utf8")) as typeof spec;
-});
-afterAll(() => {
-  v2?.remove();
-  v3?.remove();
-});
+const v2 = fixtureStores<Record<string, View>>("xarray_v2_stores.py", "lance-nd-zarr-groups-v2-");
+const v3 = fixtureStores<Record<string, { dims: string[]; shape: number[]; values: unknown[] }>>(
+  "v3_spec_stores.py",
+  "lance-nd-zarr-groups-v3-",
+);
 
 async function refused(path: string, options?: Parameters<typeof openZarr>[1]) {
   const err = await openZarr(path, options).catch((e: unknown) => e);
@@ -70,7 +49,7 @@ describe.skipIf(skipOracle)("nested groups of a v2 store written by xarray and z
 
   for (const group of ["surface", "model/run1"]) {
     it(`{ group: "${group}" } and the group's directory open what xr.open_zarr(..., group=) shows`, async () => {
-      const view = xarray[`nested.zarr/${group}`]!;
+      const view = v2.expected[`nested.zarr/${group}`]!;
       const byOption = await openZarr(join(v2.dir, "nested.zarr"), { group });
       expect([byOption.group, byOption.path]).toEqual([group, join(v2.dir, "nested.zarr", group)]);
       expect(attrsOf(byOption.globalAttrs)).toEqual({ ...view.attrs, id: group.split("/").pop() });
@@ -119,7 +98,7 @@ describe.skipIf(skipOracle)("nested groups of a v3 store written from the spec",
       [ocean, "sst"],
       [deep, "salt"],
     ] as const) {
-      const want = spec[`nested/${store.group === "ocean" ? "ocean" : "ocean/deep"}/${name}`]!;
+      const want = v3.expected[`nested/${store.group === "ocean" ? "ocean" : "ocean/deep"}/${name}`]!;
       expect(store.variables.map((v) => v.name)).toEqual([name]);
       const got = await store.read(name);
       expect([got.dimNames, got.shape, Array.from(got.values as Iterable<unknown>)]).toEqual([

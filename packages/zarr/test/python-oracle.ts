@@ -3,10 +3,11 @@
  * (numpy, xarray, python3-zarr) into a temp dir. Outside CI a missing oracle
  * skips the tests that need it (with the reason); under CI=true it fails them.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pythonMissing, pythonSkipReason, runPython } from "@lance-nd/test-helpers";
+import { afterAll, beforeAll } from "vitest";
 
 const MODULES = ["numpy", "xarray", "zarr"];
 
@@ -30,4 +31,29 @@ export function fixtureScript(name: string): string {
 export function tempDir(prefix: string): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The stores a fixture script wrote into a temp dir, and the answers it wrote beside them (`expected.json`). */
+export interface FixtureStores<T> {
+  readonly dir: string;
+  readonly expected: T;
+}
+
+/**
+ * Runs fixture `script` into a fresh temp dir (named from `prefix`) before
+ * the tests of the file that calls it (not when the oracle is skipped),
+ * reads the `expected.json` it writes, and removes the dir after the tests.
+ */
+export function fixtureStores<T = unknown>(script: string, prefix: string): FixtureStores<T> {
+  const stores = { dir: "", expected: undefined as T };
+  let made: ReturnType<typeof tempDir> | undefined;
+  beforeAll(() => {
+    if (skipOracle) return;
+    made = tempDir(prefix);
+    python([fixtureScript(script), made.dir]);
+    stores.dir = made.dir;
+    stores.expected = JSON.parse(readFileSync(join(made.dir, "expected.json"), "utf8")) as T;
+  });
+  afterAll(() => made?.remove());
+  return stores;
 }

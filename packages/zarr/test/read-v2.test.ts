@@ -1,14 +1,8 @@
-/**
- * openZarr against Zarr v2 stores written by xarray's to_zarr and by
- * zarr-python (fixtures/xarray_v2_stores.py), compared with xarray's own
- * view of each store (decode_cf=False) value by value, attribute by attribute.
- */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { NdArray } from "@lance-nd/nd-arrow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
-import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
+import { fixtureStores, python, skipOracle } from "./python-oracle.js";
 import { spelled } from "./spelled.js";
 
 interface XarrayVariable {
@@ -23,16 +17,7 @@ interface XarrayView {
   variables: Record<string, XarrayVariable>;
 }
 
-let out: ReturnType<typeof tempDir>;
-let expected: Record<string, XarrayView>;
-
-beforeAll(() => {
-  if (skipOracle) return;
-  out = tempDir("lance-nd-zarr-v2-");
-  python([fixtureScript("xarray_v2_stores.py"), out.dir]);
-  expected = JSON.parse(readFileSync(join(out.dir, "expected.json"), "utf8")) as Record<string, XarrayView>;
-});
-afterAll(() => out?.remove());
+const out = fixtureStores<Record<string, XarrayView>>("xarray_v2_stores.py", "lance-nd-zarr-v2-");
 
 function valuesOf(array: NdArray): unknown[] {
   return Array.from(array.values as Iterable<unknown>, spelled);
@@ -45,7 +30,7 @@ function attrsOf(array: { attrs: ReadonlyMap<string, { toJS(): unknown }> }): Re
 describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote", () => {
   for (const store of ["example_1.zarr", "gshhg.zarr", "cf.zarr"]) {
     it(`${store}: every array's dims, values and attributes are xarray's`, async () => {
-      const view = expected[store]!;
+      const view = out.expected[store]!;
       const zarr = await openZarr(join(out.dir, store));
       expect(zarr.format).toBe(2);
       expect(zarr.consolidated).toBe(store !== "gshhg.zarr");
@@ -65,7 +50,7 @@ describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote"
   }
 
   it("types.zarr: big-endian, Fortran order, '/' chunk keys, |S, <U, datetime64[s] (NaT null) and float16 read as xarray reads them", async () => {
-    const view = expected["types.zarr"]!;
+    const view = out.expected["types.zarr"]!;
     const zarr = await openZarr(join(out.dir, "types.zarr"));
     const types = Object.fromEntries(zarr.variables.map((v) => [v.name, String(v.type)]));
     expect(types).toEqual({

@@ -8,19 +8,12 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { NdArray, NdRecordBatch, attr, slice } from "@lance-nd/nd-arrow";
 import { Binary, Bool, Float16, Float64, Int16, TimestampSecond, Utf8, Vector, makeData } from "apache-arrow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isZarrError, openZarr, writeZarr } from "../src/index.js";
-import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
+import { fixtureScript, fixtureStores, python, skipOracle } from "./python-oracle.js";
 import { spelled } from "./spelled.js";
 
-let out: ReturnType<typeof tempDir>;
-
-beforeAll(() => {
-  if (skipOracle) return;
-  out = tempDir("lance-nd-zarr-write-");
-  python([fixtureScript("xarray_v2_stores.py"), out.dir]);
-});
-afterAll(() => out?.remove());
+const out = fixtureStores("xarray_v2_stores.py", "lance-nd-zarr-write-");
 
 /** A small dataset with every type v3 writes: numbers, a packed int16 with _FillValue, strings, booleans. */
 function sample(): NdRecordBatch {
