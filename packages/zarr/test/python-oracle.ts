@@ -45,12 +45,22 @@ export interface FixtureStores<T> {
  * reads the `expected.json` it writes, and removes the dir after the tests.
  */
 export function fixtureStores<T = unknown>(script: string, prefix: string): FixtureStores<T> {
+  return storesWrittenBy([fixtureScript(script)], prefix);
+}
+
+/** As {@link fixtureStores}, with Python `code` (its `sys.argv[1]` the dir) in place of a fixture script. */
+export function pythonStores<T = unknown>(code: string, prefix: string): FixtureStores<T> {
+  return storesWrittenBy(["-c", code], prefix);
+}
+
+/** The stores `python` run with `args` and the dir writes there, before the tests; the dir removed after them. */
+function storesWrittenBy<T>(args: readonly string[], prefix: string): FixtureStores<T> {
   const stores = { dir: "", expected: undefined as T };
   let made: ReturnType<typeof tempDir> | undefined;
   beforeAll(() => {
     if (skipOracle) return;
     made = tempDir(prefix);
-    python([fixtureScript(script), made.dir]);
+    python([...args, made.dir]);
     stores.dir = made.dir;
     stores.expected = JSON.parse(readFileSync(join(made.dir, "expected.json"), "utf8")) as T;
   });
