@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import FileSystemStore from "@zarrita/storage/fs";
-import { ncdumpBody, ncgenCdl, runPython } from "@lance-nd/test-helpers";
+import { helperScript, ncdumpBody, ncgenCdl, runPython } from "@lance-nd/test-helpers";
 import * as zarr from "zarrita";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cliQuiet } from "./checked-runs.js";
@@ -20,15 +20,7 @@ import { cli, cliJson, ensureBuilt, tempDir } from "./harness.js";
 const skip = fixtureSkipReason() ?? pythonSkipReason();
 
 /** The groups of a netCDF file as netCDF4-python walks them, one path a line. */
-const WALK = `
-import sys, netCDF4
-def walk(g):
-    for child in g.groups.values():
-        yield child.path.lstrip("/")
-        yield from walk(child)
-with netCDF4.Dataset(sys.argv[1]) as f:
-    print("\\n".join(walk(f)))
-`;
+const WALK = helperScript("netcdf-groups.py");
 
 /** For each group (`""` the root), `<group>: identical` when xarray reads it the same from both files (or stores). */
 const IDENTICAL_GROUPS = `
@@ -54,7 +46,7 @@ zarr.consolidate_metadata(path)
 const CDL_TREES = ["groups", "group-data", "group-solar", "group-names"];
 
 function walk(path: string): string[] {
-  return runPython(["-c", WALK, path])
+  return runPython([WALK, path])
     .split("\n")
     .filter((line) => line !== "");
 }
