@@ -152,21 +152,9 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
 
     it("check --repair removed the middle file's rows: intact steps read, a read across them names the cells and the way back, import --mode replace brings them back", () => {
       const repaired = join(dir, "repaired.lance");
-      cliQuiet(["import", files[0]!, repaired, "--concat", "time", "--id", "tas", "--chunk", "time=2"]);
-      for (const file of files.slice(1))
-        cliQuiet([
-          "import",
-          file,
-          repaired,
-          "--concat",
-          "time",
-          "--id",
-          "tas",
-          "--chunk",
-          "time=2",
-          "--mode",
-          "append",
-        ]);
+      const concat = ["--concat", "time", "--id", "tas", "--chunk", "time=2"];
+      cliQuiet(["import", files[0]!, repaired, ...concat]);
+      for (const file of files.slice(1)) cliQuiet(["import", file, repaired, ...concat, "--mode", "append"]);
       // The middle file's fragment: the second data file written.
       const data = join(repaired, "data");
       const [, middle] = readdirSync(data).sort(
@@ -184,19 +172,7 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
         /no row holds 24 of the 72 cells \[time 0:12, lat 0:3, lon 0:2\] the selection needs \(the first: time 4, lat 0, lon 0\).*import --mode replace/,
       );
 
-      cliQuiet([
-        "import",
-        files[1]!,
-        repaired,
-        "--concat",
-        "time",
-        "--id",
-        "tas",
-        "--chunk",
-        "time=2",
-        "--mode",
-        "replace",
-      ]);
+      cliQuiet(["import", files[1]!, repaired, ...concat, "--mode", "replace"]);
       cliQuiet(["export", repaired, join(dir, "all.nc")]);
       expectIdentical(files.join(","), join(dir, "all.nc"));
     });
