@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
 import type { ZarrStore } from "../src/index.js";
 import { fixtureStores, skipOracle } from "./python-oracle.js";
-import { spelled } from "./spelled.js";
+import { spelledAttrs, spelledValues } from "./spelled.js";
 
 interface View {
   attrs: Record<string, unknown>;
@@ -22,18 +22,14 @@ async function refused(path: string, options?: Parameters<typeof openZarr>[1]) {
   return err as Error & { code: string; path?: string };
 }
 
-function attrsOf(attrs: ReadonlyMap<string, { toJS(): unknown }>): Record<string, unknown> {
-  return Object.fromEntries([...attrs].map(([k, v]) => [k, spelled(v.toJS())]));
-}
-
 /** Every array of `store` against xarray's view: dims, shape, values and attributes. */
 async function sameAsXarray(store: ZarrStore, view: View) {
   expect(store.variables.map((v) => v.name).sort()).toEqual(Object.keys(view.variables).sort());
   for (const [name, want] of Object.entries(view.variables)) {
     const got = await store.read(name);
     expect([got.dimNames, got.shape], name).toEqual([want.dims, want.shape]);
-    expect(Array.from(got.values as Iterable<unknown>, spelled), name).toEqual(want.values);
-    expect(attrsOf(got.attrs), name).toEqual(want.attrs);
+    expect(spelledValues(got), name).toEqual(want.values);
+    expect(spelledAttrs(got.attrs), name).toEqual(want.attrs);
   }
 }
 
@@ -52,7 +48,7 @@ describe.skipIf(skipOracle)("nested groups of a v2 store written by xarray and z
       const view = v2.expected[`nested.zarr/${group}`]!;
       const byOption = await openZarr(join(v2.dir, "nested.zarr"), { group });
       expect([byOption.group, byOption.path]).toEqual([group, join(v2.dir, "nested.zarr", group)]);
-      expect(attrsOf(byOption.globalAttrs)).toEqual({ ...view.attrs, id: group.split("/").pop() });
+      expect(spelledAttrs(byOption.globalAttrs)).toEqual({ ...view.attrs, id: group.split("/").pop() });
       await sameAsXarray(byOption, view);
       const byPath = await openZarr(join(v2.dir, "nested.zarr", group));
       const described = (store: ZarrStore) => store.variables.map((v) => [v.name, String(v.type), v.dims, v.chunks]);
@@ -87,13 +83,13 @@ describe.skipIf(skipOracle)("nested groups of a v3 store written from the spec",
     const err = await refused(root);
     expect(err.message).toContain(`its groups are ${root}/empty, ${root}/ocean, ${root}/ocean/deep`);
     const ocean = await openZarr(root, { group: "ocean" });
-    expect([ocean.format, ocean.groups, attrsOf(ocean.globalAttrs)]).toEqual([
+    expect([ocean.format, ocean.groups, spelledAttrs(ocean.globalAttrs)]).toEqual([
       3,
       ["deep"],
       { title: "ocean", level: 1, id: "ocean" },
     ]);
     const deep = await openZarr(join(root, "ocean"), { group: "deep" });
-    expect(attrsOf(deep.globalAttrs)).toEqual({ title: "deep", level: 2, id: "deep" });
+    expect(spelledAttrs(deep.globalAttrs)).toEqual({ title: "deep", level: 2, id: "deep" });
     for (const [store, name] of [
       [ocean, "sst"],
       [deep, "salt"],

@@ -1,9 +1,8 @@
 import { join } from "node:path";
-import type { NdArray } from "@lance-nd/nd-arrow";
 import { describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
 import { fixtureStores, python, skipOracle } from "./python-oracle.js";
-import { spelled } from "./spelled.js";
+import { spelledAttrs, spelledValues } from "./spelled.js";
 
 interface XarrayVariable {
   dims: string[];
@@ -19,14 +18,6 @@ interface XarrayView {
 
 const out = fixtureStores<Record<string, XarrayView>>("xarray_v2_stores.py", "lance-nd-zarr-v2-");
 
-function valuesOf(array: NdArray): unknown[] {
-  return Array.from(array.values as Iterable<unknown>, spelled);
-}
-
-function attrsOf(array: { attrs: ReadonlyMap<string, { toJS(): unknown }> }): Record<string, unknown> {
-  return Object.fromEntries([...array.attrs].map(([k, v]) => [k, spelled(v.toJS())]));
-}
-
 describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote", () => {
   for (const store of ["example_1.zarr", "gshhg.zarr", "cf.zarr"]) {
     it(`${store}: every array's dims, values and attributes are xarray's`, async () => {
@@ -35,7 +26,7 @@ describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote"
       expect(zarr.format).toBe(2);
       expect(zarr.consolidated).toBe(store !== "gshhg.zarr");
       expect(zarr.variables.map((v) => v.name).sort()).toEqual(Object.keys(view.variables).sort());
-      expect(attrsOf({ attrs: zarr.globalAttrs })).toEqual({ ...view.attrs, id: store });
+      expect(spelledAttrs(zarr.globalAttrs)).toEqual({ ...view.attrs, id: store });
       for (const [name, want] of Object.entries(view.variables)) {
         const got = await zarr.read(name);
         expect(
@@ -43,8 +34,8 @@ describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote"
           name,
         ).toEqual(want.dims);
         expect(got.shape, name).toEqual(want.shape);
-        expect(valuesOf(got), name).toEqual(want.values);
-        expect(attrsOf(got), name).toEqual(want.attrs);
+        expect(spelledValues(got), name).toEqual(want.values);
+        expect(spelledAttrs(got.attrs), name).toEqual(want.attrs);
       }
     });
   }
@@ -63,7 +54,7 @@ describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote"
     });
     for (const [name, want] of Object.entries(view.variables)) {
       const got = await zarr.read(name);
-      const values = valuesOf(got);
+      const values = spelledValues(got);
       if (name === "when") {
         const raw = Array.from(got.values.data[0]!.values as BigInt64Array, String);
         expect(raw.filter((_, i) => got.values.isValid(i))).toEqual(
@@ -74,7 +65,7 @@ describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote"
       }
       expect(values, name).toEqual(want.values);
       if (name === "big_endian" || name === "fortran" || name === "halves")
-        expect(attrsOf(got), name).toEqual(want.attrs);
+        expect(spelledAttrs(got.attrs), name).toEqual(want.attrs);
     }
   });
 
