@@ -1,7 +1,8 @@
 /**
  * Runs of the command line a test needs to succeed, checked where they
  * happen: exit 0 and nothing on stderr ({@link quiet}), or nothing there but
- * warnings ({@link succeeded}); each gives the run's stdout.
+ * warnings ({@link succeeded}); each gives the run's stdout. And runs it
+ * needs refused: exit 1 and one line ({@link expectRefusals}).
  */
 import { expect } from "vitest";
 import { type CliRun, cli } from "./harness.js";
@@ -31,4 +32,20 @@ export function cliQuiet(args: readonly string[], cwd?: string): string {
 /** Runs `lance-nd ...args` ({@link cli}) and returns its stdout, checked by {@link succeeded}. */
 export function cliSucceeds(args: readonly string[]): string {
   return succeeded(cli(args), args.join(" "));
+}
+
+/** A command line a test expects refused: what it tries, its arguments, and what its one stderr line says. */
+export type Refusal = [what: string, args: string[], message: RegExp];
+
+/** Runs each of `refusals` in `cwd` and checks that it exits 1 with one stderr line matching its message. */
+export function expectRefusals(refusals: readonly Refusal[], cwd?: string): void {
+  for (const [what, args, message] of refusals) {
+    const run = cli(args, cwd);
+    expect({ what, code: run.code, lines: run.stderr.trim().split("\n").length }).toEqual({
+      what,
+      code: 1,
+      lines: 1,
+    });
+    expect(run.stderr, what).toMatch(message);
+  }
 }

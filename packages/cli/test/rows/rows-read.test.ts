@@ -10,7 +10,7 @@
 import { readdirSync, rmSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { ncgenCdl, netcdfToolsSkipReason, pythonSkipReason, runPython, runTool } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cliQuiet } from "../commands/checked-runs.js";
 import { cli, cliJson, ensureBuilt, tempDir } from "../commands/harness.js";
 import { startServe } from "../serve/served.js";
@@ -43,7 +43,6 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
     ensureBuilt();
     dir = tempDir();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("a zero-length record dim (xarray's, pressure-no-records.cdl, forecast-no-records.cdl), whole or cut into rows: netCDF and Zarr exports are the file, title included", () => {
     const sources = [
