@@ -8,7 +8,6 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import FileSystemStore from "@zarrita/storage/fs";
 import {
   type FileServer,
   type ObjectStoreServer,
@@ -18,9 +17,9 @@ import {
   startS3Server,
 } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as zarr from "zarrita";
 import { isZarrError, openZarr } from "../src/index.js";
 import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
+import { writeCountsStore } from "./zarrita-store.js";
 
 // t(time=100, lat=6, lon=8) float32, one time step a chunk (Blosc, as zarr-python's default), written by xarray.
 const WRITE_V2 = `
@@ -49,18 +48,11 @@ beforeAll(async () => {
   python([fixtureScript("v3_spec_stores.py"), join(out.dir, "v3")]);
   expected = JSON.parse(readFileSync(join(out.dir, "expected.json"), "utf8")) as typeof expected;
   v3 = JSON.parse(readFileSync(join(out.dir, "v3", "expected.json"), "utf8")) as typeof v3;
-  const written = zarr.root(new FileSystemStore(join(out.dir, "zarrita.zarr")));
-  await zarr.create(written, { attributes: { title: "zarrita" } });
-  const array = await zarr.create(written.resolve("counts"), {
+  await writeCountsStore(join(out.dir, "zarrita.zarr"), {
+    attributes: { title: "zarrita" },
     shape: [10, 4],
-    chunkShape: [2, 4],
-    dtype: "int32",
-    dimensionNames: ["x", "y"],
-  });
-  await zarr.set(array, null, {
-    data: Int32Array.from({ length: 40 }, (_, i) => i * 3),
-    shape: [10, 4],
-    stride: [4, 1],
+    chunkRows: 2,
+    step: 3,
   });
   server = await startFileServer(out.dir);
   plain = await startFileServer(out.dir, { ignoreRange: true });
