@@ -1,13 +1,9 @@
-import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it, vi } from "vitest";
-
-afterEach(() => vi.restoreAllMocks());
+import { loggedLines, quickStartAndReadme } from "@lance-nd/test-helpers";
+import { describe, expect, it } from "vitest";
 
 describe("examples", () => {
   it("quick-start runs and prints numpy's answers", async () => {
-    const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(" ")));
-    await import("../examples/quick-start.js");
+    const lines = await loggedLines(() => import("../examples/quick-start.js"), String);
     expect(lines).toEqual([
       "Int32 -> Float64 safe: true",
       "Float64 -> Float32 safe: false",
@@ -19,8 +15,7 @@ describe("examples", () => {
   });
 
   it("the README shows the quick-start example as it is", () => {
-    const read = (p: string) => readFileSync(new URL(p, import.meta.url), "utf8");
-    const example = read("../examples/quick-start.ts");
-    expect(read("../README.md")).toContain(example.slice(example.indexOf("import {")).trim());
+    const { readme, example } = quickStartAndReadme(import.meta.url, "import {");
+    expect(readme).toContain(example);
   });
 });

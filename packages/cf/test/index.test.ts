@@ -1,8 +1,6 @@
-import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { loggedLines, quickStartAndReadme } from "@lance-nd/test-helpers";
+import { describe, expect, it } from "vitest";
 import * as cf from "../src/index.js";
-
-afterEach(() => vi.restoreAllMocks());
 
 describe("@lance-nd/cf public API", () => {
   it("exports exactly the documented names", () => {
@@ -51,11 +49,7 @@ describe("@lance-nd/cf public API", () => {
   });
 
   it("the quick-start example runs and prints what its comments say", async () => {
-    const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation(
-      (...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" ")),
-    );
-    await import("../examples/quick-start.js");
+    const lines = await loggedLines(() => import("../examples/quick-start.js"));
     expect(lines).toEqual([
       '"Float32" [285.15,null,288.15]',
       '"Timestamp<SECOND, UTC>" ["2000-01-01T00:00:00.000Z","2000-02-01T00:00:00.000Z"]',
@@ -66,8 +60,7 @@ describe("@lance-nd/cf public API", () => {
   });
 
   it("the README shows the quick-start example as it is", () => {
-    const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
-    const example = read("../examples/quick-start.ts");
-    expect(read("../README.md")).toContain(example.trim());
+    const { readme, example } = quickStartAndReadme(import.meta.url);
+    expect(readme).toContain(example);
   });
 });

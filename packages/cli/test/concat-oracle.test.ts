@@ -14,7 +14,7 @@ import { tableFromIPC } from "apache-arrow";
 import { decode } from "@lance-nd/nd-arrow";
 import { openNetcdf } from "@lance-nd/netcdf";
 import { SOURCE_FILE_ATTR, concatRows, dataset, open, planConcat, scan, write } from "lance-nd";
-import { callPython } from "@lance-nd/test-helpers";
+import { callPython, pythonSkipReason } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { claimImport } from "lance-nd/internal";
 import { CLI, cli, ensureBuilt, tempDir } from "./commands/harness.js";
@@ -22,17 +22,11 @@ import { send, startViewer } from "./view/viewer.js";
 
 const SCRIPT = join(import.meta.dirname, "..", "scripts", "xarray-mfdataset-oracle.py");
 
-/** Why the oracle cannot run here (then the suite skips, or fails under CI=true), or undefined. */
-function missing(): string | undefined {
-  const probe = callPython(["-c", "import xarray, netCDF4, dask"]);
-  return probe.status === 0
-    ? undefined
-    : "/usr/bin/python3 with xarray, netCDF4 and dask not found (apt-get install python3-xarray python3-netcdf4 python3-dask)";
-}
-
-const reason = missing();
-if (reason !== undefined && process.env.CI === "true") throw new Error(`the xarray oracle must run in CI: ${reason}`);
-if (reason !== undefined) console.warn(`open_mfdataset oracle skipped: ${reason}`);
+const reason = pythonSkipReason(
+  "open_mfdataset oracle",
+  ["xarray", "netCDF4", "dask"],
+  "apt-get install python3-xarray python3-netcdf4 python3-dask",
+);
 
 type Values = Record<"time" | "lat" | "lon" | "tas", (number | null)[]>;
 

@@ -7,58 +7,51 @@ import { attrField, formatErrorOf, ndSchemaOf } from "./fixtures.js";
 
 // Golden table schemas of typical datasets, printed by describeSchema:
 // `name?: Type {field metadata}` per field (`?` = nullable), then the schema metadata.
+const ARRAY = "ARROW:extension:name=nd_arrow.array, ARROW:extension:metadata={}";
+const ZSTD = " {lance-encoding:compression=zstd, lance-encoding:compression-level=3}";
+const ZSTD_BSS = " {lance-encoding:compression=zstd, lance-encoding:compression-level=3, lance-encoding:bss=on}";
+
+/**
+ * The lines of array column `name` (field metadata `meta`): its values of
+ * `type`, dim names and sizes, then its attrs struct of `attrs` (lines
+ * below it) when it has one; `leaf` ends the line of every leaf.
+ */
+function arrayColumnLines(name: string, meta: string, type: string, leaf: string, attrs: string[] = []): string[] {
+  return [
+    `${name}?: Struct {${meta}}`,
+    `  values: List`,
+    `    item?: ${type}${leaf}`,
+    `  dim_names: List`,
+    `    item: Utf8${leaf}`,
+    `  dim_sizes: List`,
+    `    item: Uint32${leaf}`,
+    ...(attrs.length === 0 ? [] : [`  attrs: Struct`, ...attrs.map((line) => `    ${line}`)]),
+  ];
+}
+
+/** The lines of the stats column of `name`: min and max of `type`, each ending with `leaf`; `meta` ends the struct's line. */
+function statsColumnLines(name: string, type: string, leaf: string, meta = ""): string[] {
+  return [`__stats__:${name}?: Struct${meta}`, `  min?: ${type}${leaf}`, `  max?: ${type}${leaf}`];
+}
+
 const OCEAN = [
-  `sst?: Struct {source=model, ARROW:extension:name=nd_arrow.array, ARROW:extension:metadata={}, lance-encoding:structural-encoding=miniblock}`,
-  `  values: List`,
-  `    item?: Float32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3, lance-encoding:bss=on}`,
-  `  dim_names: List`,
-  `    item: Utf8 {lance-encoding:compression=zstd, lance-encoding:compression-level=3, lance-encoding:bss=on}`,
-  `  dim_sizes: List`,
-  `    item: Uint32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3, lance-encoding:bss=on}`,
-  `  attrs: Struct`,
-  `    units?: Utf8 {lance-encoding:compression=zstd, lance-encoding:compression-level=3, lance-encoding:bss=on}`,
-  `    valid_range?: List`,
-  `      item?: Float32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3, lance-encoding:bss=on}`,
-  `lat?: Struct {ARROW:extension:name=nd_arrow.array, ARROW:extension:metadata={}}`,
-  `  values: List`,
-  `    item?: Float32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `  dim_names: List`,
-  `    item: Utf8 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `  dim_sizes: List`,
-  `    item: Uint32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `  attrs: Struct`,
-  `    units?: Utf8 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `lon?: Struct {ARROW:extension:name=nd_arrow.array, ARROW:extension:metadata={}}`,
-  `  values: List`,
-  `    item?: Float32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `  dim_names: List`,
-  `    item: Utf8 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `  dim_sizes: List`,
-  `    item: Uint32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `  attrs: Struct`,
-  `    units?: Utf8 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `time?: Struct {ARROW:extension:name=nd_arrow.array, ARROW:extension:metadata={}}`,
-  `  values: List`,
-  `    item?: Timestamp<SECOND, UTC> {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `  dim_names: List`,
-  `    item: Utf8 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `  dim_sizes: List`,
-  `    item: Uint32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
+  ...arrayColumnLines(
+    "sst",
+    `source=model, ${ARRAY}, lance-encoding:structural-encoding=miniblock`,
+    "Float32",
+    ZSTD_BSS,
+    [`units?: Utf8${ZSTD_BSS}`, `valid_range?: List`, `  item?: Float32${ZSTD_BSS}`],
+  ),
+  ...arrayColumnLines("lat", ARRAY, "Float32", ZSTD, [`units?: Utf8${ZSTD}`]),
+  ...arrayColumnLines("lon", ARRAY, "Float32", ZSTD, [`units?: Utf8${ZSTD}`]),
+  ...arrayColumnLines("time", ARRAY, "Timestamp<SECOND, UTC>", ZSTD),
   `__global_attrs__?: Struct {ARROW:extension:name=nd_arrow.global_attributes}`,
-  `  id?: Utf8 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `  title?: Utf8 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `__stats__:sst?: Struct {lance-encoding:structural-encoding=miniblock}`,
-  `  min?: Float32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3, lance-encoding:bss=on}`,
-  `  max?: Float32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3, lance-encoding:bss=on}`,
-  `__stats__:lat?: Struct`,
-  `  min?: Float32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `  max?: Float32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `__stats__:lon?: Struct`,
-  `  min?: Float32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `  max?: Float32 {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `__stats__:time?: Struct`,
-  `  min?: Timestamp<SECOND, UTC> {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
-  `  max?: Timestamp<SECOND, UTC> {lance-encoding:compression=zstd, lance-encoding:compression-level=3}`,
+  `  id?: Utf8${ZSTD}`,
+  `  title?: Utf8${ZSTD}`,
+  ...statsColumnLines("sst", "Float32", ZSTD_BSS, " {lance-encoding:structural-encoding=miniblock}"),
+  ...statsColumnLines("lat", "Float32", ZSTD),
+  ...statsColumnLines("lon", "Float32", ZSTD),
+  ...statsColumnLines("time", "Timestamp<SECOND, UTC>", ZSTD),
   `metadata lance_nd:format = 1`,
   `metadata lance_nd.column_defaults.lance-encoding:compression = zstd`,
   `metadata lance_nd.column_defaults.lance-encoding:compression-level = 3`,
@@ -66,33 +59,11 @@ const OCEAN = [
 ].join("\n");
 
 const STATIONS = [
-  `station?: Struct {ARROW:extension:name=nd_arrow.array, ARROW:extension:metadata={}}`,
-  `  values: List`,
-  `    item?: Utf8`,
-  `  dim_names: List`,
-  `    item: Utf8`,
-  `  dim_sizes: List`,
-  `    item: Uint32`,
-  `observed?: Struct {ARROW:extension:name=nd_arrow.array, ARROW:extension:metadata={}}`,
-  `  values: List`,
-  `    item?: Timestamp<SECOND>`,
-  `  dim_names: List`,
-  `    item: Utf8`,
-  `  dim_sizes: List`,
-  `    item: Uint32`,
-  `flag?: Struct {ARROW:extension:name=nd_arrow.array, ARROW:extension:metadata={}}`,
-  `  values: List`,
-  `    item?: Bool`,
-  `  dim_names: List`,
-  `    item: Utf8`,
-  `  dim_sizes: List`,
-  `    item: Uint32`,
-  `__stats__:station?: Struct`,
-  `  min?: Utf8`,
-  `  max?: Utf8`,
-  `__stats__:observed?: Struct`,
-  `  min?: Timestamp<SECOND>`,
-  `  max?: Timestamp<SECOND>`,
+  ...arrayColumnLines("station", ARRAY, "Utf8", ""),
+  ...arrayColumnLines("observed", ARRAY, "Timestamp<SECOND>", ""),
+  ...arrayColumnLines("flag", ARRAY, "Bool", ""),
+  ...statsColumnLines("station", "Utf8", ""),
+  ...statsColumnLines("observed", "Timestamp<SECOND>", ""),
   `metadata lance_nd:format = 1`,
   `metadata lance_nd:stats = true`,
 ].join("\n");

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { failure, ncdumpBody, ncgenCdl, runPython } from "@lance-nd/test-helpers";
+import { failure, helperScript, ncdumpBody, ncgenCdl, runPython } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isNetcdfError, openNetcdf, readNetcdf, writeNetcdf, writeNetcdfGroups } from "../src/index.js";
 import { fixtureSkipReason } from "./fixtures.js";
@@ -18,15 +18,8 @@ import { xarraySkipReason } from "./xarray-oracle.js";
 
 const skip = fixtureSkipReason() ?? xarraySkipReason();
 
-const WALK = `
-import sys, netCDF4
-def walk(g):
-    for child in g.groups.values():
-        yield child.path.lstrip("/")
-        yield from walk(child)
-with netCDF4.Dataset(sys.argv[1]) as f:
-    print("\\n".join(walk(f)))
-`;
+/** The groups of a netCDF file as netCDF4-python walks them, one path a line. */
+const WALK = helperScript("netcdf-groups.py");
 
 const IDENTICAL = `
 import sys, xarray as xr
@@ -46,7 +39,7 @@ describe.skipIf(skip !== undefined)(`netCDF-4 groups${skip ? ` (${skip})` : ""}`
   it(`the file lists its groups as netCDF4-python walks them; the root warns that it reads none of them, unless opened by the path ""`, async () => {
     const file = await openNetcdf(source);
     try {
-      expect(file.groups).toEqual(runPython(["-c", WALK, source]).trim().split("\n"));
+      expect(file.groups).toEqual(runPython([WALK, source]).trim().split("\n"));
       expect(file.variables.map((v) => v.name)).toEqual(["dim", "var"]);
       expect(file.warnings).toEqual([
         `${source}: groups are not read with the root group (open each by its path): "g1", "g3"`,
@@ -125,7 +118,7 @@ describe.skipIf(skip !== undefined)(`netCDF-4 group trees written back${skip ? `
       const out = join(dir, `${name}-tree.nc`);
       await writeNetcdfGroups(out, tree);
       expect(ncdumpBody(out)).toBe(ncdumpBody(source));
-      expect(runPython(["-c", WALK, out])).toBe(runPython(["-c", WALK, source]));
+      expect(runPython([WALK, out])).toBe(runPython([WALK, source]));
       expect(
         runPython(["-c", IDENTICAL_GROUPS, source, out, "", ...groups])
           .trim()
@@ -138,7 +131,7 @@ describe.skipIf(skip !== undefined)(`netCDF-4 group trees written back${skip ? `
     const source = ncgenCdl("groups", "nc4", dir);
     const out = join(dir, "deep.nc");
     await writeNetcdfGroups(out, new Map([["g1/g2", await readNetcdf(source, { group: "g1/g2" })]]));
-    expect(runPython(["-c", WALK, out]).trim().split("\n")).toEqual(["g1", "g1/g2"]);
+    expect(runPython([WALK, out]).trim().split("\n")).toEqual(["g1", "g1/g2"]);
     expect(ncdumpBody(out)).toContain("group: g2 {\n    dimensions:\n    \tn = 2 ;");
     const err = await failure(
       writeNetcdfGroups(join(dir, "classic.nc"), new Map([["g1", await readNetcdf(source, { group: "g1" })]]), {

@@ -1,8 +1,6 @@
-import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { loggedLines, quickStartAndReadme } from "@lance-nd/test-helpers";
+import { describe, expect, it } from "vitest";
 import * as netcdf from "../src/index.js";
-
-afterEach(() => vi.restoreAllMocks());
 
 describe("@lance-nd/netcdf public API", () => {
   it("exports exactly the documented names", () => {
@@ -36,11 +34,7 @@ describe("@lance-nd/netcdf public API", () => {
   });
 
   it("the quick-start example runs and prints what the README says", async () => {
-    const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation(
-      (...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" ")),
-    );
-    await import("../examples/quick-start.js");
+    const lines = await loggedLines(() => import("../examples/quick-start.js"));
     expect(lines).toEqual([
       '"netcdf4" "time=4 (unlimited), lat=2, lon=3"',
       '[1,2,3] {"codec":"deflate","level":4,"shuffle":false}',
@@ -52,7 +46,7 @@ describe("@lance-nd/netcdf public API", () => {
   });
 
   it("the README shows the quick-start example as it is", () => {
-    const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
-    expect(read("../README.md")).toContain(read("../examples/quick-start.ts").trim());
+    const { readme, example } = quickStartAndReadme(import.meta.url);
+    expect(readme).toContain(example);
   });
 });

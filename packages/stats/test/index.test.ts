@@ -1,8 +1,6 @@
-import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { loggedLines, quickStartAndReadme } from "@lance-nd/test-helpers";
+import { describe, expect, it } from "vitest";
 import * as stats from "../src/index.js";
-
-afterEach(() => vi.restoreAllMocks());
 
 describe("@lance-nd/stats public API", () => {
   it("exports exactly the documented names", () => {
@@ -22,11 +20,7 @@ describe("@lance-nd/stats public API", () => {
   });
 
   it("the quick-start example runs and prints the stats", async () => {
-    const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation(
-      (...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" ")),
-    );
-    await import("../examples/quick-start.js");
+    const lines = await loggedLines(() => import("../examples/quick-start.js"));
     expect(lines).toEqual([
       '{"min":275,"max":301.25}',
       '"min is U+FFFF:" true "max:" "😀"',
@@ -37,8 +31,7 @@ describe("@lance-nd/stats public API", () => {
   });
 
   it("the README shows the quick-start example as it is", () => {
-    const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
-    const example = read("../examples/quick-start.ts");
-    expect(read("../README.md")).toContain(example.slice(example.indexOf("import {")).trim());
+    const { readme, example } = quickStartAndReadme(import.meta.url, "import {");
+    expect(readme).toContain(example);
   });
 });

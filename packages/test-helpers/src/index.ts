@@ -2,6 +2,7 @@
  * @lance-nd/test-helpers: what the workspace's tests share (see README.md).
  */
 export { CDL_ROUND_TRIP_CASES, type CdlKind, ncgenCdl } from "./cdl-cases.js";
+export { loggedLines, quickStartAndReadme } from "./examples.js";
 export { failure } from "./failure.js";
 export { KeptProcess, type KeptProcessFailure } from "./kept-process.js";
 export { boundByFileModes, fileModesSkipReason } from "./file-modes.js";
@@ -13,6 +14,7 @@ export {
   startAzurite,
   startS3Server,
 } from "./object-stores.js";
+export { type BucketObject, folderObjects, putObjects } from "./s3-objects.js";
 export { type SourceContractCase, sourceContract } from "./source-contract.js";
 export { type FileFault, type FileServer, type ServedRequest, startFileServer } from "./file-server.js";
 export { type FaultProxy, type StoreFault, startFaultProxy } from "./fault-proxy.js";

@@ -8,6 +8,7 @@
  * correctly: the range is cut from it (or the whole body passed on, for a
  * caller that keeps it: `passWhole`).
  */
+import pLimit from "p-limit";
 import { ZarrError } from "./zarr-error.js";
 
 /** How a store elsewhere is asked for its keys. */
@@ -50,10 +51,10 @@ export function storeFetch(options: RequestOptions = {}): (request: Request) => 
   const send = options.fetch ?? ((request: Request) => fetch(request));
   const retries = options.retries ?? DEFAULT_RETRIES;
   const delay = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
-  const slots = new Slots(options.maxRequests ?? DEFAULT_MAX_REQUESTS);
-  return async (request) => {
-    await slots.take();
-    try {
+  // At most maxRequests in flight, the others waiting in order.
+  const inFlight = pLimit(Math.max(1, Math.floor(options.maxRequests ?? DEFAULT_MAX_REQUESTS)));
+  return (request) =>
+    inFlight(async () => {
       for (let attempt = 0; ; attempt++) {
         const outcome = await attemptOnce(send, request.clone(), options);
         if (outcome instanceof Response) return outcome;
@@ -64,10 +65,7 @@ export function storeFetch(options: RequestOptions = {}): (request: Request) => 
         }
         await new Promise((resolve) => setTimeout(resolve, delay * 2 ** attempt));
       }
-    } finally {
-      slots.give();
-    }
-  };
+    });
 }
 
 /**
@@ -197,28 +195,4 @@ function askedRange(request: Request): { start: number; end: number | undefined 
   const match = /^bytes=(\d+)-(\d*)$/.exec(request.headers.get("range") ?? "");
   if (match === null) return undefined;
   return { start: Number(match[1]), end: match[2] === "" ? undefined : Number(match[2]) };
-}
-
-/** A counting semaphore: at most `size` holders at once, the others waiting in order. */
-class Slots {
-  #free: number;
-  readonly #waiting: Array<() => void> = [];
-
-  constructor(size: number) {
-    this.#free = Math.max(1, Math.floor(size));
-  }
-
-  async take(): Promise<void> {
-    if (this.#free > 0) {
-      this.#free--;
-      return;
-    }
-    await new Promise<void>((resolve) => this.#waiting.push(resolve));
-  }
-
-  give(): void {
-    const next = this.#waiting.shift();
-    if (next === undefined) this.#free++;
-    else next();
-  }
 }

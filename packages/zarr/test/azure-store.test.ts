@@ -1,27 +1,19 @@
-/**
- * openZarr of an `az://` store (README "Stores elsewhere") against Azure
- * Blob Storage's emulator (Azurite, npm): a v2 store xarray wrote is
- * uploaded to a container and read back with the storage options, the
- * `AZURE_*` environment or a SAS token; its variables and values are
- * xarray's reading of the local copy. Requests are seen on their way out
- * (the fetch under the signing one) to show that consolidated metadata is
- * read once, that each request is signed and that at most `maxRequests`
- * are in flight; behind test-helpers' fault proxy, 503s and a reset
- * connection are retried and a store that stays busy is refused naming
- * the blob. Under CI=true a missing emulator or oracle fails the tests.
- */
-import { readFileSync, readdirSync } from "node:fs";
-import { join, relative } from "node:path";
 import {
   ContainerClient,
   ContainerSASPermissions,
   StorageSharedKeyCredential,
   generateBlobSASQueryParameters,
 } from "@azure/storage-blob";
-import { type FaultProxy, type ObjectStoreServer, startAzurite, startFaultProxy } from "@lance-nd/test-helpers";
+import {
+  type FaultProxy,
+  type ObjectStoreServer,
+  folderObjects,
+  startAzurite,
+  startFaultProxy,
+} from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
-import { python, skipOracle, tempDir } from "./python-oracle.js";
+import { pythonStores, skipOracle } from "./python-oracle.js";
 
 // A small dataset of three variables and its coordinates, one time step a chunk, and xarray's reading of every variable.
 const WRITE = `
@@ -42,11 +34,10 @@ json.dump({name: back[name].values.ravel().tolist() for name in back.variables},
 const CONTAINER = "zarrstores";
 const URL_ = `az://${CONTAINER}/store.zarr`;
 
-let out: ReturnType<typeof tempDir>;
+const out = pythonStores<Record<string, number[]>>(WRITE, "lance-nd-zarr-azure-");
 let azure: ObjectStoreServer;
 /** Azurite behind a proxy that answers faults in its place. */
 let proxy: FaultProxy | undefined;
-let expected: Record<string, number[]>;
 
 /** The storage options that reach Azurite, and a fetch that records the URLs it sends. */
 function seen(): { sent: URL[]; requests: { fetch: (request: Request) => Promise<Response> } } {
@@ -77,24 +68,17 @@ async function withAzureEnv<T>(vars: Record<string, string>, run: () => Promise<
 
 beforeAll(async () => {
   if (skipOracle) return;
-  out = tempDir("lance-nd-zarr-azure-");
-  python(["-c", WRITE, out.dir]);
-  expected = JSON.parse(readFileSync(join(out.dir, "expected.json"), "utf8")) as typeof expected;
   azure = await startAzurite(CONTAINER);
   const { azure_storage_account_name, azure_storage_account_key, azure_storage_endpoint } = azure.storageOptions;
   const container = new ContainerClient(
     `${azure_storage_endpoint}/${CONTAINER}`,
     new StorageSharedKeyCredential(azure_storage_account_name!, azure_storage_account_key!),
   );
-  for (const file of readdirSync(out.dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile())) {
-    const path = join(file.parentPath, file.name);
-    await container.getBlockBlobClient(relative(out.dir, path)).uploadData(readFileSync(path));
-  }
+  for (const { key, bytes } of folderObjects(out.dir)) await container.getBlockBlobClient(key).uploadData(bytes);
 });
 afterAll(async () => {
   // The proxy's stop stops Azurite too.
   await (proxy ?? azure)?.stop();
-  out?.remove();
 });
 
 describe.skipIf(skipOracle)("openZarr of an az:// store (Azurite)", () => {
@@ -103,7 +87,7 @@ describe.skipIf(skipOracle)("openZarr of an az:// store (Azurite)", () => {
     const store = await openZarr(URL_, { storage: azure.storageOptions, requests });
     expect(store.consolidated).toBe(true);
     expect(store.globalAttrs.get("title")?.toJS()).toBe("azure");
-    expect(store.variables.map((v) => v.name).sort()).toEqual(Object.keys(expected).sort());
+    expect(store.variables.map((v) => v.name).sort()).toEqual(Object.keys(out.expected).sort());
     // The root's metadata files are asked for once each, nothing of any array: .zmetadata holds them.
     const opened = sent.map((u) => u.pathname.split("/store.zarr/")[1]);
     expect(opened.sort()).toEqual([".zarray", ".zgroup", ".zmetadata", "zarr.json"]);
@@ -112,19 +96,19 @@ describe.skipIf(skipOracle)("openZarr of an az:// store (Azurite)", () => {
       expect(url.searchParams.get("sp")).toBe("r");
       expect(url.searchParams.get("sig")).toBeTruthy();
     }
-    for (const [name, values] of Object.entries(expected)) {
+    for (const [name, values] of Object.entries(out.expected)) {
       expect(Array.from((await store.read(name)).values as Iterable<unknown>, Number), name).toEqual(values);
     }
     const t = await store.read("t", { time: [3, 5], lat: [1, 3] });
     const want = [3, 4].flatMap((i) =>
-      [1, 2].flatMap((j) => [0, 1, 2, 3, 4].map((k) => expected.t![i * 20 + j * 5 + k])),
+      [1, 2].flatMap((j) => [0, 1, 2, 3, 4].map((k) => out.expected.t![i * 20 + j * 5 + k])),
     );
     expect(Array.from(t.values as Iterable<number>)).toEqual(want);
   });
 
   it("the AZURE_* environment alone, as for an az:// table", async () => {
     const store = await withAzureEnv(azure.env, () => openZarr(URL_));
-    expect(Array.from((await store.read("count")).values as Iterable<number>)).toEqual(expected.count);
+    expect(Array.from((await store.read("count")).values as Iterable<number>)).toEqual(out.expected.count);
   });
 
   it("a SAS token given instead of the key", async () => {
@@ -140,7 +124,7 @@ describe.skipIf(skipOracle)("openZarr of an az:// store (Azurite)", () => {
     const store = await withAzureEnv({}, () =>
       openZarr(URL_, { storage: { azure_storage_endpoint: azure_storage_endpoint!, azure_storage_sas_token: sas } }),
     );
-    expect(Array.from((await store.read("mask")).values as Iterable<number>)).toEqual(expected.mask);
+    expect(Array.from((await store.read("mask")).values as Iterable<number>)).toEqual(out.expected.mask);
   });
 
   it("no store at the URL: NotFound naming it", async () => {
@@ -187,7 +171,7 @@ describe.skipIf(skipOracle)("openZarr of an az:// store (Azurite)", () => {
 describe.skipIf(skipOracle)("openZarr of an az:// store: the request policy (Azurite behind a fault proxy)", () => {
   const fast = { retryDelayMs: 1 };
   /** The values of t at time step `i`, as xarray read them. */
-  const step = (i: number) => expected.t!.slice(i * 20, (i + 1) * 20);
+  const step = (i: number) => out.expected.t!.slice(i * 20, (i + 1) * 20);
   beforeAll(async () => {
     proxy = await startFaultProxy(azure);
   });
@@ -237,7 +221,7 @@ describe.skipIf(skipOracle)("openZarr of an az:// store: the request policy (Azu
       },
     });
     const t = await store.read("t");
-    expect(Array.from(t.values as Iterable<number>)).toEqual(expected.t);
+    expect(Array.from(t.values as Iterable<number>)).toEqual(out.expected.t);
     expect(most).toBe(2);
   });
 });

@@ -8,20 +8,13 @@ import { join } from "node:path";
 import { cfDecode } from "@lance-nd/cf";
 import type { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { Type, type Timestamp } from "apache-arrow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isZarrError, openZarr, writeZarr } from "../src/index.js";
 import type { ZarrStore } from "../src/index.js";
-import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
-import { spelled } from "./spelled.js";
+import { fixtureScript, fixtureStores, python, skipOracle } from "./python-oracle.js";
+import { spelledValues } from "./spelled.js";
 
-let out: ReturnType<typeof tempDir>;
-
-beforeAll(() => {
-  if (skipOracle) return;
-  out = tempDir("lance-nd-zarr-cf-");
-  python([fixtureScript("xarray_v2_stores.py"), out.dir]);
-});
-afterAll(() => out?.remove());
+const out = fixtureStores("xarray_v2_stores.py", "lance-nd-zarr-cf-");
 
 interface View {
   variables: Record<string, { dtype: string; values: unknown[] }>;
@@ -63,7 +56,7 @@ describe.skipIf(skipOracle)("CF decoding and encoding through @lance-nd/cf", () 
       view.variables.time!.values,
     );
     const precip = await decoded(zarr, "precip");
-    expect(Array.from(precip.values as Iterable<unknown>, spelled)).toEqual(view.variables.precip!.values);
+    expect(spelledValues(precip)).toEqual(view.variables.precip!.values);
   });
 
   it("decoded rows -> writeZarr v2 with { cf: true } -> xarray opens the same dataset as the original", async () => {

@@ -1,18 +1,7 @@
-/**
- * openZarr of a `gs://` store (README "Stores elsewhere"): read through
- * GCS's S3-compatible XML API with an HMAC key. No GCS emulator is at hand,
- * so the mapping is checked against an S3-compatible server (s3rver) given
- * as the `endpoint` option: path-style URLs, requests signed for region
- * `auto`, values that are xarray's. Real GCS is untested. Under CI=true a
- * missing oracle fails the tests.
- */
-import { readFileSync, readdirSync } from "node:fs";
-import { join, relative } from "node:path";
-import { AwsClient } from "aws4fetch";
-import { type ObjectStoreServer, startS3Server } from "@lance-nd/test-helpers";
+import { type ObjectStoreServer, folderObjects, putObjects, startS3Server } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
-import { python, skipOracle, tempDir } from "./python-oracle.js";
+import { pythonStores, skipOracle } from "./python-oracle.js";
 
 // t(time=6, lat=3, lon=4) float64, two time steps a chunk, and xarray's reading of every variable.
 const WRITE = `
@@ -27,17 +16,13 @@ json.dump({name: back[name].values.ravel().tolist() for name in back.variables},
 
 const BUCKET = "gcs-bucket";
 
-let out: ReturnType<typeof tempDir>;
+const out = pythonStores<Record<string, number[]>>(WRITE, "lance-nd-zarr-gcs-");
 let s3: ObjectStoreServer;
-let expected: Record<string, number[]>;
 /** The HMAC key and the endpoint, as a gs:// store is given them. */
 let storage: Record<string, string>;
 
 beforeAll(async () => {
   if (skipOracle) return;
-  out = tempDir("lance-nd-zarr-gcs-");
-  python(["-c", WRITE, out.dir]);
-  expected = JSON.parse(readFileSync(join(out.dir, "expected.json"), "utf8")) as typeof expected;
   s3 = await startS3Server(BUCKET);
   const { endpoint, aws_access_key_id, aws_secret_access_key } = s3.storageOptions;
   storage = {
@@ -45,24 +30,12 @@ beforeAll(async () => {
     aws_access_key_id: aws_access_key_id!,
     aws_secret_access_key: aws_secret_access_key!,
   };
-  const client = new AwsClient({
-    accessKeyId: aws_access_key_id!,
-    secretAccessKey: aws_secret_access_key!,
-    service: "s3",
-    region: "auto",
-  });
-  for (const file of readdirSync(out.dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile())) {
-    const path = join(file.parentPath, file.name);
-    const put = await client.fetch(`${endpoint}/${BUCKET}/${relative(out.dir, path)}`, {
-      method: "PUT",
-      body: readFileSync(path),
-    });
-    expect(put.status, path).toBe(200);
+  for (const put of await putObjects(s3, folderObjects(out.dir), "auto")) {
+    expect(put.status, put.key).toBe(200);
   }
 });
 afterAll(async () => {
   await s3?.stop();
-  out?.remove();
 });
 
 describe.skipIf(skipOracle)("openZarr of a gs:// store (s3rver as the endpoint)", () => {
@@ -78,8 +51,8 @@ describe.skipIf(skipOracle)("openZarr of a gs:// store (s3rver as the endpoint)"
       },
     });
     expect(store.consolidated).toBe(true);
-    expect(store.variables.map((v) => v.name).sort()).toEqual(Object.keys(expected).sort());
-    for (const [name, values] of Object.entries(expected)) {
+    expect(store.variables.map((v) => v.name).sort()).toEqual(Object.keys(out.expected).sort());
+    for (const [name, values] of Object.entries(out.expected)) {
       expect(Array.from((await store.read(name)).values as Iterable<unknown>, Number), name).toEqual(values);
     }
     expect(sent.length).toBeGreaterThan(0);

@@ -1,50 +1,25 @@
-/**
- * openZarr on stores with nested groups: one written by xarray's
- * `to_zarr(group=...)` and zarr-python (fixtures/xarray_v2_stores.py,
- * compared with xarray's `open_zarr(..., group=...)`), one written byte by
- * byte from the v3 spec (fixtures/v3_spec_stores.py). A root without arrays
- * names its groups; `{ group }` and a group's directory open the same group.
- */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
 import type { ZarrStore } from "../src/index.js";
-import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
-import { spelled } from "./spelled.js";
+import { fixtureStores, skipOracle } from "./python-oracle.js";
+import { spelledAttrs, spelledValues } from "./spelled.js";
 
 interface View {
   attrs: Record<string, unknown>;
   variables: Record<string, { dims: string[]; shape: number[]; values: unknown[]; attrs: Record<string, unknown> }>;
 }
 
-let v2: ReturnType<typeof tempDir>;
-let v3: ReturnType<typeof tempDir>;
-let xarray: Record<string, View>;
-let spec: Record<string, { dims: string[]; shape: number[]; values: unknown[] }>;
-
-beforeAll(() => {
-  if (skipOracle) return;
-  v2 = tempDir("lance-nd-zarr-groups-v2-");
-  v3 = tempDir("lance-nd-zarr-groups-v3-");
-  python([fixtureScript("xarray_v2_stores.py"), v2.dir]);
-  python([fixtureScript("v3_spec_stores.py"), v3.dir]);
-  xarray = JSON.parse(readFileSync(join(v2.dir, "expected.json"), "utf8")) as Record<string, View>;
-  spec = JSON.parse(readFileSync(join(v3.dir, "expected.json"), "utf8")) as typeof spec;
-});
-afterAll(() => {
-  v2?.remove();
-  v3?.remove();
-});
+const v2 = fixtureStores<Record<string, View>>("xarray_v2_stores.py", "lance-nd-zarr-groups-v2-");
+const v3 = fixtureStores<Record<string, { dims: string[]; shape: number[]; values: unknown[] }>>(
+  "v3_spec_stores.py",
+  "lance-nd-zarr-groups-v3-",
+);
 
 async function refused(path: string, options?: Parameters<typeof openZarr>[1]) {
   const err = await openZarr(path, options).catch((e: unknown) => e);
   expect(isZarrError(err), String(err)).toBe(true);
   return err as Error & { code: string; path?: string };
-}
-
-function attrsOf(attrs: ReadonlyMap<string, { toJS(): unknown }>): Record<string, unknown> {
-  return Object.fromEntries([...attrs].map(([k, v]) => [k, spelled(v.toJS())]));
 }
 
 /** Every array of `store` against xarray's view: dims, shape, values and attributes. */
@@ -53,8 +28,8 @@ async function sameAsXarray(store: ZarrStore, view: View) {
   for (const [name, want] of Object.entries(view.variables)) {
     const got = await store.read(name);
     expect([got.dimNames, got.shape], name).toEqual([want.dims, want.shape]);
-    expect(Array.from(got.values as Iterable<unknown>, spelled), name).toEqual(want.values);
-    expect(attrsOf(got.attrs), name).toEqual(want.attrs);
+    expect(spelledValues(got), name).toEqual(want.values);
+    expect(spelledAttrs(got.attrs), name).toEqual(want.attrs);
   }
 }
 
@@ -70,10 +45,10 @@ describe.skipIf(skipOracle)("nested groups of a v2 store written by xarray and z
 
   for (const group of ["surface", "model/run1"]) {
     it(`{ group: "${group}" } and the group's directory open what xr.open_zarr(..., group=) shows`, async () => {
-      const view = xarray[`nested.zarr/${group}`]!;
+      const view = v2.expected[`nested.zarr/${group}`]!;
       const byOption = await openZarr(join(v2.dir, "nested.zarr"), { group });
       expect([byOption.group, byOption.path]).toEqual([group, join(v2.dir, "nested.zarr", group)]);
-      expect(attrsOf(byOption.globalAttrs)).toEqual({ ...view.attrs, id: group.split("/").pop() });
+      expect(spelledAttrs(byOption.globalAttrs)).toEqual({ ...view.attrs, id: group.split("/").pop() });
       await sameAsXarray(byOption, view);
       const byPath = await openZarr(join(v2.dir, "nested.zarr", group));
       const described = (store: ZarrStore) => store.variables.map((v) => [v.name, String(v.type), v.dims, v.chunks]);
@@ -108,18 +83,18 @@ describe.skipIf(skipOracle)("nested groups of a v3 store written from the spec",
     const err = await refused(root);
     expect(err.message).toContain(`its groups are ${root}/empty, ${root}/ocean, ${root}/ocean/deep`);
     const ocean = await openZarr(root, { group: "ocean" });
-    expect([ocean.format, ocean.groups, attrsOf(ocean.globalAttrs)]).toEqual([
+    expect([ocean.format, ocean.groups, spelledAttrs(ocean.globalAttrs)]).toEqual([
       3,
       ["deep"],
       { title: "ocean", level: 1, id: "ocean" },
     ]);
     const deep = await openZarr(join(root, "ocean"), { group: "deep" });
-    expect(attrsOf(deep.globalAttrs)).toEqual({ title: "deep", level: 2, id: "deep" });
+    expect(spelledAttrs(deep.globalAttrs)).toEqual({ title: "deep", level: 2, id: "deep" });
     for (const [store, name] of [
       [ocean, "sst"],
       [deep, "salt"],
     ] as const) {
-      const want = spec[`nested/${store.group === "ocean" ? "ocean" : "ocean/deep"}/${name}`]!;
+      const want = v3.expected[`nested/${store.group === "ocean" ? "ocean" : "ocean/deep"}/${name}`]!;
       expect(store.variables.map((v) => v.name)).toEqual([name]);
       const got = await store.read(name);
       expect([got.dimNames, got.shape, Array.from(got.values as Iterable<unknown>)]).toEqual([

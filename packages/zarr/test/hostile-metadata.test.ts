@@ -8,18 +8,11 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isZarrError, openZarr, type ZarrErrorCode } from "../src/index.js";
-import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
+import { fixtureStores, python, skipOracle } from "./python-oracle.js";
 
-let out: ReturnType<typeof tempDir>;
-
-beforeAll(() => {
-  if (skipOracle) return;
-  out = tempDir("lance-nd-zarr-hostile-");
-  python([fixtureScript("v3_spec_stores.py"), out.dir]);
-});
-afterAll(() => out?.remove());
+const out = fixtureStores("v3_spec_stores.py", "lance-nd-zarr-hostile-");
 
 /** What `run` rejects with: a ZarrError of `code`. */
 async function refusal(run: () => Promise<unknown>, code: ZarrErrorCode): Promise<Error> {

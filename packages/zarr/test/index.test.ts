@@ -1,8 +1,6 @@
-import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { loggedLines, quickStartAndReadme } from "@lance-nd/test-helpers";
+import { describe, expect, it } from "vitest";
 import * as zarr from "../src/index.js";
-
-afterEach(() => vi.restoreAllMocks());
 
 describe("@lance-nd/zarr public API", () => {
   it("exports exactly the documented names", () => {
@@ -17,11 +15,7 @@ describe("@lance-nd/zarr public API", () => {
   });
 
   it("the quick-start example runs and prints what the README says", async () => {
-    const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation(
-      (...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" ")),
-    );
-    await import("../examples/quick-start.js");
+    const lines = await loggedLines(() => import("../examples/quick-start.js"));
     expect(lines).toEqual([
       '3 "time=4 lat=3 lon=2"',
       '[2,3,2] "sst.zarr"',
@@ -33,9 +27,7 @@ describe("@lance-nd/zarr public API", () => {
   });
 
   it("the README shows the quick-start example as it is", () => {
-    const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
-    const example = read("../examples/quick-start.ts");
-    const body = example.slice(example.indexOf("import { mkdtempSync")).trim();
-    expect(read("../README.md")).toContain(body);
+    const { readme, example } = quickStartAndReadme(import.meta.url, "import { mkdtempSync");
+    expect(readme).toContain(example);
   });
 });

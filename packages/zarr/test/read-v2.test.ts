@@ -1,15 +1,9 @@
-/**
- * openZarr against Zarr v2 stores written by xarray's to_zarr and by
- * zarr-python (fixtures/xarray_v2_stores.py), compared with xarray's own
- * view of each store (decode_cf=False) value by value, attribute by attribute.
- */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { NdArray } from "@lance-nd/nd-arrow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isZarrError, openZarr } from "../src/index.js";
-import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
-import { spelled } from "./spelled.js";
+import { fixtureStores, python, skipOracle } from "./python-oracle.js";
+import { expectLayout } from "./expect-layout.js";
+import { spelledAttrs, spelledValues } from "./spelled.js";
 
 interface XarrayVariable {
   dims: string[];
@@ -23,49 +17,28 @@ interface XarrayView {
   variables: Record<string, XarrayVariable>;
 }
 
-let out: ReturnType<typeof tempDir>;
-let expected: Record<string, XarrayView>;
-
-beforeAll(() => {
-  if (skipOracle) return;
-  out = tempDir("lance-nd-zarr-v2-");
-  python([fixtureScript("xarray_v2_stores.py"), out.dir]);
-  expected = JSON.parse(readFileSync(join(out.dir, "expected.json"), "utf8")) as Record<string, XarrayView>;
-});
-afterAll(() => out?.remove());
-
-function valuesOf(array: NdArray): unknown[] {
-  return Array.from(array.values as Iterable<unknown>, spelled);
-}
-
-function attrsOf(array: { attrs: ReadonlyMap<string, { toJS(): unknown }> }): Record<string, unknown> {
-  return Object.fromEntries([...array.attrs].map(([k, v]) => [k, spelled(v.toJS())]));
-}
+const out = fixtureStores<Record<string, XarrayView>>("xarray_v2_stores.py", "lance-nd-zarr-v2-");
 
 describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote", () => {
   for (const store of ["example_1.zarr", "gshhg.zarr", "cf.zarr"]) {
     it(`${store}: every array's dims, values and attributes are xarray's`, async () => {
-      const view = expected[store]!;
+      const view = out.expected[store]!;
       const zarr = await openZarr(join(out.dir, store));
       expect(zarr.format).toBe(2);
       expect(zarr.consolidated).toBe(store !== "gshhg.zarr");
       expect(zarr.variables.map((v) => v.name).sort()).toEqual(Object.keys(view.variables).sort());
-      expect(attrsOf({ attrs: zarr.globalAttrs })).toEqual({ ...view.attrs, id: store });
+      expect(spelledAttrs(zarr.globalAttrs)).toEqual({ ...view.attrs, id: store });
       for (const [name, want] of Object.entries(view.variables)) {
         const got = await zarr.read(name);
-        expect(
-          got.dims.map((d) => d.name),
-          name,
-        ).toEqual(want.dims);
-        expect(got.shape, name).toEqual(want.shape);
-        expect(valuesOf(got), name).toEqual(want.values);
-        expect(attrsOf(got), name).toEqual(want.attrs);
+        expectLayout(got, want, name);
+        expect(spelledValues(got), name).toEqual(want.values);
+        expect(spelledAttrs(got.attrs), name).toEqual(want.attrs);
       }
     });
   }
 
   it("types.zarr: big-endian, Fortran order, '/' chunk keys, |S, <U, datetime64[s] (NaT null) and float16 read as xarray reads them", async () => {
-    const view = expected["types.zarr"]!;
+    const view = out.expected["types.zarr"]!;
     const zarr = await openZarr(join(out.dir, "types.zarr"));
     const types = Object.fromEntries(zarr.variables.map((v) => [v.name, String(v.type)]));
     expect(types).toEqual({
@@ -78,7 +51,7 @@ describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote"
     });
     for (const [name, want] of Object.entries(view.variables)) {
       const got = await zarr.read(name);
-      const values = valuesOf(got);
+      const values = spelledValues(got);
       if (name === "when") {
         const raw = Array.from(got.values.data[0]!.values as BigInt64Array, String);
         expect(raw.filter((_, i) => got.values.isValid(i))).toEqual(
@@ -89,7 +62,7 @@ describe.skipIf(skipOracle)("openZarr on v2 stores xarray and zarr-python wrote"
       }
       expect(values, name).toEqual(want.values);
       if (name === "big_endian" || name === "fortran" || name === "halves")
-        expect(attrsOf(got), name).toEqual(want.attrs);
+        expect(spelledAttrs(got.attrs), name).toEqual(want.attrs);
     }
   });
 

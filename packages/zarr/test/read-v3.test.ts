@@ -1,18 +1,11 @@
-/**
- * openZarr against Zarr v3 stores written byte by byte from the v3 spec by
- * fixtures/v3_spec_stores.py (no Zarr library): zarr.json, dimension_names,
- * the bytes codec in both byte orders, C order, fill values for missing
- * chunks, a sharded array (index at the end with its crc32c, one empty
- * inner chunk), inline consolidated metadata, a single-array store.
- */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { assemble } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openZarr } from "../src/index.js";
-import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
-import { spelled } from "./spelled.js";
+import { fixtureStores, skipOracle } from "./python-oracle.js";
+import { expectLayout } from "./expect-layout.js";
+import { spelledAttrs, spelledValues } from "./spelled.js";
 
 interface Expected {
   dims: string[];
@@ -20,16 +13,7 @@ interface Expected {
   values: unknown[];
 }
 
-let out: ReturnType<typeof tempDir>;
-let expected: Record<string, Expected>;
-
-beforeAll(() => {
-  if (skipOracle) return;
-  out = tempDir("lance-nd-zarr-v3-");
-  python([fixtureScript("v3_spec_stores.py"), out.dir]);
-  expected = JSON.parse(readFileSync(join(out.dir, "expected.json"), "utf8")) as Record<string, Expected>;
-});
-afterAll(() => out?.remove());
+const out = fixtureStores<Record<string, Expected>>("v3_spec_stores.py", "lance-nd-zarr-v3-");
 
 describe.skipIf(skipOracle)("openZarr on v3 stores written from the spec", () => {
   for (const store of ["group.zarr", "consolidated.zarr"]) {
@@ -37,7 +21,7 @@ describe.skipIf(skipOracle)("openZarr on v3 stores written from the spec", () =>
       const zarr = await openZarr(join(out.dir, store), { id: "by-hand" });
       expect(zarr.format).toBe(3);
       expect(zarr.consolidated).toBe(store === "consolidated.zarr");
-      expect(Object.fromEntries([...zarr.globalAttrs].map(([k, v]) => [k, spelled(v.toJS())]))).toEqual({
+      expect(spelledAttrs(zarr.globalAttrs)).toEqual({
         title: "v3 by hand",
         answer: 42,
         id: "by-hand",
@@ -52,17 +36,13 @@ describe.skipIf(skipOracle)("openZarr on v3 stores written from the spec", () =>
       ]);
       expect(zarr.variables.map((v) => v.name).sort()).toEqual(["count", "flags", "sharded", "temp", "when"]);
       expect(String(zarr.variable("when").type)).toBe("Timestamp<SECOND>");
-      for (const [name, want] of Object.entries(expected).filter(([n]) => n !== "single" && !n.includes("/"))) {
+      for (const [name, want] of Object.entries(out.expected).filter(([n]) => n !== "single" && !n.includes("/"))) {
         const got = await zarr.read(name);
-        expect(
-          got.dims.map((d) => d.name),
-          name,
-        ).toEqual(want.dims);
-        expect(got.shape, name).toEqual(want.shape);
+        expectLayout(got, want, name);
         const values =
           name === "when"
             ? Array.from(got.values as Iterable<unknown>, (v) => (v === null ? null : Number(v) / 1000))
-            : Array.from(got.values as Iterable<unknown>, spelled);
+            : spelledValues(got);
         expect(values, name).toEqual(want.values);
       }
       const sharded = zarr.variable("sharded");
@@ -79,7 +59,7 @@ describe.skipIf(skipOracle)("openZarr on v3 stores written from the spec", () =>
   it("a window of a sharded array reads across shards and inner chunks", async () => {
     const zarr = await openZarr(join(out.dir, "group.zarr"));
     const part = await zarr.read("sharded", { y: [1, 3], z: [2, 6] });
-    const all = expected.sharded!.values as number[];
+    const all = out.expected.sharded!.values as number[];
     const want = [1, 2].flatMap((y) => [2, 3, 4, 5].map((z) => all[y * 8 + z]));
     expect([...(part.toArray() as Int32Array)]).toEqual(want);
   });
@@ -103,7 +83,7 @@ describe.skipIf(skipOracle)("openZarr on v3 stores written from the spec", () =>
     ]);
     const whole = assemble(cut);
     for (const name of ["temp", "sharded", "count", "flags"]) {
-      expect(Array.from(whole.get(name)!.values as Iterable<unknown>, spelled), name).toEqual(expected[name]!.values);
+      expect(spelledValues(whole.get(name)!), name).toEqual(out.expected[name]!.values);
     }
   });
 
@@ -112,6 +92,6 @@ describe.skipIf(skipOracle)("openZarr on v3 stores written from the spec", () =>
     expect(zarr.variables.map((v) => [v.name, v.dims, String(v.type)])).toEqual([
       ["single", [{ name: "dim_0", size: 5 }], "Uint8"],
     ]);
-    expect([...((await zarr.read("single")).toArray() as Uint8Array)]).toEqual(expected.single!.values);
+    expect([...((await zarr.read("single")).toArray() as Uint8Array)]).toEqual(out.expected.single!.values);
   });
 });

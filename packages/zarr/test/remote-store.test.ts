@@ -6,15 +6,20 @@
  * xarray's; the server's log proves only the chunks a selection touches
  * are fetched; faults are retried or refused with the URL and the chunk.
  */
-import { readFileSync, readdirSync } from "node:fs";
-import { join, relative } from "node:path";
-import { AwsClient } from "aws4fetch";
-import FileSystemStore from "@zarrita/storage/fs";
-import { type FileServer, type ObjectStoreServer, startFileServer, startS3Server } from "@lance-nd/test-helpers";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type FileServer,
+  type ObjectStoreServer,
+  folderObjects,
+  putObjects,
+  startFileServer,
+  startS3Server,
+} from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as zarr from "zarrita";
 import { isZarrError, openZarr } from "../src/index.js";
 import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
+import { writeCountsStore } from "./zarrita-store.js";
 
 // t(time=100, lat=6, lon=8) float32, one time step a chunk (Blosc, as zarr-python's default), written by xarray.
 const WRITE_V2 = `
@@ -43,18 +48,11 @@ beforeAll(async () => {
   python([fixtureScript("v3_spec_stores.py"), join(out.dir, "v3")]);
   expected = JSON.parse(readFileSync(join(out.dir, "expected.json"), "utf8")) as typeof expected;
   v3 = JSON.parse(readFileSync(join(out.dir, "v3", "expected.json"), "utf8")) as typeof v3;
-  const written = zarr.root(new FileSystemStore(join(out.dir, "zarrita.zarr")));
-  await zarr.create(written, { attributes: { title: "zarrita" } });
-  const array = await zarr.create(written.resolve("counts"), {
+  await writeCountsStore(join(out.dir, "zarrita.zarr"), {
+    attributes: { title: "zarrita" },
     shape: [10, 4],
-    chunkShape: [2, 4],
-    dtype: "int32",
-    dimensionNames: ["x", "y"],
-  });
-  await zarr.set(array, null, {
-    data: Int32Array.from({ length: 40 }, (_, i) => i * 3),
-    shape: [10, 4],
-    stride: [4, 1],
+    chunkRows: 2,
+    step: 3,
   });
   server = await startFileServer(out.dir);
   plain = await startFileServer(out.dir, { ignoreRange: true });
@@ -218,21 +216,8 @@ describe.skipIf(skipOracle)("openZarr of an s3:// store (s3rver)", () => {
   let s3: ObjectStoreServer;
   beforeAll(async () => {
     s3 = await startS3Server("zarr");
-    const { endpoint, aws_access_key_id, aws_secret_access_key } = s3.storageOptions;
-    const client = new AwsClient({
-      accessKeyId: aws_access_key_id!,
-      secretAccessKey: aws_secret_access_key!,
-      service: "s3",
-      region: "us-east-1",
-    });
-    const store = join(out.dir, "hourly.zarr");
-    for (const file of readdirSync(store, { recursive: true, withFileTypes: true }).filter((f) => f.isFile())) {
-      const key = relative(out.dir, join(file.parentPath, file.name));
-      const put = await client.fetch(`${endpoint}/zarr/${key}`, {
-        method: "PUT",
-        body: readFileSync(join(store, relative(store, join(file.parentPath, file.name)))),
-      });
-      expect(put.status, key).toBe(200);
+    for (const put of await putObjects(s3, folderObjects(join(out.dir, "hourly.zarr"), out.dir))) {
+      expect(put.status, put.key).toBe(200);
     }
   });
   afterAll(() => s3?.stop());

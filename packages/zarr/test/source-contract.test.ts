@@ -4,12 +4,11 @@
  * and over HTTP (`startFileServer`), and on a v3 array zarrita wrote.
  */
 import { join } from "node:path";
-import FileSystemStore from "@zarrita/storage/fs";
 import { type FileServer, sourceContract, startFileServer } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll } from "vitest";
-import * as zarr from "zarrita";
 import { openZarr } from "../src/index.js";
 import { python, skipOracle, tempDir } from "./python-oracle.js";
+import { writeCountsStore } from "./zarrita-store.js";
 
 // t(time=6, lat=4, lon=5) float32 with NaNs and attributes, two time steps a chunk, written by xarray.
 const WRITE = `
@@ -29,19 +28,7 @@ beforeAll(async () => {
   if (skipOracle) return;
   out = tempDir("lance-nd-zarr-contract-");
   python(["-c", WRITE, join(out.dir, "contract.zarr")]);
-  const root = zarr.root(new FileSystemStore(join(out.dir, "zarrita.zarr")));
-  await zarr.create(root, { attributes: {} });
-  const counts = await zarr.create(root.resolve("counts"), {
-    shape: [5, 3],
-    chunkShape: [2, 3],
-    dtype: "int32",
-    dimensionNames: ["x", "y"],
-  });
-  await zarr.set(counts, null, {
-    data: Int32Array.from({ length: 15 }, (_, i) => i * 7),
-    shape: [5, 3],
-    stride: [3, 1],
-  });
+  await writeCountsStore(join(out.dir, "zarrita.zarr"), { attributes: {}, shape: [5, 3], chunkRows: 2, step: 7 });
   server = await startFileServer(out.dir);
 });
 afterAll(async () => {

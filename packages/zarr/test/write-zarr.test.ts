@@ -8,19 +8,12 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { NdArray, NdRecordBatch, attr, slice } from "@lance-nd/nd-arrow";
 import { Binary, Bool, Float16, Float64, Int16, TimestampSecond, Utf8, Vector, makeData } from "apache-arrow";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isZarrError, openZarr, writeZarr } from "../src/index.js";
-import { fixtureScript, python, skipOracle, tempDir } from "./python-oracle.js";
-import { spelled } from "./spelled.js";
+import { spelledValues } from "./spelled.js";
+import { fixtureScript, fixtureStores, python, skipOracle } from "./python-oracle.js";
 
-let out: ReturnType<typeof tempDir>;
-
-beforeAll(() => {
-  if (skipOracle) return;
-  out = tempDir("lance-nd-zarr-write-");
-  python([fixtureScript("xarray_v2_stores.py"), out.dir]);
-});
-afterAll(() => out?.remove());
+const out = fixtureStores("xarray_v2_stores.py", "lance-nd-zarr-write-");
 
 /** A small dataset with every type v3 writes: numbers, a packed int16 with _FillValue, strings, booleans. */
 function sample(): NdRecordBatch {
@@ -169,9 +162,7 @@ describe.skipIf(skipOracle)("writeZarr v3: zarr.json and chunk bytes as the v3 s
       expect(spec.arrays.wet).toMatchObject({ data_type: "bool", fill_value: false, values: [true, false, true] });
 
       const back = await openZarr(target);
-      expect(Array.from((await back.read("temp")).values as Iterable<unknown>, spelled)).toEqual([
-        1, 2, -99, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-      ]);
+      expect(spelledValues(await back.read("temp"))).toEqual([1, 2, -99, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
       expect(Array.from((await back.read("site")).values as Iterable<unknown>)).toEqual(["north", "süd", ""]);
       expect(back.variable("temp").chunks).toEqual([2, 3]);
     });

@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { ncdumpBody, pythonSkipReason, runPython, runTool } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { cliQuiet } from "./checked-runs.js";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
 const skip = pythonSkipReason(
@@ -15,13 +16,6 @@ const skip = pythonSkipReason(
   ["numpy", "xarray", "zarr", "netCDF4"],
   "apt-get install python3-xarray python3-zarr python3-netcdf4 netcdf-bin",
 );
-
-function ok(args: string[]): string {
-  const run = cli(args);
-  expect(run.stderr, args.join(" ")).toBe("");
-  expect(run.code, args.join(" ")).toBe(0);
-  return run.stdout;
-}
 
 /** Runs Python `code` with `args` as sys.argv[1:] and parses the JSON it prints. */
 function oracle(code: string, ...args: string[]): unknown {
@@ -68,12 +62,12 @@ describe.skipIf(skip)("byte strings (|S<n>) in and out", () => {
     dir = tempDir();
     oracle(MAKE_ZARR, join(dir, "codes.zarr"));
     table = join(dir, "codes.lance");
-    ok(["import", join(dir, "codes.zarr"), table]);
+    cliQuiet(["import", join(dir, "codes.zarr"), table]);
   });
 
   it("a zarr-python |S4 store goes back to Zarr v2 as |S4 with the same bytes, fill value and attributes", () => {
     const out = join(dir, "codes-v2.zarr");
-    ok(["export", table, out, "--format", "zarr", "--zarr-version", "2"]);
+    cliQuiet(["export", table, out, "--format", "zarr", "--zarr-version", "2"]);
     const source = oracle(ZARR_VIEW, join(dir, "codes.zarr"), "code");
     expect(oracle(ZARR_VIEW, out, "code")).toEqual(source);
     expect(source).toMatchObject({ dtype: "|S4", fill: bytesOf("none")[0], attrs: { long_name: "station code" } });
@@ -88,7 +82,7 @@ describe.skipIf(skip)("byte strings (|S<n>) in and out", () => {
 
   it("to netCDF it is a char array as xarray writes one: xarray reads the same |S4 values, ncdump a string4 dim", () => {
     const out = join(dir, "codes.nc");
-    ok(["export", table, out]);
+    cliQuiet(["export", table, out]);
     expect(oracle(NETCDF_VIEW, out, "code")).toMatchObject({
       dtype: "|S4",
       dims: ["a", "b"],
@@ -100,8 +94,8 @@ describe.skipIf(skip)("byte strings (|S<n>) in and out", () => {
   });
 
   it("scan prints byte strings as text: UTF-8 as it is, other bytes in Python's escaped form", () => {
-    expect(ok(["scan", table])).toContain(`code binary(a=2, b=3) ["abc", "none", "b'\\\\xe9t\\\\xe9'", "", …]`);
-    const [row] = JSON.parse(ok(["scan", table, "--json"])) as { arrays: { code: { values: unknown[] } } }[];
+    expect(cliQuiet(["scan", table])).toContain(`code binary(a=2, b=3) ["abc", "none", "b'\\\\xe9t\\\\xe9'", "", …]`);
+    const [row] = JSON.parse(cliQuiet(["scan", table, "--json"])) as { arrays: { code: { values: unknown[] } } }[];
     expect(row!.arrays.code.values).toEqual(["abc", "none", "b'\\xe9t\\xe9'", "", "z\u0000y", "four"]);
   });
 
@@ -127,10 +121,10 @@ xr.Dataset({"code": ("n", np.array([b"ab", b"hello wo", b"x"], dtype="S8")), "v"
       [written, "code"],
     ] as const) {
       const lance = `${source}.lance`;
-      ok(["import", source, lance]);
-      ok(["export", lance, `${source}.out.nc`]);
+      cliQuiet(["import", source, lance]);
+      cliQuiet(["export", lance, `${source}.out.nc`]);
       expect(ncdumpBody(`${source}.out.nc`), source).toBe(ncdumpBody(source));
-      ok(["export", lance, `${source}.zarr`, "--format", "zarr", "--zarr-version", "2"]);
+      cliQuiet(["export", lance, `${source}.zarr`, "--format", "zarr", "--zarr-version", "2"]);
       const view = oracle(
         `import sys, json, xarray as xr
 a, b = xr.open_dataset(sys.argv[1])[sys.argv[3]], xr.open_zarr(sys.argv[2])[sys.argv[3]]

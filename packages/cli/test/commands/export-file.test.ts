@@ -8,15 +8,15 @@
  */
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { callPython } from "@lance-nd/test-helpers";
+import { callPython, pythonSkipReason } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { writeNetcdfBeside } from "../../src/commands/export-file.js";
 import { isCliError } from "../../src/errors.js";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
-const hasXarray = callPython(["-c", "import xarray, netCDF4"]).status === 0;
-// Outside CI a missing oracle skips; under CI=true the test runs and fails.
-const skipOracle = !hasXarray && process.env.CI !== "true";
+const skipOracle =
+  pythonSkipReason("xarray oracle", ["xarray", "netCDF4"], "apt-get install python3-xarray python3-netcdf4") !==
+  undefined;
 
 /** True when the netCDF files at `a` and `b` hold the same dataset, as xarray compares them. */
 function xarrayIdentical(a: string, b: string, selection: string): boolean {

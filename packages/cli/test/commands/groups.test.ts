@@ -9,9 +9,10 @@
  */
 import { join } from "node:path";
 import FileSystemStore from "@zarrita/storage/fs";
-import { ncdumpBody, ncgenCdl, runPython } from "@lance-nd/test-helpers";
+import { helperScript, ncdumpBody, ncgenCdl, runPython } from "@lance-nd/test-helpers";
 import * as zarr from "zarrita";
 import { beforeAll, describe, expect, it } from "vitest";
+import { cliQuiet } from "./checked-runs.js";
 import { fixtureSkipReason } from "../fixtures.js";
 import { pythonSkipReason } from "../netcdf/oracle.js";
 import { cli, cliJson, ensureBuilt, tempDir } from "./harness.js";
@@ -19,15 +20,7 @@ import { cli, cliJson, ensureBuilt, tempDir } from "./harness.js";
 const skip = fixtureSkipReason() ?? pythonSkipReason();
 
 /** The groups of a netCDF file as netCDF4-python walks them, one path a line. */
-const WALK = `
-import sys, netCDF4
-def walk(g):
-    for child in g.groups.values():
-        yield child.path.lstrip("/")
-        yield from walk(child)
-with netCDF4.Dataset(sys.argv[1]) as f:
-    print("\\n".join(walk(f)))
-`;
+const WALK = helperScript("netcdf-groups.py");
 
 /** For each group (`""` the root), `<group>: identical` when xarray reads it the same from both files (or stores). */
 const IDENTICAL_GROUPS = `
@@ -52,15 +45,8 @@ zarr.consolidate_metadata(path)
 
 const CDL_TREES = ["groups", "group-data", "group-solar", "group-names"];
 
-function ok(args: readonly string[]): string {
-  const run = cli(args);
-  expect(run.stderr, args.join(" ")).toBe("");
-  expect(run.code, args.join(" ")).toBe(0);
-  return run.stdout;
-}
-
 function walk(path: string): string[] {
-  return runPython(["-c", WALK, path])
+  return runPython([WALK, path])
     .split("\n")
     .filter((line) => line !== "");
 }
@@ -82,11 +68,11 @@ describe.skipIf(skip !== undefined)(`groups${skip ? ` (${skip})` : ""}`, () => {
       const source = ncgenCdl(name, "nc4", dir);
       const groups = walk(source);
       const table = join(dir, `${name}.lance`);
-      ok(["import", source, table]);
+      cliQuiet(["import", source, table]);
       const id = `${name}-nc4.nc`;
       expect(idsOf(table)).toEqual([id, ...groups.map((group) => `${id}/${group}`)]);
       const out = join(dir, `${name}-tree.nc`);
-      ok(["export", table, out, "--groups", "--where", `__global_attrs__.id = '${id}'`]);
+      cliQuiet(["export", table, out, "--groups", "--where", `__global_attrs__.id = '${id}'`]);
       expect(ncdumpBody(out)).toBe(ncdumpBody(source));
       expect(walk(out)).toEqual(groups);
       expect(
@@ -100,7 +86,7 @@ describe.skipIf(skip !== undefined)(`groups${skip ? ` (${skip})` : ""}`, () => {
   it("a group is a dataset of its own: its variables, its attributes, the dims it inherits", () => {
     const source = ncgenCdl("groups", "nc4", dir);
     const table = join(dir, "one-group.lance");
-    ok(["import", source, table]);
+    cliQuiet(["import", source, table]);
     const [row] = cliJson<{ globalAttrs: Record<string, unknown>; arrays: Record<string, { dims: unknown }> }[]>([
       "scan",
       table,
@@ -114,7 +100,7 @@ describe.skipIf(skip !== undefined)(`groups${skip ? ` (${skip})` : ""}`, () => {
       { name: "dim", size: 4 },
     ]);
     const out = join(dir, "g1.nc");
-    ok(["export", table, out, "--where", "__global_attrs__.id = 'groups-nc4.nc/g1'"]);
+    cliQuiet(["export", table, out, "--where", "__global_attrs__.id = 'groups-nc4.nc/g1'"]);
     const flat =
       "import sys, xarray as xr; print(xr.open_dataset(sys.argv[1]).identical(xr.open_dataset(sys.argv[2], group='g1')))";
     expect(runPython(["-c", flat, out, source]).trim()).toBe("True");
@@ -123,13 +109,13 @@ describe.skipIf(skip !== undefined)(`groups${skip ? ` (${skip})` : ""}`, () => {
   it("export --groups takes the tree a LIKE filter selects; rows that are not one tree, or a narrowed export, are refused", () => {
     const source = ncgenCdl("group-data", "nc4", dir);
     const table = join(dir, "like.lance");
-    ok(["import", source, table]);
+    cliQuiet(["import", source, table]);
     const out = join(dir, "like.nc");
-    ok(["export", table, out, "--groups", "--where", "__global_attrs__.id LIKE 'group-data-nc4.nc%'"]);
+    cliQuiet(["export", table, out, "--groups", "--where", "__global_attrs__.id LIKE 'group-data-nc4.nc%'"]);
     expect(ncdumpBody(out)).toBe(ncdumpBody(source));
 
     const other = ncgenCdl("groups", "nc4", dir);
-    ok(["import", other, table, "--mode", "append"]);
+    cliQuiet(["import", other, table, "--mode", "append"]);
     const mixed = cli([
       "export",
       table,
@@ -154,11 +140,11 @@ describe.skipIf(skip !== undefined)(`groups${skip ? ` (${skip})` : ""}`, () => {
     runPython(["-c", ZARR_TREE, source]);
     const groups = ["solar_system", "solar_system/Mars", "solar_system/Mars/deep"];
     const table = join(dir, "zarr-tree.lance");
-    ok(["import", source, table]);
+    cliQuiet(["import", source, table]);
     expect(idsOf(table)).toEqual(["tree.zarr", ...groups.map((group) => `tree.zarr/${group}`)]);
 
     const v2 = join(dir, "tree-v2.zarr");
-    ok(["export", table, v2, "--format", "zarr", "--groups", "--where", "__global_attrs__.id = 'tree.zarr'"]);
+    cliQuiet(["export", table, v2, "--format", "zarr", "--groups", "--where", "__global_attrs__.id = 'tree.zarr'"]);
     expect(
       runPython(["-c", IDENTICAL_GROUPS, "zarr", source, v2, "", ...groups])
         .trim()
@@ -166,7 +152,7 @@ describe.skipIf(skip !== undefined)(`groups${skip ? ` (${skip})` : ""}`, () => {
     ).toEqual(["", ...groups].map((group) => `${group}: identical`));
 
     const v3 = join(dir, "tree-v3.zarr");
-    ok([
+    cliQuiet([
       "export",
       table,
       v3,

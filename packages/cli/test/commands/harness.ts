@@ -213,3 +213,8 @@ export function oceanAndWavesTable(ocean: string, waves: string): string {
   }
   return table;
 }
+
+/** `--storage-option key=value` for each of `options` (e.g. an object store server's `storageOptions`). */
+export function storageFlags(options: Record<string, string>): string[] {
+  return Object.entries(options).flatMap(([key, value]) => ["--storage-option", `${key}=${value}`]);
+}

@@ -9,10 +9,10 @@
  * missing, not as an overlap.
  * Files written by netCDF4-python; xarray says which it refuses.
  */
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { runPython } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { pythonSkipReason } from "../netcdf/oracle.js";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
@@ -51,10 +51,6 @@ describe.skipIf(skip !== undefined)("import --concat: files that disagree", () =
   beforeAll(() => {
     ensureBuilt();
     dir = tempDir();
-  });
-
-  afterAll(() => {
-    rmSync(dir, { recursive: true, force: true });
   });
 
   /** A file of the year starting at day `start`, written by netCDF4-python. */

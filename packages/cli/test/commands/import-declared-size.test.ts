@@ -7,10 +7,10 @@
  * the run ends (no bounded wait is needed: the refusal comes before any
  * row), and no table folder is left.
  */
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { netcdfToolsSkipReason, pythonSkipReason, runPython, runTool } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
 const skip = netcdfToolsSkipReason() ?? pythonSkipReason("zarr-python", ["zarr"], "apt-get install python3-zarr");
@@ -21,10 +21,6 @@ describe.skipIf(skip !== undefined)("import of a file that declares more than it
   beforeAll(() => {
     ensureBuilt();
     dir = tempDir();
-  });
-
-  afterAll(() => {
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("a netCDF-4 variable of 10^6 x 10^6 never written: refused before writing, with its size and --max-size", () => {

@@ -7,11 +7,13 @@
  * `AZURE_*` environment alone. Under CI=true a server that does not start
  * or a missing oracle fails the tests.
  */
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { ContainerClient, StorageSharedKeyCredential } from "@azure/storage-blob";
-import { AwsClient } from "aws4fetch";
 import {
+  type BucketObject,
+  folderObjects,
+  putObjects,
   type ObjectStoreServer,
   pythonSkipReason,
   startAzurite,
@@ -19,7 +21,7 @@ import {
   runPython,
 } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
+import { cli, cliAsync, ensureBuilt, storageFlags, tempDir } from "./harness.js";
 
 const skip =
   pythonSkipReason(
@@ -44,14 +46,9 @@ const FLAGS = ["--isel", "time=10:30", "--id", "day"];
 
 let dir: string;
 /** The store's files, by key under the bucket or container. */
-let files: { key: string; bytes: Buffer }[];
+let files: BucketObject[];
 /** `scan --json --all-attrs` of the import of the local store. */
 let local: string;
-
-/** `--storage-option key=value` for each of `options`. */
-function storageFlags(options: Record<string, string>): string[] {
-  return Object.entries(options).flatMap(([key, value]) => ["--storage-option", `${key}=${value}`]);
-}
 
 /** This process's environment without any object store setting, and `vars`. */
 function envWith(vars: Record<string, string>): NodeJS.ProcessEnv {
@@ -73,9 +70,7 @@ beforeAll(() => {
   dir = tempDir();
   const store = join(dir, "day.zarr");
   runPython(["-c", WRITE, store]);
-  files = readdirSync(store, { recursive: true, withFileTypes: true })
-    .filter((f) => f.isFile())
-    .map((f) => ({ key: relative(dir, join(f.parentPath, f.name)), bytes: readFileSync(join(f.parentPath, f.name)) }));
+  files = folderObjects(store, dir);
   expect(cli(["import", store, join(dir, "from-disk.lance"), ...FLAGS]).code).toBe(0);
   local = cli(["scan", join(dir, "from-disk.lance"), "--json", "--all-attrs"]).stdout;
 });
@@ -118,16 +113,8 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a gs:// URL (s3rver as
   let s3: ObjectStoreServer;
   beforeAll(async () => {
     s3 = await startS3Server("gcs-bucket");
-    const { endpoint, aws_access_key_id, aws_secret_access_key } = s3.storageOptions;
-    const client = new AwsClient({
-      accessKeyId: aws_access_key_id!,
-      secretAccessKey: aws_secret_access_key!,
-      service: "s3",
-      region: "auto",
-    });
-    for (const { key, bytes } of files) {
-      const put = await client.fetch(`${endpoint}/gcs-bucket/${key}`, { method: "PUT", body: bytes });
-      expect(put.status, key).toBe(200);
+    for (const put of await putObjects(s3, files, "auto")) {
+      expect(put.status, put.key).toBe(200);
     }
   });
   afterAll(() => s3?.stop());

@@ -4,10 +4,9 @@
  * netCDF files and Zarr stores that xarray writes; what the rows hold is
  * checked through `scan --json`, their values against xarray.
  */
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { pythonSkipReason, runPython } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
 const skip = pythonSkipReason(
@@ -54,7 +53,6 @@ describe.skipIf(skip !== undefined)("import --row-size", () => {
     ensureBuilt();
     dir = tempDir();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   function source(kind: "NETCDF4" | "NETCDF3_CLASSIC" | "zarr" | "one-chunk"): string {
     const path = join(dir, kind === "zarr" ? "tas.zarr" : `tas-${kind}.nc`);

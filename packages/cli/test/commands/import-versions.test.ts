@@ -6,11 +6,10 @@
  * version, and the record outlives a cleanup of older versions. Files by
  * xarray; small rows and adds make several versions per import.
  */
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { pythonSkipReason, runPython } from "@lance-nd/test-helpers";
 import { open } from "lance-nd";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
 const skip = pythonSkipReason("xarray oracle", ["numpy", "xarray", "netCDF4"], "apt-get install python3-xarray");
@@ -60,7 +59,6 @@ describe.skipIf(skip !== undefined)("complete imports and half-import versions; 
       .filter((v) => v.halfImport === null)
       .map((v) => v.version);
   }, SLOW);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   function versions(): VersionJson[] {
     const listed = run("versions", table, "--json");

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { type Refusal, expectRefusals } from "./checked-runs.js";
 import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
 import { cli, cliJson, ensureBuilt, oceanAndWavesTable, tableState } from "./harness.js";
 
@@ -110,7 +111,7 @@ describe.skipIf(skip)("maintenance", () => {
 
   it("failing maintenance exits with 1 with one line and changes nothing", () => {
     const before = tableState(table);
-    const cases: [string, string[], RegExp][] = [
+    const cases: Refusal[] = [
       [
         "a delete with a bad filter",
         ["delete", table, "--where", "no_such_column = 1"],
@@ -129,15 +130,7 @@ describe.skipIf(skip)("maintenance", () => {
         /^lance-nd: cannot change the defaults of .*-missing \(.*not found/,
       ],
     ];
-    for (const [what, args, message] of cases) {
-      const run = cli(args);
-      expect({ what, code: run.code, lines: run.stderr.trim().split("\n").length }).toEqual({
-        what,
-        code: 1,
-        lines: 1,
-      });
-      expect(run.stderr, what).toMatch(message);
-    }
+    expectRefusals(cases);
     expect(tableState(table)).toEqual(before);
   });
 });

@@ -16,28 +16,14 @@ import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
 import { pythonSkipReason, type XarrayDump, xarrayDump } from "../netcdf/oracle.js";
 import { startServe } from "../serve/served.js";
 import { send, startViewer } from "../view/viewer.js";
-import { type CliRun, cliAsync, ensureBuilt, tempDir } from "./harness.js";
+import { succeeded } from "./checked-runs.js";
+import { cliAsync, ensureBuilt, storageFlags, tempDir } from "./harness.js";
 
 const skip = fixtureSkipReason() ?? pythonSkipReason();
 
 /** This process's environment without any object store setting, so a run sees only what the test gives it. */
 function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(AWS|AZURE|GOOGLE)_/.test(key)));
-}
-
-/** `--storage-option key=value` for each of `options`. */
-function storageFlags(options: Record<string, string>): string[] {
-  return Object.entries(options).flatMap(([key, value]) => ["--storage-option", `${key}=${value}`]);
-}
-
-/** The run's stdout, after checking that it succeeded without an error line. */
-function succeeded(run: CliRun, what: string): string {
-  expect(
-    run.stderr.split("\n").filter((line) => line !== "" && !line.includes("warning:")),
-    what,
-  ).toEqual([]);
-  expect(run.code, what).toBe(0);
-  return run.stdout;
 }
 
 /** The values of `variable` in the rows of `scan --json`, in row order. */

@@ -4,11 +4,11 @@
  * its full date is named once in the title, and a long time dim by
  * longitude makes a picture of a readable size with ticked axes.
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PNG } from "pngjs";
 import { runPython, pythonSkipReason, skipReason } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
 const GSHHG = "/usr/share/gmt-gshhg/binned_GSHHS_c.nc";
@@ -37,7 +37,6 @@ describe.skipIf(skip !== undefined)(`plot pictures${skip ? ` (${skip})` : ""}`, 
     runPython(["-c", TAS, join(dir, "tas.nc")]);
     expect(cli(["import", "tas.nc", "tas.lance"], dir).code).toBe(0);
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("a 1-D variable is a line along its dim", () => {
     const run = cli(["plot", "gshhg.lance", "Id_of_parent_polygons", "-o", "ids.png", "--json"], dir);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { tableFromIPC } from "apache-arrow";
 import { PNG } from "pngjs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { type Refusal, expectRefusals } from "./checked-runs.js";
 import { hasTool } from "@lance-nd/test-helpers";
 import { ensureFixtures, fixture, fixtureSkipReason } from "../fixtures.js";
 import { cli, cliBytes, ensureBuilt, tableState, tempDir } from "./harness.js";
@@ -136,7 +137,7 @@ describe.skipIf(skip)("reading a table", () => {
   });
 
   it("failing reads exit with 1 with one line, change nothing and leave no output file", () => {
-    const cases: [string, string[], RegExp][] = [
+    const cases: Refusal[] = [
       ["a bad --where", ["scan", table, "--where", "sst >>> 3"], /^lance-nd: cannot scan .* \(/],
       ["an unknown column in --where", ["scan", table, "--where", "nope = 1"], /nope/],
       [
@@ -161,15 +162,7 @@ describe.skipIf(skip)("reading a table", () => {
       ],
       ["a version that does not exist", ["scan", table, "--version", "99"], /99/],
     ];
-    for (const [what, args, message] of cases) {
-      const run = cli(args, dir);
-      expect({ what, code: run.code, lines: run.stderr.trim().split("\n").length }).toEqual({
-        what,
-        code: 1,
-        lines: 1,
-      });
-      expect(run.stderr, what).toMatch(message);
-    }
+    expectRefusals(cases, dir);
     expect(tableState(table)).toEqual(before);
     expect(existsSync(join(dir, "x.nc"))).toBe(false);
     expect(existsSync(join(dir, "x.png"))).toBe(false);

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Float32, Float64 } from "apache-arrow";
 import { NdArray, NdRecordBatch, attr, slice } from "@lance-nd/nd-arrow";
 import { write } from "lance-nd";
-import { callPython } from "@lance-nd/test-helpers";
+import { callPython, pythonSkipReason } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
@@ -78,12 +78,9 @@ function rows(batch: NdRecordBatch): NdRecordBatch[] {
   });
 }
 
-function xarrayMissing(): string | undefined {
-  const probe = callPython(["-c", "import xarray, netCDF4"]);
-  return probe.status === 0
-    ? undefined
-    : "/usr/bin/python3 with xarray and netCDF4 not found (apt-get install python3-xarray python3-netcdf4)";
-}
+const skipOracle =
+  pythonSkipReason("xarray oracle", ["xarray", "netCDF4"], "apt-get install python3-xarray python3-netcdf4") !==
+  undefined;
 
 describe("region selections on rows cut at different places", () => {
   let dir: string;
@@ -94,7 +91,7 @@ describe("region selections on rows cut at different places", () => {
     await write(table(), rows(source()));
   });
 
-  it.skipIf(xarrayMissing() !== undefined && process.env.CI !== "true")(
+  it.skipIf(skipOracle)(
     "export --isel writes the window of every variable, as xarray reads it, from the rows it meets",
     () => {
       const run = cli(["export", table(), "window.nc", "--isel", "time=3:9,lat=2:8", "--json"], dir);
@@ -123,7 +120,7 @@ describe("region selections on rows cut at different places", () => {
     },
   );
 
-  it.skipIf(xarrayMissing() !== undefined && process.env.CI !== "true")(
+  it.skipIf(skipOracle)(
     "export of the whole table assembles the rows: xarray's isel of it equals the --isel export",
     () => {
       expect(cli(["export", table(), "full.nc"], dir).stderr).toBe("");

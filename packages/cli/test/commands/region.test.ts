@@ -5,16 +5,13 @@
  * export.
  */
 import { join } from "node:path";
-import { callPython } from "@lance-nd/test-helpers";
+import { callPython, pythonSkipReason } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
-function xarrayMissing(): string | undefined {
-  const probe = callPython(["-c", "import xarray, netCDF4"]);
-  return probe.status === 0
-    ? undefined
-    : "/usr/bin/python3 with xarray and netCDF4 not found (apt-get install python3-xarray python3-netcdf4)";
-}
+const skipOracle =
+  pythonSkipReason("xarray oracle", ["xarray", "netCDF4"], "apt-get install python3-xarray python3-netcdf4") !==
+  undefined;
 
 describe("region selections on the command line", () => {
   let dir: string;
@@ -23,6 +20,13 @@ describe("region selections on the command line", () => {
     dir = tempDir();
     expect(cli(["demo"], dir).code).toBe(0);
   });
+
+  /** The `--json` summary of `export lance-nd-demo/ocean.lance <args>` in the demo's folder, after checking that it exited 0. */
+  function exported(...args: string[]): unknown {
+    const run = cli(["export", "lance-nd-demo/ocean.lance", ...args, "--json"], dir);
+    expect(run.code).toBe(0);
+    return JSON.parse(run.stdout);
+  }
 
   it("scan --isel: one block per chunk touched, cut, the single index dropped, chunk_offset = place in the selection", () => {
     const run = cli(
@@ -61,18 +65,9 @@ describe("region selections on the command line", () => {
   });
 
   it("export of the chunks a stats filter selects (not starting at cell 0) writes their box", () => {
-    const run = cli(
-      ["export", "lance-nd-demo/ocean.lance", "late.nc", "--where", "__stats__:time.min >= 100", "--json"],
-      dir,
-    );
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({
+    expect(exported("late.nc", "--where", "__stats__:time.min >= 100")).toMatchObject({
       rows: 6,
-      grid: [
-        { name: "time", size: 8 },
-        { name: "lat", size: 90 },
-        { name: "lon", size: 180 },
-      ],
+      grid: grid(8, 90, 180),
     });
   });
 
@@ -91,22 +86,13 @@ describe("region selections on the command line", () => {
     );
   });
 
-  it.skipIf(xarrayMissing() !== undefined && process.env.CI !== "true")(
+  it.skipIf(skipOracle)(
     "export --isel/--sel writes the window as netCDF-4, equal to xarray's selection of the whole export",
     () => {
       expect(cli(["export", "lance-nd-demo/ocean.lance", "full.nc"], dir).code).toBe(0);
-      const run = cli(
-        ["export", "lance-nd-demo/ocean.lance", "window.nc", "--isel", "time=1:6", "--sel", "lat=-30:30", "--json"],
-        dir,
-      );
-      expect(run.code).toBe(0);
-      expect(JSON.parse(run.stdout)).toMatchObject({
+      expect(exported("window.nc", "--isel", "time=1:6", "--sel", "lat=-30:30")).toMatchObject({
         rows: 2,
-        grid: [
-          { name: "time", size: 5 },
-          { name: "lat", size: 30 },
-          { name: "lon", size: 180 },
-        ],
+        grid: grid(5, 30, 180),
       });
       const check = [
         "import sys, numpy as np, xarray as xr, netCDF4",
@@ -123,7 +109,7 @@ describe("region selections on the command line", () => {
     },
   );
 
-  it.skipIf(xarrayMissing() !== undefined && process.env.CI !== "true")(
+  it.skipIf(skipOracle)(
     "export --isel with negative indices and clamped ends, --sel method=nearest (netCDF and Zarr): xarray's isel/sel of the whole export",
     () => {
       if (cli(["export", "lance-nd-demo/ocean.lance", "full.nc"], dir).code !== 0)
@@ -148,3 +134,12 @@ describe("region selections on the command line", () => {
     },
   );
 });
+
+/** An export summary's grid: the demo's dims with these sizes. */
+function grid(time: number, lat: number, lon: number): { name: string; size: number }[] {
+  return [
+    { name: "time", size: time },
+    { name: "lat", size: lat },
+    { name: "lon", size: lon },
+  ];
+}

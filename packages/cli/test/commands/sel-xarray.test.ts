@@ -8,10 +8,9 @@
  * nothing), an int64 coordinate past 2^53 compares exactly, a repeated
  * value selects every match, and 30 February of 360_day is selected by date.
  */
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { pythonSkipReason, runPython } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "./harness.js";
 
 // The source files, written by xarray: tas on a 2.5-degree grid with daily noon times, a 360_day
@@ -73,7 +72,6 @@ describe.skipIf(skip !== undefined)(`--sel as xarray's sel on the same file${ski
     for (const name of ["tas", "tas360", "big", "repeats"])
       expect(cli(["import", `${name}.nc`, `${name}.lance`], dir).code).toBe(0);
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   for (const [k, [source, sel, selection]] of CASES.entries()) {
     it(`${source} --sel ${sel} is xarray's ${selection}`, () => {

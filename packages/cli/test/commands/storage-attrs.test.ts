@@ -5,10 +5,9 @@
  * and `scan` by default and shown with `--all-attrs`; `id` stays, and
  * export still writes the file back as it was.
  */
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { ncdumpBody, ncgenCdl } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fixtureSkipReason } from "../fixtures.js";
 import { cli, cliJson, ensureBuilt, tempDir } from "./harness.js";
 
@@ -26,7 +25,6 @@ describe.skipIf(skip !== undefined)(`storage attributes hidden by default${skip 
     table = join(dir, "records.lance");
     expect(cli(["import", source, table]).code).toBe(0);
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("info lists the dataset's own global attributes and id; --all-attrs the storage ones too", () => {
     const shown = cliJson<{ globalAttrs: string[] }>(["info", table]).globalAttrs;

@@ -9,7 +9,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pythonSkipReason, runPython, runTool } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cli, ensureBuilt, tempDir } from "./harness.js";
+import { cliQuiet } from "./checked-runs.js";
+import { ensureBuilt, tempDir } from "./harness.js";
 
 const skip = pythonSkipReason(
   "variable order oracle",
@@ -50,12 +51,6 @@ print(json.dumps(out))`;
   return JSON.parse(runPython(["-c", code, ...files])) as string[][][];
 }
 
-function ok(args: string[]): void {
-  const run = cli(args);
-  expect(run.stderr, args.join(" ")).toBe("");
-  expect(run.code, args.join(" ")).toBe(0);
-}
-
 describe.skipIf(skip)("export keeps each file's variable order", () => {
   let dir: string;
   const file = (name: string) => join(dir, name);
@@ -66,17 +61,17 @@ describe.skipIf(skip)("export keeps each file's variable order", () => {
       writeFileSync(file(`${name}.cdl`), cdl);
       runTool("ncgen", ["-4", "-o", file(name), file(`${name}.cdl`)]);
     }
-    ok(["import", file("a.nc"), file("b.nc"), file("both.lance")]);
-    ok(["import", file("a.nc"), file("b.nc"), file("concat.lance"), "--concat", "time", "--id", "ab"]);
+    cliQuiet(["import", file("a.nc"), file("b.nc"), file("both.lance")]);
+    cliQuiet(["import", file("a.nc"), file("b.nc"), file("concat.lance"), "--concat", "time", "--id", "ab"]);
   });
 
   it("each file's dataset of a table of two files, whole and in part, in netCDF-4 and classic", () => {
     const both = file("both.lance");
-    ok(["export", both, file("a-out.nc"), "--where", "__global_attrs__.id = 'a.nc'"]);
-    ok(["export", both, file("b-out.nc"), "--where", "__global_attrs__.id = 'b.nc'"]);
-    ok(["export", both, file("b-classic.nc"), "--where", "__global_attrs__.id = 'b.nc'", "--format", "classic"]);
-    ok(["export", both, file("b-part.nc"), "--where", "__global_attrs__.id = 'b.nc'", "--isel", "time=0:1"]);
-    ok(["export", both, file("b-sst.nc"), "--where", "__global_attrs__.id = 'b.nc'", "--project", "flag,sst"]);
+    cliQuiet(["export", both, file("a-out.nc"), "--where", "__global_attrs__.id = 'a.nc'"]);
+    cliQuiet(["export", both, file("b-out.nc"), "--where", "__global_attrs__.id = 'b.nc'"]);
+    cliQuiet(["export", both, file("b-classic.nc"), "--where", "__global_attrs__.id = 'b.nc'", "--format", "classic"]);
+    cliQuiet(["export", both, file("b-part.nc"), "--where", "__global_attrs__.id = 'b.nc'", "--isel", "time=0:1"]);
+    cliQuiet(["export", both, file("b-sst.nc"), "--where", "__global_attrs__.id = 'b.nc'", "--project", "flag,sst"]);
     const [a, b, aOut, bOut, bClassic, bPart, bSst] = orders(
       file("a.nc"),
       file("b.nc"),
@@ -95,7 +90,7 @@ describe.skipIf(skip)("export keeps each file's variable order", () => {
   });
 
   it("the concat dataset in the order of its first file along the concat dim", () => {
-    ok(["export", file("concat.lance"), file("concat.nc")]);
+    cliQuiet(["export", file("concat.lance"), file("concat.nc")]);
     const [b, concat] = orders(file("b.nc"), file("concat.nc"));
     expect(concat).toEqual(b);
   });

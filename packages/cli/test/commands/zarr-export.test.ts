@@ -11,24 +11,18 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
 import { write } from "lance-nd";
-import { runPython } from "@lance-nd/test-helpers";
+import { pythonSkipReason, runPython } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, cli, ensureBuilt, tempDir } from "./harness.js";
 
 const SCRIPTS = join(import.meta.dirname, "..", "..", "..", "zarr", "fixtures");
 
-function oracleMissing(): string | undefined {
-  try {
-    runPython(["-c", "import numpy, xarray, zarr"]);
-    return undefined;
-  } catch {
-    return "/usr/bin/python3 with numpy, xarray and zarr is not available";
-  }
-}
-const missing = oracleMissing();
-// Outside CI a missing oracle skips (with the reason); under CI=true the tests run and fail.
-const skip = missing !== undefined && process.env.CI !== "true";
-if (skip) console.warn(`zarr export CLI tests skipped: ${missing}`);
+const skip =
+  pythonSkipReason(
+    "zarr export CLI tests",
+    ["numpy", "xarray", "zarr"],
+    "apt-get install python3-xarray python3-zarr",
+  ) !== undefined;
 
 function python(script: string, ...args: string[]): string {
   return runPython([join(SCRIPTS, script), ...args]);

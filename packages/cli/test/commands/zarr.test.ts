@@ -9,25 +9,16 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { STORAGE_ATTRS } from "@lance-nd/netcdf";
-import { boundByFileModes, fileModesSkipReason, runPython } from "@lance-nd/test-helpers";
+import { boundByFileModes, fileModesSkipReason, pythonSkipReason, runPython, skipReason } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, cli, ensureBuilt, tableState, tempDir } from "./harness.js";
 
 const SCRIPTS = join(import.meta.dirname, "..", "..", "..", "zarr", "fixtures");
 const EXAMPLE_NC = "/usr/lib/python3/dist-packages/xarray/tests/data/example_1.nc";
 
-function oracleMissing(): string | undefined {
-  try {
-    runPython(["-c", "import numpy, xarray, zarr"]);
-    return existsSync(EXAMPLE_NC) ? undefined : `${EXAMPLE_NC} is missing`;
-  } catch {
-    return "/usr/bin/python3 with numpy, xarray and zarr is not available";
-  }
-}
-const missing = oracleMissing();
-// Outside CI a missing oracle skips (with the reason); under CI=true the tests run and fail.
-const skip = missing !== undefined && process.env.CI !== "true";
-if (skip) console.warn(`zarr CLI tests skipped: ${missing}`);
+const skip =
+  (pythonSkipReason("zarr CLI tests", ["numpy", "xarray", "zarr"], "apt-get install python3-xarray python3-zarr") ??
+    skipReason(existsSync(EXAMPLE_NC) ? undefined : `zarr CLI tests skipped: ${EXAMPLE_NC} is missing`)) !== undefined;
 
 function python(script: string, ...args: string[]): string {
   return runPython([join(SCRIPTS, script), ...args]);

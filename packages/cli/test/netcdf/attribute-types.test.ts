@@ -5,10 +5,9 @@
  * `--cf decode --casting safe` (the table holds one type per attribute),
  * each export is its source to ncdump and to xarray's `identical`.
  */
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { ncdumpBody, ncgenCdl } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fixtureSkipReason } from "../fixtures.js";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
 import { xarrayIdentical } from "./as-it-went-in.js";
@@ -23,7 +22,6 @@ describe.skipIf(skip !== undefined)(`attribute types of files that share a table
     ensureBuilt();
     dir = tempDir();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   for (const mode of ["decode", "mask"]) {
     it(`--cf ${mode} --casting safe: each file's export keeps the type of sst, _FillValue, valid_range, scale_factor and add_offset`, () => {

@@ -5,9 +5,8 @@
  * `--cf raw`, and exported byte for byte: ncdump and xarray's `identical`
  * (decode_cf=False) of the export are the source's.
  */
-import { rmSync } from "node:fs";
 import { ncdumpBody, ncgenCdl } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fixtureSkipReason } from "../fixtures.js";
 import { cliJson, ensureBuilt, tempDir } from "../commands/harness.js";
 import { importExport, xarrayIdentical } from "./as-it-went-in.js";
@@ -21,7 +20,6 @@ describe.skipIf(skip !== undefined)(`char data that is not UTF-8${skip ? ` (${sk
     ensureBuilt();
     dir = tempDir();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   for (const kind of ["nc3", "nc4"] as const) {
     for (const mode of [[], ["--cf", "raw"]]) {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runPython, runTool } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { cliQuiet } from "../commands/checked-runs.js";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
 import { fixtureSkipReason } from "../fixtures.js";
 import { pythonSkipReason } from "./oracle.js";
@@ -64,13 +65,6 @@ interface JsonRow {
   arrays: Record<string, { type: string; values: unknown[] }>;
 }
 
-function ok(args: string[], cwd?: string): string {
-  const run = cli(args, cwd);
-  expect(run.stderr, args.join(" ")).toBe("");
-  expect(run.code, args.join(" ")).toBe(0);
-  return run.stdout;
-}
-
 describe.skipIf(skip !== undefined)(
   `times in every CF calendar, compared with xarray's cftime decoding${skip ? ` (${skip})` : ""}`,
   () => {
@@ -79,7 +73,7 @@ describe.skipIf(skip !== undefined)(
     let oracle: { times: Record<string, string[]>; selections: Record<string, string[]> };
     const table = (mode: string) => join(dir, `calendars-${mode}.lance`);
     const scan = (mode: string, ...args: string[]) =>
-      JSON.parse(ok(["scan", table(mode), "--json", ...args])) as JsonRow[];
+      JSON.parse(cliQuiet(["scan", table(mode), "--json", ...args])) as JsonRow[];
     /** xarray's text of a date (`2000-02-30 00:00:00`) as the command line prints one of `calendar`. */
     const printed = (calendar: string, text: string) => (GREGORIAN.has(calendar) ? `${text.replace(" ", "T")}Z` : text);
 
@@ -89,7 +83,7 @@ describe.skipIf(skip !== undefined)(
       writeFileSync(join(dir, "calendars.cdl"), cdl());
       file = join(dir, "calendars.nc");
       runTool("ncgen", ["-4", "-o", file, join(dir, "calendars.cdl")]);
-      for (const mode of ["decode", "mask"]) ok(["import", file, table(mode), "--cf", mode]);
+      for (const mode of ["decode", "mask"]) cliQuiet(["import", file, table(mode), "--cf", mode]);
       oracle = JSON.parse(runPython([ORACLE, file, ...SELECTIONS])) as typeof oracle;
     });
 
@@ -114,7 +108,7 @@ describe.skipIf(skip !== undefined)(
       const [row] = scan("decode", "--time-numbers", "--project", "t_360_day,t_noleap_bnds");
       expect(row!.arrays.t_360_day!.values).toEqual(DAYS);
       expect(row!.arrays.t_noleap_bnds!.values).toEqual(DAYS.flatMap((d) => [d, d + 1]));
-      expect(ok(["scan", table("mask"), "--project", "t_360_day"])).toContain(
+      expect(cliQuiet(["scan", table("mask"), "--project", "t_360_day"])).toContain(
         "t_360_day float64(t_360_day=7) [2000-01-01 00:00:00, 2000-02-29 00:00:00, 2000-02-30 00:00:00, 2000-02-30 12:00:00, …]",
       );
     });
@@ -136,7 +130,7 @@ describe.skipIf(skip !== undefined)(
     it("plot titles name the time as a date of its calendar", () => {
       const out = join(dir, "tas.png");
       const summary = JSON.parse(
-        ok(["plot", table("decode"), "tas", "--isel", "t_360_day=2", "-o", out, "--json"]),
+        cliQuiet(["plot", table("decode"), "tas", "--isel", "t_360_day=2", "-o", out, "--json"]),
       ) as {
         title: string;
       };

@@ -1,23 +1,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
+import { cliSucceeds } from "../commands/checked-runs.js";
+import { ensureBuilt, tempDir } from "../commands/harness.js";
 import { netcdf4Masked, pythonSkipReason, xarrayDump, xarrayFixtures } from "./oracle.js";
 import type { MaskedDump } from "./oracle.js";
 
 const skip = pythonSkipReason();
 const XARRAY_DATA = "/usr/lib/python3/dist-packages/xarray/tests/data";
 const MODES = ["raw", "mask", "decode"] as const;
-
-function ok(args: string[]): string {
-  const run = cli(args);
-  expect(
-    run.stderr.split("\n").filter((l) => l !== "" && !l.includes("warning:")),
-    args.join(" "),
-  ).toEqual([]);
-  expect(run.code, args.join(" ")).toBe(0);
-  return run.stdout;
-}
 
 interface JsonRow {
   globalAttrs: Record<string, unknown>;
@@ -46,17 +37,17 @@ describe.skipIf(skip !== undefined)(
       const exampleFile = join(XARRAY_DATA, "example_1.nc");
       example = existsSync(exampleFile) ? exampleFile : undefined;
       for (const mode of MODES) {
-        ok(["import", packed, table("packed", mode), "--cf", mode]);
-        ok(["import", ranged, table("ranged", mode), "--cf", mode]);
+        cliSucceeds(["import", packed, table("packed", mode), "--cf", mode]);
+        cliSucceeds(["import", ranged, table("ranged", mode), "--cf", mode]);
       }
-      ok(["import", ranged, table("ranged", "mask-range"), "--cf", "mask-range"]);
-      if (example !== undefined) ok(["import", example, table("example", "mask")]);
+      cliSucceeds(["import", ranged, table("ranged", "mask-range"), "--cf", "mask-range"]);
+      if (example !== undefined) cliSucceeds(["import", example, table("example", "mask")]);
       const [p, r, e] = netcdf4Masked(packed, ranged, ...(example === undefined ? [] : [example]));
       oracle = { packed: p!, ranged: r!, example: e };
     });
 
     const scan = (path: string, ...args: string[]): JsonRow[] =>
-      JSON.parse(ok(["scan", path, "--json", ...args])) as JsonRow[];
+      JSON.parse(cliSucceeds(["scan", path, "--json", ...args])) as JsonRow[];
 
     it("decode: values are netCDF4's mask-and-scale, times its num2date", () => {
       const [row] = scan(table("packed", "decode"));
@@ -124,7 +115,7 @@ describe.skipIf(skip !== undefined)(
     it("export of a mask-range table writes the fill value for values outside the valid range, as netCDF4 writes a masked array; mask and decode give every value back", () => {
       const exported = ["mask-range", "mask", "decode"].map((mode) => {
         const out = join(dir, `ranged-${mode}.nc`);
-        ok(["export", table("ranged", mode), out]);
+        cliSucceeds(["export", table("ranged", mode), out]);
         return out;
       });
       const [source, ...backs] = xarrayDump(ranged, ...exported);

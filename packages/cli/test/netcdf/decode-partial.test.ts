@@ -7,10 +7,9 @@
  * written by netCDF4-python; the export's `time` is the source's for
  * xarray (undecoded), and the file's other time decodes.
  */
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { runPython } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cli, cliJson, ensureBuilt, tempDir } from "../commands/harness.js";
 import { importExport } from "./as-it-went-in.js";
 import { pythonSkipReason } from "./oracle.js";
@@ -44,7 +43,6 @@ describe.skipIf(skip !== undefined)(`--cf decode: a time it cannot decode${skip 
     ensureBuilt();
     dir = tempDir();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const cases = [
     [

@@ -7,10 +7,10 @@
  * imported as stored, with one warning line naming it. Each export is held
  * to ncdump and xarray's `identical` against the source.
  */
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ncdumpBody, ncgenCdl } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fixtureSkipReason } from "../fixtures.js";
 import { cli, cliJson, ensureBuilt, tempDir } from "../commands/harness.js";
 import { importExport, xarrayIdentical } from "./as-it-went-in.js";
@@ -31,7 +31,6 @@ describe.skipIf(skip !== undefined)(`the default --cf mask loses no value${skip 
     ensureBuilt();
     dir = tempDir();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   for (const kind of ["nc3", "nc4"] as const) {
     it(`values outside valid_range (${kind}): masked by _FillValue only, exported as the source`, () => {

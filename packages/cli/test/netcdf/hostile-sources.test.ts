@@ -11,10 +11,10 @@
  * - Zarr v3 attributes nested 20,000 deep are refused naming the attribute
  *   or the metadata file and the depth, not with a stack overflow.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runPython, runTool } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fixtureSkipReason } from "../fixtures.js";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
 import { importExport } from "./as-it-went-in.js";
@@ -37,7 +37,6 @@ describe.skipIf(skip !== undefined)(`sources with one hostile part${skip ? ` (${
     ensureBuilt();
     dir = tempDir();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('a netCDF variable named "__global_attrs__": left out with one warning line; sst imports and exports', () => {
     const cdl = join(dir, "reserved-variable.cdl");

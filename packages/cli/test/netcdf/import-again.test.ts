@@ -2,20 +2,11 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runTool } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { cliSucceeds } from "../commands/checked-runs.js";
 import { cli, ensureBuilt, tableState, tempDir } from "../commands/harness.js";
 import { pythonSkipReason, xarrayFixtures } from "./oracle.js";
 
 const skip = pythonSkipReason();
-
-function ok(args: string[]): string {
-  const run = cli(args);
-  expect(
-    run.stderr.split("\n").filter((l) => l !== "" && !l.includes("warning:")),
-    args.join(" "),
-  ).toEqual([]);
-  expect(run.code, args.join(" ")).toBe(0);
-  return run.stdout;
-}
 
 describe.skipIf(skip !== undefined)(`importing again${skip ? ` (${skip})` : ""}`, () => {
   let dir: string;
@@ -28,7 +19,7 @@ describe.skipIf(skip !== undefined)(`importing again${skip ? ` (${skip})` : ""}`
 
   it("an import with another --cf mode than the table's is refused naming both; the table stays as it was", () => {
     const table = join(dir, "modes.lance");
-    ok(["import", join(fixtures, "packed.nc"), table, "--cf", "mask"]);
+    cliSucceeds(["import", join(fixtures, "packed.nc"), table, "--cf", "mask"]);
     const before = tableState(table);
     const run = cli(["import", join(fixtures, "unpacked.nc"), table, "--mode", "append", "--cf", "decode"]);
     expect(run.code).toBe(1);
@@ -38,23 +29,23 @@ describe.skipIf(skip !== undefined)(`importing again${skip ? ` (${skip})` : ""}`
 
   it("--mode append and replace without --cf use the table's mode: a decode table takes more files decoded", () => {
     const table = join(dir, "decoded.lance");
-    ok(["import", join(fixtures, "packed.nc"), table, "--cf", "decode"]);
+    cliSucceeds(["import", join(fixtures, "packed.nc"), table, "--cf", "decode"]);
     const summaries = [
-      ok(["import", join(fixtures, "packed.nc"), table, "--mode", "append", "--id", "again", "--json"]),
-      ok(["import", join(fixtures, "packed.nc"), table, "--mode", "replace", "--json"]),
+      cliSucceeds(["import", join(fixtures, "packed.nc"), table, "--mode", "append", "--id", "again", "--json"]),
+      cliSucceeds(["import", join(fixtures, "packed.nc"), table, "--mode", "replace", "--json"]),
     ].map((out) => JSON.parse(out) as { cf: string; totalRows: number });
     expect(summaries).toMatchObject([
       { cf: "decode", totalRows: 2 },
       { cf: "decode", totalRows: 2 },
     ]);
-    const rows = JSON.parse(ok(["scan", table, "--json"])) as { arrays: Record<string, { type: string }> }[];
+    const rows = JSON.parse(cliSucceeds(["scan", table, "--json"])) as { arrays: Record<string, { type: string }> }[];
     const types = rows.map((row) => Object.fromEntries(Object.entries(row.arrays).map(([k, v]) => [k, v.type])));
     expect(types[0]).toEqual(types[1]);
   });
 
   it("appending an id already in the table is an error naming it; --mode replace swaps the rows in two commits", () => {
     const table = join(dir, "again.lance");
-    ok(["import", join(fixtures, "packed.nc"), table, "--chunk", "time=1"]);
+    cliSucceeds(["import", join(fixtures, "packed.nc"), table, "--chunk", "time=1"]);
     const before = tableState(table);
     const run = cli(["import", join(fixtures, "packed.nc"), table, "--mode", "append"]);
     expect(run.code).toBe(1);
@@ -62,7 +53,7 @@ describe.skipIf(skip !== undefined)(`importing again${skip ? ` (${skip})` : ""}`
     expect(tableState(table)).toEqual(before);
     for (let round = 1; round <= 2; round++) {
       const summary = JSON.parse(
-        ok(["import", join(fixtures, "packed.nc"), table, "--mode", "replace", "--chunk", "time=1", "--json"]),
+        cliSucceeds(["import", join(fixtures, "packed.nc"), table, "--mode", "replace", "--chunk", "time=1", "--json"]),
       ) as { replacedRows: number; totalRows: number };
       expect(summary).toMatchObject({ replacedRows: 3, totalRows: 3 });
       expect(tableState(table)).toEqual({ rows: 3, version: before.version + 2 * round });
@@ -82,8 +73,8 @@ describe.skipIf(skip !== undefined)(`importing again${skip ? ` (${skip})` : ""}`
   it("types are planned over all files: the order of the files does not change the table", () => {
     const types = (order: string[], name: string): Record<string, string> => {
       const table = join(dir, name);
-      ok(["import", ...order.map((f) => join(fixtures, f)), table, "--cf", "decode", "--casting", "promote"]);
-      const vars = JSON.parse(ok(["vars", table, "--json"])) as { name: string; type: string }[];
+      cliSucceeds(["import", ...order.map((f) => join(fixtures, f)), table, "--cf", "decode", "--casting", "promote"]);
+      const vars = JSON.parse(cliSucceeds(["vars", table, "--json"])) as { name: string; type: string }[];
       return Object.fromEntries(vars.map((v) => [v.name, v.type]));
     };
     const ab = types(["packed.nc", "unpacked.nc"], "ab.lance");
@@ -108,8 +99,8 @@ describe.skipIf(skip !== undefined)(`importing again${skip ? ` (${skip})` : ""}`
       [scalar, list],
     ]) {
       const table = join(dir, `levels-${order[0] === list ? "ab" : "ba"}.lance`);
-      ok(["import", ...order, table, "--casting", "promote"]);
-      const rows = JSON.parse(ok(["scan", table, "--json"])) as {
+      cliSucceeds(["import", ...order, table, "--casting", "promote"]);
+      const rows = JSON.parse(cliSucceeds(["scan", table, "--json"])) as {
         globalAttrs: { id: string };
         arrays: Record<string, { attrs: Record<string, unknown> }>;
       }[];

@@ -6,10 +6,9 @@
  * each imported with default options and exported, is identical to its
  * source for xarray (and ncdump).
  */
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { ncdumpBody, ncgenCdl, runPython } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fixtureSkipReason } from "../fixtures.js";
 import { cli, cliJson, ensureBuilt, tempDir } from "../commands/harness.js";
 import { importExport, xarrayIdentical } from "./as-it-went-in.js";
@@ -32,7 +31,6 @@ describe.skipIf(skip !== undefined)(
       ensureBuilt();
       dir = tempDir();
     });
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     it("netCDF: id, chunk_offset, _SourceFile and _SourceId come back, in their order, also cut into rows", () => {
       const source = ncgenCdl("reserved-globals", "nc4", dir);

@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ncdumpKind as kind, runTool } from "@lance-nd/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
+import { cliSucceeds } from "../commands/checked-runs.js";
+import { ensureBuilt, tempDir } from "../commands/harness.js";
 import { pythonSkipReason, xarrayDump, xarrayFixtures } from "./oracle.js";
 import type { XarrayDump } from "./oracle.js";
 
@@ -25,16 +26,6 @@ function realFiles(): string[] {
   if (missing.length > 0 && process.env.CI === "true")
     throw new Error(`test files missing: ${missing.join(", ")} (installed by .ci/run)`);
   return files.filter((f) => existsSync(f));
-}
-
-function ok(args: string[]): string {
-  const run = cli(args);
-  expect(
-    run.stderr.split("\n").filter((l) => l !== "" && !l.includes("warning:")),
-    args.join(" "),
-  ).toEqual([]);
-  expect(run.code, args.join(" ")).toBe(0);
-  return run.stdout;
 }
 
 /** Each exported file is its source, as xarray sees them (one Python start for all pairs). */
@@ -86,11 +77,17 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
     // xarray and scipy both ship an example_1.nc: one table each, as ids must differ.
     const tables = [files.filter((f) => !f.startsWith(SCIPY_DATA)), files.filter((f) => f.startsWith(SCIPY_DATA))];
     tables.forEach((group, t) => {
-      if (group.length > 0) ok(["import", ...group, join(dir, `real-${t}.lance`)]);
+      if (group.length > 0) cliSucceeds(["import", ...group, join(dir, `real-${t}.lance`)]);
     });
     files.forEach((file, i) => {
       const table = join(dir, `real-${file.startsWith(SCIPY_DATA) ? 1 : 0}.lance`);
-      ok(["export", table, join(dir, `real-${i}.nc`), "--where", `__global_attrs__.id = '${file.split("/").at(-1)!}'`]);
+      cliSucceeds([
+        "export",
+        table,
+        join(dir, `real-${i}.nc`),
+        "--where",
+        `__global_attrs__.id = '${file.split("/").at(-1)!}'`,
+      ]);
     });
     expectSameFiles(files.map((file, i) => [file, join(dir, `real-${i}.nc`)] as const));
   });
@@ -99,8 +96,8 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
     const packed = join(fixtures, "packed.nc");
     const exported = ["raw", "mask", "decode"].map((mode) => {
       const table = join(dir, `packed-${mode}.lance`);
-      ok(["import", packed, table, "--cf", mode]);
-      ok(["export", table, join(dir, `packed-${mode}.nc`)]);
+      cliSucceeds(["import", packed, table, "--cf", mode]);
+      cliSucceeds(["export", table, join(dir, `packed-${mode}.nc`)]);
       return [packed, join(dir, `packed-${mode}.nc`)] as const;
     });
     expectSameFiles(exported);
@@ -108,23 +105,26 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
 
   it("--compression and --chunks override what the source had", () => {
     const table = join(dir, "packed-raw.lance");
-    ok(["export", table, join(dir, "rechunked.nc"), "--compression", "deflate:9", "--chunks", "time=3,lat=4"]);
+    cliSucceeds(["export", table, join(dir, "rechunked.nc"), "--compression", "deflate:9", "--chunks", "time=3,lat=4"]);
     const sst = xarrayDump(join(dir, "rechunked.nc"))[0]!.variables.sst!;
     expect({ chunks: sst.chunksizes, level: sst.complevel }).toEqual({ chunks: [3, 4, 5], level: 9 });
   });
 
   it("--compression zstd:7 writes HDF5 filter 32015 (ncdump shows it), and the file imports back to the same values", () => {
     const out = join(dir, "zstd.nc");
-    ok(["export", join(dir, "packed-raw.lance"), out, "--compression", "zstd:7"]);
+    cliSucceeds(["export", join(dir, "packed-raw.lance"), out, "--compression", "zstd:7"]);
     const header = runTool("ncdump", ["-hs", out]);
     if (process.env.CI === "true" || header !== "") expect(header).toContain('sst:_Filter = "32015,7" ;');
     const table = join(dir, "zstd-again.lance");
-    ok(["import", out, table, "--cf", "raw"]);
+    cliSucceeds(["import", out, table, "--cf", "raw"]);
     const values = (t: string): unknown =>
-      (JSON.parse(ok(["scan", t, "--json", "--project", "sst"])) as { arrays: { sst: { values: unknown[] } } }[])[0]!
-        .arrays.sst.values;
+      (
+        JSON.parse(cliSucceeds(["scan", t, "--json", "--project", "sst"])) as {
+          arrays: { sst: { values: unknown[] } };
+        }[]
+      )[0]!.arrays.sst.values;
     expect(values(table)).toEqual(values(join(dir, "packed-raw.lance")));
-    ok(["export", table, join(dir, "zstd-again.nc")]);
+    cliSucceeds(["export", table, join(dir, "zstd-again.nc")]);
     expect(runTool("ncdump", ["-hs", join(dir, "zstd-again.nc")])).toBe(
       header.replace("netcdf zstd {", "netcdf zstd-again {"),
     );
@@ -133,9 +133,9 @@ describe.skipIf(skip !== undefined)(`import then export, compared with xarray${s
   it("--format netcdf4 / classic choose the format; a classic source with --compression becomes netCDF-4", () => {
     const table = join(dir, "real-0.lance");
     const where = ["--where", "__global_attrs__.id = 'example_1.nc'"];
-    ok(["export", table, join(dir, "ex-nc4.nc"), ...where, "--format", "netcdf4"]);
-    ok(["export", table, join(dir, "ex-zip.nc"), ...where, "--compression", "deflate:2"]);
-    ok(["export", join(dir, "packed-raw.lance"), join(dir, "packed-classic.nc"), "--format", "classic"]);
+    cliSucceeds(["export", table, join(dir, "ex-nc4.nc"), ...where, "--format", "netcdf4"]);
+    cliSucceeds(["export", table, join(dir, "ex-zip.nc"), ...where, "--compression", "deflate:2"]);
+    cliSucceeds(["export", join(dir, "packed-raw.lance"), join(dir, "packed-classic.nc"), "--format", "classic"]);
     expect([kind(join(dir, "ex-nc4.nc")), kind(join(dir, "ex-zip.nc")), kind(join(dir, "packed-classic.nc"))]).toEqual([
       "netCDF-4",
       "netCDF-4",

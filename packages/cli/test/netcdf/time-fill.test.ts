@@ -1,7 +1,6 @@
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { runPython } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
 import { pythonSkipReason } from "./oracle.js";
 
@@ -47,10 +46,6 @@ describe.skipIf(skip !== undefined)("a missing time exported after --cf decode",
   beforeAll(() => {
     ensureBuilt();
     dir = tempDir();
-  });
-
-  afterAll(() => {
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("goes back as a fill value the file declares (NaN for floats), and xarray reads NaT", () => {

@@ -14,12 +14,12 @@
  *
  * 20 cases; `LANCE_ND_ROWS_CASES=<n>` runs n (the seeds 1..n).
  */
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pythonSkipReason, runPython } from "@lance-nd/test-helpers";
 import { dataset, open, scan } from "lance-nd";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import FileSystemStore from "@zarrita/storage/fs";
 import * as zarr from "zarrita";
 import { cli, ensureBuilt, tempDir } from "../commands/harness.js";
@@ -133,7 +133,6 @@ describe.skipIf(skip !== undefined)(
       ensureBuilt();
       dir = tempDir();
     });
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     for (let seed = 1; seed <= CASES; seed++) {
       it(`seed ${seed}`, async () => {

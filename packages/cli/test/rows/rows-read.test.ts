@@ -10,7 +10,8 @@
 import { readdirSync, rmSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { ncgenCdl, netcdfToolsSkipReason, pythonSkipReason, runPython, runTool } from "@lance-nd/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cliQuiet } from "../commands/checked-runs.js";
 import { cli, cliJson, ensureBuilt, tempDir } from "../commands/harness.js";
 import { startServe } from "../serve/served.js";
 
@@ -36,20 +37,12 @@ function expectIdentical(sources: string, target: string, isel?: object, variabl
 }
 
 /** Runs the CLI, expecting exit 0 and nothing on stderr; its stdout. */
-function ok(args: readonly string[]): string {
-  const run = cli(args);
-  expect(run.stderr, `lance-nd ${args.join(" ")}`).toBe("");
-  expect(run.code).toBe(0);
-  return run.stdout;
-}
-
 describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table holds", () => {
   let dir: string;
   beforeAll(() => {
     ensureBuilt();
     dir = tempDir();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("a zero-length record dim (xarray's, pressure-no-records.cdl, forecast-no-records.cdl), whole or cut into rows: netCDF and Zarr exports are the file, title included", () => {
     const sources = [
@@ -62,12 +55,12 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
         const table = join(dir, `${statSync(source).ino}-${chunk.length}.lance`);
         cli(["import", source, table, ...chunk]);
         const out = `${table}.nc`;
-        ok(["export", table, out]);
+        cliQuiet(["export", table, out]);
         expectIdentical(source, out);
         for (const version of ["2", "3"]) {
           const store = `${table}-v${version}.zarr`;
           const summary = JSON.parse(
-            ok(["export", table, store, "--format", "zarr", "--zarr-version", version, "--json"]),
+            cliQuiet(["export", table, store, "--format", "zarr", "--zarr-version", version, "--json"]),
           ) as { variables: string[]; globalAttrs: string[] };
           expect(summary.globalAttrs).toContain("title");
           expect(summary.variables.length).toBeGreaterThan(1);
@@ -83,7 +76,7 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
     const table = join(dir, "forecast.lance");
     cli(["import", source, table, "--chunk", "lat=2,level=1", "--id", "forecast"]);
     expect(cliJson<{ rows: number }>(["info", table]).rows).toBe(12);
-    ok(["export", table, join(dir, "lat-lon.nc"), "--project", "orography,temperature"]);
+    cliQuiet(["export", table, join(dir, "lat-lon.nc"), "--project", "orography,temperature"]);
     expectIdentical(source, join(dir, "lat-lon.nc"), {}, ["orography", "temperature"]);
     const served = await startServe(table);
     try {
@@ -97,7 +90,7 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
     const source = ncgenCdl("big-record-axes", "nc3", dir);
     const table = join(dir, "bigr.lance");
     expect(cli(["import", source, table]).code).toBe(0);
-    const offsets = JSON.parse(ok(["scan", table, "--project", "var1", "--json"])) as {
+    const offsets = JSON.parse(cliQuiet(["scan", table, "--project", "var1", "--json"])) as {
       globalAttrs: { chunk_offset: number[] };
     }[];
     expect(offsets.map((row) => row.globalAttrs.chunk_offset)).toEqual([
@@ -106,9 +99,9 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
       [0, 52, 0, 0],
       [0, 78, 0, 0],
     ]);
-    ok(["export", table, join(dir, "bigr.nc")]);
+    cliQuiet(["export", table, join(dir, "bigr.nc")]);
     expectIdentical(source, join(dir, "bigr.nc"));
-    ok(["export", table, join(dir, "bigr.zarr"), "--format", "zarr", "--zarr-version", "2"]);
+    cliQuiet(["export", table, join(dir, "bigr.zarr"), "--format", "zarr", "--zarr-version", "2"]);
     expectIdentical(source, join(dir, "bigr.zarr"));
   });
 
@@ -118,7 +111,7 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
     beforeAll(() => {
       files = oracle<{ paths: string[] }>("concat-files", dir).paths;
       table = join(dir, "tas.lance");
-      ok(["import", ...files, table, "--concat", "time", "--id", "tas", "--chunk", "time=2"]);
+      cliQuiet(["import", ...files, table, "--concat", "time", "--id", "tas", "--chunk", "time=2"]);
     });
 
     it("a --where of the middle file's rows is that file: scan and plot --isel count from its start, exports write no chunk_offset", () => {
@@ -127,30 +120,40 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
         "`__stats__:time`.min >= 731 AND `__stats__:time`.max < 1096",
       ]) {
         const [row] = JSON.parse(
-          ok(["scan", table, "--where", where, "--isel", "time=0", "--project", "tas", "--json"]),
+          cliQuiet(["scan", table, "--where", where, "--isel", "time=0", "--project", "tas", "--json"]),
         ) as {
           arrays: { tas: { values: number[] } };
         }[];
         expect(row!.arrays.tas.values).toEqual([100, 101, 102, 103, 104, 105]);
         const plot = JSON.parse(
-          ok(["plot", table, "tas", "--where", where, "--isel", "time=3", "-o", join(dir, "tas.png"), "--json"]),
+          cliQuiet(["plot", table, "tas", "--where", where, "--isel", "time=3", "-o", join(dir, "tas.png"), "--json"]),
         ) as { min: number; max: number; title: string };
         expect([plot.min, plot.max]).toEqual([118, 123]);
         expect(plot.title).toContain("2002-01-04");
-        ok(["export", table, join(dir, "2002.nc"), "--where", where]);
+        cliQuiet(["export", table, join(dir, "2002.nc"), "--where", where]);
         expectIdentical(files[1]!, join(dir, "2002.nc"));
         expect(runTool("ncdump", ["-h", join(dir, "2002.nc")])).not.toContain("chunk_offset");
         rmSync(join(dir, "2002.zarr"), { recursive: true, force: true });
-        ok(["export", table, join(dir, "2002.zarr"), "--where", where, "--format", "zarr", "--zarr-version", "2"]);
+        cliQuiet([
+          "export",
+          table,
+          join(dir, "2002.zarr"),
+          "--where",
+          where,
+          "--format",
+          "zarr",
+          "--zarr-version",
+          "2",
+        ]);
         expectIdentical(files[1]!, join(dir, "2002.zarr"));
       }
     });
 
     it("check --repair removed the middle file's rows: intact steps read, a read across them names the cells and the way back, import --mode replace brings them back", () => {
       const repaired = join(dir, "repaired.lance");
-      ok(["import", files[0]!, repaired, "--concat", "time", "--id", "tas", "--chunk", "time=2"]);
-      for (const file of files.slice(1))
-        ok(["import", file, repaired, "--concat", "time", "--id", "tas", "--chunk", "time=2", "--mode", "append"]);
+      const concat = ["--concat", "time", "--id", "tas", "--chunk", "time=2"];
+      cliQuiet(["import", files[0]!, repaired, ...concat]);
+      for (const file of files.slice(1)) cliQuiet(["import", file, repaired, ...concat, "--mode", "append"]);
       // The middle file's fragment: the second data file written.
       const data = join(repaired, "data");
       const [, middle] = readdirSync(data).sort(
@@ -159,7 +162,7 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
       truncateSync(join(data, middle!), Math.floor(statSync(join(data, middle!)).size / 2));
       expect(cli(["check", repaired, "--repair"]).code).toBe(0);
 
-      ok(["export", repaired, join(dir, "steps.nc"), "--isel", "time=9:12"]);
+      cliQuiet(["export", repaired, join(dir, "steps.nc"), "--isel", "time=9:12"]);
       expectIdentical(files.join(","), join(dir, "steps.nc"), { time: [9, 12] });
       const across = cli(["export", repaired, join(dir, "all.nc")]);
       expect(across.code).toBe(1);
@@ -168,8 +171,8 @@ describe.skipIf(skip !== undefined)("reads and exports of whatever rows a table 
         /no row holds 24 of the 72 cells \[time 0:12, lat 0:3, lon 0:2\] the selection needs \(the first: time 4, lat 0, lon 0\).*import --mode replace/,
       );
 
-      ok(["import", files[1]!, repaired, "--concat", "time", "--id", "tas", "--chunk", "time=2", "--mode", "replace"]);
-      ok(["export", repaired, join(dir, "all.nc")]);
+      cliQuiet(["import", files[1]!, repaired, ...concat, "--mode", "replace"]);
+      cliQuiet(["export", repaired, join(dir, "all.nc")]);
       expectIdentical(files.join(","), join(dir, "all.nc"));
     });
   });

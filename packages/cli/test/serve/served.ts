@@ -3,10 +3,8 @@
  * child process (its address from the `--json` line), and its resident
  * memory from /proc. Requests go through the viewer's `send` (any headers).
  */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createInterface } from "node:readline";
-import { CLI } from "../commands/harness.js";
+import { startCliServer } from "../commands/cli-server.js";
 import type { Viewer } from "../view/viewer.js";
 
 /** A running `lance-nd serve`: the viewer's handle (url, port, token, Host, pid, stop) and what it serves. */
@@ -27,21 +25,9 @@ export async function startServe(
   extra: readonly string[] = [],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, "serve", table, "--port", "0", "--json", ...extra], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-    child.emit("stderr-grew");
-  });
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise<string>((resolve, reject) => {
-    lines.once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`lance-nd serve exited with ${code}: ${stderr}`)));
-  });
-  const line = JSON.parse(first) as Pick<Served, "url" | "port" | "token" | "version" | "datasets">;
+  const { line, child, stderr, stop } = await startCliServer<
+    Pick<Served, "url" | "port" | "token" | "version" | "datasets">
+  >("serve", table, extra, env);
   return {
     ...line,
     host: `127.0.0.1:${line.port}`,
@@ -49,20 +35,15 @@ export async function startServe(
     stderrMatching: (pattern) =>
       new Promise((resolve) => {
         const check = (): void => {
-          if (!pattern.test(stderr)) return;
+          if (!pattern.test(stderr())) return;
           child.off("stderr-grew", check);
-          resolve(stderr);
+          resolve(stderr());
         };
         child.on("stderr-grew", check);
         check();
       }),
     exitCode: () => child.exitCode,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop,
   };
 }
 

@@ -3,13 +3,11 @@
  * child process, raw HTTP requests with any headers, and the demo table's
  * values read back with the lance-nd library.
  */
-import { spawn } from "node:child_process";
 import { request } from "node:http";
-import { createInterface } from "node:readline";
 import { assemble } from "@lance-nd/nd-arrow";
 import type { NdRecordBatch } from "@lance-nd/nd-arrow";
 import { open, scan } from "lance-nd";
-import { CLI } from "../commands/harness.js";
+import { startCliServer } from "../commands/cli-server.js";
 
 /** A running `lance-nd view`. */
 export interface Viewer {
@@ -29,31 +27,14 @@ export async function startViewer(
   extra: readonly string[] = [],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Viewer> {
-  const child = spawn(process.execPath, [CLI, "view", table, "--port", "0", "--json", ...extra], {
+  const { line, child, stop } = await startCliServer<{ url: string; port: number; token: string }>(
+    "view",
+    table,
+    extra,
     env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise<string>((resolve, reject) => {
-    lines.once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`lance-nd view exited with ${code}: ${stderr}`)));
-  });
-  const { url, port, token } = JSON.parse(first) as { url: string; port: number; token: string };
-  return {
-    url,
-    port,
-    token,
-    host: `127.0.0.1:${port}`,
-    pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
+  );
+  const { url, port, token } = line;
+  return { url, port, token, host: `127.0.0.1:${port}`, pid: child.pid!, stop };
 }
 
 /** An HTTP answer. */
