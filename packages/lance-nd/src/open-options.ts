@@ -1,7 +1,8 @@
 /** The options of `open`, validated with zod. */
+import { parseOptions } from "@lance-nd/casting/coded-error";
 import { z } from "zod";
 import type { OpenTableOptions } from "./lance/table-open.js";
-import { invalidOptions, storageOptionsSchema } from "./option-errors.js";
+import { lanceNdOptionsError, storageOptionsSchema } from "./option-errors.js";
 
 const openOptionsSchema = z.strictObject({
   storageOptions: storageOptionsSchema,
@@ -14,9 +15,7 @@ const openOptionsSchema = z.strictObject({
  * @throws LanceNdError `InvalidInput` with one message that names each bad option, its value and what is allowed.
  */
 export function parseOpenOptions(input: unknown, uri: string): OpenTableOptions {
-  const result = openOptionsSchema.safeParse(input ?? {});
-  if (!result.success) throw invalidOptions("open", input, result.error, uri);
-  const { storageOptions, branch } = result.data;
+  const { storageOptions, branch } = parseOptions(openOptionsSchema, input, "open", lanceNdOptionsError(uri));
   return {
     ...(storageOptions === undefined ? {} : { storageOptions }),
     ...(branch === undefined || branch === "main" ? {} : { branch }),

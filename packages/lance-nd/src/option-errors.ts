@@ -1,10 +1,9 @@
 /**
  * Options validated with zod where they enter the library: the schema of
- * storage options shared by `open` and the writes, and zod's issues turned
- * into one `InvalidInput` message (the one format of every package,
- * `optionsMessage` of `@lance-nd/casting/coded-error`).
+ * storage options shared by `open` and the writes, and the error that
+ * `parseOptions` of `@lance-nd/casting/coded-error` (the one way and
+ * message format of every package) throws for bad ones.
  */
-import { optionsMessage } from "@lance-nd/casting/coded-error";
 import { z } from "zod";
 import { LanceNdError } from "./errors.js";
 
@@ -13,7 +12,7 @@ export const storageOptionsSchema = z
   .record(z.string(), z.string(), { error: "expected an object of string values" })
   .optional();
 
-/** One `InvalidInput` naming each bad option of `input`, its value and what is allowed. */
-export function invalidOptions(call: string, input: unknown, error: z.ZodError, uri: string): LanceNdError {
-  return new LanceNdError("InvalidInput", optionsMessage(call, input, error.issues), { uri, cause: error });
+/** `parseOptions`' refusal for options of a call on the table at `uri`: one `InvalidInput` naming each bad option. */
+export function lanceNdOptionsError(uri: string): (message: string, cause: unknown) => LanceNdError {
+  return (message, cause) => new LanceNdError("InvalidInput", message, { uri, cause });
 }

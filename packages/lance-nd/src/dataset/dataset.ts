@@ -3,10 +3,11 @@
  * Dataset) in a pinned table version, read by region with `isel` / `sel`,
  * touching only the rows a selection overlaps (README "Datasets").
  */
+import { parseOptions } from "@lance-nd/casting/coded-error";
 import type { Attrs, Dim, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { LanceNdError } from "../errors.js";
-import { invalidOptions } from "../option-errors.js";
+import { lanceNdOptionsError } from "../option-errors.js";
 import { Expr } from "../read/expr.js";
 import { planRead } from "../read/read-plan.js";
 import type { NdTable } from "../table.js";
@@ -373,9 +374,7 @@ export class Dataset {
  */
 export async function dataset(table: NdTable, options: DatasetOptions = {}): Promise<Dataset> {
   checkTable(table, "dataset");
-  const parsed = datasetOptionsSchema.safeParse(options);
-  if (!parsed.success) throw invalidOptions("dataset", options, parsed.error, table.uri);
-  const { where, layout } = parsed.data;
+  const { where, layout } = parseOptions(datasetOptionsSchema, options, "dataset", lanceNdOptionsError(table.uri));
   const version = await table.version();
   const view = table.readOnly ? table : await table.checkout(version);
   const conditions = [

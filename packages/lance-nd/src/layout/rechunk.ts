@@ -3,10 +3,11 @@
  * cut into rows of a new chunk shape, written under `<id>@<name>` next to
  * the source (README "Layouts").
  */
+import { parseOptions } from "@lance-nd/casting/coded-error";
 import { attr, chunk, CHUNK_OFFSET, GLOBAL_ATTRS_COLUMN, type NdRecordBatch } from "@lance-nd/nd-arrow";
 import { z } from "zod";
 import { LanceNdError } from "../errors.js";
-import { invalidOptions } from "../option-errors.js";
+import { lanceNdOptionsError } from "../option-errors.js";
 import { withPureErrors } from "../pure-errors.js";
 import { col } from "../read/expr.js";
 import { planRead } from "../read/read-plan.js";
@@ -122,15 +123,14 @@ const rechunkOptionsSchema = z.strictObject({
  */
 export async function rechunk(table: NdTable, options: RechunkOptions): Promise<RechunkResult> {
   checkWritable(table, "rechunk");
-  const parsed = rechunkOptionsSchema.safeParse(options);
-  if (!parsed.success) throw invalidOptions("rechunk", options, parsed.error, table.uri);
-  const { id, chunk: shape, refresh = false, slabBytes = RECHUNK_SLAB_BYTES } = parsed.data;
+  const parsed = parseOptions(rechunkOptionsSchema, options, "rechunk", lanceNdOptionsError(table.uri));
+  const { id, chunk: shape, refresh = false, slabBytes = RECHUNK_SLAB_BYTES } = parsed;
   const sourceVersion = await table.version();
   const view = await table.checkout(sourceVersion);
   const source = await planSource(view, id);
   const steps = chunkSteps(table.uri, source.grid, shape);
   const chunkText = chunkShapeText(source.grid, steps);
-  const name = parsed.data.name ?? chunkText;
+  const name = parsed.name ?? chunkText;
   const layout = layoutId(id, name);
   const existing = (await datasetLayouts(view, id, source)).find((state) => state.id === layout);
   checkExisting(table.uri, layout, existing, refresh);

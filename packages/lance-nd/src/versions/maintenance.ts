@@ -4,9 +4,10 @@
  * (`delete`, `compact`, `cleanupOldVersions`, `checkout`, `restore`), which
  * check the handle first (README.md, "Methods and functions").
  */
+import { parseOptions } from "@lance-nd/casting/coded-error";
 import { z } from "zod";
 import { isLanceNdError, LanceNdError } from "../errors.js";
-import { invalidOptions } from "../option-errors.js";
+import { lanceNdOptionsError } from "../option-errors.js";
 import { Expr } from "../read/expr.js";
 import { checkNdFilter } from "../read/nd-filter.js";
 import type { LanceTable } from "../lance/table-open.js";
@@ -66,7 +67,7 @@ export interface CompactResult {
 
 /** Merges the small fragments of `table` (`NdTable.compact`). */
 export async function compactFragments(table: NdTable, options: CompactOptions): Promise<CompactResult> {
-  parse(z.strictObject({}), options, "compact", table.uri);
+  parseOptions(z.strictObject({}), options, "compact", lanceNdOptionsError(table.uri));
   return inSpan("lance_nd.compact", table.uri, async () => {
     const stats = await compactTable(table.lance);
     await table.refresh();
@@ -117,7 +118,12 @@ const cleanupSchema = z.strictObject({
 
 /** Removes the versions of `table` older than `options.olderThan` (`NdTable.cleanupOldVersions`). */
 export async function removeOldVersions(table: NdTable, options: CleanupOptions): Promise<CleanupResult> {
-  const { olderThan, deleteUnverified } = parse(cleanupSchema, options, "cleanupOldVersions", table.uri);
+  const { olderThan, deleteUnverified } = parseOptions(
+    cleanupSchema,
+    options,
+    "cleanupOldVersions",
+    lanceNdOptionsError(table.uri),
+  );
   const ageMs = olderThan instanceof Date ? Math.max(0, Date.now() - olderThan.getTime()) : olderThan;
   return inSpan("lance_nd.compact", table.uri, async () => {
     // The versions a pending widen replay reads must not go first (README.md, Widen).
@@ -279,11 +285,4 @@ async function knownTag<T>(table: NdTable, version: number | string, work: () =>
     }
     throw err;
   }
-}
-
-/** `input` parsed by `schema`, else the one `InvalidInput` of bad options of `call` (option-errors.ts). */
-function parse<T>(schema: z.ZodType<T>, input: unknown, call: string, uri: string): T {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  throw invalidOptions(call, input, result.error, uri);
 }

@@ -2,6 +2,7 @@
  * The options of `write`, `append` and `NdWriter`: their defaults, types and
  * validation with zod where they enter the library.
  */
+import { parseOptions } from "@lance-nd/casting/coded-error";
 import {
   CASTING_MODES,
   mergeColumnOptions,
@@ -12,7 +13,7 @@ import {
 } from "@lance-nd/format";
 import { z } from "zod";
 import { LanceNdError } from "../errors.js";
-import { invalidOptions, storageOptionsSchema } from "../option-errors.js";
+import { lanceNdOptionsError, storageOptionsSchema } from "../option-errors.js";
 import { withPureErrors } from "../pure-errors.js";
 
 /** 128 MiB: the default size of one Lance add (fragment) on disk. */
@@ -141,9 +142,7 @@ const optionsSchema = z.strictObject({
  * @throws LanceNdError `InvalidInput` with one message that names each bad option, its value and what is allowed.
  */
 export function parseWriteOptions(input: unknown, uri: string, forAppend = false): ParsedWriteOptions {
-  const result = optionsSchema.safeParse(input ?? {});
-  if (!result.success) throw invalidOptions("write", input, result.error, uri);
-  const options = result.data;
+  const options = parseOptions(optionsSchema, input, "write", lanceNdOptionsError(uri));
   const mode = forAppend ? "append" : (options.mode ?? "create");
   if (mode === "append" && options.stats !== undefined) {
     throw new LanceNdError(
