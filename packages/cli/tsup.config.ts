@@ -1,4 +1,33 @@
-import { defineConfig } from "tsup";
+import { createRequire } from "node:module";
+import { defineConfig, type Options } from "tsup";
+
+type EsbuildPlugin = NonNullable<Options["esbuildPlugins"]>[number];
+
+/**
+ * `import ... from "apache-arrow"` in the command's files as the copy that
+ * lancedb loads: Node gives an ESM import the package's ESM build and
+ * lancedb's `require` its CommonJS build, two copies of the module (about
+ * 0.2 s of CPU each to load, and classes that fail each other's
+ * `instanceof`). The import becomes a `require` of the installed package,
+ * whose names are listed here when the CLI is built.
+ */
+function arrowAsLancedbLoadsIt(): EsbuildPlugin {
+  const names = Object.keys(createRequire(import.meta.url)("apache-arrow")).filter((name) => name !== "__esModule");
+  return {
+    name: "apache-arrow-as-lancedb-loads-it",
+    setup(build) {
+      build.onResolve({ filter: /^apache-arrow$/ }, () => ({ path: "apache-arrow", namespace: "commonjs-arrow" }));
+      build.onLoad({ filter: /.*/, namespace: "commonjs-arrow" }, () => ({
+        contents: [
+          'import { createRequire } from "node:module";',
+          'const arrow = createRequire(import.meta.url)("apache-arrow");',
+          `export const { ${names.join(", ")} } = arrow;`,
+        ].join("\n"),
+        loader: "js",
+      }));
+    },
+  };
+}
 
 /**
  * Two builds.
@@ -20,8 +49,9 @@ import { defineConfig } from "tsup";
  *      a workspace package imports (e.g. zod) is bundled.
  *    - @lancedb/lancedb loads a native binary and h5wasm a .wasm file next to
  *      its JS: both must stay external and load from node_modules.
- *    - apache-arrow stays external too, so the CLI, the workspace code and
- *      lancedb share the installed copy instead of carrying a second one.
+ *    - apache-arrow is loaded as lancedb loads it, with `require`, so the
+ *      CLI, the workspace code and lancedb share one installed copy
+ *      ({@link arrowAsLancedbLoadsIt}).
  * 2. The page of `lance-nd view`: one browser script, dist/view/page.js,
  *    with everything bundled (apache-arrow and nd-arrow included: the codec
  *    runs in the browser, without Node). Each build cleans only its own files.
@@ -39,8 +69,9 @@ export default defineConfig([
     clean: ["*.js", "*.js.map"],
     dts: false,
     banner: { js: "#!/usr/bin/env node" },
-    noExternal: [/^@lance-nd\//, /^lance-nd$/],
-    external: ["@lancedb/lancedb", "h5wasm", "apache-arrow", "./main.js"],
+    noExternal: [/^@lance-nd\//, /^lance-nd$/, /^apache-arrow$/],
+    external: ["@lancedb/lancedb", "h5wasm", "./main.js"],
+    esbuildPlugins: [arrowAsLancedbLoadsIt()],
     esbuildOptions(options) {
       options.conditions = ["@lance-nd/source"];
     },

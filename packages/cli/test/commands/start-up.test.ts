@@ -11,8 +11,9 @@ const dir = tempDir();
 const HEAVY = ["@lancedb/lancedb", "apache-arrow", "h5wasm"];
 
 /**
- * The modules a run of the built CLI loads through Node's ESM loader: a
- * resolve hook (module.register) appends each resolved URL to a file.
+ * The modules a run of the built CLI loads: through Node's ESM loader (a
+ * resolve hook, module.register, appends each resolved URL to a file) and
+ * through `require` (the paths in its cache, appended when the process exits).
  */
 function loadedModules(args: readonly string[]): { code: number | null; stdout: string; urls: string[] } {
   const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
@@ -32,7 +33,14 @@ function loadedModules(args: readonly string[]): { code: number | null; stdout: 
   const register = join(dir, "register.mjs");
   writeFileSync(
     register,
-    `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    [
+      'import { appendFileSync } from "node:fs";',
+      'import { createRequire, register } from "node:module";',
+      'import { pathToFileURL } from "node:url";',
+      `register(${JSON.stringify(pathToFileURL(hooks).href)});`,
+      "const required = createRequire(import.meta.url).cache;",
+      "process.on('exit', () => appendFileSync(process.env.LOADED_LOG, Object.keys(required).map((path) => pathToFileURL(path).href + '\\n').join('')));",
+    ].join("\n"),
   );
   const run = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, CLI, ...args], {
     encoding: "utf8",
@@ -60,6 +68,9 @@ describe("the CLI loads only what a command uses", () => {
     const info = loadedModules(["info", join(dir, "none.lance")]);
     expect(info.code).toBe(1);
     expect(heavyIn(info.urls)).toEqual(["@lancedb/lancedb", "apache-arrow"]);
+    // One apache-arrow: the CommonJS build lancedb requires, not also the ESM one.
+    const arrowFiles = info.urls.filter((url) => /\/node_modules\/apache-arrow\/Arrow\.node\.m?js$/.test(url));
+    expect(arrowFiles.map((url) => url.slice(url.lastIndexOf("/") + 1))).toEqual(["Arrow.node.js"]);
   });
 
   it("each catalog entry lists its command as the command's own module declares it", async () => {
