@@ -2,11 +2,10 @@
  * Layouts against xarray, in one run (lance-nd README "Layouts"): the
  * ERA5-shaped `tas(time, lat 361, lon 720)` of bench/xarray_regions.py
  * (netCDF-4 zlib 1, HDF5 chunks (1, 361, 720); a Zarr store of it by
- * xarray, chunks (15, 91, 180)), imported by the built `lance-nd` with
- * `--compression lz4` (a table read mostly by region: lz4 decodes several
- * times faster than the default zstd 3 for a few more bytes; a layout's rows
- * have its table's encoding) and otherwise its defaults (one step a row),
- * then `lance-nd rechunk --chunk time=all,lat=20,lon=20` (the time-series
+ * xarray, chunks (15, 91, 180)), imported by the built `lance-nd` with its
+ * defaults (one step a row, zstd 3; `--compression lz4` measures a table
+ * read mostly by region: a layout's rows have its table's encoding), then
+ * `lance-nd rechunk --chunk time=all,lat=20,lon=20` (the time-series
  * layout; layout and compression chosen before measuring, named in the
  * output; its time and peak RSS by /usr/bin/time). Four reads: one time
  * step, a 40x40 box over all steps, 10 days, one point's whole series; each
@@ -33,8 +32,8 @@ const LON = 720;
 const BOX = 40;
 const DAYS = 10;
 const LAYOUT = "time=all,lat=20,lon=20";
-/** The table's compression (`import --compression`); its layouts' rows have it too (lance-nd README "Layouts": Encodings). */
-const COMPRESSION = "lz4";
+/** The table's compression (`import --compression`: zstd, the default); its layouts' rows have it too (lance-nd README "Layouts": Encodings). */
+const COMPRESSION = "zstd";
 const PYTHON = "/usr/bin/python3";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(HERE, "..", "packages", "cli", "dist", "cli.js");
