@@ -60,7 +60,7 @@ export function copyRuns(values: TypedArray, srcStart: number, out: Uint8Array, 
   const dst = unitView(out.buffer, out.byteOffset, out.byteLength, unit);
   const units = plan.run * per;
   if (plan.fill) {
-    for (let k = 0; k < from.length; k++) fillUnits(values, src, from[k]!, out, dst, to[k]!, plan.run);
+    for (let k = 0; k < from.length; k++) fillUnits(values, src, from[k]!, out, dst, to[k]!, plan.run, per);
     return;
   }
   if (units >= SET_UNITS) {
@@ -79,9 +79,20 @@ export function copyRuns(values: TypedArray, srcStart: number, out: Uint8Array, 
 
 type Units = Uint8Array | Uint16Array | Uint32Array;
 
-/** Fills `run` values of `out` from value `to` with value `at` of `values` (`src` and `dst` are their unit views). */
-function fillUnits(values: TypedArray, src: Units, at: number, out: Uint8Array, dst: Units, to: number, run: number) {
-  const per = values.BYTES_PER_ELEMENT === 8 ? 2 : 1;
+/**
+ * Fills `run` values of `out` from value `to` with value `at` of `values`
+ * (`src` and `dst` are their unit views, `per` units a value).
+ */
+function fillUnits(
+  values: TypedArray,
+  src: Units,
+  at: number,
+  out: Uint8Array,
+  dst: Units,
+  to: number,
+  run: number,
+  per: number,
+) {
   if (run * per >= SET_UNITS) {
     fillRun(values, at, out, to, to + run);
     return;
