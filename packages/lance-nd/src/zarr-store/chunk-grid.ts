@@ -30,9 +30,10 @@ export function chunkGrid(
 
 /**
  * True when a chunk of the grid `chunk` meets more than `maxChunkRows`
- * rows, counting rows by their start along `dims` (the grid dims of a
+ * rows, counting rows by their extent along `dims` (the grid dims of a
  * variable: rows that differ only along other dims hold the same cells of
- * it and are read once). Stops at the first such chunk.
+ * it and are read once; rows that start at the same place but end at
+ * different ones hold different cells). Stops at the first such chunk.
  */
 function crowdedChunk(
   rows: readonly Pick<PlannedRow, "start" | "size">[],
@@ -43,7 +44,7 @@ function crowdedChunk(
   const seen = new Set<string>();
   const counts = new Map<string, number>();
   for (const row of rows) {
-    const key = dims.map((k) => row.start[k]).join(",");
+    const key = dims.map((k) => `${row.start[k]}+${row.size[k]}`).join(",");
     if (seen.has(key)) continue;
     seen.add(key);
     const first = dims.map((k) => Math.floor(row.start[k]! / chunk[k]!));

@@ -156,7 +156,10 @@ describe("zarrStore chunk grid", () => {
         // x(x) is read from the rows of distinct x starts: at most maxChunkRows, unless the chunk is one cell.
         const [xc] = json(await store.get("/bricks.nc/x/.zarray")).chunks as [number];
         for (let x0 = 0; x0 < nx; x0 += xc) {
-          if (xc > 1) expect(rowsMeeting(boxes, [0, x0], [nt, xc], [1])).toBeLessThanOrEqual(maxChunkRows);
+          if (xc > 1)
+            expect(rowsMeeting(boxes, [0, x0], [nt, xc], [1]), `seed ${seed}, x chunk at ${x0}`).toBeLessThanOrEqual(
+              maxChunkRows,
+            );
         }
       }
     }
