@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { seededRandom } from "@lance-nd/test-helpers";
 import { NdWriter, scan } from "lance-nd";
 import { peakRss, resetPeak } from "./measure.js";
 
@@ -21,13 +22,8 @@ const ROW_VALUES = MiB / 4;
 /** Row `i`: `sst` Float32 [512, 512] and the global attribute `id`. */
 function row(i: number): NdRecordBatch {
   const values = new Float32Array(ROW_VALUES);
-  let seed = (i * 2654435761) >>> 0 || 1;
-  for (let j = 0; j < ROW_VALUES; j++) {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    values[j] = 280 + 20 * Math.cos((j >> 9) / 163) + ((seed >>> 0) / 2 ** 32 - 0.5) / 4;
-  }
+  const noise = seededRandom(i);
+  for (let j = 0; j < ROW_VALUES; j++) values[j] = 280 + 20 * Math.cos((j >> 9) / 163) + (noise() - 0.5) / 4;
   return new NdRecordBatch({ sst: NdArray.from(values, { dims: { lat: 512, lon: 512 } }) }, { id: `row-${i}` });
 }
 

@@ -17,12 +17,11 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { Float64 } from "apache-arrow";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { append, check, col, indexGlobalAttr, open, scan, write, type CheckReport } from "lance-nd";
-import { boundByFileModes, fileModesSkipReason } from "@lance-nd/test-helpers";
-import { seeded } from "./helpers/children.js";
+import { boundByFileModes, fileModesSkipReason, seededRandom } from "@lance-nd/test-helpers";
+import { Float64 } from "apache-arrow";
+import { append, type CheckReport, check, col, indexGlobalAttr, open, scan, write } from "lance-nd";
+import { afterAll, describe, expect, it } from "vitest";
 import { CLI, requireBuiltCli } from "./helpers/cli.js";
 import { count } from "./helpers/counters.js";
 import { rowFor } from "./helpers/rows.js";
@@ -86,7 +85,7 @@ describe("a file this process cannot read is not damage: check --repair removes 
     async () => {
       requireBuiltCli();
       chmodSync(dir, 0o755);
-      const random = seeded(2028);
+      const random = seededRandom(2028);
       for (let run = 0; run < RUNS; run++) {
         const uri = await indexedTable(`unreadable-${run}`);
         // Each kind in turn (data, deletion, index file), a seeded file of it.
@@ -274,7 +273,7 @@ describe("a truncated data file of rows a key index does not cover yet", () => {
 
 describe("check --deep: a value that contradicts its row's stats", () => {
   it("a float flipped to 1e30 on disk passes check and is reported by --deep; repair removes nothing", async () => {
-    const random = seeded(28);
+    const random = seededRandom(28);
     const values = (i: number) =>
       Float64Array.from({ length: 64 }, (_, k) => (i === 1 && k === 9 ? 199999 : random() * 199998));
     const rows = [0, 1, 2].map(

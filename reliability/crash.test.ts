@@ -16,11 +16,12 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { seededRandom } from "@lance-nd/test-helpers";
+import { check, col, type NdTable, open, replaceRows, write } from "lance-nd";
 import { afterAll, describe, expect, it } from "vitest";
-import { check, col, open, replaceRows, write, type NdTable } from "lance-nd";
+import { killChildren, logLines, startChild } from "./helpers/children.js";
 import { count } from "./helpers/counters.js";
 import { rowsById } from "./helpers/plain-rows.js";
-import { killChildren, logLines, seeded, startChild } from "./helpers/children.js";
 import { expectedRow, rowFor } from "./helpers/rows.js";
 
 const KILLS = Number(process.env.RELIABILITY_KILLS ?? "20");
@@ -61,7 +62,7 @@ describe("SIGKILL at random points", () => {
     // Rows a replace ever touched: a version between its two commits holds both copies (three
     // when the replace runs again after a kill between them).
     const replaced = new Set<string>();
-    const random = seeded(20_260_101);
+    const random = seededRandom(20_260_101);
     let checkedVersions = 0;
 
     for (let i = 0; i < KILLS; i++) {
@@ -144,7 +145,7 @@ describe("SIGKILL at random points", () => {
     const seeds = ["seed-1", "seed-2", "seed-3"];
     await write(uri, seeds.map(rowFor), { stats: true });
     const committed = new Set(seeds);
-    const random = seeded(20_260_202);
+    const random = seededRandom(20_260_202);
     for (let i = 0; i < REWRITE_KILLS; i++) {
       const logs = [join(dir, `rewrite-${i}.txt`), join(dir, `rewrite-${i}-appender.txt`)];
       const rewriter = startChild("crash-worker", { uri, op: "rewrite", writer: `wr${i}`, log: logs[0] });

@@ -16,8 +16,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { seededRandom } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seeded } from "./helpers/children.js";
 import { cli, requireBuiltCli } from "./helpers/cli.js";
 import { count } from "./helpers/counters.js";
 import { writeStepsFile } from "./helpers/import-files.js";
@@ -83,7 +83,7 @@ describe("import: one writer per id", () => {
 
 describe("import: interrupted at random moments", () => {
   it(`${ROUNDS} imports stopped by SIGINT, SIGTERM or SIGKILL, then check --repair and the same command: one complete copy`, async () => {
-    const random = seeded(27);
+    const random = seededRandom(27);
     const table = join(dir, "interrupts.lance");
     const overwritten = join(dir, "overwritten.lance");
     expect(cli(importArgs(1, table, "base", "create")).code).toBe(0);

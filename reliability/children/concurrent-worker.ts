@@ -13,9 +13,9 @@
 //   created before v); logs `commit <id>` after each call returns.
 // Prints "ready" once the table is open; exits 0 when its work is done.
 import { appendFileSync, existsSync } from "node:fs";
+import { seededRandom } from "@lance-nd/test-helpers";
 import { Float64, Int32 } from "apache-arrow";
-import { NdWriter, RollbackIncompleteError, append, col, isLanceNdError, open, replaceRows, widen } from "lance-nd";
-import { seeded } from "../helpers/children.js";
+import { append, col, isLanceNdError, NdWriter, open, RollbackIncompleteError, replaceRows, widen } from "lance-nd";
 import { rowFor } from "../helpers/rows.js";
 
 interface Args {
@@ -32,7 +32,7 @@ interface Args {
 
 const args = JSON.parse(process.argv[2]!) as Args;
 const table = await open(args.uri);
-const random = seeded(args.seed);
+const random = seededRandom(args.seed);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 process.stdout.write("ready\n");
 

@@ -10,10 +10,10 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
-import { col, isLanceNdError, scan, write, type Expr, type NdTable } from "lance-nd";
-import { seeded } from "../helpers/children.js";
+import { seededRandom } from "@lance-nd/test-helpers";
+import { col, type Expr, isLanceNdError, type NdTable, scan, write } from "lance-nd";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count } from "../helpers/counters.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lance-nd-filter-depth-"));
@@ -152,7 +152,7 @@ describe("filter expressions of any shape select the rows their logic selects", 
   });
 
   it("random trees of 20 to 5,000 comparisons: the same rows, or InvalidInput naming the limit before any Lance call (never for 200 or fewer)", async () => {
-    const random = seeded(13_013);
+    const random = seededRandom(13_013);
     const refused: number[] = [];
     for (const leaves of [20, 200, 1_000, 5_000]) {
       for (let run = 0; run < 3; run++) {

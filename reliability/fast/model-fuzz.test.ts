@@ -13,6 +13,7 @@ import { NdArray, NdRecordBatch, encode, type AttrsInput } from "@lance-nd/nd-ar
 import { NdWriter, append, col, write, type NdTable } from "lance-nd";
 import { count } from "../helpers/counters.js";
 import { plainRow, rowsById, type PlainRow } from "../helpers/plain-rows.js";
+import { seededRandom } from "@lance-nd/test-helpers";
 
 const RUNS = Number(process.env.RELIABILITY_FUZZ_RUNS ?? "8");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lance-nd-model-fuzz-"));
@@ -38,15 +39,10 @@ const TYPES: TypeSpec[] = [
 const VARIABLES = ["a", "b", "c", "d"];
 const DIMS = ["x", "y", "t"];
 
-/** Deterministic pseudo-random numbers from a seed (drawn by fast-check). */
+/** Deterministic pseudo-random integers in [0, 1,000,003) from a seed (drawn by fast-check). */
 function numbers(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) % 1_000_003;
-  };
+  const next = seededRandom(seed);
+  return () => Math.floor(next() * 1_000_003);
 }
 
 interface RowSpec {

@@ -1,6 +1,6 @@
 // Child processes of the crash and concurrency tests: a TypeScript script of
 // reliability/children run with tsx, its argument one JSON object.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -81,15 +81,4 @@ export function logLines(text: string): [string, string][] {
     .slice(0, -1)
     .filter((line) => line.includes(" "))
     .map((line) => line.split(" ", 2) as [string, string]);
-}
-
-/** A seeded pseudo-random generator (xorshift32): numbers in [0, 1). */
-export function seeded(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
 }

@@ -2,7 +2,9 @@
  * A realistic, deterministic demo dataset: monthly sea surface temperature
  * on a global grid, with coordinates, CF attributes and land masked as NaN.
  */
-import { NdArray, NdRecordBatch, attr } from "@lance-nd/nd-arrow";
+import { attr, NdArray, NdRecordBatch } from "@lance-nd/nd-arrow";
+import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { CliError } from "./errors.js";
 
 /** Options of {@link oceanDemo}. */
@@ -117,7 +119,9 @@ export function oceanDemo(options: OceanDemoOptions = {}): NdRecordBatch {
 
 /** Smooth noise in about [-1, 1]: a seeded sum of slow waves drifting east over the months. */
 function weather(seed: number): (lat: number, lon: number, month: number) => number {
-  const random = mulberry32(seed);
+  // pure-rand's xoroshiro128+: uniform numbers in [0, 1), the same for the same seed.
+  const generator = xoroshiro128plus(seed);
+  const random = () => uniformFloat64(generator);
   const waves = Array.from({ length: 8 }, () => ({
     kLon: 1 + Math.floor(random() * 8),
     kLat: 1 + Math.floor(random() * 6),
@@ -157,16 +161,4 @@ function landMask(
     }
   }
   return mask;
-}
-
-/** A small seeded PRNG (mulberry32): uniform numbers in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

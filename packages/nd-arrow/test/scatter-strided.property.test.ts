@@ -22,6 +22,7 @@ import type { DataType, Vector } from "apache-arrow";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { rowMajorStrides, scatterStrided } from "../src/strided.js";
+import { seededRandom } from "@lance-nd/test-helpers";
 
 /** One dim of the grid: its size, where it is cut into tiles, and a seed for the tiles' windows. */
 interface DimCut {
@@ -45,13 +46,10 @@ const layoutArb: fc.Arbitrary<Layout> = fc
   .record({ dims: fc.array(dimArb, { minLength: 1, maxLength: 4 }), seed: fc.integer() })
   .map(({ dims, seed }) => layout(dims, seed));
 
-/** A small deterministic generator for each box's padding and broadcast dims. */
+/** A deterministic generator of integers in [0, n) for each box's padding and broadcast dims. */
 function random(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (Math.imul(s ^ (s >>> 15), 2246822519) + 3266489917) >>> 0;
-    return s % n;
-  };
+  const next = seededRandom(seed);
+  return (n) => Math.floor(next() * n);
 }
 
 function layout(dims: DimCut[], seed: number): Layout {

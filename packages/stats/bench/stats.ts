@@ -4,6 +4,7 @@
  */
 import { Float32, Float64, Int16, Int32, Int8, Uint16, Uint32, Uint8, Utf8, makeData, makeVector } from "apache-arrow";
 import type { Vector } from "apache-arrow";
+import { seededRandom } from "@lance-nd/test-helpers";
 import { computeStats } from "../src/index.js";
 
 const FLOATS = 64 * 1024 * 1024;
@@ -27,17 +28,6 @@ function race(baseline: () => unknown, ours: () => unknown): [number, number] {
     fastestOurs = Math.min(fastestOurs, time(ours));
   }
   return [fastestBaseline, fastestOurs];
-}
-
-/** A deterministic pseudo-random sequence (xorshift32), so runs compare. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
 }
 
 /** The baseline: min/max over the Float32Array, NaN skipped by the comparisons. */
@@ -112,7 +102,7 @@ function warmUp(): void {
   }
 }
 
-const next = random(42);
+const next = seededRandom(42);
 const floats = new Float32Array(FLOATS);
 for (let i = 0; i < FLOATS; i++) floats[i] = next() < 0.01 ? NaN : (next() - 0.5) * 1e6;
 const floatVector = makeVector(makeData({ type: new Float32(), length: FLOATS, data: floats }));

@@ -1,16 +1,13 @@
 /**
- * A seeded pseudo-random generator (mulberry32) for property tests: the same
- * seed gives the same numbers, so a failing case repeats.
+ * A seeded pseudo-random generator for property tests (pure-rand's
+ * xoroshiro128+): the same seed gives the same numbers, so a failing case
+ * repeats.
  */
+import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 
 /** Uniform numbers in [0, 1) from `seed` (an integer). */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const generator = xoroshiro128plus(seed);
+  return () => uniformFloat64(generator);
 }
