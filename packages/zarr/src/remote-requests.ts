@@ -212,7 +212,7 @@ function streamCut(request: Request, why: string, cause: unknown): ZarrError {
   const network = cause === undefined ? "" : ` (${networkText(cause)})`;
   return new ZarrError(
     "ReadFailed",
-    `${what(request)}: the whole object the server sent was cut: ${why}${network}; not tried again, its first bytes were already passed on`,
+    `${what(request)}: the server ignores Range and sent the whole object, which was cut: ${why}${network}; not retried, as its first bytes were already handed on`,
     { path: request.url, cause },
   );
 }
