@@ -3,9 +3,10 @@
  * (README "Files at URLs"): its size from a `HEAD`, then byte ranges
  * (`Range: bytes=a-b`) as the reader asks for them, so a classic file
  * costs its header and the bytes a read touches. A server that ignores
- * `Range` sends the whole file: it is kept in a temporary file, which the
- * reads after it use, so the file is fetched once (and its path is the
- * source's `path`). netCDF-4 is copied to a temporary file first
+ * `Range` sends the whole file: it is kept in a temporary file, written
+ * as it arrives, which the reads after it use, so the file is fetched once
+ * (and its path is the source's `path`); one cut short is not kept, and
+ * the next read asks again. netCDF-4 is copied to a temporary file first
  * (`openNetcdf`: h5wasm reads files by path), unless the source already
  * keeps the whole file.
  */
@@ -37,7 +38,10 @@ export function isHttpUrl(source: string): boolean {
  * for a 404; `InvalidFile` naming the URL and the status for any other
  * refusal, or a server that gives no size. A server that ignores `Range`
  * (200 and the whole file) is read correctly: the first whole answer goes
- * to a temporary file that every later read uses and `close` removes.
+ * to a temporary file as it arrives, which every later read uses and
+ * `close` removes. When that answer is cut (the connection dropped), the
+ * reads waiting for it fail with `InvalidFile` naming the URL and what
+ * happened, the temporary file is removed, and the next read asks again.
  */
 export async function openUrlSource(url: string, options: UrlSourceOptions = {}): Promise<ByteSource> {
   const send = options.fetch ?? ((request: Request) => fetch(request));
@@ -64,12 +68,17 @@ export async function openUrlSource(url: string, options: UrlSourceOptions = {})
       const response = await ask(send, new Request(url, { headers: { Range: `bytes=${offset}-${end - 1}` } }), url);
       if (response.status === 206) return new Uint8Array(await response.arrayBuffer());
       // 200: the whole file, from a server that ignores Range (a read in flight beside the first one drops its copy).
-      if (whole === undefined)
-        whole = keepWhole(url, response).then((file) => {
+      if (whole === undefined) {
+        const keeping = keepWhole(url, response).then((file) => {
           kept = file;
           return file;
         });
-      else await response.body?.cancel();
+        whole = keeping;
+        // A whole file that did not reach its temporary file (a dropped connection) is not kept: the next read asks again.
+        keeping.catch(() => {
+          if (whole === keeping) whole = undefined;
+        });
+      } else await response.body?.cancel();
       return (await whole).read(offset, end - offset);
     },
     close: async () => {
@@ -81,7 +90,11 @@ export async function openUrlSource(url: string, options: UrlSourceOptions = {})
   };
 }
 
-/** `response`'s body (the whole file at `url`) in a temporary file, read by ranges; `close` removes it. */
+/**
+ * `response`'s body (the whole file at `url`) in a temporary file, written
+ * as it arrives and read by ranges; `close` removes it. A body cut short
+ * is `InvalidFile` naming the URL, its temporary file removed.
+ */
 async function keepWhole(url: string, response: Response): Promise<ByteSource> {
   const path = temporaryCopyPath();
   try {

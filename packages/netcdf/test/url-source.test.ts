@@ -3,14 +3,15 @@
  * local server (`startFileServer`) from the ncgen-made ocean files: every
  * variable reads as from disk; a classic file's selection fetches its
  * header and the bytes it touches, not the file; a netCDF-4 file goes
- * through a temporary copy that `close` removes; a 404 names the URL.
+ * through a temporary copy that `close` removes; a whole file cut short is
+ * not kept, and the next read asks again; a 404 names the URL.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FileServer, runTool, startFileServer } from "@lance-nd/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isNetcdfError, openNetcdf } from "../src/index.js";
+import { isNetcdfError, openNetcdf, openUrlSource } from "../src/index.js";
 import { FIXTURE_DIR, ensureFixtures, fixture, fixtureSkipReason } from "./fixtures.js";
 
 const skip = fixtureSkipReason() !== undefined;
@@ -143,6 +144,26 @@ describe.skipIf(skip)("openNetcdf of a file at an http:// URL", () => {
     expect(copies()).toEqual(before);
     await expectSameAsDisk(`${plain.url}/ocean-nc4.nc`, "ocean-nc4.nc");
     expect(copies()).toEqual(before);
+  });
+
+  it("a server that ignores Range drops the connection halfway through the whole file: InvalidFile naming the URL, no temporary file left, the next read asks again", async () => {
+    const before = copies();
+    const url = `${plain.url}/ocean-classic.nc`;
+    plain.reset();
+    plain.inject([{ path: /ocean-classic\.nc$/, drop: true, times: 2 }]); // the HEAD, then the first GET
+    try {
+      const source = await openUrlSource(url);
+      const err = await source.read(0, 4).catch((e: unknown) => e);
+      expect(isNetcdfError(err, "InvalidFile")).toBe(true);
+      expect((err as Error).message).toContain(`${url}: cannot keep the whole file the server sent (terminated)`);
+      expect(copies()).toEqual(before);
+      expect(Array.from(await source.read(0, 4))).toEqual([0x43, 0x44, 0x46, 0x01]);
+      expect(plain.requests.filter((r) => r.method === "GET").map((r) => r.status)).toEqual([200, 200]);
+      await source.close();
+      expect(copies()).toEqual(before);
+    } finally {
+      plain.inject([]);
+    }
   });
 
   it("no file at the URL: FileNotFound naming it", async () => {

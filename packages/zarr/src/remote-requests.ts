@@ -5,10 +5,11 @@
  * a clear error naming the URL when the server refuses it (401, 403, any
  * other status but 404, which is a missing key as in zarrita's FetchStore).
  * A server that ignores `Range` and answers the whole body is read
- * correctly: the range is cut from it (or the whole body passed on, for a
- * caller that keeps it: `passWhole`).
+ * correctly: the range is cut from it (or the whole body passed on as it
+ * arrives, for a caller that keeps it: `passWhole`, whole-body-stream.ts).
  */
 import pLimit from "p-limit";
+import { wholeBodyStream } from "./whole-body-stream.js";
 import { ZarrError } from "./zarr-error.js";
 
 /** How a store elsewhere is asked for its keys. */
@@ -23,7 +24,8 @@ export interface RequestOptions {
    * Called with the bytes of every body received from the network (for a
    * progress bar): all of them, a whole object from a server that ignores
    * `Range` and a body that came short included; not a body the connection
-   * dropped in the middle of.
+   * dropped in the middle of, except one handed on as it arrives
+   * (`passWhole`), whose chunks are counted as they pass.
    */
   onBytes?: (bytes: number) => void;
   /** The fetch that sends the requests (e.g. one that signs them); default: the global `fetch`. */
@@ -33,6 +35,11 @@ export interface RequestOptions {
    * passed on as it came, not cut to the range asked for: for a caller
    * that keeps the whole object for its later reads (@lance-nd/netcdf's
    * `openUrlSource`). Default: false (zarrita's FetchStore wants the range).
+   * The whole object is handed on as it arrives, not read into memory
+   * first (README "Memory bounds"); it no longer counts against
+   * `maxRequests` once its answer has come. A body cut short (a dropped
+   * connection) errors the stream with `ReadFailed` naming the URL, and
+   * is not tried again: its first bytes were already handed on.
    */
   passWhole?: boolean;
 }
@@ -44,8 +51,9 @@ const DEFAULT_RETRY_DELAY_MS = 200;
 
 /**
  * A fetch for zarrita's FetchStore that follows {@link RequestOptions}. It
- * answers 404 or the body (200, or 206 for a range) read in full;
- * `ReadFailed` naming the URL for a refusal or when the retries run out.
+ * answers 404 or the body (200, or 206 for a range) read in full, but a
+ * whole object passed on as it arrives (`passWhole`); `ReadFailed` naming
+ * the URL for a refusal or when the retries run out.
  */
 export function storeFetch(options: RequestOptions = {}): (request: Request) => Promise<Response> {
   const send = options.fetch ?? ((request: Request) => fetch(request));
@@ -69,8 +77,9 @@ export function storeFetch(options: RequestOptions = {}): (request: Request) => 
 }
 
 /**
- * One try: the answer (404, or the whole body of the asked range), or why
- * it is worth trying again; `onBytes` hears of the body received.
+ * One try: the answer (404, the whole body of the asked range, or with
+ * `passWhole` the whole object as it arrives), or why it is worth trying
+ * again; `onBytes` hears of the body received.
  */
 async function attemptOnce(
   send: (request: Request) => Promise<Response>,
@@ -102,24 +111,27 @@ async function attemptOnce(
       const size = response.headers.get("content-length");
       return new Response(null, { status: 200, headers: size === null ? {} : { "content-length": size } });
     }
+    if (passWhole && response.status === 200 && askedRange(request) !== undefined) {
+      // The whole object, for a caller that keeps it: handed on as it arrives, not gathered here.
+      return wholeBodyStream(response, onBytes, (why, cause) => streamCut(request, why, cause));
+    }
     body = await bodyOf(response);
     onBytes?.(body.byteLength);
   } catch (cause) {
     if (cause instanceof ZarrError) throw cause;
     // fetch rejects when the connection drops, before the answer or in the middle of its body.
-    return `the connection failed (${cause instanceof Error ? (causeText(cause) ?? cause.message) : String(cause)})`;
+    return `the connection failed (${networkText(cause)})`;
   }
   const declared = response.headers.get("content-length");
   if (declared !== null && Number(declared) !== body.byteLength)
     return `the body ended after ${body.byteLength} of ${declared} bytes`;
   const range = askedRange(request);
-  const whole = range !== undefined && response.status === 200;
-  if (whole && !passWhole) {
+  if (range !== undefined && response.status === 200) {
     // The server ignored Range and sent the whole object: keep the bytes asked for.
     body = body.subarray(range.start, range.end === undefined ? undefined : range.end + 1);
   }
   return new Response(oneChunk(body), {
-    status: range === undefined || (whole && passWhole) ? 200 : 206,
+    status: range === undefined ? 200 : 206,
     headers: { "content-length": String(body.byteLength) },
   });
 }
@@ -185,9 +197,24 @@ function refusal(status: number): string {
   return "the server refused the request";
 }
 
-/** The message of the error under `err` (undici puts the socket's in `cause`). */
-function causeText(err: Error): string | undefined {
-  return err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : undefined;
+/** The message of a network error `err`, with the one under it (undici puts the socket's in `cause`). */
+function networkText(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  return err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message;
+}
+
+/**
+ * The error that ends a whole object handed on as it arrives (`passWhole`)
+ * when its body is cut: `ReadFailed` naming the request and saying it is
+ * not tried again (its first bytes are already with the caller).
+ */
+function streamCut(request: Request, why: string, cause: unknown): ZarrError {
+  const network = cause === undefined ? "" : ` (${networkText(cause)})`;
+  return new ZarrError(
+    "ReadFailed",
+    `${what(request)}: the server ignores Range and sent the whole object, which was cut: ${why}${network}; not retried, as its first bytes were already handed on`,
+    { path: request.url, cause },
+  );
 }
 
 /** The `bytes=a-b` range of `request`, if any (suffix ranges are never sent: FetchStore asks HEAD first). */

@@ -57,7 +57,8 @@ export async function openNetcdfAtUrl(
   maxRequests: number | undefined,
   fetched: FetchedBytes | undefined,
 ): Promise<NetcdfFile> {
-  // A server that ignores Range sends the whole file: the source keeps it for its later reads.
+  // A server that ignores Range sends the whole file: the source keeps it for its later reads, written
+  // to its temporary file as it arrives (never whole in memory); one cut short fails, not retried.
   const fetch = storeFetch({ maxRequests, onBytes: fetched?.onBytes, passWhole: true });
   const source = await openUrlSource(url, { fetch });
   const head = await source.read(0, 8);
