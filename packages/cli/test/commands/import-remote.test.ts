@@ -8,7 +8,7 @@
  * temporary copy) import as from disk. Faults: 503 then data, 403, 404,
  * selections an import refuses.
  */
-import { copyFileSync, existsSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   folderObjects,
@@ -163,6 +163,21 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain(`${sources.server.url}/hourly.zarr/.zmetadata: HTTP 403`);
+    expect(existsSync(table)).toBe(false);
+  });
+
+  it("a blosc chunk whose frame decodes to nothing (a version blosc does not know): one line naming the array and the chunk key, no table left behind", async () => {
+    cpSync(join(sources.dir, "hourly.zarr"), join(sources.dir, "damaged.zarr"), { recursive: true });
+    const chunk = join(sources.dir, "damaged.zarr", "t", "2.0.0");
+    const bytes = readFileSync(chunk);
+    bytes[0] = 9;
+    writeFileSync(chunk, bytes);
+    const table = join(sources.dir, "damaged.lance");
+    const run = await cliAsync(["import", `${sources.server.url}/damaged.zarr`, table, "--project", "t"]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain('"t"');
+    expect(run.stderr).toContain('chunk "t/2.0.0" decodes to 0 values');
     expect(existsSync(table)).toBe(false);
   });
 
