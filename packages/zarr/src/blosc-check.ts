@@ -23,6 +23,12 @@ export class DamagedBloscChunk extends Error {
 const HEADER_BYTES = 16;
 
 /**
+ * The smallest chunk sent to the blosc pool: a smaller one (a coordinate,
+ * read while the first worker still loads) decodes sooner on this thread.
+ */
+const POOLED_BYTES = 64 * 1024;
+
+/**
  * `codecs` with blosc (v3 `blosc`, v2 `numcodecs.blosc`, also inside a
  * sharding codec) read through the checked codec, registered on first use;
  * the blosc pool's first worker starts loading.
@@ -47,8 +53,9 @@ interface BytesCodec {
 
 /**
  * zarrita's blosc codec behind a check of each chunk's length against its
- * header; chunks decode on the blosc pool's workers where it has them
- * (blosc-pool.ts), else on this thread with zarrita's codec.
+ * header; chunks of 64 KiB and more decode on the blosc pool's workers
+ * where it has them (blosc-pool.ts), others on this thread with zarrita's
+ * codec.
  */
 class CheckedBloscCodec {
   readonly kind = "bytes_to_bytes";
@@ -75,7 +82,7 @@ class CheckedBloscCodec {
     const cbytes = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true);
     if (cbytes !== bytes.length)
       throw new DamagedBloscChunk(`its blosc header says ${cbytes} bytes, the chunk holds ${bytes.length} (truncated)`);
-    const pool = bloscPool();
+    const pool = bytes.length < POOLED_BYTES ? undefined : bloscPool();
     return pool === undefined ? (await this.#codec()).decode(bytes) : pool.decode(bytes);
   }
 
