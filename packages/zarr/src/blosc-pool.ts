@@ -5,11 +5,12 @@
  * thread that calls it: about 1 s of CPU for the chunks of a one-month
  * import, on the thread that also fetches them and hands rows to Lance.
  * Here one worker per core but one (blosc-worker.ts; at least one, at most
- * four) decodes the chunks while that thread goes on. A chunk's bytes are
- * moved to a worker when they are a fetched body no one else holds
- * (uncopied-bodies.ts), else copied; its values come back moved, without a
- * copy. Where the built worker file is not beside
- * this module (the sources run through tsx or vitest), there is no pool.
+ * four: on 2 cores a second worker made the import slower) decodes the
+ * chunks while that thread goes on. A chunk's bytes are moved to a worker
+ * when they are a fetched body no one else holds (uncopied-bodies.ts),
+ * else copied; its values come back moved, without a copy. Where the built
+ * worker file is not beside this module (the sources run through tsx or
+ * vitest), there is no pool.
  */
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -91,7 +92,6 @@ class PoolWorker {
 
   constructor(file: URL, onGone: () => void) {
     this.#worker = new Worker(file);
-    this.#worker.unref();
     this.#worker.on("message", (answer: DecodeAnswer) => {
       const request = this.#pending.get(answer.id);
       this.#pending.delete(answer.id);
@@ -108,6 +108,8 @@ class PoolWorker {
     };
     this.#worker.on("error", leave);
     this.#worker.on("exit", (code) => leave(new Error(`the blosc worker exited (code ${code})`)));
+    // After the listeners: adding a "message" listener holds the process open again.
+    this.#worker.unref();
   }
 
   /** Requests in flight. */

@@ -4,11 +4,13 @@
  * blosc: the real worker runs in the built packages, where the CLI's tests
  * import blosc stores through it): every request gets its own answer, a
  * worker's error rejects that request alone, a worker that dies rejects
- * what it held and is replaced, and the caller's bytes stay its own.
+ * what it held and is replaced, the caller's bytes stay its own, and no
+ * worker holds the process open when it has nothing to decode.
  */
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BloscPool } from "../src/blosc-pool.js";
 import { tempDir } from "./python-oracle.js";
@@ -23,6 +25,8 @@ parentPort.on("message", ({ id, bytes }) => {
   setTimeout(() => parentPort.postMessage({ id, values }, [values.buffer]), bytes[0]);
 });
 `;
+
+const HERE = dirname(fileURLToPath(import.meta.url));
 
 let out: ReturnType<typeof tempDir>;
 let worker: URL;
@@ -66,5 +70,28 @@ describe("BloscPool", () => {
     const bytes = new Uint8Array([0, 1, 2, 3]);
     await pool.decode(bytes);
     expect([...bytes]).toEqual([0, 1, 2, 3]);
+  });
+
+  it("a process whose pool has a started worker and nothing to decode, before and after a decode, ends on its own", () => {
+    const pool = pathToFileURL(join(HERE, "..", "src", "blosc-pool.ts")).href;
+    const script = join(out.dir, "pool-exit.mts");
+    writeFileSync(
+      script,
+      `import { BloscPool } from ${JSON.stringify(pool)};
+const pool = new BloscPool(new URL(${JSON.stringify(worker.href)}), 1);
+pool.warm();
+if (process.argv[2] === "decode") console.log((await pool.decode(new Uint8Array([0, 7])))[0]);
+`,
+    );
+    for (const mode of ["warm", "decode"]) {
+      const run = spawnSync(process.execPath, ["--import", "tsx", script, mode], {
+        cwd: join(HERE, "..", "..", ".."),
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      expect(run.signal, `${mode}: ${run.stderr}`).toBeNull();
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout.trim()).toBe(mode === "decode" ? "7" : "");
+    }
   });
 });
