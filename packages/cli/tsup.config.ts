@@ -44,6 +44,8 @@ function arrowAsLancedbLoadsIt(): EsbuildPlugin {
  *    - Workspace packages (lance-nd, @lance-nd/*) are bundled from their
  *      `src/index.ts` (the "@lance-nd/source" export condition), so the CLI needs
  *      no build of the libraries first.
+ *    - dist/blosc-worker.js is @lance-nd/zarr's blosc worker, which its pool
+ *      starts from beside the bundled code (packages/zarr/src/blosc-pool.ts).
  *    - Everything in this package's `dependencies` stays external (tsup's
  *      default): it is installed next to the CLI. Third-party code that only
  *      a workspace package imports (e.g. zod) is bundled.
@@ -58,7 +60,7 @@ function arrowAsLancedbLoadsIt(): EsbuildPlugin {
  */
 export default defineConfig([
   {
-    entry: { cli: "src/cli.ts", main: "src/main.ts", run: "src/run.ts" },
+    entry: { cli: "src/cli.ts", main: "src/main.ts", run: "src/run.ts", "blosc-worker": "../zarr/src/blosc-worker.ts" },
     outDir: "dist",
     format: ["esm"],
     platform: "node",

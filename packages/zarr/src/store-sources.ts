@@ -2,13 +2,16 @@
  * Stores that are not local directories (README "Stores elsewhere"): any
  * zarrita store (`get`, `getRange`) and a store at an `http(s)://`,
  * `s3://`, `gs://` or `az://` URL, read through zarrita's FetchStore with
- * the requests of remote-requests.ts (signed for the object stores). Such a store cannot be listed: its arrays come from
- * consolidated metadata, or from the names the caller gives.
+ * the requests of remote-requests.ts (signed for the object stores), their
+ * bodies handed on without a copy (uncopied-bodies.ts). Such a store cannot
+ * be listed: its arrays come from consolidated metadata, or from the names
+ * the caller gives.
  */
 import type { ZarrStoreReader } from "./store-reader.js";
 import FetchStore from "@zarrita/storage/fetch";
 import type { RequestOptions } from "./remote-requests.js";
 import { storeFetch } from "./remote-requests.js";
+import { uncopiedBodies } from "./uncopied-bodies.js";
 import { azureEndpoint } from "./azure-store.js";
 import { gcsEndpoint } from "./gcs-store.js";
 import { s3Endpoint } from "./s3-store.js";
@@ -41,7 +44,11 @@ export function urlFiles(
   const objectStore = Object.hasOwn(OBJECT_STORES, scheme) ? OBJECT_STORES[scheme] : undefined;
   if (objectStore !== undefined) {
     const signed = objectStore(url, storage, requests);
-    return readableFiles(new FetchStore(signed.httpUrl, { fetch: storeFetch(signed.requests) }), url, arrays);
+    return readableFiles(
+      new FetchStore(signed.httpUrl, { fetch: uncopiedBodies(storeFetch(signed.requests)) }),
+      url,
+      arrays,
+    );
   }
   if (scheme !== "http" && scheme !== "https") {
     throw new ZarrError(
@@ -50,7 +57,7 @@ export function urlFiles(
       { path: url },
     );
   }
-  return readableFiles(new FetchStore(url, { fetch: storeFetch(requests) }), url, arrays);
+  return readableFiles(new FetchStore(url, { fetch: uncopiedBodies(storeFetch(requests)) }), url, arrays);
 }
 
 /**

@@ -8,7 +8,7 @@
  * temporary copy) import as from disk. Faults: 503 then data, 403, 404,
  * selections an import refuses.
  */
-import { copyFileSync, existsSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   folderObjects,
@@ -163,6 +163,28 @@ describe.skipIf(skip)("lance-nd import of a Zarr store at a URL", () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain(`${sources.server.url}/hourly.zarr/.zmetadata: HTTP 403`);
+    expect(existsSync(table)).toBe(false);
+  });
+
+  it("a blosc chunk of 256 KiB whose frame decodes to nothing (a version blosc does not know): one line naming the array and the chunk key, no table left behind", async () => {
+    // Chunks of 64 KiB and more decode on the blosc pool's workers: random values, so they stay that large.
+    runPython([
+      "-c",
+      `import sys, numpy as np, xarray as xr
+xr.Dataset({"t": (("x",), np.random.default_rng(3).random(65536))}).to_zarr(sys.argv[1], encoding={"t": {"chunks": (32768,)}})`,
+      join(sources.dir, "damaged.zarr"),
+    ]);
+    const chunk = join(sources.dir, "damaged.zarr", "t", "1");
+    const bytes = readFileSync(chunk);
+    expect(bytes.length).toBeGreaterThan(64 * 1024);
+    bytes[0] = 9;
+    writeFileSync(chunk, bytes);
+    const table = join(sources.dir, "damaged.lance");
+    const run = await cliAsync(["import", `${sources.server.url}/damaged.zarr`, table]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain('"t"');
+    expect(run.stderr).toContain('chunk "t/1" decodes to 0 values');
     expect(existsSync(table)).toBe(false);
   });
 
