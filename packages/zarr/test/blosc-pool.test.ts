@@ -87,7 +87,6 @@ if (process.argv[2] === "decode") console.log((await pool.decode(new Uint8Array(
       const run = spawnSync(process.execPath, ["--import", "tsx", script, mode], {
         cwd: join(HERE, "..", "..", ".."),
         encoding: "utf8",
-        timeout: 60_000,
       });
       expect(run.signal, `${mode}: ${run.stderr}`).toBeNull();
       expect(run.status, run.stderr).toBe(0);
