@@ -12,7 +12,7 @@ import { open } from "../../src/table.js";
 import { claimImport } from "../../src/import-claims/import-claim.js";
 import { importMarks } from "../../src/import-claims/import-mark.js";
 import { leftoverImports, staleLocks } from "../../src/import-claims/leftover-imports.js";
-import { lockTagName, writerLocks } from "../../src/import-claims/writer-lock.js";
+import { lockIds, lockTagName, unlockIds, writerLocks } from "../../src/import-claims/writer-lock.js";
 import { append, write } from "../../src/write/write.js";
 import { tempDir } from "../helpers/make-table.js";
 import { failure, readIds, sstRow, sstRows } from "../helpers/write-rows.js";
@@ -136,6 +136,19 @@ describe("writer locks", () => {
     expect((await importMarks(main)).map((m) => m.uuid)).toEqual([second.mark.uuid]);
     await second.release();
     expect(await tagNames(uri)).toEqual([]);
+    main.sdk.close();
+  });
+});
+
+describe("releasing a lock", () => {
+  it("two releases of one lock at once both end, 20 times: a tag gone between the list and its delete is released", async () => {
+    const uri = await fresh();
+    const main = await openTable(uri);
+    for (let round = 0; round < 20; round++) {
+      const tags = await lockIds(main, null, ["r1"], await currentVersion(main), { timeoutMs: 0 });
+      await Promise.all([unlockIds(main, tags), unlockIds(main, tags)]);
+      expect(await tagNames(uri), `round ${round}`).toEqual([]);
+    }
     main.sdk.close();
   });
 });
