@@ -54,13 +54,18 @@ export function cliProcess(args: readonly string[], cwd = PACKAGE): CliRun {
 }
 
 /**
- * Runs `node dist/cli.js ...args` in `cwd` with the environment `env`
- * (default this process's) without blocking this process: for a server
- * the test runs in it (e.g. s3rver).
+ * Runs `node ...nodeArgs dist/cli.js ...args` in `cwd` with the
+ * environment `env` (default this process's) without blocking this
+ * process: for a server the test runs in it (e.g. s3rver).
  */
-export function cliAsync(args: readonly string[], cwd = PACKAGE, env = process.env): Promise<CliRun> {
+export function cliAsync(
+  args: readonly string[],
+  cwd = PACKAGE,
+  env = process.env,
+  nodeArgs: readonly string[] = [],
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (text: string) => {

@@ -7,7 +7,6 @@
  * values imported are those the server makes; `bytesFetched` is the file;
  * the temporary file is gone afterwards.
  */
-import { spawn } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +17,7 @@ import {
   smallValue,
   startGeneratedNetcdfServer,
 } from "./generated-netcdf-server.js";
-import { CLI, type CliRun, cli, ensureBuilt, tempDir } from "./harness.js";
+import { type CliRun, cli, cliAsync, ensureBuilt, tempDir } from "./harness.js";
 
 // 1,100 x 100,000 floats: 440 MB (420 MiB) of big, after a header and 64 ints of small.
 const SHAPE = { small: 64, rows: 1100, cols: 100_000 };
@@ -40,26 +39,11 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 /** `lance-nd import` in a process of its own (the executable and the importer it runs), and each one's peak RSS in MiB. */
-function importMeasured(args: readonly string[]): Promise<CliRun & { peaksMiB: number[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", preload, CLI, "import", ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (text: string) => {
-      stdout += text;
-    });
-    child.stderr.setEncoding("utf8").on("data", (text: string) => {
-      stderr += text;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const lines = stderr.split("\n");
-      const peaksMiB = lines.filter((l) => l.startsWith("[peak] ")).map((l) => Number(l.slice(7)));
-      resolve({ code, stdout, stderr: lines.filter((l) => !l.startsWith("[peak] ")).join("\n"), peaksMiB });
-    });
-  });
+async function importMeasured(args: readonly string[]): Promise<CliRun & { peaksMiB: number[] }> {
+  const run = await cliAsync(["import", ...args], undefined, undefined, ["--import", preload]);
+  const lines = run.stderr.split("\n");
+  const peaksMiB = lines.filter((l) => l.startsWith("[peak] ")).map((l) => Number(l.slice(7)));
+  return { ...run, stderr: lines.filter((l) => !l.startsWith("[peak] ")).join("\n"), peaksMiB };
 }
 
 /** The temporary files of netCDF files at URLs in the system's temporary folder. */
