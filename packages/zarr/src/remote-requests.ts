@@ -9,6 +9,7 @@
  * arrives, for a caller that keeps it: `passWhole`, whole-body-stream.ts).
  */
 import pLimit from "p-limit";
+import { answerOf } from "./uncopied-bodies.js";
 import { wholeBodyStream } from "./whole-body-stream.js";
 import { ZarrError } from "./zarr-error.js";
 
@@ -51,9 +52,11 @@ const DEFAULT_RETRY_DELAY_MS = 200;
 
 /**
  * A fetch for zarrita's FetchStore that follows {@link RequestOptions}. It
- * answers 404 or the body (200, or 206 for a range) read in full, but a
- * whole object passed on as it arrives (`passWhole`); `ReadFailed` naming
- * the URL for a refusal or when the retries run out.
+ * answers 404 or the body (200, or 206 for a range) read in full, whose
+ * `arrayBuffer()` hands on the bytes read without a copy
+ * (uncopied-bodies.ts), but a whole object passed on as it arrives
+ * (`passWhole`); `ReadFailed` naming the URL for a refusal or when the
+ * retries run out.
  */
 export function storeFetch(options: RequestOptions = {}): (request: Request) => Promise<Response> {
   const send = options.fetch ?? ((request: Request) => fetch(request));
@@ -130,10 +133,7 @@ async function attemptOnce(
     // The server ignored Range and sent the whole object: keep the bytes asked for.
     body = body.subarray(range.start, range.end === undefined ? undefined : range.end + 1);
   }
-  return new Response(oneChunk(body), {
-    status: range === undefined ? 200 : 206,
-    headers: { "content-length": String(body.byteLength) },
-  });
+  return answerOf(body, range === undefined ? 200 : 206);
 }
 
 /**
@@ -169,20 +169,6 @@ async function bodyOf(response: Response): Promise<Uint8Array> {
     at += chunk.length;
   }
   return joined;
-}
-
-/**
- * `bytes` as a stream of one chunk: the body of the answer handed to the
- * reader, passed on without a copy (a `Response` made over a `Uint8Array`
- * copies it, on Node 20 at 260 ms for 7.5 MiB).
- */
-function oneChunk(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
 }
 
 /** `GET http://host/store/key` (with its range when it has one). */

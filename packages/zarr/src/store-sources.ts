@@ -11,7 +11,6 @@ import type { ZarrStoreReader } from "./store-reader.js";
 import FetchStore from "@zarrita/storage/fetch";
 import type { RequestOptions } from "./remote-requests.js";
 import { storeFetch } from "./remote-requests.js";
-import { uncopiedBodies } from "./uncopied-bodies.js";
 import { azureEndpoint } from "./azure-store.js";
 import { gcsEndpoint } from "./gcs-store.js";
 import { s3Endpoint } from "./s3-store.js";
@@ -44,11 +43,7 @@ export function urlFiles(
   const objectStore = Object.hasOwn(OBJECT_STORES, scheme) ? OBJECT_STORES[scheme] : undefined;
   if (objectStore !== undefined) {
     const signed = objectStore(url, storage, requests);
-    return readableFiles(
-      new FetchStore(signed.httpUrl, { fetch: uncopiedBodies(storeFetch(signed.requests)) }),
-      url,
-      arrays,
-    );
+    return readableFiles(new FetchStore(signed.httpUrl, { fetch: storeFetch(signed.requests) }), url, arrays);
   }
   if (scheme !== "http" && scheme !== "https") {
     throw new ZarrError(
@@ -57,7 +52,7 @@ export function urlFiles(
       { path: url },
     );
   }
-  return readableFiles(new FetchStore(url, { fetch: uncopiedBodies(storeFetch(requests)) }), url, arrays);
+  return readableFiles(new FetchStore(url, { fetch: storeFetch(requests) }), url, arrays);
 }
 
 /**

@@ -8,9 +8,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type FileServer, startFileServer } from "@lance-nd/test-helpers";
+import { type FileServer, listenLocally, startFileServer } from "@lance-nd/test-helpers";
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isZarrError, storeFetch } from "../src/index.js";
@@ -53,16 +52,14 @@ async function startGatedServer(): Promise<GatedServer> {
     res.write(half);
     rest.then(() => res.end(half));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const local = await listenLocally(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/whole.bin`,
+    url: `${local.origin}/whole.bin`,
     sendRest,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        sendRest();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop: () => {
+      sendRest();
+      return local.stop();
+    },
   };
 }
 
