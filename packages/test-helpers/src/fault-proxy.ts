@@ -5,7 +5,7 @@
  * "check" and "Guarantees").
  */
 import { type IncomingMessage, type ServerResponse, createServer, request as httpRequest } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { listenLocally } from "./local-server.js";
 import type { ObjectStoreServer } from "./object-stores.js";
 
 /**
@@ -59,7 +59,6 @@ export async function startFaultProxy(store: ObjectStoreServer): Promise<FaultPr
   const upstream = new URL(s3 ? store.storageOptions.endpoint! : store.storageOptions.azure_storage_endpoint!);
   let faults: Array<StoreFault & { left: number }> = [];
   const faulted: string[] = [];
-  const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
     const target = decodeURIComponent(new URL(request.url ?? "/", "http://proxy").pathname);
     const fault = faults.find(
@@ -109,13 +108,8 @@ export async function startFaultProxy(store: ObjectStoreServer): Promise<FaultPr
     upstreamRequest.on("error", () => request.socket.destroy());
     request.pipe(upstreamRequest);
   }
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const endpoint = `http://127.0.0.1:${port}${upstream.pathname === "/" ? "" : upstream.pathname}`;
+  const { origin, stop } = await listenLocally(server);
+  const endpoint = `${origin}${upstream.pathname === "/" ? "" : upstream.pathname}`;
   const key = s3 ? "endpoint" : "azure_storage_endpoint";
   const envKey = s3 ? "AWS_ENDPOINT" : "AZURE_STORAGE_ENDPOINT";
   return {
@@ -127,8 +121,7 @@ export async function startFaultProxy(store: ObjectStoreServer): Promise<FaultPr
       faults = next.map((f) => ({ ...f, left: f.times ?? Number.POSITIVE_INFINITY }));
     },
     async stop() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop();
       await store.stop();
     },
   };

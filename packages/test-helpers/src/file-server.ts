@@ -9,8 +9,8 @@
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { type IncomingMessage, type ServerResponse, createServer } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { join, normalize, resolve } from "node:path";
+import { listenLocally } from "./local-server.js";
 
 /** One request the server answered: method, path (below the root), `Range` header, status and body bytes sent. */
 export interface ServedRequest {
@@ -52,7 +52,6 @@ export async function startFileServer(folder: string, options: { ignoreRange?: b
   const root = resolve(folder);
   let requests: ServedRequest[] = [];
   let faults: Array<FileFault & { left: number }> = [];
-  const sockets = new Set<Socket>();
 
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
@@ -102,17 +101,13 @@ export async function startFileServer(folder: string, options: { ignoreRange?: b
     createReadStream(file, { start, end }).pipe(res);
   };
 
-  const server = createServer((req, res) => {
-    answer(req, res).catch(() => res.destroy());
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await listenLocally(
+    createServer((req, res) => {
+      answer(req, res).catch(() => res.destroy());
+    }),
+  );
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.origin,
     get requests() {
       return requests;
     },
@@ -122,10 +117,6 @@ export async function startFileServer(folder: string, options: { ignoreRange?: b
     reset() {
       requests = [];
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    stop: server.stop,
   };
 }

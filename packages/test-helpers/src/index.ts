@@ -17,6 +17,7 @@ export {
 export { type BucketObject, folderObjects, putObjects } from "./s3-objects.js";
 export { type SourceContractCase, sourceContract } from "./source-contract.js";
 export { type FileFault, type FileServer, type ServedRequest, startFileServer } from "./file-server.js";
+export { type LocalServer, listenLocally } from "./local-server.js";
 export { type FaultProxy, type StoreFault, startFaultProxy } from "./fault-proxy.js";
 export {
   NETCDF_FIXTURES,

@@ -7,7 +7,7 @@
  * Its values follow {@link smallValue} and {@link bigValue}.
  */
 import { type IncomingMessage, type ServerResponse, createServer } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { listenLocally } from "@lance-nd/test-helpers";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 
@@ -96,7 +96,6 @@ function* fileBytes(shape: GeneratedShape): Generator<Uint8Array> {
 /** Serves the generated file of `shape` at `/generated.nc` on 127.0.0.1 (a free port), ignoring `Range`. */
 export async function startGeneratedNetcdfServer(shape: GeneratedShape): Promise<GeneratedNetcdfServer> {
   const size = header(shape).length + shape.rows * shape.cols * 4;
-  const sockets = new Set<Socket>();
   const answer = (req: IncomingMessage, res: ServerResponse) => {
     if (req.url !== "/generated.nc") {
       res.writeHead(404, { "content-length": 0 }).end();
@@ -110,20 +109,6 @@ export async function startGeneratedNetcdfServer(shape: GeneratedShape): Promise
     // A client that drops the connection ends the body early: nothing more to do.
     pipeline(Readable.from(fileBytes(shape), { objectMode: false }), res).catch(() => {});
   };
-  const server = createServer(answer);
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/generated.nc`,
-    size,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const server = await listenLocally(createServer(answer));
+  return { url: `${server.origin}/generated.nc`, size, stop: server.stop };
 }

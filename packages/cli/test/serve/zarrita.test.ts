@@ -7,10 +7,9 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
-import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pythonSkipReason, runPython, skipReason } from "@lance-nd/test-helpers";
+import { type LocalServer, listenLocally, pythonSkipReason, runPython, skipReason } from "@lance-nd/test-helpers";
 import { chromium } from "playwright-core";
 import { build } from "tsup";
 import * as zarr from "zarrita";
@@ -37,7 +36,7 @@ const REGION = ["1:7", "2:9", "3:12"];
 describe.skipIf(skip !== undefined)("lance-nd serve --zarr-version 3 --codec zlib read by zarrita", () => {
   let dir: string;
   let served: Served;
-  let pages: Server;
+  let pages: LocalServer;
   let pageOrigin: string;
   let expected: { shape: number[]; values: number[] };
 
@@ -52,14 +51,13 @@ describe.skipIf(skip !== undefined)("lance-nd serve --zarr-version 3 --codec zli
     expect(run.code, run.stderr).toBe(0);
     // The browser's page comes from another origin, which --cors lets read the answers.
     pages = await pageServer(dir);
-    const address = pages.address();
-    pageOrigin = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+    pageOrigin = pages.origin;
     served = await startServe(table, ["--zarr-version", "3", "--codec", "zlib", "--cors", pageOrigin]);
   });
 
   afterAll(async () => {
     await served?.stop();
-    pages?.close();
+    await pages?.stop();
   });
 
   it("in Node: the group's array (gzip chunks) and a region across chunks equal the file", async () => {
@@ -111,7 +109,7 @@ describe.skipIf(skip !== undefined)("lance-nd serve --zarr-version 3 --codec zli
 });
 
 /** A server of one page that loads zarrita, bundled for the browser (global `zarr`), on a free port. */
-async function pageServer(dir: string): Promise<Server> {
+async function pageServer(dir: string): Promise<LocalServer> {
   const out = join(dir, "page");
   await build({
     entry: { zarrita: ZARRITA },
@@ -130,6 +128,5 @@ async function pageServer(dir: string): Promise<Server> {
     response.writeHead(200, { "content-type": html ? "text/html" : "text/javascript" });
     response.end(html ? '<!doctype html><script src="/zarrita.js"></script>' : script);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
+  return listenLocally(server);
 }
