@@ -69,7 +69,11 @@ class RecordingSpan implements Span {
   recordException(): void {}
 }
 
-/** Installs a recording tracer and an AsyncLocalStorage context manager; returns the list the spans go to. */
+/**
+ * Installs a recording tracer and an AsyncLocalStorage context manager in
+ * place of any installed before (a test file of the same process, as
+ * vitest runs them without isolation); returns the list the spans go to.
+ */
 export function recordSpans(): RecordedSpan[] {
   const spans: RecordedSpan[] = [];
   const storage = new AsyncLocalStorage<Context>();
@@ -84,6 +88,7 @@ export function recordSpans(): RecordedSpan[] {
       return this;
     },
   };
+  context.disable();
   context.setGlobalContextManager(manager);
   const tracer: Tracer = {
     startSpan(name: string, options: SpanOptions = {}, ctx: Context = context.active()): Span {
@@ -106,6 +111,7 @@ export function recordSpans(): RecordedSpan[] {
       return context.with(trace.setSpan(ctx, span), () => fn(span)) as never;
     },
   };
+  trace.disable();
   trace.setGlobalTracerProvider({ getTracer: () => tracer });
   return spans;
 }
