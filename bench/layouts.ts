@@ -26,6 +26,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { col, dataset, open, type Dataset } from "lance-nd";
+import { median } from "./measure.js";
 
 const LAT = 361;
 const LON = 720;
@@ -117,12 +118,6 @@ async function lanceNdRead(ds: Dataset, kind: Kind, box: Box): Promise<ArrayLike
         ? ds.sel({ time: [dayOf(box[0][0]), dayOf(box[0][1] - 1)] })
         : ds.isel({ lat: box[1], lon: box[2] });
   return (await view.read(["tas"])).get("tas")!.values.toArray() as Float32Array;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function bytesOf(target: string): number {

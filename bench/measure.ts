@@ -1,4 +1,4 @@
-/** Timing and disk helpers of the bench: best of N, warm runs, folder sizes. */
+/** Timing and disk helpers of the bench: best of N, warm runs, medians, folder sizes. */
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -21,6 +21,13 @@ export async function best(
     await options.after?.();
   }
   return fastest;
+}
+
+/** The median of `values` (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** Bytes of all files under `dir`, recursively. */

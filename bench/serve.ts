@@ -27,7 +27,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { dataset, write } from "lance-nd";
 import { datasetRows, writeOptions } from "./lance-nd.js";
-import { check } from "./measure.js";
+import { check, median } from "./measure.js";
 import { CHUNK_TIMES, CHUNK_VALUES, LAT, LON, oceanData, sumOf } from "./ocean-data.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -49,8 +49,6 @@ if (!existsSync(CLI)) {
   console.error(`${CLI} is missing: build the CLI first (npx turbo run build --filter=@lance-nd/cli)`);
   process.exit(1);
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function python(...args: string[]): string {
   const run = spawnSync(PYTHON, [SCRIPT, ...args], { encoding: "utf8", maxBuffer: 64 << 20 });

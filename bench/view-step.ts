@@ -24,6 +24,7 @@ import { tableFromIPC } from "apache-arrow";
 import { CHUNK_OFFSET, decode } from "@lance-nd/nd-arrow";
 import { scan, write } from "lance-nd";
 import { datasetRows, writeOptions } from "./lance-nd.js";
+import { median } from "./measure.js";
 import { CHUNK_TIMES, LAT, LON, oceanData } from "./ocean-data.js";
 
 const MIB = Number(process.argv[2] ?? 256);
@@ -38,7 +39,6 @@ if (!existsSync(CLI) || !existsSync(join(dirname(CLI), "view", "page.js"))) {
   process.exit(1);
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const quantile = (xs: number[], q: number): number =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
