@@ -82,7 +82,7 @@ describe("import: one writer per id", () => {
 });
 
 describe("import: interrupted at random moments", () => {
-  it(`${ROUNDS} imports stopped by SIGINT, SIGTERM or SIGKILL, then check --repair and the same command: one complete copy`, async () => {
+  it(`${ROUNDS} imports (more until ${ROUNDS / 2} stopped midway) stopped by SIGINT, SIGTERM or SIGKILL, then check --repair and the same command: one complete copy`, async () => {
     const random = seededRandom(27);
     const table = join(dir, "interrupts.lance");
     const overwritten = join(dir, "overwritten.lance");
@@ -96,7 +96,10 @@ describe("import: interrupted at random moments", () => {
     const signals = ["SIGINT", "SIGTERM", "SIGKILL"] as const;
     const modes = ["create", "append", "replace", "overwrite"] as const;
     let stoppedMidway = 0;
-    for (let round = 0; round < ROUNDS; round++) {
+    // On a loaded machine more imports end before their signal comes: rounds go on (up to three times
+    // as many) until half the planned number stopped in the middle of an import.
+    const enough = () => stoppedMidway >= ROUNDS / 2;
+    for (let round = 0; round < ROUNDS || (!enough() && round < 3 * ROUNDS); round++) {
       const signal = signals[round % signals.length]!;
       const mode = modes[Math.floor(random() * modes.length)]!;
       const seed = 2 + (round % 3);
@@ -154,7 +157,7 @@ describe("import: interrupted at random moments", () => {
       held.set(uri, complete);
     }
     // The stops are timed by the adds that landed: most come in the middle of an import.
-    expect(stoppedMidway).toBeGreaterThanOrEqual(ROUNDS / 2);
+    expect(enough(), `${stoppedMidway} imports stopped midway`).toBe(true);
   });
 });
 
